@@ -1,0 +1,132 @@
+/**
+ * The release store's tables. Column order here is the order in DuckDB and Parquet; every column is
+ * documented in data/README.md (a test compares the two). Bump SCHEMA_VERSION when a column changes.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const TENDER_COLUMNS = {
+  tender_key: 'VARCHAR NOT NULL',
+  source: 'VARCHAR NOT NULL',
+  source_tag: 'VARCHAR NOT NULL',
+  kind: 'VARCHAR NOT NULL',
+  title: 'VARCHAR NOT NULL',
+  buyer: 'VARCHAR',
+  reference: 'VARCHAR',
+  jurisdiction: 'VARCHAR NOT NULL',
+  tier: 'VARCHAR NOT NULL',
+  summary: 'VARCHAR',
+  category: 'VARCHAR',
+  category_name: 'VARCHAR',
+  notice_type: 'VARCHAR',
+  published_date: 'DATE',
+  closing_date: 'DATE',
+  closing_at: 'TIMESTAMPTZ',
+  value_text: 'VARCHAR',
+  url: 'VARCHAR NOT NULL',
+  listing_url: 'VARCHAR',
+  content_hash: 'VARCHAR NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+  last_seen: 'TIMESTAMPTZ NOT NULL',
+  dates_changed_at: 'TIMESTAMPTZ',
+  stale: 'BOOLEAN NOT NULL',
+} as const;
+
+export const AWARD_RELEASE_COLUMNS = {
+  source: 'VARCHAR NOT NULL',
+  ocid: 'VARCHAR NOT NULL',
+  release_id: 'VARCHAR NOT NULL',
+  release_date: 'TIMESTAMPTZ NOT NULL',
+  release_tag: 'VARCHAR NOT NULL',
+  contract_id: 'VARCHAR NOT NULL',
+  amendment_id: 'VARCHAR',
+  amends_release_id: 'VARCHAR',
+  jurisdiction: 'VARCHAR NOT NULL',
+  buyer: 'VARCHAR NOT NULL',
+  buyer_id: 'VARCHAR',
+  supplier: 'VARCHAR',
+  supplier_abn: 'VARCHAR',
+  supplier_id: 'VARCHAR',
+  title: 'VARCHAR NOT NULL',
+  description: 'VARCHAR',
+  value_amount: 'DECIMAL(18,2)',
+  value_currency: 'VARCHAR',
+  awarded_date: 'DATE',
+  start_date: 'DATE',
+  end_date: 'DATE',
+  categories: 'VARCHAR[] NOT NULL',
+  procurement_method: 'VARCHAR',
+  url: 'VARCHAR NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+} as const;
+
+export const AWARD_COLUMNS = {
+  source: 'VARCHAR NOT NULL',
+  contract_id: 'VARCHAR NOT NULL',
+  ocid: 'VARCHAR NOT NULL',
+  latest_release_id: 'VARCHAR NOT NULL',
+  jurisdiction: 'VARCHAR NOT NULL',
+  buyer: 'VARCHAR NOT NULL',
+  buyer_id: 'VARCHAR',
+  supplier: 'VARCHAR',
+  supplier_abn: 'VARCHAR',
+  supplier_id: 'VARCHAR',
+  supplier_key: 'VARCHAR',
+  title: 'VARCHAR NOT NULL',
+  description: 'VARCHAR',
+  value_amount: 'DECIMAL(18,2)',
+  value_currency: 'VARCHAR',
+  original_value_amount: 'DECIMAL(18,2)',
+  amendment_count: 'INTEGER NOT NULL',
+  awarded_date: 'DATE',
+  start_date: 'DATE',
+  end_date: 'DATE',
+  categories: 'VARCHAR[] NOT NULL',
+  procurement_method: 'VARCHAR',
+  url: 'VARCHAR NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+  last_changed: 'TIMESTAMPTZ NOT NULL',
+  stale: 'BOOLEAN NOT NULL',
+} as const;
+
+export const SOURCE_COLUMNS = {
+  id: 'VARCHAR NOT NULL',
+  tag: 'VARCHAR NOT NULL',
+  name: 'VARCHAR NOT NULL',
+  jurisdiction: 'VARCHAR NOT NULL',
+  tier: 'VARCHAR NOT NULL',
+  kinds: 'VARCHAR[] NOT NULL',
+  mode: 'VARCHAR NOT NULL',
+  homepage: 'VARCHAR NOT NULL',
+  licence: 'VARCHAR NOT NULL',
+  attribution: 'VARCHAR NOT NULL',
+  caveats: 'VARCHAR[] NOT NULL',
+  status: 'VARCHAR NOT NULL',
+  why: 'VARCHAR',
+  tender_count: 'INTEGER NOT NULL',
+  award_count: 'INTEGER NOT NULL',
+  last_run_at: 'TIMESTAMPTZ',
+  last_success_at: 'TIMESTAMPTZ',
+  records_new: 'INTEGER NOT NULL',
+  records_updated: 'INTEGER NOT NULL',
+  records_closed: 'INTEGER NOT NULL',
+  records_invalid: 'INTEGER NOT NULL',
+  pages: 'INTEGER NOT NULL',
+  errors: 'INTEGER NOT NULL',
+  duration_ms: 'INTEGER NOT NULL',
+} as const;
+
+/** Registry statuses, documented in data/README.md. */
+export const SOURCE_STATUSES = ['ok', 'empty', 'error', 'stale', 'login_walled', 'robots_refused', 'not_run'] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+
+export const TABLES = {
+  tenders: TENDER_COLUMNS,
+  award_releases: AWARD_RELEASE_COLUMNS,
+  awards: AWARD_COLUMNS,
+  sources: SOURCE_COLUMNS,
+} as const;
+export type TableName = keyof typeof TABLES;
+
+export function createTableSql(name: string, columns: Record<string, string>): string {
+  return `CREATE TABLE ${name} (${Object.entries(columns).map(([column, type]) => `${column} ${type}`).join(', ')})`;
+}

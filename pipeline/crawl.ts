@@ -1,0 +1,217 @@
+import * as cheerio from 'cheerio';
+import { CheerioCrawler, Configuration, NonRetryableError, log as crawleeLog, type CheerioCrawlingContext } from '@crawlee/cheerio';
+import { PlaywrightCrawler, type PlaywrightCrawlingContext } from '@crawlee/playwright';
+import { chromium } from 'playwright';
+import { CHROMIUM_PATH, chromiumArgs } from '../lib/chromium.ts';
+import { SourceRecord } from '../sources/_contract/records.ts';
+import type { CrawlRequest, Fetched, Politeness, SourceContext, SourceDefinition } from '../sources/_contract/define-source.ts';
+import type { HostGate } from './politeness.ts';
+
+// Crawlee's own log would interleave with the progress display; failures reach us through the handlers.
+crawleeLog.setLevel(crawleeLog.LEVELS.OFF);
+
+export const USER_AGENT = `TenderIntelBot/0.6 (+${process.env.SVC_CONTACT_URL ?? 'https://github.com/tender-intel/tender-intel#contact'})`;
+
+export interface CrawlProgress {
+  pages: number;
+  records: number;
+  errors: number;
+}
+
+export interface InvalidRecord {
+  url: string;
+  problem: string;
+}
+
+export interface SourceCrawlResult {
+  records: SourceRecord[];
+  invalid: InvalidRecord[];
+  warnings: string[];
+  pages: number;
+  errors: number;
+  /** True when a start request (the source's list, feed or API entry) could not be fetched. */
+  failed: boolean;
+  diagnosis: string | null;
+  durationMs: number;
+}
+
+export interface CrawlSourceOptions {
+  source: SourceDefinition;
+  /** The base `ctx.url()` resolves against: the live origin, or the fixture server's folder for the source. */
+  base: string;
+  now: Date;
+  lastSuccessAt: Date | null;
+  gate: HostGate;
+  /** Overrides for tests that need a short timeout or no retries. */
+  politeness?: Partial<Politeness>;
+  offline: boolean;
+  onProgress?: (progress: CrawlProgress) => void;
+}
+
+export function sourceContext(source: SourceDefinition, base: string, now: Date, lastSuccessAt: Date | null): SourceContext {
+  const liveOrigin = new URL(source.origin).origin;
+  const trimmedBase = base.replace(/\/$/, '');
+  return {
+    now,
+    lastSuccessAt,
+    url(pathOrUrl) {
+      if (/^https?:\/\//i.test(pathOrUrl)) {
+        const url = new URL(pathOrUrl);
+        return url.origin === liveOrigin ? `${trimmedBase}${url.pathname}${url.search}` : pathOrUrl;
+      }
+      return `${trimmedBase}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
+    },
+    publicUrl(fetchedUrl) {
+      return fetchedUrl.startsWith(trimmedBase) ? `${liveOrigin}${fetchedUrl.slice(trimmedBase.length)}` : fetchedUrl;
+    },
+  };
+}
+
+/** Crawls one source with Crawlee and returns its validated records. Never throws for a source's failure. */
+export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCrawlResult> {
+  const started = performance.now();
+  const { source, gate } = options;
+  const politeness = { ...source.politeness, ...options.politeness };
+  const ctx = sourceContext(source, options.base, options.now, options.lastSuccessAt);
+  const result: SourceCrawlResult = { records: [], invalid: [], warnings: [], pages: 0, errors: 0, failed: false, diagnosis: null, durationMs: 0 };
+  const report = () => options.onProgress?.({ pages: result.pages, records: result.records.length, errors: result.errors });
+
+  const toCrawleeRequest = (request: CrawlRequest, isStart: boolean) => ({
+    url: request.url,
+    label: request.label,
+    method: request.method ?? 'GET',
+    payload: request.payload,
+    headers: request.headers,
+    uniqueKey: `${request.method ?? 'GET'} ${request.url} ${request.payload ?? ''}`,
+    userData: { ...request.userData, __start: isStart },
+  });
+
+  const handle = async (request: { url: string; label?: string; userData: Record<string, unknown>; loadedUrl?: string }, statusCode: number, dom: Fetched['dom'], body: () => Promise<string>, enqueue: (requests: ReturnType<typeof toCrawleeRequest>[]) => Promise<unknown>) => {
+    result.pages++;
+    report();
+    const label = request.label ?? '';
+    const publicUrl = ctx.publicUrl(request.url);
+    if (statusCode === 429) throw new Error(`HTTP 429 (rate limited) from ${publicUrl}`);
+    if (statusCode >= 400) throw new NonRetryableError(`HTTP ${statusCode} from ${publicUrl}`);
+    const route = source.routes[label];
+    if (!route) throw new NonRetryableError(`source ${source.id} has no handler for label ${label}`);
+    const fetched: Fetched = {
+      request: { url: request.url, label, userData: request.userData },
+      statusCode,
+      ctx,
+      dom,
+      json: async () => JSON.parse(await body()) as unknown,
+      enqueue: async (requests) => {
+        await enqueue((Array.isArray(requests) ? requests : [requests]).map((r) => toCrawleeRequest(r, false)));
+      },
+      emit: (record) => {
+        const parsed = SourceRecord.safeParse(record);
+        if (parsed.success) result.records.push(parsed.data);
+        else result.invalid.push({ url: publicUrl, problem: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+        report();
+      },
+      warn: (message) => result.warnings.push(`${publicUrl}: ${message}`),
+    };
+    await route(fetched);
+  };
+
+  const onFailure = (request: { userData: Record<string, unknown>; url: string }, error: Error) => {
+    result.errors++;
+    const line = `${ctx.publicUrl(request.url)}: ${firstLine(error.message)}`;
+    if (request.userData.__start) {
+      result.failed = true;
+      result.diagnosis ??= line;
+    } else {
+      result.warnings.push(line);
+    }
+    report();
+  };
+
+  const common = {
+    maxConcurrency: politeness.maxConcurrency,
+    maxRequestRetries: politeness.maxRetries,
+    navigationTimeoutSecs: politeness.timeoutSecs,
+    requestHandlerTimeoutSecs: politeness.timeoutSecs * 2,
+    useSessionPool: false,
+    retryOnBlocked: false,
+  };
+  const config = new Configuration({ persistStorage: false, purgeOnStart: true });
+  const startRequests = source.start(ctx).map((r) => toCrawleeRequest(r, true));
+
+  if (source.mode === 'browser') {
+    const crawler: PlaywrightCrawler = new PlaywrightCrawler(
+      {
+        ...common,
+        launchContext: {
+          launcher: chromium,
+          userAgent: USER_AGENT,
+          launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs({ offline: options.offline }) },
+        },
+        browserPoolOptions: { useFingerprints: false },
+        preNavigationHooks: [async ({ request }) => gate.wait(request.url, politeness.delayMs)],
+        errorHandler: async ({ request }) => sleep(gate.backoffMs(request.retryCount + 1, null)),
+        requestHandler: async (context: PlaywrightCrawlingContext) => {
+          const { page, request, response } = context;
+          await handle(
+            request,
+            response?.status() ?? 0,
+            async (opts) => {
+              if (opts?.waitFor) await page.waitForSelector(opts.waitFor, { timeout: politeness.timeoutSecs * 1000 });
+              return cheerio.load(await page.content());
+            },
+            () => page.content(),
+            (requests) => crawler.addRequests(requests),
+          );
+        },
+        failedRequestHandler: async ({ request }, error) => onFailure(request, error),
+      },
+      config,
+    );
+    await crawler.run(startRequests);
+  } else {
+    const crawler: CheerioCrawler = new CheerioCrawler(
+      {
+        ...common,
+        additionalMimeTypes: ['application/rss+xml', 'application/atom+xml', 'application/json', 'text/csv', 'text/plain', 'text/tab-separated-values'],
+        preNavigationHooks: [
+          async ({ request }, gotOptions) => {
+            gotOptions.headers = { ...gotOptions.headers, 'user-agent': USER_AGENT };
+            await gate.wait(request.url, politeness.delayMs);
+          },
+        ],
+        errorHandler: async ({ request }) => sleep(gate.backoffMs(request.retryCount + 1, null)),
+        requestHandler: async (context: CheerioCrawlingContext) => {
+          const { request, response, body } = context;
+          const text = () => Promise.resolve(typeof body === 'string' ? body : body.toString('utf8'));
+          // Parsed with our own cheerio (Crawlee bundles an older one) so adapters see one API in every mode.
+          const isXml = /xml/.test(String(response.headers['content-type']));
+          await handle(
+            request,
+            response.statusCode ?? 0,
+            async () => cheerio.load(await text(), { xml: isXml }),
+            text,
+            (requests) => crawler.addRequests(requests),
+          );
+        },
+        failedRequestHandler: async ({ request }, error) => onFailure(request, error),
+      },
+      config,
+    );
+    await crawler.run(startRequests);
+  }
+
+  if (!result.failed && result.records.length === 0 && result.errors > 0) {
+    result.failed = true;
+    result.diagnosis = `every request failed; first: ${result.warnings[0] ?? 'unknown error'}`;
+  }
+  result.durationMs = Math.round(performance.now() - started);
+  return result;
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).slice(0, 300);
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}

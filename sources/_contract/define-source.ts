@@ -1,0 +1,85 @@
+import type { CheerioAPI } from 'cheerio';
+import type { Jurisdiction, Tier } from '../../lib/jurisdictions.ts';
+import type { SourceRecord } from './records.ts';
+
+export type SourceMode = 'rss' | 'json-api' | 'csv' | 'html' | 'browser';
+export type SourceKind = 'tender' | 'grant' | 'award' | 'plan' | 'company';
+
+/** What a source may know about the run. It never learns whether it runs live or on fixtures. */
+export interface SourceContext {
+  /** Resolves a path, or an absolute URL on the source's origin, to the address to fetch tonight. */
+  url(pathOrUrl: string): string;
+  /** The public address of a fetched URL, for record links (undoes `url()` in fixture mode). */
+  publicUrl(fetchedUrl: string): string;
+  /** The run's clock. */
+  now: Date;
+  /** When this source last completed successfully, from the previous release; null on a first run. */
+  lastSuccessAt: Date | null;
+}
+
+export interface CrawlRequest {
+  url: string;
+  label: string;
+  method?: 'GET' | 'POST';
+  payload?: string;
+  headers?: Record<string, string>;
+  userData?: Record<string, unknown>;
+}
+
+/** One fetched response, the same shape whether Cheerio or Chromium fetched it. */
+export interface Fetched {
+  request: { url: string; label: string; userData: Record<string, unknown> };
+  statusCode: number;
+  ctx: SourceContext;
+  /** The parsed document. In browser mode `waitFor` waits for a selector to appear first. */
+  dom(options?: { waitFor?: string }): Promise<CheerioAPI>;
+  /** The body parsed as JSON. */
+  json(): Promise<unknown>;
+  enqueue(requests: CrawlRequest | CrawlRequest[]): Promise<void>;
+  emit(record: SourceRecord): void;
+  /** Records a problem with this response that is not worth failing the request for. */
+  warn(message: string): void;
+}
+
+export type RouteHandler = (fetched: Fetched) => Promise<void>;
+
+/** Per-host manners. Every value carries a `why` at the source that sets it. */
+export interface Politeness {
+  maxConcurrency: number;
+  /** Minimum gap between two requests to the same host, in milliseconds. */
+  delayMs: number;
+  maxRetries: number;
+  timeoutSecs: number;
+}
+
+export interface SourceDefinition {
+  id: string;
+  tag: string;
+  name: string;
+  jurisdiction: Jurisdiction;
+  tier: Tier;
+  kinds: SourceKind[];
+  mode: SourceMode;
+  /** The live origin every `ctx.url(path)` resolves against. */
+  origin: string;
+  homepage: string;
+  licence: string;
+  attribution: string;
+  caveats: string[];
+  politeness: Politeness;
+  start(ctx: SourceContext): CrawlRequest[];
+  routes: Record<string, RouteHandler>;
+}
+
+export const DEFAULT_POLITENESS: Politeness = {
+  maxConcurrency: 2, // why: government portals are small sites; two at a time is what a person with two tabs does
+  delayMs: 500, // why: spreads a nightly crawl over seconds rather than hammering in bursts
+  maxRetries: 3, // why: transient 5xx and resets are common on these portals; three tries rides them out
+  timeoutSecs: 30, // why: a healthy page answers in a few seconds; longer means the host is struggling
+};
+
+export function defineSource(definition: SourceDefinition): SourceDefinition {
+  if (!/^[a-z]+(_[a-z0-9]+)+$/.test(definition.id)) throw new Error(`source id ${definition.id} is not lower snake case with a jurisdiction first`);
+  if (Object.keys(definition.routes).length === 0) throw new Error(`source ${definition.id} has no route handlers`);
+  return definition;
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an ISO date (YYYY-MM-DD)');
+const isoInstant = z.iso.datetime({ offset: true });
+const nonEmpty = z.string().trim().min(1);
+
+/** A tender or grant round as a source publishes it. The pipeline adds key, source and first/last seen. */
+export const TenderRecord = z.object({
+  record_type: z.literal('tender'),
+  kind: z.enum(['tender', 'grant']),
+  title: nonEmpty,
+  buyer: nonEmpty.nullable(),
+  reference: nonEmpty.nullable(),
+  jurisdiction: z.enum(JURISDICTIONS),
+  tier: z.enum(TIERS),
+  summary: z.string().nullable(),
+  category: z.string().regex(/^\d{8}$/, 'an 8-digit UNSPSC code').nullable(),
+  category_name: z.string().nullable(),
+  notice_type: z.string().nullable(),
+  published_date: isoDate.nullable(),
+  closing_date: isoDate.nullable(),
+  closing_at: isoInstant.nullable(),
+  value_text: z.string().nullable(),
+  url: z.url(),
+  listing_url: z.url().nullable(),
+});
+export type TenderRecord = z.infer<typeof TenderRecord>;
+
+/**
+ * One OCDS-style contract release (original or amendment). Amendments are separate records chained by
+ * `contract_id` (with `-A<n>` suffixes) and `amends_release_id`; the award model keeps one row per chain.
+ */
+export const AwardRecord = z.object({
+  record_type: z.literal('award'),
+  ocid: nonEmpty,
+  release_id: nonEmpty,
+  release_date: isoInstant,
+  release_tag: nonEmpty,
+  contract_id: nonEmpty,
+  amendment_id: nonEmpty.nullable(),
+  amends_release_id: nonEmpty.nullable(),
+  jurisdiction: z.enum(JURISDICTIONS),
+  buyer: nonEmpty,
+  buyer_id: z.string().nullable(),
+  supplier: z.string().nullable(),
+  supplier_abn: z.string().regex(/^\d{11}$/, '11 digits').nullable(),
+  supplier_id: z.string().nullable(),
+  title: nonEmpty,
+  description: z.string().nullable(),
+  value_amount: z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal amount as published').nullable(),
+  value_currency: z.string().regex(/^[A-Z]{3}$/).nullable(),
+  awarded_date: isoDate.nullable(),
+  start_date: isoDate.nullable(),
+  end_date: isoDate.nullable(),
+  categories: z.array(z.string().regex(/^\d{8}$/)),
+  procurement_method: z.string().nullable(),
+  url: z.url(),
+});
+export type AwardRecord = z.infer<typeof AwardRecord>;
+
+export const SourceRecord = z.discriminatedUnion('record_type', [TenderRecord, AwardRecord]);
+export type SourceRecord = z.infer<typeof SourceRecord>;
