@@ -91,8 +91,8 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
     report();
     const label = request.label ?? '';
     const publicUrl = ctx.publicUrl(request.url);
-    if (statusCode === 429) throw new Error(`HTTP 429 (rate limited) from ${publicUrl}`);
-    if (statusCode >= 400) throw new NonRetryableError(`HTTP ${statusCode} from ${publicUrl}`);
+    if (statusCode === 429) throw new Error(`HTTP 429 (rate limited)`);
+    if (statusCode >= 400) throw new NonRetryableError(`HTTP ${statusCode}`);
     const route = source.routes[label];
     if (!route) throw new NonRetryableError(`source ${source.id} has no handler for label ${label}`);
     const fetched: Fetched = {
@@ -115,9 +115,10 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
     await route(fetched);
   };
 
-  const onFailure = (request: { userData: Record<string, unknown>; url: string }, error: Error) => {
+  const onFailure = (request: { userData: Record<string, unknown>; url: string; retryCount: number; method?: string }, error: Error) => {
     result.errors++;
-    const line = `${ctx.publicUrl(request.url)}: ${firstLine(error.message)}`;
+    const attempts = request.retryCount + 1;
+    const line = `${describeFailure(error, politeness.timeoutSecs)} from ${request.method ?? 'GET'} ${ctx.publicUrl(request.url)} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     if (request.userData.__start) {
       result.failed = true;
       result.diagnosis ??= line;
@@ -202,14 +203,21 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
 
   if (!result.failed && result.records.length === 0 && result.errors > 0) {
     result.failed = true;
-    result.diagnosis = `every request failed; first: ${result.warnings[0] ?? 'unknown error'}`;
+    result.diagnosis = `every request failed; first: ${result.warnings[0]}`;
   }
   result.durationMs = Math.round(performance.now() - started);
   return result;
 }
 
-function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? message).slice(0, 300);
+/** One plain line for a registry diagnosis: "HTTP 500", "no answer within 30 s", or the error's first line. */
+export function describeFailure(error: Error, timeoutSecs: number): string {
+  const message = (error.message.split('\n')[0] ?? error.message).trim();
+  const crawleeStatus = /^(\d{3}) - /.exec(message);
+  if (crawleeStatus) return `HTTP ${crawleeStatus[1]}`;
+  const ownStatus = /^HTTP (\d{3})/.exec(message);
+  if (ownStatus) return `HTTP ${ownStatus[1]}`;
+  if (/timed? ?out|timeout/i.test(message)) return `no answer within ${timeoutSecs} s`;
+  return message.slice(0, 200);
 }
 
 function sleep(ms: number): Promise<void> {

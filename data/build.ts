@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JURISDICTIONS, timeZoneOf } from '../lib/jurisdictions.ts';
+import { AWARD_RELEASE_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS, createTableSql, type TableName } from './schema.ts';
+import { sqlString, type Store } from './store.ts';
+
+const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
+
+/** Models in dependency order; each file `data/models/<table>.sql` fills the table of its name. */
+export const MODEL_ORDER: TableName[] = ['tenders', 'award_releases', 'awards', 'sources'];
+
+const DERIVED_TENDER_COLUMNS = new Set(['first_seen', 'last_seen', 'dates_changed_at', 'stale']);
+const DERIVED_AWARD_COLUMNS = new Set(['first_seen']);
+
+function without(columns: Record<string, string>, derived: Set<string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(columns).filter(([name]) => !derived.has(name)).map(([name, type]) => [name, type.replace(' NOT NULL', '')]));
+}
+
+export const STAGED_TENDER_COLUMNS = without(TENDER_COLUMNS, DERIVED_TENDER_COLUMNS);
+export const STAGED_AWARD_COLUMNS = without(AWARD_RELEASE_COLUMNS, DERIVED_AWARD_COLUMNS);
+
+/** One row per registry source: what the crawl did tonight, for the models to join. */
+export interface SourceRun {
+  id: string;
+  tag: string;
+  name: string;
+  jurisdiction: string;
+  tier: string;
+  kinds: string[];
+  mode: string;
+  homepage: string;
+  licence: string;
+  attribution: string;
+  caveats: string[];
+  attempted: boolean;
+  failed: boolean;
+  diagnosis: string | null;
+  records: number;
+  invalid: number;
+  pages: number;
+  errors: number;
+  duration_ms: number;
+}
+
+export interface RunConstants {
+  runAt: Date;
+  releaseId: string;
+  previousRunAt: Date | null;
+}
+
+/** Creates the run's working tables: staged records, the previous release's rows and the run constants. */
+export async function prepareWorkingTables(store: Store, run: RunConstants, sourceRuns: SourceRun[]): Promise<void> {
+  await store.exec(`
+    ${createTableSql('staged_tenders', STAGED_TENDER_COLUMNS)};
+    ${createTableSql('staged_awards', STAGED_AWARD_COLUMNS)};
+    ${createTableSql('prev_tenders', TENDER_COLUMNS)};
+    ${createTableSql('prev_award_releases', AWARD_RELEASE_COLUMNS)};
+    ${createTableSql('prev_sources', SOURCE_COLUMNS)};
+    CREATE TABLE run_context AS SELECT TIMESTAMPTZ ${sqlString(run.runAt.toISOString())} AS run_at, ${sqlString(run.releaseId)} AS release_id,
+      ${run.previousRunAt ? `TIMESTAMPTZ ${sqlString(run.previousRunAt.toISOString())}` : 'NULL::TIMESTAMPTZ'} AS previous_run_at;
+    CREATE TABLE jurisdiction_zones (jurisdiction VARCHAR, time_zone VARCHAR);
+    INSERT INTO jurisdiction_zones VALUES ${JURISDICTIONS.map((j) => `(${sqlString(j)}, ${sqlString(timeZoneOf(j))})`).join(', ')};
+    CREATE TABLE run_sources (id VARCHAR, tag VARCHAR, name VARCHAR, jurisdiction VARCHAR, tier VARCHAR, kinds VARCHAR[], mode VARCHAR,
+      homepage VARCHAR, licence VARCHAR, attribution VARCHAR, caveats VARCHAR[], attempted BOOLEAN, failed BOOLEAN, diagnosis VARCHAR,
+      records INTEGER, invalid INTEGER, pages INTEGER, errors INTEGER, duration_ms INTEGER);
+  `);
+  if (sourceRuns.length === 0) return;
+  const list = (values: string[]) => `[${values.map(sqlString).join(', ')}]::VARCHAR[]`;
+  const rows = sourceRuns.map((s) =>
+    `(${[s.id, s.tag, s.name, s.jurisdiction, s.tier].map(sqlString).join(', ')}, ${list(s.kinds)}, ${sqlString(s.mode)}, ${sqlString(s.homepage)}, ` +
+    `${sqlString(s.licence)}, ${sqlString(s.attribution)}, ${list(s.caveats)}, ${s.attempted}, ${s.failed}, ` +
+    `${s.diagnosis === null ? 'NULL' : sqlString(s.diagnosis)}, ${s.records}, ${s.invalid}, ${s.pages}, ${s.errors}, ${s.duration_ms})`,
+  );
+  await store.exec(`INSERT INTO run_sources VALUES ${rows.join(',\n')}`);
+}
+
+function jsonColumns(columns: Record<string, string>): string {
+  return `{${Object.entries(columns).map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`).join(', ')}}`;
+}
+
+/** Bulk-loads the staged newline-delimited JSON written by the crawl. */
+export async function loadStaging(store: Store, stagingDir: string): Promise<void> {
+  const files = existsSync(stagingDir) ? await readdir(stagingDir) : [];
+  const load = async (table: string, suffix: string, columns: Record<string, string>) => {
+    if (!files.some((f) => f.endsWith(suffix))) return;
+    await store.exec(`INSERT INTO ${table} BY NAME SELECT * FROM read_json(${sqlString(join(stagingDir, `*${suffix}`))},
+      format = 'newline_delimited', columns = ${jsonColumns(columns)})`);
+  };
+  await load('staged_tenders', '.tenders.ndjson', STAGED_TENDER_COLUMNS);
+  await load('staged_awards', '.awards.ndjson', STAGED_AWARD_COLUMNS);
+}
+
+/**
+ * Copies the previous release's rows in by column name, so a release written under an older schema still
+ * carries its history forward (columns it lacks stay NULL).
+ */
+export async function loadPrevious(store: Store, previousStorePath: string): Promise<void> {
+  await store.exec(`ATTACH ${sqlString(previousStorePath)} AS prev (READ_ONLY)`);
+  try {
+    for (const [table, columns] of [['tenders', TENDER_COLUMNS], ['award_releases', AWARD_RELEASE_COLUMNS], ['sources', SOURCE_COLUMNS]] as const) {
+      const existing = await store.all<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns WHERE table_catalog = 'prev' AND table_name = ${sqlString(table)}`,
+      );
+      const shared = existing.map((c) => c.column_name).filter((c) => c in columns);
+      if (shared.length === 0) continue;
+      await store.exec(`INSERT INTO prev_${table} BY NAME SELECT ${shared.join(', ')} FROM prev.${table}`);
+    }
+  } finally {
+    await store.exec('DETACH prev');
+  }
+}
+
+export async function readModel(table: TableName): Promise<string> {
+  return readFile(join(MODELS_DIR, `${table}.sql`), 'utf8');
+}
+
+/** Creates each output table from its schema and fills it with its model. Returns milliseconds per model. */
+export async function runModels(store: Store): Promise<Record<string, number>> {
+  const timings: Record<string, number> = {};
+  for (const table of MODEL_ORDER) {
+    const started = performance.now();
+    await store.exec(`${createTableSql(table, TABLES[table])}; ${await readModel(table)}`);
+    timings[table] = Math.round(performance.now() - started);
+  }
+  return timings;
+}
+
+/** Drops the working tables so the published store holds only documented tables. */
+export async function dropWorkingTables(store: Store): Promise<void> {
+  await store.exec(['staged_tenders', 'staged_awards', 'prev_tenders', 'prev_award_releases', 'prev_sources', 'run_context', 'run_sources', 'jurisdiction_zones']
+    .map((t) => `DROP TABLE IF EXISTS ${t}`).join('; '));
+}
+
+/** The Parquet statements of a release: hive-partitioned, zstd. Shared with the benchmark's raw baseline. */
+export function parquetExportSql(parquetDir: string): string[] {
+  const to = (name: string) => sqlString(join(parquetDir, name));
+  return [
+    `COPY (SELECT * FROM tenders ORDER BY tender_key) TO ${to('tenders')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,
+    `COPY (SELECT *, year(awarded_date) AS year FROM awards ORDER BY contract_id) TO ${to('awards')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
+    `COPY (SELECT *, year(awarded_date) AS year FROM award_releases ORDER BY release_id) TO ${to('award_releases')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
+    `COPY (SELECT * FROM sources ORDER BY id) TO ${to('sources.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
+  ];
+}
+
+export async function exportParquet(store: Store, parquetDir: string): Promise<void> {
+  await mkdir(parquetDir, { recursive: true });
+  for (const statement of parquetExportSql(parquetDir)) await store.exec(statement);
+}

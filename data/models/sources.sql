@@ -1,0 +1,74 @@
+-- sources: the registry row of every adapter with tonight's outcome. Counts are over the release's rows
+-- (carried-forward rows included), so a stale source still shows what it serves.
+INSERT INTO sources BY NAME
+WITH run AS (SELECT * FROM run_context),
+tender_counts AS (
+  SELECT source, count(*) AS tender_count, count(*) FILTER (WHERE stale) AS stale_rows
+  FROM tenders GROUP BY source
+),
+award_counts AS (
+  SELECT source, count(*) AS award_count, count(*) FILTER (WHERE stale) AS stale_rows
+  FROM awards GROUP BY source
+),
+tender_changes AS (
+  SELECT
+    t.source,
+    -- judged against the previous release, not by timestamps, so two runs on one pinned clock still count right
+    count(*) FILTER (WHERE p.tender_key IS NULL) AS records_new,
+    count(*) FILTER (WHERE p.tender_key IS NOT NULL AND t.last_seen = run.run_at AND t.content_hash <> p.content_hash) AS records_updated,
+    -- closed: open at the previous run, and tonight either past its closing day or no longer listed by a
+    -- source that answered (a stale source's rows are not counted: we cannot tell)
+    count(*) FILTER (WHERE p.tender_key IS NOT NULL
+      AND (p.closing_date IS NULL OR p.closing_date >= CAST(timezone(z.time_zone, run.previous_run_at) AS DATE))
+      AND ((t.closing_date IS NOT NULL AND t.closing_date < CAST(timezone(z.time_zone, run.run_at) AS DATE))
+           OR (t.last_seen < run.run_at AND NOT t.stale AND p.last_seen = run.previous_run_at))) AS records_closed
+  FROM tenders t
+  CROSS JOIN run
+  JOIN jurisdiction_zones z ON z.jurisdiction = t.jurisdiction
+  LEFT JOIN prev_tenders p USING (tender_key)
+  GROUP BY t.source
+),
+award_changes AS (
+  -- for award sources, "new" is a new contract and "updated" an amendment received tonight
+  SELECT a.source,
+    count(*) FILTER (WHERE a.amendment_id IS NULL) AS records_new,
+    count(*) FILTER (WHERE a.amendment_id IS NOT NULL) AS records_updated
+  FROM award_releases a
+  ANTI JOIN prev_award_releases p ON p.source = a.source AND p.release_id = a.release_id
+  GROUP BY a.source
+)
+SELECT
+  rs.id, rs.tag, rs.name, rs.jurisdiction, rs.tier, rs.kinds, rs.mode, rs.homepage, rs.licence, rs.attribution, rs.caveats,
+  CASE
+    WHEN NOT rs.attempted THEN coalesce(p.status, 'not_run')
+    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) > 0 THEN 'stale'
+    WHEN rs.failed THEN 'error'
+    WHEN rs.records = 0 THEN 'empty'
+    ELSE 'ok'
+  END AS status,
+  CASE
+    WHEN NOT rs.attempted THEN coalesce(p.why, 'not crawled yet')
+    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) > 0
+      THEN rs.diagnosis || '; serving rows from the run of ' || strftime(p.last_success_at, '%Y-%m-%d %H:%M UTC')
+    WHEN rs.failed THEN rs.diagnosis
+    WHEN rs.records = 0 THEN coalesce(rs.diagnosis, 'the source answered but listed no records')
+    ELSE NULL
+  END AS why,
+  coalesce(tc.tender_count, 0) AS tender_count,
+  coalesce(ac.award_count, 0) AS award_count,
+  CASE WHEN rs.attempted THEN run.run_at ELSE p.last_run_at END AS last_run_at,
+  CASE WHEN rs.attempted AND NOT rs.failed THEN run.run_at ELSE p.last_success_at END AS last_success_at,
+  CASE WHEN rs.attempted THEN coalesce(tch.records_new, 0) + coalesce(ach.records_new, 0) ELSE 0 END AS records_new,
+  CASE WHEN rs.attempted THEN coalesce(tch.records_updated, 0) + coalesce(ach.records_updated, 0) ELSE 0 END AS records_updated,
+  CASE WHEN rs.attempted THEN coalesce(tch.records_closed, 0) ELSE 0 END AS records_closed,
+  rs.invalid AS records_invalid,
+  rs.pages,
+  rs.errors,
+  rs.duration_ms
+FROM run_sources rs
+CROSS JOIN run
+LEFT JOIN prev_sources p ON p.id = rs.id
+LEFT JOIN tender_counts tc ON tc.source = rs.id
+LEFT JOIN award_counts ac ON ac.source = rs.id
+LEFT JOIN tender_changes tch ON tch.source = rs.id
+LEFT JOIN award_changes ach ON ach.source = rs.id;

@@ -1,0 +1,57 @@
+import '../lib/node-guard.ts';
+import { parseArgs } from 'node:util';
+import { dataDir } from '../lib/config.ts';
+import type { Fault } from './fixture-server.ts';
+import { runNightly } from './nightly.ts';
+import { summaryTable } from './summary.ts';
+
+const usage = 'usage: npm run nightly -- [--fixtures] [--data-dir DIR] [--now ISO] [--sources id,id]';
+
+function parseFaults(spec: string | undefined): Record<string, Fault> {
+  if (!spec) return {};
+  return Object.fromEntries(
+    spec.split(',').map((pair) => {
+      const [source, fault] = pair.split(':');
+      if (!source || (fault !== 'http500' && fault !== 'hang')) throw new Error(`SVC_FIXTURE_FAULTS: "${pair}" is not <source>:http500 or <source>:hang`);
+      return [source, fault];
+    }),
+  );
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      fixtures: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      now: { type: 'string' },
+      sources: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  const now = values.now ? new Date(values.now) : undefined;
+  if (now && Number.isNaN(now.getTime())) throw new Error(`--now must be an ISO-8601 instant, got ${values.now}`);
+  const faults = parseFaults(process.env.SVC_FIXTURE_FAULTS);
+  if (Object.keys(faults).length && !values.fixtures) throw new Error('SVC_FIXTURE_FAULTS only applies with --fixtures');
+  const dir = dataDir(values['data-dir']);
+  const { manifest, releaseDir } = await runNightly({
+    dataDir: dir,
+    fixtures: values.fixtures,
+    now,
+    sourceIds: values.sources?.split(',').map((s) => s.trim()).filter(Boolean),
+    faults,
+  });
+  process.stdout.write(`\n${summaryTable(manifest)}\n\nrelease ${manifest.release_id} published at ${releaseDir}\n`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`nightly: no release produced: ${error.message}\n${usage}\n`);
+    process.exit(1);
+  },
+);

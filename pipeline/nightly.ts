@@ -1,0 +1,270 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import PQueue from 'p-queue';
+import { dropWorkingTables, exportParquet, loadPrevious, loadStaging, prepareWorkingTables, runModels, type SourceRun } from '../data/build.ts';
+import {
+  Manifest, newReleaseId, pointCurrentAt, pruneReleases, readCurrentRelease, releasesDir, removeAbandonedWork,
+  type CurrentRelease, type SourceRunSummary,
+} from '../data/release.ts';
+import { SCHEMA_VERSION } from '../data/schema.ts';
+import { openStore, type Store } from '../data/store.ts';
+import type { Politeness, SourceDefinition } from '../sources/_contract/define-source.ts';
+import { loadRegistry } from '../sources/_contract/registry.ts';
+import { crawlSource, type SourceCrawlResult } from './crawl.ts';
+import { readFixtureMeta } from './fixture-meta.ts';
+import { FixtureServer, type Fault } from './fixture-server.ts';
+import { HostGate } from './politeness.ts';
+import { progressReporter, type ProgressReporter } from './progress.ts';
+import { acquireRunLock } from './run-lock.ts';
+import { writeStaging } from './staging.ts';
+
+export interface NightlyOptions {
+  dataDir: string;
+  /** Crawl the recorded fixtures on a loopback server instead of the live sources. */
+  fixtures: boolean;
+  /** The run's clock; defaults to the fixtures' capture date in fixture mode, the system clock live. */
+  now?: Date;
+  sourceIds?: string[];
+  /** Fixture mode only: make a source fail (HTTP 500 or a hang). */
+  faults?: Record<string, Fault>;
+  politeness?: Partial<Politeness>;
+  /** How many sources are crawled at once. */
+  concurrency?: number;
+  progress?: ProgressReporter;
+  registry?: SourceDefinition[];
+  fixturesRoot?: string;
+}
+
+export interface NightlyResult {
+  manifest: Manifest;
+  releaseDir: string;
+}
+
+/** One nightly run: crawl → load → model → export → publish. Throws only when no release could be produced. */
+export async function runNightly(options: NightlyOptions): Promise<NightlyResult> {
+  const startedAt = new Date();
+  const progress = options.progress ?? progressReporter();
+  const releases = releasesDir(options.dataDir);
+  await mkdir(releases, { recursive: true });
+  const releaseLock = await acquireRunLock(releases);
+  let fixtureServer: FixtureServer | null = null;
+  const releaseId = newReleaseId(startedAt);
+  const workDir = join(releases, `.work-${releaseId}`);
+  let published = false;
+  try {
+    await removeAbandonedWork(options.dataDir);
+    const registry = options.registry ?? (await loadRegistry());
+    const selected = selectSources(registry, options.sourceIds);
+    const previous = await readCurrentRelease(options.dataDir);
+    const previousSuccess = previous ? await lastSuccessBySource(previous) : new Map<string, Date>();
+    const clock = await runClock(options, selected);
+    const timings: Record<string, number> = {};
+    const time = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+      progress.stage(stage);
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        timings[stage] = Math.round(performance.now() - started);
+      }
+    };
+
+    if (options.fixtures) {
+      fixtureServer = new FixtureServer({ root: options.fixturesRoot, faults: options.faults });
+      await fixtureServer.start();
+    }
+    await mkdir(join(workDir, 'staging'), { recursive: true });
+
+    const results = await time('crawl', () =>
+      crawlAll(selected, {
+        baseFor: (source) => (fixtureServer ? fixtureServer.baseFor(source.id) : new URL(source.origin).origin),
+        now: clock.now,
+        lastSuccess: previousSuccess,
+        gate: new HostGate({ scale: options.fixtures ? 0 : 1 }),
+        politeness: options.politeness,
+        offline: options.fixtures,
+        concurrency: options.concurrency ?? 4,
+        progress,
+        workDir,
+      }),
+    );
+    await fixtureServer?.stop();
+    fixtureServer = null;
+
+    const storePath = join(workDir, 'store.duckdb');
+    const store = await openStore(storePath);
+    let manifest: Manifest;
+    try {
+      const sourceRuns = registry.map((source) => sourceRun(source, results.get(source.id)));
+      await time('load', async () => {
+        await prepareWorkingTables(store, { runAt: clock.now, releaseId, previousRunAt: previous ? new Date(previous.manifest.computed_at) : null }, sourceRuns);
+        await loadStaging(store, join(workDir, 'staging'));
+        if (previous) await loadPrevious(store, previous.storePath);
+      });
+      await time('model', async () => {
+        await runModels(store);
+        await dropWorkingTables(store);
+      });
+      const summaries = await time('export', async () => {
+        await exportParquet(store, join(workDir, 'parquet'));
+        return writeSiteJson(store, join(workDir, 'site-json'));
+      });
+      manifest = Manifest.parse({
+        release_id: releaseId,
+        computed_at: clock.now.toISOString(),
+        clock: { now: clock.now.toISOString(), pinned: clock.pinned, basis: clock.basis },
+        started_at: startedAt.toISOString(),
+        finished_at: new Date().toISOString(),
+        schema_version: SCHEMA_VERSION,
+        mode: options.fixtures ? 'fixtures' : 'live',
+        sources: summaries.sources.filter((s) => results.has(s.id)).map((s) => ({ ...s, records: results.get(s.id)!.records.length })),
+        counts: summaries.counts,
+        stage_timings_ms: timings,
+      });
+      await store.exec('CHECKPOINT');
+    } finally {
+      store.close();
+    }
+    await rm(join(workDir, 'staging'), { recursive: true, force: true });
+
+    progress.stage('publish');
+    const publishStarted = performance.now();
+    const releaseDir = join(releases, releaseId);
+    manifest.stage_timings_ms.publish = 0;
+    await writeFile(join(workDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await rename(workDir, releaseDir);
+    await pointCurrentAt(options.dataDir, manifest, new Date());
+    published = true;
+    await pruneReleases(options.dataDir, releaseId);
+    manifest.stage_timings_ms.publish = Math.round(performance.now() - publishStarted);
+    await writeFile(join(releaseDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    progress.done();
+    return { manifest, releaseDir };
+  } finally {
+    await fixtureServer?.stop();
+    if (!published) await rm(workDir, { recursive: true, force: true });
+    await releaseLock();
+  }
+}
+
+function selectSources(registry: SourceDefinition[], ids: string[] | undefined): SourceDefinition[] {
+  if (!ids || ids.length === 0) return registry;
+  const unknown = ids.filter((id) => !registry.some((s) => s.id === id));
+  if (unknown.length) throw new Error(`unknown source id(s): ${unknown.join(', ')}; known: ${registry.map((s) => s.id).join(', ')}`);
+  return registry.filter((s) => ids.includes(s.id));
+}
+
+async function runClock(options: NightlyOptions, selected: SourceDefinition[]): Promise<{ now: Date; pinned: boolean; basis: string }> {
+  if (options.now) return { now: options.now, pinned: true, basis: '--now' };
+  if (!options.fixtures) return { now: new Date(), pinned: false, basis: 'system clock' };
+  // Fixture mode pins the clock to the capture date, so "open" and "closing soon" mean what they meant then.
+  const captured = await Promise.all(selected.map(async (s) => Date.parse((await readFixtureMeta(s.id, options.fixturesRoot)).captured_at)));
+  return { now: new Date(Math.max(...captured)), pinned: true, basis: 'fixtures capture date' };
+}
+
+async function lastSuccessBySource(previous: CurrentRelease): Promise<Map<string, Date>> {
+  const store = await openStore(previous.storePath, { readOnly: true });
+  try {
+    const rows = await store.all<{ id: string; last_success_at: string | null }>(
+      `SELECT id, strftime(last_success_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS last_success_at FROM sources`,
+    );
+    return new Map(rows.filter((r) => r.last_success_at).map((r) => [r.id, new Date(r.last_success_at!)]));
+  } finally {
+    store.close();
+  }
+}
+
+interface CrawlAllOptions {
+  baseFor(source: SourceDefinition): string;
+  now: Date;
+  lastSuccess: Map<string, Date>;
+  gate: HostGate;
+  politeness?: Partial<Politeness>;
+  offline: boolean;
+  concurrency: number;
+  progress: ProgressReporter;
+  workDir: string;
+}
+
+/** Crawls sources concurrently; a failing source is recorded, never fatal. Only good crawls are staged. */
+async function crawlAll(sources: SourceDefinition[], options: CrawlAllOptions): Promise<Map<string, SourceCrawlResult>> {
+  const queue = new PQueue({ concurrency: options.concurrency });
+  const results = new Map<string, SourceCrawlResult>();
+  await Promise.all(
+    sources.map((source) =>
+      queue.add(async () => {
+        options.progress.sourceStarted(source.id);
+        let result: SourceCrawlResult;
+        try {
+          result = await crawlSource({
+            source,
+            base: options.baseFor(source),
+            now: options.now,
+            lastSuccessAt: options.lastSuccess.get(source.id) ?? null,
+            gate: options.gate,
+            politeness: options.politeness,
+            offline: options.offline,
+            onProgress: (p) => options.progress.sourceProgress(source.id, p),
+          });
+        } catch (error) {
+          // An adapter that throws outside a request (a bad start(), say) fails its source, not the run.
+          result = { records: [], invalid: [], warnings: [], pages: 0, errors: 1, failed: true, diagnosis: `crawler error: ${(error as Error).message.split('\n')[0]}`, durationMs: 0 };
+        }
+        if (!result.failed) await writeStaging(options.workDir, source, result.records);
+        results.set(source.id, result);
+        options.progress.sourceFinished(
+          source.id,
+          result.failed ? `failed: ${result.diagnosis}` : `${result.records.length} records, ${result.invalid.length} invalid, ${result.errors} errors`,
+        );
+      }),
+    ),
+  );
+  return results;
+}
+
+function sourceRun(source: SourceDefinition, result: SourceCrawlResult | undefined): SourceRun {
+  const invalidNote = result && result.invalid.length ? `${result.invalid.length} invalid record(s), first: ${result.invalid[0]!.problem}` : null;
+  return {
+    id: source.id,
+    tag: source.tag,
+    name: source.name,
+    jurisdiction: source.jurisdiction,
+    tier: source.tier,
+    kinds: source.kinds,
+    mode: source.mode,
+    homepage: source.homepage,
+    licence: source.licence,
+    attribution: source.attribution,
+    caveats: source.caveats,
+    attempted: result !== undefined,
+    failed: result?.failed ?? false,
+    diagnosis: result?.diagnosis ?? invalidNote,
+    records: result?.records.length ?? 0,
+    invalid: result?.invalid.length ?? 0,
+    pages: result?.pages ?? 0,
+    errors: result?.errors ?? 0,
+    duration_ms: result?.durationMs ?? 0,
+  };
+}
+
+/**
+ * Writes the release's site JSON and returns the per-source outcomes and table counts for the manifest
+ * (`records`, what was crawled tonight, is filled in from the crawl by the caller).
+ */
+async function writeSiteJson(store: Store, dir: string): Promise<{ sources: SourceRunSummary[]; counts: Record<string, number> }> {
+  await mkdir(dir, { recursive: true });
+  const registry = await store.all(`
+    SELECT id, tag, name, jurisdiction, tier, kinds, mode, homepage, licence, attribution, caveats, status, why,
+      tender_count, award_count, strftime(last_run_at, '%Y-%m-%dT%H:%M:%SZ') AS last_run_at,
+      strftime(last_success_at, '%Y-%m-%dT%H:%M:%SZ') AS last_success_at
+    FROM sources ORDER BY id`);
+  await writeFile(join(dir, 'sources.json'), `${JSON.stringify({ sources: registry }, null, 2)}\n`);
+  const summaries = await store.all<SourceRunSummary>(`
+    SELECT id, status, why, 0 AS records, records_invalid AS invalid, records_new AS new,
+      records_updated AS updated, records_closed AS closed, pages, errors, duration_ms
+    FROM sources ORDER BY id`);
+  const [counts] = await store.all<Record<string, number>>(`
+    SELECT (SELECT count(*) FROM tenders)::INTEGER AS tenders, (SELECT count(*) FROM awards)::INTEGER AS awards,
+      (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM sources)::INTEGER AS sources`);
+  return { sources: summaries, counts: counts ?? {} };
+}

@@ -1,0 +1,15 @@
+import Table from 'cli-table3';
+import type { Manifest } from '../data/release.ts';
+
+/** The end-of-run table: per source, what changed and how long it took. */
+export function summaryTable(manifest: Manifest): string {
+  const table = new Table({
+    head: ['source', 'status', 'records', 'new', 'updated', 'closed', 'invalid', 'time'],
+    style: { head: [], border: [] },
+  });
+  for (const s of manifest.sources) {
+    table.push([s.id, s.status, s.records, s.new, s.updated, s.closed, s.invalid, `${(s.duration_ms / 1000).toFixed(1)} s`]);
+  }
+  const notes = manifest.sources.filter((s) => s.why).map((s) => `  ${s.id}: ${s.why}`);
+  return [table.toString(), ...(notes.length ? ['', 'diagnoses:', ...notes] : [])].join('\n');
+}
