@@ -23,11 +23,7 @@ export async function openStore(path: string, options: { readOnly?: boolean; thr
   return {
     connection,
     async exec(sql) {
-      const statements = await connection.extractStatements(sql);
-      for (let index = 0; index < statements.count; index++) {
-        const prepared = await statements.prepare(index);
-        await prepared.run();
-      }
+      await connection.run(sql);
     },
     async all<T>(sql: string, params?: DuckDBValue[]) {
       const reader = await connection.runAndReadAll(sql, params);

@@ -1,0 +1,72 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openStore, sqlString } from '../data/store.ts';
+
+export interface SyntheticScale {
+  tenders: number;
+  awards: number;
+}
+
+export const PRODUCTION_SCALE: SyntheticScale = { tenders: 50_000, awards: 1_000_000 };
+
+/**
+ * Writes seeded synthetic staging files (the crawl stage's output format) at the given scale. Values come
+ * from hash(row number, seed), so every run generates identical data. About 5% of award releases are
+ * amendments of earlier contracts, as on AusTender.
+ */
+export async function generateStaging(stagingDir: string, scale: SyntheticScale, seed = 42): Promise<void> {
+  await mkdir(stagingDir, { recursive: true });
+  const store = await openStore(':memory:');
+  const pick = (list: string[], expr: string) => `[${list.map(sqlString).join(', ')}][(1 + (${expr}) % ${list.length})::BIGINT]`;
+  const words = ['road', 'bridge', 'cleaning', 'software', 'consulting', 'drainage', 'security', 'catering', 'fleet', 'audit', 'training', 'legal', 'design', 'maintenance', 'network', 'water', 'waste', 'medical', 'furniture', 'printing'];
+  const buyers = Array.from({ length: 400 }, (_, i) => `Synthetic Agency ${i + 1}`);
+  const jurisdictions = ['AU', 'AU-NSW', 'AU-VIC', 'AU-QLD', 'AU-WA', 'AU-SA', 'AU-TAS', 'AU-ACT', 'AU-NT', 'NZ'];
+  const h = (salt: number) => `hash(i, ${seed + salt})`;
+  try {
+    await store.exec(`COPY (
+      SELECT
+        substr(md5(i::VARCHAR || '-${seed}'), 1, 32) AS tender_key,
+        'bench_source_' || (i % 3) AS source, 'B' || (i % 3) AS source_tag,
+        CASE WHEN i % 10 = 0 THEN 'grant' ELSE 'tender' END AS kind,
+        upper(${pick(words, h(1))}[1]) || ${pick(words, h(1))}[2:] || ' ' || ${pick(words, h(2))} || ' services ' || i AS title,
+        ${pick(buyers, h(3))} AS buyer,
+        'REF-' || i AS reference,
+        ${pick(jurisdictions, h(4))} AS jurisdiction,
+        'state' AS tier,
+        'Provision of ' || ${pick(words, h(5))} || ' and ' || ${pick(words, h(6))} || ' for the ' || ${pick(buyers, h(3))} AS summary,
+        (80000000 + (${h(7)} % 1000) * 100)::VARCHAR AS category, NULL AS category_name, 'Request for Tender' AS notice_type,
+        (DATE '2026-09-25' - ((${h(8)} % 60)::INTEGER))::VARCHAR AS published_date,
+        CASE WHEN i % 25 = 0 THEN NULL ELSE (DATE '2026-09-25' + ((${h(9)} % 150)::INTEGER - 20))::VARCHAR END AS closing_date,
+        NULL AS closing_at, NULL AS value_text,
+        'https://tenders.example.gov.au/t/' || i AS url, 'https://tenders.example.gov.au/list' AS listing_url,
+        substr(md5(i::VARCHAR), 1, 16) AS content_hash
+      FROM range(${scale.tenders}) t(i)
+    ) TO ${sqlString(join(stagingDir, 'bench.tenders.ndjson'))} (FORMAT json)`);
+    await store.exec(`COPY (
+      SELECT
+        'bench_awards' AS source,
+        'prod-' || md5((CASE WHEN amended THEN base ELSE i END)::VARCHAR) AS ocid,
+        'prod-' || md5(i::VARCHAR) AS release_id,
+        (TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds((${h(10)} % 86400000)::BIGINT))::VARCHAR AS release_date,
+        CASE WHEN amended THEN 'contractAmendment' ELSE 'contract' END AS release_tag,
+        'CN' || (1000000 + CASE WHEN amended THEN base ELSE i END) || CASE WHEN amended THEN '-A1' ELSE '' END AS contract_id,
+        CASE WHEN amended THEN 'CN' || (1000000 + base) || '-A1' END AS amendment_id,
+        CASE WHEN amended THEN 'prod-' || md5(base::VARCHAR) END AS amends_release_id,
+        'AU' AS jurisdiction,
+        ${pick(buyers, h(11))} AS buyer, NULL AS buyer_id,
+        'Supplier ' || (${h(12)} % 20000) || ' Pty Ltd' AS supplier,
+        lpad(((${h(12)} % 20000) + 10000000000)::VARCHAR, 11, '0') AS supplier_abn, NULL AS supplier_id,
+        ${pick(words, h(13))} || ' contract ' || i AS title, NULL AS description,
+        ((${h(14)} % 5000000) + 1000)::VARCHAR || '.00' AS value_amount, 'AUD' AS value_currency,
+        (DATE '2019-01-01' + ((${h(15)} % 2800)::INTEGER))::VARCHAR AS awarded_date,
+        (DATE '2019-01-02' + ((${h(15)} % 2800)::INTEGER))::VARCHAR AS start_date,
+        (DATE '2020-01-01' + ((${h(16)} % 3000)::INTEGER))::VARCHAR AS end_date,
+        [(72000000 + (${h(17)} % 500) * 100)::VARCHAR] AS categories,
+        'open' AS procurement_method,
+        'https://api.tenders.gov.au/ocds/findById/CN' || (1000000 + i) AS url
+      FROM (SELECT i, i % 20 = 0 AND i > 0 AS amended, i - 1 AS base FROM range(${scale.awards}) t(i))
+    ) TO ${sqlString(join(stagingDir, 'bench.awards.ndjson'))} (FORMAT json)`);
+  } finally {
+    store.close();
+  }
+}
