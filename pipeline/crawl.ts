@@ -110,6 +110,10 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
         else result.invalid.push({ url: publicUrl, problem: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
         report();
       },
+      invalid: (problem) => {
+        result.invalid.push({ url: publicUrl, problem });
+        report();
+      },
       warn: (message) => result.warnings.push(`${publicUrl}: ${message}`),
     };
     await route(fetched);

@@ -37,6 +37,8 @@ export interface Fetched {
   json(): Promise<unknown>;
   enqueue(requests: CrawlRequest | CrawlRequest[]): Promise<void>;
   emit(record: SourceRecord): void;
+  /** Counts an item the source published but that cannot be read into a record (reported, never silent). */
+  invalid(problem: string): void;
   /** Records a problem with this response that is not worth failing the request for. */
   warn(message: string): void;
 }

@@ -28,8 +28,9 @@ export const TenderRecord = z.object({
 export type TenderRecord = z.infer<typeof TenderRecord>;
 
 /**
- * One OCDS-style contract release (original or amendment). Amendments are separate records chained by
- * `contract_id` (with `-A<n>` suffixes) and `amends_release_id`; the award model keeps one row per chain.
+ * One OCDS-style contract release (original or amendment). `contract_id` is the base contract id (a trailing
+ * `-A<n>` is tolerated); `amendment_id` names the amendment a release carries and `amends_release_id` the
+ * release it amends. The award model keeps one row per chain, at the latest value.
  */
 export const AwardRecord = z.object({
   record_type: z.literal('award'),
