@@ -162,7 +162,7 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
             response?.status() ?? 0,
             async (opts) => {
               if (opts?.waitFor) await page.waitForSelector(opts.waitFor, { timeout: politeness.timeoutSecs * 1000 });
-              return cheerio.load(await page.content());
+              return cheerio.load(await page.content(), { xml: opts?.xml ?? false });
             },
             () => page.content(),
             (requests) => crawler.addRequests(requests),
@@ -193,7 +193,7 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
           await handle(
             request,
             response.statusCode ?? 0,
-            async () => cheerio.load(await text(), { xml: isXml }),
+            async (opts) => cheerio.load(await text(), { xml: opts?.xml ?? isXml }),
             text,
             (requests) => crawler.addRequests(requests),
           );

@@ -31,8 +31,11 @@ export interface Fetched {
   request: { url: string; label: string; userData: Record<string, unknown> };
   statusCode: number;
   ctx: SourceContext;
-  /** The parsed document. In browser mode `waitFor` waits for a selector to appear first. */
-  dom(options?: { waitFor?: string }): Promise<CheerioAPI>;
+  /**
+   * The parsed document. In browser mode `waitFor` waits for a selector to appear first. `xml` forces XML
+   * parsing (feeds are sometimes served as text/html, where `<link>` would parse as an empty element).
+   */
+  dom(options?: { waitFor?: string; xml?: boolean }): Promise<CheerioAPI>;
   /** The body parsed as JSON. */
   json(): Promise<unknown>;
   enqueue(requests: CrawlRequest | CrawlRequest[]): Promise<void>;

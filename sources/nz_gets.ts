@@ -1,0 +1,159 @@
+import { load, type CheerioAPI } from 'cheerio';
+import { defineSource } from './_contract/define-source.ts';
+import { rssItemOf, rssListRoute } from './_platforms/rss.ts';
+import { timeZoneOf, zonedTimeToUtc, type Tier } from '../lib/jurisdictions.ts';
+import { cleanText, parseDayMonthYear } from '../lib/text.ts';
+
+const NZ_TIME_ZONE = timeZoneOf('NZ');
+
+export default defineSource({
+  id: 'nz_gets',
+  tag: 'GETS',
+  name: 'New Zealand Government Electronic Tenders Service',
+  jurisdiction: 'NZ',
+  tier: 'national',
+  kinds: ['tender'],
+  mode: 'rss',
+  origin: 'https://www.gets.govt.nz',
+  homepage: 'https://www.gets.govt.nz/ExternalIndex.htm',
+  licence:
+    'CC BY 3.0 NZ (GETS copyright page). Republishing tender documents is allowed only free of charge, with the correct RFx ID, title, buyer and closing date, without Crown purchaser contact details, directing suppliers to GETS, and where the use is non-commercial or does not create a competing product.',
+  attribution: 'New Zealand Government Electronic Tenders Service (www.gets.govt.nz), Ministry of Business, Innovation and Employment, licensed under CC BY 3.0 NZ.',
+  caveats: [
+    'GETS forbids republishing tender documents for commercial use or in a competing product: get legal sign-off before any commercial use of these notices.',
+    'Tender documents need a GETS login and are not collected; neither are buyer contact details, which the republishing conditions exclude.',
+    'GETS publishes no estimated value, so value_text is always null; amounts written into an overview stay in the summary.',
+    'Tier is inferred from the organisation name (council, university, health provider, otherwise national).',
+    'A tender whose detail page fails is missing for that night.',
+  ],
+  politeness: {
+    maxConcurrency: 2, // why: one feed then ~300 detail pages from a single MBIE-run site; two at a time is a reader with two tabs
+    delayMs: 500, // why: spreads the ~300 detail fetches over a few minutes rather than a burst
+    maxRetries: 3, // why: transient 5xx and resets ride out on retry; a 404 (a withdrawn tender) is final and not retried
+    timeoutSecs: 30, // why: a detail page is a few kilobytes; half a minute means the host is struggling
+  },
+  start: (ctx) => [{ url: ctx.url('/ExternalRSSFeed.htm?rss=1'), label: 'LIST' }],
+  routes: {
+    LIST: rssListRoute({ detailLabel: 'DETAIL', detailUrl: canonicalDetailUrl }),
+    DETAIL: async (fetched) => {
+      const { request, ctx, emit, warn } = fetched;
+      const { item, listingUrl } = rssItemOf(fetched);
+      const $ = await fetched.dom();
+      const feed = descriptionRows(item.description);
+      const title = cellText($, 'Tender name') ?? item.title;
+      if (!title) {
+        warn('neither the feed item nor the detail page names the tender');
+        return;
+      }
+      // The detail page shows the organisation only inside <title>, so the feed's own fields come first.
+      const organisation = feed.get('organisation') ?? item.creator ?? organisationFromPageTitle($, title);
+      const categories = cellList($, 'Categories');
+      const category = /^(\d{8})\s*-\s*(.+)$/.exec(categories[0] ?? item.categories[0] ?? '');
+      // Dates come from the feed, whose form carries the UTC offset; the detail page's own date form is unverified.
+      const opens = parseGetsDate(feed.get('open date'));
+      const closes = parseGetsDate(feed.get('close date'));
+      emit({
+        record_type: 'tender',
+        kind: 'tender',
+        title,
+        buyer: organisation,
+        reference: cellText($, 'RFx ID') ?? feed.get('rfx id') ?? null,
+        jurisdiction: 'NZ',
+        tier: tierOf(organisation),
+        summary: overview($) ?? feed.get('overview') ?? null,
+        category: category?.[1] ?? null,
+        category_name: category?.[2] ?? null,
+        notice_type: cellText($, 'Tender type'),
+        published_date: opens?.date ?? null,
+        closing_date: closes?.date ?? null,
+        closing_at: closes?.at ?? null,
+        value_text: null,
+        url: ctx.publicUrl(request.url),
+        listing_url: listingUrl,
+      });
+    },
+  },
+});
+
+/** Item links put a cosmetic organisation segment after the host, sometimes as `//ORG/` or `//`: one address per tender. */
+function canonicalDetailUrl(link: string): string {
+  const url = new URL(link);
+  url.pathname = url.pathname.replace(/\/{2,}/g, '/');
+  return url.href;
+}
+
+/**
+ * The rows of the entity-encoded table in an item's description, by lower-case label. Parsed as HTML,
+ * which tolerates the feed's "Close date" row that never closes its `<b>`.
+ */
+function descriptionRows(description: string | null): Map<string, string> {
+  const rows = new Map<string, string>();
+  if (!description) return rows;
+  const $ = load(description);
+  for (const row of $('tr').toArray()) {
+    const cells = $(row).children('td');
+    const label = cleanText(cells.first().text())?.replace(/\s*:$/, '').toLowerCase();
+    const value = cleanText(cells.eq(1).text());
+    if (label && value) rows.set(label, value);
+  }
+  return rows;
+}
+
+/** The value cell beside a detail page's `td.label-cell` whose text is `label` (with or without a colon). */
+function valueCell($: CheerioAPI, label: string) {
+  return $('td.label-cell')
+    .filter((_, cell) => cleanText($(cell).text())?.replace(/\s*:$/, '').toLowerCase() === label.toLowerCase())
+    .first()
+    .next('td');
+}
+
+function cellText($: CheerioAPI, label: string): string | null {
+  return cleanText(valueCell($, label).text());
+}
+
+function cellList($: CheerioAPI, label: string): string[] {
+  return valueCell($, label)
+    .find('li')
+    .toArray()
+    .map((entry) => cleanText($(entry).text()))
+    .filter((entry) => entry !== null);
+}
+
+/** The paragraph under the page's "Overview" legend, with line breaks as spaces. */
+function overview($: CheerioAPI): string | null {
+  const legend = $('span.legend').filter((_, span) => cleanText($(span).text()) === 'Overview');
+  const paragraph = legend.first().parent().nextAll('p').first().clone();
+  paragraph.find('br').after(' ');
+  return cleanText(paragraph.text());
+}
+
+/** The page title reads "GETS | {Organisation} - {Tender name}"; without an organisation it is "GETS | {Tender name}". */
+function organisationFromPageTitle($: CheerioAPI, tenderName: string): string | null {
+  const pageTitle = cleanText($('title').first().text())?.replace(/^GETS \|\s*/, '') ?? '';
+  const suffix = ` - ${tenderName}`;
+  return pageTitle.endsWith(suffix) ? cleanText(pageTitle.slice(0, -suffix.length)) : null;
+}
+
+/** "Monday, 17 August 2026 4:00 PM +12:00": the printed offset gives the instant; without one, New Zealand time. */
+function parseGetsDate(text: string | null | undefined): { date: string; at: string | null } | null {
+  const wall = parseDayMonthYear(text);
+  if (!wall) return null;
+  if (!wall.time) return { date: wall.date, at: null };
+  const offset = /([+-])(\d{2}):?(\d{2})$/.exec(text ?? '');
+  if (!offset) return { date: wall.date, at: zonedTimeToUtc(wall.date, wall.time, NZ_TIME_ZONE).toISOString() };
+  const offsetMinutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+  return { date: wall.date, at: new Date(Date.parse(`${wall.date}T${wall.time}:00Z`) - offsetMinutes * 60_000).toISOString() };
+}
+
+/**
+ * GETS carries every New Zealand public buyer; its tier shows in the organisation's name. A ministry is
+ * central government even when its portfolio is health.
+ */
+function tierOf(organisation: string | null): Tier {
+  if (!organisation) return 'national';
+  if (/\bCouncil\b/i.test(organisation)) return 'council';
+  if (/\b(University|Polytechnic|Wānanga|Te Pūkenga)\b/i.test(organisation)) return 'university';
+  if (/^Ministry\b/i.test(organisation)) return 'national';
+  if (/\b(Te Whatu Ora|Health|Hospital)\b/i.test(organisation)) return 'health';
+  return 'national';
+}

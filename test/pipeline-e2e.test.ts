@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readCurrentRelease } from '../data/release.ts';
+import { openStore } from '../data/store.ts';
+import { runNightly } from '../pipeline/nightly.ts';
+import type { ProgressReporter } from '../pipeline/progress.ts';
+
+const quiet: ProgressReporter = { stage() {}, sourceStarted() {}, sourceProgress() {}, sourceFinished() {}, done() {} };
+const CLI = fileURLToPath(new URL('../pipeline/cli.ts', import.meta.url));
+
+async function query<T>(storePath: string, sql: string): Promise<T[]> {
+  const store = await openStore(storePath, { readOnly: storePath !== ':memory:' });
+  try {
+    return await store.all<T>(sql);
+  } finally {
+    store.close();
+  }
+}
+
+test('the nightly run on the bundled fixtures publishes every source, and keys hold from night to night', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'e2e-'));
+  const first = await runNightly({ dataDir, fixtures: true, progress: quiet });
+  const statuses = Object.fromEntries(first.manifest.sources.map((s) => [s.id, s.status]));
+  assert.deepEqual(statuses, { au_federal_austender_atm: 'ok', au_federal_austender_ocds: 'ok', nz_gets: 'ok' });
+  for (const s of first.manifest.sources) assert.equal(s.invalid, 0, `${s.id} has invalid records: ${s.why}`);
+
+  const storePath = join(first.releaseDir, 'store.duckdb');
+  const bySource = await query<{ source: string; n: number }>(storePath, 'SELECT source, count(*)::INTEGER AS n FROM tenders GROUP BY source ORDER BY source');
+  assert.deepEqual(bySource.map((r) => r.source), ['au_federal_austender_atm', 'nz_gets']);
+  assert.ok(bySource.every((r) => r.n >= 5), 'each tender source delivered its fixture tenders');
+  const [awards] = await query<{ chains: number; releases: number }>(storePath,
+    `SELECT (SELECT count(*) FROM awards)::INTEGER AS chains, (SELECT count(*) FROM award_releases)::INTEGER AS releases`);
+  assert.ok(awards!.chains > 0 && awards!.releases > awards!.chains, 'amendment chains collapse to one award each');
+
+  const parquet = join(first.releaseDir, 'parquet');
+  assert.deepEqual((await readdir(join(parquet, 'tenders'))).sort(), ['jurisdiction=AU', 'jurisdiction=NZ']);
+  assert.deepEqual((await readdir(join(parquet, 'awards'))).sort(), ['year=2025', 'year=2026']);
+  const [fromParquet] = await query<{ n: number }>(':memory:',
+    `SELECT count(*)::INTEGER AS n FROM read_parquet('${parquet}/awards/*/*.parquet', hive_partitioning = true)`);
+  assert.equal(fromParquet!.n, awards!.chains, 'analysts read the same awards from Parquet');
+
+  const keysBefore = await query<{ tender_key: string }>(storePath, 'SELECT tender_key FROM tenders ORDER BY tender_key');
+  const second = await runNightly({ dataDir, fixtures: true, progress: quiet, now: new Date('2026-09-26T01:00:00Z') });
+  const keysAfter = await query<{ tender_key: string; first_seen: string }>(join(second.releaseDir, 'store.duckdb'),
+    `SELECT tender_key, strftime(first_seen, '%Y-%m-%d') AS first_seen FROM tenders ORDER BY tender_key`);
+  assert.deepEqual(keysAfter.map((r) => r.tender_key), keysBefore.map((r) => r.tender_key), 'the same fixtures give the same keys');
+  assert.ok(keysAfter.every((r) => r.first_seen === '2026-09-25'), 'first_seen survives the second night');
+  for (const s of second.manifest.sources) assert.equal(s.new, 0, `${s.id}: nothing is new on an identical night`);
+});
+
+test('a run killed mid-way leaves current.json on the previous complete release', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'killed-'));
+  await runNightly({ dataDir, fixtures: true, progress: quiet });
+  const pointerBefore = await readFile(join(dataDir, 'current.json'), 'utf8');
+
+  // GETS hangs, so the run is still crawling when it is killed.
+  const child = spawn(process.execPath, [CLI, '--fixtures', '--data-dir', dataDir, '--now', '2026-09-26T01:00:00Z'], {
+    env: { ...process.env, SVC_FIXTURE_FAULTS: 'nz_gets:hang' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the run never reached the crawl: ${output}`)), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/\[crawl\] au_federal_austender_ocds: \d+ records/.test(output) && output.includes('[crawl] nz_gets: started')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  assert.ok(existsSync(join(dataDir, 'releases')) && (await readdir(join(dataDir, 'releases'))).some((n) => n.startsWith('.work-')), 'the killed run had work in progress');
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.on('exit', resolve));
+
+  assert.equal(await readFile(join(dataDir, 'current.json'), 'utf8'), pointerBefore);
+  const current = await readCurrentRelease(dataDir);
+  assert.ok(current && existsSync(current.storePath), 'the previous release still serves');
+
+  // The next run clears the dead run's work folder and publishes normally.
+  const next = await runNightly({ dataDir, fixtures: true, progress: quiet, now: new Date('2026-09-27T01:00:00Z') });
+  const entries = await readdir(join(dataDir, 'releases'));
+  assert.deepEqual(entries.filter((n) => n.startsWith('.work-')), []);
+  assert.equal((await readCurrentRelease(dataDir))?.pointer.release_id, next.manifest.release_id);
+});
