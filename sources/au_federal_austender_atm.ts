@@ -37,12 +37,12 @@ export default defineSource({
   routes: {
     LIST: rssListRoute({ detailLabel: 'DETAIL' }),
     DETAIL: async (fetched) => {
-      const { request, ctx, emit, warn } = fetched;
+      const { request, ctx, emit, invalid } = fetched;
       const { listingUrl } = rssItemOf(fetched);
       const $ = await fetched.dom();
       const title = cleanText($('p.lead').first().text());
       if (!title) {
-        warn('no ATM title (p.lead): not an ATM full-details page');
+        invalid('no ATM title (p.lead): not an ATM full-details page');
         return;
       }
       const category = /^(\d{8})\s*-\s*(.+)$/.exec(fieldText($, 'Category') ?? '');

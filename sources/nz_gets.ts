@@ -36,13 +36,13 @@ export default defineSource({
   routes: {
     LIST: rssListRoute({ detailLabel: 'DETAIL', detailUrl: canonicalDetailUrl }),
     DETAIL: async (fetched) => {
-      const { request, ctx, emit, warn } = fetched;
+      const { request, ctx, emit, invalid } = fetched;
       const { item, listingUrl } = rssItemOf(fetched);
       const $ = await fetched.dom();
       const feed = descriptionRows(item.description);
       const title = cellText($, 'Tender name') ?? item.title;
       if (!title) {
-        warn('neither the feed item nor the detail page names the tender');
+        invalid('neither the feed item nor the detail page names the tender');
         return;
       }
       // The detail page shows the organisation only inside <title>, so the feed's own fields come first.
