@@ -1,0 +1,75 @@
+import type { Hook } from '@hono/zod-openapi';
+import type { Context, Env, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+
+export interface ErrorRepliesOptions {
+  /** Where unexpected exceptions are reported; the caller only learns that something failed. */
+  log?: (error: unknown, c: Context) => void;
+}
+
+export interface ErrorReplies<E extends Env> {
+  /** `defaultHook` of every OpenAPIHono: a request that fails its zod schema answers 400 naming the parameter. */
+  validationHook: Hook<unknown, E, string, Response | undefined>;
+  /** `app.notFound`: unknown paths (and methods a path does not take) answer 404. */
+  notFound: NotFoundHandler<E>;
+  /** `app.onError`: HTTP exceptions keep their status; anything else answers 500 and is logged. */
+  onError: ErrorHandler<E>;
+}
+
+const TARGET_NAMES: Record<string, string> = { query: 'query parameter', param: 'path parameter', header: 'header', cookie: 'cookie', json: 'body field', form: 'form field' };
+const LONGEST_ECHO = 80;
+
+/**
+ * Every error the API gives is `{ detail }`, a sentence a person can act on (spec, Errors). This factory
+ * returns the three Hono hooks that make it so: request validation, unknown paths and thrown errors.
+ *
+ * @example
+ * const errors = errorReplies({ log: (error) => console.error(error) });
+ * const app = new OpenAPIHono({ defaultHook: errors.validationHook });
+ * app.notFound(errors.notFound);
+ * app.onError(errors.onError);
+ * // GET /v1/tenders?limit=0 → 400 {"detail":"Invalid query parameter limit=0: must be a whole number from 1 to 100."}
+ */
+export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions = {}): ErrorReplies<E> {
+  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path} failed:`, error));
+  return {
+    validationHook: (result, c) => {
+      if (result.success) return undefined;
+      return c.json({ detail: describeInvalidInput(result.target, result.error, c) }, 400);
+    },
+    notFound: (c) => c.json({ detail: `Nothing is served at ${c.req.method} ${c.req.path}; GET /openapi.json lists every route.` }, 404),
+    onError: (error, c) => {
+      if (error instanceof HTTPException) {
+        const status = error.status as ContentfulStatusCode;
+        return c.json({ detail: error.message || `The request failed with status ${status}.` }, status);
+      }
+      log(error, c);
+      return c.json({ detail: 'The server failed to answer this request; the failure is logged. Try again shortly.' }, 500);
+    },
+  };
+}
+
+/** One sentence per offending parameter: its name, the value given and what is allowed. */
+function describeInvalidInput(target: string, error: ZodError, c: Context): string {
+  const where = TARGET_NAMES[target] ?? target;
+  const sentences = new Map<string, string>();
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const name of issue.keys) sentences.set(name, `Unknown ${where} ${name}: ${issue.message}.`);
+      continue;
+    }
+    const name = issue.path.map(String).join('.');
+    if (sentences.has(name)) continue;
+    const given = target === 'query' ? c.req.queries(name) ?? [] : target === 'param' ? [c.req.param(name) ?? ''] : [];
+    if (given.length > 1) sentences.set(name, `The ${where} ${name} is given ${given.length} times; give it once.`);
+    else if (given.length === 1) sentences.set(name, `Invalid ${where} ${name}=${echo(given[0]!)}: ${issue.message}.`);
+    else sentences.set(name, `Invalid ${where} ${name}: ${issue.message}.`);
+  }
+  return [...sentences.values()].join(' ');
+}
+
+function echo(value: string): string {
+  return value.length > LONGEST_ECHO ? `${value.slice(0, LONGEST_ECHO)}…` : value;
+}

@@ -1,0 +1,237 @@
+import type { JS } from '@duckdb/node-api';
+import { stat } from 'node:fs/promises';
+import { currentPointerPath, readCurrentRelease, type CurrentRelease, type Manifest } from '../data/release.ts';
+import { openStore, type Store } from '../data/store.ts';
+import { TenderIndex, type SourceRow, type TenderRow } from './search/tender-index.ts';
+
+/** One release opened for serving: its read-only store, and the tenders and registry held in memory. */
+export interface LoadedRelease {
+  id: string;
+  computedAt: string;
+  manifest: Manifest;
+  tenders: TenderIndex;
+  /** The release's DuckDB file, read-only, for routes that query it directly. */
+  store: Store;
+}
+
+export interface ReleaseStoreOptions {
+  /** The folder holding `current.json` and `releases/`. */
+  dataDir: string;
+  /**
+   * The service clock: every "today" and "last N days" is judged against it. By default the system clock,
+   * except for a release built in fixture mode, which is served on its own pinned clock: recorded pages
+   * describe the day they were captured, and on any later day nearly every tender in them would be closed.
+   */
+  now?: () => Date;
+  /** How often `current.json` is checked for a new release. */
+  pollMs?: number;
+  /** How long a replaced release stays open for requests that started on it. */
+  graceMs?: number;
+  log?: (message: string) => void;
+}
+
+export type ReleaseStoreState =
+  | { ready: true; release: LoadedRelease }
+  | { ready: false; detail: string };
+
+// A poll every second notices a nightly switch promptly and costs one stat() call.
+const DEFAULT_POLL_MS = 1_000;
+// Longer than any request takes, so nothing that started on the old release meets a closed store.
+const DEFAULT_GRACE_MS = 60_000;
+
+// Instants leave DuckDB as ISO strings in UTC and dates as YYYY-MM-DD, so the index holds plain strings.
+const instant = (column: string) => `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ')`;
+const day = (column: string) => `strftime(${column}, '%Y-%m-%d')`;
+
+const TENDERS_SQL = `
+  SELECT t.tender_key, t.source, t.source_tag, t.kind, t.title, t.buyer, t.reference, t.jurisdiction, t.tier,
+         t.summary, t.category, t.category_name, t.notice_type,
+         ${day('t.published_date')} AS published_date, ${day('t.closing_date')} AS closing_date,
+         ${instant('t.closing_at')} AS closing_at, t.value_text, t.url, t.listing_url,
+         ${instant('t.first_seen')} AS first_seen, ${instant('t.last_seen')} AS last_seen,
+         ${instant('t.dates_changed_at')} AS dates_changed_at, t.stale,
+         s.homepage AS source_homepage
+  FROM tenders t LEFT JOIN sources s ON s.id = t.source`;
+
+const SOURCES_SQL = `
+  SELECT id, tag, name, jurisdiction, tier, kinds, mode, homepage, licence, attribution, caveats, status, why,
+         tender_count, award_count, ${instant('last_run_at')} AS last_run_at, ${instant('last_success_at')} AS last_success_at
+  FROM sources`;
+
+/**
+ * Serves the release `current.json` points at. It opens the release's DuckDB file read-only, loads the
+ * tenders and the source registry into memory, and builds the search index. A poll notices when the
+ * nightly run moves the pointer; the new release is opened and indexed beside the old one and then
+ * swapped in one assignment, so a request keeps the release it started with. The old one closes after
+ * a grace period.
+ *
+ * @example
+ * const store = await ReleaseStore.open({ dataDir: 'data' });
+ * const state = store.state();
+ * if (state.ready) state.release.tenders.search({ q: 'roads' }, { limit: 20, offset: 0 }, store.now());
+ * await store.close();
+ */
+export class ReleaseStore {
+  readonly now: () => Date;
+  readonly #dataDir: string;
+  readonly #pollMs: number;
+  readonly #graceMs: number;
+  readonly #log: (message: string) => void;
+  #current: LoadedRelease | null = null;
+  #notReady = 'No release has been published yet; the nightly run publishes one.';
+  /** stat() of current.json at the last check, so an unchanged pointer costs nothing. */
+  #seenPointer = '';
+  #checks: Promise<void> = Promise.resolve();
+  #checking = false;
+  #poll: NodeJS.Timeout | undefined;
+  readonly #retiring = new Map<LoadedRelease, NodeJS.Timeout>();
+  #closed = false;
+
+  private constructor(options: ReleaseStoreOptions) {
+    this.#dataDir = options.dataDir;
+    this.now = options.now ?? (() => this.#fixtureClock() ?? new Date());
+    this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+    this.#graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.#log = options.log ?? ((message) => console.error(message));
+  }
+
+  /** Opens the current release (if any) and starts watching the pointer. */
+  static async open(options: ReleaseStoreOptions): Promise<ReleaseStore> {
+    const store = new ReleaseStore(options);
+    await store.refresh();
+    store.#poll = setInterval(() => {
+      // A slow load must not stack checks; the next tick catches up.
+      if (!store.#checking) store.refresh().catch((error: unknown) => store.#log(`release check failed: ${String(error)}`));
+    }, store.#pollMs);
+    store.#poll.unref();
+    return store;
+  }
+
+  #fixtureClock(): Date | null {
+    const manifest = this.#current?.manifest;
+    return manifest && manifest.mode === 'fixtures' && manifest.clock.pinned ? new Date(manifest.clock.now) : null;
+  }
+
+  /** The release requests should use now, or why there is none. */
+  state(): ReleaseStoreState {
+    return this.#current ? { ready: true, release: this.#current } : { ready: false, detail: this.#notReady };
+  }
+
+  /** Checks the pointer now and swaps in a new release when it moved. Checks run one after another. */
+  refresh(): Promise<void> {
+    const check = this.#checks.then(() => this.#check());
+    // A failed check is reported to its caller; the next one still runs.
+    this.#checks = check.catch(() => undefined);
+    return check;
+  }
+
+  /** Stops watching and closes every open release, including those still in their grace period. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#poll);
+    await this.#checks;
+    for (const [release, timer] of this.#retiring) {
+      clearTimeout(timer);
+      closeRelease(release);
+    }
+    this.#retiring.clear();
+    if (this.#current) closeRelease(this.#current);
+    this.#current = null;
+  }
+
+  async #check(): Promise<void> {
+    if (this.#closed) return;
+    this.#checking = true;
+    try {
+      const pointerFile = currentPointerPath(this.#dataDir);
+      const seen = await stat(pointerFile).then(
+        (info) => `${info.ino}:${info.size}:${info.mtimeMs}`,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return 'absent';
+          throw error;
+        },
+      );
+      if (seen === this.#seenPointer) return;
+      this.#seenPointer = seen;
+      if (seen === 'absent') return; // keep serving what is open: a removed pointer is not a new release
+
+      let next: CurrentRelease | null;
+      try {
+        next = await readCurrentRelease(this.#dataDir);
+      } catch (error) {
+        this.#failed(`current.json points at a release that cannot be read: ${errorText(error)}`);
+        return;
+      }
+      if (!next || next.pointer.release_id === this.#current?.id) return;
+
+      let loaded: LoadedRelease;
+      try {
+        loaded = await loadRelease(next);
+      } catch (error) {
+        this.#failed(`release ${next.pointer.release_id} could not be opened: ${errorText(error)}`);
+        return;
+      }
+      if (this.#closed) {
+        closeRelease(loaded);
+        return;
+      }
+      if (loaded.tenders.skipped > 0) this.#log(`release ${loaded.id}: ${loaded.tenders.skipped} tender rows left out (unknown jurisdiction, kind or tier)`);
+      const previous = this.#current;
+      this.#current = loaded;
+      this.#log(`serving release ${loaded.id} (computed ${loaded.computedAt}, ${loaded.tenders.size} tenders)`);
+      if (previous) this.#retire(previous);
+    } finally {
+      this.#checking = false;
+    }
+  }
+
+  #retire(release: LoadedRelease): void {
+    const timer = setTimeout(() => {
+      this.#retiring.delete(release);
+      closeRelease(release);
+    }, this.#graceMs);
+    timer.unref();
+    this.#retiring.set(release, timer);
+  }
+
+  /** A release that cannot be opened leaves the current one serving; with none, health says why. */
+  #failed(message: string): void {
+    this.#log(message);
+    if (!this.#current) this.#notReady = `No release is being served: ${message}`;
+  }
+}
+
+async function loadRelease(release: CurrentRelease): Promise<LoadedRelease> {
+  const store = await openStore(release.storePath, { readOnly: true });
+  try {
+    const tenders = (await readAll(store, TENDERS_SQL)) as unknown as TenderRow[];
+    const sources = (await readAll(store, SOURCES_SQL)) as unknown as SourceRow[];
+    return {
+      id: release.pointer.release_id,
+      computedAt: release.manifest.computed_at,
+      manifest: release.manifest,
+      tenders: await TenderIndex.build(tenders, sources),
+      store,
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+/** Rows as plain JS values, converted chunk by chunk so a big table does not hold up requests meanwhile. */
+async function readAll(store: Store, sql: string): Promise<Record<string, JS>[]> {
+  const rows: Record<string, JS>[] = [];
+  for await (const chunk of (await store.connection.stream(sql)).yieldRowObjectJs()) {
+    for (const row of chunk) rows.push(row);
+  }
+  return rows;
+}
+
+function closeRelease(release: LoadedRelease): void {
+  release.store.close();
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

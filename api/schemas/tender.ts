@@ -1,0 +1,227 @@
+import { z } from '@hono/zod-openapi';
+import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
+import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
+import { TENDER_KINDS, type IndexedTender, type SourceRow } from '../search/tender-index.ts';
+
+/**
+ * Wire schemas of the tender routes. One rule for every reply: a value the release does not hold is
+ * absent, never null. Links to other sites appear only when the caller's audience allows them
+ * (spec, Authentication 7); `tenderReply` and `sourceReply` apply it.
+ */
+
+/** What the caller may be shown. */
+export interface Audience {
+  /** Original-portal and source links: callers with an API key or a signed-in session only. */
+  links: boolean;
+}
+
+export const ErrorSchema = z
+  .object({ detail: z.string().openapi({ description: 'A sentence a person can act on.' }) })
+  .openapi('Error');
+
+const isoDate = z.iso.date();
+const isoInstant = z.iso.datetime({ offset: true });
+const linkNote = 'Only for a caller with an API key or a signed-in session.';
+
+/** A query-string integer: digits only, so `1e2`, `0x10` and an empty value are refused rather than read as numbers. */
+function wholeNumber(description: string, min: number, max?: number) {
+  const allowed = { error: max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}` };
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, allowed)
+    .transform(Number)
+    .pipe(z.number().min(min, allowed).max(max ?? Number.MAX_SAFE_INTEGER, allowed))
+    .openapi({ type: 'integer', minimum: min, ...(max === undefined ? {} : { maximum: max }), description });
+}
+
+const searchParameters = {
+  q: z.string().trim().max(200, { error: 'must be at most 200 characters' }).optional()
+    .openapi({ description: 'Free text over title, summary and buyer; results are ranked by relevance.' }),
+  jurisdiction: z.enum(JURISDICTIONS, { error: `must be one of ${JURISDICTIONS.join(', ')}` }).optional()
+    .openapi({ description: '`AU` matches every Australian state too; New Zealand rows appear only with `NZ`.' }),
+  kind: z.enum(TENDER_KINDS, { error: 'must be tender or grant' }).optional().openapi({ description: 'Omit for both.' }),
+  tier: z.enum(TIERS, { error: `must be one of ${TIERS.join(', ')}` }).optional(),
+  source: z.string().regex(/^[a-z]+(_[a-z0-9]+)+$/, { error: 'must be a registry id such as au_nsw_buy_nsw (GET /v1/tenders/sources lists them)' }).optional()
+    .openapi({ description: 'Registry id of one source.' }),
+  category: z.string().regex(/^(\d\d){1,4}$/, { error: 'must be a UNSPSC code of 2, 4, 6 or 8 digits' }).optional()
+    .openapi({ description: 'UNSPSC code; a parent (`8010` or `80100000`) matches every code beneath it.' }),
+  buyer: z.string().trim().min(1, { error: 'must not be empty' }).max(300, { error: 'must be at most 300 characters' }).optional()
+    .openapi({ description: 'Organisation name as published: exact, ignoring case and runs of spaces.' }),
+  closing_before: z.iso.date({ error: 'must be an ISO date such as 2026-10-31' }).optional()
+    .openapi({ description: 'Closing on or before this ISO date.' }),
+  closing_within_days: wholeNumber("Closing from today to today plus N in the buyer's day; 0 is today. Tenders without a closing date never match.", 0, 366).optional(),
+  changed_within_days: wholeNumber('Closing or published date changed in the last N days.', 1, 31).optional(),
+  first_seen_after: z.iso.datetime({ offset: true, error: 'must be an ISO-8601 instant with Z or an offset, such as 2026-10-01T00:00:00Z' }).optional()
+    .openapi({ description: 'First seen strictly after this instant.' }),
+  include_closed: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true').default(false)
+    .openapi({ description: 'Include tenders whose closing date has passed.', default: 'false' }),
+  limit: wholeNumber('Page size.', 1, 100).default(20).openapi({ default: 20 }),
+  offset: wholeNumber('Results to skip.', 0).default(0).openapi({ default: 0 }),
+};
+
+export const TenderSearchQuery = z.strictObject(searchParameters, {
+  error: (issue) => (issue.code === 'unrecognized_keys' ? `this route takes ${Object.keys(searchParameters).join(', ')}` : undefined),
+});
+
+export const TenderKeyParams = z.object({
+  key: z.string().openapi({
+    param: { name: 'key', in: 'path' },
+    description: 'The tender\'s `page_key`.',
+    pattern: TENDER_KEY_PATTERN.source,
+    example: '3f2a9c0d5e6b7a8190a1b2c3d4e5f607',
+  }),
+});
+
+export const TenderSchema = z
+  .object({
+    page_key: z.string().openapi({ description: 'Permanent key: 32 hex characters, or `f` plus 32 hex.', example: '3f2a9c0d5e6b7a8190a1b2c3d4e5f607' }),
+    tender_key: z.string().openapi({ description: 'Same as `page_key`.' }),
+    kind: z.enum(TENDER_KINDS),
+    title: z.string(),
+    buyer: z.string().optional(),
+    reference: z.string().optional().openapi({ description: "The buyer's own reference, as published." }),
+    jurisdiction: z.enum(JURISDICTIONS),
+    tier: z.enum(TIERS),
+    source: z.string().openapi({ description: 'Registry id of the source (see GET /v1/tenders/sources).' }),
+    source_tag: z.string().openapi({ description: 'Compact source tag.' }),
+    summary: z.string().optional(),
+    category: z.string().optional().openapi({ description: 'UNSPSC code (8 digits).' }),
+    category_name: z.string().optional(),
+    notice_type: z.string().optional(),
+    published_date: isoDate.optional(),
+    closing_date: isoDate.optional().openapi({ description: "Closing date in the buyer's time zone; absent when none is published." }),
+    closing_at: isoInstant.optional().openapi({ description: 'Closing instant, when the source publishes a time.' }),
+    value_text: z.string().optional().openapi({ description: 'Value as published, never converted.' }),
+    first_seen: isoInstant.openapi({ description: 'When the nightly run first saw the tender.' }),
+    last_seen: isoInstant,
+    dates_changed_at: isoInstant.optional().openapi({ description: 'When the closing or published date last changed.' }),
+    stale: z.boolean().openapi({ description: 'True when the source failed on the last run and this row was carried forward.' }),
+    open: z.boolean().openapi({ description: "No closing date, or a closing date of today or later in the buyer's time zone." }),
+    link: z.url().optional().openapi({ description: `Where to read the tender on its original portal. ${linkNote}` }),
+    url: z.url().optional().openapi({ description: `The notice page on the original portal. ${linkNote}` }),
+    listing_url: z.url().optional().openapi({ description: `The list the tender appeared on. ${linkNote}` }),
+    source_url: z.url().optional().openapi({ description: `Homepage of the source. ${linkNote}` }),
+  })
+  .openapi('Tender');
+export type TenderReply = z.infer<typeof TenderSchema>;
+
+export const CoverageSchema = z
+  .object({
+    sources_total: z.number().int().openapi({ description: 'Sources publishing tenders or grants within the search scope.' }),
+    sources_empty: z
+      .array(
+        z.object({
+          source: z.string().openapi({ description: 'Registry id.' }),
+          status: z.string().openapi({ description: 'Status on the last run, e.g. ok, empty, error, stale, login_walled, robots_refused.' }),
+          why: z.string(),
+        }),
+      )
+      .openapi({ description: 'Sources in scope that returned nothing on the last run, and why.' }),
+    last_run: isoInstant.openapi({ description: 'When the release being searched was computed.' }),
+  })
+  .openapi('Coverage');
+
+export const TenderSearchSchema = z
+  .object({
+    total: z.number().int().openapi({ description: 'Matches in all, across every page.' }),
+    results: z.array(TenderSchema),
+    coverage: CoverageSchema,
+  })
+  .openapi('TenderSearch');
+
+export const TenderStripSchema = z
+  .object({
+    closing_48h: z.number().int().openapi({ description: 'Open tenders closing within the next 48 hours.' }),
+    dates_changed_7d: z.number().int().openapi({ description: 'Open tenders whose closing or published date changed in the last 7 days.' }),
+    new_7d: z.number().int().openapi({ description: 'Open tenders first seen in the last 7 days.' }),
+  })
+  .openapi('TenderStrip');
+
+export const SourceRegistryRowSchema = z
+  .object({
+    id: z.string(),
+    tag: z.string(),
+    name: z.string(),
+    jurisdiction: z.string(),
+    tier: z.string(),
+    kinds: z.array(z.string()),
+    mode: z.string().openapi({ description: 'Refresh mode: rss, json-api, csv, html or browser.' }),
+    tender_count: z.number().int(),
+    award_count: z.number().int(),
+    last_run_at: isoInstant.optional(),
+    last_success_at: isoInstant.optional(),
+    status: z.string().openapi({ description: 'ok, empty, error, stale, login_walled, robots_refused or not_run.' }),
+    why: z.string().optional().openapi({ description: 'Diagnosis when the last run did not end ok.' }),
+    licence: z.string(),
+    attribution: z.string(),
+    caveats: z.array(z.string()),
+    homepage: z.url().optional().openapi({ description: `The source's own site. ${linkNote}` }),
+  })
+  .openapi('TenderSource');
+
+export const TenderSourcesSchema = z
+  .object({
+    sources: z.array(SourceRegistryRowSchema),
+    computed_at: isoInstant,
+  })
+  .openapi('TenderSources');
+
+/**
+ * The reply for one tender. Values the release does not hold are left undefined, which JSON leaves out.
+ */
+export function tenderReply(tender: IndexedTender, open: boolean, audience: Audience): TenderReply {
+  const row = tender.row;
+  const links = audience.links;
+  return {
+    page_key: row.tender_key,
+    tender_key: row.tender_key,
+    kind: tender.kind,
+    title: row.title,
+    buyer: row.buyer ?? undefined,
+    reference: row.reference ?? undefined,
+    jurisdiction: tender.jurisdiction,
+    tier: tender.tier,
+    source: row.source,
+    source_tag: row.source_tag,
+    summary: row.summary ?? undefined,
+    category: row.category ?? undefined,
+    category_name: row.category_name ?? undefined,
+    notice_type: row.notice_type ?? undefined,
+    published_date: row.published_date ?? undefined,
+    closing_date: tender.closingDate ?? undefined,
+    closing_at: row.closing_at ?? undefined,
+    value_text: row.value_text ?? undefined,
+    first_seen: row.first_seen,
+    last_seen: row.last_seen,
+    dates_changed_at: row.dates_changed_at ?? undefined,
+    stale: row.stale,
+    open,
+    link: links ? row.url : undefined,
+    url: links ? row.url : undefined,
+    listing_url: links ? (row.listing_url ?? undefined) : undefined,
+    source_url: links ? (row.source_homepage ?? undefined) : undefined,
+  };
+}
+
+/** The reply for one registry row; the homepage is a link to another site, shown like a tender's. */
+export function sourceReply(source: SourceRow, audience: Audience): z.infer<typeof SourceRegistryRowSchema> {
+  return {
+    id: source.id,
+    tag: source.tag,
+    name: source.name,
+    jurisdiction: source.jurisdiction,
+    tier: source.tier,
+    kinds: source.kinds,
+    mode: source.mode,
+    tender_count: source.tender_count,
+    award_count: source.award_count,
+    last_run_at: source.last_run_at ?? undefined,
+    last_success_at: source.last_success_at ?? undefined,
+    status: source.status,
+    why: source.why ?? undefined,
+    licence: source.licence,
+    attribution: source.attribution,
+    caveats: source.caveats,
+    homepage: audience.links ? source.homepage : undefined,
+  };
+}
