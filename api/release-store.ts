@@ -19,8 +19,9 @@ export interface ReleaseStoreOptions {
   dataDir: string;
   /**
    * The service clock: every "today" and "last N days" is judged against it. By default the system clock,
-   * except for a release built in fixture mode, which is served on its own pinned clock: recorded pages
-   * describe the day they were captured, and on any later day nearly every tender in them would be closed.
+   * except for a release built from fixtures or synthetic data, which is served on its own pinned clock:
+   * recorded pages describe the day they were captured, and on any later day nearly every tender in them
+   * would be closed.
    */
   now?: () => Date;
   /** How often `current.json` is checked for a new release. */
@@ -109,7 +110,7 @@ export class ReleaseStore {
 
   #fixtureClock(): Date | null {
     const manifest = this.#current?.manifest;
-    return manifest && manifest.mode === 'fixtures' && manifest.clock.pinned ? new Date(manifest.clock.now) : null;
+    return manifest && manifest.mode !== 'live' && manifest.clock.pinned ? new Date(manifest.clock.now) : null;
   }
 
   /** The release requests should use now, or why there is none. */

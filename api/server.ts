@@ -2,8 +2,8 @@ import '../lib/node-guard.ts';
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { dataDir as dataDirFrom, port as portFrom } from '../lib/config.ts';
 import { createApp } from './app.ts';
 import { ReleaseStore } from './release-store.ts';
 
@@ -22,7 +22,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_PORT = 8787;
 // Loopback only: a public deployment puts its own proxy in front.
 const DEFAULT_HOST = '127.0.0.1';
 // A request still running after this long is abandoned at shutdown.
@@ -61,19 +60,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-function portFrom(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65_535) throw new Error(`--port (or PORT) must be a whole number from 0 to 65535, not "${text}"`);
-  return port;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { 'data-dir': { type: 'string' }, port: { type: 'string' } },
     strict: true,
   });
-  const dataDir = resolve(values['data-dir'] ?? process.env.SVC_DATA_DIR ?? join(import.meta.dirname, '..', 'data'));
-  const port = portFrom(values.port ?? process.env.PORT ?? String(DEFAULT_PORT));
+  const dataDir = dataDirFrom(values['data-dir']);
+  const port = portFrom(values.port);
   const running = await startServer({ dataDir, port });
   console.log(`API listening on ${running.url} (data: ${dataDir})`);
   console.log(`  health:  ${running.url}/health`);

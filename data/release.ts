@@ -25,7 +25,8 @@ export const Manifest = z.object({
   started_at: z.iso.datetime({ offset: true }),
   finished_at: z.iso.datetime({ offset: true }),
   schema_version: z.number().int(),
-  mode: z.enum(['live', 'fixtures']),
+  /** `synthetic`: built by the benchmark from generated data. */
+  mode: z.enum(['live', 'fixtures', 'synthetic']),
   sources: z.array(SourceRunSummary),
   counts: z.record(z.string(), z.number().int()),
   stage_timings_ms: z.record(z.string(), z.number().int()),

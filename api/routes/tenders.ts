@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
+import { canonicalQuery, responseCache } from '../middleware/response-cache.ts';
 import {
   ErrorSchema,
   TenderKeyParams,
@@ -89,6 +90,18 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<ReleaseE
   const { store } = options;
   const app = new OpenAPIHono<ReleaseEnv>();
   app.use('/v1/tenders/*', requireRelease({ store }));
+  // Search replies depend on the release, what the caller may see, the query and the clock ("open", "closing
+  // within N days"); keyed to the minute, a cached reply is never more than a minute behind the clock.
+  app.use(
+    '/v1/tenders',
+    responseCache({
+      keyOf: (c) => {
+        const release = (c as Context<ReleaseEnv>).get('release');
+        const minute = Math.floor(store.now().getTime() / 60_000);
+        return `${release.id}|${JSON.stringify(audienceOf(c))}|${minute}|${canonicalQuery(c.req.url)}`;
+      },
+    }),
+  );
 
   app.openapi(searchRoute, (c) => {
     const { limit, offset, ...filters } = c.req.valid('query');

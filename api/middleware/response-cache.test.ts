@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Hono } from 'hono';
+import { canonicalQuery, responseCache } from './response-cache.ts';
+
+function countingApp(clock: { minute: number }) {
+  let calls = 0;
+  const app = new Hono();
+  app.use('/search', responseCache({ keyOf: (c) => `${clock.minute}|${canonicalQuery(c.req.url)}` }));
+  app.get('/search', (c) => {
+    calls++;
+    return c.req.query('fail') ? c.json({ detail: 'bad' }, 400) : c.json({ call: calls, q: c.req.query('q') ?? null });
+  });
+  app.post('/search', (c) => c.json({ posted: true }));
+  return { app, calls: () => calls };
+}
+
+test('a repeated GET is answered from the cache with the same body; parameter order does not matter', async () => {
+  const clock = { minute: 1 };
+  const { app, calls } = countingApp(clock);
+  const first = await (await app.request('/search?q=road&limit=5')).json();
+  const again = await app.request('/search?limit=5&q=road');
+  assert.equal(again.headers.get('content-type'), 'application/json');
+  assert.deepEqual(await again.json(), first);
+  assert.equal(calls(), 1);
+  await app.request('/search?q=bridge');
+  assert.equal(calls(), 2, 'another query is computed');
+});
+
+test('the next clock minute, an error reply and a POST are never served from the cache', async () => {
+  const clock = { minute: 1 };
+  const { app, calls } = countingApp(clock);
+  await app.request('/search?q=road');
+  clock.minute = 2;
+  assert.deepEqual(await (await app.request('/search?q=road')).json(), { call: 2, q: 'road' });
+  await app.request('/search?fail=1');
+  await app.request('/search?fail=1');
+  assert.equal(calls(), 4, 'a 400 is not cached');
+  assert.deepEqual(await (await app.request('/search?q=road', { method: 'POST' })).json(), { posted: true });
+});

@@ -1,0 +1,75 @@
+import '../lib/node-guard.ts';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
+import { SCHEMA_VERSION } from '../data/schema.ts';
+import { PRODUCTION_SCALE } from './generate.ts';
+import { benchPipeline } from './pipeline-bench.ts';
+import { load, searchPaths, startChild, stopChild, type LoadResult } from './search-bench.ts';
+
+// Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
+
+const workDir = join(process.env.BENCH_DIR ?? tmpdir(), 'tender-intel-bench');
+const rows: string[][] = [];
+const row = (...cells: (string | number)[]) => rows.push(cells.map(String));
+const ms = (value: number) => `${(value / 1000).toFixed(2)} s`;
+
+process.stdout.write(`bench: generating ${PRODUCTION_SCALE.tenders} tenders and ${PRODUCTION_SCALE.awards} award releases (seeded) in ${workDir}\n`);
+const pipeline = await benchPipeline(join(workDir, 'pipeline'), PRODUCTION_SCALE);
+const ratio = pipeline.oursMs / pipeline.rawMs;
+row('(a) load + model + export, pipeline', ms(pipeline.oursMs), `load ${ms(pipeline.stageMs.load ?? 0)}, model ${ms(pipeline.stageMs.model ?? 0)}, export ${ms(pipeline.stageMs.export ?? 0)}`);
+row('(a) same SQL on raw DuckDB', ms(pipeline.rawMs), `${pipeline.rows.tenders} tenders, ${pipeline.rows.award_releases} releases, ${pipeline.rows.awards} awards`);
+row('(a) ratio pipeline / raw', `${ratio.toFixed(2)}×`, `goal ≤ 3× ${ratio <= 3 ? 'met' : 'MISSED'}`);
+
+// Publish the benchmark's store as a release the API can serve, on the synthetic data's clock.
+const dataDir = join(workDir, 'data');
+await rm(dataDir, { recursive: true, force: true });
+const releaseId = 'bench';
+const releaseDir = join(releasesDir(dataDir), releaseId);
+await mkdir(releaseDir, { recursive: true });
+await rename(join(workDir, 'pipeline', 'ours', 'store.duckdb'), join(releaseDir, 'store.duckdb'));
+const manifest = Manifest.parse({
+  release_id: releaseId, computed_at: SYNTHETIC_CLOCK, clock: { now: SYNTHETIC_CLOCK, pinned: true, basis: 'synthetic benchmark data' },
+  started_at: SYNTHETIC_CLOCK, finished_at: SYNTHETIC_CLOCK, schema_version: SCHEMA_VERSION, mode: 'synthetic', sources: [],
+  counts: pipeline.rows, stage_timings_ms: pipeline.stageMs,
+});
+await writeFile(join(releaseDir, 'manifest.json'), JSON.stringify(manifest));
+await pointCurrentAt(dataDir, manifest, new Date());
+
+const describe = (result: LoadResult) => `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`;
+const bare = await startChild('./bare-server.ts', []);
+let bareResult: LoadResult;
+try {
+  await load(bare.origin, ['/bare'], 2);
+  bareResult = await load(bare.origin, ['/bare'], LOAD_SECONDS);
+} finally {
+  await stopChild(bare.child);
+}
+row('(b) bare Hono JSON route', `${Math.round(bareResult.requestsPerSecond)} req/s`, describe(bareResult));
+
+const api = await startChild('../api/server.ts', ['--data-dir', dataDir, '--port', '0']);
+try {
+  const paths = searchPaths();
+  // Every request a query never asked before (distinct offsets): the uncached search path.
+  const unpaged = paths.filter((path) => !path.includes('offset='));
+  const uncachedPaths = Array.from({ length: 50_000 }, (_, i) => {
+    const path = unpaged[i % unpaged.length]!;
+    return `${path}${path.includes('?') ? '&' : '?'}limit=${1 + (i % 100)}&offset=${Math.floor(i / unpaged.length)}`;
+  });
+  const uncached = await load(api.origin, uncachedPaths, LOAD_SECONDS);
+  row('(b) search, every query new (no cache hits)', `${Math.round(uncached.requestsPerSecond)} req/s`, describe(uncached));
+  await load(api.origin, paths, 2);
+  const mixed = await load(api.origin, paths, LOAD_SECONDS);
+  const share = mixed.requestsPerSecond / bareResult.requestsPerSecond;
+  row('(b) search, 56-query mix (repeats cached)', `${Math.round(mixed.requestsPerSecond)} req/s`, describe(mixed));
+  row('(b) search share of bare req/s', `${(share * 100).toFixed(0)}%`, `goal ≥ 40% ${share >= 0.4 ? 'met' : 'MISSED'}`);
+  row('(b) search p99', `${mixed.p99Ms} ms`, `goal ≤ 20 ms ${mixed.p99Ms <= 20 ? 'met' : 'MISSED'}; uncached p99 ${uncached.p99Ms} ms`);
+} finally {
+  await stopChild(api.child);
+}
+
+const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+/** Starts an entry point as a child process and resolves with the address it prints. */
+export async function startChild(entry: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url)), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const origin = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start: ${output}`)), 120_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/i.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${output}`)));
+  });
+  return { child, origin };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** 20 connections for `seconds`, cycling through `paths`. */
+export async function load(origin: string, paths: string[], seconds: number, connections = 20): Promise<LoadResult> {
+  const result = await autocannon({
+    url: origin,
+    connections,
+    duration: seconds,
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}
+
+/** A realistic mix: default listing, paging, states, free text, filters; 60 distinct queries. */
+export function searchPaths(): string[] {
+  const words = ['road', 'bridge maintenance', 'software', 'cleaning services', 'audit', 'water', 'security', 'training', 'fleet', 'waste'];
+  const paths = ['/v1/tenders', '/v1/tenders?offset=20', '/v1/tenders?jurisdiction=AU-NSW', '/v1/tenders?jurisdiction=NZ', '/v1/tenders?closing_within_days=7', '/v1/tenders?kind=grant'];
+  for (const word of words) {
+    const q = encodeURIComponent(word);
+    paths.push(`/v1/tenders?q=${q}`, `/v1/tenders?q=${q}&jurisdiction=AU-VIC`, `/v1/tenders?q=${q}&closing_within_days=30`, `/v1/tenders?q=${q}&offset=20`, `/v1/tenders?q=${q}&kind=tender`);
+  }
+  return paths;
+}
