@@ -1,4 +1,3 @@
-import '../lib/node-guard.ts';
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

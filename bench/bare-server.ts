@@ -1,4 +1,3 @@
-import '../lib/node-guard.ts';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 

@@ -1,4 +1,3 @@
-import '../lib/node-guard.ts';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

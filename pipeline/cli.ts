@@ -1,4 +1,3 @@
-import '../lib/node-guard.ts';
 import { parseArgs } from 'node:util';
 import { dataDir } from '../lib/config.ts';
 import type { Fault } from './fixture-server.ts';

@@ -1,4 +1,3 @@
-import '../lib/node-guard.ts';
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
 

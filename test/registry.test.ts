@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FIXTURES_ROOT, readFixtureMeta } from '../pipeline/fixture-meta.ts';
+import { loadRegistry } from '../sources/_contract/registry.ts';
+
+const sources = await loadRegistry();
+
+test('the registry holds every adapter in sources/, with unique ids and tags', () => {
+  assert.deepEqual(sources.map((s) => s.id), ['au_federal_austender_atm', 'au_federal_austender_ocds', 'nz_gets']);
+  assert.equal(new Set(sources.map((s) => s.tag)).size, sources.length);
+});
+
+for (const source of sources) {
+  test(`${source.id}: metadata is complete and its fixtures are recorded`, async () => {
+    assert.ok(source.id.startsWith(source.jurisdiction === 'NZ' ? 'nz_' : 'au_'), 'ids start with the jurisdiction');
+    for (const field of ['name', 'licence', 'attribution', 'homepage', 'origin'] as const) assert.ok(source[field].trim(), `${field} is set`);
+    assert.ok(URL.canParse(source.origin) && URL.canParse(source.homepage));
+    assert.ok(source.kinds.length > 0);
+    assert.ok(source.politeness.maxConcurrency >= 1 && source.politeness.timeoutSecs > 0 && source.politeness.maxRetries >= 0);
+    const adapter = await readFile(new URL(`../sources/${source.id}.ts`, import.meta.url), 'utf8');
+    assert.ok(/politeness:\s*\{[\s\S]*?\/\/ why:/.test(adapter) || /politeness: DEFAULT_POLITENESS/.test(adapter), 'each politeness knob carries a // why');
+
+    const meta = await readFixtureMeta(source.id);
+    assert.equal(meta.source, source.id);
+    assert.ok(meta.provenance.length > 20, 'fixtures say where they came from');
+    for (const file of meta.files) {
+      if (file.file) assert.ok(existsSync(join(FIXTURES_ROOT, source.id, file.file)), `${file.file} exists`);
+      assert.ok(new URL(file.url).origin === new URL(source.origin).origin, `${file.url} is on the source's origin`);
+    }
+    const start = source.start({ url: (p) => `https://fixture.test${p.startsWith('/') ? p : new URL(p).pathname}`, publicUrl: (u) => u, now: new Date(meta.captured_at), lastSuccessAt: null });
+    assert.ok(start.length > 0 && start.every((r) => r.label in source.routes), 'start requests route to handlers');
+  });
+}
