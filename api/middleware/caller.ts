@@ -1,0 +1,95 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { secretHash } from '../../lib/tokens.ts';
+import type { StateDb } from '../state/db.ts';
+
+/** Who is calling. Every middleware and route after `caller()` reads it as `c.get('caller')`. */
+export type Caller =
+  | { kind: 'anonymous'; ip: string }
+  | { kind: 'key'; ip: string; keyId: string; accountId: string | null; scope: 'api' | 'mcp' }
+  | { kind: 'session'; ip: string; accountId: string; sessionHash: string };
+
+export interface CallerEnv {
+  Variables: { caller: Caller };
+}
+
+export const SESSION_COOKIE = 'svc_session';
+
+/** True for a key or a signed-in session: what links, supplier names and evidence URLs need (spec, Authentication 7). */
+export function isIdentified(caller: Caller): boolean {
+  return caller.kind !== 'anonymous';
+}
+
+export interface CallerOptions {
+  state: StateDb;
+  now?: () => Date;
+  /**
+   * The client's address. Default: the socket's peer, or with `trustProxy` the first X-Forwarded-For hop
+   * (only behind a proxy you run: anyone can send that header).
+   */
+  clientIp?: (c: Context) => string;
+  trustProxy?: boolean;
+}
+
+/**
+ * Resolves the caller: `Authorization: Bearer svc_…` (an invalid, revoked or disabled key is 401 and never
+ * falls back to anonymous), else the `svc_session` cookie (an expired or ended session is simply anonymous:
+ * cookies outlive sessions), else anonymous by client IP.
+ *
+ * @example
+ * app.use('*', caller({ state }));
+ * app.get('/whoami', (c) => c.json({ kind: c.get('caller').kind }));
+ */
+export function caller(options: CallerOptions): MiddlewareHandler<CallerEnv> {
+  const now = options.now ?? (() => new Date());
+  const clientIp = options.clientIp ?? ((c: Context) => defaultClientIp(c, options.trustProxy ?? false));
+  return async function callerMiddleware(c, next) {
+    const ip = clientIp(c);
+    const authorization = c.req.header('authorization');
+    if (authorization !== undefined) {
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+      if (!match || !match[1]!.startsWith('svc_')) {
+        return c.json({ detail: 'The Authorization header must be "Bearer svc_…" with an API key; omit it to call anonymously.' }, 401);
+      }
+      const key = options.state.get<{ key_id: string; account_id: string | null; scope: string; revoked_at: string | null; disabled_at: string | null }>(
+        'SELECT key_id, account_id, scope, revoked_at, disabled_at FROM api_keys WHERE key_hash = ?',
+        secretHash(match[1]!),
+      );
+      if (!key) return c.json({ detail: 'This API key is not valid. Check it was copied whole, or create a new one.' }, 401);
+      if (key.revoked_at) return c.json({ detail: 'This API key was revoked. Create a new one with POST /v1/keys.' }, 401);
+      if (key.disabled_at) return c.json({ detail: 'This API key is disabled. Contact us to restore it, or create a new one.' }, 401);
+      options.state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', now().toISOString(), key.key_id);
+      c.set('caller', { kind: 'key', ip, keyId: key.key_id, accountId: key.account_id, scope: key.scope === 'mcp' ? 'mcp' : 'api' });
+      return next();
+    }
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token) {
+      const sessionHash = secretHash(token);
+      const session = options.state.get<{ account_id: string }>(
+        'SELECT account_id FROM sessions WHERE session_hash = ? AND ended_at IS NULL AND expires_at > ?',
+        sessionHash,
+        now().toISOString(),
+      );
+      if (session) {
+        c.set('caller', { kind: 'session', ip, accountId: session.account_id, sessionHash });
+        return next();
+      }
+    }
+    c.set('caller', { kind: 'anonymous', ip });
+    return next();
+  };
+}
+
+function defaultClientIp(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    // In-process requests (app.request in tests) have no socket.
+    return 'unknown';
+  }
+}

@@ -1,0 +1,91 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/**
+ * The API's transactional state (accounts, sessions, keys, usage, idempotency, organisations, documents)
+ * behind one small interface, so a shared PostgreSQL can replace SQLite when several API instances run.
+ * node:sqlite is synchronous: a transaction runs start to finish without another request interleaving,
+ * which is what makes the usage meter exact under concurrency within one process; WAL and
+ * `BEGIN IMMEDIATE` keep it exact across processes sharing the file.
+ */
+export interface StateDb {
+  run(sql: string, ...params: SQLInputValue[]): { changes: number };
+  get<T>(sql: string, ...params: SQLInputValue[]): T | undefined;
+  all<T>(sql: string, ...params: SQLInputValue[]): T[];
+  /** Runs `work` inside one immediate transaction; rolls back when it throws. */
+  transaction<T>(work: () => T): T;
+  close(): void;
+}
+
+/** Thrown when the state store cannot be read or written: callers answer 503 and do not run the work. */
+export class StateUnavailableError extends Error {
+  override readonly name = 'StateUnavailableError';
+}
+
+/** Opens (creating if needed) `<dataDir>/state/state.sqlite`, or an in-memory store for `':memory:'`. */
+export function openStateDb(location: string): StateDb {
+  let path = ':memory:';
+  if (location !== ':memory:') {
+    const dir = join(location, 'state');
+    mkdirSync(dir, { recursive: true });
+    path = join(dir, 'state.sqlite');
+  }
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 2000;');
+  migrate(db);
+  const guard = <T>(work: () => T): T => {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof StateUnavailableError) throw error;
+      const code = (error as { errcode?: number }).errcode;
+      // SQLITE_BUSY (5), LOCKED (6), IOERR (10), CORRUPT (11), FULL (13), CANTOPEN (14): the store, not the query, failed.
+      if (code !== undefined && [5, 6, 10, 11, 13, 14].includes(code & 0xff)) throw new StateUnavailableError((error as Error).message);
+      throw error;
+    }
+  };
+  let depth = 0;
+  return {
+    run: (sql, ...params) => guard(() => ({ changes: Number(db.prepare(sql).run(...params).changes) })),
+    get: <T>(sql: string, ...params: SQLInputValue[]) => guard(() => db.prepare(sql).get(...params) as T | undefined),
+    all: <T>(sql: string, ...params: SQLInputValue[]) => guard(() => db.prepare(sql).all(...params) as T[]),
+    transaction<T>(work: () => T): T {
+      if (depth > 0) return work();
+      guard(() => db.exec('BEGIN IMMEDIATE'));
+      depth++;
+      try {
+        const result = work();
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      } finally {
+        depth--;
+      }
+    },
+    close: () => db.close(),
+  };
+}
+
+/** Applies `migrations/*.sql` in name order, once each. */
+function migrate(db: DatabaseSync): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name));
+  for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+    if (applied.has(file)) continue;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
+      db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(file, new Date().toISOString());
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw new Error(`state migration ${file} failed: ${(error as Error).message}`);
+    }
+  }
+}
