@@ -15,7 +15,7 @@ export interface PipelineBenchResult {
 const BENCH_SOURCES: SourceRun[] = ['bench_source_0', 'bench_source_1', 'bench_source_2', 'bench_awards'].map((id) => ({
   id, tag: id, name: id, jurisdiction: 'AU', tier: 'state', kinds: [id === 'bench_awards' ? 'award' : 'tender'], mode: 'html',
   homepage: 'https://example.gov.au', licence: 'synthetic', attribution: 'synthetic', caveats: [],
-  attempted: true, failed: false, diagnosis: null, records: 1, invalid: 0, pages: 1, errors: 0, duration_ms: 0,
+  attempted: true, failed: false, refused: null, diagnosis: null, records: 1, invalid: 0, pages: 1, errors: 0, duration_ms: 0,
 }));
 
 /**

@@ -3,16 +3,17 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JURISDICTIONS, timeZoneOf } from '../lib/jurisdictions.ts';
-import { AWARD_RELEASE_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS, createTableSql, type TableName } from './schema.ts';
+import { AWARD_RELEASE_COLUMNS, PLAN_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS, createTableSql, type TableName } from './schema.ts';
 import { sqlString, type Store } from './store.ts';
 
 const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
 
 /** Models in dependency order; each file `data/models/<table>.sql` fills the table of its name. */
-export const MODEL_ORDER: TableName[] = ['tenders', 'award_releases', 'awards', 'sources'];
+export const MODEL_ORDER: TableName[] = ['tenders', 'award_releases', 'awards', 'plans', 'sources'];
 
 const DERIVED_TENDER_COLUMNS = new Set(['first_seen', 'last_seen', 'dates_changed_at', 'stale']);
 const DERIVED_AWARD_COLUMNS = new Set(['first_seen']);
+const DERIVED_PLAN_COLUMNS = new Set(['first_seen', 'last_seen', 'stale']);
 
 function without(columns: Record<string, string>, derived: Set<string>): Record<string, string> {
   return Object.fromEntries(Object.entries(columns).filter(([name]) => !derived.has(name)).map(([name, type]) => [name, type.replace(' NOT NULL', '')]));
@@ -20,6 +21,7 @@ function without(columns: Record<string, string>, derived: Set<string>): Record<
 
 export const STAGED_TENDER_COLUMNS = without(TENDER_COLUMNS, DERIVED_TENDER_COLUMNS);
 export const STAGED_AWARD_COLUMNS = without(AWARD_RELEASE_COLUMNS, DERIVED_AWARD_COLUMNS);
+export const STAGED_PLAN_COLUMNS = without(PLAN_COLUMNS, DERIVED_PLAN_COLUMNS);
 
 /** One row per registry source: what the crawl did tonight, for the models to join. */
 export interface SourceRun {
@@ -36,6 +38,8 @@ export interface SourceRun {
   caveats: string[];
   attempted: boolean;
   failed: boolean;
+  /** Not crawled on purpose: `login_walled` or `robots_refused`; the diagnosis says why. */
+  refused: 'login_walled' | 'robots_refused' | null;
   diagnosis: string | null;
   records: number;
   invalid: number;
@@ -55,22 +59,24 @@ export async function prepareWorkingTables(store: Store, run: RunConstants, sour
   await store.exec(`
     ${createTableSql('staged_tenders', STAGED_TENDER_COLUMNS)};
     ${createTableSql('staged_awards', STAGED_AWARD_COLUMNS)};
+    ${createTableSql('staged_plans', STAGED_PLAN_COLUMNS)};
     ${createTableSql('prev_tenders', TENDER_COLUMNS)};
     ${createTableSql('prev_award_releases', AWARD_RELEASE_COLUMNS)};
+    ${createTableSql('prev_plans', PLAN_COLUMNS)};
     ${createTableSql('prev_sources', SOURCE_COLUMNS)};
     CREATE TABLE run_context AS SELECT TIMESTAMPTZ ${sqlString(run.runAt.toISOString())} AS run_at, ${sqlString(run.releaseId)} AS release_id,
       ${run.previousRunAt ? `TIMESTAMPTZ ${sqlString(run.previousRunAt.toISOString())}` : 'NULL::TIMESTAMPTZ'} AS previous_run_at;
     CREATE TABLE jurisdiction_zones (jurisdiction VARCHAR, time_zone VARCHAR);
     INSERT INTO jurisdiction_zones VALUES ${JURISDICTIONS.map((j) => `(${sqlString(j)}, ${sqlString(timeZoneOf(j))})`).join(', ')};
     CREATE TABLE run_sources (id VARCHAR, tag VARCHAR, name VARCHAR, jurisdiction VARCHAR, tier VARCHAR, kinds VARCHAR[], mode VARCHAR,
-      homepage VARCHAR, licence VARCHAR, attribution VARCHAR, caveats VARCHAR[], attempted BOOLEAN, failed BOOLEAN, diagnosis VARCHAR,
+      homepage VARCHAR, licence VARCHAR, attribution VARCHAR, caveats VARCHAR[], attempted BOOLEAN, failed BOOLEAN, refused VARCHAR, diagnosis VARCHAR,
       records INTEGER, invalid INTEGER, pages INTEGER, errors INTEGER, duration_ms INTEGER);
   `);
   if (sourceRuns.length === 0) return;
   const list = (values: string[]) => `[${values.map(sqlString).join(', ')}]::VARCHAR[]`;
   const rows = sourceRuns.map((s) =>
     `(${[s.id, s.tag, s.name, s.jurisdiction, s.tier].map(sqlString).join(', ')}, ${list(s.kinds)}, ${sqlString(s.mode)}, ${sqlString(s.homepage)}, ` +
-    `${sqlString(s.licence)}, ${sqlString(s.attribution)}, ${list(s.caveats)}, ${s.attempted}, ${s.failed}, ` +
+    `${sqlString(s.licence)}, ${sqlString(s.attribution)}, ${list(s.caveats)}, ${s.attempted}, ${s.failed}, ${s.refused === null ? 'NULL' : sqlString(s.refused)}, ` +
     `${s.diagnosis === null ? 'NULL' : sqlString(s.diagnosis)}, ${s.records}, ${s.invalid}, ${s.pages}, ${s.errors}, ${s.duration_ms})`,
   );
   await store.exec(`INSERT INTO run_sources VALUES ${rows.join(',\n')}`);
@@ -90,6 +96,7 @@ export async function loadStaging(store: Store, stagingDir: string): Promise<voi
   };
   await load('staged_tenders', '.tenders.ndjson', STAGED_TENDER_COLUMNS);
   await load('staged_awards', '.awards.ndjson', STAGED_AWARD_COLUMNS);
+  await load('staged_plans', '.plans.ndjson', STAGED_PLAN_COLUMNS);
 }
 
 /**
@@ -99,7 +106,7 @@ export async function loadStaging(store: Store, stagingDir: string): Promise<voi
 export async function loadPrevious(store: Store, previousStorePath: string): Promise<void> {
   await store.exec(`ATTACH ${sqlString(previousStorePath)} AS prev (READ_ONLY)`);
   try {
-    for (const [table, columns] of [['tenders', TENDER_COLUMNS], ['award_releases', AWARD_RELEASE_COLUMNS], ['sources', SOURCE_COLUMNS]] as const) {
+    for (const [table, columns] of [['tenders', TENDER_COLUMNS], ['award_releases', AWARD_RELEASE_COLUMNS], ['plans', PLAN_COLUMNS], ['sources', SOURCE_COLUMNS]] as const) {
       const existing = await store.all<{ column_name: string }>(
         `SELECT column_name FROM information_schema.columns WHERE table_catalog = 'prev' AND table_name = ${sqlString(table)}`,
       );
@@ -129,7 +136,7 @@ export async function runModels(store: Store): Promise<Record<string, number>> {
 
 /** Drops the working tables so the published store holds only documented tables. */
 export async function dropWorkingTables(store: Store): Promise<void> {
-  await store.exec(['staged_tenders', 'staged_awards', 'prev_tenders', 'prev_award_releases', 'prev_sources', 'run_context', 'run_sources', 'jurisdiction_zones']
+  await store.exec(['staged_tenders', 'staged_awards', 'staged_plans', 'prev_tenders', 'prev_award_releases', 'prev_plans', 'prev_sources', 'run_context', 'run_sources', 'jurisdiction_zones']
     .map((t) => `DROP TABLE IF EXISTS ${t}`).join('; '));
 }
 
@@ -140,6 +147,7 @@ export function parquetExportSql(parquetDir: string): string[] {
     `COPY (SELECT * FROM tenders ORDER BY tender_key) TO ${to('tenders')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT *, year(awarded_date) AS year FROM awards ORDER BY contract_id) TO ${to('awards')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT *, year(awarded_date) AS year FROM award_releases ORDER BY release_id) TO ${to('award_releases')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
+    `COPY (SELECT * FROM plans ORDER BY source, plan_id) TO ${to('plans')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM sources ORDER BY id) TO ${to('sources.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
   ];
 }

@@ -2,7 +2,7 @@
  * The release store's tables. Column order here is the order in DuckDB and Parquet; every column is
  * documented in data/README.md (a test compares the two). Bump SCHEMA_VERSION when a column changes.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const TENDER_COLUMNS = {
   tender_key: 'VARCHAR NOT NULL',
@@ -88,6 +88,30 @@ export const AWARD_COLUMNS = {
   stale: 'BOOLEAN NOT NULL',
 } as const;
 
+export const PLAN_COLUMNS = {
+  source: 'VARCHAR NOT NULL',
+  plan_id: 'VARCHAR NOT NULL',
+  title: 'VARCHAR NOT NULL',
+  buyer: 'VARCHAR NOT NULL',
+  jurisdiction: 'VARCHAR NOT NULL',
+  tier: 'VARCHAR NOT NULL',
+  description: 'VARCHAR',
+  category: 'VARCHAR',
+  category_name: 'VARCHAR',
+  expected_period_text: 'VARCHAR',
+  window_start: 'DATE',
+  window_end: 'DATE',
+  value_text: 'VARCHAR',
+  status: 'VARCHAR',
+  released: 'BOOLEAN NOT NULL',
+  withdrawn: 'BOOLEAN NOT NULL',
+  published_date: 'DATE',
+  url: 'VARCHAR NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+  last_seen: 'TIMESTAMPTZ NOT NULL',
+  stale: 'BOOLEAN NOT NULL',
+} as const;
+
 export const SOURCE_COLUMNS = {
   id: 'VARCHAR NOT NULL',
   tag: 'VARCHAR NOT NULL',
@@ -104,6 +128,7 @@ export const SOURCE_COLUMNS = {
   why: 'VARCHAR',
   tender_count: 'INTEGER NOT NULL',
   award_count: 'INTEGER NOT NULL',
+  plan_count: 'INTEGER NOT NULL',
   last_run_at: 'TIMESTAMPTZ',
   last_success_at: 'TIMESTAMPTZ',
   records_new: 'INTEGER NOT NULL',
@@ -123,6 +148,7 @@ export const TABLES = {
   tenders: TENDER_COLUMNS,
   award_releases: AWARD_RELEASE_COLUMNS,
   awards: AWARD_COLUMNS,
+  plans: PLAN_COLUMNS,
   sources: SOURCE_COLUMNS,
 } as const;
 export type TableName = keyof typeof TABLES;

@@ -6,6 +6,7 @@ import { CHROMIUM_PATH, chromiumArgs } from '../lib/chromium.ts';
 import { SourceRecord } from '../sources/_contract/records.ts';
 import type { CrawlRequest, Fetched, Politeness, SourceContext, SourceDefinition } from '../sources/_contract/define-source.ts';
 import type { HostGate } from './politeness.ts';
+import { readRobots } from './robots.ts';
 
 // Crawlee's own log would interleave with the progress display; failures reach us through the handlers.
 crawleeLog.setLevel(crawleeLog.LEVELS.OFF);
@@ -31,6 +32,8 @@ export interface SourceCrawlResult {
   errors: number;
   /** True when a start request (the source's list, feed or API entry) could not be fetched. */
   failed: boolean;
+  /** Set when the source was not crawled on purpose: its listings are login-walled, or robots.txt disallows them. */
+  refused: 'login_walled' | 'robots_refused' | null;
   diagnosis: string | null;
   durationMs: number;
 }
@@ -73,7 +76,22 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
   const { source, gate } = options;
   const politeness = { ...source.politeness, ...options.politeness };
   const ctx = sourceContext(source, options.base, options.now, options.lastSuccessAt);
-  const result: SourceCrawlResult = { records: [], invalid: [], warnings: [], pages: 0, errors: 0, failed: false, diagnosis: null, durationMs: 0 };
+  const result: SourceCrawlResult = { records: [], invalid: [], warnings: [], pages: 0, errors: 0, failed: false, refused: null, diagnosis: null, durationMs: 0 };
+  if (source.access?.kind === 'login_walled') {
+    result.refused = 'login_walled';
+    result.diagnosis = source.access.why;
+    return result;
+  }
+  const robots = await readRobots(`${new URL(source.origin).origin}/robots.txt`, ctx.url('/robots.txt'), USER_AGENT, politeness.timeoutSecs * 1000);
+  // why: a host's own Crawl-delay outranks our default spacing when it asks for more
+  if (robots.crawlDelayMs !== null) politeness.delayMs = Math.max(politeness.delayMs, robots.crawlDelayMs);
+  const disallowed: string[] = [];
+  const permitted = (url: string) => {
+    const publicUrl = ctx.publicUrl(url);
+    if (robots.allows(publicUrl)) return true;
+    disallowed.push(new URL(publicUrl).pathname);
+    return false;
+  };
   const report = () => options.onProgress?.({ pages: result.pages, records: result.records.length, errors: result.errors });
 
   const toCrawleeRequest = (request: CrawlRequest, isStart: boolean) => ({
@@ -102,7 +120,8 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
       dom,
       json: async () => JSON.parse(await body()) as unknown,
       enqueue: async (requests) => {
-        await enqueue((Array.isArray(requests) ? requests : [requests]).map((r) => toCrawleeRequest(r, false)));
+        const allowed = (Array.isArray(requests) ? requests : [requests]).filter((r) => permitted(r.url));
+        if (allowed.length) await enqueue(allowed.map((r) => toCrawleeRequest(r, false)));
       },
       emit: (record) => {
         const parsed = SourceRecord.safeParse(record);
@@ -141,7 +160,13 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
     retryOnBlocked: false,
   };
   const config = new Configuration({ persistStorage: false, purgeOnStart: true });
-  const startRequests = source.start(ctx).map((r) => toCrawleeRequest(r, true));
+  const startRequests = source.start(ctx).filter((r) => permitted(r.url)).map((r) => toCrawleeRequest(r, true));
+  if (startRequests.length === 0) {
+    result.refused = 'robots_refused';
+    result.diagnosis = `robots.txt disallows ${[...new Set(disallowed)].join(', ')} for crawlers; not fetched`;
+    result.durationMs = Math.round(performance.now() - started);
+    return result;
+  }
 
   if (source.mode === 'browser') {
     const crawler: PlaywrightCrawler = new PlaywrightCrawler(
@@ -205,6 +230,7 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
     await crawler.run(startRequests);
   }
 
+  if (disallowed.length) result.warnings.push(`robots.txt disallows ${disallowed.length} linked page(s), not fetched, e.g. ${disallowed[0]}`);
   if (!result.failed && result.records.length === 0 && result.errors > 0) {
     result.failed = true;
     result.diagnosis = `every request failed; first: ${result.warnings[0]}`;

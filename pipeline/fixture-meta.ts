@@ -19,6 +19,8 @@ export const FixtureMeta = z.object({
       method: z.enum(['GET', 'POST']).default('GET'),
       status: z.number().int().default(200),
       content_type: z.string().default('text/html; charset=utf-8'),
+      /** For POST APIs that page in the body: the entry matches only when the request body contains this text. */
+      body_contains: z.string().optional(),
       note: z.string().optional(),
     }),
   ),

@@ -82,15 +82,18 @@ export class FixtureServer {
     }
     try {
       const meta = await this.meta(source);
-      const entry = meta.files.find((f) => f.method === method && matches(pathOf(f.url), pathAndQuery));
+      const body = method === 'GET' ? '' : await readBody(req);
+      const entry = meta.files.find(
+        (f) => f.method === method && matches(pathOf(f.url), pathAndQuery) && (f.body_contains === undefined || body.includes(f.body_contains)),
+      );
       if (!entry) {
         log(404);
         res.writeHead(404, { 'content-type': 'text/plain' }).end(`no fixture for ${method} ${pathAndQuery}`);
         return;
       }
-      const body = entry.file ? await readFile(join(this.root, source, entry.file)) : Buffer.alloc(0);
+      const content = entry.file ? await readFile(join(this.root, source, entry.file)) : Buffer.alloc(0);
       log(entry.status);
-      res.writeHead(entry.status, { 'content-type': entry.content_type, 'content-length': body.length }).end(body);
+      res.writeHead(entry.status, { 'content-type': entry.content_type, 'content-length': content.length }).end(content);
     } catch (error) {
       log(404);
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`no fixtures for source ${source}: ${(error as Error).message}`);
@@ -105,6 +108,12 @@ export class FixtureServer {
     }
     return meta;
   }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function pathOf(originalUrl: string): string {

@@ -208,13 +208,13 @@ async function crawlAll(sources: SourceDefinition[], options: CrawlAllOptions): 
           });
         } catch (error) {
           // An adapter that throws outside a request (a bad start(), say) fails its source, not the run.
-          result = { records: [], invalid: [], warnings: [], pages: 0, errors: 1, failed: true, diagnosis: `crawler error: ${(error as Error).message.split('\n')[0]}`, durationMs: 0 };
+          result = { records: [], invalid: [], warnings: [], pages: 0, errors: 1, failed: true, refused: null, diagnosis: `crawler error: ${(error as Error).message.split('\n')[0]}`, durationMs: 0 };
         }
-        if (!result.failed) await writeStaging(options.workDir, source, result.records);
+        if (!result.failed && !result.refused) await writeStaging(options.workDir, source, result.records);
         results.set(source.id, result);
         options.progress.sourceFinished(
           source.id,
-          result.failed ? `failed: ${result.diagnosis}` : `${result.records.length} records, ${result.invalid.length} invalid, ${result.errors} errors`,
+          result.refused ? `${result.refused}: ${result.diagnosis}` : result.failed ? `failed: ${result.diagnosis}` : `${result.records.length} records, ${result.invalid.length} invalid, ${result.errors} errors`,
         );
       }),
     ),
@@ -238,6 +238,7 @@ function sourceRun(source: SourceDefinition, result: SourceCrawlResult | undefin
     caveats: source.caveats,
     attempted: result !== undefined,
     failed: result?.failed ?? false,
+    refused: result?.refused ?? null,
     diagnosis: result?.diagnosis ?? invalidNote,
     records: result?.records.length ?? 0,
     invalid: result?.invalid.length ?? 0,

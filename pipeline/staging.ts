@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sha256Hex } from '../lib/hash.ts';
 import { tenderKey } from '../lib/keys.ts';
 import type { SourceDefinition } from '../sources/_contract/define-source.ts';
-import type { AwardRecord, SourceRecord, TenderRecord } from '../sources/_contract/records.ts';
+import type { AwardRecord, PlanRecord, SourceRecord, TenderRecord } from '../sources/_contract/records.ts';
 
 /** The tender row the load stage reads: the record plus the fields the pipeline derives. */
 export function stagedTender(source: SourceDefinition, record: TenderRecord) {
@@ -23,25 +23,37 @@ export function stagedAward(source: SourceDefinition, record: AwardRecord) {
   return { ...fields, source: source.id };
 }
 
-export function stagingPaths(workDir: string, sourceId: string) {
-  return {
-    tenders: join(workDir, 'staging', `${sourceId}.tenders.ndjson`),
-    awards: join(workDir, 'staging', `${sourceId}.awards.ndjson`),
-  };
+export function stagedPlan(source: SourceDefinition, record: PlanRecord) {
+  const { record_type: _recordType, ...fields } = record;
+  return { ...fields, source: source.id };
+}
+
+/** One staging file per source and record type: `<source>.<type>s.ndjson`. */
+export function stagingPath(workDir: string, sourceId: string, type: SourceRecord['record_type']): string {
+  return join(workDir, 'staging', `${sourceId}.${type}s.ndjson`);
+}
+
+function staged(source: SourceDefinition, record: SourceRecord): object {
+  switch (record.record_type) {
+    case 'tender':
+      return stagedTender(source, record);
+    case 'award':
+      return stagedAward(source, record);
+    case 'plan':
+      return stagedPlan(source, record);
+  }
 }
 
 /** Writes one source's records as newline-delimited JSON, in chunks so a big source never builds one huge string. */
 export async function writeStaging(workDir: string, source: SourceDefinition, records: SourceRecord[]): Promise<void> {
-  const paths = stagingPaths(workDir, source.id);
   const chunk = 5_000;
   for (let start = 0; start < records.length; start += chunk) {
-    const tenders: string[] = [];
-    const awards: string[] = [];
+    const lines = new Map<SourceRecord['record_type'], string[]>();
     for (const record of records.slice(start, start + chunk)) {
-      if (record.record_type === 'tender') tenders.push(JSON.stringify(stagedTender(source, record)));
-      else awards.push(JSON.stringify(stagedAward(source, record)));
+      const list = lines.get(record.record_type) ?? [];
+      list.push(JSON.stringify(staged(source, record)));
+      lines.set(record.record_type, list);
     }
-    if (tenders.length) await appendFile(paths.tenders, `${tenders.join('\n')}\n`);
-    if (awards.length) await appendFile(paths.awards, `${awards.join('\n')}\n`);
+    for (const [type, list] of lines) await appendFile(stagingPath(workDir, source.id, type), `${list.join('\n')}\n`);
   }
 }

@@ -117,3 +117,28 @@ test('the browser crawler collects rows that only exist after the page runs its 
   );
   assert.ok(result.requests.some((r) => r.path === '/api/rows'), 'the rows came from the page script, not the HTML');
 });
+
+test('robots.txt that disallows the listings makes the source robots_refused, and nothing is fetched', async () => {
+  const result = await crawlOnFixtures(tableSource('test_robots_all', 'html'), { root: FIXTURES });
+  assert.equal(result.refused, 'robots_refused');
+  assert.equal(result.diagnosis, 'robots.txt disallows /list for crawlers; not fetched');
+  assert.deepEqual(result.requests.map((r) => r.path), ['/robots.txt']);
+  const dataDir = await mkdtemp(join(tmpdir(), 'robots-'));
+  const { manifest } = await runNightly({ dataDir, fixtures: true, registry: [tableSource('test_robots_all', 'html')], fixturesRoot: FIXTURES, progress: quiet });
+  assert.deepEqual([manifest.sources[0]?.status, manifest.sources[0]?.why], ['robots_refused', 'robots.txt disallows /list for crawlers; not fetched']);
+});
+
+test('a page robots.txt disallows is skipped and reported; the rest of the source is crawled', async () => {
+  const result = await crawlOnFixtures(tableSource('test_robots_partial', 'html'), { root: FIXTURES });
+  assert.equal(result.refused, null);
+  assert.equal(result.records.length, 2, 'only the first list page');
+  assert.ok(!result.requests.some((r) => r.path.includes('page=2')));
+  assert.deepEqual(result.warnings, ['robots.txt disallows 1 linked page(s), not fetched, e.g. /list']);
+});
+
+test('a login-walled source is registered with its reason and never requested', async () => {
+  const walled = { ...tableSource('test_html_rows', 'html'), access: { kind: 'login_walled' as const, why: 'tender lists need a supplier login' } };
+  const dataDir = await mkdtemp(join(tmpdir(), 'walled-'));
+  const { manifest } = await runNightly({ dataDir, fixtures: true, registry: [walled], fixturesRoot: FIXTURES, progress: quiet });
+  assert.deepEqual([manifest.sources[0]?.status, manifest.sources[0]?.why, manifest.sources[0]?.records], ['login_walled', 'tender lists need a supplier login', 0]);
+});

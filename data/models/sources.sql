@@ -10,6 +10,17 @@ award_counts AS (
   SELECT source, count(*) AS award_count, count(*) FILTER (WHERE stale) AS stale_rows
   FROM awards GROUP BY source
 ),
+plan_counts AS (
+  SELECT source, count(*) AS plan_count, count(*) FILTER (WHERE stale) AS stale_rows
+  FROM plans GROUP BY source
+),
+plan_changes AS (
+  SELECT t.source, count(*) FILTER (WHERE p.plan_id IS NULL) AS records_new,
+    count(*) FILTER (WHERE p.plan_id IS NOT NULL AND t.last_seen = run.run_at
+      AND (t.status IS DISTINCT FROM p.status OR t.window_start IS DISTINCT FROM p.window_start OR t.released <> p.released OR t.withdrawn <> p.withdrawn)) AS records_updated
+  FROM plans t CROSS JOIN run LEFT JOIN prev_plans p ON p.source = t.source AND p.plan_id = t.plan_id
+  GROUP BY t.source
+),
 tender_changes AS (
   SELECT
     t.source,
@@ -41,14 +52,16 @@ SELECT
   rs.id, rs.tag, rs.name, rs.jurisdiction, rs.tier, rs.kinds, rs.mode, rs.homepage, rs.licence, rs.attribution, rs.caveats,
   CASE
     WHEN NOT rs.attempted THEN coalesce(p.status, 'not_run')
-    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) > 0 THEN 'stale'
+    WHEN rs.refused IS NOT NULL THEN rs.refused
+    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) + coalesce(pc.stale_rows, 0) > 0 THEN 'stale'
     WHEN rs.failed THEN 'error'
     WHEN rs.records = 0 THEN 'empty'
     ELSE 'ok'
   END AS status,
   CASE
     WHEN NOT rs.attempted THEN coalesce(p.why, 'not crawled yet')
-    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) > 0
+    WHEN rs.refused IS NOT NULL THEN rs.diagnosis
+    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) + coalesce(pc.stale_rows, 0) > 0
       THEN rs.diagnosis || '; serving rows from the run of ' || strftime(p.last_success_at, '%Y-%m-%d %H:%M UTC')
     WHEN rs.failed THEN rs.diagnosis
     WHEN rs.records = 0 THEN coalesce(rs.diagnosis, 'the source answered but listed no records')
@@ -56,10 +69,11 @@ SELECT
   END AS why,
   coalesce(tc.tender_count, 0) AS tender_count,
   coalesce(ac.award_count, 0) AS award_count,
+  coalesce(pc.plan_count, 0) AS plan_count,
   CASE WHEN rs.attempted THEN run.run_at ELSE p.last_run_at END AS last_run_at,
-  CASE WHEN rs.attempted AND NOT rs.failed THEN run.run_at ELSE p.last_success_at END AS last_success_at,
-  CASE WHEN rs.attempted THEN coalesce(tch.records_new, 0) + coalesce(ach.records_new, 0) ELSE 0 END AS records_new,
-  CASE WHEN rs.attempted THEN coalesce(tch.records_updated, 0) + coalesce(ach.records_updated, 0) ELSE 0 END AS records_updated,
+  CASE WHEN rs.attempted AND NOT rs.failed AND rs.refused IS NULL THEN run.run_at ELSE p.last_success_at END AS last_success_at,
+  CASE WHEN rs.attempted THEN coalesce(tch.records_new, 0) + coalesce(ach.records_new, 0) + coalesce(pch.records_new, 0) ELSE 0 END AS records_new,
+  CASE WHEN rs.attempted THEN coalesce(tch.records_updated, 0) + coalesce(ach.records_updated, 0) + coalesce(pch.records_updated, 0) ELSE 0 END AS records_updated,
   CASE WHEN rs.attempted THEN coalesce(tch.records_closed, 0) ELSE 0 END AS records_closed,
   rs.invalid AS records_invalid,
   rs.pages,
@@ -71,4 +85,6 @@ LEFT JOIN prev_sources p ON p.id = rs.id
 LEFT JOIN tender_counts tc ON tc.source = rs.id
 LEFT JOIN award_counts ac ON ac.source = rs.id
 LEFT JOIN tender_changes tch ON tch.source = rs.id
-LEFT JOIN award_changes ach ON ach.source = rs.id;
+LEFT JOIN award_changes ach ON ach.source = rs.id
+LEFT JOIN plan_counts pc ON pc.source = rs.id
+LEFT JOIN plan_changes pch ON pch.source = rs.id;

@@ -71,6 +71,11 @@ export interface SourceDefinition {
   licence: string;
   attribution: string;
   caveats: string[];
+  /**
+   * How the listings can be reached. `login_walled`: they sit behind a login, so the source is registered
+   * (status `login_walled` with this reason) and never crawled.
+   */
+  access?: { kind: 'open' } | { kind: 'login_walled'; why: string };
   politeness: Politeness;
   start(ctx: SourceContext): CrawlRequest[];
   routes: Record<string, RouteHandler>;

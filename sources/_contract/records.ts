@@ -31,6 +31,13 @@ export type TenderRecord = z.infer<typeof TenderRecord>;
  * One OCDS-style contract release (original or amendment). `contract_id` is the base contract id (a trailing
  * `-A<n>` is tolerated); `amendment_id` names the amendment a release carries and `amends_release_id` the
  * release it amends. The award model keeps one row per chain, at the latest value.
+ *
+ * Award registers that are not OCDS (HTML, CSV, Socrata) publish one current state per contract. They map
+ * it as: `ocid` = `<source id>:<contract id>`; `release_id` = `<ocid>:<16 hex of SHA-256 over the published
+ * fields>` (so a changed value or end date becomes a new release of the same chain); `release_date` = the
+ * notice's published or awarded instant, or the run clock when the register gives none; `release_tag` =
+ * `contract`; `amendment_id` and `amends_release_id` null; `value_amount` the published amount as a plain
+ * decimal ("$176,385.00 (Estimate)" → "176385.00"); `url` the contract's own page.
  */
 export const AwardRecord = z.object({
   record_type: z.literal('award'),
@@ -60,5 +67,35 @@ export const AwardRecord = z.object({
 });
 export type AwardRecord = z.infer<typeof AwardRecord>;
 
-export const SourceRecord = z.discriminatedUnion('record_type', [TenderRecord, AwardRecord]);
+/**
+ * A planned procurement: an annual procurement plan entry or a forward procurement notice. The window is
+ * taken only from a period the source states in a form that can be read (a quarter, a month, a financial
+ * year); otherwise both ends are null and `expected_period_text` keeps what was published. Never invented.
+ */
+export const PlanRecord = z.object({
+  record_type: z.literal('plan'),
+  plan_id: nonEmpty,
+  title: nonEmpty,
+  buyer: nonEmpty,
+  jurisdiction: z.enum(JURISDICTIONS),
+  tier: z.enum(TIERS),
+  description: z.string().nullable(),
+  category: z.string().regex(/^\d{8}$/, 'an 8-digit UNSPSC code').nullable(),
+  category_name: z.string().nullable(),
+  expected_period_text: z.string().nullable(),
+  window_start: isoDate.nullable(),
+  window_end: isoDate.nullable(),
+  value_text: z.string().nullable(),
+  /** The source's own word for the plan's state, e.g. "Current", "Released"; null when it prints none. */
+  status: z.string().nullable(),
+  /** True when the source marks the plan as released to market. */
+  released: z.boolean(),
+  /** True when the agency withdrew it: kept in the store, never returned as a signal. */
+  withdrawn: z.boolean(),
+  published_date: isoDate.nullable(),
+  url: z.url(),
+});
+export type PlanRecord = z.infer<typeof PlanRecord>;
+
+export const SourceRecord = z.discriminatedUnion('record_type', [TenderRecord, AwardRecord, PlanRecord]);
 export type SourceRecord = z.infer<typeof SourceRecord>;

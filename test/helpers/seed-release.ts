@@ -98,6 +98,7 @@ export function sourceRow(overrides: Partial<SourceSeed> = {}): SourceSeed {
     why: null,
     tender_count: 1,
     award_count: 0,
+    plan_count: 0,
     last_run_at: '2026-06-01T12:00:00.000Z',
     last_success_at: '2026-06-01T12:00:00.000Z',
     records_new: 0,
