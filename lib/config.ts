@@ -14,3 +14,48 @@ export function port(flag?: string): number {
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`port must be an integer from 0 to 65535, got ${flag ?? process.env.PORT}`);
   return value;
 }
+
+/**
+ * The address people and clients reach the API at: sign-in links, connector URLs and the origin that
+ * cookie-authenticated writes must come from. `SVC_PUBLIC_URL`, else this machine's loopback address.
+ */
+export function publicUrl(listeningPort: number): string {
+  const configured = process.env.SVC_PUBLIC_URL;
+  if (configured === undefined || configured === '') return `http://127.0.0.1:${listeningPort}`;
+  let url: URL;
+  try {
+    url = new URL(configured);
+  } catch {
+    throw new Error(`SVC_PUBLIC_URL must be an http or https URL, got ${configured}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`SVC_PUBLIC_URL must be an http or https URL, got ${configured}`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Burst guard numbers (`SVC_BURST_CAPACITY`, `SVC_BURST_REFILL_PER_MIN`); an unset one keeps the spec's value (10 and 30). */
+export function burstLimits(): { capacity: number | undefined; refillPerMinute: number | undefined } {
+  return { capacity: positiveNumber('SVC_BURST_CAPACITY'), refillPerMinute: positiveNumber('SVC_BURST_REFILL_PER_MIN') };
+}
+
+/** The flat fee for preparing a bid (`SVC_BID_PRICE`, major units, and `SVC_BID_CURRENCY`, default AUD); absent when not on sale. */
+export function bidPrice(): { amount: number; currency: string } | undefined {
+  const price = process.env.SVC_BID_PRICE;
+  if (price === undefined || price === '') return undefined;
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(price)) throw new Error(`SVC_BID_PRICE must be an amount such as 149 or 149.50, got ${price}`);
+  const currency = process.env.SVC_BID_CURRENCY || 'AUD';
+  if (!/^[A-Z]{3}$/.test(currency)) throw new Error(`SVC_BID_CURRENCY must be a three-letter ISO 4217 code such as AUD, got ${currency}`);
+  return { amount: Number(price), currency };
+}
+
+/** True when `SVC_TRUST_PROXY` is 1 or true: client addresses come from X-Forwarded-For (only behind a proxy you run). */
+export function trustProxy(): boolean {
+  return ['1', 'true'].includes((process.env.SVC_TRUST_PROXY ?? '').toLowerCase());
+}
+
+function positiveNumber(variable: string): number | undefined {
+  const raw = process.env[variable];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${variable} must be a positive number, got ${raw}`);
+  return value;
+}

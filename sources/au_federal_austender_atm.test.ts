@@ -38,7 +38,7 @@ test('the feed leads to every detail page; the withdrawn ATM is a warning, not a
   assert.equal(crawl.warnings.length, 1);
   assert.match(crawl.warnings[0] ?? '', /HTTP 404/);
   assert.ok(crawl.warnings[0]?.includes(WITHDRAWN_URL), crawl.warnings[0]);
-  assert.equal(crawl.requests.length, 11, 'the feed and ten detail pages');
+  assert.equal(crawl.requests.length, 12, 'robots.txt, the feed and ten detail pages');
 });
 
 test('DFAT-1110 is read from the real full-details capture', () => {

@@ -30,6 +30,7 @@ describe('au_federal_austender_ocds on its fixtures', () => {
     assert.deepEqual(
       crawl.requests.map((request) => [request.path, request.status]),
       [
+        ['/robots.txt', 404],
         [WINDOW_PATH, 200],
         [PAGE_2_PATH, 200],
         [PAGE_3_PATH, 200],
@@ -51,8 +52,8 @@ describe('au_federal_austender_ocds on its fixtures', () => {
 
   test('a later run reaches back 24 hours before the last success', async () => {
     const crawl = await crawlOnFixtures(source, { lastSuccessAt: new Date('2026-09-24T01:30:12.345Z') });
-    assert.equal(crawl.requests[0]?.path, '/ocds/findByDates/contractLastModified/2026-09-23T01:30:12Z/2026-09-25T01:00:00Z');
-    assert.equal(crawl.requests.length, 3);
+    assert.equal(crawl.requests[1]?.path, '/ocds/findByDates/contractLastModified/2026-09-23T01:30:12Z/2026-09-25T01:00:00Z');
+    assert.equal(crawl.requests.length, 4, 'robots.txt and three pages');
     assert.equal(crawl.records.length, 13);
   });
 
