@@ -3,13 +3,13 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JURISDICTIONS, timeZoneOf } from '../lib/jurisdictions.ts';
-import { AWARD_RELEASE_COLUMNS, PLAN_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS, createTableSql, type TableName } from './schema.ts';
+import { AWARD_RELEASE_COLUMNS, PLAN_COLUMNS, TENDER_CHANGE_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS, createTableSql, type TableName } from './schema.ts';
 import { sqlString, type Store } from './store.ts';
 
 const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
 
 /** Models in dependency order; each file `data/models/<table>.sql` fills the table of its name. */
-export const MODEL_ORDER: TableName[] = ['tenders', 'award_releases', 'awards', 'plans', 'sources'];
+export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'sources'];
 
 const DERIVED_TENDER_COLUMNS = new Set(['first_seen', 'last_seen', 'dates_changed_at', 'stale']);
 const DERIVED_AWARD_COLUMNS = new Set(['first_seen']);
@@ -61,6 +61,7 @@ export async function prepareWorkingTables(store: Store, run: RunConstants, sour
     ${createTableSql('staged_awards', STAGED_AWARD_COLUMNS)};
     ${createTableSql('staged_plans', STAGED_PLAN_COLUMNS)};
     ${createTableSql('prev_tenders', TENDER_COLUMNS)};
+    ${createTableSql('prev_tender_changes', TENDER_CHANGE_COLUMNS)};
     ${createTableSql('prev_award_releases', AWARD_RELEASE_COLUMNS)};
     ${createTableSql('prev_plans', PLAN_COLUMNS)};
     ${createTableSql('prev_sources', SOURCE_COLUMNS)};
@@ -106,7 +107,7 @@ export async function loadStaging(store: Store, stagingDir: string): Promise<voi
 export async function loadPrevious(store: Store, previousStorePath: string): Promise<void> {
   await store.exec(`ATTACH ${sqlString(previousStorePath)} AS prev (READ_ONLY)`);
   try {
-    for (const [table, columns] of [['tenders', TENDER_COLUMNS], ['award_releases', AWARD_RELEASE_COLUMNS], ['plans', PLAN_COLUMNS], ['sources', SOURCE_COLUMNS]] as const) {
+    for (const [table, columns] of [['tenders', TENDER_COLUMNS], ['tender_changes', TENDER_CHANGE_COLUMNS], ['award_releases', AWARD_RELEASE_COLUMNS], ['plans', PLAN_COLUMNS], ['sources', SOURCE_COLUMNS]] as const) {
       const existing = await store.all<{ column_name: string }>(
         `SELECT column_name FROM information_schema.columns WHERE table_catalog = 'prev' AND table_name = ${sqlString(table)}`,
       );
@@ -136,7 +137,7 @@ export async function runModels(store: Store): Promise<Record<string, number>> {
 
 /** Drops the working tables so the published store holds only documented tables. */
 export async function dropWorkingTables(store: Store): Promise<void> {
-  await store.exec(['staged_tenders', 'staged_awards', 'staged_plans', 'prev_tenders', 'prev_award_releases', 'prev_plans', 'prev_sources', 'run_context', 'run_sources', 'jurisdiction_zones']
+  await store.exec(['staged_tenders', 'staged_awards', 'staged_plans', 'prev_tenders', 'prev_tender_changes', 'prev_award_releases', 'prev_plans', 'prev_sources', 'run_context', 'run_sources', 'jurisdiction_zones']
     .map((t) => `DROP TABLE IF EXISTS ${t}`).join('; '));
 }
 
@@ -145,6 +146,7 @@ export function parquetExportSql(parquetDir: string): string[] {
   const to = (name: string) => sqlString(join(parquetDir, name));
   return [
     `COPY (SELECT * FROM tenders ORDER BY tender_key) TO ${to('tenders')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,
+    `COPY (SELECT * FROM tender_changes ORDER BY changed_at, tender_key) TO ${to('tender_changes.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT *, year(awarded_date) AS year FROM awards ORDER BY contract_id) TO ${to('awards')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT *, year(awarded_date) AS year FROM award_releases ORDER BY release_id) TO ${to('award_releases')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM plans ORDER BY source, plan_id) TO ${to('plans')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,

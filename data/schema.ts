@@ -31,6 +31,15 @@ export const TENDER_COLUMNS = {
   stale: 'BOOLEAN NOT NULL',
 } as const;
 
+export const TENDER_CHANGE_COLUMNS = {
+  tender_key: 'VARCHAR NOT NULL',
+  source: 'VARCHAR NOT NULL',
+  changed_at: 'TIMESTAMPTZ NOT NULL',
+  field: 'VARCHAR NOT NULL',
+  old_value: 'VARCHAR',
+  new_value: 'VARCHAR',
+} as const;
+
 export const AWARD_RELEASE_COLUMNS = {
   source: 'VARCHAR NOT NULL',
   ocid: 'VARCHAR NOT NULL',
@@ -146,6 +155,7 @@ export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 
 export const TABLES = {
   tenders: TENDER_COLUMNS,
+  tender_changes: TENDER_CHANGE_COLUMNS,
   award_releases: AWARD_RELEASE_COLUMNS,
   awards: AWARD_COLUMNS,
   plans: PLAN_COLUMNS,

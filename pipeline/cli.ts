@@ -4,7 +4,7 @@ import type { Fault } from './fixture-server.ts';
 import { runNightly } from './nightly.ts';
 import { summaryTable } from './summary.ts';
 
-const usage = 'usage: npm run nightly -- [--fixtures] [--data-dir DIR] [--now ISO] [--sources id,id]';
+const usage = 'usage: npm run nightly -- [--fixtures] [--night night-2] [--data-dir DIR] [--now ISO] [--sources id,id]';
 
 function parseFaults(spec: string | undefined): Record<string, Fault> {
   if (!spec) return {};
@@ -21,6 +21,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       fixtures: { type: 'boolean', default: false },
+      night: { type: 'string' },
       'data-dir': { type: 'string' },
       now: { type: 'string' },
       sources: { type: 'string' },
@@ -35,6 +36,7 @@ async function main(): Promise<number> {
   if (now && Number.isNaN(now.getTime())) throw new Error(`--now must be an ISO-8601 instant, got ${values.now}`);
   const faults = parseFaults(process.env.SVC_FIXTURE_FAULTS);
   if (Object.keys(faults).length && !values.fixtures) throw new Error('SVC_FIXTURE_FAULTS only applies with --fixtures');
+  if (values.night && !values.fixtures) throw new Error('--night only applies with --fixtures');
   const dir = dataDir(values['data-dir']);
   const { manifest, releaseDir } = await runNightly({
     dataDir: dir,
@@ -42,6 +44,7 @@ async function main(): Promise<number> {
     now,
     sourceIds: values.sources?.split(',').map((s) => s.trim()).filter(Boolean),
     faults,
+    night: values.night,
   });
   process.stdout.write(`\n${summaryTable(manifest)}\n\nrelease ${manifest.release_id} published at ${releaseDir}\n`);
   return 0;

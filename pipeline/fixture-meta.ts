@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -12,6 +13,8 @@ export const FixtureMeta = z.object({
   source: z.string(),
   captured_at: z.iso.datetime({ offset: true }),
   provenance: z.string().min(1),
+  /** A night folder may declare that the source fails that night, so incremental runs meet a failure. */
+  fault: z.enum(['http500', 'hang']).optional(),
   files: z.array(
     z.object({
       file: z.string().nullable(),
@@ -27,7 +30,19 @@ export const FixtureMeta = z.object({
 });
 export type FixtureMeta = z.infer<typeof FixtureMeta>;
 
-export async function readFixtureMeta(sourceId: string, root = FIXTURES_ROOT): Promise<FixtureMeta> {
-  const text = await readFile(join(root, sourceId, '_meta.json'), 'utf8');
+/**
+ * The folder whose `_meta.json` describes a source on a fixture night: `<root>/<id>/<night>/` when that
+ * night has its own recording (files there may point back with `../`), else `<root>/<id>/`.
+ */
+export function fixtureDir(sourceId: string, root = FIXTURES_ROOT, night?: string): string {
+  if (night) {
+    const nightDir = join(root, sourceId, night);
+    if (existsSync(join(nightDir, '_meta.json'))) return nightDir;
+  }
+  return join(root, sourceId);
+}
+
+export async function readFixtureMeta(sourceId: string, root = FIXTURES_ROOT, night?: string): Promise<FixtureMeta> {
+  const text = await readFile(join(fixtureDir(sourceId, root, night), '_meta.json'), 'utf8');
   return FixtureMeta.parse(JSON.parse(text));
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { FIXTURES_ROOT, readFixtureMeta, type FixtureMeta } from './fixture-meta.ts';
+import { FIXTURES_ROOT, fixtureDir, readFixtureMeta, type FixtureMeta } from './fixture-meta.ts';
 
 /** A failure the server can inject for one source, so failure paths run over real HTTP. */
 export type Fault = 'http500' | 'hang';
@@ -10,6 +10,8 @@ export type Fault = 'http500' | 'hang';
 export interface FixtureServerOptions {
   root?: string;
   faults?: Record<string, Fault>;
+  /** A fixture night (`night-2`): sources with a recording for that night serve it. */
+  night?: string;
 }
 
 export interface ServedRequest {
@@ -28,12 +30,14 @@ export class FixtureServer {
   private server: Server | null = null;
   private readonly root: string;
   private readonly faults: Record<string, Fault>;
+  private readonly night: string | undefined;
   private readonly metas = new Map<string, Promise<FixtureMeta>>();
   private readonly hanging = new Set<ServerResponse>();
 
   constructor(options: FixtureServerOptions = {}) {
     this.root = options.root ?? FIXTURES_ROOT;
     this.faults = options.faults ?? {};
+    this.night = options.night;
   }
 
   async start(): Promise<string> {
@@ -68,7 +72,7 @@ export class FixtureServer {
     const pathAndQuery = `/${rest.join('/')}${url.search}`;
     const method = req.method ?? 'GET';
     const log = (status: number) => this.requests.push({ source, method, path: pathAndQuery, status });
-    const fault = this.faults[source];
+    const fault = this.faults[source] ?? (await this.meta(source).then((m) => m.fault, () => undefined));
     if (fault === 'hang') {
       log(0);
       this.hanging.add(res);
@@ -91,7 +95,7 @@ export class FixtureServer {
         res.writeHead(404, { 'content-type': 'text/plain' }).end(`no fixture for ${method} ${pathAndQuery}`);
         return;
       }
-      const content = entry.file ? await readFile(join(this.root, source, entry.file)) : Buffer.alloc(0);
+      const content = entry.file ? await readFile(join(fixtureDir(source, this.root, this.night), entry.file)) : Buffer.alloc(0);
       log(entry.status);
       res.writeHead(entry.status, { 'content-type': entry.content_type, 'content-length': content.length }).end(content);
     } catch (error) {
@@ -103,7 +107,7 @@ export class FixtureServer {
   private meta(source: string): Promise<FixtureMeta> {
     let meta = this.metas.get(source);
     if (!meta) {
-      meta = readFixtureMeta(source, this.root);
+      meta = readFixtureMeta(source, this.root, this.night);
       this.metas.set(source, meta);
     }
     return meta;

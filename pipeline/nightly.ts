@@ -27,6 +27,8 @@ export interface NightlyOptions {
   sourceIds?: string[];
   /** Fixture mode only: make a source fail (HTTP 500 or a hang). */
   faults?: Record<string, Fault>;
+  /** Fixture mode only: the recorded night to serve (`night-2`); sources without one serve their base recording. */
+  night?: string;
   politeness?: Partial<Politeness>;
   /** How many sources are crawled at once. */
   concurrency?: number;
@@ -70,7 +72,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     };
 
     if (options.fixtures) {
-      fixtureServer = new FixtureServer({ root: options.fixturesRoot, faults: options.faults });
+      fixtureServer = new FixtureServer({ root: options.fixturesRoot, faults: options.faults, night: options.night });
       await fixtureServer.start();
     }
     await mkdir(join(workDir, 'staging'), { recursive: true });
@@ -158,8 +160,9 @@ async function runClock(options: NightlyOptions, selected: SourceDefinition[]): 
   if (options.now) return { now: options.now, pinned: true, basis: '--now' };
   if (!options.fixtures) return { now: new Date(), pinned: false, basis: 'system clock' };
   // Fixture mode pins the clock to the capture date, so "open" and "closing soon" mean what they meant then.
-  const captured = await Promise.all(selected.map(async (s) => Date.parse((await readFixtureMeta(s.id, options.fixturesRoot)).captured_at)));
-  return { now: new Date(Math.max(...captured)), pinned: true, basis: 'fixtures capture date' };
+  const crawled = selected.filter((s) => s.access?.kind !== 'login_walled');
+  const captured = await Promise.all(crawled.map(async (s) => Date.parse((await readFixtureMeta(s.id, options.fixturesRoot, options.night)).captured_at)));
+  return { now: new Date(Math.max(...captured)), pinned: true, basis: options.night ? `fixtures capture date (${options.night})` : 'fixtures capture date' };
 }
 
 async function lastSuccessBySource(previous: CurrentRelease): Promise<Map<string, Date>> {
