@@ -2,7 +2,7 @@
  * The release store's tables. Column order here is the order in DuckDB and Parquet; every column is
  * documented in data/README.md (a test compares the two). Bump SCHEMA_VERSION when a column changes.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const TENDER_COLUMNS = {
   tender_key: 'VARCHAR NOT NULL',
@@ -17,6 +17,7 @@ export const TENDER_COLUMNS = {
   summary: 'VARCHAR',
   category: 'VARCHAR',
   category_name: 'VARCHAR',
+  trade: 'VARCHAR',
   notice_type: 'VARCHAR',
   published_date: 'DATE',
   closing_date: 'DATE',
@@ -63,6 +64,7 @@ export const AWARD_RELEASE_COLUMNS = {
   start_date: 'DATE',
   end_date: 'DATE',
   categories: 'VARCHAR[] NOT NULL',
+  trade: 'VARCHAR',
   procurement_method: 'VARCHAR',
   url: 'VARCHAR NOT NULL',
   first_seen: 'TIMESTAMPTZ NOT NULL',
@@ -90,6 +92,7 @@ export const AWARD_COLUMNS = {
   start_date: 'DATE',
   end_date: 'DATE',
   categories: 'VARCHAR[] NOT NULL',
+  trade: 'VARCHAR',
   procurement_method: 'VARCHAR',
   url: 'VARCHAR NOT NULL',
   first_seen: 'TIMESTAMPTZ NOT NULL',
@@ -107,6 +110,7 @@ export const PLAN_COLUMNS = {
   description: 'VARCHAR',
   category: 'VARCHAR',
   category_name: 'VARCHAR',
+  trade: 'VARCHAR',
   expected_period_text: 'VARCHAR',
   window_start: 'DATE',
   window_end: 'DATE',

@@ -160,8 +160,7 @@ async function runClock(options: NightlyOptions, selected: SourceDefinition[]): 
   if (options.now) return { now: options.now, pinned: true, basis: '--now' };
   if (!options.fixtures) return { now: new Date(), pinned: false, basis: 'system clock' };
   // Fixture mode pins the clock to the capture date, so "open" and "closing soon" mean what they meant then.
-  const crawled = selected.filter((s) => s.access?.kind !== 'login_walled');
-  const captured = await Promise.all(crawled.map(async (s) => Date.parse((await readFixtureMeta(s.id, options.fixturesRoot, options.night)).captured_at)));
+  const captured = await Promise.all(selected.map(async (s) => Date.parse((await readFixtureMeta(s.id, options.fixturesRoot, options.night)).captured_at)));
   return { now: new Date(Math.max(...captured)), pinned: true, basis: options.night ? `fixtures capture date (${options.night})` : 'fixtures capture date' };
 }
 

@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../lib/hash.ts';
 import { tenderKey } from '../lib/keys.ts';
+import { classifyTrade } from '../lib/trades.ts';
 import type { SourceDefinition } from '../sources/_contract/define-source.ts';
 import type { AwardRecord, PlanRecord, SourceRecord, TenderRecord } from '../sources/_contract/records.ts';
 
@@ -13,6 +14,7 @@ export function stagedTender(source: SourceDefinition, record: TenderRecord) {
     tender_key: tenderKey({ source: source.id, jurisdiction: record.jurisdiction, buyer: record.buyer, reference: record.reference, title: record.title, url: record.url }),
     source: source.id,
     source_tag: source.tag,
+    trade: classifyTrade(record),
     // What "updated" means in the run summary: any published field changed.
     content_hash: sha256Hex(JSON.stringify(Object.entries(fields).sort(([a], [b]) => a.localeCompare(b)))).slice(0, 16),
   };
@@ -20,12 +22,12 @@ export function stagedTender(source: SourceDefinition, record: TenderRecord) {
 
 export function stagedAward(source: SourceDefinition, record: AwardRecord) {
   const { record_type: _recordType, ...fields } = record;
-  return { ...fields, source: source.id };
+  return { ...fields, source: source.id, trade: classifyTrade({ title: record.title, summary: record.description, category: record.categories[0] }) };
 }
 
 export function stagedPlan(source: SourceDefinition, record: PlanRecord) {
   const { record_type: _recordType, ...fields } = record;
-  return { ...fields, source: source.id };
+  return { ...fields, source: source.id, trade: classifyTrade({ title: record.title, summary: record.description, category: record.category }) };
 }
 
 /** One staging file per source and record type: `<source>.<type>s.ndjson`. */

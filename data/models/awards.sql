@@ -37,6 +37,7 @@ SELECT
   r.start_date,
   r.end_date,
   r.categories,
+  r.trade,
   r.procurement_method,
   r.url,
   r.chain_first_seen AS first_seen,

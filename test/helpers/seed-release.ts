@@ -53,6 +53,7 @@ export function tenderRow(overrides: Partial<TenderSeed> = {}): TenderSeed {
     summary: null,
     category: null,
     category_name: null,
+    trade: null,
     notice_type: null,
     published_date: '2026-05-20',
     closing_date: null,

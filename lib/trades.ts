@@ -1,0 +1,95 @@
+/**
+ * The trade taxonomy: about thirty trades a supplier to government recognises itself in. A tender's trade
+ * comes from its UNSPSC code when the source publishes one, and otherwise from words in its title (and,
+ * more weakly, its summary). Each trade lists UNSPSC prefixes (segment, family or class) and keyword
+ * patterns; the best-scoring trade wins, and a tender nothing matches has no trade.
+ */
+export interface Trade {
+  id: string;
+  name: string;
+  /** UNSPSC code prefixes (2, 4 or 6 digits); a longer matching prefix is stronger evidence. */
+  unspsc: string[];
+  /** Word patterns (matched case-insensitively at word starts). */
+  keywords: string[];
+}
+
+export const TRADES: Trade[] = [
+  { id: 'civil-works', name: 'Civil works', unspsc: ['7211', '7214', '721410', '3012', '3013'], keywords: ['road', 'roads', 'roadworks', 'bridge', 'bridges', 'culvert', 'earthworks', 'pavement', 'resurfacing', 'reseal', 'kerb', 'footpath', 'intersection', 'causeway', 'civil works', 'civil construction', 'stormwater', 'drainage', 'retaining wall', 'rail track', 'sealing', 'gravel', 'bitumen', 'asphalt', 'boat ramp', 'jetty', 'wharf', 'seawall', 'levee', 'carpark'] },
+  { id: 'building-construction', name: 'Building and construction', unspsc: ['72', '7210', '7212', '7215', '95', '3011', '3014', '3016', '3017', '3018'], keywords: ['construction of', 'building works', 'refurbishment', 'refurbishments', 'fitout', 'fit-out', 'fit out', 'extension', 'new building', 'redevelopment', 'renovation', 'renovations', 'demolition', 'construct', 'builder', 'head contractor', 'modular building', 'classroom', 'amenities block', 'roof replacement', 'roofing', 'painting', 'carpentry', 'joinery', 'flooring', 'glazing', 'bathroom', 'toilet block'] },
+  { id: 'electrical', name: 'Electrical', unspsc: ['7215', '721511', '3912', '3911', '2612'], keywords: ['electrical', 'electrician', 'switchboard', 'lighting', 'led', 'solar', 'photovoltaic', 'generator', 'cabling', 'substation', 'power supply', 'ev charging', 'street lights', 'battery storage'] },
+  { id: 'plumbing', name: 'Plumbing and hydraulics', unspsc: ['721511', '4014', '4017'], keywords: ['plumbing', 'plumber', 'hydraulic', 'hydraulics', 'backflow', 'hot water', 'sewer', 'pipe relining', 'pipework', 'fire hydrant'] },
+  { id: 'mechanical-hvac', name: 'Mechanical and HVAC', unspsc: ['4010', '721515', '7215'], keywords: ['hvac', 'air conditioning', 'air-conditioning', 'mechanical services', 'chiller', 'ventilation', 'heating', 'boiler', 'lift', 'lifts', 'elevator', 'escalator', 'refrigeration'] },
+  { id: 'facilities-management', name: 'Facilities management and maintenance', unspsc: ['7210', '721015', '7610', '8012'], keywords: ['facilities management', 'facility management', 'facilities maintenance', 'building maintenance', 'property maintenance', 'maintenance services', 'minor works', 'repairs and maintenance', 'handyman', 'preventative maintenance', 'asset maintenance', 'fire safety', 'fire protection', 'essential services'] },
+  { id: 'cleaning', name: 'Cleaning', unspsc: ['7611', '4713'], keywords: ['cleaning', 'cleaners', 'janitorial', 'washroom', 'hygiene services', 'window cleaning', 'pressure washing', 'graffiti removal', 'linen', 'laundry'] },
+  { id: 'security', name: 'Security services', unspsc: ['9212', '4617', '4616'], keywords: ['security', 'guarding', 'guard', 'patrol', 'cctv', 'alarm monitoring', 'access control', 'locksmith', 'cash in transit', 'screening'] },
+  { id: 'it-services', name: 'IT services and software', unspsc: ['43', '8111', '811115', '811116', '811117', '811118', '811122'], keywords: ['software', 'ict', 'it services', 'information technology', 'system', 'systems', 'digital', 'cloud', 'saas', 'application', 'applications', 'platform', 'website', 'web', 'database', 'data', 'cyber', 'cybersecurity', 'network', 'servers', 'licences', 'licensing', 'erp', 'crm', 'helpdesk', 'service desk', 'laptops', 'computers', 'devices', 'data centre', 'hosting', 'managed services'] },
+  { id: 'telecommunications', name: 'Telecommunications', unspsc: ['8311', '4322', '4321'], keywords: ['telecommunications', 'telephony', 'mobile phones', 'radio network', 'two-way radio', 'satellite', 'fibre', 'nbn', 'carriage services', 'telecommunication'] },
+  { id: 'consulting', name: 'Consulting and advisory', unspsc: ['8010', '8011', '801016', '8012', '8014'], keywords: ['consultancy', 'consulting', 'advisory', 'adviser', 'advisers', 'review', 'strategy', 'strategic', 'business case', 'evaluation', 'project management', 'change management', 'program management', 'probity', 'organisational review', 'governance', 'mid-term review', 'feasibility'] },
+  { id: 'engineering', name: 'Engineering and design services', unspsc: ['8110', '811015', '811016', '811017'], keywords: ['engineering services', 'engineering consultancy', 'design services', 'geotechnical', 'structural', 'survey', 'surveying', 'inspection', 'inspections', 'condition assessment', 'detailed design', 'concept design', 'quantity surveying', 'asset inspection'] },
+  { id: 'architecture', name: 'Architecture and planning', unspsc: ['8110151', '811015', '8015'], keywords: ['architect', 'architectural', 'architecture', 'urban design', 'master plan', 'masterplan', 'town planning', 'heritage', 'landscape architecture'] },
+  { id: 'environmental', name: 'Environmental services', unspsc: ['7710', '7711', '7712', '7713'], keywords: ['environmental', 'ecology', 'ecological', 'biodiversity', 'contamination', 'remediation', 'weed', 'weeds', 'pest', 'feral', 'revegetation', 'bushfire', 'erosion', 'water quality', 'monitoring program', 'asbestos', 'impact assessment', 'heritage survey'] },
+  { id: 'waste', name: 'Waste and recycling', unspsc: ['7612', '7613'], keywords: ['waste', 'recycling', 'garbage', 'kerbside', 'landfill', 'organics', 'collection services', 'hazardous waste', 'litter', 'disposal'] },
+  { id: 'water-utilities', name: 'Water and utilities', unspsc: ['8310', '4710', '4711'], keywords: ['water supply', 'wastewater', 'water treatment', 'sewage', 'reservoir', 'pump station', 'pumping station', 'desalination', 'dam', 'irrigation', 'water main', 'water mains', 'bore'] },
+  { id: 'health', name: 'Health and medical services', unspsc: ['85', '8510', '8512', '8513', '8514'], keywords: ['health', 'medical', 'clinical', 'hospital', 'nursing', 'pathology', 'dental', 'mental health', 'allied health', 'pharmacy', 'patient', 'aged care', 'disability support', 'ndis', 'telehealth', 'radiology', 'imaging'] },
+  { id: 'medical-supplies', name: 'Medical equipment and supplies', unspsc: ['42', '51', '4213', '4218', '4229'], keywords: ['medical equipment', 'medical supplies', 'consumables', 'pharmaceuticals', 'vaccines', 'ppe', 'defibrillators', 'wound care', 'surgical', 'diagnostic equipment'] },
+  { id: 'education-training', name: 'Education and training', unspsc: ['86', '8610', '8611', '8613'], keywords: ['training', 'education', 'learning', 'course', 'courses', 'curriculum', 'tutoring', 'coaching', 'professional development', 'workshops', 'e-learning', 'scholarship', 'school', 'schools', 'first aid training'] },
+  { id: 'legal', name: 'Legal services', unspsc: ['8012'], keywords: ['legal', 'lawyer', 'lawyers', 'solicitor', 'solicitors', 'barrister', 'litigation', 'conveyancing', 'legal panel', 'legal services'] },
+  { id: 'finance-audit', name: 'Finance, audit and accounting', unspsc: ['8410', '8411', '8412'], keywords: ['audit', 'auditing', 'internal audit', 'accounting', 'accountant', 'financial', 'finance', 'payroll', 'taxation', 'actuarial', 'valuation', 'valuations', 'banking', 'insurance', 'investment', 'debt collection'] },
+  { id: 'marketing-communications', name: 'Marketing and communications', unspsc: ['8210', '8211', '8212', '8214'], keywords: ['marketing', 'advertising', 'communications', 'campaign', 'media', 'public relations', 'branding', 'brand', 'social media', 'graphic design', 'video production', 'photography', 'translation', 'interpreting', 'engagement', 'community engagement'] },
+  { id: 'research', name: 'Research and data collection', unspsc: ['8110', '8111', '8015'], keywords: ['research', 'survey of', 'surveys', 'study', 'trial', 'trials', 'data collection', 'analysis', 'modelling', 'statistics', 'census', 'demonstration', 'extension'] },
+  { id: 'transport-logistics', name: 'Transport and logistics', unspsc: ['78', '7810', '7811', '7812', '7818'], keywords: ['freight', 'logistics', 'courier', 'removalist', 'removals', 'transport services', 'bus services', 'school bus', 'passenger transport', 'shipping', 'warehousing', 'storage', 'travel', 'charter', 'air services'] },
+  { id: 'fleet-vehicles', name: 'Fleet, vehicles and plant', unspsc: ['25', '2510', '2517', '2210', '2410'], keywords: ['vehicle', 'vehicles', 'fleet', 'truck', 'trucks', 'ute', 'utes', 'plant hire', 'plant and equipment', 'machinery', 'excavator', 'tyres', 'mower', 'mowers', 'tractor', 'bus', 'buses', 'ambulance', 'fire truck'] },
+  { id: 'catering-food', name: 'Catering and food', unspsc: ['90', '50', '9010', '9011'], keywords: ['catering', 'food', 'meals', 'canteen', 'cafe', 'kiosk', 'vending', 'groceries', 'beverages', 'bakery'] },
+  { id: 'furniture-supplies', name: 'Furniture and office supplies', unspsc: ['56', '44', '14', '4412', '5610'], keywords: ['furniture', 'office supplies', 'stationery', 'chairs', 'desks', 'workstations', 'shelving', 'uniforms', 'clothing', 'footwear', 'paper'] },
+  { id: 'printing', name: 'Printing and publishing', unspsc: ['8212', '821217'], keywords: ['printing', 'print services', 'publishing', 'publication', 'signage', 'signs', 'mail house', 'mailing'] },
+  { id: 'recruitment-hr', name: 'Recruitment and labour hire', unspsc: ['8011', '801116'], keywords: ['recruitment', 'labour hire', 'temporary staff', 'contractors panel', 'contingent workforce', 'executive search', 'staffing', 'human resources', 'employee assistance', 'workforce'] },
+  { id: 'landscaping-grounds', name: 'Landscaping and grounds', unspsc: ['7010', '7017', '7011'], keywords: ['landscaping', 'landscape', 'grounds maintenance', 'mowing', 'slashing', 'tree', 'trees', 'arborist', 'horticulture', 'gardening', 'turf', 'playground', 'parks', 'open space', 'irrigation maintenance', 'vegetation management'] },
+  { id: 'community-services', name: 'Community and social services', unspsc: ['9310', '9313', '9314'], keywords: ['community services', 'social services', 'homelessness', 'housing support', 'family support', 'youth services', 'youth', 'domestic violence', 'family violence', 'counselling', 'case management', 'outreach', 'child care', 'childcare', 'early childhood', 'employment services', 'settlement services'] },
+  { id: 'events-arts', name: 'Events, arts and recreation', unspsc: ['9012', '9015', '8214'], keywords: ['event', 'events', 'festival', 'exhibition', 'arts', 'artwork', 'public art', 'performance', 'conference', 'recreation', 'sport', 'sporting', 'aquatic', 'library', 'museum', 'tourism'] },
+];
+
+const TRADE_BY_ID = new Map(TRADES.map((trade) => [trade.id, trade]));
+
+export function tradeById(id: string): Trade | undefined {
+  return TRADE_BY_ID.get(id);
+}
+
+function keywordPattern(keyword: string): RegExp {
+  const escaped = keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  // A keyword matches at a word start and may take a plural or -ing ending ("road" matches "roads").
+  return new RegExp(`(?:^|[^a-z0-9])${escaped}(?:s|es|ing)?(?![a-z0-9])`, 'i');
+}
+
+const COMPILED = TRADES.map((trade) => ({ trade, patterns: trade.keywords.map((keyword) => ({ keyword, regex: keywordPattern(keyword) })) }));
+
+export interface TradeInput {
+  title: string;
+  summary?: string | null;
+  /** 8-digit UNSPSC code, when the source publishes one. */
+  category?: string | null;
+}
+
+/**
+ * The best trade for a tender, or null when nothing points to one. Title words weigh 3 (multi-word phrases
+ * 5: they are specific), summary words 1, a UNSPSC prefix 2 plus its length (so a class beats a segment).
+ */
+export function classifyTrade(input: TradeInput): string | null {
+  const title = input.title;
+  const summary = input.summary ?? '';
+  const category = input.category ?? '';
+  let best: { id: string; score: number } | null = null;
+  for (const { trade, patterns } of COMPILED) {
+    let score = 0;
+    for (const { keyword, regex } of patterns) {
+      const weight = keyword.includes(' ') ? 5 : 3;
+      if (regex.test(title)) score += weight;
+      else if (summary && regex.test(summary)) score += 1;
+    }
+    if (category) {
+      const prefix = trade.unspsc.filter((p) => category.startsWith(p)).sort((a, b) => b.length - a.length)[0];
+      if (prefix) score += 2 + prefix.length;
+    }
+    if (score > 0 && (!best || score > best.score)) best = { id: trade.id, score };
+  }
+  return best?.id ?? null;
+}
