@@ -179,7 +179,7 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
         },
         browserPoolOptions: { useFingerprints: false },
         preNavigationHooks: [async ({ request }) => gate.wait(request.url, politeness.delayMs)],
-        errorHandler: async ({ request }) => sleep(gate.backoffMs(request.retryCount + 1, null)),
+        errorHandler: async ({ request, response }) => sleep(gate.backoffMs(request.retryCount + 1, retryAfterMs(response?.headers()['retry-after']))),
         requestHandler: async (context: PlaywrightCrawlingContext) => {
           const { page, request, response } = context;
           await handle(
@@ -209,7 +209,7 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
             await gate.wait(request.url, politeness.delayMs);
           },
         ],
-        errorHandler: async ({ request }) => sleep(gate.backoffMs(request.retryCount + 1, null)),
+        errorHandler: async ({ request, response }) => sleep(gate.backoffMs(request.retryCount + 1, retryAfterMs(response?.headers['retry-after']))),
         requestHandler: async (context: CheerioCrawlingContext) => {
           const { request, response, body } = context;
           const text = () => Promise.resolve(typeof body === 'string' ? body : body.toString('utf8'));
@@ -237,6 +237,15 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
   }
   result.durationMs = Math.round(performance.now() - started);
   return result;
+}
+
+/** A Retry-After header (seconds, or an HTTP date) in milliseconds; null when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** One plain line for a registry diagnosis: "HTTP 500", "no answer within 30 s", or the error's first line. */
