@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import source from './au_wa_tenders.ts';
+import { crawlOnFixtures } from '../test/helpers/crawl-fixtures.ts';
+
+test('robots.txt disallows both lists: the source is robots_refused and nothing but robots.txt is requested', async () => {
+  const crawl = await crawlOnFixtures(source);
+  assert.equal(crawl.refused, 'robots_refused');
+  assert.equal(crawl.failed, false);
+  assert.deepEqual(crawl.records, []);
+  assert.equal(
+    crawl.diagnosis,
+    'robots.txt disallows /watenders/tender/search/tender-search.do, /watenders/contract/list.action for crawlers; not fetched',
+  );
+  assert.deepEqual(crawl.requests.map((request) => `${request.method} ${request.path} ${request.status}`), ['GET /robots.txt 200']);
+});
+
+test('the start requests are the real WA list paths, on the platform family', () => {
+  const start = source.start({ url: (path) => `https://www.tenders.wa.gov.au${path}`, publicUrl: (url) => url, now: new Date('2026-09-25T01:00:00Z'), lastSuccessAt: null });
+  assert.deepEqual(start.map((request) => [new URL(request.url).pathname, request.label]), [
+    ['/watenders/tender/search/tender-search.do', 'TENDER_LIST'],
+    ['/watenders/contract/list.action', 'AWARD_LIST'],
+  ]);
+  assert.deepEqual(source.kinds, ['tender', 'award']);
+});
