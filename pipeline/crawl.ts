@@ -119,6 +119,7 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
       ctx,
       dom,
       json: async () => JSON.parse(await body()) as unknown,
+      text: body,
       enqueue: async (requests) => {
         const allowed = (Array.isArray(requests) ? requests : [requests]).filter((r) => permitted(r.url));
         if (allowed.length) await enqueue(allowed.map((r) => toCrawleeRequest(r, false)));
@@ -202,7 +203,7 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
     const crawler: CheerioCrawler = new CheerioCrawler(
       {
         ...common,
-        additionalMimeTypes: ['application/rss+xml', 'application/atom+xml', 'application/json', 'text/csv', 'text/plain', 'text/tab-separated-values'],
+        additionalMimeTypes: ['application/rss+xml', 'application/atom+xml', 'application/json', 'text/csv', 'text/plain', 'text/tab-separated-values', 'application/octet-stream'],
         preNavigationHooks: [
           async ({ request }, gotOptions) => {
             gotOptions.headers = { ...gotOptions.headers, 'user-agent': USER_AGENT };

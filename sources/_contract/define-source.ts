@@ -38,6 +38,8 @@ export interface Fetched {
   dom(options?: { waitFor?: string; xml?: boolean }): Promise<CheerioAPI>;
   /** The body parsed as JSON. */
   json(): Promise<unknown>;
+  /** The body as text, unparsed: for CSV, TSV and other formats no parser here understands. */
+  text(): Promise<string>;
   enqueue(requests: CrawlRequest | CrawlRequest[]): Promise<void>;
   emit(record: SourceRecord): void;
   /** Counts an item the source published but that cannot be read into a record (reported, never silent). */
