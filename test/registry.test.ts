@@ -1,15 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FIXTURES_ROOT, readFixtureMeta } from '../pipeline/fixture-meta.ts';
 import { loadRegistry } from '../sources/_contract/registry.ts';
 
 const sources = await loadRegistry();
 
-test('the registry holds every adapter in sources/, with unique ids and tags', () => {
-  assert.deepEqual(sources.map((s) => s.id), ['au_federal_austender_atm', 'au_federal_austender_ocds', 'nz_gets']);
+test('the registry holds every adapter in sources/, with unique ids and tags', async () => {
+  const files = (await readdir(new URL('../sources/', import.meta.url))).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  assert.deepEqual(sources.map((s) => `${s.id}.ts`).sort(), files.sort());
   assert.equal(new Set(sources.map((s) => s.tag)).size, sources.length);
 });
 
@@ -31,6 +32,11 @@ for (const source of sources) {
       assert.ok(new URL(file.url).origin === new URL(source.origin).origin, `${file.url} is on the source's origin`);
     }
     const start = source.start({ url: (p) => `https://fixture.test${p.startsWith('/') ? p : new URL(p).pathname}`, publicUrl: (u) => u, now: new Date(meta.captured_at), lastSuccessAt: null });
-    assert.ok(start.length > 0 && start.every((r) => r.label in source.routes), 'start requests route to handlers');
+    if (source.access?.kind === 'login_walled') {
+      assert.ok(source.access.why.length > 20, 'a login-walled source says why');
+      assert.deepEqual(start, [], 'a login-walled source requests nothing');
+    } else {
+      assert.ok(start.length > 0 && start.every((r) => r.label in source.routes), 'start requests route to handlers');
+    }
   });
 }

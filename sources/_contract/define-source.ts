@@ -92,6 +92,8 @@ export const DEFAULT_POLITENESS: Politeness = {
 
 export function defineSource(definition: SourceDefinition): SourceDefinition {
   if (!/^[a-z]+(_[a-z0-9]+)+$/.test(definition.id)) throw new Error(`source id ${definition.id} is not lower snake case with a jurisdiction first`);
-  if (Object.keys(definition.routes).length === 0) throw new Error(`source ${definition.id} has no route handlers`);
+  if (Object.keys(definition.routes).length === 0 && definition.access?.kind !== 'login_walled') {
+    throw new Error(`source ${definition.id} has no route handlers`);
+  }
   return definition;
 }
