@@ -58,3 +58,14 @@ export function parseDayMonthYear(value: string | null | undefined): WallClock |
   if (hours > 23) return { date, time: null };
   return { date, time: `${String(hours).padStart(2, '0')}:${clock[2]}` };
 }
+
+/**
+ * The amount a published money string states, as a plain decimal: "$1,234,567.00 (inc GST)" → "1234567.00",
+ * "$176,385.00 (Estimate)" → "176385.00". Null when no dollar amount is printed; with `rangeIsNull`, also
+ * when two amounts are (a range is not one value).
+ */
+export function moneyAmount(text: string | null | undefined, options: { rangeIsNull?: boolean } = {}): string | null {
+  const amounts = [...(text ?? '').matchAll(/\$\s*(-?\d[\d,]*(?:\.\d+)?)/g)];
+  if (amounts.length === 0 || (options.rangeIsNull && amounts.length > 1)) return null;
+  return amounts[0]![1]!.replace(/,/g, '');
+}

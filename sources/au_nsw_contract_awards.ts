@@ -2,7 +2,7 @@ import { defineSource, type SourceContext } from './_contract/define-source.ts';
 import { BUY_NSW_ATTRIBUTION, BUY_NSW_LICENCE, BUY_NSW_ORIGIN, NSW_TIME_ZONE, definitionList, isWafChallenge, nextPageUrl, parseBuyNswDate } from './_platforms/buy_nsw.ts';
 import { localDate, zonedTimeToUtc } from '../lib/jurisdictions.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { cleanText } from '../lib/text.ts';
+import { cleanText, moneyAmount } from '../lib/text.ts';
 
 const SOURCE_ID = 'au_nsw_contract_awards';
 
@@ -111,7 +111,7 @@ export default defineSource({
         supplier_id: null,
         title,
         description: null,
-        value_amount: amountOf(fields.get(FIELD.value)),
+        value_amount: moneyAmount(fields.get(FIELD.value)),
         value_currency: fields.has(FIELD.value) ? 'AUD' : null,
         awarded_date: null,
         start_date: parseBuyNswDate(period?.[1])?.date ?? null,
@@ -124,11 +124,6 @@ export default defineSource({
   },
 });
 
-/** "$1,234,567.00 (inc GST)" → "1234567.00"; null when no amount can be read. */
-function amountOf(text: string | undefined): string | null {
-  const match = /\$\s*(\d[\d,]*(?:\.\d+)?)/.exec(text ?? '');
-  return match?.[1] ? match[1].replace(/,/g, '') : null;
-}
 
 /** buy.nsw prints ABNs with spaces ("51 824 753 556"); anything but 11 digits is reported and dropped. */
 function abnOf(text: string | undefined, warn: (message: string) => void): string | null {

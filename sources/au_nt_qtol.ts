@@ -2,7 +2,7 @@ import type { CheerioAPI } from 'cheerio';
 import { defineSource, type Fetched, type SourceContext } from './_contract/define-source.ts';
 import { localDate, timeZoneOf, zonedTimeToUtc } from '../lib/jurisdictions.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { cleanText, parseDayMonthYear } from '../lib/text.ts';
+import { cleanText, moneyAmount, parseDayMonthYear } from '../lib/text.ts';
 
 const SOURCE_ID = 'au_nt_qtol';
 const DARWIN = timeZoneOf('AU-NT');
@@ -136,7 +136,7 @@ export default defineSource({
       awards.forEach((contractor, index) => {
         const contractId = awards.length === 1 ? pageId : `${pageId}-${index + 1}`;
         const ocid = `${SOURCE_ID}:${contractId}`;
-        const amount = amountOf(contractor.amount);
+        const amount = moneyAmount(contractor.amount);
         const published = JSON.stringify([title, buyer, tenderNumber($), common.awarded_date, common.description, common.procurement_method, contractor.name, contractor.terms, contractor.amount]);
         emit({
           ...common,
@@ -227,11 +227,6 @@ function awardedContractors($: CheerioAPI): Contractor[] {
   return contractors;
 }
 
-/** "$446,425.94" → "446425.94"; "$1,234,567.00 (inc GST)" → "1234567.00"; null for unit rates with no amount. */
-function amountOf(text: string | null): string | null {
-  const match = /\$\s*(\d[\d,]*(?:\.\d+)?)/.exec(text ?? '');
-  return match?.[1] ? match[1].replace(/,/g, '') : null;
-}
 
 /** An element's text with a space after each paragraph, item and line break, so blocks do not run together. */
 function blockText($: CheerioAPI, element: ReturnType<CheerioAPI>): string | null {

@@ -2,7 +2,7 @@ import type { CheerioAPI } from 'cheerio';
 import { defineSource, type Fetched } from './_contract/define-source.ts';
 import { timeZoneOf, zonedTimeToUtc } from '../lib/jurisdictions.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { cleanText, parseDayMonthYear } from '../lib/text.ts';
+import { cleanText, moneyAmount, parseDayMonthYear } from '../lib/text.ts';
 
 const SOURCE_ID = 'au_tas_tenders';
 const HOBART = timeZoneOf('AU-TAS');
@@ -83,8 +83,8 @@ export default defineSource({
       };
       // One supplier: the award is the whole contract. Several (a panel): one award each, at its allocated amount.
       const awards = suppliers.length <= 1
-        ? [{ contractId: pageId, supplier: suppliers[0]?.name ?? null, amount: amountOf(total ?? suppliers[0]?.allocated) }]
-        : suppliers.map((supplier, index) => ({ contractId: `${pageId}-${index + 1}`, supplier: supplier.name, amount: amountOf(supplier.allocated) }));
+        ? [{ contractId: pageId, supplier: suppliers[0]?.name ?? null, amount: moneyAmount(total ?? suppliers[0]?.allocated) }]
+        : suppliers.map((supplier, index) => ({ contractId: `${pageId}-${index + 1}`, supplier: supplier.name, amount: moneyAmount(supplier.allocated) }));
       for (const award of awards) {
         const ocid = `${SOURCE_ID}:${award.contractId}`;
         const published = JSON.stringify([common.title, common.buyer, common.awarded_date, common.start_date, common.end_date, common.description, common.procurement_method, award.supplier, award.amount, total]);
@@ -196,8 +196,3 @@ function successfulSuppliers($: CheerioAPI): Supplier[] {
   return suppliers;
 }
 
-/** "$3,025,440" → "3025440"; "$1,234,567.00 (inc GST)" → "1234567.00"; null when no amount can be read. */
-function amountOf(text: string | null | undefined): string | null {
-  const match = /\$\s*(\d[\d,]*(?:\.\d+)?)/.exec(text ?? '');
-  return match?.[1] ? match[1].replace(/,/g, '') : null;
-}

@@ -3,7 +3,7 @@ import { defineSource, type SourceContext } from './_contract/define-source.ts';
 import type { AwardRecord } from './_contract/records.ts';
 import { localDate, timeZoneOf, zonedTimeToUtc } from '../lib/jurisdictions.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { cleanText, parseDayMonthYear } from '../lib/text.ts';
+import { cleanText, moneyAmount, parseDayMonthYear } from '../lib/text.ts';
 
 const SOURCE_ID = 'nz_gets_awards';
 const NZ_TIME_ZONE = timeZoneOf('NZ');
@@ -95,7 +95,7 @@ export default defineSource({
         return;
       }
       const valueText = cellText($, 'Contract value');
-      const valueAmount = decimalAmount(valueText);
+      const valueAmount = moneyAmount(valueText, { rangeIsNull: true });
       if (valueText && valueAmount === null) warn(`contract value "${valueText}" is not one amount; recorded without a value`);
       const suppliers = cellList($, 'Successful supplier(s)');
       const awarded = parseGetsDate(cellText($, 'Date of award'))?.date ?? listed.awardedDate;
@@ -191,8 +191,3 @@ function parseGetsDate(text: string | null): { date: string; at: string | null }
   return { date: wall.date, at: wall.time ? zonedTimeToUtc(wall.date, wall.time, NZ_TIME_ZONE).toISOString() : null };
 }
 
-/** The one amount in a published value ("$1,234,567.00 (inc GST)" → "1234567.00"); null for none or a range. */
-function decimalAmount(text: string | null): string | null {
-  const amounts = [...(text ?? '').matchAll(/\$\s*(\d[\d,]*(?:\.\d+)?)/g)];
-  return amounts.length === 1 ? amounts[0]![1]!.replace(/,/g, '') : null;
-}

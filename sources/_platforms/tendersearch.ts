@@ -10,7 +10,7 @@ import type { CheerioAPI } from 'cheerio';
 import { defineSource, type Fetched, type Politeness, type RouteHandler, type SourceDefinition, type SourceKind } from '../_contract/define-source.ts';
 import { timeZoneOf, zonedTimeToUtc, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { sha256Hex } from '../../lib/hash.ts';
-import { cleanText, parseDayMonthYear, type WallClock } from '../../lib/text.ts';
+import { cleanText, moneyAmount, parseDayMonthYear, type WallClock } from '../../lib/text.ts';
 
 /** The first list page of each kind, as every TenderSearch portal but WA's serves them. */
 export const TENDERSEARCH_LISTS = {
@@ -186,7 +186,7 @@ function awardDetailRoute(sourceId: string, jurisdiction: Jurisdiction): RouteHa
     const suppliers = contractors($);
     const only = suppliers.length === 1 ? suppliers[0] : undefined;
     const valueText = fields.get('total value of the contract') ?? null;
-    const amount = decimalAmount(valueText);
+    const amount = moneyAmount(valueText);
     const category = unspsc(fields.get('unspsc') ?? null);
     const description = fields.get('description') ?? null;
     const start = parseDayMonthYear(fields.get('starting date'))?.date ?? null;
@@ -319,11 +319,6 @@ function unspsc(text: string | null): { code: string | null; name: string | null
   return coded ? { code: coded[1]!, name: cleanText(coded[2]) } : { code: null, name: text };
 }
 
-/** "$176,385.00 (Estimate)" or "$1,234,567.00 (inc GST)" → "176385.00" / "1234567.00": the amount as printed. */
-function decimalAmount(text: string | null): string | null {
-  const match = /\$\s*(-?\d[\d,]*(?:\.\d+)?)/.exec(text ?? '');
-  return match ? match[1]!.replace(/,/g, '') : null;
-}
 
 /** An element's text with block boundaries (paragraphs, cells, line breaks) as spaces, so words never run together. */
 function blockText(element: ReturnType<CheerioAPI>): string | null {
