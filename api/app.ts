@@ -1,37 +1,143 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
+import { createMailer, type Mailer } from './accounts/mailer.ts';
+import { burstGuard, type BurstGuardOptions } from './middleware/burst-guard.ts';
+import { caller, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
+import { bodyLimit, wellFormedJson } from './middleware/body-limit.ts';
+import { idempotency } from './middleware/idempotency.ts';
+import { isMcpForward, keyScope, type ForwardEnv } from './middleware/key-scope.ts';
+import { rateHeaders } from './middleware/rate-headers.ts';
+import { sameOrigin } from './middleware/same-origin.ts';
 import type { ReleaseStore } from './release-store.ts';
+import { mcpRoutes } from './mcp/server.ts';
+import { mcpTools, type McpTool } from './mcp/tools.ts';
+import { authRoutes } from './routes/auth.ts';
+import { contactRoutes } from './routes/contact.ts';
+import { discoveryRoutes } from './routes/discovery.ts';
 import { healthRoutes } from './routes/health.ts';
+import { keyRoutes } from './routes/keys.ts';
+import { orgRoutes } from './routes/orgs.ts';
 import { tenderRoutes } from './routes/tenders.ts';
+import { usageRoutes } from './routes/usage.ts';
+import { openStateDb, type StateDb } from './state/db.ts';
+import { createMeter, type Meter } from './usage/meter.ts';
 
 export interface AppOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
+  /** Accounts, sessions, keys and usage. Default: a fresh in-memory store (tests that need no accounts). */
+  state?: StateDb;
+  /** Sends sign-in links and invitations. Default: `.eml` files in the system temp folder's `tender-intel-outbox/`. */
+  mailer?: Mailer;
+  /** Where organisations' library files are kept (`<dataDir>/state/documents`). Default: the system temp folder. */
+  documentsDir?: string;
+  /** Where people and clients reach the service (`SVC_PUBLIC_URL`): sign-in links, connector URLs, the origin cookie writes must come from. */
+  publicUrl?: string;
+  /**
+   * The burst guard's numbers; default the spec's (10 at once, 30 a minute). `false` turns it off, for
+   * in-process tests that send many requests from the one "unknown" address.
+   */
+  burst?: BurstGuardOptions | false;
+  /**
+   * The weekly checker meter every metered route and the rate headers share. Default: the spec's caps (20
+   * per anonymous IP, 100 per account) over `state`, on `now`.
+   */
+  meter?: Meter;
+  /** The flat fee for preparing a bid, shown by GET /v1/pricing; absent while it is not on sale. */
+  bidPrice?: { amount: number; currency: string } | undefined;
+  /** Read client addresses from X-Forwarded-For (only behind a proxy you run). */
+  trustProxy?: boolean;
+  /** The clock of sessions, sign-in links and the meter; the system clock by default (release clocks may be pinned). */
+  now?: () => Date;
   /** Where unexpected exceptions are reported. */
   log?: (error: unknown, c: Context) => void;
+  /**
+   * The MCP tool registry (default: every tool of `api/mcp/tools.ts`), a hook that sees each forwarded tool
+   * call, and where a tool reply that breaks its output schema is reported (default: stderr).
+   */
+  mcp?: { tools?: readonly McpTool[]; onForward?: (path: string, init: RequestInit) => void; log?: (error: unknown) => void };
 }
 
 /** The OpenAPI version of the interface (spec, Versioning), distinct from the package's engine version. */
 export const API_VERSION = '0.6.0';
 
-/** The whole API as one Hono app; `/openapi.json` is generated from the routes' zod schemas. */
-export function createApp(options: AppOptions): OpenAPIHono {
-  const errors = errorReplies(options.log ? { log: options.log } : {});
-  const app = new OpenAPIHono({ defaultHook: errors.validationHook });
+const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8787';
+
+/**
+ * The whole API as one Hono app; `/openapi.json` is generated from the routes' zod schemas.
+ * Middleware order: error handlers wrap everything; rate headers wrap every reply, errors included; the
+ * caller is resolved; the burst guard applies to every caller; connector keys are confined to /mcp;
+ * cookie-authenticated writes must come from our own origin; then the routes.
+ */
+export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
+  const state = options.state ?? openStateDb(':memory:');
+  const mailer = options.mailer ?? createMailer({ outboxDir: join(tmpdir(), 'tender-intel-outbox') });
+  const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
+  const now = options.now ?? (() => new Date());
+  const trustProxy = options.trustProxy ?? false;
+  // A tool call the MCP server forwards in process carries its client's address in X-Forwarded-For; only
+  // in-process forwards can be marked so, so the header is trusted there and nowhere else.
+  const clientIp = (c: Context) => (isMcpForward(c) ? (c.req.header('x-forwarded-for') ?? 'unknown') : defaultClientIp(c, trustProxy));
+  const meter = options.meter ?? createMeter({ state, now });
+
+  const errors = errorReplies<ForwardEnv>(options.log ? { log: options.log } : {});
+  const app = new OpenAPIHono<ForwardEnv>({ defaultHook: errors.validationHook });
   app.notFound(errors.notFound);
   app.onError(errors.onError);
 
+  app.use('*', rateHeaders({ meter, clientIp }));
+  app.use('*', caller({ state, now, clientIp }));
+  if (options.burst !== false) app.use('*', burstGuard(options.burst ?? {}));
+  app.use('*', keyScope());
+  app.use('*', sameOrigin({ publicUrl }));
+  // Bodies are bounded before anything reads them; idempotent replays come before any meter, so a replay is never counted twice.
+  app.use('*', bodyLimit());
+  app.use('*', wellFormedJson({ exceptPrefixes: ['/mcp'] }));
+  app.use('*', idempotency({ state, now }));
+
   app.route('/', healthRoutes({ store: options.store }));
   app.route('/', tenderRoutes({ store: options.store }));
+  app.route('/', authRoutes({ state, mailer, publicUrl, now, ...(options.log ? { log: options.log } : {}) }));
+  app.route('/', keyRoutes({ state, meter, publicUrl, now }));
+  app.route('/', usageRoutes({ meter, bidPrice: options.bidPrice }));
+  const log = options.log ? { log: options.log } : {};
+  app.route('/', orgRoutes({ state, mailer, documentsDir: options.documentsDir ?? join(tmpdir(), 'tender-intel-documents'), publicUrl, now, ...log }));
+  app.route('/', contactRoutes({ state, now, ...log }));
 
-  app.doc31('/openapi.json', {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key beginning `svc_`. Without one, calls are anonymous (never 401 on reads); an invalid, revoked or disabled key is 401.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'A signed-in session (POST /v1/auth/login). Changes made with it must come from the service\'s own origin.',
+  });
+  const openApiConfig = {
     openapi: '3.1.0',
     info: {
       title: 'Tender intelligence API',
       version: API_VERSION,
-      description: packageJson.description,
+      description:
+        `${packageJson.description}. Every response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset: ` +
+        'the caller\'s weekly checker allowance, what is left and the seconds until it resets. Every error is `{detail}`.',
     },
-  });
+  };
+  // Agent surfaces are generated from the route and tool registries: MCP tools forward to their REST routes
+  // in process (metered, validated and shaped exactly alike), and the discovery documents list both.
+  const openApiDocument = () => app.getOpenAPI31Document(openApiConfig);
+  const tools = options.mcp?.tools ?? mcpTools;
+  const forward = (path: string, init: RequestInit) => {
+    options.mcp?.onForward?.(path, init);
+    return app.request(path, init, { mcpForward: true });
+  };
+  app.route('/', mcpRoutes({ forward, tools, openApiDocument, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
+  app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl }));
+  app.doc31('/openapi.json', openApiConfig);
   return app;
 }

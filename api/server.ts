@@ -1,10 +1,14 @@
-import { serve } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { dataDir as dataDirFrom, port as portFrom } from '../lib/config.ts';
+import { bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, port as portFrom, trustProxy } from '../lib/config.ts';
+import { createMailer } from './accounts/mailer.ts';
 import { createApp } from './app.ts';
+import type { BurstGuardOptions } from './middleware/burst-guard.ts';
 import { ReleaseStore } from './release-store.ts';
+import { openStateDb, type StateDb } from './state/db.ts';
 
 export interface ServerOptions {
   dataDir: string;
@@ -12,12 +16,23 @@ export interface ServerOptions {
   port: number;
   host?: string;
   log?: (message: string) => void;
+  /** Where people reach the service; default the address it listens on. */
+  publicUrl?: string | undefined;
+  /** SMTP server for sign-in mail; without it, mail is written to `<dataDir>/outbox/`. */
+  smtpUrl?: string | undefined;
+  /** The burst guard's numbers; default the spec's. */
+  burst?: BurstGuardOptions;
+  bidPrice?: { amount: number; currency: string } | undefined;
+  trustProxy?: boolean;
 }
 
 export interface RunningServer {
   url: string;
   store: ReleaseStore;
-  /** Stops taking connections, lets requests in flight finish, then closes the release store. */
+  state: StateDb;
+  /** Where sign-in mail goes: the SMTP server or the outbox folder. */
+  mailDescription: string;
+  /** Stops taking connections, lets requests in flight finish, then closes the release and state stores. */
   close(): Promise<void>;
 }
 
@@ -26,27 +41,53 @@ const DEFAULT_HOST = '127.0.0.1';
 // A request still running after this long is abandoned at shutdown.
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-/** Opens the release store and serves the API over it. */
+/** Opens the release store, the state store and the mailer, and serves the API over them. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((message: string) => console.log(message));
   const store = await ReleaseStore.open({ dataDir: options.dataDir, log });
-  const app = createApp({ store });
   const host = options.host ?? DEFAULT_HOST;
-  let server: Server;
+  let state: StateDb;
   try {
-    // serve() without createServer options builds a node:http server.
-    server = await new Promise<Server>((resolveListening, reject) => {
-      const listening = serve({ fetch: app.fetch, port: options.port, hostname: host }, () => resolveListening(listening as Server));
-      listening.once('error', reject);
-    });
+    state = openStateDb(options.dataDir);
   } catch (error) {
     await store.close();
     throw error;
   }
+  const server: Server = createServer();
+  try {
+    // Listening comes first so the default public URL can name the port the system picked.
+    await new Promise<void>((resolveListening, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, host, () => {
+        server.off('error', reject);
+        resolveListening();
+      });
+    });
+  } catch (error) {
+    state.close();
+    await store.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${port}`,
+  const url = `http://${host}:${port}`;
+  const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: join(options.dataDir, 'outbox') });
+  const app = createApp({
     store,
+    state,
+    mailer,
+    documentsDir: join(options.dataDir, 'state', 'documents'),
+    publicUrl: options.publicUrl ?? url,
+    bidPrice: options.bidPrice,
+    trustProxy: options.trustProxy ?? false,
+    ...(options.burst ? { burst: options.burst } : {}),
+  });
+  // Everything since the listening callback ran before the event loop could read a connection: no request is missed.
+  server.on('request', getRequestListener(app.fetch, { hostname: host }));
+  return {
+    url,
+    store,
+    state,
+    mailDescription: mailer.description,
     close: async () => {
       await new Promise<void>((resolveClosed) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_TIMEOUT_MS);
@@ -54,6 +95,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.close(() => resolveClosed());
         server.closeIdleConnections();
       });
+      state.close();
       await store.close();
     },
   };
@@ -66,8 +108,17 @@ async function main(): Promise<void> {
   });
   const dataDir = dataDirFrom(values['data-dir']);
   const port = portFrom(values.port);
-  const running = await startServer({ dataDir, port });
+  const running = await startServer({
+    dataDir,
+    port,
+    publicUrl: configuredPublicUrl(),
+    smtpUrl: process.env.SMTP_URL || undefined,
+    burst: burstLimits(),
+    bidPrice: bidPrice(),
+    trustProxy: trustProxy(),
+  });
   console.log(`API listening on ${running.url} (data: ${dataDir})`);
+  console.log(`  mail:    sign-in links go to ${running.mailDescription}`);
   console.log(`  health:  ${running.url}/health`);
   console.log(`  search:  ${running.url}/v1/tenders?q=roads`);
   console.log(`  openapi: ${running.url}/openapi.json`);

@@ -35,13 +35,13 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** 20 connections for `seconds`, cycling through `paths`. */
-export async function load(origin: string, paths: string[], seconds: number, connections = 20): Promise<LoadResult> {
+/** 20 connections for `seconds`, cycling through `paths`, each request carrying `headers`. */
+export async function load(origin: string, paths: string[], seconds: number, connections = 20, headers: Record<string, string> = {}): Promise<LoadResult> {
   const result = await autocannon({
     url: origin,
     connections,
     duration: seconds,
-    requests: paths.map((path) => ({ method: 'GET', path })),
+    requests: paths.map((path) => ({ method: 'GET', path, headers })),
   });
   return {
     requestsPerSecond: result.requests.average,

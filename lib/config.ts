@@ -16,19 +16,20 @@ export function port(flag?: string): number {
 }
 
 /**
- * The address people and clients reach the API at: sign-in links, connector URLs and the origin that
- * cookie-authenticated writes must come from. `SVC_PUBLIC_URL`, else this machine's loopback address.
+ * The address people and clients reach the API at (`SVC_PUBLIC_URL`): sign-in links, connector URLs and
+ * the origin cookie-authenticated writes must come from. Undefined when unset: the server then uses the
+ * loopback address it listens on.
  */
-export function publicUrl(listeningPort: number): string {
+export function configuredPublicUrl(): string | undefined {
   const configured = process.env.SVC_PUBLIC_URL;
-  if (configured === undefined || configured === '') return `http://127.0.0.1:${listeningPort}`;
-  let url: URL;
+  if (configured === undefined || configured === '') return undefined;
+  let url: URL | undefined;
   try {
     url = new URL(configured);
   } catch {
-    throw new Error(`SVC_PUBLIC_URL must be an http or https URL, got ${configured}`);
+    url = undefined;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`SVC_PUBLIC_URL must be an http or https URL, got ${configured}`);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new Error(`SVC_PUBLIC_URL must be an http or https URL, got ${configured}`);
   return url.href.replace(/\/+$/, '');
 }
 

@@ -74,7 +74,7 @@ describe('open and closing_within_days in the buyer\'s time zone', () => {
     dataDir = await makeDataDir();
     await seedRelease({ dataDir, tenders: [...rows.values()], sources: [sourceRow()] });
     store = await ReleaseStore.open({ dataDir, now: () => clock, log: () => {} });
-    app = createApp({ store });
+    app = createApp({ store, burst: false });
   });
 
   after(async () => {

@@ -15,6 +15,7 @@ export interface CallerEnv {
 }
 
 export const SESSION_COOKIE = 'svc_session';
+const LAST_USED_PRECISION_MS = 60_000;
 
 /** True for a key or a signed-in session: what links, supplier names and evidence URLs need (spec, Authentication 7). */
 export function isIdentified(caller: Caller): boolean {
@@ -52,14 +53,18 @@ export function caller(options: CallerOptions): MiddlewareHandler<CallerEnv> {
       if (!match || !match[1]!.startsWith('svc_')) {
         return c.json({ detail: 'The Authorization header must be "Bearer svc_…" with an API key; omit it to call anonymously.' }, 401);
       }
-      const key = options.state.get<{ key_id: string; account_id: string | null; scope: string; revoked_at: string | null; disabled_at: string | null }>(
-        'SELECT key_id, account_id, scope, revoked_at, disabled_at FROM api_keys WHERE key_hash = ?',
+      const key = options.state.get<{ key_id: string; account_id: string | null; scope: string; revoked_at: string | null; disabled_at: string | null; last_used_at: string | null }>(
+        'SELECT key_id, account_id, scope, revoked_at, disabled_at, last_used_at FROM api_keys WHERE key_hash = ?',
         secretHash(match[1]!),
       );
       if (!key) return c.json({ detail: 'This API key is not valid. Check it was copied whole, or create a new one.' }, 401);
       if (key.revoked_at) return c.json({ detail: 'This API key was revoked. Create a new one with POST /v1/keys.' }, 401);
       if (key.disabled_at) return c.json({ detail: 'This API key is disabled. Contact us to restore it, or create a new one.' }, 401);
-      options.state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', now().toISOString(), key.key_id);
+      // To the minute is all "last used" needs; writing on every request would make each keyed call a write.
+      const at = now();
+      if (key.last_used_at === null || at.getTime() - Date.parse(key.last_used_at) >= LAST_USED_PRECISION_MS) {
+        options.state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', at.toISOString(), key.key_id);
+      }
       c.set('caller', { kind: 'key', ip, keyId: key.key_id, accountId: key.account_id, scope: key.scope === 'mcp' ? 'mcp' : 'api' });
       return next();
     }
@@ -81,7 +86,8 @@ export function caller(options: CallerOptions): MiddlewareHandler<CallerEnv> {
   };
 }
 
-function defaultClientIp(c: Context, trustProxy: boolean): string {
+/** The client's address as `caller()` reads it by default; exported so middleware running before it agrees. */
+export function defaultClientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
     if (forwarded) return forwarded;

@@ -3,22 +3,33 @@ import type { Context, Env, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
+import { StateUnavailableError } from '../state/db.ts';
 
 export interface ErrorRepliesOptions {
   /** Where unexpected exceptions are reported; the caller only learns that something failed. */
   log?: (error: unknown, c: Context) => void;
+  /** Seconds a client is told to wait (`Retry-After`) while the state store is unreachable (default 30). */
+  stateRetryAfterSeconds?: number;
 }
 
 export interface ErrorReplies<E extends Env> {
-  /** `defaultHook` of every OpenAPIHono: a request that fails its zod schema answers 400 naming the parameter. */
+  /**
+   * `defaultHook` of every OpenAPIHono: a query, path, header or cookie parameter that fails its zod schema
+   * answers 400 naming it; a body that fails its schema answers 422 naming the field (spec, Errors).
+   */
   validationHook: Hook<unknown, E, string, Response | undefined>;
   /** `app.notFound`: unknown paths (and methods a path does not take) answer 404. */
   notFound: NotFoundHandler<E>;
-  /** `app.onError`: HTTP exceptions keep their status; anything else answers 500 and is logged. */
+  /**
+   * `app.onError`: HTTP exceptions keep their status; an unreachable state store answers 503 with
+   * `Retry-After` (the work did not run); anything else answers 500 and is logged.
+   */
   onError: ErrorHandler<E>;
 }
 
 const TARGET_NAMES: Record<string, string> = { query: 'query parameter', param: 'path parameter', header: 'header', cookie: 'cookie', json: 'body field', form: 'form field' };
+/** Request bodies; a body that does not match its schema is 422, anything else that fails validation is 400. */
+const BODY_TARGETS = new Set(['json', 'form']);
 const LONGEST_ECHO = 80;
 
 /**
@@ -31,19 +42,26 @@ const LONGEST_ECHO = 80;
  * app.notFound(errors.notFound);
  * app.onError(errors.onError);
  * // GET /v1/tenders?limit=0 → 400 {"detail":"Invalid query parameter limit=0: must be a whole number from 1 to 100."}
+ * // POST /v1/auth/login {"email":"nobody"} → 422 {"detail":"Invalid body field email: must be an email address such as person@example.com."}
  */
 export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions = {}): ErrorReplies<E> {
   const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path} failed:`, error));
+  const stateRetryAfter = options.stateRetryAfterSeconds ?? 30;
   return {
     validationHook: (result, c) => {
       if (result.success) return undefined;
-      return c.json({ detail: describeInvalidInput(result.target, result.error, c) }, 400);
+      return c.json({ detail: describeInvalidInput(result.target, result.error, c) }, BODY_TARGETS.has(result.target) ? 422 : 400);
     },
     notFound: (c) => c.json({ detail: `Nothing is served at ${c.req.method} ${c.req.path}; GET /openapi.json lists every route.` }, 404),
     onError: (error, c) => {
       if (error instanceof HTTPException) {
         const status = error.status as ContentfulStatusCode;
         return c.json({ detail: error.message || `The request failed with status ${status}.` }, status);
+      }
+      if (error instanceof StateUnavailableError) {
+        log(error, c);
+        c.header('Retry-After', String(stateRetryAfter));
+        return c.json({ detail: `Our account and usage store is unreachable just now, so this call was not run. Try again in ${stateRetryAfter} seconds.` }, 503);
       }
       log(error, c);
       return c.json({ detail: 'The server failed to answer this request; the failure is logged. Try again shortly.' }, 500);

@@ -2,10 +2,12 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
 import type { ReleaseStore } from '../release-store.ts';
+import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
 import { canonicalQuery, responseCache } from '../middleware/response-cache.ts';
 import {
   ErrorSchema,
+  PortalSchema,
   TenderKeyParams,
   TenderSchema,
   TenderSearchQuery,
@@ -21,12 +23,14 @@ export interface TenderRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
 }
 
+type TenderEnv = ReleaseEnv & CallerEnv;
+
 /**
- * What this caller may see. No caller identity exists yet, so every caller is anonymous and gets no
- * links to other sites (spec, Authentication 7); caller identity decides it here once it arrives.
+ * What this caller may see: links to other sites only with an API key or a signed-in session (spec,
+ * Authentication 7). The one place that decides it for every tender route.
  */
-function audienceOf(_c: Context): Audience {
-  return { links: false };
+function audienceOf(c: Pick<Context<TenderEnv>, 'get'>): Audience {
+  return { links: isIdentified(c.get('caller')) };
 }
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
@@ -85,10 +89,28 @@ const tenderRoute = createRoute({
   },
 });
 
-/** GET /v1/tenders, /v1/tenders/strip, /v1/tenders/sources and /v1/tenders/{key}, over the loaded release. */
-export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<ReleaseEnv> {
+const identified: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
+
+const portalRoute = createRoute({
+  method: 'get',
+  path: '/v1/tenders/{key}/portal',
+  tags: ['Tenders'],
+  summary: 'The link to a tender on its original portal',
+  description: 'For a caller with an API key or a signed-in session.',
+  security: identified,
+  request: { params: TenderKeyParams },
+  responses: {
+    200: { description: 'The link, the portal\'s name and whether the link opens a listing rather than the tender.', content: json(PortalSchema) },
+    401: errorReply('No API key or session was presented.'),
+    404: errorReply('No tender has this key, or no link is held for it.'),
+    503: notLoaded,
+  },
+});
+
+/** GET /v1/tenders, /v1/tenders/strip, /v1/tenders/sources, /v1/tenders/{key} and its portal link, over the loaded release. */
+export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEnv> {
   const { store } = options;
-  const app = new OpenAPIHono<ReleaseEnv>();
+  const app = new OpenAPIHono<TenderEnv>();
   app.use('/v1/tenders/*', requireRelease({ store }));
   // Search replies depend on the release, what the caller may see, the query and the clock ("open", "closing
   // within N days"); keyed to the minute, a cached reply is never more than a minute behind the clock.
@@ -96,9 +118,9 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<ReleaseE
     '/v1/tenders',
     responseCache({
       keyOf: (c) => {
-        const release = (c as Context<ReleaseEnv>).get('release');
+        const typed = c as Context<TenderEnv>;
         const minute = Math.floor(store.now().getTime() / 60_000);
-        return `${release.id}|${JSON.stringify(audienceOf(c))}|${minute}|${canonicalQuery(c.req.url)}`;
+        return `${typed.get('release').id}|${JSON.stringify(audienceOf(typed))}|${minute}|${canonicalQuery(c.req.url)}`;
       },
     }),
   );
@@ -138,5 +160,31 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<ReleaseE
     return c.json(tenderReply(hit.tender, hit.open, audienceOf(c)), 200);
   });
 
+  app.openapi(portalRoute, (c) => {
+    if (!audienceOf(c).links) {
+      return c.json({ detail: 'Portal links need an API key (Authorization: Bearer svc_…) or a signed-in session. Sign in with POST /v1/auth/login.' }, 401);
+    }
+    const { key } = c.req.valid('param');
+    const release = c.get('release');
+    const hit = TENDER_KEY_PATTERN.test(key) ? release.tenders.get(key, store.now()) : null;
+    if (!hit) return c.json({ detail: `No tender has the key ${key.slice(0, 80)}; keys are the page_key of a search result.` }, 404);
+    const { url, listing_url: listingUrl, source } = hit.tender.row;
+    if (!url) return c.json({ detail: `No portal link is held for the tender ${key}; its source published none.` }, 404);
+    return c.json(
+      {
+        url,
+        portal_name: release.tenders.sources.find((row) => row.id === source)?.name ?? source,
+        link_is_listing: listingUrl !== null && sameAddress(url, listingUrl),
+      },
+      200,
+    );
+  });
+
   return app;
+}
+
+/** Two links to the same page, ignoring a trailing slash and a fragment. */
+function sameAddress(a: string, b: string): boolean {
+  const normal = (link: string) => link.replace(/#.*$/, '').replace(/\/+$/, '');
+  return normal(a) === normal(b);
 }

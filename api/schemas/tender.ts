@@ -166,12 +166,23 @@ export const TenderSourcesSchema = z
   })
   .openapi('TenderSources');
 
+export const PortalSchema = z
+  .object({
+    url: z.url().openapi({ description: 'Where to read the tender on its original portal.' }),
+    portal_name: z.string().openapi({ description: 'The name of the source the link belongs to.' }),
+    link_is_listing: z.boolean().openapi({
+      description: 'True when the link opens the list the tender appeared on (the portal gives it no page of its own), not the tender itself.',
+    }),
+  })
+  .openapi('PortalLink');
+
 /**
  * The reply for one tender. Values the release does not hold are left undefined, which JSON leaves out.
  */
 export function tenderReply(tender: IndexedTender, open: boolean, audience: Audience): TenderReply {
   const row = tender.row;
   const links = audience.links;
+  const link = links && row.url !== '' ? row.url : undefined;
   return {
     page_key: row.tender_key,
     tender_key: row.tender_key,
@@ -196,8 +207,8 @@ export function tenderReply(tender: IndexedTender, open: boolean, audience: Audi
     dates_changed_at: row.dates_changed_at ?? undefined,
     stale: row.stale,
     open,
-    link: links ? row.url : undefined,
-    url: links ? row.url : undefined,
+    link,
+    url: link,
     listing_url: links ? (row.listing_url ?? undefined) : undefined,
     source_url: links ? (row.source_homepage ?? undefined) : undefined,
   };

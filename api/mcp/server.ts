@@ -1,0 +1,235 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+// The low-level Server, not McpServer: McpServer publishes schemas converted from zod, and the route schemas
+// describe URL strings without their descriptions; the published schemas here come from /openapi.json.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from 'hono';
+import type { ZodError } from 'zod';
+import type { Caller, CallerEnv } from '../middleware/caller.ts';
+import { ErrorSchema } from '../schemas/tender.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { fromDocumentOnce, publishTools, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from './published.ts';
+import { routeArguments, type McpTool } from './tools.ts';
+
+/** Runs a request through the whole app in process: `(path, init) => app.request(path, init, { mcpForward: true })`. */
+export type Forward = (path: string, init: RequestInit) => Response | Promise<Response>;
+
+export interface McpRoutesOptions {
+  forward: Forward;
+  tools: readonly McpTool[];
+  /** The app's OpenAPI document; read once, on the first MCP request, when every route is registered. */
+  openApiDocument: ReadOpenApiDocument;
+  /** Where a route reply that breaks its own output schema is reported. */
+  log?: (error: unknown) => void;
+}
+
+/** What every tool call in one MCP request carries to the routes. */
+interface CallerHeaders {
+  authorization: string | undefined;
+  clientIp: string;
+  sandbox: string | undefined;
+}
+
+// Connector keys are `svc_` plus base64url; anything else cannot be a key and must not reach a header.
+const CONNECTOR_TOKEN = /^svc_[A-Za-z0-9_-]{1,200}$/;
+
+const JsonRpcMessage = z
+  .looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).optional(), method: z.string().optional() })
+  .openapi('JsonRpcMessage', { description: 'A JSON-RPC 2.0 message, or an array of them (MCP Streamable HTTP).' });
+
+function mcpRoute(path: string, summary: string, description: string, params?: z.ZodObject) {
+  return createRoute({
+    method: 'post',
+    path,
+    tags: ['MCP'],
+    summary,
+    description,
+    request: {
+      ...(params ? { params } : {}),
+      body: { content: { 'application/json': { schema: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]) } } },
+    },
+    responses: {
+      200: { description: 'The JSON-RPC reply.', content: { 'application/json': { schema: JsonRpcMessage } } },
+      202: { description: 'Notifications only: accepted, nothing to reply.' },
+      401: { description: 'The key is not valid, revoked or disabled.', content: { 'application/json': { schema: ErrorSchema } } },
+    },
+  });
+}
+
+const mcpEndpoint = mcpRoute(
+  '/mcp',
+  'MCP server (Streamable HTTP)',
+  'Every read route as an MCP tool. Send the same `Authorization: Bearer svc_…` header as on REST calls, or none to call ' +
+    'anonymously. Stateless: each POST is answered on its own, with JSON; there is no event stream to open and no session.',
+);
+
+const connectorEndpoint = mcpRoute(
+  '/mcp/c/{token}',
+  'MCP server for chat connectors that take only a URL',
+  'The same server as /mcp, for clients that cannot send headers: the token in the path is an MCP-scoped key, used as ' +
+    'the Authorization header. Mint one with POST /v1/mcp/connector.',
+  z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: 'The connector key (`svc_…`).' }) }),
+);
+
+/**
+ * MCP over Streamable HTTP at `/mcp` and `/mcp/c/{token}`. Each tool call is forwarded in process to the
+ * REST route the tool wraps, with the caller's Authorization header (or none), so identity, metering,
+ * validation and reply shape are the route's own. A 2xx reply becomes structured content checked against
+ * the tool's output schema, plus its JSON text; any other reply becomes a tool error carrying the route's
+ * `detail`, except 401, which refuses the whole MCP request with 401 so the client sees its key fail.
+ *
+ * Stateless: each POST gets a fresh server and transport, so any instance can answer any request.
+ *
+ * @example
+ * app.route('/', mcpRoutes({
+ *   forward: (path, init) => app.request(path, init, { mcpForward: true }),
+ *   tools: mcpTools,
+ *   openApiDocument: () => app.getOpenAPI31Document(openApiConfig), // the config /openapi.json is served with
+ * }));
+ */
+export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
+  const log = options.log ?? ((error: unknown) => console.error('MCP tool reply failed its output schema:', error));
+  const surface = fromDocumentOnce(options.openApiDocument, (document) => publish(options.tools, document));
+
+  async function serve(c: Context<CallerEnv>, authorization: string | undefined): Promise<Response> {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'The body must be a JSON-RPC message in JSON.' } }, 400);
+    }
+    const caller: CallerHeaders = { authorization, clientIp: clientIp(c), sandbox: c.req.header('svc-sandbox') };
+    let refusal: string | undefined;
+    const { serverInfo, tools } = await surface();
+    const server = new Server(serverInfo, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((entry) => entry.listing) }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const entry = tools.get(request.params.name);
+      if (!entry) throw new McpError(ErrorCode.InvalidParams, `No tool is named ${request.params.name}; tools/list names every tool.`);
+      const outcome = await callTool(entry.tool, request.params.arguments ?? {}, caller, options.forward, log);
+      refusal ??= outcome.keyRefused;
+      return outcome.result;
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(c.req.raw, { parsedBody: body });
+      if (refusal !== undefined) return c.json({ detail: refusal }, 401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      return response;
+    } finally {
+      await server.close();
+    }
+  }
+
+  const app = new OpenAPIHono<CallerEnv>();
+  // Declared in /openapi.json for readers, but not validated by it: the MCP transport answers malformed
+  // messages itself, in JSON-RPC.
+  app.openAPIRegistry.registerPath(mcpEndpoint);
+  app.openAPIRegistry.registerPath(connectorEndpoint);
+  app.post('/mcp', (c) => serve(c, c.req.header('authorization')));
+  app.post('/mcp/c/:token', (c) => {
+    const token = c.req.param('token');
+    if (!CONNECTOR_TOKEN.test(token)) return c.json({ detail: 'This connector URL is not valid. Mint a new one with POST /v1/mcp/connector.' }, 401);
+    return serve(c, `Bearer ${token}`);
+  });
+  app.on(['GET', 'DELETE'], ['/mcp', '/mcp/c/:token'], (c) =>
+    c.json({ detail: 'This MCP server is stateless: POST each JSON-RPC message; there is no event stream to open and no session to end.' }, 405, { Allow: 'POST' }),
+  );
+  return app;
+}
+
+interface Published {
+  serverInfo: Implementation;
+  tools: Map<string, PublishedTool>;
+}
+
+function publish(tools: readonly McpTool[], document: OpenApiDocument): Published {
+  return {
+    serverInfo: { name: packageJson.name, title: document.info.title, version: document.info.version },
+    tools: new Map(publishTools(tools, document).map((entry) => [entry.tool.name, entry])),
+  };
+}
+
+const INSTRUCTIONS =
+  'Australian and New Zealand government tenders and grants, refreshed nightly from about twenty sources. ' +
+  'Search with search_tenders, then read one with get_tender using its page_key. Search replies carry coverage: ' +
+  'an empty result means no match among the sources searched, never that no such tender exists. ' +
+  'Links to original portals appear only for callers with an API key.';
+
+interface ToolOutcome {
+  result: CallToolResult;
+  /** Set when the route refused the caller's key: the detail to answer the whole MCP request with, as a 401. */
+  keyRefused?: string;
+}
+
+async function callTool(
+  tool: McpTool,
+  rawArguments: Record<string, unknown>,
+  caller: CallerHeaders,
+  forward: Forward,
+  log: (error: unknown) => void,
+): Promise<ToolOutcome> {
+  const args = routeArguments(tool.route, rawArguments);
+  const checked = tool.input.safeParse(args);
+  if (!checked.success) return { result: toolError(describeArguments(checked.error)) };
+
+  const request = tool.toRequest(args);
+  const headers = new Headers(request.init.headers);
+  headers.set('accept', 'application/json');
+  headers.set('x-forwarded-for', caller.clientIp);
+  if (caller.authorization !== undefined) headers.set('authorization', caller.authorization);
+  if (caller.sandbox !== undefined) headers.set('svc-sandbox', caller.sandbox);
+  const response = await forward(request.path, { ...request.init, headers });
+  const body: unknown = await response.json().catch(() => undefined);
+
+  if (!response.ok) {
+    const detail = (body as { detail?: unknown } | undefined)?.detail;
+    const retryAfter = response.headers.get('retry-after');
+    const text = `${typeof detail === 'string' ? detail : `The route answered ${response.status}.`}${retryAfter ? ` Retry after ${retryAfter} seconds.` : ''}`;
+    // A presented key that fails refuses the connection; an anonymous caller at a key-only route just needs a key.
+    const keyRefused = response.status === 401 && caller.authorization !== undefined;
+    return { result: toolError(text), ...(keyRefused ? { keyRefused: text } : {}) };
+  }
+  const reply = tool.output.safeParse(body);
+  if (!reply.success) {
+    log(new Error(`${tool.name}: ${tool.route.method} ${request.path} replied outside its schema: ${reply.error.message}`));
+    return { result: toolError('The service answered with a reply that breaks its own schema; the failure is logged. Try again later.') };
+  }
+  // The route's reply itself, not the parsed copy: the tool answers exactly what the route answers.
+  return { result: { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> } };
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** One sentence per offending argument, as the routes word their own 400s. */
+function describeArguments(error: ZodError): string {
+  const sentences = new Map<string, string>();
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const name of issue.keys) sentences.set(name, `Unknown argument ${name}: ${issue.message}.`);
+      continue;
+    }
+    const name = issue.path.map(String).join('.');
+    if (!sentences.has(name)) sentences.set(name, name ? `Invalid argument ${name}: ${issue.message}.` : `Invalid arguments: ${issue.message}.`);
+  }
+  return [...sentences.values()].join(' ');
+}
+
+/**
+ * The client's address, passed to each tool call as `X-Forwarded-For` so an anonymous call counts against
+ * the right IP: as the caller middleware resolved it (a trusted proxy's header included), else the socket's peer.
+ */
+function clientIp(c: Context<CallerEnv>): string {
+  const resolved: Caller | undefined = c.get('caller');
+  if (resolved) return resolved.ip;
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    // In-process requests have no socket.
+    return 'unknown';
+  }
+}

@@ -1,0 +1,64 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
+import { hasJsonBody, parseJsonBody } from '../schemas/common.ts';
+
+/** Documents up to 25 MB (spec, Limits), counted in binary megabytes. */
+export const MAX_BODY_BYTES = 25 * 1024 * 1024;
+
+export interface BodyLimitOptions {
+  /** Largest request body accepted, in bytes (default `MAX_BODY_BYTES`, 25 MB). */
+  maxBytes?: number;
+}
+
+/**
+ * Answers 413 `{detail}` to a request body over the limit before anything reads it: a declared
+ * `Content-Length` over the limit is refused at once, without reading a byte; a chunked body is counted as
+ * it streams in and refused the moment it passes the limit. Mount it first, so no later middleware
+ * (idempotency fingerprint, sandbox switch, JSON check) buffers an oversized body.
+ *
+ * @example
+ * app.use('*', bodyLimit());
+ * // POST /v1/extract with a 30 MB body → 413 {"detail":"The request body is larger than 25 MB (26214400 bytes); …"}
+ */
+export function bodyLimit(options: BodyLimitOptions = {}): MiddlewareHandler {
+  const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+  const tooLarge = (c: Context) =>
+    c.json({ detail: `The request body is larger than ${describeSize(maxBytes)} (${maxBytes} bytes); send a smaller document, or split it into several.` }, 413);
+  const countStreamedBody = honoBodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async function bodyLimit(c, next) {
+    // Hono's limit trusts Content-Length only without Transfer-Encoding; a declared size over the limit is refused either way.
+    const declared = Number(c.req.header('content-length') ?? '0');
+    if (declared > maxBytes) return tooLarge(c);
+    return countStreamedBody(c, next);
+  };
+}
+
+/**
+ * Answers 400 `{detail}` naming the problem when a body declared as JSON is not JSON (a syntax error with
+ * its position, or text that is not UTF-8), so no route or middleware sees a half-read body. An empty body
+ * passes: routes without a body ignore it and routes with one answer their own 400. The parsed value is
+ * kept for the rest of the request (see `parseJsonBody`).
+ *
+ * `exceptPrefixes` leaves paths that answer malformed bodies in their own protocol alone (MCP's JSON-RPC
+ * parse error).
+ *
+ * @example
+ * app.use('*', bodyLimit(), wellFormedJson({ exceptPrefixes: ['/mcp'] }));
+ * // POST /v1/feedback with {"verdict": } → 400 {"detail":"The request body is not valid JSON (Unexpected token '}' … at position 12 …); fix the syntax and send it again."}
+ */
+export function wellFormedJson(options: { exceptPrefixes?: string[] } = {}): MiddlewareHandler {
+  const exempt = options.exceptPrefixes ?? [];
+  return async function wellFormedJson(c, next) {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || !hasJsonBody(c)) return next();
+    if (exempt.some((prefix) => c.req.path === prefix || c.req.path.startsWith(`${prefix}/`))) return next();
+    const body = await parseJsonBody(c);
+    if (body.kind === 'malformed') return c.json({ detail: body.detail }, 400);
+    return next();
+  };
+}
+
+function describeSize(bytes: number): string {
+  const megabytes = bytes / (1024 * 1024);
+  if (megabytes >= 1) return `${Number.isInteger(megabytes) ? megabytes : megabytes.toFixed(1)} MB`;
+  return `${Math.ceil(bytes / 1024)} KB`;
+}

@@ -1,0 +1,63 @@
+import type { MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
+import { subjectIdOf } from '../usage/meter.ts';
+import type { CallerEnv } from './caller.ts';
+import { isMcpForward } from './key-scope.ts';
+
+export interface BurstGuardOptions {
+  /** Requests a caller may make at once: the bucket's size (default 10, spec Limits). */
+  capacity?: number;
+  /** Requests the bucket regains per minute (default 30, spec Limits). */
+  refillPerMinute?: number;
+  /** Callers remembered at once (default 100,000); a forgotten caller starts again with a full bucket. */
+  maxCallers?: number;
+  /** Milliseconds since the epoch. */
+  now?: () => number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * The burst guard (spec, Limits): a token bucket per caller (an account with all its keys and sessions,
+ * a key of no account, or an anonymous IP), on every route. A full bucket allows `capacity` requests at
+ * once; it refills at `refillPerMinute`. An empty one answers 429 with `Retry-After`, the seconds until the
+ * next request is allowed. Requests the MCP server forwards in process were admitted at /mcp and pass.
+ *
+ * @example
+ * app.use('*', caller({ state }));
+ * app.use('*', burstGuard()); // 10 at once, then 30 a minute
+ * app.use('*', burstGuard({ capacity: 1_000, refillPerMinute: 60_000 })); // a benchmark's client
+ */
+export function burstGuard(options: BurstGuardOptions = {}): MiddlewareHandler<CallerEnv> {
+  const capacity = options.capacity ?? 10;
+  const refillPerMinute = options.refillPerMinute ?? 30;
+  const perMs = refillPerMinute / 60_000;
+  const now = options.now ?? Date.now;
+  const buckets = new LRUCache<string, Bucket>({
+    max: options.maxCallers ?? 100_000,
+    // Once an empty bucket has had time to refill, forgetting it changes nothing.
+    ttl: Math.ceil(capacity / perMs),
+    ttlAutopurge: false,
+  });
+  return async function burstGuardMiddleware(c, next) {
+    if (isMcpForward(c)) return next();
+    const { id, countedPer } = subjectIdOf(c.get('caller'));
+    const at = now();
+    const bucket = buckets.get(id) ?? { tokens: capacity, at };
+    const tokens = Math.min(capacity, bucket.tokens + (at - bucket.at) * perMs);
+    if (tokens < 1) {
+      const waitSeconds = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+      c.header('Retry-After', String(waitSeconds));
+      const who = countedPer === 'ip' ? 'this network address' : countedPer === 'account' ? 'your account' : 'this API key';
+      return c.json(
+        { detail: `Too many requests at once from ${who}: wait ${waitSeconds} second${waitSeconds === 1 ? '' : 's'}, then keep to about ${refillPerMinute} a minute.` },
+        429,
+      );
+    }
+    buckets.set(id, { tokens: tokens - 1, at });
+    return next();
+  };
+}

@@ -1,0 +1,264 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { secretHash } from '../../lib/tokens.ts';
+import { StateUnavailableError, openStateDb, type StateDb } from '../state/db.ts';
+import { caller, type CallerEnv } from './caller.ts';
+import { errorReplies } from './errors.ts';
+import { idempotency } from './idempotency.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+interface Harness {
+  app: Hono<CallerEnv>;
+  runs: () => number;
+  /** Holds every /v1/orders run until released, to keep a run in flight. */
+  gate: { open: Promise<void>; release: () => void };
+}
+
+function harness(state: StateDb, clock: { now: Date } = { now: new Date('2026-03-02T00:00:00Z') }): Harness {
+  let runs = 0;
+  let release = () => {};
+  const gate = { open: new Promise<void>((resolve) => (release = resolve)), release: () => release() };
+  let failuresLeft = 1;
+  const app = new Hono<CallerEnv>();
+  app.onError(errorReplies<CallerEnv>({ log: () => {} }).onError);
+  app.use('*', caller({ state, clientIp: (c) => c.req.header('x-test-ip') ?? '198.51.100.1' }), idempotency({ state, now: () => clock.now }));
+  app.post('/v1/orders', async (c) => {
+    runs++;
+    const run = runs;
+    const body = await c.req.json();
+    await sleep(20);
+    await gate.open;
+    return c.json({ order: `ord_${run}`, item: body.item }, 201, {
+      location: `/v1/orders/ord_${run}`,
+      'retry-after': '30',
+      'svc-content-hash': 'abc123',
+      'ratelimit-remaining': String(100 - run),
+      'set-cookie': 'svc_session=should-not-replay',
+    });
+  });
+  app.post('/v1/flaky', async (c) => {
+    runs++;
+    if (failuresLeft-- > 0) throw new Error('engine down');
+    return c.json({ ok: true, run: runs });
+  });
+  app.post('/v1/unavailable', (c) => {
+    runs++;
+    return c.json({ detail: 'The engine is busy; retry shortly.' }, 503);
+  });
+  app.post('/v1/checked', async (c) => {
+    runs++;
+    const body = await c.req.json();
+    if (typeof body.verdict !== 'string') return c.json({ detail: 'Invalid body field verdict: required.' }, 422);
+    return c.json({ saved: body.verdict, run: runs });
+  });
+  app.post('/v1/stream', (c) => {
+    runs++;
+    return streamSSE(c, async (stream) => stream.writeSSE({ event: 'result', data: String(runs) }));
+  });
+  return { app, runs: () => runs, gate };
+}
+
+function post(app: Hono<CallerEnv>, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return Promise.resolve(app.request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }));
+}
+
+function openHarness(): Harness {
+  const h = harness(openStateDb(':memory:'));
+  h.gate.release();
+  return h;
+}
+
+test('a retry with the same key and body replays status, the headers that matter and the body, once executed', async () => {
+  const { app, runs } = openHarness();
+  const first = await post(app, '/v1/orders', { item: 'tender pack' }, { 'idempotency-key': 'k-1' });
+  assert.equal(first.status, 201);
+  const firstBody = await first.json();
+  const again = await post(app, '/v1/orders', { item: 'tender pack' }, { 'idempotency-key': 'k-1' });
+  assert.equal(again.status, 201);
+  assert.deepEqual(await again.json(), firstBody);
+  assert.equal(again.headers.get('content-type'), first.headers.get('content-type'));
+  assert.equal(again.headers.get('location'), '/v1/orders/ord_1');
+  assert.equal(again.headers.get('retry-after'), '30');
+  assert.equal(again.headers.get('svc-content-hash'), 'abc123', "the service's own headers replay");
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.equal(first.headers.get('idempotent-replayed'), null);
+  assert.equal(again.headers.get('ratelimit-remaining'), null, 'rate headers belong to the retry, not the first call');
+  assert.equal(again.headers.get('set-cookie'), null);
+  assert.equal(runs(), 1);
+});
+
+test('the same key with a different body, path or query answers 422 {detail} and runs nothing', async () => {
+  const { app, runs } = openHarness();
+  await post(app, '/v1/orders', { item: 'a' }, { 'idempotency-key': 'k-2' });
+  for (const [path, body] of [['/v1/orders', { item: 'b' }], ['/v1/orders?fresh=1', { item: 'a' }], ['/v1/checked', { item: 'a' }]] as const) {
+    const reused = await post(app, path, body, { 'idempotency-key': 'k-2' });
+    assert.equal(reused.status, 422, path);
+    assert.match((await reused.json()).detail, /different request.*new key/);
+  }
+  assert.equal(runs(), 1);
+});
+
+test('ten concurrent requests with one key run the work once; the other nine replay its reply', async () => {
+  const { app, runs, gate } = harness(openStateDb(':memory:'));
+  const replies = Promise.all(Array.from({ length: 10 }, () => post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-burst' })));
+  await sleep(50);
+  gate.release();
+  const all = await replies;
+  assert.equal(runs(), 1);
+  assert.deepEqual(all.map((r) => r.status), Array(10).fill(201));
+  const bodies = await Promise.all(all.map((r) => r.json()));
+  for (const body of bodies) assert.deepEqual(body, { order: 'ord_1', item: 'x' });
+  assert.equal(all.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 9);
+});
+
+test('a concurrent retry with a different body is refused at once, without waiting for the run', async () => {
+  const { app, runs, gate } = harness(openStateDb(':memory:'));
+  const first = post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-race' });
+  await sleep(5);
+  assert.equal((await post(app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-race' })).status, 422);
+  gate.release();
+  assert.equal((await first).status, 201);
+  assert.equal(runs(), 1);
+});
+
+test('keys are scoped by caller: IPs and accounts never share replies; one account shares across its keys', async () => {
+  const state = openStateDb(':memory:');
+  for (const [account, keys] of [['acct_a', ['svc_a1', 'svc_a2']], ['acct_b', ['svc_b1']]] as const) {
+    state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', account, `${account}@example.com`, '2026-01-01');
+    for (const key of keys) {
+      state.run('INSERT INTO api_keys (key_id, key_hash, account_id, prefix, created_at) VALUES (?, ?, ?, ?, ?)', `key_${key}`, secretHash(key), account, key.slice(0, 8), '2026-01-01');
+    }
+  }
+  const { app, runs, gate } = harness(state);
+  gate.release();
+  const order = async (headers: Record<string, string>) => (await (await post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'shared', ...headers })).json()).order;
+  assert.equal(await order({ 'x-test-ip': '203.0.113.1' }), 'ord_1');
+  assert.equal(await order({ 'x-test-ip': '203.0.113.2' }), 'ord_2', 'another IP runs its own request');
+  assert.equal(await order({ authorization: 'Bearer svc_a1', 'x-test-ip': '203.0.113.1' }), 'ord_3', 'a keyed caller on the same IP is another caller');
+  assert.equal(await order({ authorization: 'Bearer svc_b1' }), 'ord_4', 'another account runs its own request');
+  assert.equal(await order({ authorization: 'Bearer svc_a2' }), 'ord_3', "an account's keys share its idempotency keys");
+  assert.equal(await order({ 'x-test-ip': '203.0.113.2' }), 'ord_2');
+  assert.equal(runs(), 4);
+});
+
+test('a reply is replayed for 24 hours, then the key is forgotten and its row purged', async () => {
+  const state = openStateDb(':memory:');
+  const clock = { now: new Date('2026-03-02T09:00:00Z') };
+  const { app, runs, gate } = harness(state, clock);
+  gate.release();
+  const start = clock.now.getTime();
+  await post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-day' });
+  clock.now = new Date(start + 24 * HOUR_MS - 1);
+  const late = await post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-day' });
+  assert.equal(late.headers.get('idempotent-replayed'), 'true');
+  assert.equal(runs(), 1);
+  await post(app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-other' });
+  clock.now = new Date(start + 24 * HOUR_MS);
+  const expired = await post(app, '/v1/orders', { item: 'z' }, { 'idempotency-key': 'k-day' });
+  assert.equal(expired.status, 201, 'an expired key takes a new body');
+  assert.equal((await expired.json()).order, 'ord_3');
+  assert.equal(expired.headers.get('idempotent-replayed'), null);
+  clock.now = new Date(start + 49 * HOUR_MS);
+  await post(app, '/v1/orders', { item: 'w' }, { 'idempotency-key': 'k-new' });
+  const keys = state.all<{ idempotency_key: string }>('SELECT idempotency_key FROM idempotency_keys').map((row) => row.idempotency_key);
+  assert.deepEqual(keys, ['k-new'], 'expired rows are deleted');
+});
+
+test('streamed calls (?stream=1 or Accept: text/event-stream) are exempt and leave no row', async () => {
+  const state = openStateDb(':memory:');
+  const { app, runs } = harness(state);
+  for (const [path, headers] of [['/v1/stream?stream=1', {}], ['/v1/stream', { accept: 'text/event-stream' }]] as const) {
+    for (let i = 0; i < 2; i++) {
+      const reply = await post(app, path, { item: 'x' }, { 'idempotency-key': 'k-stream', ...headers });
+      assert.match(reply.headers.get('content-type') ?? '', /text\/event-stream/);
+      assert.equal(reply.headers.get('idempotent-replayed'), null);
+      await reply.text();
+    }
+  }
+  assert.equal(runs(), 4);
+  assert.equal(state.all('SELECT * FROM idempotency_keys').length, 0);
+});
+
+test('a failed run (exception or 5xx) is not stored: the retry runs again, and its success is then replayed', async () => {
+  const { app, runs } = openHarness();
+  assert.equal((await post(app, '/v1/flaky', {}, { 'idempotency-key': 'k-fail' })).status, 500);
+  const retried = await post(app, '/v1/flaky', {}, { 'idempotency-key': 'k-fail' });
+  assert.deepEqual([retried.status, await retried.json()], [200, { ok: true, run: 2 }]);
+  const replayed = await post(app, '/v1/flaky', {}, { 'idempotency-key': 'k-fail' });
+  assert.deepEqual(await replayed.json(), { ok: true, run: 2 });
+  assert.equal(runs(), 2);
+  await post(app, '/v1/unavailable', {}, { 'idempotency-key': 'k-503' });
+  await post(app, '/v1/unavailable', {}, { 'idempotency-key': 'k-503' });
+  assert.equal(runs(), 4, 'a 503 reply runs again');
+});
+
+test('a 4xx is not stored, so the same key with a corrected body runs', async () => {
+  const { app, runs } = openHarness();
+  assert.equal((await post(app, '/v1/checked', { verdict: 7 }, { 'idempotency-key': 'k-fix' })).status, 422);
+  const fixed = await post(app, '/v1/checked', { verdict: 'useful' }, { 'idempotency-key': 'k-fix' });
+  assert.deepEqual([fixed.status, await fixed.json()], [200, { saved: 'useful', run: 2 }]);
+  assert.equal(runs(), 2);
+});
+
+test('a malformed key answers 400; a POST without a key runs every time', async () => {
+  const { app, runs } = openHarness();
+  for (const key of ['has space', 'x'.repeat(256)]) {
+    const reply = await post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': key });
+    assert.equal(reply.status, 400);
+    assert.match((await reply.json()).detail, /Idempotency-Key header must be/);
+  }
+  await post(app, '/v1/orders', { item: 'x' });
+  await post(app, '/v1/orders', { item: 'x' });
+  assert.equal(runs(), 2);
+});
+
+test('another process sharing the store answers 409 while the first runs, replays after, and takes over an abandoned run', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idempotency-'));
+  const clock = { now: new Date('2026-03-02T09:00:00Z') };
+  const first = harness(openStateDb(dir), clock);
+  const second = harness(openStateDb(dir), clock);
+  second.gate.release();
+  const running = post(first.app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-proc' });
+  await sleep(40);
+  const busy = await post(second.app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-proc' });
+  assert.equal(busy.status, 409);
+  assert.equal(busy.headers.get('retry-after'), '1');
+  assert.match((await busy.json()).detail, /still running/);
+  first.gate.release();
+  await running;
+  const replayed = await post(second.app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-proc' });
+  assert.deepEqual(await replayed.json(), { order: 'ord_1', item: 'x' });
+  assert.equal(second.runs(), 0);
+
+  const stalled = harness(openStateDb(dir), clock);
+  const abandoned = post(stalled.app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-stalled' });
+  await sleep(40);
+  clock.now = new Date(clock.now.getTime() + 11 * 60 * 1000);
+  const takenOver = await post(second.app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-stalled' });
+  assert.deepEqual([takenOver.status, await takenOver.json()], [201, { order: 'ord_1', item: 'y' }]);
+  stalled.gate.release();
+  await abandoned;
+  const replay = await post(second.app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-stalled' });
+  assert.equal((await replay.json()).order, 'ord_1', "the late first run does not overwrite the run that took over");
+});
+
+test('an unreachable store answers 503 with Retry-After and does not run the call', async () => {
+  const state = openStateDb(':memory:');
+  const broken: StateDb = { ...state, transaction: () => { throw new StateUnavailableError('disk I/O error'); } };
+  let runs = 0;
+  const app = new Hono<CallerEnv>();
+  app.use('*', caller({ state, clientIp: () => '198.51.100.1' }), idempotency({ state: broken }));
+  app.post('/v1/orders', (c) => c.json({ run: ++runs }));
+  const reply = await post(app, '/v1/orders', {}, { 'idempotency-key': 'k-down' });
+  assert.equal(reply.status, 503);
+  assert.equal(reply.headers.get('retry-after'), '5');
+  assert.match((await reply.json()).detail, /not run/);
+  assert.equal(runs, 0);
+});

@@ -1,0 +1,153 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { newId } from '../../lib/tokens.ts';
+import type { CallerEnv } from '../middleware/caller.ts';
+import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { ErrorSchema } from '../schemas/tender.ts';
+import type { StateDb } from '../state/db.ts';
+
+export interface ContactRoutesOptions {
+  state: StateDb;
+  now?: () => Date;
+  /** Where a feedback write that failed is reported (the caller is still thanked). */
+  log?: (error: unknown, c: Context) => void;
+}
+
+/** Quicker than this from the form opening to its submission, no person typed the message. */
+const FASTEST_HUMAN_SUBMISSION_MS = 3000;
+
+const FEEDBACK_TOOLS = ['detect_ai_text', 'verify_references'] as const;
+
+const text = (max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` });
+const email = z.email({ error: 'must be an email address such as name@example.com' }).max(254, { error: 'must be at most 254 characters' });
+
+const ContactBody = z
+  .strictObject({
+    name: text(200),
+    email,
+    message: text(5000),
+    company: text(200).optional(),
+    // Any length: a filled honeypot must meet the same reply as a kept message, never a 422.
+    website: z
+      .string()
+      .optional()
+      .openapi({ description: 'Leave empty. The form hides this field from people; a submission that fills it is dropped.' }),
+    started_at: z
+      .union([z.iso.datetime({ offset: true }), z.number().int().nonnegative()], { error: 'must be an ISO-8601 instant or epoch milliseconds' })
+      .optional()
+      .openapi({ description: 'When the form was opened (ISO-8601 or epoch milliseconds), set by the form. A submission under 3 s later is dropped.' }),
+  })
+  .openapi('ContactMessage');
+
+const FeedbackBody = z
+  .strictObject({
+    tool: z.enum(FEEDBACK_TOOLS, { error: `must be one of ${FEEDBACK_TOOLS.join(', ')}` }),
+    verdict: z.enum(['up', 'down'], { error: 'must be up or down' }),
+    ref: z.string().max(200, { error: 'must be at most 200 characters' }).optional().openapi({ description: 'Which result the feedback is about.' }),
+    note: z.string().max(4000, { error: 'must be at most 4000 characters' }).optional(),
+  })
+  .openapi('Feedback');
+
+const ReceivedSchema = z.object({ received: z.literal(true) }).openapi('Received');
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const wrongMediaType = { description: 'The body is not JSON.', content: json(ErrorSchema) };
+const unprocessable = { description: 'The body does not match the schema; `detail` names the field.', content: json(ErrorSchema) };
+
+const contactRoute = createRoute({
+  method: 'post',
+  path: '/v1/contact',
+  tags: ['Contact'],
+  summary: 'Send a message to the team',
+  description: 'Submissions that fill the hidden `website` field, or arrive under 3 s after `started_at`, are dropped with the same reply.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { body: { required: true, content: json(ContactBody) } },
+  responses: { 202: { description: 'Received.', content: json(ReceivedSchema) }, 415: wrongMediaType, 422: unprocessable },
+});
+
+const feedbackRoute = createRoute({
+  method: 'post',
+  path: '/v1/feedback',
+  tags: ['Contact'],
+  summary: 'Thumbs up or down on a checker result',
+  description: 'Always thanked once the body is valid: a failure to store the feedback is logged, never returned.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { body: { required: true, content: json(FeedbackBody) } },
+  responses: { 202: { description: 'Received.', content: json(ReceivedSchema) }, 415: wrongMediaType, 422: unprocessable },
+});
+
+/**
+ * POST /v1/contact and POST /v1/feedback. Contact submissions that look automated (the honeypot filled,
+ * or sent faster than a person types) get the same reply as kept ones, so a bot learns nothing; feedback
+ * is best effort and never fails the call. Mount it after `caller()`.
+ *
+ * @example
+ * app.use('*', caller({ state }));
+ * app.route('/', contactRoutes({ state, log: (error) => console.error(error) }));
+ */
+export function contactRoutes(options: ContactRoutesOptions): OpenAPIHono<CallerEnv> {
+  const { state } = options;
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path}: feedback not stored:`, error));
+  const app = new OpenAPIHono<CallerEnv>({ defaultHook: invalidInputAnswers<CallerEnv>(422) });
+  const received = { received: true as const };
+
+  app.openapi(contactRoute, (c) => {
+    const body = c.req.valid('json');
+    if (!looksAutomated(body, now())) {
+      state.run(
+        'INSERT INTO contact_submissions (submission_id, name, email, company, message, account_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        newId('contact_'),
+        body.name,
+        body.email,
+        body.company ?? null,
+        body.message,
+        accountOf(c),
+        now().toISOString(),
+      );
+    }
+    return c.json(received, 202);
+  });
+
+  app.openapi(feedbackRoute, (c) => {
+    const body = c.req.valid('json');
+    try {
+      state.run(
+        'INSERT INTO feedback (feedback_id, tool, verdict, ref, note, account_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        newId('feedback_'),
+        body.tool,
+        body.verdict,
+        body.ref ?? null,
+        body.note ?? null,
+        accountOf(c),
+        now().toISOString(),
+      );
+    } catch (error) {
+      log(error, c);
+    }
+    return c.json(received, 202);
+  });
+
+  return app;
+}
+
+/**
+ * A filled honeypot, or a form sent within 3 s of opening. A `started_at` in the future says only that
+ * the sender's clock runs ahead of ours, so it is kept rather than risk dropping a person's message.
+ */
+function looksAutomated(body: z.infer<typeof ContactBody>, now: Date): boolean {
+  if (body.website !== undefined && body.website.trim() !== '') return true;
+  if (body.started_at === undefined) return false;
+  const elapsed = now.getTime() - new Date(body.started_at).getTime();
+  return elapsed >= 0 && elapsed < FASTEST_HUMAN_SUBMISSION_MS;
+}
+
+function accountOf(c: Context<CallerEnv>): string | null {
+  const caller = c.get('caller');
+  return caller.kind === 'anonymous' ? null : caller.accountId;
+}

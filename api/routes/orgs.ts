@@ -1,0 +1,383 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Mailer } from '../accounts/mailer.ts';
+import type { Caller } from '../middleware/caller.ts';
+import { DocumentLibrary, LARGEST_DOCUMENT_BYTES } from '../orgs/documents.ts';
+import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { acceptInvitation, invitationEmail, issueInvitation, withdrawInvitation } from '../orgs/invitations.ts';
+import { createOrg, emailOf, membersOf, membershipOf, orgsOf, type Membership } from '../orgs/orgs.ts';
+import { readProfile, updateProfile } from '../orgs/profile.ts';
+import { may, rolesThatMay, type Permission } from '../orgs/roles.ts';
+import {
+  CreateOrgBody,
+  DeletedSchema,
+  DocumentListSchema,
+  DocumentParams,
+  DocumentPatchBody,
+  DocumentSchema,
+  InvitationSchema,
+  InviteBody,
+  InviteTokenParams,
+  MemberListSchema,
+  MembershipListSchema,
+  MembershipSchema,
+  OrgParams,
+  ProfilePatchBody,
+  ProfileSchema,
+  UploadForm,
+} from '../orgs/schemas.ts';
+import { ErrorSchema } from '../schemas/tender.ts';
+import type { StateDb } from '../state/db.ts';
+
+export interface OrgRoutesOptions {
+  state: StateDb;
+  /** Sends invitation emails. */
+  mailer: Mailer;
+  /** `<dataDir>/state/documents`: library files go in one folder per organisation beneath it. */
+  documentsDir: string;
+  /** The service's public base address, which invitation links start with, such as `https://tenders.example.com`. */
+  publicUrl: string;
+  now?: () => Date;
+  /** Where a failed invitation email is reported. */
+  log?: (error: unknown, c: Context) => void;
+}
+
+/** The caller middleware's variables plus the signed-in account every organisation route acts for. */
+export interface OrgEnv {
+  Variables: { caller: Caller; accountId: string };
+}
+
+const NOT_SIGNED_IN = 'Organisation routes need a signed-in session: sign in with POST /v1/auth/login and send the svc_session cookie; API keys do not open them.';
+// One sentence for a missing organisation and for one the caller does not belong to, so the reply
+// never tells an outsider that an organisation exists.
+const NOT_VISIBLE = 'No organisation with this id is visible to you: check the id, or ask one of its owners or admins to invite you.';
+const BAD_INVITATION =
+  'This invitation link does not work: it may be mistyped, expired, already used or addressed to another email address than the one you are signed in with. Ask the organisation for a new invitation.';
+const TOO_LARGE = `The document is larger than ${LARGEST_DOCUMENT_BYTES / 1024 / 1024} MB, the most the library takes; upload a smaller file or split it.`;
+// Multipart framing (boundaries, part headers) on top of the largest file allowed.
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
+const notSignedIn = errorReply('No signed-in session.');
+const notVisible = errorReply('No such organisation, or the caller is not a member: the same reply for both.');
+const invalid = (what: string) => errorReply(`${what}; \`detail\` names the field.`);
+const wrongMediaType = errorReply('The body is not in the media type this route reads.');
+const forbidden = (what: string) => errorReply(`The caller's role may not ${what}.`);
+const tags = ['Organisations'];
+
+const listOrgsRoute = createRoute({
+  method: 'get',
+  path: '/v1/orgs',
+  tags,
+  summary: 'Organisations of the signed-in account',
+  responses: {
+    200: { description: 'Each organisation with the role the account holds there.', content: json(MembershipListSchema) },
+    401: notSignedIn,
+  },
+});
+
+const createOrgRoute = createRoute({
+  method: 'post',
+  path: '/v1/orgs',
+  tags,
+  summary: 'Create an organisation',
+  description: 'The signed-in account becomes its owner.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { body: { required: true, content: json(CreateOrgBody) } },
+  responses: {
+    201: { description: 'The new organisation, with the role `owner`.', content: json(MembershipSchema) },
+    400: invalid('The company name is missing or invalid, or the body has an unknown field'),
+    401: notSignedIn,
+    415: wrongMediaType,
+  },
+});
+
+const inviteRoute = createRoute({
+  method: 'post',
+  path: '/v1/orgs/{org}/invites',
+  tags,
+  summary: 'Invite someone by email',
+  description:
+    "Emails an accept link valid for 7 days. The role may not be above the inviter's; owners and admins may invite. " +
+    'A newer invitation to the same address withdraws earlier unused ones.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { params: OrgParams, body: { required: true, content: json(InviteBody) } },
+  responses: {
+    201: { description: 'The invitation; the token is only in the email.', content: json(InvitationSchema) },
+    400: invalid('Unknown field, malformed email address or unknown role'),
+    401: notSignedIn,
+    415: wrongMediaType,
+    403: forbidden("invite, or the role asked for is above the inviter's"),
+    404: notVisible,
+    409: errorReply('The address already belongs to a member.'),
+    503: errorReply('The invitation email could not be sent; the invitation was withdrawn (`Retry-After` says when to try again).'),
+  },
+});
+
+const acceptRoute = createRoute({
+  method: 'post',
+  path: '/v1/orgs/invites/{token}/accept',
+  tags,
+  summary: 'Accept an invitation',
+  description: "The signed-in account's email must be the invitation's recipient; the account joins with the invited role.",
+  request: { params: InviteTokenParams },
+  responses: {
+    200: { description: 'The organisation joined, with the role now held.', content: json(MembershipSchema) },
+    401: notSignedIn,
+    404: errorReply('The token is unknown, expired, used, withdrawn or for another recipient: the same reply for each.'),
+  },
+});
+
+const membersRoute = createRoute({
+  method: 'get',
+  path: '/v1/orgs/{org}/members',
+  tags,
+  summary: 'Members of an organisation',
+  request: { params: OrgParams },
+  responses: {
+    200: { description: 'Every member with their role, highest role first.', content: json(MemberListSchema) },
+    401: notSignedIn,
+    404: notVisible,
+  },
+});
+
+const profileRoute = createRoute({
+  method: 'get',
+  path: '/v1/orgs/{org}/profile',
+  tags,
+  summary: 'Organisation profile',
+  request: { params: OrgParams },
+  responses: {
+    200: { description: 'Company name, ABN, region, what the organisation does and onboarding progress.', content: json(ProfileSchema) },
+    401: notSignedIn,
+    404: notVisible,
+  },
+});
+
+const patchProfileRoute = createRoute({
+  method: 'patch',
+  path: '/v1/orgs/{org}/profile',
+  tags,
+  summary: 'Change the organisation profile',
+  description: 'Any subset of the fields; null clears one. Owners and admins may edit.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { params: OrgParams, body: { required: true, content: json(ProfilePatchBody) } },
+  responses: {
+    200: { description: 'The full profile after the change.', content: json(ProfileSchema) },
+    400: invalid('An unknown field, an ABN that fails its checksum or another invalid value'),
+    401: notSignedIn,
+    415: wrongMediaType,
+    403: forbidden('edit the profile'),
+    404: notVisible,
+  },
+});
+
+const listDocumentsRoute = createRoute({
+  method: 'get',
+  path: '/v1/orgs/{org}/documents',
+  tags,
+  summary: 'The organisation document library',
+  request: { params: OrgParams },
+  responses: {
+    200: { description: 'Every document, newest first, with its expiry date.', content: json(DocumentListSchema) },
+    401: notSignedIn,
+    404: notVisible,
+  },
+});
+
+const uploadDocumentRoute = createRoute({
+  method: 'post',
+  path: '/v1/orgs/{org}/documents',
+  tags,
+  summary: 'Upload a document to the library',
+  description: 'Multipart field `file`, at most 25 MB. Owners, admins and members may upload.',
+  middleware: [
+    // Refuses an oversized body from its Content-Length, or while it streams, before it is read whole.
+    bodyLimit({ maxSize: LARGEST_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES, onError: (c) => c.json({ detail: TOO_LARGE }, 413) }),
+    bodyMediaType('multipart'),
+  ] as const,
+  request: { params: OrgParams, body: { required: true, content: { 'multipart/form-data': { schema: UploadForm } } } },
+  responses: {
+    201: { description: 'The stored document.', content: json(DocumentSchema) },
+    400: invalid('No file, more than one, or an empty one'),
+    401: notSignedIn,
+    403: forbidden('upload documents'),
+    404: notVisible,
+    413: errorReply('The file is over 25 MB.'),
+    415: wrongMediaType,
+  },
+});
+
+const patchDocumentRoute = createRoute({
+  method: 'patch',
+  path: '/v1/orgs/{org}/documents/{doc_id}',
+  tags,
+  summary: "Set a document's expiry date",
+  description: 'Anyone who may upload may set it.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { params: DocumentParams, body: { required: true, content: json(DocumentPatchBody) } },
+  responses: {
+    200: { description: 'The document with its new expiry date.', content: json(DocumentSchema) },
+    400: invalid('Not a calendar date, or an unknown field'),
+    401: notSignedIn,
+    415: wrongMediaType,
+    403: forbidden('change documents'),
+    404: errorReply('No such organisation or document visible to the caller.'),
+  },
+});
+
+const deleteDocumentRoute = createRoute({
+  method: 'delete',
+  path: '/v1/orgs/{org}/documents/{doc_id}',
+  tags,
+  summary: 'Delete a document',
+  description: 'Removes the record and the stored file. Anyone who may upload may delete.',
+  request: { params: DocumentParams },
+  responses: {
+    200: { description: 'The document is gone.', content: json(DeletedSchema) },
+    401: notSignedIn,
+    403: forbidden('delete documents'),
+    404: errorReply('No such organisation or document visible to the caller.'),
+  },
+});
+
+/**
+ * The organisation routes (spec, Organisations): organisations, invitations, members, profile and the
+ * document library. Every route needs a signed-in session; members-only routes answer a non-member
+ * exactly as they answer for an organisation that does not exist. Mount it after `caller()`.
+ *
+ * @example
+ * app.use('*', caller({ state }));
+ * app.route('/', orgRoutes({ state, mailer, documentsDir: join(dataDir, 'state', 'documents'), publicUrl: 'https://tenders.example.com' }));
+ */
+export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
+  const { state, mailer } = options;
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path}: invitation email failed:`, error));
+  const library = new DocumentLibrary(state, options.documentsDir);
+  const publicUrl = options.publicUrl.replace(/\/+$/, '');
+  const app = new OpenAPIHono<OrgEnv>({ defaultHook: invalidInputAnswers<OrgEnv>(400) });
+
+  const signedIn: MiddlewareHandler<OrgEnv> = async (c, next) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'session') return c.json({ detail: NOT_SIGNED_IN }, 401);
+    c.set('accountId', caller.accountId);
+    await next();
+  };
+  // Before the routes' validators, so a caller without a session learns nothing about the inputs. The
+  // pattern also matches /v1/orgs itself.
+  app.use('/v1/orgs/*', signedIn);
+
+  const visible = (c: Context<OrgEnv>, orgId: string): Membership | null => membershipOf(state, orgId, c.get('accountId'));
+  const noDocument = (membership: Membership) =>
+    `${membership.company_name} has no document with this id; GET /v1/orgs/${membership.org_id}/documents lists the documents it holds.`;
+  const refusal = (membership: Membership, permission: Permission, action: string) =>
+    `Your role here (${membership.role}) may not ${action}; ask someone with the role ${rolesThatMay(permission).join(' or ')}.`;
+
+  app.openapi(listOrgsRoute, (c) => c.json({ orgs: orgsOf(state, c.get('accountId')) }, 200));
+
+  app.openapi(createOrgRoute, (c) => c.json(createOrg(state, c.get('accountId'), c.req.valid('json').company_name, now()), 201));
+
+  app.openapi(acceptRoute, (c) => {
+    const membership = acceptInvitation(state, c.req.valid('param').token, c.get('accountId'), now());
+    return membership ? c.json(membership, 200) : c.json({ detail: BAD_INVITATION }, 404);
+  });
+
+  app.openapi(inviteRoute, async (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    const { email, role } = c.req.valid('json');
+    const outcome = issueInvitation(state, { orgId: membership.org_id, inviterId: c.get('accountId'), inviterRole: membership.role, email, role, now: now() });
+    if (outcome.kind === 'refused') {
+      if (outcome.reason === 'no_permission') return c.json({ detail: refusal(membership, 'invite', 'invite people') }, 403);
+      if (outcome.reason === 'role_above_inviter') {
+        return c.json({ detail: `You hold the role ${membership.role} here, so you may invite people as ${membership.role} or below, not as ${role}.` }, 403);
+      }
+      return c.json({ detail: `${email} is already a member of ${membership.company_name}; GET /v1/orgs/${membership.org_id}/members lists everyone.` }, 409);
+    }
+    const { invitation, token } = outcome;
+    try {
+      await mailer.send(
+        invitationEmail({
+          to: invitation.email,
+          companyName: membership.company_name,
+          inviterEmail: emailOf(state, c.get('accountId')) ?? 'A member',
+          role: invitation.role,
+          acceptUrl: `${publicUrl}/v1/orgs/invites/${token}/accept`,
+          expiresAt: invitation.expires_at,
+        }),
+      );
+    } catch (error) {
+      log(error, c);
+      withdrawInvitation(state, invitation.invite_id, now());
+      c.header('Retry-After', '60');
+      return c.json({ detail: 'The invitation email could not be sent, so the invitation was withdrawn; try again in a minute.' }, 503);
+    }
+    return c.json(invitation, 201);
+  });
+
+  app.openapi(membersRoute, (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    return c.json({ members: membersOf(state, membership.org_id) }, 200);
+  });
+
+  app.openapi(profileRoute, (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    const profile = membership && readProfile(state, membership.org_id);
+    return profile ? c.json(profile, 200) : c.json({ detail: NOT_VISIBLE }, 404);
+  });
+
+  app.openapi(patchProfileRoute, (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    if (!may(membership.role, 'edit_profile')) return c.json({ detail: refusal(membership, 'edit_profile', 'edit the profile') }, 403);
+    const profile = updateProfile(state, membership.org_id, c.req.valid('json'), now());
+    return profile ? c.json(profile, 200) : c.json({ detail: NOT_VISIBLE }, 404);
+  });
+
+  app.openapi(listDocumentsRoute, (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    return c.json({ documents: library.list(membership.org_id) }, 200);
+  });
+
+  app.openapi(uploadDocumentRoute, async (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'upload documents') }, 403);
+    const { file } = c.req.valid('form');
+    if (file.size > LARGEST_DOCUMENT_BYTES) return c.json({ detail: TOO_LARGE }, 413);
+    if (file.size === 0) return c.json({ detail: 'The uploaded file is empty; choose the document again and upload it.' }, 400);
+    const document = await library.add({
+      orgId: membership.org_id,
+      accountId: c.get('accountId'),
+      filename: file.name,
+      contentType: file.type,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      now: now(),
+    });
+    return c.json(document, 201);
+  });
+
+  app.openapi(patchDocumentRoute, (c) => {
+    const { org, doc_id: docId } = c.req.valid('param');
+    const membership = visible(c, org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'change documents') }, 403);
+    const document = library.setExpiry(membership.org_id, docId, c.req.valid('json').expires_on);
+    return document ? c.json(document, 200) : c.json({ detail: noDocument(membership) }, 404);
+  });
+
+  app.openapi(deleteDocumentRoute, async (c) => {
+    const { org, doc_id: docId } = c.req.valid('param');
+    const membership = visible(c, org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'delete documents') }, 403);
+    return (await library.remove(membership.org_id, docId)) ? c.json({ doc_id: docId, deleted: true as const }, 200) : c.json({ detail: noDocument(membership) }, 404);
+  });
+
+  return app;
+}

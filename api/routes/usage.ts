@@ -1,0 +1,69 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { CallerEnv } from '../middleware/caller.ts';
+import { PricingSchema, UsageSchema } from '../schemas/account.ts';
+import { WEEK_RULE, type Meter } from '../usage/meter.ts';
+
+export interface UsageRoutesOptions {
+  meter: Pick<Meter, 'allowance' | 'caps' | 'week'>;
+  /** The flat fee for preparing a bid; absent while it is not on sale. */
+  bidPrice?: { amount: number; currency: string } | undefined;
+}
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+
+const usageRoute = createRoute({
+  method: 'get',
+  path: '/v1/usage',
+  tags: ['Usage'],
+  summary: 'This week\'s checker usage',
+  description:
+    'For a key: its account\'s figures (or its own, when it belongs to no account). For a session: the account\'s. ' +
+    `Anonymous: the figures shared by everyone on the caller's IP address. ${WEEK_RULE} Reads, tender browsing and the sandbox are never counted.`,
+  responses: { 200: { description: 'Used, remaining and the reset time.', content: json(UsageSchema) } },
+});
+
+const pricingRoute = createRoute({
+  method: 'get',
+  path: '/v1/pricing',
+  tags: ['Usage'],
+  summary: 'Weekly allowances and the bid-preparation price',
+  description: 'The allowances in force and the flat fee for preparing a bid, both from the running configuration.',
+  responses: { 200: { description: 'Live caps and prices.', content: json(PricingSchema) } },
+});
+
+/** GET /v1/usage and GET /v1/pricing. */
+export function usageRoutes(options: UsageRoutesOptions): OpenAPIHono<CallerEnv> {
+  const { meter, bidPrice } = options;
+  const app = new OpenAPIHono<CallerEnv>();
+
+  app.openapi(usageRoute, (c) => {
+    const caller = c.get('caller');
+    const allowance = meter.allowance(caller);
+    return c.json(
+      {
+        key_id: caller.kind === 'key' ? caller.keyId : undefined,
+        counted_per: allowance.countedPer,
+        current: { limit: allowance.limit, used: allowance.used, remaining: allowance.remaining, reset_at: allowance.resetAt.toISOString() },
+      },
+      200,
+    );
+  });
+
+  app.openapi(pricingRoute, (c) =>
+    c.json(
+      {
+        checkers: {
+          price: 0 as const,
+          weekly_allowance: { anonymous_per_ip: meter.caps.anonymous, per_account: meter.caps.identified },
+          week: WEEK_RULE,
+          reset_at: meter.week().resetAt.toISOString(),
+          not_counted: ['result reads', 'tender browsing', 'sandbox calls (Svc-Sandbox: true)'],
+        },
+        bid_preparation: bidPrice ? { available: true, ...bidPrice } : { available: false },
+      },
+      200,
+    ),
+  );
+
+  return app;
+}

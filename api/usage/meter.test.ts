@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openStateDb } from '../state/db.ts';
+import { createMeter, weekOf } from './meter.ts';
+
+test('the week starts Monday 00:00 in Sydney, across both daylight-saving changes', () => {
+  // Wednesday 10 June 2026, winter (UTC+10): the week began Monday 8 June 00:00 Sydney = Sunday 14:00 UTC.
+  assert.deepEqual(weekOf(new Date('2026-06-10T02:00:00Z')), {
+    start: new Date('2026-06-07T14:00:00Z'),
+    resetAt: new Date('2026-06-14T14:00:00Z'),
+  });
+  // Sunday 13:59 UTC is still Sunday 23:59 in Sydney; a minute later the new week has begun.
+  assert.equal(weekOf(new Date('2026-06-14T13:59:59Z')).start.toISOString(), '2026-06-07T14:00:00.000Z');
+  assert.equal(weekOf(new Date('2026-06-14T14:00:00Z')).start.toISOString(), '2026-06-14T14:00:00.000Z');
+  // Daylight saving starts Sunday 4 October 2026: that week began at +10 and the next begins at +11.
+  assert.deepEqual(weekOf(new Date('2026-10-04T12:00:00Z')), {
+    start: new Date('2026-09-27T14:00:00Z'),
+    resetAt: new Date('2026-10-04T13:00:00Z'),
+  });
+  // Daylight saving ends Sunday 5 April 2026.
+  assert.deepEqual(weekOf(new Date('2026-04-01T00:00:00Z')), {
+    start: new Date('2026-03-29T13:00:00Z'),
+    resetAt: new Date('2026-04-05T14:00:00Z'),
+  });
+});
+
+test('reserve, commit and release keep used and remaining exact; a new week starts from zero', () => {
+  let clock = new Date('2026-06-10T02:00:00Z');
+  const meter = createMeter({ state: openStateDb(':memory:'), caps: { anonymous: 2 }, now: () => clock });
+  const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };
+  const first = meter.reserve(caller);
+  assert.ok(first.granted);
+  assert.deepEqual(meter.allowance(caller), { countedPer: 'ip', limit: 2, used: 0, remaining: 1, resetAt: new Date('2026-06-14T14:00:00Z') });
+  const second = meter.reserve(caller);
+  assert.ok(second.granted);
+  assert.equal(meter.reserve(caller).granted, false, 'both units are held');
+  meter.release(first.reservation);
+  meter.commit(second.reservation);
+  assert.deepEqual({ ...meter.allowance(caller), resetAt: undefined }, { countedPer: 'ip', limit: 2, used: 1, remaining: 1, resetAt: undefined });
+
+  clock = new Date('2026-06-14T14:00:00Z');
+  assert.equal(meter.allowance(caller).used, 0);
+  assert.equal(meter.allowance(caller).remaining, 2);
+});
+
+test('a unit held by a call that never settled frees itself after an hour', () => {
+  let clock = new Date('2026-06-10T02:00:00Z');
+  const meter = createMeter({ state: openStateDb(':memory:'), caps: { anonymous: 1 }, now: () => clock });
+  const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };
+  assert.ok(meter.reserve(caller).granted);
+  assert.equal(meter.reserve(caller).granted, false);
+  clock = new Date('2026-06-10T03:00:01Z');
+  assert.ok(meter.reserve(caller).granted);
+});

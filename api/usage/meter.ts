@@ -1,0 +1,234 @@
+import { LRUCache } from 'lru-cache';
+import { addDays, localDate, zonedTimeToUtc } from '../../lib/jurisdictions.ts';
+import { newId } from '../../lib/tokens.ts';
+import type { Caller } from '../middleware/caller.ts';
+import type { StateDb } from '../state/db.ts';
+
+/**
+ * The weekly checker allowance (spec, Limits): 20 calls a week per anonymous IP, shared by everyone behind
+ * it; 100 a week per account across all its keys, sessions and tools; 100 for a key that belongs to no
+ * account. The week runs from Monday 00:00 in Sydney to the next, the market most callers work in.
+ *
+ * A call reserves one unit before its work runs and settles it afterwards: `commit` counts it, `release`
+ * gives it back (an abstention, an outage, a failure). Reserving is one immediate transaction on the state
+ * store, so concurrent calls can never together take more units than remain.
+ */
+
+export const WEEK_TIME_ZONE = 'Australia/Sydney';
+/** How the week is described to people and in `GET /v1/pricing`. */
+export const WEEK_RULE = 'Each week starts Monday 00:00 Australia/Sydney time.';
+
+export interface WeeklyCaps {
+  /** Per IP, shared by every anonymous caller behind it. */
+  anonymous: number;
+  /** Per account (all its keys and sessions), or per key that belongs to no account. */
+  identified: number;
+}
+
+export const DEFAULT_CAPS: WeeklyCaps = { anonymous: 20, identified: 100 };
+
+/** A unit left unsettled this long (its process died mid-call) is free again. */
+const RESERVATION_TTL_MS = 60 * 60_000;
+/**
+ * How long `allowance` may reuse figures it read, so the rate headers on every reply cost no query. Writes
+ * through this meter drop them at once; only another API process's writes can be this late to show.
+ */
+const FIGURES_REUSE_MS = 1_000;
+
+export interface Week {
+  start: Date;
+  /** The next week's start: when the allowance resets. */
+  resetAt: Date;
+}
+
+/** The metering week containing `instant`. Sydney's clocks change at 02:00 and 03:00, so its midnights always exist. */
+export function weekOf(instant: Date): Week {
+  const today = localDate(instant, WEEK_TIME_ZONE);
+  const daysSinceMonday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+  const monday = addDays(today, -daysSinceMonday);
+  return {
+    start: zonedTimeToUtc(monday, '00:00', WEEK_TIME_ZONE),
+    resetAt: zonedTimeToUtc(addDays(monday, 7), '00:00', WEEK_TIME_ZONE),
+  };
+}
+
+/** Whose allowance a caller draws on. */
+export interface Subject {
+  /** `ip:<address>`, `account:<id>` or `key:<id>`. */
+  id: string;
+  countedPer: 'ip' | 'account' | 'key';
+  limit: number;
+}
+
+/** Whose allowance a caller draws on, without the limit: also the burst guard's bucket. */
+export function subjectIdOf(caller: Caller): Pick<Subject, 'id' | 'countedPer'> {
+  switch (caller.kind) {
+    case 'anonymous':
+      return { id: `ip:${caller.ip}`, countedPer: 'ip' };
+    case 'session':
+      return { id: `account:${caller.accountId}`, countedPer: 'account' };
+    case 'key':
+      return caller.accountId === null ? { id: `key:${caller.keyId}`, countedPer: 'key' } : { id: `account:${caller.accountId}`, countedPer: 'account' };
+  }
+}
+
+export interface Allowance {
+  countedPer: Subject['countedPer'];
+  limit: number;
+  /** Units counted this week. */
+  used: number;
+  /** Units still free: the limit less those counted and those held by calls in progress. */
+  remaining: number;
+  resetAt: Date;
+}
+
+export interface Reservation {
+  id: string;
+  subjectId: string;
+  weekStart: string;
+}
+
+export type ReserveOutcome = { granted: true; reservation: Reservation } | { granted: false; allowance: Allowance };
+
+export interface Meter {
+  readonly caps: WeeklyCaps;
+  /** The meter's clock. */
+  now(): Date;
+  subjectOf(caller: Caller): Subject;
+  /** The current week containing the meter's clock. */
+  week(): Week;
+  allowance(caller: Caller): Allowance;
+  /** Holds one unit for a call about to run, or says the allowance is used up. */
+  reserve(caller: Caller): ReserveOutcome;
+  /** The call counts: its unit joins `used`. */
+  commit(reservation: Reservation): void;
+  /** The call does not count: its unit is free again. */
+  release(reservation: Reservation): void;
+  /** A key of no account joins one: what it used this week moves to the account's count. */
+  moveKeyToAccount(keyId: string, accountId: string): void;
+}
+
+export interface MeterOptions {
+  state: StateDb;
+  caps?: Partial<WeeklyCaps>;
+  now?: () => Date;
+}
+
+/**
+ * @example
+ * const meter = createMeter({ state });
+ * const outcome = meter.reserve(c.get('caller'));
+ * if (outcome.granted) meter.commit(outcome.reservation);
+ */
+export function createMeter(options: MeterOptions): Meter {
+  const { state } = options;
+  const caps: WeeklyCaps = { ...DEFAULT_CAPS, ...options.caps };
+  const now = options.now ?? (() => new Date());
+  let cachedWeek: Week | undefined;
+
+  const week = (): Week => {
+    const instant = now();
+    if (!cachedWeek || instant < cachedWeek.start || instant >= cachedWeek.resetAt) cachedWeek = weekOf(instant);
+    return cachedWeek;
+  };
+
+  const subjectOf = (caller: Caller): Subject => {
+    const { id, countedPer } = subjectIdOf(caller);
+    return { id, countedPer, limit: countedPer === 'ip' ? caps.anonymous : caps.identified };
+  };
+
+  const recentFigures = new LRUCache<string, { used: number; held: number }>({ max: 10_000, ttl: FIGURES_REUSE_MS });
+  const figuresKey = (subjectId: string, weekStart: string) => `${subjectId}|${weekStart}`;
+  const forget = (subjectId: string, weekStart: string) => recentFigures.delete(figuresKey(subjectId, weekStart));
+  const figures = (subjectId: string, weekStart: string, at: string) =>
+    state.get<{ used: number | null; held: number }>(
+      `SELECT (SELECT used FROM usage_weeks WHERE subject = ?1 AND week_start = ?2) AS used,
+              (SELECT count(*) FROM usage_reservations WHERE subject = ?1 AND week_start = ?2 AND expires_at > ?3) AS held`,
+      subjectId,
+      weekStart,
+      at,
+    ) ?? { used: 0, held: 0 };
+
+  const allowanceFrom = (subject: Subject, current: Week, used: number, held: number): Allowance => ({
+    countedPer: subject.countedPer,
+    limit: subject.limit,
+    used,
+    remaining: Math.max(0, subject.limit - used - held),
+    resetAt: current.resetAt,
+  });
+
+  return {
+    caps,
+    now,
+    subjectOf,
+    week,
+    allowance(caller) {
+      const subject = subjectOf(caller);
+      const current = week();
+      const weekStart = current.start.toISOString();
+      const cacheKey = figuresKey(subject.id, weekStart);
+      let known = recentFigures.get(cacheKey);
+      if (!known) {
+        const read = figures(subject.id, weekStart, now().toISOString());
+        known = { used: read.used ?? 0, held: read.held };
+        recentFigures.set(cacheKey, known);
+      }
+      return allowanceFrom(subject, current, known.used, known.held);
+    },
+    reserve(caller) {
+      const subject = subjectOf(caller);
+      const current = week();
+      const weekStart = current.start.toISOString();
+      const at = now();
+      return state.transaction((): ReserveOutcome => {
+        const { used, held } = figures(subject.id, weekStart, at.toISOString());
+        if ((used ?? 0) + held >= subject.limit) return { granted: false, allowance: allowanceFrom(subject, current, used ?? 0, held) };
+        state.run('DELETE FROM usage_reservations WHERE subject = ? AND expires_at <= ?', subject.id, at.toISOString());
+        const reservation: Reservation = { id: newId('res_'), subjectId: subject.id, weekStart };
+        state.run(
+          'INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at) VALUES (?, ?, ?, ?)',
+          reservation.id,
+          subject.id,
+          weekStart,
+          new Date(at.getTime() + RESERVATION_TTL_MS).toISOString(),
+        );
+        forget(subject.id, weekStart);
+        return { granted: true, reservation };
+      });
+    },
+    commit(reservation) {
+      state.transaction(() => {
+        state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
+        state.run(
+          `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 1)
+           ON CONFLICT (subject, week_start) DO UPDATE SET used = used + 1`,
+          reservation.subjectId,
+          reservation.weekStart,
+        );
+      });
+      forget(reservation.subjectId, reservation.weekStart);
+    },
+    release(reservation) {
+      state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
+      forget(reservation.subjectId, reservation.weekStart);
+    },
+    moveKeyToAccount(keyId, accountId) {
+      const fromSubjectId = `key:${keyId}`;
+      const toSubjectId = `account:${accountId}`;
+      const weekStart = week().start.toISOString();
+      state.transaction(() => {
+        state.run(
+          `INSERT INTO usage_weeks (subject, week_start, used)
+           SELECT ?, week_start, used FROM usage_weeks WHERE subject = ? AND week_start = ?
+           ON CONFLICT (subject, week_start) DO UPDATE SET used = used + excluded.used`,
+          toSubjectId,
+          fromSubjectId,
+          weekStart,
+        );
+        state.run('DELETE FROM usage_weeks WHERE subject = ? AND week_start = ?', fromSubjectId, weekStart);
+      });
+      forget(fromSubjectId, weekStart);
+      forget(toSubjectId, weekStart);
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { OpenApiDocument } from '../api/mcp/published.ts';
+import { defineTool, mcpTools, type McpTool } from '../api/mcp/tools.ts';
+import { DEFAULT_CAPS } from '../api/usage/meter.ts';
+import { PUBLIC_URL, startAgentApp, type AgentApp } from './helpers/agent-app.ts';
+import { sourceRow, tenderRow } from './helpers/seed-release.ts';
+
+const NOW = new Date('2026-06-10T02:00:00.000Z');
+const CARD_PATHS = ['/v1/agent-card.json', '/v1/agent.json', '/.well-known/agent-card.json', '/.well-known/agent.json'];
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+// A route and a tool that exist only in this test: the documents must list them without being told.
+const extraTool = defineTool({
+  name: 'count_widgets',
+  title: 'Count widgets',
+  description: 'Counts the widgets of one colour.',
+  route: { method: 'GET', path: '/v1/test/widgets' },
+  input: z.object({ colour: z.string().openapi({ description: 'The colour to count.' }) }),
+  output: z.object({ count: z.number().int() }),
+});
+const tools: McpTool[] = [...mcpTools, extraTool];
+
+interface Card {
+  protocolVersion: string;
+  name: string;
+  description: string;
+  url: string;
+  version: string;
+  documentationUrl: string;
+  securitySchemes: Record<string, { type: string; scheme: string }>;
+  security: Record<string, string[]>[];
+  skills: { id: string; name: string; description: string; tags: string[] }[];
+}
+
+describe('discovery documents', () => {
+  let agent: AgentApp;
+  let document: OpenApiDocument;
+  let operations: { method: string; path: string; summary: string }[];
+
+  before(async () => {
+    agent = await startAgentApp({
+      tenders: [tenderRow({ title: 'Road maintenance services', reference: 'R-1', closing_date: '2026-06-20' })],
+      sources: [sourceRow()],
+      now: NOW,
+      tools,
+      extend: (app) => {
+        app.openapi(
+          createRoute({
+            method: 'get',
+            path: '/v1/test/widgets',
+            tags: ['Widgets'],
+            summary: 'Count the widgets of one colour',
+            request: { query: z.object({ colour: z.string().openapi({ description: 'The colour to count.' }) }) },
+            responses: { 200: { description: 'The count.', content: { 'application/json': { schema: z.object({ count: z.number().int() }) } } } },
+          }),
+          (c) => c.json({ count: c.req.valid('query').colour.length }, 200),
+        );
+      },
+    });
+    document = (await (await fetch(`${agent.url}/openapi.json`)).json()) as OpenApiDocument;
+    operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => ({ method: method.toUpperCase(), path, summary: item[method]!.summary ?? '' })),
+    );
+  });
+
+  after(async () => {
+    await agent.close();
+  });
+
+  async function text(path: string): Promise<{ contentType: string; body: string }> {
+    const response = await fetch(`${agent.url}${path}`);
+    assert.equal(response.status, 200, path);
+    return { contentType: response.headers.get('content-type') ?? '', body: await response.text() };
+  }
+
+  it('declares every discovery route and the MCP endpoints in /openapi.json, with their content types', () => {
+    const contentTypes = (path: string) => Object.keys((document.paths![path]!.get!.responses as Record<string, { content: object }>)['200']!.content);
+    assert.deepEqual(contentTypes('/agents.md'), ['text/markdown']);
+    assert.deepEqual(contentTypes('/llms.txt'), ['text/plain']);
+    for (const path of CARD_PATHS) assert.deepEqual(contentTypes(path), ['application/json'], path);
+    assert.ok(document.paths!['/mcp']?.post);
+    assert.ok(document.paths!['/mcp/c/{token}']?.post);
+    assert.ok(operations.length > 15, 'the whole app is there, not only these routes');
+  });
+
+  it('/agents.md lists every route of /openapi.json with its summary, and every tool with its arguments', async () => {
+    const { contentType, body } = await text('/agents.md');
+    assert.match(contentType, /^text\/markdown/);
+    assert.ok(body.startsWith(`# ${document.info.title}\n`));
+    for (const { method, path, summary } of operations) {
+      assert.ok(body.includes(`- \`${method} ${path}\`: ${summary}`), `${method} ${path} is missing`);
+    }
+    for (const tool of tools) {
+      assert.ok(body.includes(`### \`${tool.name}\`: ${tool.title}`), `${tool.name} is missing`);
+      assert.ok(body.includes(`Wraps \`${tool.route.method} ${tool.route.path}\`.`));
+    }
+    assert.ok(body.includes('- `limit` (integer, 1 to 100, default 20, optional): Page size.'));
+    assert.ok(body.includes('- `key` (string, required)'));
+    assert.ok(body.includes("- `colour` (string, required): The colour to count."));
+    assert.ok(body.includes('Takes no arguments.'));
+  });
+
+  it('/agents.md explains keys, the anonymous and keyed caps, and the connector URL', async () => {
+    const { body } = await text('/agents.md');
+    assert.ok(body.includes('`Authorization: Bearer svc_…`'));
+    assert.ok(body.includes(`${DEFAULT_CAPS.anonymous} calls a week per IP address`));
+    assert.ok(body.includes(`${DEFAULT_CAPS.identified} a week per account`));
+    assert.ok(body.includes(`\`${PUBLIC_URL}/mcp/c/<token>\``));
+    assert.ok(body.includes('`POST /v1/mcp/connector`'));
+    assert.ok(body.includes(`\`${PUBLIC_URL}/mcp\``));
+    assert.ok(body.includes(`(${PUBLIC_URL}/openapi.json)`));
+  });
+
+  it('/llms.txt follows the llms.txt layout and lists every route and every tool', async () => {
+    const { contentType, body } = await text('/llms.txt');
+    assert.match(contentType, /^text\/plain/);
+    const lines = body.split('\n');
+    assert.equal(lines[0], `# ${document.info.title}`);
+    assert.equal(lines[2], `> ${document.info.description}`);
+    assert.ok(body.includes(`- [Guide for agents](${PUBLIC_URL}/agents.md)`));
+    assert.ok(body.includes(`- [OpenAPI 3.1 contract](${PUBLIC_URL}/openapi.json)`));
+    for (const { method, path, summary } of operations) {
+      assert.match(body, new RegExp(`^- \\[${escape(`${method} ${path}`)}\\]\\([^)]+\\): ${escape(summary)}$`, 'm'), `${method} ${path} is missing`);
+    }
+    assert.ok(body.includes(`- [GET /v1/tenders](${PUBLIC_URL}/v1/tenders): `), 'a plain GET links to itself');
+    assert.ok(body.includes(`- [GET /v1/tenders/{key}](${PUBLIC_URL}/openapi.json): `), 'a templated path links to the contract');
+    for (const tool of tools) assert.ok(body.includes(`- [${tool.name}](${PUBLIC_URL}/agents.md): ${tool.description}`), `${tool.name} is missing`);
+    assert.ok(body.includes('arguments colour.'));
+  });
+
+  it('serves one agent card, in the A2A shape, at all four addresses, with a skill per tool', async () => {
+    const cards = await Promise.all(CARD_PATHS.map(async (path) => (await fetch(`${agent.url}${path}`)).json() as Promise<Card>));
+    for (const card of cards.slice(1)) assert.deepEqual(card, cards[0]);
+    const card = cards[0]!;
+    assert.equal(card.protocolVersion, '0.3.0');
+    assert.equal(card.name, document.info.title);
+    assert.equal(card.version, document.info.version);
+    assert.equal(card.url, `${PUBLIC_URL}/mcp`);
+    assert.equal(card.documentationUrl, `${PUBLIC_URL}/agents.md`);
+    assert.deepEqual(card.securitySchemes.bearer && { type: card.securitySchemes.bearer.type, scheme: card.securitySchemes.bearer.scheme }, { type: 'http', scheme: 'bearer' });
+    assert.deepEqual(card.security, [{ bearer: [] }, {}]);
+    assert.deepEqual(card.skills.map((skill) => skill.id), tools.map((tool) => tool.name));
+    const search = card.skills.find((skill) => skill.id === 'search_tenders')!;
+    assert.equal(search.name, 'Search tenders and grants');
+    assert.deepEqual(search.tags, ['tenders']);
+    assert.deepEqual(card.skills.find((skill) => skill.id === 'count_widgets')!.tags, ['widgets']);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

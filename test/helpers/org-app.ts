@@ -1,0 +1,131 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { newId, newSecret, secretHash } from '../../lib/tokens.ts';
+import { createMailer, type Mailer } from '../../api/accounts/mailer.ts';
+import { caller, SESSION_COOKIE } from '../../api/middleware/caller.ts';
+import { errorReplies } from '../../api/middleware/errors.ts';
+import { contactRoutes, type ContactRoutesOptions } from '../../api/routes/contact.ts';
+import { orgRoutes } from '../../api/routes/orgs.ts';
+import { openStateDb, type StateDb } from '../../api/state/db.ts';
+
+export const PUBLIC_URL = 'https://tenders.example.test';
+
+/** A clock tests move by hand. */
+export interface TestClock {
+  now: () => Date;
+  advance(ms: number): void;
+}
+
+export function testClock(start: string): TestClock {
+  let current = new Date(start).getTime();
+  return { now: () => new Date(current), advance: (ms) => void (current += ms) };
+}
+
+export interface OrgTestApp {
+  app: OpenAPIHono;
+  state: StateDb;
+  documentsDir: string;
+  clock: TestClock;
+  /** Creates an account (if new) and a session for `email`; returns the Cookie header that carries it. */
+  signIn(email: string): string;
+  close(): Promise<void>;
+}
+
+export interface OrgTestAppOptions {
+  /** Invitations go here; by default to `.eml` files in a temporary outbox. */
+  mailer?: Mailer;
+  /** The state the contact and feedback routes write to (to make writes fail); the app's own by default. */
+  contactState?: StateDb;
+  /** Receives what the routes log (a failed invitation email, a failed feedback write); quiet by default. */
+  log?: ContactRoutesOptions['log'];
+}
+
+/**
+ * The organisation, contact and feedback sub-apps behind the caller middleware on a small app, as the
+ * real app mounts them, over a temporary state store and data folder.
+ */
+export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgTestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'orgs-'));
+  const state = openStateDb(dataDir);
+  const clock = testClock('2026-06-10T02:00:00.000Z');
+  const documentsDir = join(dataDir, 'state', 'documents');
+  const mailer = options.mailer ?? createMailer({ outboxDir: join(dataDir, 'outbox') });
+  const errors = errorReplies({ log: () => {} });
+  const app = new OpenAPIHono({ defaultHook: errors.validationHook });
+  app.notFound(errors.notFound);
+  app.onError(errors.onError);
+  app.use('*', caller({ state, now: clock.now }));
+  const log = options.log ?? (() => {});
+  app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl: PUBLIC_URL, now: clock.now, log }));
+  app.route('/', contactRoutes({ state: options.contactState ?? state, now: clock.now, log }));
+  app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'test', version: '0' } });
+
+  return {
+    app,
+    state,
+    documentsDir,
+    clock,
+    signIn(email) {
+      const at = clock.now().toISOString();
+      state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING', newId('acct_'), email, at);
+      const { account_id } = state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', email)!;
+      const token = newSecret('sess_');
+      state.run(
+        'INSERT INTO sessions (session_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+        secretHash(token),
+        account_id,
+        at,
+        '2100-01-01T00:00:00.000Z',
+      );
+      return `${SESSION_COOKIE}=${token}`;
+    },
+    async close() {
+      state.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SmtpInbox {
+  smtpUrl: string;
+  /** Raw messages received, oldest first. */
+  messages: string[];
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on loopback that keeps every message it receives. */
+export async function startSmtpInbox(): Promise<SmtpInbox> {
+  const messages: string[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      let data = '';
+      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      stream.on('end', () => {
+        messages.push(data);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    smtpUrl: `smtp://127.0.0.1:${port}`,
+    messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The text of a raw message with quoted-printable soft line breaks and escapes undone. */
+export function decodedMessage(raw: string): string {
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** JSON request options for `app.request`. */
+export function jsonRequest(method: string, body: unknown, cookie?: string): RequestInit {
+  return { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(cookie && { cookie }) } };
+}
