@@ -1,3 +1,4 @@
+import { invalidBodyStatus } from '../schemas/common.ts';
 import type { Hook } from '@hono/zod-openapi';
 import type { Context, Env, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -28,7 +29,7 @@ export interface ErrorReplies<E extends Env> {
 }
 
 const TARGET_NAMES: Record<string, string> = { query: 'query parameter', param: 'path parameter', header: 'header', cookie: 'cookie', json: 'body field', form: 'form field' };
-/** Request bodies; a body that does not match its schema is 422, anything else that fails validation is 400. */
+/** Request bodies: a body that does not match its schema is 422 (malformed input inside it, such as bad base64, 400); anything else that fails validation is 400. */
 const BODY_TARGETS = new Set(['json', 'form']);
 const LONGEST_ECHO = 80;
 
@@ -50,7 +51,7 @@ export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions =
   return {
     validationHook: (result, c) => {
       if (result.success) return undefined;
-      return c.json({ detail: describeInvalidInput(result.target, result.error, c) }, BODY_TARGETS.has(result.target) ? 422 : 400);
+      return c.json({ detail: describeInvalidInput(result.target, result.error, c) }, BODY_TARGETS.has(result.target) ? invalidBodyStatus(result.error) : 400);
     },
     notFound: (c) => c.json({ detail: `Nothing is served at ${c.req.method} ${c.req.path}; GET /openapi.json lists every route.` }, 404),
     onError: (error, c) => {
