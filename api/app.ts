@@ -11,6 +11,7 @@ import { bodyLimit, wellFormedJson } from './middleware/body-limit.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { isMcpForward, keyScope, type ForwardEnv } from './middleware/key-scope.ts';
 import { rateHeaders } from './middleware/rate-headers.ts';
+import { createSandbox, type Sandbox } from './middleware/sandbox.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import type { ReleaseStore } from './release-store.ts';
 import { mcpRoutes } from './mcp/server.ts';
@@ -32,6 +33,8 @@ export interface AppOptions {
   state?: StateDb;
   /** Sends sign-in links and invitations. Default: `.eml` files in the system temp folder's `tender-intel-outbox/`. */
   mailer?: Mailer;
+  /** The sandbox registry tools register their fixtures in (default: a new, empty one). */
+  sandbox?: Sandbox;
   /** Where organisations' library files are kept (`<dataDir>/state/documents`). Default: the system temp folder. */
   documentsDir?: string;
   /** Where people and clients reach the service (`SVC_PUBLIC_URL`): sign-in links, connector URLs, the origin cookie writes must come from. */
@@ -82,6 +85,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   // in-process forwards can be marked so, so the header is trusted there and nowhere else.
   const clientIp = (c: Context) => (isMcpForward(c) ? (c.req.header('x-forwarded-for') ?? 'unknown') : defaultClientIp(c, trustProxy));
   const meter = options.meter ?? createMeter({ state, now });
+  const sandbox = options.sandbox ?? createSandbox();
 
   const errors = errorReplies<ForwardEnv>(options.log ? { log: options.log } : {});
   const app = new OpenAPIHono<ForwardEnv>({ defaultHook: errors.validationHook });
@@ -137,7 +141,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
     return app.request(path, init, { mcpForward: true });
   };
   app.route('/', mcpRoutes({ forward, tools, openApiDocument, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
-  app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl }));
+  app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
   app.doc31('/openapi.json', openApiConfig);
   return app;
 }

@@ -1,7 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createApp } from '../api/app.ts';
 import type { OpenApiDocument } from '../api/mcp/published.ts';
+import { createSandbox } from '../api/middleware/sandbox.ts';
 import { defineTool, mcpTools, type McpTool } from '../api/mcp/tools.ts';
 import { DEFAULT_CAPS } from '../api/usage/meter.ts';
 import { PUBLIC_URL, startAgentApp, type AgentApp } from './helpers/agent-app.ts';
@@ -152,3 +154,15 @@ describe('discovery documents', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('sandbox lines in the discovery documents', () => {
+  it('name exactly the tools whose fixtures are registered, and say so when there are none', async () => {
+    const store = { state: () => ({ ready: false as const, detail: 'no release' }), now: () => new Date() };
+    const none = await (await createApp({ store, burst: false }).request('/agents.md')).text();
+    assert.match(none, /No tool offers sandbox replies yet/);
+    const sandbox = createSandbox();
+    sandbox.register('extract', { summary: 'a fixed payslip extraction', reply: () => ({ mode: 'fields' }) });
+    const some = await (await createApp({ store, burst: false, sandbox }).request('/agents.md')).text();
+    assert.match(some, /On `extract`, add `Svc-Sandbox: true`/);
+  });
+});

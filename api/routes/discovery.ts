@@ -10,6 +10,8 @@ export interface DiscoveryRoutesOptions {
   tools: readonly McpTool[];
   /** The weekly checker allowances in force. */
   caps: WeeklyCaps;
+  /** The tools that answer sandbox calls with a fixture (the sandbox registry's list). */
+  sandboxFixtures: () => { tool: string; summary: string }[];
   /** Where clients reach the service (`SVC_PUBLIC_URL`); every link in the documents starts with it. */
   publicUrl: string;
 }
@@ -101,6 +103,7 @@ function renderDocuments(document: OpenApiDocument, options: DiscoveryRoutesOpti
     version: document.info.version,
     base,
     caps: options.caps,
+    sandboxTools: options.sandboxFixtures().map((fixture) => fixture.tool),
     routes: documentRoutes(document),
     tools: publishTools(options.tools, document),
   };
@@ -113,6 +116,7 @@ interface Service {
   version: string;
   base: string;
   caps: WeeklyCaps;
+  sandboxTools: string[];
   routes: DocumentRoute[];
   tools: PublishedTool[];
 }
@@ -222,7 +226,7 @@ function agentCard(service: Service): AgentCard {
 
 /** The access model in sentences, shared by /agents.md and /llms.txt so the two never disagree. */
 function authenticationLines(service: Service): string[] {
-  const { base, caps } = service;
+  const { base, caps, sandboxTools } = service;
   return [
     'Send an API key as `Authorization: Bearer svc_…` on REST calls and MCP connections, or nothing to call anonymously.',
     'Reads, tender browsing and the sandbox are open to everyone and never counted; document checks allow ' +
@@ -232,7 +236,9 @@ function authenticationLines(service: Service): string[] {
     'Links to original portals and other sites, supplier names and evidence URLs are returned only to a key or signed-in session.',
     `Chat apps that take only a URL: a signed-in account mints a connector URL with \`POST /v1/mcp/connector\`, of the form \`${base}/mcp/c/<token>\`. ` +
       'Its token is a key that works only for MCP; keep the URL secret.',
-    'Add `Svc-Sandbox: true` (or `?sandbox=true`, or `"sandbox": true` in a JSON body) for a deterministic fixture reply, free and never counted.',
+    sandboxTools.length
+      ? `On ${sandboxTools.map((tool) => `\`${tool}\``).join(', ')}, add \`Svc-Sandbox: true\` (or \`?sandbox=true\`, or \`"sandbox": true\` in a JSON body) for a deterministic fixture reply, free and never counted.`
+      : 'No tool offers sandbox replies yet; tools that do will be listed here.',
     'Every response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. Every error is JSON `{"detail": "…"}`, a sentence to act on; ' +
       'on 429 and 503 wait the `Retry-After` seconds before retrying.',
   ];
