@@ -46,7 +46,7 @@ const day = (column: string) => `strftime(${column}, '%Y-%m-%d')`;
 
 const TENDERS_SQL = `
   SELECT t.tender_key, t.source, t.source_tag, t.kind, t.title, t.buyer, t.reference, t.jurisdiction, t.tier,
-         t.summary, t.category, t.category_name, t.notice_type,
+         t.summary, t.category, t.category_name, t.trade, t.notice_type,
          ${day('t.published_date')} AS published_date, ${day('t.closing_date')} AS closing_date,
          ${instant('t.closing_at')} AS closing_at, t.value_text, t.url, t.listing_url,
          ${instant('t.first_seen')} AS first_seen, ${instant('t.last_seen')} AS last_seen,

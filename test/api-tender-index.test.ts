@@ -18,6 +18,7 @@ function row(key: string, fields: Partial<TenderRow> = {}): TenderRow {
     summary: null,
     category: null,
     category_name: null,
+    trade: null,
     notice_type: null,
     published_date: null,
     closing_date: '2026-07-01',
@@ -126,5 +127,18 @@ describe('index build', () => {
     const index = await TenderIndex.build([row('1', { jurisdiction: 'AU-WA', closing_date: null, closing_at: '2026-06-10T17:00:00.000Z' })], []);
     const hit = index.get('1'.padStart(32, '0'), NOW);
     assert.equal(hit?.tender.closingDate, '2026-06-11', '17:00Z is 01:00 the next day in Perth');
+  });
+});
+
+describe('trade filter', () => {
+  it('keeps only tenders of the trade asked for; tenders with no trade never match one', async () => {
+    const index = await TenderIndex.build(
+      [row('1', { title: 'Road resurfacing', trade: 'civil-works' }), row('2', { title: 'Office cleaning', trade: 'cleaning' }), row('3', { title: 'Panel', trade: null })],
+      [],
+    );
+    const keys = (filters: TenderFilters) => index.search(filters, { limit: 10, offset: 0 }, NOW).hits.map((hit) => hit.tender.row.title);
+    assert.deepEqual(keys({ trade: 'civil-works' }), ['Road resurfacing']);
+    assert.deepEqual(keys({ trade: 'security' }), []);
+    assert.equal(keys({}).length, 3);
   });
 });

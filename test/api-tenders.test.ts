@@ -301,8 +301,10 @@ describe('tender API over a seeded release', () => {
     it('says what is allowed in the 400 detail', async () => {
       const body = (await (await app.request('/v1/tenders?closing_within_days=367')).json()) as { detail: string };
       assert.equal(body.detail, 'Invalid query parameter closing_within_days=367: must be a whole number from 0 to 366.');
-      const unknown = (await (await app.request('/v1/tenders?trade=civil')).json()) as { detail: string };
-      assert.match(unknown.detail, /^Unknown query parameter trade: this route takes q, jurisdiction, .*offset\.$/);
+      const unknown = (await (await app.request('/v1/tenders?region=west')).json()) as { detail: string };
+      assert.match(unknown.detail, /^Unknown query parameter region: this route takes q, jurisdiction, .*trade.*offset\.$/);
+      const trade = (await (await app.request('/v1/tenders?trade=civil')).json()) as { detail: string };
+      assert.match(trade.detail, /^Invalid query parameter trade=civil: must be one of civil-works, building-construction, /);
     });
   });
 
@@ -314,6 +316,8 @@ describe('tender API over a seeded release', () => {
       assert.equal(body.title, 'Road maintenance services');
       assert.equal(body.open, true);
       for (const link of ['link', 'url', 'listing_url', 'source_url']) assert.equal(link in body, false, `${link} is withheld`);
+      const sources = body.sources as { source: string; licence: string; attribution: string }[];
+      assert.deepEqual(sources.map((s) => [s.source, s.licence, s.attribution]), [[body.source, 'CC BY 4.0', 'NSW Government']], 'the licence attribution travels with the data');
     });
 
     it('still answers a closed tender, with open: false', async () => {

@@ -80,7 +80,7 @@ describe('MCP server over real HTTP', () => {
     // JSON types and descriptions as /openapi.json gives them, not the strings a URL carries.
     assert.deepEqual(search.inputSchema.properties!.limit, { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size.' });
     assert.equal(search.outputSchema?.type, 'object');
-    assert.deepEqual(Object.keys(search.outputSchema!.properties!).sort(), ['coverage', 'results', 'total']);
+    assert.deepEqual(Object.keys(search.outputSchema!.properties!).sort(), ['coverage', 'results', 'sources', 'total']);
     assert.equal(JSON.stringify(search.outputSchema).includes('$ref'), false, 'schemas stand alone');
     assert.equal(search.annotations?.readOnlyHint, true);
 

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import {
   PortalSchema,
   TenderKeyParams,
-  TenderSchema,
+  TenderReadSchema,
   TenderSearchQuery,
   TenderSearchSchema,
   TenderSourcesSchema,
@@ -121,7 +121,7 @@ export const mcpTools: readonly McpTool[] = [
       'zone. Closed tenders still answer. Links to the original portal are included only for callers with an API key.',
     route: { method: 'GET', path: '/v1/tenders/{key}' },
     input: TenderKeyParams,
-    output: TenderSchema,
+    output: TenderReadSchema,
   }),
   defineTool({
     name: 'get_tender_portal',

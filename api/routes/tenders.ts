@@ -9,11 +9,12 @@ import {
   ErrorSchema,
   PortalSchema,
   TenderKeyParams,
-  TenderSchema,
+  TenderReadSchema,
   TenderSearchQuery,
   TenderSearchSchema,
   TenderSourcesSchema,
   TenderStripSchema,
+  attributionsOf,
   sourceReply,
   tenderReply,
   type Audience,
@@ -83,7 +84,7 @@ const tenderRoute = createRoute({
   description: 'Closed tenders still answer, with `open: false`.',
   request: { params: TenderKeyParams },
   responses: {
-    200: { description: 'The tender.', content: json(TenderSchema) },
+    200: { description: 'The tender, with the licence attribution of its source.', content: json(TenderReadSchema) },
     404: errorReply('No tender has this key.'),
     503: notLoaded,
   },
@@ -138,6 +139,7 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
         total,
         results: hits.map((hit) => tenderReply(hit.tender, hit.open, audience)),
         coverage: { ...release.tenders.coverage(filters), last_run: release.computedAt },
+        sources: attributionsOf(hits.map((hit) => hit.tender.row.source), release.tenders.sources),
       },
       200,
     );
@@ -157,7 +159,8 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
     // A malformed key cannot name a tender: it answers like any unknown key.
     const hit = TENDER_KEY_PATTERN.test(key) ? c.get('release').tenders.get(key, store.now()) : null;
     if (!hit) return c.json({ detail: `No tender has the key ${key.slice(0, 80)}; keys are the page_key of a search result.` }, 404);
-    return c.json(tenderReply(hit.tender, hit.open, audienceOf(c)), 200);
+    const sources = attributionsOf([hit.tender.row.source], c.get('release').tenders.sources);
+    return c.json({ ...tenderReply(hit.tender, hit.open, audienceOf(c)), sources }, 200);
   });
 
   app.openapi(portalRoute, (c) => {

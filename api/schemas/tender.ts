@@ -1,3 +1,4 @@
+import { TRADES } from '../../lib/trades.ts';
 import { z } from '@hono/zod-openapi';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
@@ -21,6 +22,8 @@ export const ErrorSchema = z
 
 const isoDate = z.iso.date();
 const isoInstant = z.iso.datetime({ offset: true });
+const TRADE_IDS = TRADES.map((trade) => trade.id) as [string, ...string[]];
+type TradeId = (typeof TRADE_IDS)[number];
 const linkNote = 'Only for a caller with an API key or a signed-in session.';
 
 /** A query-string integer: digits only, so `1e2`, `0x10` and an empty value are refused rather than read as numbers. */
@@ -45,6 +48,8 @@ const searchParameters = {
     .openapi({ description: 'Registry id of one source.' }),
   category: z.string().regex(/^(\d\d){1,4}$/, { error: 'must be a UNSPSC code of 2, 4, 6 or 8 digits' }).optional()
     .openapi({ description: 'UNSPSC code; a parent (`8010` or `80100000`) matches every code beneath it.' }),
+  trade: z.enum(TRADE_IDS, { error: `must be one of ${TRADE_IDS.join(', ')}` }).optional()
+    .openapi({ description: 'A trade of the taxonomy (lib/trades.ts): from the UNSPSC code where published, else title and summary words.' }),
   buyer: z.string().trim().min(1, { error: 'must not be empty' }).max(300, { error: 'must be at most 300 characters' }).optional()
     .openapi({ description: 'Organisation name as published: exact, ignoring case and runs of spaces.' }),
   closing_before: z.iso.date({ error: 'must be an ISO date such as 2026-10-31' }).optional()
@@ -87,6 +92,7 @@ export const TenderSchema = z
     summary: z.string().optional(),
     category: z.string().optional().openapi({ description: 'UNSPSC code (8 digits).' }),
     category_name: z.string().optional(),
+    trade: z.enum(TRADE_IDS).optional().openapi({ description: 'The trade the tender falls under, when one fits.' }),
     notice_type: z.string().optional(),
     published_date: isoDate.optional(),
     closing_date: isoDate.optional().openapi({ description: "Closing date in the buyer's time zone; absent when none is published." }),
@@ -121,13 +127,37 @@ export const CoverageSchema = z
   })
   .openapi('Coverage');
 
+export const AttributionSchema = z
+  .object({
+    source: z.string().openapi({ description: 'Registry id.' }),
+    name: z.string(),
+    licence: z.string().openapi({ description: 'The data licence as the source states it.' }),
+    attribution: z.string().openapi({ description: 'The attribution the licence requires; show it with the data.' }),
+  })
+  .openapi('Attribution');
+
 export const TenderSearchSchema = z
   .object({
     total: z.number().int().openapi({ description: 'Matches in all, across every page.' }),
     results: z.array(TenderSchema),
     coverage: CoverageSchema,
+    sources: z.array(AttributionSchema).openapi({ description: 'Licence and attribution of every source the results on this page come from.' }),
   })
   .openapi('TenderSearch');
+
+// Built from the shape rather than with extend(), which OpenAPI would render as allOf instead of one object.
+export const TenderReadSchema = z
+  .object({
+    ...TenderSchema.shape,
+    sources: z.array(AttributionSchema).openapi({ description: 'Licence and attribution of the source the tender comes from.' }),
+  })
+  .openapi('TenderRead');
+
+/** The attribution each data licence requires, for the sources named (registry order, each once). */
+export function attributionsOf(sourceIds: Iterable<string>, registry: readonly SourceRow[]): z.infer<typeof AttributionSchema>[] {
+  const wanted = new Set(sourceIds);
+  return registry.filter((row) => wanted.has(row.id)).map((row) => ({ source: row.id, name: row.name, licence: row.licence, attribution: row.attribution }));
+}
 
 export const TenderStripSchema = z
   .object({
@@ -197,6 +227,7 @@ export function tenderReply(tender: IndexedTender, open: boolean, audience: Audi
     summary: row.summary ?? undefined,
     category: row.category ?? undefined,
     category_name: row.category_name ?? undefined,
+    trade: (row.trade as TradeId | null) ?? undefined,
     notice_type: row.notice_type ?? undefined,
     published_date: row.published_date ?? undefined,
     closing_date: tender.closingDate ?? undefined,

@@ -1,3 +1,4 @@
+import { TRADES } from '../../lib/trades.ts';
 import SearchableMap from 'minisearch/SearchableMap';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
@@ -26,6 +27,7 @@ export interface TenderRow {
   summary: string | null;
   category: string | null;
   category_name: string | null;
+  trade: string | null;
   notice_type: string | null;
   published_date: string | null;
   closing_date: string | null;
@@ -63,6 +65,7 @@ export interface SourceRow {
 }
 
 export const TENDER_KINDS = ['tender', 'grant'] as const;
+const TRADE_IDS = TRADES.map((trade) => trade.id);
 export type TenderKind = (typeof TENDER_KINDS)[number];
 
 /** Search filters, named as the query parameters of GET /v1/tenders; values are already validated. */
@@ -73,6 +76,7 @@ export interface TenderFilters {
   tier?: Tier | undefined;
   source?: string | undefined;
   category?: string | undefined;
+  trade?: string | undefined;
   buyer?: string | undefined;
   closing_before?: string | undefined;
   closing_within_days?: number | undefined;
@@ -173,6 +177,7 @@ export class TenderIndex {
   readonly #buyerCodes: Map<string, number>;
   /** The 8-digit UNSPSC code as a number, or -1. */
   readonly #category: Int32Array;
+  readonly #trade: Int16Array;
   readonly #firstSeenMs: Float64Array;
   /** NaN when the dates never changed: every comparison with NaN is false. */
   readonly #datesChangedMs: Float64Array;
@@ -213,6 +218,7 @@ export class TenderIndex {
     this.#buyer = new Int32Array(count);
     this.#buyerCodes = new Map();
     this.#category = new Int32Array(count);
+    this.#trade = new Int16Array(count);
     this.#firstSeenMs = new Float64Array(count);
     this.#datesChangedMs = new Float64Array(count);
     this.#tenders.forEach((tender, slot) => {
@@ -226,6 +232,7 @@ export class TenderIndex {
       this.#source[slot] = codeOf(this.#sourceCodes, row.source);
       this.#buyer[slot] = row.buyer === null ? -1 : codeOf(this.#buyerCodes, normaliseForKey(row.buyer));
       this.#category[slot] = row.category !== null && /^\d{8}$/.test(row.category) ? Number(row.category) : -1;
+      this.#trade[slot] = row.trade === null ? -1 : TRADE_IDS.indexOf(row.trade);
       this.#firstSeenMs[slot] = Date.parse(row.first_seen);
       this.#datesChangedMs[slot] = row.dates_changed_at === null ? Number.NaN : Date.parse(row.dates_changed_at);
     });
@@ -345,6 +352,7 @@ export class TenderIndex {
     const sources = this.#source;
     const buyers = this.#buyer;
     const categories = this.#category;
+    const trades = this.#trade;
     const closingDays = this.#closingDay;
     const datesChangedMs = this.#datesChangedMs;
     const firstSeenMs = this.#firstSeenMs;
@@ -357,6 +365,7 @@ export class TenderIndex {
     // A value no tender holds gets a code no slot carries (-2), so it matches nothing.
     const source = filters.source === undefined ? -1 : (this.#sourceCodes.get(filters.source) ?? -2);
     const buyer = filters.buyer === undefined ? -1 : (this.#buyerCodes.get(normaliseForKey(filters.buyer)) ?? -2);
+    const trade = filters.trade === undefined ? -1 : TRADE_IDS.indexOf(filters.trade);
     const prefix = filters.category === undefined ? undefined : categoryPrefix(filters.category);
     const categoryDivisor = prefix === undefined ? 0 : 10 ** (8 - prefix.length);
     const categoryParent = prefix === undefined ? 0 : Number(prefix);
@@ -372,6 +381,7 @@ export class TenderIndex {
       if (tier !== -1 && tiers[slot] !== tier) return false;
       if (source !== -1 && sources[slot] !== source) return false;
       if (buyer !== -1 && buyers[slot] !== buyer) return false;
+      if (trade !== -1 && trades[slot] !== trade) return false;
       if (categoryDivisor !== 0) {
         const category = categories[slot]!;
         if (category < 0 || Math.floor(category / categoryDivisor) !== categoryParent) return false;
