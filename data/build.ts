@@ -3,17 +3,21 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JURISDICTIONS, timeZoneOf } from '../lib/jurisdictions.ts';
-import { AWARD_RELEASE_COLUMNS, PLAN_COLUMNS, TENDER_CHANGE_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS, createTableSql, type TableName } from './schema.ts';
+import {
+  ABN_ENTITY_COLUMNS, AWARD_RELEASE_COLUMNS, COMPANY_COLUMNS, HTTP_VALIDATOR_COLUMNS, PLAN_COLUMNS, TENDER_CHANGE_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS,
+  createTableSql, type TableName,
+} from './schema.ts';
 import { sqlString, type Store } from './store.ts';
 
 const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
 
 /** Models in dependency order; each file `data/models/<table>.sql` fills the table of its name. */
-export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'sources'];
+export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'http_validators', 'sources'];
 
 const DERIVED_TENDER_COLUMNS = new Set(['first_seen', 'last_seen', 'dates_changed_at', 'stale']);
 const DERIVED_AWARD_COLUMNS = new Set(['first_seen']);
 const DERIVED_PLAN_COLUMNS = new Set(['first_seen', 'last_seen', 'stale']);
+const DERIVED_ABN_COLUMNS = new Set(['first_seen', 'stale']);
 
 function without(columns: Record<string, string>, derived: Set<string>): Record<string, string> {
   return Object.fromEntries(Object.entries(columns).filter(([name]) => !derived.has(name)).map(([name, type]) => [name, type.replace(' NOT NULL', '')]));
@@ -22,6 +26,39 @@ function without(columns: Record<string, string>, derived: Set<string>): Record<
 export const STAGED_TENDER_COLUMNS = without(TENDER_COLUMNS, DERIVED_TENDER_COLUMNS);
 export const STAGED_AWARD_COLUMNS = without(AWARD_RELEASE_COLUMNS, DERIVED_AWARD_COLUMNS);
 export const STAGED_PLAN_COLUMNS = without(PLAN_COLUMNS, DERIVED_PLAN_COLUMNS);
+export const STAGED_ABN_COLUMNS = without(ABN_ENTITY_COLUMNS, DERIVED_ABN_COLUMNS);
+
+/** A company register's rows as staged: one per name of a company (the `companies` model folds them per ACN). */
+export const STAGED_COMPANY_COLUMNS = {
+  source: 'VARCHAR',
+  acn: 'VARCHAR',
+  name: 'VARCHAR',
+  is_current_name: 'BOOLEAN',
+  current_name: 'VARCHAR',
+  current_name_start_date: 'DATE',
+  type: 'VARCHAR',
+  class: 'VARCHAR',
+  sub_class: 'VARCHAR',
+  status: 'VARCHAR',
+  registered_date: 'DATE',
+  deregistered_date: 'DATE',
+  previous_state: 'VARCHAR',
+  state_registration_number: 'VARCHAR',
+  abn: 'VARCHAR',
+  as_of: 'DATE',
+  url: 'VARCHAR',
+} as const;
+
+/** A file's validators as the crawl reports them and `http_validators` keeps them. */
+export interface HttpValidator {
+  /** The file's public URL. */
+  url: string;
+  etag: string | null;
+  /** The Last-Modified header exactly as the server sent it (an HTTP date). */
+  last_modified: string | null;
+  /** The run (its clock, ISO) that last downloaded the file whole. */
+  fetched_at: string;
+}
 
 /** One row per registry source: what the crawl did tonight, for the models to join. */
 export interface SourceRun {
@@ -32,6 +69,8 @@ export interface SourceRun {
   tier: string;
   kinds: string[];
   mode: string;
+  /** `incremental` (merged across nights) when unset, or `snapshot` (replaced whole on each good run). */
+  refresh?: 'incremental' | 'snapshot';
   homepage: string;
   licence: string;
   attribution: string;
@@ -46,6 +85,10 @@ export interface SourceRun {
   pages: number;
   errors: number;
   duration_ms: number;
+  /** Set (ISO) when every file of a snapshot source answered 304: its rows are carried forward, fresh. */
+  not_modified_since?: string | null;
+  /** The validators of the files it downloaded tonight, kept when the source did not fail. */
+  validators?: HttpValidator[];
 }
 
 export interface RunConstants {
@@ -60,27 +103,38 @@ export async function prepareWorkingTables(store: Store, run: RunConstants, sour
     ${createTableSql('staged_tenders', STAGED_TENDER_COLUMNS)};
     ${createTableSql('staged_awards', STAGED_AWARD_COLUMNS)};
     ${createTableSql('staged_plans', STAGED_PLAN_COLUMNS)};
+    ${createTableSql('staged_companies', STAGED_COMPANY_COLUMNS)};
+    ${createTableSql('staged_abns', STAGED_ABN_COLUMNS)};
     ${createTableSql('prev_tenders', TENDER_COLUMNS)};
     ${createTableSql('prev_tender_changes', TENDER_CHANGE_COLUMNS)};
     ${createTableSql('prev_award_releases', AWARD_RELEASE_COLUMNS)};
     ${createTableSql('prev_plans', PLAN_COLUMNS)};
+    ${createTableSql('prev_companies', COMPANY_COLUMNS)};
+    ${createTableSql('prev_abn_entities', ABN_ENTITY_COLUMNS)};
+    ${createTableSql('prev_http_validators', HTTP_VALIDATOR_COLUMNS)};
     ${createTableSql('prev_sources', SOURCE_COLUMNS)};
     CREATE TABLE run_context AS SELECT TIMESTAMPTZ ${sqlString(run.runAt.toISOString())} AS run_at, ${sqlString(run.releaseId)} AS release_id,
       ${run.previousRunAt ? `TIMESTAMPTZ ${sqlString(run.previousRunAt.toISOString())}` : 'NULL::TIMESTAMPTZ'} AS previous_run_at;
     CREATE TABLE jurisdiction_zones (jurisdiction VARCHAR, time_zone VARCHAR);
     INSERT INTO jurisdiction_zones VALUES ${JURISDICTIONS.map((j) => `(${sqlString(j)}, ${sqlString(timeZoneOf(j))})`).join(', ')};
-    CREATE TABLE run_sources (id VARCHAR, tag VARCHAR, name VARCHAR, jurisdiction VARCHAR, tier VARCHAR, kinds VARCHAR[], mode VARCHAR,
+    CREATE TABLE run_sources (id VARCHAR, tag VARCHAR, name VARCHAR, jurisdiction VARCHAR, tier VARCHAR, kinds VARCHAR[], mode VARCHAR, refresh VARCHAR,
       homepage VARCHAR, licence VARCHAR, attribution VARCHAR, caveats VARCHAR[], attempted BOOLEAN, failed BOOLEAN, refused VARCHAR, diagnosis VARCHAR,
-      records INTEGER, invalid INTEGER, pages INTEGER, errors INTEGER, duration_ms INTEGER);
+      records INTEGER, invalid INTEGER, pages INTEGER, errors INTEGER, duration_ms INTEGER, not_modified_since TIMESTAMPTZ);
+    ${createTableSql('run_validators', HTTP_VALIDATOR_COLUMNS)};
   `);
   if (sourceRuns.length === 0) return;
   const list = (values: string[]) => `[${values.map(sqlString).join(', ')}]::VARCHAR[]`;
+  const nullable = (value: string | null | undefined) => (value == null ? 'NULL' : sqlString(value));
   const rows = sourceRuns.map((s) =>
-    `(${[s.id, s.tag, s.name, s.jurisdiction, s.tier].map(sqlString).join(', ')}, ${list(s.kinds)}, ${sqlString(s.mode)}, ${sqlString(s.homepage)}, ` +
-    `${sqlString(s.licence)}, ${sqlString(s.attribution)}, ${list(s.caveats)}, ${s.attempted}, ${s.failed}, ${s.refused === null ? 'NULL' : sqlString(s.refused)}, ` +
-    `${s.diagnosis === null ? 'NULL' : sqlString(s.diagnosis)}, ${s.records}, ${s.invalid}, ${s.pages}, ${s.errors}, ${s.duration_ms})`,
+    `(${[s.id, s.tag, s.name, s.jurisdiction, s.tier].map(sqlString).join(', ')}, ${list(s.kinds)}, ${sqlString(s.mode)}, ${sqlString(s.refresh ?? 'incremental')}, ${sqlString(s.homepage)}, ` +
+    `${sqlString(s.licence)}, ${sqlString(s.attribution)}, ${list(s.caveats)}, ${s.attempted}, ${s.failed}, ${nullable(s.refused)}, ` +
+    `${nullable(s.diagnosis)}, ${s.records}, ${s.invalid}, ${s.pages}, ${s.errors}, ${s.duration_ms}, ` +
+    `${s.not_modified_since ? `TIMESTAMPTZ ${sqlString(s.not_modified_since)}` : 'NULL'})`,
   );
   await store.exec(`INSERT INTO run_sources VALUES ${rows.join(',\n')}`);
+  const validators = sourceRuns.flatMap((s) => (s.validators ?? []).map((v) =>
+    `(${sqlString(s.id)}, ${sqlString(v.url)}, ${nullable(v.etag)}, ${nullable(v.last_modified)}, TIMESTAMPTZ ${sqlString(v.fetched_at)})`));
+  if (validators.length) await store.exec(`INSERT INTO run_validators VALUES ${validators.join(',\n')}`);
 }
 
 function jsonColumns(columns: Record<string, string>): string {
@@ -98,6 +152,8 @@ export async function loadStaging(store: Store, stagingDir: string): Promise<voi
   await load('staged_tenders', '.tenders.ndjson', STAGED_TENDER_COLUMNS);
   await load('staged_awards', '.awards.ndjson', STAGED_AWARD_COLUMNS);
   await load('staged_plans', '.plans.ndjson', STAGED_PLAN_COLUMNS);
+  await load('staged_companies', '.companies.ndjson', STAGED_COMPANY_COLUMNS);
+  await load('staged_abns', '.abns.ndjson', STAGED_ABN_COLUMNS);
 }
 
 /**
@@ -107,7 +163,11 @@ export async function loadStaging(store: Store, stagingDir: string): Promise<voi
 export async function loadPrevious(store: Store, previousStorePath: string): Promise<void> {
   await store.exec(`ATTACH ${sqlString(previousStorePath)} AS prev (READ_ONLY)`);
   try {
-    for (const [table, columns] of [['tenders', TENDER_COLUMNS], ['tender_changes', TENDER_CHANGE_COLUMNS], ['award_releases', AWARD_RELEASE_COLUMNS], ['plans', PLAN_COLUMNS], ['sources', SOURCE_COLUMNS]] as const) {
+    const carried = [
+      ['tenders', TENDER_COLUMNS], ['tender_changes', TENDER_CHANGE_COLUMNS], ['award_releases', AWARD_RELEASE_COLUMNS], ['plans', PLAN_COLUMNS],
+      ['companies', COMPANY_COLUMNS], ['abn_entities', ABN_ENTITY_COLUMNS], ['http_validators', HTTP_VALIDATOR_COLUMNS], ['sources', SOURCE_COLUMNS],
+    ] as const;
+    for (const [table, columns] of carried) {
       const existing = await store.all<{ column_name: string }>(
         `SELECT column_name FROM information_schema.columns WHERE table_catalog = 'prev' AND table_name = ${sqlString(table)}`,
       );
@@ -137,7 +197,8 @@ export async function runModels(store: Store): Promise<Record<string, number>> {
 
 /** Drops the working tables so the published store holds only documented tables. */
 export async function dropWorkingTables(store: Store): Promise<void> {
-  await store.exec(['staged_tenders', 'staged_awards', 'staged_plans', 'prev_tenders', 'prev_tender_changes', 'prev_award_releases', 'prev_plans', 'prev_sources', 'run_context', 'run_sources', 'jurisdiction_zones']
+  await store.exec(['staged_tenders', 'staged_awards', 'staged_plans', 'staged_companies', 'staged_abns', 'prev_tenders', 'prev_tender_changes', 'prev_award_releases', 'prev_plans',
+    'prev_companies', 'prev_abn_entities', 'prev_http_validators', 'prev_sources', 'run_context', 'run_sources', 'run_validators', 'jurisdiction_zones']
     .map((t) => `DROP TABLE IF EXISTS ${t}`).join('; '));
 }
 
@@ -150,6 +211,8 @@ export function parquetExportSql(parquetDir: string): string[] {
     `COPY (SELECT *, year(awarded_date) AS year FROM awards ORDER BY contract_id) TO ${to('awards')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT *, year(awarded_date) AS year FROM award_releases ORDER BY release_id) TO ${to('award_releases')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM plans ORDER BY source, plan_id) TO ${to('plans')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,
+    `COPY (SELECT * FROM companies ORDER BY source, acn) TO ${to('companies.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (SELECT * FROM abn_entities ORDER BY source, abn) TO ${to('abn_entities.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM sources ORDER BY id) TO ${to('sources.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
   ];
 }

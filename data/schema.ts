@@ -2,7 +2,7 @@
  * The release store's tables. Column order here is the order in DuckDB and Parquet; every column is
  * documented in data/README.md (a test compares the two). Bump SCHEMA_VERSION when a column changes.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const TENDER_COLUMNS = {
   tender_key: 'VARCHAR NOT NULL',
@@ -125,6 +125,63 @@ export const PLAN_COLUMNS = {
   stale: 'BOOLEAN NOT NULL',
 } as const;
 
+/** One row per company (ACN) of a company register, folded from the register's one row per name. */
+export const COMPANY_COLUMNS = {
+  source: 'VARCHAR NOT NULL',
+  acn: 'VARCHAR NOT NULL',
+  name: 'VARCHAR NOT NULL',
+  former_names: 'VARCHAR[] NOT NULL',
+  name_start_date: 'DATE',
+  type: 'VARCHAR',
+  class: 'VARCHAR',
+  sub_class: 'VARCHAR',
+  status: 'VARCHAR NOT NULL',
+  status_meaning: 'VARCHAR',
+  registered_date: 'DATE',
+  deregistered_date: 'DATE',
+  previous_state: 'VARCHAR',
+  state_registration_number: 'VARCHAR',
+  abn: 'VARCHAR',
+  as_of: 'DATE NOT NULL',
+  url: 'VARCHAR NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+  stale: 'BOOLEAN NOT NULL',
+} as const;
+
+/** One row per ABN of the ABN bulk extract; individuals keep no name or postcode. */
+export const ABN_ENTITY_COLUMNS = {
+  source: 'VARCHAR NOT NULL',
+  abn: 'VARCHAR NOT NULL',
+  abn_status: 'VARCHAR NOT NULL',
+  abn_status_from: 'DATE',
+  entity_type_code: 'VARCHAR NOT NULL',
+  entity_type: 'VARCHAR',
+  individual: 'BOOLEAN NOT NULL',
+  name: 'VARCHAR',
+  state: 'VARCHAR',
+  postcode: 'VARCHAR',
+  asic_number: 'VARCHAR',
+  gst_status: 'VARCHAR',
+  gst_status_from: 'DATE',
+  trading_names: 'VARCHAR[] NOT NULL',
+  business_names: 'VARCHAR[] NOT NULL',
+  other_names: 'VARCHAR[] NOT NULL',
+  record_updated: 'DATE',
+  as_of: 'DATE NOT NULL',
+  url: 'VARCHAR NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+  stale: 'BOOLEAN NOT NULL',
+} as const;
+
+/** The ETag and Last-Modified of each snapshot file, sent as If-None-Match / If-Modified-Since next run. */
+export const HTTP_VALIDATOR_COLUMNS = {
+  source: 'VARCHAR NOT NULL',
+  url: 'VARCHAR NOT NULL',
+  etag: 'VARCHAR',
+  last_modified: 'VARCHAR',
+  fetched_at: 'TIMESTAMPTZ NOT NULL',
+} as const;
+
 export const SOURCE_COLUMNS = {
   id: 'VARCHAR NOT NULL',
   tag: 'VARCHAR NOT NULL',
@@ -133,6 +190,7 @@ export const SOURCE_COLUMNS = {
   tier: 'VARCHAR NOT NULL',
   kinds: 'VARCHAR[] NOT NULL',
   mode: 'VARCHAR NOT NULL',
+  refresh: 'VARCHAR NOT NULL',
   homepage: 'VARCHAR NOT NULL',
   licence: 'VARCHAR NOT NULL',
   attribution: 'VARCHAR NOT NULL',
@@ -142,6 +200,7 @@ export const SOURCE_COLUMNS = {
   tender_count: 'INTEGER NOT NULL',
   award_count: 'INTEGER NOT NULL',
   plan_count: 'INTEGER NOT NULL',
+  reference_count: 'INTEGER NOT NULL',
   last_run_at: 'TIMESTAMPTZ',
   last_success_at: 'TIMESTAMPTZ',
   records_new: 'INTEGER NOT NULL',
@@ -163,6 +222,9 @@ export const TABLES = {
   award_releases: AWARD_RELEASE_COLUMNS,
   awards: AWARD_COLUMNS,
   plans: PLAN_COLUMNS,
+  companies: COMPANY_COLUMNS,
+  abn_entities: ABN_ENTITY_COLUMNS,
+  http_validators: HTTP_VALIDATOR_COLUMNS,
   sources: SOURCE_COLUMNS,
 } as const;
 export type TableName = keyof typeof TABLES;

@@ -24,6 +24,12 @@ export const FixtureMeta = z.object({
       content_type: z.string().default('text/html; charset=utf-8'),
       /** For POST APIs that page in the body: the entry matches only when the request body contains this text. */
       body_contains: z.string().optional(),
+      /**
+       * Validators the server sends with the file (ETag verbatim, Last-Modified as an HTTP date); a GET carrying
+       * a matching If-None-Match, or an If-Modified-Since not older than `last_modified`, is answered 304.
+       */
+      etag: z.string().optional(),
+      last_modified: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'an HTTP date').optional(),
       note: z.string().optional(),
     }),
   ),

@@ -19,6 +19,8 @@ export interface ServedRequest {
   method: string;
   path: string;
   status: number;
+  /** The If-None-Match / If-Modified-Since the request carried, when it was conditional. */
+  conditional?: { ifNoneMatch: string | null; ifModifiedSince: string | null };
 }
 
 /**
@@ -71,7 +73,10 @@ export class FixtureServer {
     const [, source = '', ...rest] = url.pathname.split('/');
     const pathAndQuery = `/${rest.join('/')}${url.search}`;
     const method = req.method ?? 'GET';
-    const log = (status: number) => this.requests.push({ source, method, path: pathAndQuery, status });
+    const ifNoneMatch = header(req, 'if-none-match');
+    const ifModifiedSince = header(req, 'if-modified-since');
+    const conditional = ifNoneMatch !== null || ifModifiedSince !== null ? { conditional: { ifNoneMatch, ifModifiedSince } } : {};
+    const log = (status: number) => this.requests.push({ source, method, path: pathAndQuery, status, ...conditional });
     const fault = this.faults[source] ?? (await this.meta(source).then((m) => m.fault, () => undefined));
     if (fault === 'hang') {
       log(0);
@@ -95,9 +100,15 @@ export class FixtureServer {
         res.writeHead(404, { 'content-type': 'text/plain' }).end(`no fixture for ${method} ${pathAndQuery}`);
         return;
       }
+      const validators = { ...(entry.etag ? { etag: entry.etag } : {}), ...(entry.last_modified ? { 'last-modified': entry.last_modified } : {}) };
+      if (method === 'GET' && entry.status === 200 && notModified(entry, ifNoneMatch, ifModifiedSince)) {
+        log(304);
+        res.writeHead(304, validators).end();
+        return;
+      }
       const content = entry.file ? await readFile(join(fixtureDir(source, this.root, this.night), entry.file)) : Buffer.alloc(0);
       log(entry.status);
-      res.writeHead(entry.status, { 'content-type': entry.content_type, 'content-length': content.length }).end(content);
+      res.writeHead(entry.status, { 'content-type': entry.content_type, 'content-length': content.length, ...validators }).end(content);
     } catch (error) {
       log(404);
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`no fixtures for source ${source}: ${(error as Error).message}`);
@@ -112,6 +123,25 @@ export class FixtureServer {
     }
     return meta;
   }
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : null;
+}
+
+/** RFC 9110 §13.2.2: If-None-Match decides when present; otherwise If-Modified-Since against Last-Modified. */
+function notModified(entry: FixtureMeta['files'][number], ifNoneMatch: string | null, ifModifiedSince: string | null): boolean {
+  if (ifNoneMatch !== null) {
+    if (!entry.etag) return false;
+    const weakless = (tag: string) => tag.trim().replace(/^W\//, '');
+    return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => weakless(tag) === weakless(entry.etag!));
+  }
+  if (ifModifiedSince !== null && entry.last_modified) {
+    const since = Date.parse(ifModifiedSince);
+    return !Number.isNaN(since) && Date.parse(entry.last_modified) <= since;
+  }
+  return false;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

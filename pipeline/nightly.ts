@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
-import { dropWorkingTables, exportParquet, loadPrevious, loadStaging, prepareWorkingTables, runModels, type SourceRun } from '../data/build.ts';
+import { dropWorkingTables, exportParquet, loadPrevious, loadStaging, prepareWorkingTables, runModels, type HttpValidator, type SourceRun } from '../data/build.ts';
 import {
   Manifest, newReleaseId, pointCurrentAt, pruneReleases, readCurrentRelease, releasesDir, removeAbandonedWork,
   type CurrentRelease, type SourceRunSummary,
@@ -10,13 +10,13 @@ import { SCHEMA_VERSION } from '../data/schema.ts';
 import { openStore, type Store } from '../data/store.ts';
 import type { Politeness, SourceDefinition } from '../sources/_contract/define-source.ts';
 import { loadRegistry } from '../sources/_contract/registry.ts';
-import { crawlSource, type SourceCrawlResult } from './crawl.ts';
+import { crawlSource, emptyCrawlResult, type SourceCrawlResult } from './crawl.ts';
 import { readFixtureMeta } from './fixture-meta.ts';
 import { FixtureServer, type Fault } from './fixture-server.ts';
 import { HostGate } from './politeness.ts';
 import { progressReporter, type ProgressReporter } from './progress.ts';
 import { acquireRunLock } from './run-lock.ts';
-import { writeStaging } from './staging.ts';
+import { StagingWriter } from './staging.ts';
 
 export interface NightlyOptions {
   dataDir: string;
@@ -58,7 +58,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     const registry = options.registry ?? (await loadRegistry());
     const selected = selectSources(registry, options.sourceIds);
     const previous = await readCurrentRelease(options.dataDir);
-    const previousSuccess = previous ? await lastSuccessBySource(previous) : new Map<string, Date>();
+    const remembered = previous ? await rememberedBySource(previous) : { lastSuccess: new Map<string, Date>(), validators: new Map<string, HttpValidator[]>() };
     const clock = await runClock(options, selected);
     const timings: Record<string, number> = {};
     const time = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
@@ -81,7 +81,8 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       crawlAll(selected, {
         baseFor: (source) => (fixtureServer ? fixtureServer.baseFor(source.id) : new URL(source.origin).origin),
         now: clock.now,
-        lastSuccess: previousSuccess,
+        lastSuccess: remembered.lastSuccess,
+        validators: remembered.validators,
         gate: new HostGate({ scale: options.fixtures ? 0 : 1 }),
         politeness: options.politeness,
         offline: options.fixtures,
@@ -119,7 +120,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
         finished_at: new Date().toISOString(),
         schema_version: SCHEMA_VERSION,
         mode: options.fixtures ? 'fixtures' : 'live',
-        sources: summaries.sources.filter((s) => results.has(s.id)).map((s) => ({ ...s, records: results.get(s.id)!.records.length })),
+        sources: summaries.sources.filter((s) => results.has(s.id)).map((s) => ({ ...s, records: results.get(s.id)!.recordCount })),
         counts: summaries.counts,
         stage_timings_ms: timings,
       });
@@ -164,13 +165,24 @@ async function runClock(options: NightlyOptions, selected: SourceDefinition[]): 
   return { now: new Date(Math.max(...captured)), pinned: true, basis: options.night ? `fixtures capture date (${options.night})` : 'fixtures capture date' };
 }
 
-async function lastSuccessBySource(previous: CurrentRelease): Promise<Map<string, Date>> {
+/** What the previous release remembers per source: its last good run, and the validators of its snapshot files. */
+async function rememberedBySource(previous: CurrentRelease): Promise<{ lastSuccess: Map<string, Date>; validators: Map<string, HttpValidator[]> }> {
   const store = await openStore(previous.storePath, { readOnly: true });
   try {
     const rows = await store.all<{ id: string; last_success_at: string | null }>(
       `SELECT id, strftime(last_success_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS last_success_at FROM sources`,
     );
-    return new Map(rows.filter((r) => r.last_success_at).map((r) => [r.id, new Date(r.last_success_at!)]));
+    const lastSuccess = new Map(rows.filter((r) => r.last_success_at).map((r) => [r.id, new Date(r.last_success_at!)]));
+    const validators = new Map<string, HttpValidator[]>();
+    // A release written before validators were kept has no such table: everything is fetched whole.
+    const [kept] = await store.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = 'http_validators'`);
+    if (kept && kept.n > 0) {
+      const saved = await store.all<HttpValidator & { source: string }>(
+        `SELECT source, url, etag, last_modified, strftime(fetched_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS fetched_at FROM http_validators ORDER BY source, url`,
+      );
+      for (const { source, ...validator } of saved) validators.set(source, [...(validators.get(source) ?? []), validator]);
+    }
+    return { lastSuccess, validators };
   } finally {
     store.close();
   }
@@ -180,6 +192,7 @@ interface CrawlAllOptions {
   baseFor(source: SourceDefinition): string;
   now: Date;
   lastSuccess: Map<string, Date>;
+  validators: Map<string, HttpValidator[]>;
   gate: HostGate;
   politeness?: Partial<Politeness>;
   offline: boolean;
@@ -188,7 +201,10 @@ interface CrawlAllOptions {
   workDir: string;
 }
 
-/** Crawls sources concurrently; a failing source is recorded, never fatal. Only good crawls are staged. */
+/**
+ * Crawls sources concurrently; a failing source is recorded, never fatal. Records are staged as they are
+ * emitted, and a source that fails or is refused has what it staged removed: only good crawls load.
+ */
 async function crawlAll(sources: SourceDefinition[], options: CrawlAllOptions): Promise<Map<string, SourceCrawlResult>> {
   const queue = new PQueue({ concurrency: options.concurrency });
   const results = new Map<string, SourceCrawlResult>();
@@ -197,6 +213,7 @@ async function crawlAll(sources: SourceDefinition[], options: CrawlAllOptions): 
       queue.add(async () => {
         options.progress.sourceStarted(source.id);
         let result: SourceCrawlResult;
+        const staging = new StagingWriter(options.workDir, source);
         try {
           result = await crawlSource({
             source,
@@ -207,16 +224,23 @@ async function crawlAll(sources: SourceDefinition[], options: CrawlAllOptions): 
             politeness: options.politeness,
             offline: options.offline,
             onProgress: (p) => options.progress.sourceProgress(source.id, p),
+            sink: staging,
+            validators: options.validators.get(source.id) ?? [],
+            workDir: options.workDir,
           });
         } catch (error) {
           // An adapter that throws outside a request (a bad start(), say) fails its source, not the run.
-          result = { records: [], invalid: [], warnings: [], pages: 0, errors: 1, failed: true, refused: null, diagnosis: `crawler error: ${(error as Error).message.split('\n')[0]}`, durationMs: 0 };
+          result = { ...emptyCrawlResult(), errors: 1, failed: true, diagnosis: `crawler error: ${(error as Error).message.split('\n')[0]}` };
         }
-        if (!result.failed && !result.refused) await writeStaging(options.workDir, source, result.records);
+        if (result.failed || result.refused) staging.discard();
+        else staging.close();
         results.set(source.id, result);
         options.progress.sourceFinished(
           source.id,
-          result.refused ? `${result.refused}: ${result.diagnosis}` : result.failed ? `failed: ${result.diagnosis}` : `${result.records.length} records, ${result.invalid.length} invalid, ${result.errors} errors`,
+          result.refused ? `${result.refused}: ${result.diagnosis}`
+            : result.failed ? `failed: ${result.diagnosis}`
+            : result.notModifiedSince ? `not modified since ${result.notModifiedSince.toISOString()}, ${result.errors} errors`
+            : `${result.recordCount} records, ${result.invalid.length} invalid, ${result.errors} errors`,
         );
       }),
     ),
@@ -234,6 +258,7 @@ function sourceRun(source: SourceDefinition, result: SourceCrawlResult | undefin
     tier: source.tier,
     kinds: source.kinds,
     mode: source.mode,
+    refresh: source.refresh ?? 'incremental',
     homepage: source.homepage,
     licence: source.licence,
     attribution: source.attribution,
@@ -242,11 +267,13 @@ function sourceRun(source: SourceDefinition, result: SourceCrawlResult | undefin
     failed: result?.failed ?? false,
     refused: result?.refused ?? null,
     diagnosis: result?.diagnosis ?? invalidNote,
-    records: result?.records.length ?? 0,
+    records: result?.recordCount ?? 0,
     invalid: result?.invalid.length ?? 0,
     pages: result?.pages ?? 0,
     errors: result?.errors ?? 0,
     duration_ms: result?.durationMs ?? 0,
+    not_modified_since: result?.notModifiedSince?.toISOString() ?? null,
+    validators: result?.validators ?? [],
   };
 }
 
@@ -257,8 +284,8 @@ function sourceRun(source: SourceDefinition, result: SourceCrawlResult | undefin
 async function writeSiteJson(store: Store, dir: string): Promise<{ sources: SourceRunSummary[]; counts: Record<string, number> }> {
   await mkdir(dir, { recursive: true });
   const registry = await store.all(`
-    SELECT id, tag, name, jurisdiction, tier, kinds, mode, homepage, licence, attribution, caveats, status, why,
-      tender_count, award_count, strftime(last_run_at, '%Y-%m-%dT%H:%M:%SZ') AS last_run_at,
+    SELECT id, tag, name, jurisdiction, tier, kinds, mode, refresh, homepage, licence, attribution, caveats, status, why,
+      tender_count, award_count, plan_count, reference_count, strftime(last_run_at, '%Y-%m-%dT%H:%M:%SZ') AS last_run_at,
       strftime(last_success_at, '%Y-%m-%dT%H:%M:%SZ') AS last_success_at
     FROM sources ORDER BY id`);
   await writeFile(join(dir, 'sources.json'), `${JSON.stringify({ sources: registry }, null, 2)}\n`);
@@ -268,6 +295,8 @@ async function writeSiteJson(store: Store, dir: string): Promise<{ sources: Sour
     FROM sources ORDER BY id`);
   const [counts] = await store.all<Record<string, number>>(`
     SELECT (SELECT count(*) FROM tenders)::INTEGER AS tenders, (SELECT count(*) FROM awards)::INTEGER AS awards,
-      (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM sources)::INTEGER AS sources`);
+      (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM plans)::INTEGER AS plans,
+      (SELECT count(*) FROM companies)::INTEGER AS companies, (SELECT count(*) FROM abn_entities)::INTEGER AS abn_entities,
+      (SELECT count(*) FROM sources)::INTEGER AS sources`);
   return { sources: summaries, counts: counts ?? {} };
 }

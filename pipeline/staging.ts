@@ -1,10 +1,10 @@
-import { appendFile } from 'node:fs/promises';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../lib/hash.ts';
 import { tenderKey } from '../lib/keys.ts';
 import { classifyTrade } from '../lib/trades.ts';
 import type { SourceDefinition } from '../sources/_contract/define-source.ts';
-import type { AwardRecord, PlanRecord, SourceRecord, TenderRecord } from '../sources/_contract/records.ts';
+import type { AbnRecord, AwardRecord, CompanyRecord, PlanRecord, SourceRecord, TenderRecord } from '../sources/_contract/records.ts';
 
 /** The tender row the load stage reads: the record plus the fields the pipeline derives. */
 export function stagedTender(source: SourceDefinition, record: TenderRecord) {
@@ -30,9 +30,28 @@ export function stagedPlan(source: SourceDefinition, record: PlanRecord) {
   return { ...fields, source: source.id, trade: classifyTrade({ title: record.title, summary: record.description, category: record.category }) };
 }
 
-/** One staging file per source and record type: `<source>.<type>s.ndjson`. */
+export function stagedCompany(source: SourceDefinition, record: CompanyRecord) {
+  const { record_type: _recordType, ...fields } = record;
+  return { ...fields, source: source.id };
+}
+
+export function stagedAbn(source: SourceDefinition, record: AbnRecord) {
+  const { record_type: _recordType, ...fields } = record;
+  return { ...fields, source: source.id };
+}
+
+/** The staging file name's suffix per record type: `<source>.<suffix>`. */
+export const STAGING_SUFFIX: Record<SourceRecord['record_type'], string> = {
+  tender: 'tenders.ndjson',
+  award: 'awards.ndjson',
+  plan: 'plans.ndjson',
+  company: 'companies.ndjson',
+  abn: 'abns.ndjson',
+};
+
+/** One staging file per source and record type: `staging/<source>.<type suffix>`. */
 export function stagingPath(workDir: string, sourceId: string, type: SourceRecord['record_type']): string {
-  return join(workDir, 'staging', `${sourceId}.${type}s.ndjson`);
+  return join(workDir, 'staging', `${sourceId}.${STAGING_SUFFIX[type]}`);
 }
 
 function staged(source: SourceDefinition, record: SourceRecord): object {
@@ -43,19 +62,71 @@ function staged(source: SourceDefinition, record: SourceRecord): object {
       return stagedAward(source, record);
     case 'plan':
       return stagedPlan(source, record);
+    case 'company':
+      return stagedCompany(source, record);
+    case 'abn':
+      return stagedAbn(source, record);
   }
 }
 
-/** Writes one source's records as newline-delimited JSON, in chunks so a big source never builds one huge string. */
-export async function writeStaging(workDir: string, source: SourceDefinition, records: SourceRecord[]): Promise<void> {
-  const chunk = 5_000;
-  for (let start = 0; start < records.length; start += chunk) {
-    const lines = new Map<SourceRecord['record_type'], string[]>();
-    for (const record of records.slice(start, start + chunk)) {
-      const list = lines.get(record.record_type) ?? [];
-      list.push(JSON.stringify(staged(source, record)));
-      lines.set(record.record_type, list);
+/** Lines per append: big enough that a register of millions costs hundreds of writes, small enough to stay a few MB. */
+const BATCH_LINES = 5_000;
+
+/**
+ * Takes one source's validated records as the crawl emits them and appends them to its staging files in
+ * batches, so a register of millions of rows is never held in memory. The appends are synchronous on
+ * purpose: a handler that emits faster than the disk accepts waits at each batch, where an asynchronous
+ * queue would grow without bound. `discard()` removes what a failed source staged.
+ */
+export class StagingWriter {
+  private readonly workDir: string;
+  private readonly source: SourceDefinition;
+  private readonly batchLines: number;
+  private readonly buffers = new Map<SourceRecord['record_type'], string[]>();
+  private readonly files = new Map<SourceRecord['record_type'], number>();
+
+  constructor(workDir: string, source: SourceDefinition, options: { batchLines?: number } = {}) {
+    this.workDir = workDir;
+    this.source = source;
+    this.batchLines = options.batchLines ?? BATCH_LINES;
+  }
+
+  write(record: SourceRecord): void {
+    let lines = this.buffers.get(record.record_type);
+    if (!lines) {
+      lines = [];
+      this.buffers.set(record.record_type, lines);
     }
-    for (const [type, list] of lines) await appendFile(stagingPath(workDir, source.id, type), `${list.join('\n')}\n`);
+    lines.push(JSON.stringify(staged(this.source, record)));
+    if (lines.length >= this.batchLines) this.flush(record.record_type);
+  }
+
+  /** Writes what is buffered and closes the files: the staging is complete. */
+  close(): void {
+    for (const type of this.buffers.keys()) this.flush(type);
+    for (const fd of this.files.values()) closeSync(fd);
+    this.files.clear();
+  }
+
+  /** Drops the buffers and removes every file this source staged. */
+  discard(): void {
+    this.buffers.clear();
+    for (const [type, fd] of this.files) {
+      closeSync(fd);
+      rmSync(stagingPath(this.workDir, this.source.id, type), { force: true });
+    }
+    this.files.clear();
+  }
+
+  private flush(type: SourceRecord['record_type']): void {
+    const lines = this.buffers.get(type);
+    if (!lines || lines.length === 0) return;
+    let fd = this.files.get(type);
+    if (fd === undefined) {
+      fd = openSync(stagingPath(this.workDir, this.source.id, type), 'a');
+      this.files.set(type, fd);
+    }
+    writeSync(fd, `${lines.join('\n')}\n`);
+    lines.length = 0;
   }
 }

@@ -32,6 +32,14 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
   assert.deepEqual(notOk, [['au_tenderlink', 'login_walled'], ['au_wa_tenders', 'robots_refused']], 'every other source answers on its fixtures');
   for (const s of first.manifest.sources) assert.equal(s.invalid, 0, `${s.id} has invalid records: ${s.why}`);
   assert.ok(first.manifest.sources.every((s) => s.status !== 'ok' || s.records > 0));
+  assert.equal(first.manifest.sources.length, 21, 'the whole registry runs');
+  const registers = (manifest: typeof first.manifest) =>
+    manifest.sources.filter((s) => s.id === 'au_asic_companies' || s.id === 'au_abn_bulk_extract').map((s) => [s.id, s.status, s.why, s.records, s.new]);
+  assert.deepEqual(registers(first.manifest), [
+    ['au_abn_bulk_extract', 'ok', null, 11, 11],
+    ['au_asic_companies', 'ok', null, 10, 9],
+  ], 'the registers read their files: ten ASIC rows are nine companies');
+  assert.deepEqual([first.manifest.counts.companies, first.manifest.counts.abn_entities], [9, 11]);
 
   const storePath = join(first.releaseDir, 'store.duckdb');
   const jurisdictions = await query<{ jurisdiction: string }>(storePath, 'SELECT DISTINCT jurisdiction FROM tenders ORDER BY 1');
@@ -58,6 +66,14 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
   assert.deepEqual(keysAfter.map((r) => r.tender_key), keysBefore.map((r) => r.tender_key), 'the same fixtures give the same keys');
   assert.ok(keysAfter.every((r) => r.first_seen === '2026-09-25'), 'first_seen survives the second night');
   for (const s of second.manifest.sources) assert.equal(s.new, 0, `${s.id}: nothing is new on an identical night`);
+  assert.deepEqual(registers(second.manifest), [
+    ['au_abn_bulk_extract', 'ok', 'not modified since 2026-09-23 06:30 UTC', 0, 0],
+    ['au_asic_companies', 'ok', 'not modified since 2026-09-22 03:00 UTC', 0, 0],
+  ], 'unchanged register files answer 304 and are not downloaded again');
+  const [carried] = await query<{ companies: number; entities: number; stale: number }>(join(second.releaseDir, 'store.duckdb'),
+    `SELECT (SELECT count(*) FROM companies)::INTEGER AS companies, (SELECT count(*) FROM abn_entities)::INTEGER AS entities,
+      (SELECT count(*) FILTER (WHERE stale) FROM companies)::INTEGER + (SELECT count(*) FILTER (WHERE stale) FROM abn_entities)::INTEGER AS stale`);
+  assert.deepEqual(carried, { companies: 9, entities: 11, stale: 0 }, 'the registers\' rows are carried forward, fresh');
 });
 
 test('a run killed mid-way leaves current.json on the previous complete release', async () => {

@@ -11,6 +11,7 @@ const sources = await loadRegistry();
 test('the registry holds every adapter in sources/, with unique ids and tags', async () => {
   const files = (await readdir(new URL('../sources/', import.meta.url))).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
   assert.deepEqual(sources.map((s) => `${s.id}.ts`).sort(), files.sort());
+  assert.ok(sources.length >= 20, `the registry holds the twenty-odd sources a user expects, not ${sources.length}`);
   assert.equal(new Set(sources.map((s) => s.tag)).size, sources.length);
 });
 

@@ -1,5 +1,6 @@
 -- sources: the registry row of every adapter with tonight's outcome. Counts are over the release's rows
--- (carried-forward rows included), so a stale source still shows what it serves.
+-- (carried-forward rows included), so a stale source still shows what it serves. A snapshot source whose
+-- files all answered 304 is `ok`: the rows it serves are the register as it stands.
 INSERT INTO sources BY NAME
 WITH run AS (SELECT * FROM run_context),
 tender_counts AS (
@@ -13,6 +14,35 @@ award_counts AS (
 plan_counts AS (
   SELECT source, count(*) AS plan_count, count(*) FILTER (WHERE stale) AS stale_rows
   FROM plans GROUP BY source
+),
+reference_counts AS (
+  SELECT source, count(*) AS reference_count, count(*) FILTER (WHERE stale) AS stale_rows
+  FROM (SELECT source, stale FROM companies UNION ALL SELECT source, stale FROM abn_entities)
+  GROUP BY source
+),
+reference_changes AS (
+  -- for a register, "new" is an entry first listed tonight, "updated" an entry whose name, status or ABN
+  -- changed, and "closed" an entry that left the register (judged against the previous release)
+  SELECT source, sum(records_new) AS records_new, sum(records_updated) AS records_updated, sum(records_closed) AS records_closed
+  FROM (
+    SELECT coalesce(c.source, p.source) AS source,
+      count(*) FILTER (WHERE p.acn IS NULL) AS records_new,
+      count(*) FILTER (WHERE c.acn IS NOT NULL AND p.acn IS NOT NULL
+        AND (c.name <> p.name OR c.status <> p.status OR c.abn IS DISTINCT FROM p.abn OR c.deregistered_date IS DISTINCT FROM p.deregistered_date)) AS records_updated,
+      count(*) FILTER (WHERE c.acn IS NULL) AS records_closed
+    FROM companies c FULL JOIN prev_companies p ON p.source = c.source AND p.acn = c.acn
+    GROUP BY 1
+    UNION ALL
+    SELECT coalesce(a.source, p.source) AS source,
+      count(*) FILTER (WHERE p.abn IS NULL) AS records_new,
+      count(*) FILTER (WHERE a.abn IS NOT NULL AND p.abn IS NOT NULL
+        AND (a.abn_status <> p.abn_status OR a.name IS DISTINCT FROM p.name OR a.gst_status IS DISTINCT FROM p.gst_status
+             OR a.entity_type_code <> p.entity_type_code OR a.state IS DISTINCT FROM p.state)) AS records_updated,
+      count(*) FILTER (WHERE a.abn IS NULL) AS records_closed
+    FROM abn_entities a FULL JOIN prev_abn_entities p ON p.source = a.source AND p.abn = a.abn
+    GROUP BY 1
+  )
+  GROUP BY source
 ),
 plan_changes AS (
   SELECT t.source, count(*) FILTER (WHERE p.plan_id IS NULL) AS records_new,
@@ -49,32 +79,35 @@ award_changes AS (
   GROUP BY a.source
 )
 SELECT
-  rs.id, rs.tag, rs.name, rs.jurisdiction, rs.tier, rs.kinds, rs.mode, rs.homepage, rs.licence, rs.attribution, rs.caveats,
+  rs.id, rs.tag, rs.name, rs.jurisdiction, rs.tier, rs.kinds, rs.mode, rs.refresh, rs.homepage, rs.licence, rs.attribution, rs.caveats,
   CASE
     WHEN NOT rs.attempted THEN coalesce(p.status, 'not_run')
     WHEN rs.refused IS NOT NULL THEN rs.refused
-    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) + coalesce(pc.stale_rows, 0) > 0 THEN 'stale'
+    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) + coalesce(pc.stale_rows, 0) + coalesce(rc.stale_rows, 0) > 0 THEN 'stale'
     WHEN rs.failed THEN 'error'
+    WHEN rs.not_modified_since IS NOT NULL THEN 'ok'
     WHEN rs.records = 0 THEN 'empty'
     ELSE 'ok'
   END AS status,
   CASE
     WHEN NOT rs.attempted THEN coalesce(p.why, 'not crawled yet')
     WHEN rs.refused IS NOT NULL THEN rs.diagnosis
-    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) + coalesce(pc.stale_rows, 0) > 0
+    WHEN rs.failed AND coalesce(tc.stale_rows, 0) + coalesce(ac.stale_rows, 0) + coalesce(pc.stale_rows, 0) + coalesce(rc.stale_rows, 0) > 0
       THEN rs.diagnosis || '; serving rows from the run of ' || strftime(p.last_success_at, '%Y-%m-%d %H:%M UTC')
     WHEN rs.failed THEN rs.diagnosis
+    WHEN rs.not_modified_since IS NOT NULL THEN 'not modified since ' || strftime(rs.not_modified_since, '%Y-%m-%d %H:%M UTC')
     WHEN rs.records = 0 THEN coalesce(rs.diagnosis, 'the source answered but listed no records')
     ELSE NULL
   END AS why,
   coalesce(tc.tender_count, 0) AS tender_count,
   coalesce(ac.award_count, 0) AS award_count,
   coalesce(pc.plan_count, 0) AS plan_count,
+  coalesce(rc.reference_count, 0) AS reference_count,
   CASE WHEN rs.attempted THEN run.run_at ELSE p.last_run_at END AS last_run_at,
   CASE WHEN rs.attempted AND NOT rs.failed AND rs.refused IS NULL THEN run.run_at ELSE p.last_success_at END AS last_success_at,
-  CASE WHEN rs.attempted THEN coalesce(tch.records_new, 0) + coalesce(ach.records_new, 0) + coalesce(pch.records_new, 0) ELSE 0 END AS records_new,
-  CASE WHEN rs.attempted THEN coalesce(tch.records_updated, 0) + coalesce(ach.records_updated, 0) + coalesce(pch.records_updated, 0) ELSE 0 END AS records_updated,
-  CASE WHEN rs.attempted THEN coalesce(tch.records_closed, 0) ELSE 0 END AS records_closed,
+  CASE WHEN rs.attempted THEN coalesce(tch.records_new, 0) + coalesce(ach.records_new, 0) + coalesce(pch.records_new, 0) + coalesce(rch.records_new, 0) ELSE 0 END AS records_new,
+  CASE WHEN rs.attempted THEN coalesce(tch.records_updated, 0) + coalesce(ach.records_updated, 0) + coalesce(pch.records_updated, 0) + coalesce(rch.records_updated, 0) ELSE 0 END AS records_updated,
+  CASE WHEN rs.attempted THEN coalesce(tch.records_closed, 0) + coalesce(rch.records_closed, 0) ELSE 0 END AS records_closed,
   rs.invalid AS records_invalid,
   rs.pages,
   rs.errors,
@@ -87,4 +120,6 @@ LEFT JOIN award_counts ac ON ac.source = rs.id
 LEFT JOIN tender_changes tch ON tch.source = rs.id
 LEFT JOIN award_changes ach ON ach.source = rs.id
 LEFT JOIN plan_counts pc ON pc.source = rs.id
-LEFT JOIN plan_changes pch ON pch.source = rs.id;
+LEFT JOIN plan_changes pch ON pch.source = rs.id
+LEFT JOIN reference_counts rc ON rc.source = rs.id
+LEFT JOIN reference_changes rch ON rch.source = rs.id;

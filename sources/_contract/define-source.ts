@@ -2,8 +2,18 @@ import type { CheerioAPI } from 'cheerio';
 import type { Jurisdiction, Tier } from '../../lib/jurisdictions.ts';
 import type { SourceRecord } from './records.ts';
 
-export type SourceMode = 'rss' | 'json-api' | 'csv' | 'html' | 'browser';
-export type SourceKind = 'tender' | 'grant' | 'award' | 'plan' | 'company';
+export type SourceMode = 'rss' | 'json-api' | 'csv' | 'xml' | 'html' | 'browser';
+export type SourceKind = 'tender' | 'grant' | 'award' | 'plan' | 'company' | 'abn';
+
+/**
+ * How tonight's rows relate to the last release's. `incremental` (the default): rows are merged by key across
+ * nights, so first_seen survives and a row that leaves the listing stays readable. `snapshot`: the source
+ * publishes its whole register as files replaced on a schedule (the company registers); a successful run
+ * replaces the source's rows, a 304 on every file it downloads carries them forward as they are, and a
+ * failed run carries them forward marked stale. Any failed request fails a snapshot source, since half a
+ * register would replace a whole one.
+ */
+export type RefreshMode = 'incremental' | 'snapshot';
 
 /** What a source may know about the run. It never learns whether it runs live or on fixtures. */
 export interface SourceContext {
@@ -16,6 +26,22 @@ export interface SourceContext {
   /** When this source last completed successfully, from the previous release; null on a first run. */
   lastSuccessAt: Date | null;
 }
+
+/** The outcome of `Fetched.download()`. */
+export type Download =
+  | {
+      status: 'fetched';
+      /** A temporary file holding the body; it is deleted when the source's crawl ends. */
+      path: string;
+      bytes: number;
+      /** The response's Last-Modified, as a Date; null when the server sent none. */
+      lastModified: Date | null;
+    }
+  | {
+      /** The server answered 304 to the validators remembered from the last run: the file has not changed. */
+      status: 'not_modified';
+      lastModified: Date | null;
+    };
 
 export interface CrawlRequest {
   url: string;
@@ -41,6 +67,14 @@ export interface Fetched {
   /** The body as text, unparsed: for CSV, TSV and other formats no parser here understands. */
   text(): Promise<string>;
   enqueue(requests: CrawlRequest | CrawlRequest[]): Promise<void>;
+  /**
+   * Streams a (large) file to a temporary file instead of holding it in memory: same User-Agent, robots.txt
+   * rules, per-host spacing, retries with backoff, and `timeoutSecs` as the longest wait for the next bytes.
+   * For a `snapshot` source the request is conditional: it sends the ETag and Last-Modified remembered from
+   * the last successful run, and a 304 comes back as `not_modified`. `url` is what `ctx.url()` returned.
+   */
+  download(url: string): Promise<Download>;
+  /** Validates the record and hands it on at once (the nightly run stages it to disk), so a handler may emit millions. */
   emit(record: SourceRecord): void;
   /** Counts an item the source published but that cannot be read into a record (reported, never silent). */
   invalid(problem: string): void;
@@ -57,6 +91,8 @@ export interface Politeness {
   delayMs: number;
   maxRetries: number;
   timeoutSecs: number;
+  /** How long one handler may run, a bulk download and its parsing included; twice `timeoutSecs` when unset. */
+  handlerTimeoutSecs?: number;
 }
 
 export interface SourceDefinition {
@@ -78,6 +114,8 @@ export interface SourceDefinition {
    * (status `login_walled` with this reason) and never crawled.
    */
   access?: { kind: 'open' } | { kind: 'login_walled'; why: string };
+  /** `incremental` when unset. */
+  refresh?: RefreshMode;
   politeness: Politeness;
   start(ctx: SourceContext): CrawlRequest[];
   routes: Record<string, RouteHandler>;

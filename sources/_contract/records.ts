@@ -97,5 +97,81 @@ export const PlanRecord = z.object({
 });
 export type PlanRecord = z.infer<typeof PlanRecord>;
 
-export const SourceRecord = z.discriminatedUnion('record_type', [TenderRecord, AwardRecord, PlanRecord]);
+/**
+ * One row of the ASIC company register: one name of one company, as the weekly file lists it. A renamed
+ * company has a row per name, the current one marked; the `companies` model folds a company's rows into
+ * one row per ACN with its former names (the file is ordered by name, so a company's rows are far apart
+ * and folding them in the store is what keeps the crawl streaming).
+ */
+export const CompanyRecord = z.object({
+  record_type: z.literal('company'),
+  /** Nine digits, leading zeros kept: an ACN is an identifier, never a number. */
+  acn: z.string().regex(/^\d{9}$/, '9 digits (an ACN keeps its leading zeros)'),
+  name: nonEmpty,
+  /** True on the row whose `name` is the company's current name (`Current Name Indicator = Y`). */
+  is_current_name: z.boolean(),
+  /** On a former-name row, the name the company now has; null on the current-name row. */
+  current_name: nonEmpty.nullable(),
+  current_name_start_date: isoDate.nullable(),
+  /** ASIC's codes as published: type `APTY`/`APUB`, class `LMSH`, `LMGT`, …, sub class `PROP`, `PNPC`, …. */
+  type: nonEmpty.nullable(),
+  class: nonEmpty.nullable(),
+  sub_class: nonEmpty.nullable(),
+  /** `REGD`, `DRGD`, `EXAD`, `SOFF`, `NOAC` (meanings in data/README.md). */
+  status: z.string().regex(/^[A-Z]{4}$/, 'a four-letter ASIC status code'),
+  registered_date: isoDate.nullable(),
+  deregistered_date: isoDate.nullable(),
+  previous_state: nonEmpty.nullable(),
+  state_registration_number: nonEmpty.nullable(),
+  abn: z.string().regex(/^\d{11}$/, '11 digits').nullable(),
+  /** The date of the file the row came from. */
+  as_of: isoDate,
+  /** The public page of the file the row came from (the register has no stable page per company). */
+  url: z.url(),
+});
+export type CompanyRecord = z.infer<typeof CompanyRecord>;
+
+/**
+ * One entity of the ABN bulk extract. Personal information is not kept: for an individual (sole trader)
+ * the register publishes a given and family name and a business postcode, which would make this a list of
+ * people and roughly where they live; neither is needed to resolve a supplier (awards carry the ABN). So an
+ * individual keeps its ABN, status, entity type, state and the business names it trades under (names it
+ * registered to trade publicly), and `name` and `postcode` are null. The schema refuses anything else.
+ */
+export const AbnRecord = z
+  .object({
+    record_type: z.literal('abn'),
+    abn: z.string().regex(/^\d{11}$/, '11 digits'),
+    /** `ACT` (active) or `CAN` (cancelled). */
+    abn_status: z.enum(['ACT', 'CAN']),
+    abn_status_from: isoDate.nullable(),
+    /** The register's entity type code (`PRV`, `PUB`, `IND`, `DIT`, …) and its wording. */
+    entity_type_code: nonEmpty,
+    entity_type: nonEmpty.nullable(),
+    individual: z.boolean(),
+    /** The main (legal) name of a non-individual; null for an individual. */
+    name: nonEmpty.nullable(),
+    state: nonEmpty.nullable(),
+    postcode: z.string().regex(/^\d{4}$/, 'a four-digit postcode').nullable(),
+    /** The ASIC number the register links (an ACN, ARBN or ARSN: nine digits). */
+    asic_number: z.string().regex(/^\d{9}$/, '9 digits').nullable(),
+    /** `ACT`, `CAN` or `NON` (never registered for GST). */
+    gst_status: nonEmpty.nullable(),
+    gst_status_from: isoDate.nullable(),
+    trading_names: z.array(nonEmpty),
+    business_names: z.array(nonEmpty),
+    other_names: z.array(nonEmpty),
+    record_updated: isoDate.nullable(),
+    /** The extract's date. */
+    as_of: isoDate,
+    /** The entity's page on ABN Lookup. */
+    url: z.url(),
+  })
+  .refine((record) => !record.individual || (record.name === null && record.postcode === null), {
+    message: 'an individual keeps no name or postcode (personal information)',
+    path: ['name'],
+  });
+export type AbnRecord = z.infer<typeof AbnRecord>;
+
+export const SourceRecord = z.discriminatedUnion('record_type', [TenderRecord, AwardRecord, PlanRecord, CompanyRecord, AbnRecord]);
 export type SourceRecord = z.infer<typeof SourceRecord>;
