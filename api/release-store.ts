@@ -55,8 +55,8 @@ const TENDERS_SQL = `
   FROM tenders t LEFT JOIN sources s ON s.id = t.source`;
 
 const SOURCES_SQL = `
-  SELECT id, tag, name, jurisdiction, tier, kinds, mode, homepage, licence, attribution, caveats, status, why,
-         tender_count, award_count, ${instant('last_run_at')} AS last_run_at, ${instant('last_success_at')} AS last_success_at
+  SELECT id, tag, name, jurisdiction, tier, kinds, mode, refresh, homepage, licence, attribution, caveats, status, why,
+         tender_count, award_count, plan_count, reference_count, ${instant('last_run_at')} AS last_run_at, ${instant('last_success_at')} AS last_success_at
   FROM sources`;
 
 /**

@@ -60,6 +60,9 @@ export interface SourceRow {
   why: string | null;
   tender_count: number;
   award_count: number;
+  plan_count: number;
+  reference_count: number;
+  refresh: string;
   last_run_at: string | null;
   last_success_at: string | null;
 }

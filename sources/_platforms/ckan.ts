@@ -124,11 +124,6 @@ export function parseCsv(text: string): CsvRow[] {
   }) as CsvRow[];
 }
 
-/**
- * The body as text. The source contract exposes a response only as a DOM or as JSON, so the CSV comes
- * through the HTML parser's text: it keeps every character of a CSV except character references
- * (`&amp;` reads as `&`) and `<` directly followed by a letter, which disclosure CSVs do not contain.
- */
 function resourceOf(fetched: Pick<Fetched, 'request'>): CkanResource {
   const resource = fetched.request.userData.resource as CkanResource | undefined;
   if (!resource) throw new Error(`request ${fetched.request.url} was not enqueued from a CKAN dataset page`);
