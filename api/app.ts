@@ -92,8 +92,10 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.notFound(errors.notFound);
   app.onError(errors.onError);
 
-  app.use('*', rateHeaders({ meter, clientIp }));
+  const rate = rateHeaders({ meter, clientIp });
+  app.use('*', rate.fallback);
   app.use('*', caller({ state, now, clientIp }));
+  app.use('*', rate.early);
   if (options.burst !== false) app.use('*', burstGuard(options.burst ?? {}));
   app.use('*', keyScope());
   app.use('*', sameOrigin({ publicUrl }));

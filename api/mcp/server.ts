@@ -117,7 +117,8 @@ export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
       await server.connect(transport);
       const response = await transport.handleRequest(c.req.raw, { parsedBody: body });
       if (refusal !== undefined) return c.json({ detail: refusal }, 401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
-      return response;
+      // Through the context, so headers other middleware prepared (rate headers) reach the reply.
+      return c.newResponse(response.body, response);
     } finally {
       await server.close();
     }

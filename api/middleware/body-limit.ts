@@ -26,6 +26,8 @@ export function bodyLimit(options: BodyLimitOptions = {}): MiddlewareHandler {
     c.json({ detail: `The request body is larger than ${describeSize(maxBytes)} (${maxBytes} bytes); send a smaller document, or split it into several.` }, 413);
   const countStreamedBody = honoBodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return async function bodyLimit(c, next) {
+    // Reads carry no body; skipping them also avoids building the full Request object Hono's limit inspects.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     // Hono's limit trusts Content-Length only without Transfer-Encoding; a declared size over the limit is refused either way.
     const declared = Number(c.req.header('content-length') ?? '0');
     if (declared > maxBytes) return tooLarge(c);

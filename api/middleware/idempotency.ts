@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { StateUnavailableError, type StateDb } from '../state/db.ts';
 import type { Caller, CallerEnv } from './caller.ts';
 import { canonicalQuery } from './response-cache.ts';
@@ -147,7 +148,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
         return c.json({ detail: 'The request store is unavailable, so this request was not run; retry in 5 seconds with the same Idempotency-Key.' }, 503);
       }
       if (outcome.kind === 'mismatch') return mismatch(c, memoryMs);
-      if (outcome.kind === 'replay') return replay(outcome.reply);
+      if (outcome.kind === 'replay') return replay(c, outcome.reply);
       if (outcome.kind === 'busy') {
         c.header('Retry-After', '1');
         return c.json({ detail: 'A request with this Idempotency-Key is still running; retry in a second with the same key to receive its reply.' }, 409);
@@ -197,11 +198,12 @@ function mismatch(c: Context, memoryMs: number): Response {
   );
 }
 
-function replay(stored: StoredReply): Response {
-  const headers = new Headers(JSON.parse(stored.headers ?? '{}') as Record<string, string>);
-  headers.set('Idempotent-Replayed', 'true');
+/** The stored reply, built through the context so headers other middleware prepared (rate headers) ride along. */
+function replay(c: Context, stored: StoredReply): Response {
+  const headers: Record<string, string> = { ...(JSON.parse(stored.headers ?? '{}') as Record<string, string>), 'Idempotent-Replayed': 'true' };
   const status = stored.status ?? 200;
-  return new Response(NULL_BODY_STATUSES.has(status) ? null : stored.body, { status, headers });
+  if (NULL_BODY_STATUSES.has(status) || stored.body === null) return c.body(null, status as StatusCode, headers);
+  return c.body(stored.body, status as ContentfulStatusCode, headers);
 }
 
 function replayedHeaders(headers: Headers): Record<string, string> {

@@ -1,3 +1,4 @@
+import { invalidateRateHeaders, prepareRateHeaders } from './rate-headers.ts';
 import type { Context, MiddlewareHandler } from 'hono';
 import { StateUnavailableError } from '../state/db.ts';
 import { WEEK_TIME_ZONE, type Allowance, type Meter } from '../usage/meter.ts';
@@ -42,6 +43,8 @@ export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
       c.header('Retry-After', String(Math.max(1, Math.ceil((outcome.allowance.resetAt.getTime() - now.getTime()) / 1000))));
       return c.json({ detail: exhaustedDetail(outcome.allowance, now, meter.caps.identified) }, 429);
     }
+    // The reservation is part of this call's figures: refresh the prepared rate headers before the reply is built.
+    prepareRateHeaders(c, meter, c.get('caller'));
     let counts = false;
     try {
       await next();
@@ -49,7 +52,11 @@ export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
     } finally {
       try {
         if (counts) meter.commit(outcome.reservation);
-        else meter.release(outcome.reservation);
+        else {
+          meter.release(outcome.reservation);
+          // The reply already says the unit was spent; the outer rate-header middleware corrects it.
+          invalidateRateHeaders(c);
+        }
       } catch (error) {
         if (!(error instanceof StateUnavailableError)) throw error;
         log(error, c);

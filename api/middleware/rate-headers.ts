@@ -12,34 +12,65 @@ export interface RateHeadersOptions {
   clientIp: (c: Context) => string;
 }
 
+/** Contexts whose rate headers are already in their prepared headers, so the finished reply needs no change. */
+const prepared = new WeakSet<Context>();
+
+/**
+ * Puts the caller's rate headers into the context's prepared headers (`c.header`), before the reply is
+ * built, so they travel with whatever reply the route makes. Called once the caller is known, and again by
+ * the meter after it reserves a unit so `RateLimit-Remaining` counts this call.
+ */
+export function prepareRateHeaders(c: Context, meter: RateHeadersOptions['meter'], caller: Caller): void {
+  for (const [name, value] of Object.entries(rateHeaderValues(meter, caller))) c.header(name, value);
+  prepared.add(c);
+}
+
+/** Marks a context whose prepared figures went stale after its reply was built (a unit released after the work). */
+export function invalidateRateHeaders(c: Context): void {
+  prepared.delete(c);
+}
+
+function rateHeaderValues(meter: RateHeadersOptions['meter'], caller: Caller): Record<string, string> {
+  const secondsToReset = (resetAt: Date) => String(Math.max(0, Math.ceil((resetAt.getTime() - meter.now().getTime()) / 1000)));
+  try {
+    const allowance = meter.allowance(caller);
+    return { 'RateLimit-Limit': String(allowance.limit), 'RateLimit-Remaining': String(allowance.remaining), 'RateLimit-Reset': secondsToReset(allowance.resetAt) };
+  } catch (error) {
+    if (!(error instanceof StateUnavailableError)) throw error;
+    return { 'RateLimit-Limit': String(meter.subjectOf(caller).limit), 'RateLimit-Reset': secondsToReset(meter.week().resetAt) };
+  }
+}
+
 /**
  * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` on every response, errors included
  * (spec, Shared input conventions): the caller's weekly checker allowance, what is left of it after this
- * call, and the seconds until it resets. Mount it first, so it wraps every other middleware and the
- * error handlers. While the state store is unreachable the remainder is unknown and left out; the limit
- * and reset still come from configuration and the clock.
+ * call, and the seconds until it resets. While the state store is unreachable the remainder is unknown
+ * and left out; the limit and reset still come from configuration and the clock.
+ *
+ * Two parts: `early` sits right after the caller middleware and prepares the headers before the route
+ * builds its reply (headers set on a finished reply would cost every request a full Response object on
+ * the Node server); `fallback` sits first and adds them to the few replies made before the caller was
+ * known (a refused key) or whose figures changed after the reply was built.
  *
  * @example
- * app.use('*', rateHeaders({ meter, clientIp: (c) => defaultClientIp(c, false) }));
+ * const rate = rateHeaders({ meter, clientIp: (c) => defaultClientIp(c, false) });
+ * app.use('*', rate.fallback);
  * app.use('*', caller({ state }));
+ * app.use('*', rate.early);
  * // every reply: RateLimit-Limit: 20, RateLimit-Remaining: 17, RateLimit-Reset: 302400
  */
-export function rateHeaders(options: RateHeadersOptions): MiddlewareHandler<CallerEnv> {
+export function rateHeaders(options: RateHeadersOptions): { early: MiddlewareHandler<CallerEnv>; fallback: MiddlewareHandler<CallerEnv> } {
   const { meter } = options;
-  return async function rateHeadersMiddleware(c, next) {
-    await next();
-    const caller: Caller = (c.var.caller as Caller | undefined) ?? { kind: 'anonymous', ip: options.clientIp(c) };
-    const headers = c.res.headers;
-    const secondsToReset = (resetAt: Date) => String(Math.max(0, Math.ceil((resetAt.getTime() - meter.now().getTime()) / 1000)));
-    try {
-      const allowance = meter.allowance(caller);
-      headers.set('RateLimit-Limit', String(allowance.limit));
-      headers.set('RateLimit-Remaining', String(allowance.remaining));
-      headers.set('RateLimit-Reset', secondsToReset(allowance.resetAt));
-    } catch (error) {
-      if (!(error instanceof StateUnavailableError)) throw error;
-      headers.set('RateLimit-Limit', String(meter.subjectOf(caller).limit));
-      headers.set('RateLimit-Reset', secondsToReset(meter.week().resetAt));
-    }
+  return {
+    early: async function rateHeadersEarly(c, next) {
+      prepareRateHeaders(c, meter, c.get('caller'));
+      await next();
+    },
+    fallback: async function rateHeadersFallback(c, next) {
+      await next();
+      if (prepared.has(c)) return;
+      const caller: Caller = (c.var.caller as Caller | undefined) ?? { kind: 'anonymous', ip: options.clientIp(c) };
+      for (const [name, value] of Object.entries(rateHeaderValues(meter, caller))) c.res.headers.set(name, value);
+    },
   };
 }
