@@ -20,7 +20,7 @@ export interface ResponseCacheOptions {
  */
 export function responseCache(options: ResponseCacheOptions): MiddlewareHandler {
   // Bodies are kept encoded: a hit then writes bytes, instead of encoding a 10 KB string to UTF-8 every time.
-  const cache = new LRUCache<string, Uint8Array>({
+  const cache = new LRUCache<string, Uint8Array<ArrayBuffer>>({
     max: options.maxEntries ?? 2_000,
     maxSize: options.maxBytes ?? 32 * 1024 * 1024,
     sizeCalculation: (body) => Math.max(1, body.byteLength),
