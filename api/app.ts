@@ -13,6 +13,7 @@ import { isMcpForward, keyScope, type ForwardEnv } from './middleware/key-scope.
 import { rateHeaders } from './middleware/rate-headers.ts';
 import { createSandbox, type Sandbox } from './middleware/sandbox.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
+import { writesOnly } from './middleware/writes-only.ts';
 import type { ReleaseStore } from './release-store.ts';
 import { mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
@@ -98,11 +99,9 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.use('*', rate.early);
   if (options.burst !== false) app.use('*', burstGuard(options.burst ?? {}));
   app.use('*', keyScope());
-  app.use('*', sameOrigin({ publicUrl }));
-  // Bodies are bounded before anything reads them; idempotent replays come before any meter, so a replay is never counted twice.
-  app.use('*', bodyLimit());
-  app.use('*', wellFormedJson({ exceptPrefixes: ['/mcp'] }));
-  app.use('*', idempotency({ state, now }));
+  // Cookie writes from our own origin only; bodies bounded before anything reads them; idempotent replays
+  // before any meter, so a replay is never counted twice. None of it concerns a read, which skips it all.
+  app.use('*', writesOnly([sameOrigin({ publicUrl }), bodyLimit(), wellFormedJson({ exceptPrefixes: ['/mcp'] }), idempotency({ state, now })]));
 
   app.route('/', healthRoutes({ store: options.store }));
   app.route('/', tenderRoutes({ store: options.store }));

@@ -19,11 +19,10 @@ export interface ResponseCacheOptions {
  * app.use('/v1/tenders', responseCache({ keyOf: (c) => `${c.get('release').id}|${new URL(c.req.url).search}` }));
  */
 export function responseCache(options: ResponseCacheOptions): MiddlewareHandler {
-  // Bodies are kept encoded: a hit then writes bytes, instead of encoding a 10 KB string to UTF-8 every time.
-  const cache = new LRUCache<string, Uint8Array<ArrayBuffer>>({
+  const cache = new LRUCache<string, string>({
     max: options.maxEntries ?? 2_000,
     maxSize: options.maxBytes ?? 32 * 1024 * 1024,
-    sizeCalculation: (body) => Math.max(1, body.byteLength),
+    sizeCalculation: (body) => Math.max(1, body.length),
   });
   return async function responseCacheMiddleware(c, next) {
     if (c.req.method !== 'GET') return next();
@@ -33,7 +32,7 @@ export function responseCache(options: ResponseCacheOptions): MiddlewareHandler 
     if (body !== undefined) return c.body(body, 200, { 'content-type': 'application/json' });
     await next();
     if (c.res.status === 200 && c.res.headers.get('content-type')?.startsWith('application/json')) {
-      cache.set(key, new Uint8Array(await c.res.clone().arrayBuffer()));
+      cache.set(key, await c.res.clone().text());
     }
   };
 }
