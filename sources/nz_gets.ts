@@ -1,4 +1,5 @@
-import { load, type CheerioAPI } from 'cheerio';
+import { canonicalDetailUrl, cellList, cellText, organisationFromPageTitle, overview } from './_platforms/gets.ts';
+import { load } from 'cheerio';
 import { defineSource } from './_contract/define-source.ts';
 import { rssItemOf, rssListRoute } from './_platforms/rss.ts';
 import { timeZoneOf, zonedTimeToUtc, type Tier } from '../lib/jurisdictions.ts';
@@ -75,13 +76,6 @@ export default defineSource({
   },
 });
 
-/** Item links put a cosmetic organisation segment after the host, sometimes as `//ORG/` or `//`: one address per tender. */
-function canonicalDetailUrl(link: string): string {
-  const url = new URL(link);
-  url.pathname = url.pathname.replace(/\/{2,}/g, '/');
-  return url.href;
-}
-
 /**
  * The rows of the entity-encoded table in an item's description, by lower-case label. Parsed as HTML,
  * which tolerates the feed's "Close date" row that never closes its `<b>`.
@@ -97,41 +91,6 @@ function descriptionRows(description: string | null): Map<string, string> {
     if (label && value) rows.set(label, value);
   }
   return rows;
-}
-
-/** The value cell beside a detail page's `td.label-cell` whose text is `label` (with or without a colon). */
-function valueCell($: CheerioAPI, label: string) {
-  return $('td.label-cell')
-    .filter((_, cell) => cleanText($(cell).text())?.replace(/\s*:$/, '').toLowerCase() === label.toLowerCase())
-    .first()
-    .next('td');
-}
-
-function cellText($: CheerioAPI, label: string): string | null {
-  return cleanText(valueCell($, label).text());
-}
-
-function cellList($: CheerioAPI, label: string): string[] {
-  return valueCell($, label)
-    .find('li')
-    .toArray()
-    .map((entry) => cleanText($(entry).text()))
-    .filter((entry) => entry !== null);
-}
-
-/** The paragraph under the page's "Overview" legend, with line breaks as spaces. */
-function overview($: CheerioAPI): string | null {
-  const legend = $('span.legend').filter((_, span) => cleanText($(span).text()) === 'Overview');
-  const paragraph = legend.first().parent().nextAll('p').first().clone();
-  paragraph.find('br').after(' ');
-  return cleanText(paragraph.text());
-}
-
-/** The page title reads "GETS | {Organisation} - {Tender name}"; without an organisation it is "GETS | {Tender name}". */
-function organisationFromPageTitle($: CheerioAPI, tenderName: string): string | null {
-  const pageTitle = cleanText($('title').first().text())?.replace(/^GETS \|\s*/, '') ?? '';
-  const suffix = ` - ${tenderName}`;
-  return pageTitle.endsWith(suffix) ? cleanText(pageTitle.slice(0, -suffix.length)) : null;
 }
 
 /** "Monday, 17 August 2026 4:00 PM +12:00": the printed offset gives the instant; without one, New Zealand time. */

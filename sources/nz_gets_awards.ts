@@ -1,4 +1,4 @@
-import type { CheerioAPI } from 'cheerio';
+import { canonicalDetailUrl, cellList, cellText, organisationFromPageTitle, overview } from './_platforms/gets.ts';
 import { defineSource, type SourceContext } from './_contract/define-source.ts';
 import type { AwardRecord } from './_contract/records.ts';
 import { localDate, timeZoneOf, zonedTimeToUtc } from '../lib/jurisdictions.ts';
@@ -139,48 +139,6 @@ export default defineSource({
 function cutoffDate(ctx: SourceContext): string {
   const from = ctx.lastSuccessAt ? ctx.lastSuccessAt.getTime() - OVERLAP_MS : ctx.now.getTime() - FIRST_RUN_LOOKBACK_MS;
   return localDate(new Date(from), NZ_TIME_ZONE);
-}
-
-/** Links put a cosmetic organisation segment after the host, sometimes doubled as `//`: one address per notice. */
-function canonicalDetailUrl(link: string): string {
-  const url = new URL(link);
-  url.pathname = url.pathname.replace(/\/{2,}/g, '/');
-  return url.href;
-}
-
-/** The value cell beside the `td.label-cell` whose text is `label` (with or without a colon). */
-function valueCell($: CheerioAPI, label: string) {
-  return $('td.label-cell')
-    .filter((_, cell) => cleanText($(cell).text())?.replace(/\s*:$/, '').toLowerCase() === label.toLowerCase())
-    .first()
-    .next('td');
-}
-
-function cellText($: CheerioAPI, label: string): string | null {
-  return cleanText(valueCell($, label).text());
-}
-
-function cellList($: CheerioAPI, label: string): string[] {
-  return valueCell($, label)
-    .find('li')
-    .toArray()
-    .map((entry) => cleanText($(entry).text()))
-    .filter((entry) => entry !== null);
-}
-
-/** The paragraph under the page's "Overview" legend, with line breaks as spaces. */
-function overview($: CheerioAPI): string | null {
-  const legend = $('span.legend').filter((_, span) => cleanText($(span).text()) === 'Overview');
-  const paragraph = legend.first().parent().nextAll('p').first().clone();
-  paragraph.find('br').after(' ');
-  return cleanText(paragraph.text());
-}
-
-/** The page title reads "GETS | {Organisation} - {Tender name}". */
-function organisationFromPageTitle($: CheerioAPI, tenderName: string | null): string | null {
-  const pageTitle = cleanText($('title').first().text())?.replace(/^GETS \|\s*/, '') ?? '';
-  const suffix = ` - ${tenderName}`;
-  return tenderName && pageTitle.endsWith(suffix) ? cleanText(pageTitle.slice(0, -suffix.length)) : null;
 }
 
 /** GETS pages print "3:15 PM 21 Sep 2026" (time first) or a bare "18 Sep 2026", in New Zealand time. */
