@@ -54,6 +54,16 @@ describe('npm run serve (the real server, end to end)', () => {
       const search = await fetch(`${url}/v1/tenders?q=stormwater`);
       assert.equal(search.status, 200);
       assert.match(search.headers.get('content-type') ?? '', /application\/json/);
+      // Over a real socket the rate headers take the Node adapter's path (set on Node's own response).
+      assert.equal(search.headers.get('RateLimit-Limit'), '20');
+      assert.equal(search.headers.get('RateLimit-Remaining'), '20');
+      assert.match(search.headers.get('RateLimit-Reset') ?? '', /^\d+$/);
+      const refused = await fetch(`${url}/v1/tenders`, { headers: { authorization: 'Bearer svc_not-a-key' } });
+      assert.equal(refused.status, 401);
+      assert.equal(refused.headers.get('RateLimit-Limit'), '20', 'a refused key still gets the address\'s figures');
+      const missing = await fetch(`${url}/v1/nowhere`);
+      assert.equal(missing.status, 404);
+      assert.equal(missing.headers.get('RateLimit-Limit'), '20');
       const body = (await search.json()) as { total: number; results: { title: string; open: boolean }[] };
       assert.equal(body.total, 1);
       assert.equal(body.results[0]!.title, 'Stormwater upgrade');
