@@ -52,3 +52,23 @@ test('a unit held by a call that never settled frees itself after an hour', () =
   clock = new Date('2026-06-10T03:00:01Z');
   assert.ok(meter.reserve(caller).granted);
 });
+
+test('entering a new week prunes usage older than the kept weeks and keeps the recent ones', () => {
+  const state = openStateDb(':memory:');
+  let clock = new Date('2026-09-02T00:00:00Z');
+  const meter = createMeter({ state, now: () => clock });
+  const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };
+  const spend = () => {
+    const outcome = meter.reserve(caller);
+    assert.ok(outcome.granted);
+    meter.commit(outcome.reservation);
+  };
+  spend(); // week of 31 Aug
+  clock = new Date('2026-10-01T00:00:00Z');
+  spend(); // week of 28 Sep, four weeks on
+  const weeks = () => state.all<{ week_start: string }>('SELECT week_start FROM usage_weeks ORDER BY week_start').map((row) => row.week_start.slice(0, 10));
+  assert.deepEqual(weeks(), ['2026-08-30', '2026-09-27'], 'four weeks back is still kept (Monday 00:00 Sydney is Sunday in UTC)');
+  clock = new Date('2026-10-08T00:00:00Z');
+  assert.equal(meter.allowance(caller).used, 0, 'a new week starts from zero');
+  assert.deepEqual(weeks(), ['2026-09-27'], 'five weeks back is gone');
+});

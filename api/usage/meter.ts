@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { addDays, localDate, zonedTimeToUtc } from '../../lib/jurisdictions.ts';
 import { newId } from '../../lib/tokens.ts';
 import type { Caller } from '../middleware/caller.ts';
-import type { StateDb } from '../state/db.ts';
+import { StateUnavailableError, type StateDb } from '../state/db.ts';
 
 /**
  * The weekly checker allowance (spec, Limits): 20 calls a week per anonymous IP, shared by everyone behind
@@ -24,6 +24,10 @@ export interface WeeklyCaps {
   /** Per account (all its keys and sessions), or per key that belongs to no account. */
   identified: number;
 }
+
+/** Weeks of usage history kept before the current week. */
+export const USAGE_WEEKS_KEPT = 4;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const DEFAULT_CAPS: WeeklyCaps = { anonymous: 20, identified: 100 };
 
@@ -128,8 +132,24 @@ export function createMeter(options: MeterOptions): Meter {
 
   const week = (): Week => {
     const instant = now();
-    if (!cachedWeek || instant < cachedWeek.start || instant >= cachedWeek.resetAt) cachedWeek = weekOf(instant);
+    if (!cachedWeek || instant < cachedWeek.start || instant >= cachedWeek.resetAt) {
+      cachedWeek = weekOf(instant);
+      pruneOldWeeks(cachedWeek);
+    }
     return cachedWeek;
+  };
+
+  // Past weeks are kept a while for support questions ("why was I limited last week?"), then dropped, so the
+  // table holds about one row per active caller per kept week instead of growing for ever.
+  const pruneOldWeeks = (current: Week) => {
+    const keepFrom = new Date(current.start.getTime() - USAGE_WEEKS_KEPT * 7 * DAY_MS).toISOString();
+    try {
+      state.run('DELETE FROM usage_weeks WHERE week_start < ?', keepFrom);
+      state.run('DELETE FROM usage_reservations WHERE week_start < ?', keepFrom);
+    } catch (error) {
+      // A store that cannot be written now is pruned at the next week change; metering reports its own outage.
+      if (!(error instanceof StateUnavailableError)) throw error;
+    }
   };
 
   const subjectOf = (caller: Caller): Subject => {
