@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import type { MailMessage, Mailer } from '../api/accounts/mailer.ts';
 import { createApp } from '../api/app.ts';
 import { startServer } from '../api/server.ts';
@@ -9,6 +8,7 @@ import { openStateDb } from '../api/state/db.ts';
 import { secretHash } from '../lib/tokens.ts';
 import { PUBLIC_URL } from './helpers/access.ts';
 import { makeDataDir } from './helpers/seed-release.ts';
+import { decodedMessage, startSmtpInbox } from './helpers/smtp-inbox.ts';
 
 const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release is loaded yet.' }), now: () => new Date() };
 
@@ -37,34 +37,19 @@ const login = (app: ReturnType<typeof inProcess>['app'], email: string) =>
   app.request('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
 const linkIn = (text: string) => /(https?:\/\/\S+\/v1\/auth\/callback\?token=\S+)/.exec(text)?.[1];
 /** Undoes quoted-printable transfer encoding (soft line breaks and =XX escapes), as a mail client would. */
-const decodeQuotedPrintable = (text: string) => text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 describe('sign-in by emailed link, over a real SMTP server and the real server', () => {
   it('sends the link, signs in with it once, creates a key with the cookie, and signs out', async () => {
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        let data = '';
-        stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-        stream.on('end', () => {
-          received.push(data);
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as { port: number }).port;
+    const inbox = await startSmtpInbox();
     const dataDir = await makeDataDir();
-    const running = await startServer({ dataDir, port: 0, smtpUrl: `smtp://127.0.0.1:${smtpPort}`, burst: { capacity: 100 }, log: () => {} });
+    const running = await startServer({ dataDir, port: 0, smtpUrl: inbox.smtpUrl, burst: { capacity: 100 }, log: () => {} });
     try {
-      assert.equal(running.mailDescription, `smtp://127.0.0.1:${smtpPort}`);
+      assert.equal(running.mailDescription, inbox.smtpUrl);
       const asked = await fetch(`${running.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'Tenderer@Example.com' }) });
       assert.equal(asked.status, 202);
       assert.deepEqual(await asked.json(), { sent_to: 'Tenderer@Example.com', valid_for_seconds: 900 });
-      assert.equal(received.length, 1);
-      const message = decodeQuotedPrintable(received[0]!);
+      assert.equal(inbox.messages.length, 1);
+      const message = decodedMessage(inbox.messages[0]!);
       assert.match(message, /^To: Tenderer@example\.com/m, 'nodemailer lowercases the domain');
       assert.match(message, /^Subject: Your sign-in link/m);
       const link = linkIn(message);
@@ -105,7 +90,7 @@ describe('sign-in by emailed link, over a real SMTP server and the real server',
       assert.equal((await fetch(`${running.url}/v1/keys`, { headers: { authorization: `Bearer ${api_key}` } })).status, 200, 'keys outlive the session');
     } finally {
       await running.close();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await inbox.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   });

@@ -4,7 +4,8 @@ import { newId, newSecret, secretHash } from '../lib/tokens.ts';
 import { createMailer } from '../api/accounts/mailer.ts';
 import { INVITATION_LIFETIME_MS } from '../api/orgs/invitations.ts';
 import { mayGrant, ROLE_TABLE, ROLES } from '../api/orgs/roles.ts';
-import { decodedMessage, jsonRequest, PUBLIC_URL, startOrgApp, startSmtpInbox, type OrgTestApp, type SmtpInbox } from './helpers/org-app.ts';
+import { jsonRequest, PUBLIC_URL, startOrgApp, type OrgTestApp } from './helpers/org-app.ts';
+import { decodedMessage, startSmtpInbox, type SmtpInbox } from './helpers/smtp-inbox.ts';
 
 describe('the role table', () => {
   it('ranks owner > admin > member > viewer, and only owners and admins invite, up to their own role', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpInbox } from '../../test/helpers/smtp-inbox.ts';
 import { createMailer } from './mailer.ts';
 
 test('without SMTP_URL each message is written to the outbox as an .eml file', async () => {
@@ -18,29 +18,15 @@ test('without SMTP_URL each message is written to the outbox as an .eml file', a
 });
 
 test('with SMTP_URL messages go to the SMTP server, which really receives them', async () => {
-  const received: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => {
-        received.push(data);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as { port: number }).port;
+  const inbox = await startSmtpInbox();
   try {
-    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: '/nonexistent' });
-    assert.equal(mailer.description, `smtp://127.0.0.1:${port}`);
+    const mailer = createMailer({ smtpUrl: inbox.smtpUrl, outboxDir: '/nonexistent' });
+    assert.equal(mailer.description, inbox.smtpUrl);
     await mailer.send({ to: 'person@example.com', subject: 'Hello', text: 'body text' });
-    assert.equal(received.length, 1);
-    assert.match(received[0]!, /Subject: Hello/);
-    assert.match(received[0]!, /body text/);
+    assert.equal(inbox.messages.length, 1);
+    assert.match(inbox.messages[0]!, /Subject: Hello/);
+    assert.match(inbox.messages[0]!, /body text/);
   } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await inbox.close();
   }
 });

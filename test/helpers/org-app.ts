@@ -2,7 +2,6 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { newId, newSecret, secretHash } from '../../lib/tokens.ts';
 import { createMailer, type Mailer } from '../../api/accounts/mailer.ts';
 import { caller, SESSION_COOKIE } from '../../api/middleware/caller.ts';
@@ -89,41 +88,6 @@ export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgT
   };
 }
 
-export interface SmtpInbox {
-  smtpUrl: string;
-  /** Raw messages received, oldest first. */
-  messages: string[];
-  close(): Promise<void>;
-}
-
-/** A real SMTP server on loopback that keeps every message it receives. */
-export async function startSmtpInbox(): Promise<SmtpInbox> {
-  const messages: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => {
-        messages.push(data);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as { port: number }).port;
-  return {
-    smtpUrl: `smtp://127.0.0.1:${port}`,
-    messages,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The text of a raw message with quoted-printable soft line breaks and escapes undone. */
-export function decodedMessage(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 /** JSON request options for `app.request`. */
 export function jsonRequest(method: string, body: unknown, cookie?: string): RequestInit {
