@@ -26,11 +26,6 @@ export function isJurisdiction(value: string): value is Jurisdiction {
   return (JURISDICTIONS as readonly string[]).includes(value);
 }
 
-/** The country a jurisdiction belongs to: `AU` for every Australian state. */
-export function countryOf(jurisdiction: Jurisdiction): 'AU' | 'NZ' {
-  return jurisdiction === 'NZ' ? 'NZ' : 'AU';
-}
-
 /**
  * Whether a tender labelled `tenderJurisdiction` falls inside a requested scope:
  * `AU` matches the country label and every Australian state; a state matches itself only.

@@ -48,12 +48,6 @@ export const TRADES: Trade[] = [
   { id: 'events-arts', name: 'Events, arts and recreation', unspsc: ['9012', '9015', '8214'], keywords: ['event', 'events', 'festival', 'exhibition', 'arts', 'artwork', 'public art', 'performance', 'conference', 'recreation', 'sport', 'sporting', 'aquatic', 'library', 'museum', 'tourism'] },
 ];
 
-const TRADE_BY_ID = new Map(TRADES.map((trade) => [trade.id, trade]));
-
-export function tradeById(id: string): Trade | undefined {
-  return TRADE_BY_ID.get(id);
-}
-
 function keywordPattern(keyword: string): RegExp {
   const escaped = keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
   // A keyword matches at a word start and may take a plural or -ing ending ("road" matches "roads").
