@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
-import { createMailer, type Mailer } from './accounts/mailer.ts';
+import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { burstGuard, type BurstGuardOptions } from './middleware/burst-guard.ts';
 import { caller, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
@@ -25,7 +25,7 @@ import { keyRoutes } from './routes/keys.ts';
 import { orgRoutes } from './routes/orgs.ts';
 import { tenderRoutes } from './routes/tenders.ts';
 import { usageRoutes } from './routes/usage.ts';
-import { openStateDb, type StateDb } from './state/db.ts';
+import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { createMeter, type Meter } from './usage/meter.ts';
 
 export interface AppOptions {

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, port as portFrom, trustProxy } from '../lib/config.ts';
-import { createMailer } from './accounts/mailer.ts';
+import { createMailer } from '../lib/mailer.ts';
 import { createApp } from './app.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
 import { ReleaseStore } from './release-store.ts';
-import { openStateDb, type StateDb } from './state/db.ts';
+import { openStateDb, type StateDb } from '../data/state/db.ts';
 
 export interface ServerOptions {
   dataDir: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mintKey } from '../api/accounts/keys.ts';
 import { accountFor } from '../api/accounts/sign-in.ts';
-import { openStateDb } from '../api/state/db.ts';
+import { openStateDb } from '../data/state/db.ts';
 import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
 import { SCHEMA_VERSION } from '../data/schema.ts';
 import { PRODUCTION_SCALE } from './generate.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
-import { openStateDb } from '../api/state/db.ts';
+import { openStateDb } from '../data/state/db.ts';
 import { createMeter } from '../api/usage/meter.ts';
 import { secretHash } from '../lib/tokens.ts';
 import { PUBLIC_URL, keyFor, signIn } from './helpers/access.ts';

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
-import { openStateDb, type StateDb } from '../api/state/db.ts';
+import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { PUBLIC_URL, keyFor, signIn } from './helpers/access.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
 

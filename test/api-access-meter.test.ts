@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type AppOptions } from '../api/app.ts';
 import { metered, type MeteredOptions } from '../api/middleware/metered.ts';
-import { openStateDb } from '../api/state/db.ts';
+import { openStateDb } from '../data/state/db.ts';
 import { createMeter, type MeterOptions } from '../api/usage/meter.ts';
 import { PUBLIC_URL, keyFor, signIn, switchableState } from './helpers/access.ts';
 

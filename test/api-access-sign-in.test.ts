@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import type { MailMessage, Mailer } from '../api/accounts/mailer.ts';
+import type { MailMessage, Mailer } from '../lib/mailer.ts';
 import { createApp } from '../api/app.ts';
 import { startServer } from '../api/server.ts';
-import { openStateDb } from '../api/state/db.ts';
+import { openStateDb } from '../data/state/db.ts';
 import { secretHash } from '../lib/tokens.ts';
 import { PUBLIC_URL } from './helpers/access.ts';
 import { makeDataDir } from './helpers/seed-release.ts';

@@ -8,7 +8,7 @@ import { errorReplies } from '../api/middleware/errors.ts';
 import { idempotency } from '../api/middleware/idempotency.ts';
 import { createSandbox, type SandboxEnv } from '../api/middleware/sandbox.ts';
 import { base64Bytes, invalidBodyStatus, sandboxField } from '../api/schemas/common.ts';
-import { openStateDb } from '../api/state/db.ts';
+import { openStateDb } from '../data/state/db.ts';
 
 type Env = { Variables: CallerEnv['Variables'] & SandboxEnv['Variables'] };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { StateDb } from '../api/state/db.ts';
+import type { StateDb } from '../data/state/db.ts';
 import { jsonRequest, startOrgApp, type OrgTestApp } from './helpers/org-app.ts';
 
 const message = { name: 'Sam Lee', email: 'sam@builder.test', message: 'Do you cover Tasmanian council tenders?' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId, newSecret, secretHash } from '../lib/tokens.ts';
-import { createMailer } from '../api/accounts/mailer.ts';
+import { createMailer } from '../lib/mailer.ts';
 import { INVITATION_LIFETIME_MS } from '../api/orgs/invitations.ts';
 import { mayGrant, ROLE_TABLE, ROLES } from '../api/orgs/roles.ts';
 import { jsonRequest, PUBLIC_URL, startOrgApp, type OrgTestApp } from './helpers/org-app.ts';

@@ -1,5 +1,5 @@
 import { newId, newSecret, secretHash } from '../../lib/tokens.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 /**
  * API keys (spec, Authentication 4 and 5): shown once, stored as a hash, at most five active per account

@@ -1,5 +1,5 @@
 import { newId, newSecret, secretHash } from '../../lib/tokens.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 /**
  * Passwordless sign-in: an emailed single-use link makes a session. Link and session tokens are random

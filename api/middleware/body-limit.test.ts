@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { openStateDb } from '../state/db.ts';
+import { openStateDb } from '../../data/state/db.ts';
 import { MAX_BODY_BYTES, bodyLimit, wellFormedJson } from './body-limit.ts';
 import { caller } from './caller.ts';
 

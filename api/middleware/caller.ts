@@ -2,7 +2,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { secretHash } from '../../lib/tokens.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 /** Who is calling. Every middleware and route after `caller()` reads it as `c.get('caller')`. */
 export type Caller =

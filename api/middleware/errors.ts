@@ -4,7 +4,7 @@ import type { Context, Env, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { StateUnavailableError } from '../state/db.ts';
+import { StateUnavailableError } from '../../data/state/db.ts';
 
 export interface ErrorRepliesOptions {
   /** Where unexpected exceptions are reported; the caller only learns that something failed. */

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { secretHash } from '../../lib/tokens.ts';
-import { StateUnavailableError, openStateDb, type StateDb } from '../state/db.ts';
+import { StateUnavailableError, openStateDb, type StateDb } from '../../data/state/db.ts';
 import { caller, type CallerEnv } from './caller.ts';
 import { errorReplies } from './errors.ts';
 import { idempotency } from './idempotency.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
-import { StateUnavailableError, type StateDb } from '../state/db.ts';
+import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
 import type { Caller, CallerEnv } from './caller.ts';
 import { canonicalQuery } from './response-cache.ts';
 

@@ -1,6 +1,6 @@
 import { invalidateRateHeaders, prepareRateHeaders } from './rate-headers.ts';
 import type { Context, MiddlewareHandler } from 'hono';
-import { StateUnavailableError } from '../state/db.ts';
+import { StateUnavailableError } from '../../data/state/db.ts';
 import { WEEK_TIME_ZONE, type Allowance, type Meter } from '../usage/meter.ts';
 import type { CallerEnv } from './caller.ts';
 

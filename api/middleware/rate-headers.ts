@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ServerResponse } from 'node:http';
-import { StateUnavailableError } from '../state/db.ts';
+import { StateUnavailableError } from '../../data/state/db.ts';
 import type { Meter } from '../usage/meter.ts';
 import type { Caller, CallerEnv } from './caller.ts';
 

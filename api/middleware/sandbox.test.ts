@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { openStateDb } from '../state/db.ts';
+import { openStateDb } from '../../data/state/db.ts';
 import { caller, type CallerEnv } from './caller.ts';
 import { createSandbox, isSandboxRequest, type SandboxEnv } from './sandbox.ts';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { newId } from '../../lib/tokens.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 /** The largest library document accepted (spec, Limits: document size). */
 export const LARGEST_DOCUMENT_BYTES = 25 * 1024 * 1024;

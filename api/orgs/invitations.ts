@@ -1,6 +1,6 @@
 import { newId, newSecret, secretHash } from '../../lib/tokens.ts';
-import type { MailMessage } from '../accounts/mailer.ts';
-import type { StateDb } from '../state/db.ts';
+import type { MailMessage } from '../../lib/mailer.ts';
+import type { StateDb } from '../../data/state/db.ts';
 import { emailOf, isMemberEmail, membershipOf, type Membership } from './orgs.ts';
 import { may, mayGrant, type Role } from './roles.ts';
 

@@ -1,5 +1,5 @@
 import { newId } from '../../lib/tokens.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 import { ROLE_TABLE, type Role } from './roles.ts';
 
 /** An organisation as one account sees it: with the role that account holds. */

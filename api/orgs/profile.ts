@@ -1,5 +1,5 @@
 import type { Jurisdiction } from '../../lib/jurisdictions.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 /** Onboarding progress: which steps of the site's onboarding are done, and whether it is finished. */
 export interface Onboarding {

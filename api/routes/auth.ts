@@ -2,11 +2,11 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { SIGN_IN_LINK_TTL_MS, endSession, issueSignInToken, redeemSignInToken } from '../accounts/sign-in.ts';
-import type { Mailer } from '../accounts/mailer.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import { SESSION_COOKIE, type CallerEnv } from '../middleware/caller.ts';
 import { CallbackQuery, LoginBody, LoginSentSchema, SignedOutSchema } from '../schemas/account.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 export interface AuthRoutesOptions {
   state: StateDb;

@@ -4,7 +4,7 @@ import { newId } from '../../lib/tokens.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 export interface ContactRoutesOptions {
   state: StateDb;

@@ -13,7 +13,7 @@ import {
   RevokedKeySchema,
 } from '../schemas/account.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 import type { Meter } from '../usage/meter.ts';
 
 export interface KeyRoutesOptions {

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Mailer } from '../accounts/mailer.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import type { Caller } from '../middleware/caller.ts';
 import { DocumentLibrary, LARGEST_DOCUMENT_BYTES } from '../orgs/documents.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
@@ -28,7 +28,7 @@ import {
   UploadForm,
 } from '../orgs/schemas.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
-import type { StateDb } from '../state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 export interface OrgRoutesOptions {
   state: StateDb;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openStateDb } from '../state/db.ts';
+import { openStateDb } from '../../data/state/db.ts';
 import { createMeter, weekOf } from './meter.ts';
 
 test('the week starts Monday 00:00 in Sydney, across both daylight-saving changes', () => {

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { addDays, localDate, zonedTimeToUtc } from '../../lib/jurisdictions.ts';
 import { newId } from '../../lib/tokens.ts';
 import type { Caller } from '../middleware/caller.ts';
-import { StateUnavailableError, type StateDb } from '../state/db.ts';
+import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
 
 /**
  * The weekly checker allowance (spec, Limits): 20 calls a week per anonymous IP, shared by everyone behind

@@ -1,7 +1,7 @@
 import { mintKey, type KeyScope } from '../../api/accounts/keys.ts';
 import { redeemSignInToken, issueSignInToken } from '../../api/accounts/sign-in.ts';
 import { SESSION_COOKIE } from '../../api/middleware/caller.ts';
-import { StateUnavailableError, type StateDb } from '../../api/state/db.ts';
+import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
 
 /** The public URL the access tests give createApp; cookie writes must name it as their Origin. */
 export const PUBLIC_URL = 'http://127.0.0.1:8787';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.ts';
 import { mcpTools, type McpTool } from '../../api/mcp/tools.ts';
 import { ReleaseStore } from '../../api/release-store.ts';
-import { openStateDb, type StateDb } from '../../api/state/db.ts';
+import { openStateDb, type StateDb } from '../../data/state/db.ts';
 import { makeDataDir, seedRelease, type SourceSeed, type TenderSeed } from './seed-release.ts';
 
 type App = ReturnType<typeof createApp>;

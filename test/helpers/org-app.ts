@@ -3,12 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId, newSecret, secretHash } from '../../lib/tokens.ts';
-import { createMailer, type Mailer } from '../../api/accounts/mailer.ts';
+import { createMailer, type Mailer } from '../../lib/mailer.ts';
 import { caller, SESSION_COOKIE } from '../../api/middleware/caller.ts';
 import { errorReplies } from '../../api/middleware/errors.ts';
 import { contactRoutes, type ContactRoutesOptions } from '../../api/routes/contact.ts';
 import { orgRoutes } from '../../api/routes/orgs.ts';
-import { openStateDb, type StateDb } from '../../api/state/db.ts';
+import { openStateDb, type StateDb } from '../../data/state/db.ts';
 
 export const PUBLIC_URL = 'https://tenders.example.test';
 

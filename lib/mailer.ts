@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { newId } from '../../lib/tokens.ts';
+import { newId } from './tokens.ts';
 
 export interface MailMessage {
   to: string;

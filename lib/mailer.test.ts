@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSmtpInbox } from '../../test/helpers/smtp-inbox.ts';
+import { startSmtpInbox } from '../test/helpers/smtp-inbox.ts';
 import { createMailer } from './mailer.ts';
 
 test('without SMTP_URL each message is written to the outbox as an .eml file', async () => {
