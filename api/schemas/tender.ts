@@ -1,4 +1,5 @@
 import { TRADES } from '../../lib/trades.ts';
+import { Attribution, attributions } from '../../data/intelligence/context.ts';
 import { z } from '@hono/zod-openapi';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
@@ -127,14 +128,8 @@ export const CoverageSchema = z
   })
   .openapi('Coverage');
 
-export const AttributionSchema = z
-  .object({
-    source: z.string().openapi({ description: 'Registry id.' }),
-    name: z.string(),
-    licence: z.string().openapi({ description: 'The data licence as the source states it.' }),
-    attribution: z.string().openapi({ description: 'The attribution the licence requires; show it with the data.' }),
-  })
-  .openapi('Attribution');
+/** Shared with the intelligence replies, so every reply names its licences one way. */
+export const AttributionSchema = Attribution;
 
 export const TenderSearchSchema = z
   .object({
@@ -154,10 +149,7 @@ export const TenderReadSchema = z
   .openapi('TenderRead');
 
 /** The attribution each data licence requires, for the sources named (registry order, each once). */
-export function attributionsOf(sourceIds: Iterable<string>, registry: readonly SourceRow[]): z.infer<typeof AttributionSchema>[] {
-  const wanted = new Set(sourceIds);
-  return registry.filter((row) => wanted.has(row.id)).map((row) => ({ source: row.id, name: row.name, licence: row.licence, attribution: row.attribution }));
-}
+export const attributionsOf = attributions;
 
 export const TenderStripSchema = z
   .object({
