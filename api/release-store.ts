@@ -2,7 +2,7 @@ import type { JS } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import { currentPointerPath, readCurrentRelease, type CurrentRelease, type Manifest } from '../data/release.ts';
 import { openStore, type Store } from '../data/store.ts';
-import { TenderIndex, type SourceRow, type TenderRow } from './search/tender-index.ts';
+import { TenderIndex, type SourceRow, type TenderRow } from '../data/search/tender-index.ts';
 
 /** One release opened for serving: its read-only store, and the tenders and registry held in memory. */
 export interface LoadedRelease {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TenderIndex, categoryPrefix, termsOf, type TenderFilters, type TenderRow } from '../api/search/tender-index.ts';
+import { TenderIndex, categoryPrefix, termsOf, type TenderFilters, type TenderRow } from '../data/search/tender-index.ts';
 
 const NOW = new Date('2026-06-10T02:00:00.000Z');
 

@@ -3,7 +3,7 @@ import { Attribution, attributions } from '../../data/intelligence/context.ts';
 import { z } from '@hono/zod-openapi';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
-import { TENDER_KINDS, type IndexedTender, type SourceRow } from '../search/tender-index.ts';
+import { TENDER_KINDS, type IndexedTender, type SourceRow } from '../../data/search/tender-index.ts';
 
 /**
  * Wire schemas of the tender routes. One rule for every reply: a value the release does not hold is
