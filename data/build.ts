@@ -14,9 +14,9 @@ const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
 /** Models in dependency order; each file `data/models/<table>.sql` fills the table of its name. */
 export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'http_validators', 'sources'];
 
-const DERIVED_TENDER_COLUMNS = new Set(['first_seen', 'last_seen', 'dates_changed_at', 'stale']);
+const DERIVED_TENDER_COLUMNS = new Set(['buyer_key', 'first_seen', 'last_seen', 'dates_changed_at', 'stale']);
 const DERIVED_AWARD_COLUMNS = new Set(['first_seen']);
-const DERIVED_PLAN_COLUMNS = new Set(['first_seen', 'last_seen', 'stale']);
+const DERIVED_PLAN_COLUMNS = new Set(['buyer_key', 'first_seen', 'last_seen', 'stale']);
 const DERIVED_ABN_COLUMNS = new Set(['first_seen', 'stale']);
 
 function without(columns: Record<string, string>, derived: Set<string>): Record<string, string> {
@@ -184,9 +184,15 @@ export async function readModel(table: TableName): Promise<string> {
   return readFile(join(MODELS_DIR, `${table}.sql`), 'utf8');
 }
 
+/** The macros the models call (`data/models/_macros.sql`), e.g. `buyer_key(jurisdiction, name)`. */
+export async function readMacros(): Promise<string> {
+  return readFile(join(MODELS_DIR, '_macros.sql'), 'utf8');
+}
+
 /** Creates each output table from its schema and fills it with its model. Returns milliseconds per model. */
 export async function runModels(store: Store): Promise<Record<string, number>> {
   const timings: Record<string, number> = {};
+  await store.exec(await readMacros());
   for (const table of MODEL_ORDER) {
     const started = performance.now();
     await store.exec(`${createTableSql(table, TABLES[table])}; ${await readModel(table)}`);

@@ -2,7 +2,7 @@
  * The release store's tables. Column order here is the order in DuckDB and Parquet; every column is
  * documented in data/README.md (a test compares the two). Bump SCHEMA_VERSION when a column changes.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const TENDER_COLUMNS = {
   tender_key: 'VARCHAR NOT NULL',
@@ -11,6 +11,7 @@ export const TENDER_COLUMNS = {
   kind: 'VARCHAR NOT NULL',
   title: 'VARCHAR NOT NULL',
   buyer: 'VARCHAR',
+  buyer_key: 'VARCHAR',
   reference: 'VARCHAR',
   jurisdiction: 'VARCHAR NOT NULL',
   tier: 'VARCHAR NOT NULL',
@@ -77,6 +78,7 @@ export const AWARD_COLUMNS = {
   latest_release_id: 'VARCHAR NOT NULL',
   jurisdiction: 'VARCHAR NOT NULL',
   buyer: 'VARCHAR NOT NULL',
+  buyer_key: 'VARCHAR',
   buyer_id: 'VARCHAR',
   supplier: 'VARCHAR',
   supplier_abn: 'VARCHAR',
@@ -105,6 +107,7 @@ export const PLAN_COLUMNS = {
   plan_id: 'VARCHAR NOT NULL',
   title: 'VARCHAR NOT NULL',
   buyer: 'VARCHAR NOT NULL',
+  buyer_key: 'VARCHAR',
   jurisdiction: 'VARCHAR NOT NULL',
   tier: 'VARCHAR NOT NULL',
   description: 'VARCHAR',

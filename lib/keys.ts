@@ -27,3 +27,24 @@ export function tenderKey(parts: KeyParts): string {
 }
 
 export const TENDER_KEY_PATTERN = /^f?[0-9a-f]{32}$/;
+
+/**
+ * A buyer name as the buyer key reads it: lower-cased, runs of ASCII whitespace collapsed to one space, ends
+ * trimmed. Exactly the `buyer_name_normalised` macro of data/models/_macros.sql (RE2's `\s` is `[\t\n\f\r ]`).
+ */
+export function normaliseBuyerName(name: string): string {
+  return name.replace(/[\t\n\f\r ]+/g, ' ').replace(/^ | $/g, '').toLowerCase();
+}
+
+/**
+ * The permanent key of a buyer: one per published spelling per jurisdiction (no alias merging; case and
+ * whitespace are not spellings), e.g. `au-nsw-3f2a9c1b7d4e`. The same as the SQL macro `buyer_key` in
+ * data/models/_macros.sql; null for a blank name.
+ */
+export function buyerKey(jurisdiction: string, name: string): string | null {
+  const normalised = normaliseBuyerName(name);
+  if (!normalised) return null;
+  return `${jurisdiction.toLowerCase()}-${sha256Hex(`${jurisdiction}|${normalised}`).slice(0, 12)}`;
+}
+
+export const BUYER_KEY_PATTERN = /^[a-z]{2}(?:-[a-z]{2,3})?-[0-9a-f]{12}$/;

@@ -22,6 +22,7 @@ SELECT
   r.release_id AS latest_release_id,
   r.jurisdiction,
   r.buyer,
+  buyer_key(r.jurisdiction, r.buyer) AS buyer_key,
   r.buyer_id,
   r.supplier,
   r.supplier_abn,

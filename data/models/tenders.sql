@@ -10,6 +10,7 @@ tonight AS (
 )
 SELECT
   t.*,
+  buyer_key(t.jurisdiction, t.buyer) AS buyer_key,
   coalesce(p.first_seen, run.run_at) AS first_seen,
   run.run_at AS last_seen,
   -- a date change is a change against the previous night's value; a first sighting is "new", not "changed"
@@ -25,7 +26,8 @@ LEFT JOIN prev_tenders p USING (tender_key)
 UNION ALL BY NAME
 -- not seen tonight: carried forward as they were. Stale when their source failed tonight (last_seen then
 -- tells the last good run); a source that answered but no longer lists a tender does not make it stale.
-SELECT p.* REPLACE (coalesce(rs.failed, p.stale) AS stale)
+-- The buyer key is recomputed: a release written before the key existed carries none.
+SELECT p.* REPLACE (coalesce(rs.failed, p.stale) AS stale, buyer_key(p.jurisdiction, p.buyer) AS buyer_key)
 FROM prev_tenders p
 LEFT JOIN run_sources rs ON rs.id = p.source AND rs.attempted
 WHERE p.tender_key NOT IN (SELECT tender_key FROM tonight);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { newReleaseId, pointCurrentAt, releasesDir, type Manifest } from '../../data/release.ts';
 import { SCHEMA_VERSION, SOURCE_STATUSES, TABLES, createTableSql, type SourceStatus, type TableName } from '../../data/schema.ts';
 import { openStore, sqlString, type Store } from '../../data/store.ts';
-import { tenderKey } from '../../lib/keys.ts';
+import { buyerKey, tenderKey } from '../../lib/keys.ts';
 
 type SeedValue = string | number | boolean | string[] | null;
 type RowOf<T extends TableName> = { -readonly [K in keyof (typeof TABLES)[T]]: SeedValue };
@@ -47,6 +47,7 @@ export function tenderRow(overrides: Partial<TenderSeed> = {}): TenderSeed {
     kind: 'tender',
     title: 'Road maintenance services',
     buyer: 'Transport for NSW',
+    buyer_key: null,
     reference: null,
     jurisdiction: 'AU-NSW',
     tier: 'state',
@@ -68,6 +69,7 @@ export function tenderRow(overrides: Partial<TenderSeed> = {}): TenderSeed {
     stale: false,
     ...overrides,
   };
+  if (overrides.buyer_key === undefined && row.buyer !== null) row.buyer_key = buyerKey(String(row.jurisdiction), String(row.buyer));
   if (!overrides.tender_key) {
     row.tender_key = tenderKey({
       source: String(row.source),
