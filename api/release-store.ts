@@ -1,8 +1,8 @@
-import type { JS } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import { currentPointerPath, readCurrentRelease, type CurrentRelease, type Manifest } from '../data/release.ts';
 import { openStore, type Store } from '../data/store.ts';
-import { TenderIndex, type SourceRow, type TenderRow } from '../data/search/tender-index.ts';
+import { readTenderIndex } from '../data/search/read-tenders.ts';
+import type { TenderIndex } from '../data/search/tender-index.ts';
 
 /** One release opened for serving: its read-only store, and the tenders and registry held in memory. */
 export interface LoadedRelease {
@@ -39,25 +39,6 @@ export type ReleaseStoreState =
 const DEFAULT_POLL_MS = 1_000;
 // Longer than any request takes, so nothing that started on the old release meets a closed store.
 const DEFAULT_GRACE_MS = 60_000;
-
-// Instants leave DuckDB as ISO strings in UTC and dates as YYYY-MM-DD, so the index holds plain strings.
-const instant = (column: string) => `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ')`;
-const day = (column: string) => `strftime(${column}, '%Y-%m-%d')`;
-
-const TENDERS_SQL = `
-  SELECT t.tender_key, t.source, t.source_tag, t.kind, t.title, t.buyer, t.reference, t.jurisdiction, t.tier,
-         t.summary, t.category, t.category_name, t.trade, t.notice_type,
-         ${day('t.published_date')} AS published_date, ${day('t.closing_date')} AS closing_date,
-         ${instant('t.closing_at')} AS closing_at, t.value_text, t.url, t.listing_url,
-         ${instant('t.first_seen')} AS first_seen, ${instant('t.last_seen')} AS last_seen,
-         ${instant('t.dates_changed_at')} AS dates_changed_at, t.stale,
-         s.homepage AS source_homepage
-  FROM tenders t LEFT JOIN sources s ON s.id = t.source`;
-
-const SOURCES_SQL = `
-  SELECT id, tag, name, jurisdiction, tier, kinds, mode, refresh, homepage, licence, attribution, caveats, status, why,
-         tender_count, award_count, plan_count, reference_count, ${instant('last_run_at')} AS last_run_at, ${instant('last_success_at')} AS last_success_at
-  FROM sources`;
 
 /**
  * Serves the release `current.json` points at. It opens the release's DuckDB file read-only, loads the
@@ -205,28 +186,17 @@ export class ReleaseStore {
 async function loadRelease(release: CurrentRelease): Promise<LoadedRelease> {
   const store = await openStore(release.storePath, { readOnly: true });
   try {
-    const tenders = (await readAll(store, TENDERS_SQL)) as unknown as TenderRow[];
-    const sources = (await readAll(store, SOURCES_SQL)) as unknown as SourceRow[];
     return {
       id: release.pointer.release_id,
       computedAt: release.manifest.computed_at,
       manifest: release.manifest,
-      tenders: await TenderIndex.build(tenders, sources),
+      tenders: await readTenderIndex(store),
       store,
     };
   } catch (error) {
     store.close();
     throw error;
   }
-}
-
-/** Rows as plain JS values, converted chunk by chunk so a big table does not hold up requests meanwhile. */
-async function readAll(store: Store, sql: string): Promise<Record<string, JS>[]> {
-  const rows: Record<string, JS>[] = [];
-  for await (const chunk of (await store.connection.stream(sql)).yieldRowObjectJs()) {
-    for (const row of chunk) rows.push(row);
-  }
-  return rows;
 }
 
 function closeRelease(release: LoadedRelease): void {
