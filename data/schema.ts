@@ -215,6 +215,129 @@ export const SOURCE_COLUMNS = {
   duration_ms: 'INTEGER NOT NULL',
 } as const;
 
+/**
+ * Forward-looking signals (data/models/signals.sql): contract expiries, planned procurements and recurring
+ * tenders. `evidence_url` and `incumbent` are for identified callers only.
+ */
+export const SIGNAL_COLUMNS = {
+  signal_id: 'VARCHAR NOT NULL',
+  kind: 'VARCHAR NOT NULL',
+  confidence: 'VARCHAR NOT NULL',
+  jurisdiction: 'VARCHAR NOT NULL',
+  buyer: 'VARCHAR',
+  buyer_key: 'VARCHAR',
+  subject: 'VARCHAR NOT NULL',
+  category: 'VARCHAR',
+  trade: 'VARCHAR',
+  window_start: 'DATE',
+  window_end: 'DATE',
+  quarter: 'VARCHAR',
+  value_text: 'VARCHAR',
+  value_amount: 'DECIMAL(18,2)',
+  value_currency: 'VARCHAR',
+  evidence_ref: 'VARCHAR NOT NULL',
+  evidence_url: 'VARCHAR',
+  incumbent: 'VARCHAR',
+  status: 'VARCHAR NOT NULL',
+  released: 'BOOLEAN NOT NULL',
+  source: 'VARCHAR NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+  occurrences: 'INTEGER',
+  interval_days: 'INTEGER',
+} as const;
+
+/** One row per trade and jurisdiction with contracts signed in the year to the run (data/models/trade_pairs.sql). */
+export const TRADE_PAIR_COLUMNS = {
+  trade: 'VARCHAR NOT NULL',
+  jurisdiction: 'VARCHAR NOT NULL',
+  year_from: 'DATE NOT NULL',
+  year_to: 'DATE NOT NULL',
+  year_awards: 'INTEGER NOT NULL',
+  suppliers: 'INTEGER NOT NULL',
+  top_supplier_share: 'DOUBLE',
+  top_five_share: 'DOUBLE',
+} as const;
+
+/** Buyers of a trade in a jurisdiction over the year to the run (data/models/trade_buyers.sql). */
+export const TRADE_BUYER_COLUMNS = {
+  trade: 'VARCHAR NOT NULL',
+  jurisdiction: 'VARCHAR NOT NULL',
+  buyer_key: 'VARCHAR',
+  buyer: 'VARCHAR NOT NULL',
+  awards: 'INTEGER NOT NULL',
+  value_total: 'DECIMAL(18,2)',
+  value_currency: 'VARCHAR',
+} as const;
+
+/** The ten biggest holders of a trade's contracts in a jurisdiction over the year to the run (data/models/trade_suppliers.sql). */
+export const TRADE_SUPPLIER_COLUMNS = {
+  trade: 'VARCHAR NOT NULL',
+  jurisdiction: 'VARCHAR NOT NULL',
+  supplier_key: 'VARCHAR',
+  supplier: 'VARCHAR NOT NULL',
+  awards: 'INTEGER NOT NULL',
+  share: 'DOUBLE NOT NULL',
+  value_total: 'DECIMAL(18,2)',
+  value_currency: 'VARCHAR',
+  rank: 'INTEGER NOT NULL',
+} as const;
+
+/** One row per buyer key (one published spelling in one jurisdiction), with its nightly figures (data/models/buyers.sql). */
+export const BUYER_COLUMNS = {
+  buyer_key: 'VARCHAR NOT NULL',
+  name: 'VARCHAR NOT NULL',
+  slug: 'VARCHAR NOT NULL',
+  jurisdiction: 'VARCHAR NOT NULL',
+  country: 'VARCHAR NOT NULL',
+  award_count: 'INTEGER NOT NULL',
+  window_from: 'DATE NOT NULL',
+  open_tenders: 'INTEGER NOT NULL',
+  expiring_12m: 'INTEGER NOT NULL',
+  planned_12m: 'INTEGER NOT NULL',
+  median_value: 'DECIMAL(18,2)',
+  p25_value: 'DECIMAL(18,2)',
+  p75_value: 'DECIMAL(18,2)',
+  value_total: 'DECIMAL(18,2)',
+  value_currency: 'VARCHAR',
+  value_count: 'INTEGER NOT NULL',
+  median_response_days: 'DOUBLE',
+  listed: 'BOOLEAN NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+  sources: 'VARCHAR[] NOT NULL',
+} as const;
+
+/** One row per supplier identifier (`AU-ABN:<abn>`, or `<scheme>:<id>`), with its contracts and register standing (data/models/suppliers.sql). */
+export const SUPPLIER_COLUMNS = {
+  supplier_key: 'VARCHAR NOT NULL',
+  scheme: 'VARCHAR NOT NULL',
+  identifier: 'VARCHAR NOT NULL',
+  name: 'VARCHAR',
+  names: 'VARCHAR[] NOT NULL',
+  contract_count: 'INTEGER NOT NULL',
+  buyer_count: 'INTEGER NOT NULL',
+  value_totals: 'STRUCT(currency VARCHAR, amount DECIMAL(18,2), contracts INTEGER)[] NOT NULL',
+  categories: 'VARCHAR[] NOT NULL',
+  first_awarded: 'DATE',
+  last_awarded: 'DATE',
+  jurisdictions: 'VARCHAR[] NOT NULL',
+  abn_status: 'VARCHAR',
+  abn_status_from: 'DATE',
+  entity_type: 'VARCHAR',
+  gst_status: 'VARCHAR',
+  gst_status_from: 'DATE',
+  abn_name: 'VARCHAR',
+  abn_as_of: 'DATE',
+  acn: 'VARCHAR',
+  company_name: 'VARCHAR',
+  company_status: 'VARCHAR',
+  company_status_meaning: 'VARCHAR',
+  company_registered_date: 'DATE',
+  company_deregistered_date: 'DATE',
+  company_as_of: 'DATE',
+  sources: 'VARCHAR[] NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+} as const;
+
 /** Registry statuses, documented in data/README.md. */
 export const SOURCE_STATUSES = ['ok', 'empty', 'error', 'stale', 'login_walled', 'robots_refused', 'not_run'] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
@@ -229,6 +352,12 @@ export const TABLES = {
   abn_entities: ABN_ENTITY_COLUMNS,
   http_validators: HTTP_VALIDATOR_COLUMNS,
   sources: SOURCE_COLUMNS,
+  buyers: BUYER_COLUMNS,
+  suppliers: SUPPLIER_COLUMNS,
+  signals: SIGNAL_COLUMNS,
+  trade_pairs: TRADE_PAIR_COLUMNS,
+  trade_buyers: TRADE_BUYER_COLUMNS,
+  trade_suppliers: TRADE_SUPPLIER_COLUMNS,
 } as const;
 export type TableName = keyof typeof TABLES;
 
