@@ -23,7 +23,7 @@ async function documentedColumns(): Promise<Map<string, Map<string, string>>> {
       continue;
     }
     if (line.startsWith('## ') || line.startsWith('### ')) current = null;
-    const row = /^\| ([a-z_]+) \| ([A-Z][A-Z0-9(),[\] ]*) \| (.+) \| (.+) \|$/.exec(line);
+    const row = /^\| ([a-z][a-z_0-9]*) \| ([A-Z][A-Z0-9(),[\] ]*|STRUCT\([a-z_A-Z0-9(), ]+\)(?:\[\])?) \| (.+) \| (.+) \|$/.exec(line);
     if (current && row && row[1] !== 'column') {
       assert.ok(row[3]!.trim() && row[4]!.trim(), `${row[1]} needs a meaning and an example`);
       current.set(row[1]!, row[2]!.trim());

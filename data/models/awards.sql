@@ -27,7 +27,12 @@ SELECT
   r.supplier,
   r.supplier_abn,
   r.supplier_id,
-  CASE WHEN r.supplier_abn IS NOT NULL THEN 'AU-ABN:' || r.supplier_abn END AS supplier_key,
+  -- the ABN when published; else an identifier the source gives in an org-id scheme (`AU-ACN-…`, `NZ-NZBN:…`),
+  -- written `<scheme>:<id>`; a source's own party ids (AusTender's hex ids, EXEMPTUUID-…) identify no entity
+  CASE
+    WHEN r.supplier_abn IS NOT NULL THEN 'AU-ABN:' || r.supplier_abn
+    WHEN regexp_matches(r.supplier_id, '^[A-Z]{2}-[A-Z]{2,8}[-:][A-Za-z0-9]+$') THEN regexp_replace(r.supplier_id, '^([A-Z]{2}-[A-Z]{2,8})[-:]', '\1:')
+  END AS supplier_key,
   r.title,
   r.description,
   r.value_amount,
@@ -46,4 +51,6 @@ SELECT
   coalesce(rs.failed, false) AS stale
 FROM ranked r
 LEFT JOIN run_sources rs ON rs.id = r.source AND rs.attempted
-WHERE r.latest_rank = 1;
+WHERE r.latest_rank = 1
+-- stored in buyer order, so a buyer's awards sit together and a filter on buyer_key skips most of the table
+ORDER BY buyer_key, awarded_date DESC, contract_id;
