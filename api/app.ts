@@ -25,6 +25,8 @@ import { keyRoutes } from './routes/keys.ts';
 import { orgRoutes } from './routes/orgs.ts';
 import { tenderRoutes } from './routes/tenders.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { watchRoutes } from './routes/watches.ts';
+import { apiRouteMatcher, siteFiles } from './routes/site.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { createMeter, type Meter } from './usage/meter.ts';
 
@@ -63,6 +65,8 @@ export interface AppOptions {
    * call, and where a tool reply that breaks its output schema is reported (default: stderr).
    */
   mcp?: { tools?: readonly McpTool[]; onForward?: (path: string, init: RequestInit) => void; log?: (error: unknown) => void };
+  /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
+  site?: { dataDir: string };
 }
 
 /** The OpenAPI version of the interface (spec, Versioning), distinct from the package's engine version. */
@@ -93,6 +97,11 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.notFound(errors.notFound);
   app.onError(errors.onError);
 
+  // The static site comes first so page views skip the API's caller, meter and burst guard; it passes on
+  // every path an API route answers (the matcher is built once every route is registered, below).
+  let isApiRoute: (method: string, path: string) => boolean = () => true;
+  if (options.site) app.use('*', siteFiles({ store: options.store, dataDir: options.site.dataDir, isApiRoute: (method, path) => isApiRoute(method, path) }));
+
   const rate = rateHeaders({ meter, clientIp });
   app.use('*', rate.fallback);
   app.use('*', caller({ state, now, clientIp }));
@@ -104,6 +113,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.use('*', writesOnly([sameOrigin({ publicUrl }), bodyLimit(), wellFormedJson({ exceptPrefixes: ['/mcp'] }), idempotency({ state, now })]));
 
   app.route('/', healthRoutes({ store: options.store }));
+  // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
+  app.route('/', watchRoutes({ state, store: options.store, now }));
   app.route('/', tenderRoutes({ store: options.store }));
   app.route('/', authRoutes({ state, mailer, publicUrl, now, ...(options.log ? { log: options.log } : {}) }));
   app.route('/', keyRoutes({ state, meter, publicUrl, now }));
@@ -144,5 +155,6 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.route('/', mcpRoutes({ forward, tools, openApiDocument, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
   app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
   app.doc31('/openapi.json', openApiConfig);
+  isApiRoute = apiRouteMatcher(app.routes);
   return app;
 }

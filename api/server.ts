@@ -79,6 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     publicUrl: options.publicUrl ?? url,
     bidPrice: options.bidPrice,
     trustProxy: options.trustProxy ?? false,
+    site: { dataDir: options.dataDir },
     ...(options.burst ? { burst: options.burst } : {}),
   });
   // Everything since the listening callback ran before the event loop could read a connection: no request is missed.

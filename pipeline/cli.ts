@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   if (Object.keys(faults).length && !values.fixtures) throw new Error('SVC_FIXTURE_FAULTS only applies with --fixtures');
   if (values.night && !values.fixtures) throw new Error('--night only applies with --fixtures');
   const dir = dataDir(values['data-dir']);
-  const { manifest, releaseDir } = await runNightly({
+  const { manifest, releaseDir, site } = await runNightly({
     dataDir: dir,
     fixtures: values.fixtures,
     now,
@@ -47,6 +47,9 @@ async function main(): Promise<number> {
     night: values.night,
   });
   process.stdout.write(`\n${summaryTable(manifest)}\n\nrelease ${manifest.release_id} published at ${releaseDir}\n`);
+  process.stdout.write(site.built
+    ? `site: ${site.pages} pages built into ${releaseDir}/site\n`
+    : `site: build FAILED, the release is published without a site and the previous site is served: ${site.error}\n`);
   return 0;
 }
 

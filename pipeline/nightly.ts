@@ -4,17 +4,20 @@ import PQueue from 'p-queue';
 import { dropWorkingTables, exportParquet, loadPrevious, loadStaging, prepareWorkingTables, runModels, type HttpValidator, type SourceRun } from '../data/build.ts';
 import {
   Manifest, newReleaseId, pointCurrentAt, pruneReleases, readCurrentRelease, releasesDir, removeAbandonedWork,
-  type CurrentRelease, type SourceRunSummary,
+  type CurrentRelease,
 } from '../data/release.ts';
 import { SCHEMA_VERSION } from '../data/schema.ts';
-import { openStore, type Store } from '../data/store.ts';
+import { openStore } from '../data/store.ts';
 import type { Politeness, SourceDefinition } from '../sources/_contract/define-source.ts';
 import { loadRegistry } from '../sources/_contract/registry.ts';
 import { crawlSource, emptyCrawlResult, type SourceCrawlResult } from './crawl.ts';
+import { sendDigests, type DigestOptions, type DigestSummary } from './digests.ts';
 import { readFixtureMeta } from './fixture-meta.ts';
 import { FixtureServer, type Fault } from './fixture-server.ts';
 import { HostGate } from './politeness.ts';
 import { progressReporter, type ProgressReporter } from './progress.ts';
+import { publishSite, type SiteOutcome } from './site-build.ts';
+import { writeSiteJson } from './site-json.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { StagingWriter } from './staging.ts';
 
@@ -35,11 +38,17 @@ export interface NightlyOptions {
   progress?: ProgressReporter;
   registry?: SourceDefinition[];
   fixturesRoot?: string;
+  /** Watch emails once the release is out (pipeline/digests.ts): where mail goes and links point, or false for none. */
+  digests?: Pick<DigestOptions, 'mailer' | 'publicUrl' | 'rankCompany' | 'log'> | false;
 }
 
 export interface NightlyResult {
+  /** Watch emails sent after publishing; null when turned off or when the step failed (it never fails the run). */
+  digests: DigestSummary | null;
   manifest: Manifest;
   releaseDir: string;
+  /** The static site's build: a failed build still publishes the release (see pipeline/site-build.ts). */
+  site: SiteOutcome;
 }
 
 /** One nightly run: crawl → load → model → export → publish. Throws only when no release could be produced. */
@@ -110,7 +119,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       });
       const summaries = await time('export', async () => {
         await exportParquet(store, join(workDir, 'parquet'));
-        return writeSiteJson(store, join(workDir, 'site-json'));
+        return writeSiteJson(store, join(workDir, 'site-json'), { computedAt: clock.now.toISOString(), now: clock.now });
       });
       manifest = Manifest.parse({
         release_id: releaseId,
@@ -130,6 +139,11 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     }
     await rm(join(workDir, 'staging'), { recursive: true, force: true });
 
+    progress.stage('site');
+    const siteStarted = performance.now();
+    const site = await publishSite(workDir);
+    manifest.stage_timings_ms.site = Math.round(performance.now() - siteStarted);
+
     progress.stage('publish');
     const publishStarted = performance.now();
     const releaseDir = join(releases, releaseId);
@@ -141,12 +155,26 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     await pruneReleases(options.dataDir, releaseId);
     manifest.stage_timings_ms.publish = Math.round(performance.now() - publishStarted);
     await writeFile(join(releaseDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    const digests = await emailDigests(options, progress, join(releaseDir, 'store.duckdb'), clock.now);
     progress.done();
-    return { manifest, releaseDir };
+    return { manifest, releaseDir, site, digests };
   } finally {
     await fixtureServer?.stop();
     if (!published) await rm(workDir, { recursive: true, force: true });
     await releaseLock();
+  }
+}
+
+/** Watch emails for the release just published. The release is out whatever happens here, so a failure is logged, never thrown. */
+async function emailDigests(options: NightlyOptions, progress: ProgressReporter, storePath: string, now: Date): Promise<DigestSummary | null> {
+  if (options.digests === false) return null;
+  progress.stage('digests');
+  const log = options.digests?.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  try {
+    return await sendDigests({ ...options.digests, log, dataDir: options.dataDir, release: { storePath, computedAt: now.toISOString(), now } });
+  } catch (error) {
+    log(`digests: no watch emails were sent tonight: ${(error as Error).message}`);
+    return null;
   }
 }
 
@@ -275,28 +303,4 @@ function sourceRun(source: SourceDefinition, result: SourceCrawlResult | undefin
     not_modified_since: result?.notModifiedSince?.toISOString() ?? null,
     validators: result?.validators ?? [],
   };
-}
-
-/**
- * Writes the release's site JSON and returns the per-source outcomes and table counts for the manifest
- * (`records`, what was crawled tonight, is filled in from the crawl by the caller).
- */
-async function writeSiteJson(store: Store, dir: string): Promise<{ sources: SourceRunSummary[]; counts: Record<string, number> }> {
-  await mkdir(dir, { recursive: true });
-  const registry = await store.all(`
-    SELECT id, tag, name, jurisdiction, tier, kinds, mode, refresh, homepage, licence, attribution, caveats, status, why,
-      tender_count, award_count, plan_count, reference_count, strftime(last_run_at, '%Y-%m-%dT%H:%M:%SZ') AS last_run_at,
-      strftime(last_success_at, '%Y-%m-%dT%H:%M:%SZ') AS last_success_at
-    FROM sources ORDER BY id`);
-  await writeFile(join(dir, 'sources.json'), `${JSON.stringify({ sources: registry }, null, 2)}\n`);
-  const summaries = await store.all<SourceRunSummary>(`
-    SELECT id, status, why, 0 AS records, records_invalid AS invalid, records_new AS new,
-      records_updated AS updated, records_closed AS closed, pages, errors, duration_ms
-    FROM sources ORDER BY id`);
-  const [counts] = await store.all<Record<string, number>>(`
-    SELECT (SELECT count(*) FROM tenders)::INTEGER AS tenders, (SELECT count(*) FROM awards)::INTEGER AS awards,
-      (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM plans)::INTEGER AS plans,
-      (SELECT count(*) FROM companies)::INTEGER AS companies, (SELECT count(*) FROM abn_entities)::INTEGER AS abn_entities,
-      (SELECT count(*) FROM sources)::INTEGER AS sources`);
-  return { sources: summaries, counts: counts ?? {} };
 }

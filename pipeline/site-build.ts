@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+/** The checkout holding astro.config.mjs and site/. */
+const PROJECT_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+/** Per-build working folders (git-ignored with the rest of `.astro/`). */
+const SCRATCH_ROOT = join(PROJECT_ROOT, '.astro', 'site-builds');
+
+export interface SiteBuildResult {
+  /** HTML pages written (JSON twins and search files aside). */
+  pages: number;
+  /** Milliseconds of the Astro build and of the Pagefind index. */
+  astroMs: number;
+  pagefindMs: number;
+}
+
+export class SiteBuildError extends Error {
+  override name = 'SiteBuildError';
+}
+
+/**
+ * Builds the static site from a release's site JSON into `outDir`, then indexes it for Pagefind search
+ * (`outDir/pagefind/`). The build runs in a child process: Astro and Vite keep process-wide state and
+ * memory that the nightly run should not carry, and a crash there cannot take the run down.
+ * Rejects with a SiteBuildError holding the build's own error output.
+ */
+export async function buildSite(options: { siteJsonDir: string; outDir: string; env?: NodeJS.ProcessEnv }): Promise<SiteBuildResult> {
+  // Astro writes its prerender bundle under the working folder when the output is outside it, and clears it
+  // after the build: a scratch folder per build keeps concurrent builds apart, and inside the checkout the
+  // bundle still resolves the project's node_modules.
+  await mkdir(SCRATCH_ROOT, { recursive: true });
+  const scratch = await mkdtemp(join(SCRATCH_ROOT, 'build-'));
+  try {
+    return await runBuildChild(options, scratch);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function runBuildChild(options: { siteJsonDir: string; outDir: string; env?: NodeJS.ProcessEnv }, scratch: string): Promise<SiteBuildResult> {
+  const child = spawn(
+    process.execPath,
+    ['--import', join(PROJECT_ROOT, 'lib/node-guard.mjs'), fileURLToPath(import.meta.url), '--site-json', resolve(options.siteJsonDir), '--out', resolve(options.outDir)],
+    { cwd: scratch, env: { ...process.env, ...options.env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolveExit, reject) => {
+    child.once('error', reject);
+    child.once('close', resolveExit);
+  });
+  const resultLine = stdout.trim().split('\n').findLast((line) => line.startsWith('{"pages"'));
+  if (code !== 0 || !resultLine) {
+    const detail = (stderr.trim() || stdout.trim()).split('\n').slice(-20).join('\n');
+    throw new SiteBuildError(`site build failed (exit ${code}): ${detail}`);
+  }
+  return JSON.parse(resultLine) as SiteBuildResult;
+}
+
+/** What the publish stage records in `<release>/site-build.json`. */
+export type SiteOutcome =
+  | { built: true; pages: number; astro_ms: number; pagefind_ms: number }
+  | { built: false; error: string };
+
+/**
+ * The publish stage's site step: builds `<release>/site/` from `<release>/site-json/` before the release is
+ * published, so the site swaps with the release. A failed build does not lose the release: tonight's data
+ * still publishes (the API serves it), the failure is recorded in `site-build.json` and reported, and the
+ * server keeps showing the newest earlier site, whose pages say when their figures were computed. The site
+ * folder appears only once the build finished, so a half-built site is never served.
+ */
+export async function publishSite(releaseDir: string, build: typeof buildSite = buildSite): Promise<SiteOutcome> {
+  const building = join(releaseDir, '.site-building');
+  let outcome: SiteOutcome;
+  try {
+    const result = await build({ siteJsonDir: join(releaseDir, 'site-json'), outDir: building });
+    await rename(building, join(releaseDir, 'site'));
+    outcome = { built: true, pages: result.pages, astro_ms: result.astroMs, pagefind_ms: result.pagefindMs };
+  } catch (error) {
+    await rm(building, { recursive: true, force: true });
+    outcome = { built: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  await writeFile(join(releaseDir, 'site-build.json'), `${JSON.stringify(outcome, null, 2)}\n`);
+  return outcome;
+}
+
+/** Runs inside the child: the Astro build, then the Pagefind index over what it wrote. */
+async function buildInThisProcess(siteJsonDir: string, outDir: string): Promise<SiteBuildResult> {
+  process.env.SITE_JSON_DIR = siteJsonDir;
+  process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  const { build } = await import('astro');
+  // A cache of its own per build, in the build's scratch folder (its working folder, removed after): a
+  // release is built once, and two builds must not share content stores.
+  const cacheDir = join(process.cwd(), 'cache');
+  const astroStarted = performance.now();
+  await build({ root: PROJECT_ROOT, outDir, cacheDir, logLevel: 'warn', mode: 'production' });
+  const astroMs = Math.round(performance.now() - astroStarted);
+  const pagefindStarted = performance.now();
+  await indexForSearch(outDir);
+  const pagefindMs = Math.round(performance.now() - pagefindStarted);
+  return { pages: await countPages(outDir), astroMs, pagefindMs };
+}
+
+/** Pagefind's index of the pages that mark their content `data-pagefind-body` (tenders, buyers, trades). */
+async function indexForSearch(outDir: string): Promise<void> {
+  const pagefind = await import('pagefind');
+  try {
+    const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
+    if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
+    const added = await index.addDirectory({ path: outDir });
+    if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`);
+    const written = await index.writeFiles({ outputPath: join(outDir, 'pagefind') });
+    if (written.errors.length) throw new Error(`pagefind: ${written.errors.join('; ')}`);
+  } finally {
+    await pagefind.close();
+  }
+}
+
+async function countPages(outDir: string): Promise<number> {
+  const entries = await readdir(outDir, { recursive: true });
+  return entries.filter((entry) => entry.endsWith('.html')).length;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { 'site-json': { type: 'string' }, out: { type: 'string' } }, strict: true });
+  if (!values['site-json'] || !values.out) {
+    process.stderr.write('usage: pipeline/site-build.ts --site-json <release>/site-json --out <release>/site\n');
+    process.exit(2);
+  }
+  buildInThisProcess(values['site-json'], values.out).then(
+    (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

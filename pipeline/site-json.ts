@@ -1,0 +1,69 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
+import type { SourceRunSummary } from '../data/release.ts';
+import type { Store } from '../data/store.ts';
+
+export interface SiteJsonOptions {
+  /** The night the figures are true for (the release's `computed_at`, ISO). */
+  computedAt: string;
+  /** The run's clock: "open", "this week" and "the next 12 months" are judged against it. */
+  now: Date;
+}
+
+export interface SiteJsonResult {
+  /** Per-source outcomes for the manifest (`records` is filled in from the crawl by the caller). */
+  sources: SourceRunSummary[];
+  counts: Record<string, number>;
+  /** Files written, relative to the site-json folder (each is one page's data and its JSON twin). */
+  files: string[];
+}
+
+// Instants as the API writes them (UTC, milliseconds), so a twin equals the API reply byte for byte.
+const instant = (column: string) => `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ')`;
+
+/**
+ * Writes the release's site JSON: one file per page of the static site, each the reply the API gives an
+ * anonymous caller for the same thing (the same builders, called with ANONYMOUS over the store just
+ * written). The site build reads these through its typed collections; each page publishes its file as
+ * its JSON twin. Returns the per-source outcomes and table counts for the manifest.
+ */
+export async function writeSiteJson(store: Store, dir: string, options: SiteJsonOptions): Promise<SiteJsonResult> {
+  await mkdir(dir, { recursive: true });
+  const files: string[] = [];
+  const write = async (path: string, reply: unknown) => {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), JSON.stringify(reply));
+    files.push(path);
+  };
+  const ctx: IntelContext = { store, computedAt: options.computedAt, now: options.now, registry: await readRegistry(store) };
+
+  await write('sources.json', await sourcesReply(store, ctx.computedAt));
+
+  const summaries = await store.all<SourceRunSummary>(`
+    SELECT id, status, why, 0 AS records, records_invalid AS invalid, records_new AS new,
+      records_updated AS updated, records_closed AS closed, pages, errors, duration_ms
+    FROM sources ORDER BY id`);
+  const [counts] = await store.all<Record<string, number>>(`
+    SELECT (SELECT count(*) FROM tenders)::INTEGER AS tenders, (SELECT count(*) FROM awards)::INTEGER AS awards,
+      (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM plans)::INTEGER AS plans,
+      (SELECT count(*) FROM companies)::INTEGER AS companies, (SELECT count(*) FROM abn_entities)::INTEGER AS abn_entities,
+      (SELECT count(*) FROM sources)::INTEGER AS sources`);
+  return { sources: summaries, counts: counts ?? {}, files };
+}
+
+/**
+ * The registry as GET /v1/tenders/sources answers an anonymous caller: every row, its status and last run,
+ * licence and attribution; the homepage is a link to another site, so it is left out (spec, Authentication 7).
+ */
+async function sourcesReply(store: Store, computedAt: string): Promise<{ sources: Record<string, unknown>[]; computed_at: string }> {
+  const rows = await store.all<Record<string, unknown>>(`
+    SELECT id, tag, name, jurisdiction, tier, kinds, mode, refresh, tender_count::INTEGER AS tender_count,
+      award_count::INTEGER AS award_count, plan_count::INTEGER AS plan_count, reference_count::INTEGER AS reference_count,
+      ${instant('last_run_at')} AS last_run_at, ${instant('last_success_at')} AS last_success_at, status, why,
+      licence, attribution, caveats
+    FROM sources ORDER BY id`);
+  // JSON leaves out what the release does not hold, as the API's reply does.
+  const sources = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)));
+  return { sources, computed_at: computedAt };
+}
