@@ -7,6 +7,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Extra header fields, e.g. List-Unsubscribe and List-Unsubscribe-Post (RFC 8058) on digest mail. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
