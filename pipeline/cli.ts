@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   if (Object.keys(faults).length && !values.fixtures) throw new Error('SVC_FIXTURE_FAULTS only applies with --fixtures');
   if (values.night && !values.fixtures) throw new Error('--night only applies with --fixtures');
   const dir = dataDir(values['data-dir']);
-  const { manifest, releaseDir, site } = await runNightly({
+  const { manifest, releaseDir, site, digests } = await runNightly({
     dataDir: dir,
     fixtures: values.fixtures,
     now,
@@ -50,6 +50,7 @@ async function main(): Promise<number> {
   process.stdout.write(site.built
     ? `site: ${site.pages} pages built into ${releaseDir}/site\n`
     : `site: build FAILED, the release is published without a site and the previous site is served: ${site.error}\n`);
+  if (digests) process.stdout.write(`watch emails: ${digests.sent} sent to ${digests.watchers} people with watches${digests.failed ? `, ${digests.failed} refused by the mail server (retried next run)` : ''}\n`);
   return 0;
 }
 
