@@ -1,6 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { JURISDICTIONS, isJurisdiction } from '../lib/jurisdictions.ts';
 import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
+import { grantsSummary } from '../data/intelligence/grants.ts';
+import { jurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
+import { jurisdictionSlug } from '../data/intelligence/places.ts';
+import { intelligenceSummary } from '../data/intelligence/summary.ts';
+import { tradeById, tradePairs, tradeStateIntelligence } from '../data/intelligence/trades.ts';
 import type { SourceRunSummary } from '../data/release.ts';
 import type { Store } from '../data/store.ts';
 
@@ -38,7 +44,22 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
   };
   const ctx: IntelContext = { store, computedAt: options.computedAt, now: options.now, registry: await readRegistry(store) };
 
+  // Each file is named after its page: `states/nsw.json` is the twin of `/states/nsw/`, `index.json` of `/`.
   await write('sources.json', await sourcesReply(store, ctx.computedAt));
+  await write('index.json', await intelligenceSummary(ctx));
+  await write('grants.json', await grantsSummary(ctx));
+  for (const jurisdiction of JURISDICTIONS) {
+    await write(`states/${jurisdictionSlug(jurisdiction)}.json`, await jurisdictionIntelligence(ctx, jurisdiction, ANONYMOUS));
+  }
+  const trades = await tradePairs(ctx);
+  await write('trades.json', trades);
+  // A pair has a page when it is eligible (its volume reaches the reply's minimum), as the reply says.
+  for (const pair of trades.pairs.filter((p) => p.eligible)) {
+    const trade = tradeById(pair.trade);
+    const jurisdiction = pair.jurisdiction;
+    if (!trade || !isJurisdiction(jurisdiction)) throw new Error(`trade pair names an unknown trade or jurisdiction: ${pair.trade} ${jurisdiction}`);
+    await write(`trades/${trade.id}/${jurisdictionSlug(jurisdiction)}.json`, await tradeStateIntelligence(ctx, trade, jurisdiction, ANONYMOUS));
+  }
 
   const summaries = await store.all<SourceRunSummary>(`
     SELECT id, status, why, 0 AS records, records_invalid AS invalid, records_new AS new,

@@ -4,19 +4,32 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { pathToFileURL } from 'node:url';
+import type { z } from 'zod';
+import { GrantsSummary } from '../data/intelligence/grants.ts';
+import { JurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
+import { IntelligenceSummary } from '../data/intelligence/summary.ts';
+import { TradePairs, TradeStateIntelligence } from '../data/intelligence/trades.ts';
 import { SourcesPage } from './lib/sources-page.ts';
 
 const siteJsonDir = process.env.SITE_JSON_DIR;
 if (!siteJsonDir) throw new Error('SITE_JSON_DIR is not set: build the site with pipeline/site-build.ts, which points it at a release\'s site-json folder.');
 const base = pathToFileURL(`${siteJsonDir.replace(/\/$/, '')}/`);
 
-/** One collection per page kind; an entry's id is its file's path under site-json without `.json`. */
-const pages = <S extends Parameters<typeof defineCollection>[0]['schema']>(pattern: string, schema: S) =>
+/**
+ * One collection per page kind. `folder` files are entries named by their path below it
+ * (`trades/civil-works/nsw.json` is `civil-works/nsw` of `tradeStates`); a single file is one entry.
+ */
+const pages = <S extends z.ZodType>(pattern: string, schema: S, folder = '') =>
   defineCollection({
-    loader: glob({ pattern, base, generateId: ({ entry }) => entry.replace(/\.json$/, '') }),
+    loader: glob({ pattern: `${folder}${pattern}`, base, generateId: ({ entry }) => entry.slice(folder.length).replace(/\.json$/, '') }),
     schema,
   });
 
 export const collections = {
   sources: pages('sources.json', SourcesPage),
+  home: pages('index.json', IntelligenceSummary),
+  grants: pages('grants.json', GrantsSummary),
+  states: pages('*.json', JurisdictionIntelligence, 'states/'),
+  trades: pages('trades.json', TradePairs),
+  tradeStates: pages('*/*.json', TradeStateIntelligence, 'trades/'),
 };
