@@ -23,6 +23,9 @@ import { discoveryRoutes } from './routes/discovery.ts';
 import { healthRoutes } from './routes/health.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { orgRoutes } from './routes/orgs.ts';
+import { grantRoutes } from './routes/grants.ts';
+import { intelligenceRoutes } from './routes/intelligence.ts';
+import { signalRoutes } from './routes/signals.ts';
 import { tenderRoutes } from './routes/tenders.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { watchRoutes } from './routes/watches.ts';
@@ -116,6 +119,9 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now }));
   app.route('/', tenderRoutes({ store: options.store }));
+  app.route('/', signalRoutes({ store: options.store }));
+  app.route('/', intelligenceRoutes({ store: options.store }));
+  app.route('/', grantRoutes({ store: options.store }));
   app.route('/', authRoutes({ state, mailer, publicUrl, now, ...(options.log ? { log: options.log } : {}) }));
   app.route('/', keyRoutes({ state, meter, publicUrl, now }));
   app.route('/', usageRoutes({ meter, bidPrice: options.bidPrice }));
