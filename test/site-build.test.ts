@@ -1,0 +1,182 @@
+// The static site as the nightly run publishes it: every internal link resolves, each page's JSON twin is
+// the API's anonymous reply for the same thing, pages say when their figures were computed, stay small,
+// never name holders, and the server serves the release's site beside the API.
+import assert from 'node:assert/strict';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import * as cheerio from 'cheerio';
+import { createApp } from '../api/app.ts';
+import { ReleaseStore } from '../api/release-store.ts';
+import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
+import { openStore } from '../data/store.ts';
+import { publishSite, SiteBuildError } from '../pipeline/site-build.ts';
+import { fixtureSiteRelease, type SiteRelease } from './helpers/site-release.ts';
+
+let release: SiteRelease;
+let pages: string[];
+
+before(async () => {
+  release = await fixtureSiteRelease();
+  pages = (await readdir(release.siteDir, { recursive: true })).filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/')).sort();
+});
+after(async () => {
+  await rm(release.dataDir, { recursive: true, force: true });
+});
+
+const urlOf = (file: string) => `/${file.replace(/index\.html$/, '')}`;
+const html = async (file: string) => cheerio.load(await readFile(join(release.siteDir, file), 'utf8'));
+
+/** The file a site path is served from, or null. */
+async function fileFor(path: string): Promise<string | null> {
+  const clean = decodeURIComponent(path.split('#')[0]!.split('?')[0]!);
+  const candidate = join(release.siteDir, clean.endsWith('/') ? `${clean}index.html` : clean);
+  return stat(candidate).then((info) => (info.isFile() ? candidate : null), () => null);
+}
+
+test('the publish stage built every page kind', () => {
+  const urls = pages.map(urlOf);
+  for (const expected of ['/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/404.html']) {
+    assert.ok(urls.includes(expected), `${expected} was built (built: ${urls.join(' ')})`);
+  }
+  assert.ok(urls.some((u) => /^\/trades\/[a-z-]+\/[a-z]+\/$/.test(u)), 'at least one trade × state page');
+  assert.ok(release.site.built && release.site.pages === pages.length, 'the build reports the pages it wrote');
+});
+
+test('every internal link, stylesheet and script of the built site resolves', async () => {
+  const broken: string[] = [];
+  let checked = 0;
+  for (const file of pages) {
+    const $ = await html(file);
+    const refs = [...$('a[href]').map((_, a) => $(a).attr('href')), ...$('link[href]').map((_, l) => $(l).attr('href')), ...$('script[src]').map((_, s) => $(s).attr('src'))];
+    for (const ref of refs) {
+      if (!ref || /^(https?:|mailto:|data:)/.test(ref)) continue;
+      if (ref.startsWith('#')) {
+        if ($(`[id="${ref.slice(1)}"]`).length === 0) broken.push(`${urlOf(file)} → ${ref}`);
+        continue;
+      }
+      checked += 1;
+      const target = new URL(ref, `http://site${urlOf(file)}`).pathname;
+      // The API's own routes are served beside the site (the footer links /openapi.json).
+      if (target === '/openapi.json') continue;
+      if (!(await fileFor(target))) broken.push(`${urlOf(file)} → ${ref}`);
+    }
+  }
+  assert.ok(checked > pages.length * 5, `links were checked (${checked})`);
+  assert.deepEqual(broken, []);
+});
+
+test('each JSON twin is the API reply an anonymous caller gets for the same thing', async () => {
+  const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
+  try {
+    const app = createApp({ store, burst: false });
+    const twins: [string, string][] = [['/sources.json', '/v1/tenders/sources']];
+    for (const [twin, api] of twins) {
+      const file = await fileFor(twin);
+      assert.ok(file, `${twin} exists`);
+      const reply = await app.request(api);
+      assert.equal(reply.status, 200, api);
+      assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), await reply.json(), `${twin} equals GET ${api}`);
+    }
+  } finally {
+    await store.close();
+  }
+});
+
+test('every page with figures says when they were computed and which sources they cover', async () => {
+  const computedAt = release.manifest.computed_at;
+  const dataPages = pages.filter((f) => !['search/index.html', '404.html', 'states/index.html'].includes(f));
+  assert.ok(dataPages.length >= 15);
+  for (const file of dataPages) {
+    const $ = await html(file);
+    assert.equal($('.provenance time').attr('datetime'), computedAt, `${urlOf(file)} shows computed_at`);
+    assert.match($('.provenance').text(), /Covers \d+ sources?:|No source holds data/, `${urlOf(file)} names its sources`);
+    const twin = $('link[rel="alternate"][type="application/json"]').attr('href');
+    assert.ok(twin && (await fileFor(twin)), `${urlOf(file)} links its JSON twin`);
+  }
+});
+
+test('each page with its stylesheets stays within 100 KB', async () => {
+  for (const file of pages) {
+    const $ = await html(file);
+    let bytes = (await stat(join(release.siteDir, file))).size;
+    for (const href of $('link[rel="stylesheet"]').map((_, l) => $(l).attr('href')).get()) bytes += (await stat((await fileFor(href))!)).size;
+    assert.ok(bytes <= 100 * 1024, `${urlOf(file)} is ${bytes} bytes with its CSS`);
+  }
+});
+
+test('trade pages never show holder or supplier names, nor the re-tender calendar', async () => {
+  const store = await openStore(join(release.releaseDir, 'store.duckdb'), { readOnly: true });
+  try {
+    const tradePages = pages.filter((f) => /^trades\/[^/]+\/[^/]+\/index\.html$/.test(f));
+    assert.ok(tradePages.length > 0);
+    for (const file of tradePages) {
+      const [, trade, slug] = file.split('/');
+      const twin = JSON.parse(await readFile((await fileFor(`/trades/${trade}/${slug}.json`))!, 'utf8'));
+      assert.equal(twin.ending.calendar, undefined, 'no re-tender calendar');
+      assert.equal(twin.concentration.holders, undefined, 'no holders');
+      const suppliers = await store.all<{ supplier: string }>(
+        `SELECT DISTINCT supplier FROM awards WHERE trade = ? AND jurisdiction = ? AND supplier IS NOT NULL AND length(supplier) > 3`,
+        [trade!, twin.jurisdiction],
+      );
+      const text = (await html(file)).text();
+      for (const { supplier } of suppliers) assert.ok(!text.includes(supplier), `${urlOf(file)} names the supplier ${supplier}`);
+    }
+  } finally {
+    store.close();
+  }
+});
+
+test('the server serves the release\'s site at / beside the API, API routes first', async () => {
+  const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
+  try {
+    const app = createApp({ store, burst: false, site: { dataDir: release.dataDir } });
+    const home = await app.request('/');
+    assert.equal(home.status, 200);
+    assert.match(home.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(await home.text(), /Government tenders in Australia and New Zealand/);
+    const twin = await app.request('/sources.json');
+    assert.equal(twin.status, 200);
+    assert.match(twin.headers.get('content-type') ?? '', /application\/json/);
+    const api = await app.request('/v1/tenders/sources');
+    assert.equal(api.status, 200);
+    assert.ok(api.headers.get('ratelimit-limit'), 'API replies keep their rate headers');
+    const missingPage = await app.request('/states/atlantis/', { headers: { accept: 'text/html' } });
+    assert.equal(missingPage.status, 404);
+    assert.match(await missingPage.text(), /Page not found/);
+    const missingApi = await app.request('/v1/nothing-here');
+    assert.equal(missingApi.status, 404);
+    assert.ok('detail' in (await missingApi.json()), 'an unknown API path still answers {detail}');
+  } finally {
+    await store.close();
+  }
+});
+
+test('a failed site build keeps the release and the server shows the newest earlier site', async () => {
+  // A second release of the same data whose site build fails.
+  const failedId = `${release.manifest.release_id}-b`;
+  const failedDir = join(releasesDir(release.dataDir), failedId);
+  await cp(release.releaseDir, failedDir, { recursive: true, filter: (source) => !source.startsWith(release.siteDir) });
+  await rm(join(failedDir, 'site'), { recursive: true, force: true });
+  const outcome = await publishSite(failedDir, async () => {
+    throw new SiteBuildError('site build failed (exit 1): astro exploded');
+  });
+  assert.deepEqual(outcome, { built: false, error: 'site build failed (exit 1): astro exploded' });
+  assert.deepEqual(JSON.parse(await readFile(join(failedDir, 'site-build.json'), 'utf8')), outcome);
+  await assert.rejects(stat(join(failedDir, 'site')), 'no half-built site is left in place');
+  const manifest = Manifest.parse({ ...release.manifest, release_id: failedId });
+  await writeFile(join(failedDir, 'manifest.json'), JSON.stringify(manifest));
+  await pointCurrentAt(release.dataDir, manifest, new Date());
+
+  const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
+  try {
+    const state = store.state();
+    assert.ok(state.ready && state.release.id === failedId, 'the release without a site is served');
+    const app = createApp({ store, burst: false, site: { dataDir: release.dataDir } });
+    const home = await app.request('/');
+    assert.equal(home.status, 200, 'the earlier release\'s site is shown');
+    assert.match(await home.text(), new RegExp(release.manifest.computed_at.replace(/[.]/g, '\\.')));
+  } finally {
+    await store.close();
+  }
+});
