@@ -17,6 +17,7 @@ import { writesOnly } from './middleware/writes-only.ts';
 import type { ReleaseStore } from './release-store.ts';
 import { mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
+import { awardRoutes } from './routes/awards.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
@@ -119,6 +120,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now }));
   app.route('/', tenderRoutes({ store: options.store }));
+  app.route('/', awardRoutes({ store: options.store }));
   app.route('/', signalRoutes({ store: options.store }));
   app.route('/', intelligenceRoutes({ store: options.store }));
   app.route('/', grantRoutes({ store: options.store }));

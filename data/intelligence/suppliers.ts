@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { AWARD_DAY_SQL, AWARD_SELECT, Award, WITHHELD_REASON, awardReply, type AwardRow } from './awards.ts';
+import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
+
+const identifiedOnly = 'Only for a caller with an API key or a signed-in session.';
+const LIST_LENGTH = 50;
+
+/** What an anonymous caller is not shown of a supplier: its names and identifiers (spec, Supplier entity). */
+export const SUPPLIER_IDENTIFIED_FIELDS = ['supplier_key', 'identifier', 'name', 'names', 'acn', 'abn_name', 'company_name', 'url', 'supplier', 'supplier_id'] as const;
+
+const ValueTotal = z.object({
+  currency: z.string(),
+  amount: z.number().meta({ description: 'Summed as published, never converted.' }),
+  contracts: z.number().int().meta({ description: 'Contracts stating a value in this currency.' }),
+});
+
+export const SupplierEntity = z
+  .object({
+    entity: z.object({
+      supplier_key: z.string().optional().meta({ description: `\`AU-ABN:<abn>\` or \`<scheme>:<id>\`. ${identifiedOnly}` }),
+      scheme: z.string().meta({ description: 'The identifier\'s scheme, e.g. `AU-ABN`.' }),
+      identifier: z.string().optional().meta({ description: identifiedOnly }),
+      name: z.string().optional().meta({ description: `Name published most often. ${identifiedOnly}` }),
+      names: z.array(z.string()).optional().meta({ description: `Every name published with the identifier. ${identifiedOnly}` }),
+      contract_count: z.number().int(),
+      buyer_count: z.number().int(),
+      value_totals: z.array(ValueTotal),
+      first_awarded: z.iso.date().optional(),
+      last_awarded: z.iso.date().optional(),
+      jurisdictions: z.array(z.string()),
+    }),
+    contracts: z.array(Award).meta({ description: `Its contracts, most recent first (at most ${LIST_LENGTH}).` }),
+    buyers: z.array(z.object({ buyer_key: z.string(), buyer: z.string(), jurisdiction: z.string(), contracts: z.number().int() }))
+      .meta({ description: `Its buyers, most contracts first (at most ${LIST_LENGTH}).` }),
+    categories: z.array(z.object({ code: z.string(), contracts: z.number().int() })).meta({ description: 'UNSPSC codes of its contracts, most used first.' }),
+    standing: z.object({
+      abn: z.object({
+        status: z.string().meta({ description: '`ACT` active or `CAN` cancelled.' }),
+        status_from: z.iso.date().optional(),
+        entity_type: z.string().optional(),
+        gst_status: z.string().optional().meta({ description: '`ACT` registered, `CAN` cancelled, `NON` never registered.' }),
+        gst_status_from: z.iso.date().optional(),
+        abn_name: z.string().optional().meta({ description: identifiedOnly }),
+        as_of: z.iso.date(),
+      }).optional().meta({ description: 'The ABN register\'s entry; absent when the register held here does not list it.' }),
+      asic: z.object({
+        acn: z.string().optional().meta({ description: identifiedOnly }),
+        company_name: z.string().optional().meta({ description: identifiedOnly }),
+        status: z.string().meta({ description: 'ASIC status code (REGD, DRGD, EXAD, SOFF, NOAC).' }),
+        status_meaning: z.string().optional(),
+        registered_date: z.iso.date().optional(),
+        deregistered_date: z.iso.date().optional(),
+        as_of: z.iso.date(),
+      }).optional().meta({ description: 'The ASIC company register\'s entry for the company behind it, when one is found.' }),
+      caveat: z.string(),
+    }),
+    computed_at: z.string(),
+    sources: z.array(Attribution),
+    withheld: z.array(z.enum(SUPPLIER_IDENTIFIED_FIELDS)).meta({ description: 'Fields left out for this caller; empty for a key or session.' }),
+    withheld_reason: z.string().nullable(),
+  })
+  .meta({ id: 'SupplierEntity' });
+export type SupplierEntity = z.infer<typeof SupplierEntity>;
+
+const CAVEAT =
+  'Standing is the ABN and ASIC registers as held in this release (republished weekly), so it may lag the live registers by up to a week. ' +
+  'Contracts are grouped by the identifier published with them; contracts naming the supplier without it are not counted.';
+
+type StoredSupplier = Record<string, unknown> & { sources: string[]; value_totals: { currency: string; amount: string; contracts: number }[] };
+
+function present(entries: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== null && value !== undefined));
+}
+
+/** GET /v1/awards/suppliers/{identifier}: a supplier by its key, or null when no contract carries it. */
+export async function supplierEntity(ctx: IntelContext, key: string, audience: Audience): Promise<SupplierEntity | null> {
+  const [row] = await ctx.store.all<StoredSupplier>(
+    `SELECT *, strftime(first_awarded, '%Y-%m-%d') AS first_awarded, strftime(last_awarded, '%Y-%m-%d') AS last_awarded,
+       strftime(abn_status_from, '%Y-%m-%d') AS abn_status_from, strftime(gst_status_from, '%Y-%m-%d') AS gst_status_from,
+       strftime(abn_as_of, '%Y-%m-%d') AS abn_as_of, strftime(company_registered_date, '%Y-%m-%d') AS company_registered_date,
+       strftime(company_deregistered_date, '%Y-%m-%d') AS company_deregistered_date, strftime(company_as_of, '%Y-%m-%d') AS company_as_of
+     FROM suppliers WHERE supplier_key = ?`,
+    [key],
+  );
+  if (!row) return null;
+  const [contracts, buyers, categories] = await Promise.all([
+    ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE supplier_key = ? ORDER BY ${AWARD_DAY_SQL} DESC, contract_id LIMIT ${LIST_LENGTH}`, [key]),
+    ctx.store.all<{ buyer_key: string; buyer: string; jurisdiction: string; contracts: number }>(
+      `SELECT buyer_key, mode(buyer) AS buyer, any_value(jurisdiction) AS jurisdiction, count(*)::INTEGER AS contracts
+       FROM awards WHERE supplier_key = ? AND buyer_key IS NOT NULL GROUP BY buyer_key ORDER BY contracts DESC, buyer LIMIT ${LIST_LENGTH}`,
+      [key],
+    ),
+    ctx.store.all<{ code: string; contracts: number }>(
+      `SELECT code, count(*)::INTEGER AS contracts FROM (SELECT unnest(categories) AS code FROM awards WHERE supplier_key = ?)
+       GROUP BY code ORDER BY contracts DESC, code`,
+      [key],
+    ),
+  ]);
+  const shown = audience.identified;
+  const entity = present({
+    supplier_key: shown ? row.supplier_key : null,
+    scheme: row.scheme,
+    identifier: shown ? row.identifier : null,
+    name: shown ? row.name : null,
+    names: shown ? row.names : null,
+    contract_count: row.contract_count,
+    buyer_count: row.buyer_count,
+    value_totals: row.value_totals.map((total) => ({ currency: total.currency, amount: Number(total.amount), contracts: total.contracts })),
+    first_awarded: row.first_awarded,
+    last_awarded: row.last_awarded,
+    jurisdictions: row.jurisdictions,
+  });
+  const abn = row.abn_status === null ? undefined : present({
+    status: row.abn_status, status_from: row.abn_status_from, entity_type: row.entity_type, gst_status: row.gst_status,
+    gst_status_from: row.gst_status_from, abn_name: shown ? row.abn_name : null, as_of: row.abn_as_of,
+  });
+  const asic = row.company_status === null ? undefined : present({
+    acn: shown ? row.acn : null, company_name: shown ? row.company_name : null, status: row.company_status, status_meaning: row.company_status_meaning,
+    registered_date: row.company_registered_date, deregistered_date: row.company_deregistered_date, as_of: row.company_as_of,
+  });
+  return {
+    entity: entity as SupplierEntity['entity'],
+    contracts: contracts.map((award) => awardReply(award, audience)),
+    buyers,
+    categories,
+    standing: { ...(abn ? { abn: abn as NonNullable<SupplierEntity['standing']['abn']> } : {}), ...(asic ? { asic: asic as NonNullable<SupplierEntity['standing']['asic']> } : {}), caveat: CAVEAT },
+    computed_at: ctx.computedAt,
+    sources: attributions(row.sources, ctx.registry),
+    ...(shown ? { withheld: [], withheld_reason: null } : { withheld: [...SUPPLIER_IDENTIFIED_FIELDS], withheld_reason: WITHHELD_REASON }),
+  };
+}
