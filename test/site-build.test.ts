@@ -70,7 +70,19 @@ test('each JSON twin is the API reply an anonymous caller gets for the same thin
   const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
   try {
     const app = createApp({ store, burst: false });
-    const twins: [string, string][] = [['/sources.json', '/v1/tenders/sources']];
+    const twins: [string, string][] = [
+      ['/sources.json', '/v1/tenders/sources'],
+      ['/index.json', '/v1/intelligence/summary'],
+      ['/grants.json', '/v1/grants/summary'],
+      ['/trades.json', '/v1/intelligence/trades'],
+    ];
+    for (const file of pages) {
+      const state = /^states\/([a-z]+)\/index\.html$/.exec(file);
+      if (state) twins.push([`/states/${state[1]}.json`, `/v1/intelligence/${state[1]}`]);
+      const pair = /^trades\/([a-z-]+)\/([a-z]+)\/index\.html$/.exec(file);
+      if (pair) twins.push([`/trades/${pair[1]}/${pair[2]}.json`, `/v1/intelligence/trades/${pair[1]}/${pair[2]}`]);
+    }
+    assert.ok(twins.length >= 4 + 10 + 1, `every data page's twin is compared (${twins.length})`);
     for (const [twin, api] of twins) {
       const file = await fileFor(twin);
       assert.ok(file, `${twin} exists`);
