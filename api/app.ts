@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
+import type { SafeFetcher } from '../lib/safe-fetch.ts';
 import { burstGuard, type BurstGuardOptions } from './middleware/burst-guard.ts';
 import { caller, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
@@ -27,6 +28,7 @@ import { orgRoutes } from './routes/orgs.ts';
 import { grantRoutes } from './routes/grants.ts';
 import { intelligenceRoutes } from './routes/intelligence.ts';
 import { signalRoutes } from './routes/signals.ts';
+import { tenderMatchRoutes } from './routes/tender-match.ts';
 import { tenderRoutes } from './routes/tenders.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { watchRoutes } from './routes/watches.ts';
@@ -64,6 +66,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Where unexpected exceptions are reported. */
   log?: (error: unknown, c: Context) => void;
+  /** Reads company websites for POST /v1/tenders/match. Default: the SSRF-safe fetcher (lib/safe-fetch.ts) with its real guard. */
+  fetchSite?: SafeFetcher;
   /**
    * The MCP tool registry (default: every tool of `api/mcp/tools.ts`), a hook that sees each forwarded tool
    * call, and where a tool reply that breaks its output schema is reported (default: stderr).
@@ -119,6 +123,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.route('/', healthRoutes({ store: options.store }));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now }));
+  // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.
+  app.route('/', tenderMatchRoutes({ store: options.store, meter, sandbox, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   app.route('/', tenderRoutes({ store: options.store }));
   app.route('/', awardRoutes({ store: options.store }));
   app.route('/', signalRoutes({ store: options.store }));

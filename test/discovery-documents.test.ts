@@ -156,13 +156,13 @@ function escape(text: string): string {
 }
 
 describe('sandbox lines in the discovery documents', () => {
-  it('name exactly the tools whose fixtures are registered, and say so when there are none', async () => {
+  it('name exactly the tools whose fixtures are registered', async () => {
     const store = { state: () => ({ ready: false as const, detail: 'no release' }), now: () => new Date() };
-    const none = await (await createApp({ store, burst: false }).request('/agents.md')).text();
-    assert.match(none, /No tool offers sandbox replies yet/);
+    const builtIn = await (await createApp({ store, burst: false }).request('/agents.md')).text();
+    assert.match(builtIn, /On `tenders_match`, add `Svc-Sandbox: true`/);
     const sandbox = createSandbox();
     sandbox.register('extract', { summary: 'a fixed payslip extraction', reply: () => ({ mode: 'fields' }) });
     const some = await (await createApp({ store, burst: false, sandbox }).request('/agents.md')).text();
-    assert.match(some, /On `extract`, add `Svc-Sandbox: true`/);
+    assert.match(some, /On `extract`, `tenders_match`, add `Svc-Sandbox: true`/);
   });
 });

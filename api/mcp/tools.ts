@@ -8,6 +8,7 @@ import {
   TenderSourcesSchema,
   TenderStripSchema,
 } from '../schemas/tender.ts';
+import { TenderMatchBody, TenderMatchSchema } from '../schemas/tender-match.ts';
 
 /**
  * The MCP tool registry. Every tool is a typed wrapper over one REST route and is called in process
@@ -143,6 +144,20 @@ export const mcpTools: readonly McpTool[] = [
     route: { method: 'GET', path: '/v1/tenders/sources' },
     input: NoArguments,
     output: TenderSourcesSchema,
+  }),
+  defineTool({
+    name: 'tenders_match',
+    title: 'Match open tenders to a company',
+    description:
+      "Rank open tenders against what a company's website says it does. Give `url` (a bare domain is fine; public " +
+      'sites only) or `example` (civil, it or facilities) to try it without a site, and optionally `jurisdiction` ' +
+      'and `closing_before`. Each result has a 0-100 `score` relative to the other results (not a probability of ' +
+      'winning), `why` (the capabilities it needs that the site states) and `gaps` (what it asks for that the site ' +
+      'does not mention). `degraded: true` means no capability was recognised and the order is keyword relevance only. ' +
+      'Without an API key only the strongest three are shown and `withheld` counts the rest. Uses one unit of the weekly allowance.',
+    route: { method: 'POST', path: '/v1/tenders/match' },
+    input: TenderMatchBody,
+    output: TenderMatchSchema,
   }),
   defineTool({
     name: 'tender_strip',
