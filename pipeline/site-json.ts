@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { JURISDICTIONS, isJurisdiction } from '../lib/jurisdictions.ts';
+import { buyerDetail, listBuyers } from '../data/intelligence/buyers.ts';
 import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
 import { grantsSummary } from '../data/intelligence/grants.ts';
 import { jurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
@@ -50,6 +51,14 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
   await write('grants.json', await grantsSummary(ctx));
   for (const jurisdiction of JURISDICTIONS) {
     await write(`states/${jurisdictionSlug(jurisdiction)}.json`, await jurisdictionIntelligence(ctx, jurisdiction, ANONYMOUS));
+  }
+  // A page per listed buyer (the spec's listing rule), named by its slug.
+  for (const country of ['AU', 'NZ'] as const) {
+    for (const { buyer_key, slug } of (await listBuyers(ctx, country, 'count')).buyers) {
+      const detail = await buyerDetail(ctx, buyer_key, ANONYMOUS);
+      if (!detail) throw new Error(`listed buyer ${buyer_key} has no detail`);
+      await write(`buyers/${slug}.json`, detail);
+    }
   }
   const trades = await tradePairs(ctx);
   await write('trades.json', trades);

@@ -5,6 +5,7 @@ import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
+import { BuyerDetail } from '../data/intelligence/buyers.ts';
 import { GrantsSummary } from '../data/intelligence/grants.ts';
 import { JurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
 import { IntelligenceSummary } from '../data/intelligence/summary.ts';
@@ -32,4 +33,5 @@ export const collections = {
   states: pages('*.json', JurisdictionIntelligence, 'states/'),
   trades: pages('trades.json', TradePairs),
   tradeStates: pages('*/*.json', TradeStateIntelligence, 'trades/'),
+  buyers: pages('*.json', BuyerDetail, 'buyers/'),
 };
