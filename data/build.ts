@@ -7,6 +7,7 @@ import {
   ABN_ENTITY_COLUMNS, AWARD_RELEASE_COLUMNS, COMPANY_COLUMNS, HTTP_VALIDATOR_COLUMNS, PLAN_COLUMNS, TENDER_CHANGE_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS,
   createTableSql, type TableName,
 } from './schema.ts';
+import { exportOcds } from './export-ocds.ts';
 import { sqlString, type Store } from './store.ts';
 
 const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
@@ -232,4 +233,6 @@ export function parquetExportSql(parquetDir: string): string[] {
 export async function exportParquet(store: Store, parquetDir: string): Promise<void> {
   await mkdir(parquetDir, { recursive: true });
   for (const statement of parquetExportSql(parquetDir)) await store.exec(statement);
+  // the awards as OCDS 1.1 release packages, beside the Parquet: <release>/ocds/awards-releases.jsonl
+  await exportOcds(store, join(parquetDir, '..', 'ocds'));
 }

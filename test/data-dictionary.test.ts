@@ -55,3 +55,17 @@ test('every column of a published store is documented in data/README.md with its
     assert.deepEqual([...docs.keys()], actual, `data/README.md lists ${table}'s columns in store order, and no column the store lacks`);
   }
 });
+
+test('every table of the store has an example DuckDB query in data/README.md that reads it', async () => {
+  const text = await readFile(new URL('../data/README.md', import.meta.url), 'utf8');
+  const sections = text.split(/^### /m).slice(1);
+  const examples = new Map<string, string[]>();
+  for (const section of sections) {
+    const table = /^`([a-z_]+)`/.exec(section)?.[1];
+    if (!table) continue;
+    const body = section.split(/^## /m)[0]!;
+    examples.set(table, [...body.matchAll(/```sql\n([\s\S]*?)```/g)].map((match) => match[1]!));
+  }
+  const lacking = Object.keys(TABLES).filter((table) => !(examples.get(table) ?? []).some((sql) => new RegExp(`\\b${table}\\b`).test(sql) && /\bSELECT\b/i.test(sql)));
+  assert.deepEqual(lacking, [], 'give each of these tables a ```sql example that reads it, under its heading in data/README.md');
+});
