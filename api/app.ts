@@ -122,7 +122,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
 
   app.route('/', healthRoutes({ store: options.store }));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
-  app.route('/', watchRoutes({ state, store: options.store, now }));
+  app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.
   app.route('/', tenderMatchRoutes({ store: options.store, meter, sandbox, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   app.route('/', tenderRoutes({ store: options.store }));

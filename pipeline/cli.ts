@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   process.stdout.write(site.built
     ? `site: ${site.pages} pages built into ${releaseDir}/site\n`
     : `site: build FAILED, the release is published without a site and the previous site is served: ${site.error}\n`);
-  if (digests) process.stdout.write(`watch emails: ${digests.sent} sent to ${digests.watchers} people with watches${digests.failed ? `, ${digests.failed} refused by the mail server (retried next run)` : ''}\n`);
+  if (digests) process.stdout.write(`watch emails: ${digests.sent} sent (${digests.watchers} people with watches)${digests.failed ? `, ${digests.failed} refused by the mail server (retried next run)` : ''}\n`);
   return 0;
 }
 

@@ -5,7 +5,7 @@ import { newSecret } from '../lib/tokens.ts';
 import { readTenderIndex } from '../data/search/read-tenders.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { openStore } from '../data/store.ts';
-import { composeDigest, renderDigest, type CompanyRanker } from '../data/watches/digest.ts';
+import { composeDigest, renderDigest } from '../data/watches/digest.ts';
 import { activeWatchers, issueStopToken, recordSent, withdrawStopToken } from '../data/watches/store.ts';
 
 export interface DigestOptions {
@@ -18,7 +18,6 @@ export interface DigestOptions {
   publicUrl?: string;
   /** Default: the state store in `dataDir`. */
   state?: StateDb;
-  rankCompany?: CompanyRanker;
   log?: (message: string) => void;
 }
 
@@ -52,7 +51,7 @@ export async function sendDigests(options: DigestOptions): Promise<DigestSummary
     summary.watchers = people.length;
     if (people.length === 0) return summary;
     const release = { store, tenders: await readTenderIndex(store), computedAt: options.release.computedAt, now: options.release.now };
-    const compose = { publicUrl, ...(options.rankCompany ? { rankCompany: options.rankCompany } : {}) };
+    const compose = { publicUrl };
     for (const person of people) {
       const digest = await composeDigest(release, person, compose);
       if (digest === null) continue;

@@ -39,7 +39,7 @@ export interface NightlyOptions {
   registry?: SourceDefinition[];
   fixturesRoot?: string;
   /** Watch emails once the release is out (pipeline/digests.ts): where mail goes and links point, or false for none. */
-  digests?: Pick<DigestOptions, 'mailer' | 'publicUrl' | 'rankCompany' | 'log'> | false;
+  digests?: Pick<DigestOptions, 'mailer' | 'publicUrl' | 'log'> | false;
 }
 
 export interface NightlyResult {

@@ -6,6 +6,7 @@ import { ReleaseStore } from '../api/release-store.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { issueStopToken } from '../data/watches/store.ts';
 import { buyerKey } from '../lib/keys.ts';
+import { SafeFetchError, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { secretHash } from '../lib/tokens.ts';
 import { PUBLIC_URL, keyFor, signIn } from './helpers/access.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
@@ -13,6 +14,15 @@ import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-r
 const COMPUTED_AT = '2026-06-01T12:00:00.000Z';
 const NOW = new Date('2026-06-01T13:00:00.000Z');
 const ROADS_BUYER = 'Transport for NSW';
+
+const CIVIL_HOME = '<html><head><title>Ridge Civil</title></head><body><h1>Civil construction</h1><p>Road construction, road resurfacing, ' +
+  'bridge repairs, drainage and stormwater works, earthworks and asphalt paving for councils.</p></body></html>';
+
+/** Company websites as the SSRF-safe fetcher would answer: one civil contractor; an internal address refused. */
+const fakeSite: SafeFetcher = async (url) => {
+  if (new URL(url).hostname === 'intranet.local') throw new SafeFetchError('refused', 'intranet.local is not a public internet address.');
+  return { url, status: 200, contentType: 'text/html', body: Buffer.from(CIVIL_HOME) };
+};
 
 let dataDir: string;
 let store: ReleaseStore;
@@ -29,7 +39,7 @@ before(async () => {
   });
   store = await ReleaseStore.open({ dataDir, now: () => NOW, pollMs: 60_000, log: () => {} });
   state = openStateDb(':memory:');
-  app = createApp({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
+  app = createApp({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW, fetchSite: fakeSite });
 });
 
 after(async () => {
@@ -92,6 +102,12 @@ describe('POST /v1/tenders/watch', () => {
       if (body.kind === 'search') assert.deepEqual(watch.weekly_email && { cadence: watch.weekly_email.cadence, not_before: watch.weekly_email.not_before }, { cadence: 'weekly', not_before: '2026-06-08' });
       else assert.equal(watch.weekly_email, undefined, 'only a saved search gets the weekly round-up');
     }
+    const profiles = state.all<{ criteria: string; company_profile: string | null }>(
+      "SELECT criteria, company_profile FROM watches WHERE account_id = ? AND kind = 'company' ORDER BY rowid", person.accountId);
+    assert.equal(profiles[0]!.company_profile, null, 'an example is profiled when ranked');
+    const read = JSON.parse(profiles[1]!.company_profile!) as { trades: { trade: string }[] };
+    assert.ok(read.trades.length > 0, 'the website was read once, when saved, and its profile kept');
+
     const list = await send('GET', '/v1/tenders/watch', person.headers);
     assert.equal(list.status, 200);
     const { watches, per_kind } = (await list.json()) as { watches: WatchReply[]; per_kind: number };
@@ -132,6 +148,7 @@ describe('POST /v1/tenders/watch', () => {
       [{ kind: 'signals', criteria: { kind: 'rumour' } }, 422, /contract_expiry/],
       [{ kind: 'search', criteria: { source: 'au_nowhere_tenders' } }, 400, /source=au_nowhere_tenders/],
       [{ kind: 'buyer', criteria: { buyer_key: 'au-nsw-000000000000' } }, 400, /buyer_key=au-nsw-000000000000/],
+      [{ kind: 'company', criteria: { url: 'https://intranet.local/' } }, 400, /could not be read.*intranet\.local is not a public internet address/],
     ];
     for (const [body, status, detail] of cases) {
       const response = await send('POST', '/v1/tenders/watch', person.headers, body);

@@ -54,9 +54,16 @@ test('daily and weekly email from seeded nights: only what is new, once a day, t
     save({ kind: 'grants', criteria: { jurisdiction: 'AU-NSW' } });
 
     // Day 2: one new roads tender, one new grant round, one tender no watch matches.
+    const contractor = signIn(state, 'contractor@example.com');
+    assert.ok(saveWatch(state, contractor.accountId, WatchRequest.parse({ kind: 'company', criteria: { example: 'civil' } }), dayAt(1), new Date()).saved);
+
     const day2 = await night(2, tender('Roads bridge repairs', 2), tender('Community roads grant', 2, { kind: 'grant' }), tender('Catering panel', 2));
-    assert.equal(day2.mail.length, 1);
-    const first = day2.mail[0]!;
+    assert.equal(day2.mail.length, 2);
+    const ranked = day2.mail.find((message) => message.to === 'contractor@example.com')!;
+    assert.match(ranked.text, /Company profile: the civil example\n=+\nNew open tenders ranked for your company[^\n]*not a chance of winning\) \(1\)\n- Roads bridge repairs\n  score 100 · fits: /);
+    assert.doesNotMatch(ranked.text, /Catering panel|Community roads grant/, 'only new open tenders that fit, grants aside');
+    assert.ok(stopByToken(state, /stop\/(stop_[\w-]+)>/.exec(ranked.headers!['List-Unsubscribe']!)![1]!, new Date()).found);
+    const first = day2.mail.find((message) => message.to === 'watcher@example.com')!;
     assert.equal(first.to, 'watcher@example.com');
     assert.match(first.text, /Search: "roads", kind tender\n=+\nNew open tenders \(1\)\n- Roads bridge repairs/);
     assert.match(first.text, /Grants search: jurisdiction AU-NSW\n=+\nNew open grant rounds \(1\)\n- Community roads grant/);
@@ -104,7 +111,7 @@ test('daily and weekly email from seeded nights: only what is new, once a day, t
     const day12 = await night(12);
     assert.deepEqual(day12.summary, { watchers: 1, sent: 1, failed: 0 });
     assert.match(day12.mail[0]!.text, /- Roads kerb and gutter/);
-    assert.equal(state.get<{ n: number }>('SELECT count(*) AS n FROM watch_stop_tokens')!.n, 5, 'one stop token per email sent; the refused one withdrawn');
+    assert.equal(state.get<{ n: number }>('SELECT count(*) AS n FROM watch_stop_tokens')!.n, 6, 'one stop token per email sent; the refused one withdrawn');
   } finally {
     state.close();
     await rm(dataDir, { recursive: true, force: true });

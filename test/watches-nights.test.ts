@@ -45,13 +45,15 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
     await save('searcher@example.com', { kind: 'search', criteria: { jurisdiction: 'AU', kind: 'tender' } });
     // Home Affairs: night 2 adds an award (CN4190012) and amends one night 1 already held.
     await save('buyer-watcher@example.com', { kind: 'buyer', criteria: { buyer_key: buyerKey('AU', 'Department of Home Affairs') } });
+    // Federal contract expiries: night 2's new award brings one.
+    await save('signals@example.com', { kind: 'signals', criteria: { kind: 'contract_expiry', jurisdiction: 'AU' } });
     // Only night 1's radar tender matches: nothing new on night 2.
     await save('quiet@example.com', { kind: 'search', criteria: { q: 'radar' } });
 
     const night2 = await runNightly({ dataDir, fixtures: true, night: 'night-2', sourceIds: SOURCES, progress: quiet, digests });
-    assert.deepEqual(night2.digests, { watchers: 3, sent: 2, failed: 0 });
+    assert.deepEqual(night2.digests, { watchers: 4, sent: 3, failed: 0 });
     const byRecipient = new Map(inbox.messages.map((raw) => [header(raw, 'To'), raw]));
-    assert.deepEqual([...byRecipient.keys()].sort(), ['buyer-watcher@example.com', 'searcher@example.com'], 'one email per person with news, none for nothing new');
+    assert.deepEqual([...byRecipient.keys()].sort(), ['buyer-watcher@example.com', 'searcher@example.com', 'signals@example.com'], 'one email per person with news, none for nothing new');
 
     const search = decodedMessage(byRecipient.get('searcher@example.com')!);
     assert.match(search, /Data centre decommissioning services/, 'the tender night 2 added');
@@ -65,6 +67,9 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
     assert.match(buyer, /New contract awards \(1\)\r?\n- Security guarding services/);
     assert.doesNotMatch(buyer, /Software maintenance and support/, 'an amendment of a known contract is not a new award');
 
+    const signals = decodedMessage(byRecipient.get('signals@example.com')!);
+    assert.match(signals, /New signals \(1\)\r?\n- Security guarding services\r?\n  contract expiry .* window 2028-09-30/);
+
     for (const raw of inbox.messages) {
       const stopLink = /^<(http:\/\/127\.0\.0\.1:8787\/v1\/tenders\/watch\/stop\/stop_[\w-]+)>$/.exec(header(raw, 'List-Unsubscribe') ?? '');
       assert.ok(stopLink, 'List-Unsubscribe names the stop link');
@@ -73,8 +78,8 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
     }
 
     const rerun = await runNightly({ dataDir, fixtures: true, night: 'night-2', sourceIds: SOURCES, progress: quiet, digests });
-    assert.deepEqual(rerun.digests, { watchers: 3, sent: 0, failed: 0 }, 'at most one email a day');
-    assert.equal(inbox.messages.length, 2);
+    assert.deepEqual(rerun.digests, { watchers: 4, sent: 0, failed: 0 }, 'at most one email a day');
+    assert.equal(inbox.messages.length, 3);
 
     const linkOf = (raw: string) => new URL(/^<(.+)>$/.exec(header(raw, 'List-Unsubscribe')!)![1]!).pathname;
     const page = await app.request(linkOf(byRecipient.get('searcher@example.com')!));
@@ -89,7 +94,7 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
     const stopped = state.all<{ account_id: string }>('SELECT account_id FROM watch_mail WHERE stopped_at IS NOT NULL');
     assert.equal(stopped.length, 2);
     const nextDay = await runNightly({ dataDir, fixtures: true, night: 'night-2', sourceIds: SOURCES, progress: quiet, digests, now: new Date('2026-09-27T01:00:00.000Z') });
-    assert.deepEqual(nextDay.digests, { watchers: 1, sent: 0, failed: 0 }, 'stopped people are no longer watchers; the quiet one still has nothing new');
+    assert.deepEqual(nextDay.digests, { watchers: 2, sent: 0, failed: 0 }, 'stopped people are no longer watchers; the others have nothing new');
   } finally {
     await store?.close();
     state.close();

@@ -1,7 +1,10 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { html } from 'hono/html';
+import { readCompanySite } from '../../data/intelligence/company-site.ts';
+import { companyProfile, type CompanyProfile } from '../../data/intelligence/match.ts';
 import type { StateDb } from '../../data/state/db.ts';
+import { createSafeFetcher, SafeFetchError, type SafeFetcher } from '../../lib/safe-fetch.ts';
 import { WATCH_KINDS, WATCHES_PER_KIND, WatchRequest, type WatchKind } from '../../data/watches/criteria.ts';
 import {
   deleteWatch, listWatches, mailDay, nextDailyDay, nextWeeklyDay, saveWatch, stopByToken, watchMailOf, weeklyStartDay, type Watch, type WatchMail,
@@ -16,7 +19,11 @@ export interface WatchRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
   /** The clock of records (created_at, stops). */
   now: () => Date;
+  /** Reads a company watch's website when it is saved. Default: the SSRF-safe fetcher. */
+  fetchSite?: SafeFetcher;
 }
+
+const SITE_READ_STATUS = { refused: 400, too_large: 413, unreachable: 502 } as const;
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
@@ -74,11 +81,13 @@ const saveRoute = createRoute({
   request: { body: { required: true, content: json(WatchRequest) } },
   responses: {
     201: { description: 'The saved watch and when its email can next come.', content: json(WatchSchema) },
-    400: errorReply('A criterion names something the served release does not hold (a source id or buyer key); `detail` names it.'),
+    400: errorReply('A criterion names something the served release does not hold (a source id or buyer key), or a company website the SSRF guard refuses; `detail` says which.'),
     401: needsSession,
     403: crossSite,
     409: errorReply(`You already hold ${WATCHES_PER_KIND} watches of this kind.`),
+    413: errorReply('The company website\'s page is over 25 MB.'),
     422: errorReply('The body does not match the schema; `detail` names the field.'),
+    502: errorReply('The company website could not be read (no answer or an error status); the watch was not saved.'),
   },
 });
 
@@ -135,6 +144,7 @@ const stopPostRoute = createRoute({
 /** POST/GET /v1/tenders/watch, DELETE /v1/tenders/watch/{watch_id} and the stop link, GET and POST /v1/tenders/watch/stop/{token}. */
 export function watchRoutes(options: WatchRoutesOptions): OpenAPIHono<CallerEnv> {
   const { state, store, now } = options;
+  const fetchSite = options.fetchSite ?? createSafeFetcher();
   const app = new OpenAPIHono<CallerEnv>();
 
   // Identity is checked before the body, so someone signed out learns to sign in rather than how to fix a body.
@@ -151,8 +161,19 @@ export function watchRoutes(options: WatchRoutesOptions): OpenAPIHono<CallerEnv>
     const served = store.state();
     const refused = served.ready ? await unknownReference(served.release, request) : null;
     if (refused) return c.json({ detail: refused }, 400);
+    let profile: CompanyProfile | null = null;
+    if (request.kind === 'company' && 'url' in request.criteria) {
+      // Read once, when saved: the nightly run ranks against what the site said, without reading it every night.
+      try {
+        const site = await readCompanySite(request.criteria.url, fetchSite);
+        profile = companyProfile(site.pages.map((page) => page.text));
+      } catch (error) {
+        if (!(error instanceof SafeFetchError)) throw error;
+        return c.json({ detail: `The company website could not be read, so the watch was not saved: ${error.message}` }, SITE_READ_STATUS[error.kind]);
+      }
+    }
     const newAfter = served.ready ? served.release.computedAt : now().toISOString();
-    const outcome = saveWatch(state, accountId, request, newAfter, now());
+    const outcome = saveWatch(state, accountId, request, newAfter, now(), profile);
     if (!outcome.saved) return c.json({ detail: capDetail(request.kind) }, 409);
     const watches = listWatches(state, accountId);
     return c.json(watchReply(outcome.watch, watchMailOf(state, accountId), mailDay(store.now()), weeklyStartDay(watches)), 201);

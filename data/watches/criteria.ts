@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { BUYER_KEY_PATTERN } from '../../lib/keys.ts';
 import { TRADES } from '../../lib/trades.ts';
+import { MATCH_EXAMPLES } from '../intelligence/match-examples.ts';
+import { SIGNAL_KINDS } from '../intelligence/signals.ts';
 import { TENDER_KINDS, type TenderFilters } from '../search/tender-index.ts';
 
 /**
@@ -55,8 +57,6 @@ export const SearchCriteria = strictFields(
 export const GrantsCriteria = strictFields(tenderFilterFields, 'The query parameters of GET /v1/tenders for grant rounds (kind is always grant).')
   .meta({ id: 'WatchGrantsCriteria' });
 
-export const MATCH_EXAMPLES = ['civil', 'it', 'facilities'] as const;
-
 export const CompanyCriteria = z
   .union([
     z.strictObject({ url: z.string().trim().min(3).max(2000).meta({ description: "The company's website; a bare domain is accepted." }) }),
@@ -69,8 +69,6 @@ export const BuyerCriteria = z
     buyer_key: z.string().regex(BUYER_KEY_PATTERN, { error: 'must be a buyer key such as au-nsw-3f2a9c1b7d4e (GET /v1/awards/buyers lists them)' }),
   })
   .meta({ id: 'WatchBuyerCriteria', description: 'One buyer: its new awards, contracts newly within 12 months of ending, new plans and new open tenders.' });
-
-export const SIGNAL_KINDS = ['contract_expiry', 'planned_procurement', 'recurring_tender'] as const;
 
 export const SignalCriteria = z
   .strictObject({

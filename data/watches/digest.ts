@@ -1,5 +1,6 @@
 import type { TenderFilters } from '../search/tender-index.ts';
-import { tenderFiltersOf, type BuyerCriteria, type CompanyCriteria, type SignalCriteria, type WatchRequest } from './criteria.ts';
+import { rankCompanyTenders } from './company.ts';
+import { tenderFiltersOf, type BuyerCriteria, type SignalCriteria, type WatchRequest } from './criteria.ts';
 import { newForBuyer, newSignals, newTenders, tenderItem, type DigestItem, type DigestRelease, type ItemGroup } from './new-items.ts';
 import { mailDay, weeklyDue, weeklyStartDay, type Watch, type WatchMail } from './store.ts';
 
@@ -30,13 +31,9 @@ export interface Person {
   watches: Watch[];
 }
 
-/** Ranks new open tenders against a company profile (data/intelligence/match.ts), for company watches. */
-export type CompanyRanker = (release: DigestRelease, criteria: CompanyCriteria, after: string) => Promise<ItemGroup[]>;
-
 export interface ComposeOptions {
   /** Where people reach the service: "and N more" search links point here. */
   publicUrl: string;
-  rankCompany?: CompanyRanker;
 }
 
 const later = (a: string, b: string | null) => (b !== null && Date.parse(b) > Date.parse(a) ? b : a);
@@ -86,7 +83,7 @@ async function sectionFor(release: DigestRelease, watch: Watch, after: string, o
       return {
         watch,
         heading: `Company profile: ${'url' in request.criteria ? request.criteria.url : `the ${request.criteria.example} example`}`,
-        groups: options.rankCompany ? await options.rankCompany(release, request.criteria, after) : [],
+        groups: await rankCompanyTenders(release, watch, after),
       };
   }
 }

@@ -1,6 +1,8 @@
 import { addDays } from '../../lib/jurisdictions.ts';
 import type { TenderHit, TenderIndex } from '../search/tender-index.ts';
 import type { Store } from '../store.ts';
+import { scopeOf } from '../intelligence/places.ts';
+import { querySignals, type Signal } from '../intelligence/signals.ts';
 import type { BuyerCriteria, SignalCriteria } from './criteria.ts';
 import { mailDay } from './store.ts';
 
@@ -117,40 +119,28 @@ export async function newForBuyer(release: DigestRelease, criteria: BuyerCriteri
   ].filter((group) => group.total > 0);
 }
 
-/** Signals matching the filters of GET /v1/signals first seen after `after`, soonest window first. */
+/** Signals matching the filters of GET /v1/signals first seen after `after`, as that route finds them, soonest window first. */
 export async function newSignals(release: DigestRelease, criteria: SignalCriteria, after: string): Promise<ItemGroup[]> {
-  // Withdrawn plans never reach the signals table (data/models/signals.sql), so nothing here filters them.
-  const where: string[] = ['first_seen > ?::TIMESTAMPTZ'];
-  const params: (string | number)[] = [after];
-  if (criteria.kind) (where.push('kind = ?'), params.push(criteria.kind));
-  // A country matches every state within it, as everywhere else in the API.
-  if (criteria.jurisdiction) (where.push('(jurisdiction = ? OR jurisdiction LIKE ?)'), params.push(criteria.jurisdiction, `${criteria.jurisdiction}-%`));
-  if (criteria.buyer) (where.push('lower(buyer) = lower(?)'), params.push(criteria.buyer));
-  if (criteria.q) {
-    where.push("(subject ILIKE ? ESCAPE '\\' OR buyer ILIKE ? ESCAPE '\\' OR incumbent ILIKE ? ESCAPE '\\')");
-    const like = `%${criteria.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    params.push(like, like, like);
-  }
-  if (criteria.window_before) (where.push('window_start <= ?::DATE'), params.push(criteria.window_before));
-  if (criteria.window_after) (where.push('(window_end IS NULL OR window_end >= ?::DATE)'), params.push(criteria.window_after));
-  type SignalLine = { kind: string; subject: string; buyer: string | null; window_start: string | null; window_end: string | null; value_text: string | null; evidence_url: string | null; total: number };
-  const rows = await release.store.all<SignalLine>(
-    `SELECT kind, subject, buyer, strftime(window_start, '%Y-%m-%d') AS window_start, strftime(window_end, '%Y-%m-%d') AS window_end,
-            value_text, evidence_url, count(*) OVER ()::INTEGER AS total
-     FROM signals WHERE ${where.join(' AND ')}
-     ORDER BY window_start NULLS LAST, signal_id LIMIT ${ITEMS_PER_LIST}`,
-    params,
+  const { kind, jurisdiction, ...filters } = criteria;
+  const context = { store: release.store, computedAt: release.computedAt, now: release.now, registry: [] };
+  // The email goes to the signed-in person who saved the watch: identified, so evidence links are theirs to see.
+  const { total, results } = await querySignals(
+    context,
+    { ...filters, ...(kind ? { kinds: [kind] } : {}), ...(jurisdiction ? { jurisdictions: scopeOf(jurisdiction, false) } : {}), first_seen_after: after },
+    { limit: ITEMS_PER_LIST, offset: 0 },
+    { identified: true },
   );
-  if (rows.length === 0) return [];
-  const window = (line: SignalLine) =>
-    line.window_start === null ? 'no window published' : line.window_start === line.window_end ? `window ${line.window_start}` : `window ${line.window_start} to ${line.window_end ?? 'open'}`;
+  if (total === 0) return [];
+  const window = (signal: Signal) =>
+    signal.window_start === undefined ? 'no window published'
+      : signal.window_start === signal.window_end ? `window ${signal.window_start}` : `window ${signal.window_start} to ${signal.window_end ?? 'open'}`;
   return [{
     label: 'New signals',
-    total: rows[0]!.total,
-    items: rows.map((line) => ({
-      title: line.subject,
-      facts: [line.kind.replace(/_/g, ' '), line.buyer ?? undefined, window(line), line.value_text ?? undefined].filter((fact): fact is string => fact !== undefined),
-      ...(line.evidence_url ? { url: line.evidence_url } : {}),
+    total,
+    items: results.map((signal) => ({
+      title: signal.subject,
+      facts: [signal.kind.replace(/_/g, ' '), signal.buyer, window(signal), signal.value_text].filter((fact): fact is string => typeof fact === 'string' && fact !== ''),
+      ...(signal.evidence_url ? { url: signal.evidence_url } : {}),
     })),
   }];
 }

@@ -1,5 +1,6 @@
 import { addDays, localDate } from '../../lib/jurisdictions.ts';
 import { newId, secretHash } from '../../lib/tokens.ts';
+import type { CompanyProfile } from '../intelligence/match.ts';
 import type { StateDb } from '../state/db.ts';
 import { WATCHES_PER_KIND, type WatchKind, type WatchRequest } from './criteria.ts';
 
@@ -13,6 +14,8 @@ export interface Watch {
   criteria: WatchRequest['criteria'];
   new_after: string;
   created_at: string;
+  /** For a company watch saved with a website: what the site said when it was saved. */
+  company_profile: CompanyProfile | null;
 }
 
 interface WatchRow {
@@ -22,6 +25,7 @@ interface WatchRow {
   criteria: string;
   new_after: string;
   created_at: string;
+  company_profile: string | null;
 }
 
 /** What the nightly run remembers of a person's watch mail. */
@@ -36,15 +40,22 @@ export interface WatchMail {
 
 export type SaveOutcome = { saved: true; watch: Watch } | { saved: false; reason: 'cap' };
 
-const fromRow = (row: WatchRow): Watch => ({ ...row, criteria: JSON.parse(row.criteria) as Watch['criteria'] });
+const fromRow = (row: WatchRow): Watch => ({
+  ...row,
+  criteria: JSON.parse(row.criteria) as Watch['criteria'],
+  company_profile: row.company_profile === null ? null : (JSON.parse(row.company_profile) as CompanyProfile),
+});
 
 /**
  * Saves a watch unless the person already holds five of its kind. Saving also resumes watch mail a stop
  * link ended: someone who saves a watch wants its email.
  *
  * @param newAfter items appearing after this instant are new to the watch (the served release's computed_at)
+ * @param companyProfile for a company watch saved with a website, what the site said
  */
-export function saveWatch(state: StateDb, accountId: string, request: WatchRequest, newAfter: string, now: Date): SaveOutcome {
+export function saveWatch(
+  state: StateDb, accountId: string, request: WatchRequest, newAfter: string, now: Date, companyProfile: CompanyProfile | null = null,
+): SaveOutcome {
   return state.transaction(() => {
     const held = state.get<{ n: number }>(
       'SELECT count(*) AS n FROM watches WHERE account_id = ? AND kind = ? AND deleted_at IS NULL',
@@ -59,10 +70,11 @@ export function saveWatch(state: StateDb, accountId: string, request: WatchReque
       criteria: JSON.stringify(request.criteria),
       new_after: newAfter,
       created_at: now.toISOString(),
+      company_profile: companyProfile === null ? null : JSON.stringify(companyProfile),
     };
     state.run(
-      'INSERT INTO watches (watch_id, account_id, kind, criteria, new_after, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      row.watch_id, row.account_id, row.kind, row.criteria, row.new_after, row.created_at,
+      'INSERT INTO watches (watch_id, account_id, kind, criteria, new_after, created_at, company_profile) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      row.watch_id, row.account_id, row.kind, row.criteria, row.new_after, row.created_at, row.company_profile,
     );
     state.run(
       'INSERT INTO watch_mail (account_id) VALUES (?) ON CONFLICT (account_id) DO UPDATE SET stopped_at = NULL',
@@ -76,7 +88,7 @@ export function saveWatch(state: StateDb, accountId: string, request: WatchReque
 export function listWatches(state: StateDb, accountId: string): Watch[] {
   return state
     .all<WatchRow>(
-      'SELECT watch_id, account_id, kind, criteria, new_after, created_at FROM watches WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid',
+      'SELECT watch_id, account_id, kind, criteria, new_after, created_at, company_profile FROM watches WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid',
       accountId,
     )
     .map(fromRow);
