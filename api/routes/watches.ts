@@ -7,7 +7,7 @@ import type { StateDb } from '../../data/state/db.ts';
 import { createSafeFetcher, SafeFetchError, type SafeFetcher } from '../../lib/safe-fetch.ts';
 import { WATCH_KINDS, WATCHES_PER_KIND, WatchRequest, type WatchKind } from '../../data/watches/criteria.ts';
 import {
-  deleteWatch, listWatches, mailDay, nextDailyDay, nextWeeklyDay, saveWatch, stopByToken, watchMailOf, weeklyStartDay, type Watch, type WatchMail,
+  atCap, deleteWatch, listWatches, mailDay, nextDailyDay, nextWeeklyDay, saveWatch, stopByToken, watchMailOf, weeklyStartDay, type Watch, type WatchMail,
 } from '../../data/watches/store.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import type { LoadedRelease, ReleaseStore } from '../release-store.ts';
@@ -161,6 +161,8 @@ export function watchRoutes(options: WatchRoutesOptions): OpenAPIHono<CallerEnv>
     const served = store.state();
     const refused = served.ready ? await unknownReference(served.release, request) : null;
     if (refused) return c.json({ detail: refused }, 400);
+    // Before reading a company's site: a sixth watch would not be saved anyway.
+    if (atCap(state, accountId, request.kind)) return c.json({ detail: capDetail(request.kind) }, 409);
     let profile: CompanyProfile | null = null;
     if (request.kind === 'company' && 'url' in request.criteria) {
       // Read once, when saved: the nightly run ranks against what the site said, without reading it every night.

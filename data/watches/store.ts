@@ -57,12 +57,7 @@ export function saveWatch(
   state: StateDb, accountId: string, request: WatchRequest, newAfter: string, now: Date, companyProfile: CompanyProfile | null = null,
 ): SaveOutcome {
   return state.transaction(() => {
-    const held = state.get<{ n: number }>(
-      'SELECT count(*) AS n FROM watches WHERE account_id = ? AND kind = ? AND deleted_at IS NULL',
-      accountId,
-      request.kind,
-    )!.n;
-    if (held >= WATCHES_PER_KIND) return { saved: false, reason: 'cap' } as const;
+    if (atCap(state, accountId, request.kind)) return { saved: false, reason: 'cap' } as const;
     const row: WatchRow = {
       watch_id: newId('watch_'),
       account_id: accountId,
@@ -82,6 +77,11 @@ export function saveWatch(
     );
     return { saved: true, watch: fromRow(row) } as const;
   });
+}
+
+/** Whether the person already holds five watches of a kind (checked again when saving). */
+export function atCap(state: StateDb, accountId: string, kind: WatchKind): boolean {
+  return state.get<{ n: number }>('SELECT count(*) AS n FROM watches WHERE account_id = ? AND kind = ? AND deleted_at IS NULL', accountId, kind)!.n >= WATCHES_PER_KIND;
 }
 
 /** A person's watches, oldest first. */
