@@ -138,9 +138,12 @@ export function awardConditions(filters: AwardFilters, audience: Audience): { wh
   if (filters.jurisdiction !== undefined) conditions.push(`jurisdiction IN (${jurisdictionsWithin(filters.jurisdiction).map(bind).join(', ')})`);
   if (filters.since !== undefined) conditions.push(`${AWARD_DAY_SQL} >= ${bind(filters.since)}::DATE`);
   if (filters.q !== undefined) {
-    // every word must appear; an anonymous caller's words never search the supplier, whose name it may not see
-    const haystack = audience.identified ? "lower(concat_ws(' ', title, description, buyer, supplier))" : "lower(concat_ws(' ', title, description, buyer))";
-    for (const word of filters.q.toLowerCase().split(/\s+/).filter(Boolean)) conditions.push(`contains(${haystack}, ${bind(word)})`);
+    // every word must appear in one of the fields; an anonymous caller's words never search the supplier, whose
+    // name it may not see. Field by field: lower() over one column is several times faster than over a concatenation.
+    const fields = audience.identified ? ['title', 'description', 'buyer', 'supplier'] : ['title', 'description', 'buyer'];
+    for (const word of filters.q.toLowerCase().split(/\s+/).filter(Boolean)) {
+      conditions.push(`(${fields.map((field) => `contains(lower(${field}), ${bind(word)})`).join(' OR ')})`);
+    }
   }
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
