@@ -28,6 +28,7 @@ import { orgRoutes } from './routes/orgs.ts';
 import { grantRoutes } from './routes/grants.ts';
 import { intelligenceRoutes } from './routes/intelligence.ts';
 import { signalRoutes } from './routes/signals.ts';
+import { tenderContextRoutes } from './routes/tender-context.ts';
 import { tenderMatchRoutes } from './routes/tender-match.ts';
 import { tenderRoutes } from './routes/tenders.ts';
 import { usageRoutes } from './routes/usage.ts';
@@ -125,6 +126,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.
   app.route('/', tenderMatchRoutes({ store: options.store, meter, sandbox, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
+  app.route('/', tenderContextRoutes({ store: options.store }));
   app.route('/', tenderRoutes({ store: options.store }));
   app.route('/', awardRoutes({ store: options.store }));
   app.route('/', signalRoutes({ store: options.store }));

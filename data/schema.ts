@@ -342,6 +342,17 @@ export const SUPPLIER_COLUMNS = {
 export const SOURCE_STATUSES = ['ok', 'empty', 'error', 'stale', 'login_walled', 'robots_refused', 'not_run'] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 
+/** One row per award and distinct title word: the index of the title-keyword heuristic (data/models/award_terms.sql). */
+export const AWARD_TERM_COLUMNS = {
+  term: 'VARCHAR NOT NULL',
+  source: 'VARCHAR NOT NULL',
+  contract_id: 'VARCHAR NOT NULL',
+  country: 'VARCHAR NOT NULL',
+  award_day: 'DATE NOT NULL',
+  value_amount: 'DECIMAL(18,2)',
+  value_currency: 'VARCHAR',
+} as const;
+
 export const TABLES = {
   tenders: TENDER_COLUMNS,
   tender_changes: TENDER_CHANGE_COLUMNS,
@@ -358,6 +369,7 @@ export const TABLES = {
   trade_pairs: TRADE_PAIR_COLUMNS,
   trade_buyers: TRADE_BUYER_COLUMNS,
   trade_suppliers: TRADE_SUPPLIER_COLUMNS,
+  award_terms: AWARD_TERM_COLUMNS,
 } as const;
 export type TableName = keyof typeof TABLES;
 
