@@ -1,0 +1,68 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
+import { TenderContext, tenderContext } from '../../data/intelligence/tender-context.ts';
+import type { Audience } from '../../data/intelligence/context.ts';
+import type { ReleaseStore } from '../release-store.ts';
+import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
+import { errorReplies } from '../middleware/errors.ts';
+import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
+import { responseCache } from '../middleware/response-cache.ts';
+import { intelContextOf } from '../schemas/intelligence.ts';
+import { ErrorSchema, TenderKeyParams } from '../schemas/tender.ts';
+
+export interface TenderContextRoutesOptions {
+  store: Pick<ReleaseStore, 'state' | 'now'>;
+}
+
+type ContextEnv = ReleaseEnv & CallerEnv;
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
+
+const contextRoute = createRoute({
+  method: 'get',
+  path: '/v1/tenders/{key}/context',
+  tags: ['Tenders'],
+  summary: 'What the release knows around a tender: its buyer and similar work',
+  description:
+    "The buyer's nightly summary with its five most recent contracts and five ending soonest; contracts and open tenders " +
+    "whose titles share the tender's title keywords (a heuristic, labelled `match`), with the count and value range of the " +
+    'contracts. Supplier names are for a key or session; each contract says whether one is held. Either block is null when ' +
+    'nothing is held.',
+  request: { params: TenderKeyParams },
+  responses: {
+    200: { description: 'The context.', content: json(TenderContext) },
+    404: errorReply('No tender has this key.'),
+    503: errorReply('The intelligence store is still loading (`Retry-After` says when to try again).'),
+  },
+});
+
+/** GET /v1/tenders/{key}/context over the loaded release, cached per release, audience and minute. */
+export function tenderContextRoutes(options: TenderContextRoutesOptions): OpenAPIHono<ContextEnv> {
+  const { store } = options;
+  const app = new OpenAPIHono<ContextEnv>({ defaultHook: errorReplies<ContextEnv>().validationHook });
+  const audienceOf = (c: Pick<Context<ContextEnv>, 'get'>): Audience => ({ identified: isIdentified(c.get('caller')) });
+  app.use('/v1/tenders/:key/context', requireRelease({ store }));
+  // A release never changes; the reply depends on it, the audience, the key and the day ("open", "ending soonest").
+  app.use(
+    '/v1/tenders/:key/context',
+    responseCache({
+      keyOf: (c) => {
+        const typed = c as Context<ContextEnv>;
+        const minute = Math.floor(store.now().getTime() / 60_000);
+        return `${typed.get('release').id}|${audienceOf(typed).identified}|${minute}|${c.req.path}`;
+      },
+    }),
+  );
+
+  app.openapi(contextRoute, async (c) => {
+    const { key } = c.req.valid('param');
+    // A malformed key cannot name a tender: it answers like any unknown key.
+    const reply = TENDER_KEY_PATTERN.test(key) ? await tenderContext(intelContextOf(c.get('release'), store.now()), key, audienceOf(c)) : null;
+    if (!reply) return c.json({ detail: `No tender has the key ${key.slice(0, 80)}; keys are the page_key of a search result.` }, 404);
+    return c.json(reply, 200);
+  });
+
+  return app;
+}
