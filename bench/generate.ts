@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore, sqlString } from '../data/store.ts';
+import { TRADES } from '../lib/trades.ts';
 
 export interface SyntheticScale {
   tenders: number;
@@ -22,6 +23,9 @@ export async function generateStaging(stagingDir: string, scale: SyntheticScale,
   const buyers = Array.from({ length: 400 }, (_, i) => `Synthetic Agency ${i + 1}`);
   const jurisdictions = ['AU', 'AU-NSW', 'AU-VIC', 'AU-QLD', 'AU-WA', 'AU-SA', 'AU-TAS', 'AU-ACT', 'AU-NT', 'NZ'];
   const h = (salt: number) => `hash(i, ${seed + salt})`;
+  // The crawl stage assigns each record a trade; staging written here skips it, so trades are drawn too
+  // (one record in ten without one, as titles nothing matches).
+  const trade = (salt: number) => `CASE WHEN ${h(salt)} % 10 = 0 THEN NULL ELSE ${pick(TRADES.map((t) => t.id), h(salt + 100))} END`;
   try {
     await store.exec(`COPY (
       SELECT
@@ -39,7 +43,8 @@ export async function generateStaging(stagingDir: string, scale: SyntheticScale,
         CASE WHEN i % 25 = 0 THEN NULL ELSE (DATE '2026-09-25' + ((${h(9)} % 150)::INTEGER - 20))::VARCHAR END AS closing_date,
         NULL AS closing_at, NULL AS value_text,
         'https://tenders.example.gov.au/t/' || i AS url, 'https://tenders.example.gov.au/list' AS listing_url,
-        substr(md5(i::VARCHAR), 1, 16) AS content_hash
+        substr(md5(i::VARCHAR), 1, 16) AS content_hash,
+        ${trade(18)} AS trade
       FROM range(${scale.tenders}) t(i)
     ) TO ${sqlString(join(stagingDir, 'bench.tenders.ndjson'))} (FORMAT json)`);
     await store.exec(`COPY (
@@ -63,7 +68,8 @@ export async function generateStaging(stagingDir: string, scale: SyntheticScale,
         (DATE '2020-01-01' + ((${h(16)} % 3000)::INTEGER))::VARCHAR AS end_date,
         [(72000000 + (${h(17)} % 500) * 100)::VARCHAR] AS categories,
         'open' AS procurement_method,
-        'https://api.tenders.gov.au/ocds/findById/CN' || (1000000 + i) AS url
+        'https://api.tenders.gov.au/ocds/findById/CN' || (1000000 + i) AS url,
+        ${trade(19)} AS trade
       FROM (SELECT i, i % 20 = 0 AND i > 0 AS amended, i - 1 AS base FROM range(${scale.awards}) t(i))
     ) TO ${sqlString(join(stagingDir, 'bench.awards.ndjson'))} (FORMAT json)`);
   } finally {

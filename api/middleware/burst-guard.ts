@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { subjectIdOf } from '../usage/meter.ts';
 import type { CallerEnv } from './caller.ts';
 import { isMcpForward } from './key-scope.ts';
+import { steps, type RequestStep } from './steps.ts';
 
 export interface BurstGuardOptions {
   /** Requests a caller may make at once: the bucket's size (default 10, spec Limits). */
@@ -32,6 +33,11 @@ interface Bucket {
  * app.use('*', burstGuard({ capacity: 1_000, refillPerMinute: 60_000 })); // a benchmark's client
  */
 export function burstGuard(options: BurstGuardOptions = {}): MiddlewareHandler<CallerEnv> {
+  return steps([burstStep(options)]);
+}
+
+/** `burstGuard()` as a step, for the app's one access middleware (api/middleware/steps.ts says why). */
+export function burstStep(options: BurstGuardOptions = {}): RequestStep<CallerEnv> {
   const capacity = options.capacity ?? 10;
   const refillPerMinute = options.refillPerMinute ?? 30;
   const perMs = refillPerMinute / 60_000;
@@ -41,12 +47,18 @@ export function burstGuard(options: BurstGuardOptions = {}): MiddlewareHandler<C
     // Once an empty bucket has had time to refill, forgetting it changes nothing.
     ttl: Math.ceil(capacity / perMs),
     ttlAutopurge: false,
+    // A bucket in use stays remembered: it is updated in place, so reading it must renew it.
+    updateAgeOnGet: true,
   });
-  return async function burstGuardMiddleware(c, next) {
-    if (isMcpForward(c)) return next();
+  return function checkBurst(c) {
+    if (isMcpForward(c)) return undefined;
     const { id, countedPer } = subjectIdOf(c.get('caller'));
     const at = now();
-    const bucket = buckets.get(id) ?? { tokens: capacity, at };
+    let bucket = buckets.get(id);
+    if (bucket === undefined) {
+      bucket = { tokens: capacity, at };
+      buckets.set(id, bucket);
+    }
     const tokens = Math.min(capacity, bucket.tokens + (at - bucket.at) * perMs);
     if (tokens < 1) {
       const waitSeconds = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
@@ -57,7 +69,8 @@ export function burstGuard(options: BurstGuardOptions = {}): MiddlewareHandler<C
         429,
       );
     }
-    buckets.set(id, { tokens: tokens - 1, at });
-    return next();
+    bucket.tokens = tokens - 1;
+    bucket.at = at;
+    return undefined;
   };
 }

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { secretHash } from '../../lib/tokens.ts';
 import type { StateDb } from '../../data/state/db.ts';
+import { steps, type RequestStep } from './steps.ts';
 
 /** Who is calling. Every middleware and route after `caller()` reads it as `c.get('caller')`. */
 export type Caller =
@@ -43,9 +44,14 @@ export interface CallerOptions {
  * app.get('/whoami', (c) => c.json({ kind: c.get('caller').kind }));
  */
 export function caller(options: CallerOptions): MiddlewareHandler<CallerEnv> {
+  return steps([callerStep(options)]);
+}
+
+/** `caller()` as a step, for the app's one access middleware (api/middleware/steps.ts says why). */
+export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
   const now = options.now ?? (() => new Date());
   const clientIp = options.clientIp ?? ((c: Context) => defaultClientIp(c, options.trustProxy ?? false));
-  return async function callerMiddleware(c, next) {
+  return function resolveCaller(c) {
     const ip = clientIp(c);
     const authorization = c.req.header('authorization');
     if (authorization !== undefined) {
@@ -66,7 +72,7 @@ export function caller(options: CallerOptions): MiddlewareHandler<CallerEnv> {
         options.state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', at.toISOString(), key.key_id);
       }
       c.set('caller', { kind: 'key', ip, keyId: key.key_id, accountId: key.account_id, scope: key.scope === 'mcp' ? 'mcp' : 'api' });
-      return next();
+      return undefined;
     }
     const token = getCookie(c, SESSION_COOKIE);
     if (token) {
@@ -78,11 +84,11 @@ export function caller(options: CallerOptions): MiddlewareHandler<CallerEnv> {
       );
       if (session) {
         c.set('caller', { kind: 'session', ip, accountId: session.account_id, sessionHash });
-        return next();
+        return undefined;
       }
     }
     c.set('caller', { kind: 'anonymous', ip });
-    return next();
+    return undefined;
   };
 }
 

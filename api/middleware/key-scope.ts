@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CallerEnv } from './caller.ts';
+import { steps, type RequestStep } from './steps.ts';
 
 /**
  * Bindings of a request the MCP server forwards in process with `app.request(path, init, { mcpForward: true })`.
@@ -34,12 +35,17 @@ export interface KeyScopeOptions {
  * // GET /v1/keys with a connector's key → 401
  */
 export function keyScope(options: KeyScopeOptions = {}): MiddlewareHandler<ForwardEnv> {
+  return steps([keyScopeStep(options)]);
+}
+
+/** `keyScope()` as a step, for the app's one access middleware (api/middleware/steps.ts says why). */
+export function keyScopeStep(options: KeyScopeOptions = {}): RequestStep<ForwardEnv> {
   const mcpPath = options.mcpPath ?? '/mcp';
-  return async function keyScopeMiddleware(c, next) {
+  return function checkKeyScope(c) {
     const caller = c.get('caller');
-    if (caller.kind !== 'key' || caller.scope !== 'mcp') return next();
+    if (caller.kind !== 'key' || caller.scope !== 'mcp') return undefined;
     const path = c.req.path;
-    if (path === mcpPath || path.startsWith(`${mcpPath}/`) || isMcpForward(c)) return next();
+    if (path === mcpPath || path.startsWith(`${mcpPath}/`) || isMcpForward(c)) return undefined;
     return c.json({ detail: `This key belongs to a chat connector and works only at ${mcpPath}. For REST calls create an API key with POST /v1/keys.` }, 401);
   };
 }

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { StateUnavailableError } from '../../data/state/db.ts';
 import type { Meter } from '../usage/meter.ts';
 import type { Caller, CallerEnv } from './caller.ts';
+import type { RequestStep } from './steps.ts';
 
 export interface RateHeadersOptions {
   meter: Pick<Meter, 'allowance' | 'subjectOf' | 'week' | 'now'>;
@@ -65,7 +66,7 @@ function rateHeaderValues(meter: RateHeadersOptions['meter'], caller: Caller): R
  * call, and the seconds until it resets. While the state store is unreachable the remainder is unknown
  * and left out; the limit and reset still come from configuration and the clock.
  *
- * Two parts: `early` sits right after the caller middleware and sets the headers before the route builds
+ * Two parts: `early`, a step (api/middleware/steps.ts) right after the caller's, sets the headers before the route builds
  * its reply (headers set on a finished reply would cost every request a full Response object on the Node
  * server); `fallback` sits first and adds them to the few replies made before the caller was known (a
  * refused key) or whose figures changed after the reply was built.
@@ -73,16 +74,15 @@ function rateHeaderValues(meter: RateHeadersOptions['meter'], caller: Caller): R
  * @example
  * const rate = rateHeaders({ meter, clientIp: (c) => defaultClientIp(c, false) });
  * app.use('*', rate.fallback);
- * app.use('*', caller({ state }));
- * app.use('*', rate.early);
+ * app.use('*', steps([callerStep({ state }), rate.early]));
  * // every reply: RateLimit-Limit: 20, RateLimit-Remaining: 17, RateLimit-Reset: 302400
  */
-export function rateHeaders(options: RateHeadersOptions): { early: MiddlewareHandler<CallerEnv>; fallback: MiddlewareHandler<CallerEnv> } {
+export function rateHeaders(options: RateHeadersOptions): { early: RequestStep<CallerEnv>; fallback: MiddlewareHandler<CallerEnv> } {
   const { meter } = options;
   return {
-    early: async function rateHeadersEarly(c, next) {
+    early: function rateHeadersEarly(c) {
       prepareRateHeaders(c, meter, c.get('caller'));
-      await next();
+      return undefined;
     },
     fallback: async function rateHeadersFallback(c, next) {
       await next();

@@ -1,0 +1,117 @@
+// The built site in Debian Chromium, served by the real server: a person opens home, follows a state, a
+// trade and a buyer, reads the chart and its table, searches and follows a result; no console errors, no
+// failed requests, no serious or critical axe violation on any page type; screenshots at 390 and 1280 px.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../api/server.ts';
+import { publishSyntheticRelease, writeReleaseSiteJson } from '../bench/site-bench.ts';
+import { CHROMIUM_PATH, chromiumArgs } from '../lib/chromium.ts';
+import { publishSite } from '../pipeline/site-build.ts';
+
+const SHOTS = join(import.meta.dirname, '..', 'test-output', 'site');
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let workDir: string;
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'site-browser-'));
+  // Synthetic data (seeded) large enough for trade pages, a chart with contracts ending and listed buyers.
+  const release = await publishSyntheticRelease(workDir, { tenders: 3000, awards: 25_000 });
+  await writeReleaseSiteJson(release);
+  const site = await publishSite(release.releaseDir);
+  if (!site.built) throw new Error(site.error);
+  server = await startServer({ dataDir: release.dataDir, port: 0, log: () => {} });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: chromiumArgs({ offline: true }) });
+  await mkdir(SHOTS, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+/** A page that records console errors and failed requests. */
+async function openPage(width = 1280): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const problems: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', (response) => { if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`); });
+  return { page, problems };
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const results = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('a person follows home → state → trade (chart and table) → buyer, and searches', async () => {
+  const { page, problems } = await openPage();
+  await page.goto(`${server.url}/`);
+  assert.equal(await page.locator('h1').textContent(), 'Government tenders in Australia and New Zealand');
+  assert.ok(Number((await page.locator('.figures .value').first().textContent())!.replace(/,/g, '')) > 0, 'open tenders shown');
+
+  await page.getByRole('link', { name: 'Australian Government (federal)', exact: true }).click();
+  await page.waitForURL('**/states/au/');
+  assert.equal(await page.locator('h1').textContent(), 'Australian Government (federal)');
+
+  await page.locator('main ul.cards a[href^="/trades/"]').first().click();
+  await page.waitForURL('**/trades/*/au/');
+  const twin = await (await page.request.get(page.url().replace(/\/$/, '.json'))).json() as { ending: { by_month: { month: string; count: number }[]; chart: { title: string } } };
+  const svg = page.locator('figure.chart svg[role="img"]');
+  assert.equal(await svg.locator('title').textContent(), twin.ending.chart.title);
+  assert.match((await svg.locator('desc').textContent())!, /contracts end|No contracts end/);
+  assert.equal(await svg.locator('rect.bar').count(), twin.ending.by_month.length);
+  const cells = await page.locator('figure.chart table tbody td').allTextContents();
+  assert.deepEqual(cells.map((c) => Number(c.replace(/,/g, ''))), twin.ending.by_month.map((m) => m.count), 'the table beside the chart holds its numbers');
+  assert.ok(twin.ending.by_month.some((m) => m.count > 0), 'the chart has contracts to draw');
+
+  await page.goBack();
+  await page.locator('main table a[href^="/buyers/"]').first().click();
+  await page.waitForURL('**/buyers/*/');
+  assert.match((await page.locator('h1').textContent())!, /Synthetic Agency/);
+
+  await page.goto(`${server.url}/search/`);
+  await page.getByLabel('Search for').fill('Synthetic Agency');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.locator('#search-results li a').first().waitFor();
+  assert.match((await page.locator('#search-status').textContent())!, /match/);
+  const first = page.locator('#search-results li h2 a').first();
+  const target = await first.getAttribute('href');
+  await first.click();
+  await page.waitForURL((url) => url.pathname === new URL(target!, server.url).pathname);
+  assert.match((await page.locator('h1').textContent())!, /Synthetic Agency/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('no serious or critical accessibility violation on any page type; screenshots at 390 and 1280 px', async () => {
+  const { page: probe } = await openPage();
+  await probe.goto(`${server.url}/states/au/`);
+  const trade = await probe.locator('main ul.cards a[href^="/trades/"]').first().getAttribute('href');
+  const buyer = await probe.locator('main table a[href^="/buyers/"]').first().getAttribute('href');
+  await probe.close();
+  const paths = ['/', '/states/', '/states/au/', '/trades/', trade!, buyer!, '/grants/', '/sources/', '/search/?q=Synthetic'];
+  for (const path of paths) {
+    for (const width of [390, 1280]) {
+      const { page, problems } = await openPage(width);
+      await page.goto(`${server.url}${path}`);
+      if (path.startsWith('/search/')) await page.locator('#search-results li').first().waitFor();
+      await page.screenshot({ path: join(SHOTS, `${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${width}.png`), fullPage: true });
+      if (width === 1280) assert.deepEqual(await seriousViolations(page), [], `axe on ${path}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 1, `${path} at ${width} px does not scroll sideways (${overflow} px)`);
+      assert.deepEqual(problems, [], path);
+      await page.close();
+    }
+  }
+});
