@@ -9,6 +9,7 @@ import { SCHEMA_VERSION } from '../data/schema.ts';
 import { PRODUCTION_SCALE } from './generate.ts';
 import { benchPipeline } from './pipeline-bench.ts';
 import { load, searchPaths, startChild, stopChild, type LoadResult } from './search-bench.ts';
+import { benchSite } from './site-bench.ts';
 
 // Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -92,6 +93,16 @@ try {
 } finally {
   await stopChild(api.child);
 }
+
+// (d) The static site at this scale: a page per state × trade pair and per listed buyer, against a bare
+// Astro build of as many trivial pages in the same run.
+const site = await benchSite({ dataDir, releaseDir, manifest });
+const perSecond = (pages: number, millis: number) => pages / (millis / 1000);
+const siteRatio = perSecond(site.pages, site.astroMs) / perSecond(site.barePages, site.bareMs);
+row('(d) site build (Astro)', `${site.pages} pages, ${perSecond(site.pages, site.astroMs).toFixed(0)} pages/s`, `${ms(site.astroMs)}; site JSON ${ms(site.siteJsonMs)}, Pagefind ${ms(site.pagefindMs)}`);
+row('(d) bare Astro build, same page count', `${site.barePages} pages, ${perSecond(site.barePages, site.bareMs).toFixed(0)} pages/s`, ms(site.bareMs));
+row('(d) site pages/s share of bare', `${siteRatio.toFixed(2)}×`, `goal ≥ 0.5 ${siteRatio >= 0.5 ? 'met' : 'MISSED'}`);
+row('(d) largest page with its CSS', `${(site.largestPage.bytes / 1024).toFixed(1)} KB`, `${site.largestPage.path}; goal ≤ 100 KB ${site.largestPage.bytes <= 100 * 1024 ? 'met' : 'MISSED'}`);
 
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
