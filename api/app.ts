@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import type { SafeFetcher } from '../lib/safe-fetch.ts';
-import { burstGuard, type BurstGuardOptions } from './middleware/burst-guard.ts';
-import { caller, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
+import { burstStep, type BurstGuardOptions } from './middleware/burst-guard.ts';
+import { callerStep, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
 import { bodyLimit, wellFormedJson } from './middleware/body-limit.ts';
 import { idempotency } from './middleware/idempotency.ts';
-import { isMcpForward, keyScope, type ForwardEnv } from './middleware/key-scope.ts';
+import { isMcpForward, keyScopeStep, type ForwardEnv } from './middleware/key-scope.ts';
 import { rateHeaders } from './middleware/rate-headers.ts';
 import { createSandbox, type Sandbox } from './middleware/sandbox.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
-import { writesOnly } from './middleware/writes-only.ts';
+import { steps } from './middleware/steps.ts';
 import type { ReleaseStore } from './release-store.ts';
 import { mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
@@ -35,7 +35,7 @@ import { usageRoutes } from './routes/usage.ts';
 import { watchRoutes } from './routes/watches.ts';
 import { apiRouteMatcher, siteFiles } from './routes/site.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
-import { createMeter, type Meter } from './usage/meter.ts';
+import { createMeter, type Meter, type WeeklyCaps } from './usage/meter.ts';
 
 export interface AppOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
@@ -59,6 +59,8 @@ export interface AppOptions {
    * per anonymous IP, 100 per account) over `state`, on `now`.
    */
   meter?: Meter;
+  /** The weekly caps of the default meter (`SVC_WEEKLY_CAP_*`); unset ones keep the spec's 20 and 100. */
+  caps?: Partial<WeeklyCaps>;
   /** The flat fee for preparing a bid, shown by GET /v1/pricing; absent while it is not on sale. */
   bidPrice?: { amount: number; currency: string } | undefined;
   /** Read client addresses from X-Forwarded-For (only behind a proxy you run). */
@@ -98,7 +100,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   // A tool call the MCP server forwards in process carries its client's address in X-Forwarded-For; only
   // in-process forwards can be marked so, so the header is trusted there and nowhere else.
   const clientIp = (c: Context) => (isMcpForward(c) ? (c.req.header('x-forwarded-for') ?? 'unknown') : defaultClientIp(c, trustProxy));
-  const meter = options.meter ?? createMeter({ state, now });
+  const meter = options.meter ?? createMeter({ state, now, ...(options.caps ? { caps: options.caps } : {}) });
   const sandbox = options.sandbox ?? createSandbox();
 
   const errors = errorReplies<ForwardEnv>(options.log ? { log: options.log } : {});
@@ -113,13 +115,18 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
 
   const rate = rateHeaders({ meter, clientIp });
   app.use('*', rate.fallback);
-  app.use('*', caller({ state, now, clientIp }));
-  app.use('*', rate.early);
-  if (options.burst !== false) app.use('*', burstGuard(options.burst ?? {}));
-  app.use('*', keyScope());
+  // Who is calling, their rate headers, the burst guard (every caller) and connector keys confined to /mcp:
+  // checks that never wait, run as steps of one middleware (api/middleware/steps.ts says why).
+  app.use('*', steps([
+    callerStep({ state, now, clientIp }),
+    rate.early,
+    ...(options.burst !== false ? [burstStep(options.burst ?? {})] : []),
+    keyScopeStep(),
+  ]));
   // Cookie writes from our own origin only; bodies bounded before anything reads them; idempotent replays
-  // before any meter, so a replay is never counted twice. None of it concerns a read, which skips it all.
-  app.use('*', writesOnly([sameOrigin({ publicUrl }), bodyLimit(), wellFormedJson({ exceptPrefixes: ['/mcp'] }), idempotency({ state, now })]));
+  // before any meter, so a replay is never counted twice. None of it concerns a read: registered for the
+  // writing methods alone, a read never enters it.
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit(), wellFormedJson({ exceptPrefixes: ['/mcp'] }), idempotency({ state, now }));
 
   app.route('/', healthRoutes({ store: options.store }));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.

@@ -3,10 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, port as portFrom, trustProxy } from '../lib/config.ts';
+import { bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { createApp } from './app.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
+import type { WeeklyCaps } from './usage/meter.ts';
 import { ReleaseStore } from './release-store.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 
@@ -22,6 +23,8 @@ export interface ServerOptions {
   smtpUrl?: string | undefined;
   /** The burst guard's numbers; default the spec's. */
   burst?: BurstGuardOptions;
+  /** Weekly checker caps; unset ones keep the spec's. */
+  caps?: Partial<WeeklyCaps>;
   bidPrice?: { amount: number; currency: string } | undefined;
   trustProxy?: boolean;
 }
@@ -81,6 +84,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     trustProxy: options.trustProxy ?? false,
     site: { dataDir: options.dataDir },
     ...(options.burst ? { burst: options.burst } : {}),
+    ...(options.caps ? { caps: options.caps } : {}),
   });
   // Everything since the listening callback ran before the event loop could read a connection: no request is missed.
   server.on('request', getRequestListener(app.fetch, { hostname: host }));
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
     publicUrl: configuredPublicUrl(),
     smtpUrl: process.env.SMTP_URL || undefined,
     burst: burstLimits(),
+    caps: weeklyCaps(),
     bidPrice: bidPrice(),
     trustProxy: trustProxy(),
   });

@@ -38,6 +38,16 @@ export function burstLimits(): { capacity: number | undefined; refillPerMinute: 
   return { capacity: positiveNumber('SVC_BURST_CAPACITY'), refillPerMinute: positiveNumber('SVC_BURST_REFILL_PER_MIN') };
 }
 
+/**
+ * The weekly checker caps (`SVC_WEEKLY_CAP_ANONYMOUS` per IP, `SVC_WEEKLY_CAP_IDENTIFIED` per account); an unset
+ * one keeps the spec's value (20 and 100). GET /v1/pricing and /v1/usage show the caps in force.
+ */
+export function weeklyCaps(): { anonymous?: number; identified?: number } {
+  const anonymous = positiveInteger('SVC_WEEKLY_CAP_ANONYMOUS');
+  const identified = positiveInteger('SVC_WEEKLY_CAP_IDENTIFIED');
+  return { ...(anonymous === undefined ? {} : { anonymous }), ...(identified === undefined ? {} : { identified }) };
+}
+
 /** The flat fee for preparing a bid (`SVC_BID_PRICE`, major units, and `SVC_BID_CURRENCY`, default AUD); absent when not on sale. */
 export function bidPrice(): { amount: number; currency: string } | undefined {
   const price = process.env.SVC_BID_PRICE;
@@ -58,5 +68,11 @@ function positiveNumber(variable: string): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${variable} must be a positive number, got ${raw}`);
+  return value;
+}
+
+function positiveInteger(variable: string): number | undefined {
+  const value = positiveNumber(variable);
+  if (value !== undefined && !Number.isInteger(value)) throw new Error(`${variable} must be a whole number, got ${process.env[variable]}`);
   return value;
 }
