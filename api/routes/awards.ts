@@ -45,7 +45,7 @@ const awardParameters = {
   supplier_key: z.string().refine((value) => parseSupplierKey(value) !== null, { error: 'must be AU-ABN:<11 digits>, an ABN, or <scheme>:<id> such as AU-ACN:004085616' })
     .transform((value) => parseSupplierKey(value)!).optional().openapi({ type: 'string', description: '`AU-ABN:<abn>` (or the ABN alone) or `<scheme>:<id>`.' }),
   q: z.string().trim().min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }).optional()
-    .openapi({ description: 'Words that must all appear in the title, description or buyer (and supplier, for a key or session).' }),
+    .openapi({ description: 'Words that must each begin a word of the title, description or buyer (and supplier, for a key or session), case and accents aside; `road` finds `roads` and `roadworks`.' }),
   jurisdiction: z.enum(JURISDICTIONS, { error: `must be one of ${JURISDICTIONS.join(', ')}` }).optional()
     .openapi({ description: 'A country matches every jurisdiction within it.' }),
   since: isoDate('Awards dated on or after this day (signed, else started, else first collected).').optional(),

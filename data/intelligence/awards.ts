@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { DuckDBValue } from '@duckdb/node-api';
 import { JURISDICTIONS, type Jurisdiction } from '../../lib/jurisdictions.ts';
-import { buyerKey, normaliseBuyerName } from '../../lib/keys.ts';
+import { buyerKey } from '../../lib/keys.ts';
+import { awardIndexOf, type AwardIndexQuery } from '../search/award-index.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
 
 const identifiedOnly = 'Only for a caller with an API key or a signed-in session.';
@@ -94,12 +94,6 @@ export function withheldFor(audience: Audience): Pick<AwardList, 'withheld' | 'w
   return audience.identified ? { withheld: [], withheld_reason: null } : { withheld: [...AWARD_IDENTIFIED_FIELDS], withheld_reason: WITHHELD_REASON };
 }
 
-/** The jurisdictions a requested one covers: a country matches everything within it. */
-export function jurisdictionsWithin(jurisdiction: Jurisdiction): Jurisdiction[] {
-  if (jurisdiction === 'AU') return JURISDICTIONS.filter((j) => j === 'AU' || j.startsWith('AU-'));
-  return [jurisdiction];
-}
-
 /**
  * A supplier identifier as given (`53004085616`, `53 004 085 616`, `AU-ABN:53004085616`, `AU-ACN:004085616`,
  * `NZ-NZBN:9429…`) as a supplier key, or null when it is none of those.
@@ -117,48 +111,34 @@ export function parseSupplierKey(identifier: string): string | null {
   return /^[A-Za-z0-9]{1,40}$/.test(id) ? `${code}:${id}` : null;
 }
 
-/** SQL conditions and parameters for a filter set. Buyer names become keys, so the table's buyer order serves them. */
-export function awardConditions(filters: AwardFilters, audience: Audience): { where: string; params: DuckDBValue[] } {
-  const conditions: string[] = [];
-  const params: DuckDBValue[] = [];
-  const bind = (value: DuckDBValue) => {
-    params.push(value);
-    return '?';
+/** The index's reading of a filter set. A buyer name becomes the keys it could have, one per jurisdiction. */
+function indexQuery(filters: AwardFilters, audience: Audience): AwardIndexQuery {
+  const { buyer, buyer_key: buyerKeyWanted, supplier, supplier_key: supplierKey, jurisdiction, since, q } = filters;
+  return {
+    ...(buyer === undefined ? {} : { buyerKeys: JURISDICTIONS.map((j) => buyerKey(j, buyer)).filter((key): key is string => key !== null) }),
+    ...(buyerKeyWanted === undefined ? {} : { buyerKey: buyerKeyWanted }),
+    ...(supplier === undefined ? {} : { supplier }),
+    ...(supplierKey === undefined ? {} : { supplierKey }),
+    ...(jurisdiction === undefined ? {} : { jurisdiction }),
+    ...(since === undefined ? {} : { since }),
+    // an anonymous caller's words never search the supplier, whose name it may not see
+    ...(q === undefined ? {} : { q, supplierWords: audience.identified }),
   };
-  if (filters.buyer !== undefined) {
-    // one key per jurisdiction the name could be published in: exactly "the name, ignoring case and spaces"
-    const keys = JURISDICTIONS.map((j) => buyerKey(j, filters.buyer!)).filter((key): key is string => key !== null);
-    conditions.push(keys.length ? `buyer_key IN (${keys.map(bind).join(', ')})` : 'false');
-  }
-  if (filters.buyer_key !== undefined) conditions.push(`buyer_key = ${bind(filters.buyer_key)}`);
-  if (filters.supplier !== undefined) {
-    conditions.push(`lower(trim(regexp_replace(supplier, '\\s+', ' ', 'g'))) = ${bind(normaliseBuyerName(filters.supplier))}`);
-  }
-  if (filters.supplier_key !== undefined) conditions.push(`supplier_key = ${bind(filters.supplier_key)}`);
-  if (filters.jurisdiction !== undefined) conditions.push(`jurisdiction IN (${jurisdictionsWithin(filters.jurisdiction).map(bind).join(', ')})`);
-  if (filters.since !== undefined) conditions.push(`${AWARD_DAY_SQL} >= ${bind(filters.since)}::DATE`);
-  if (filters.q !== undefined) {
-    // every word must appear in one of the fields; an anonymous caller's words never search the supplier, whose
-    // name it may not see. Field by field: lower() over one column is several times faster than over a concatenation.
-    const fields = audience.identified ? ['title', 'description', 'buyer', 'supplier'] : ['title', 'description', 'buyer'];
-    for (const word of filters.q.toLowerCase().split(/\s+/).filter(Boolean)) {
-      conditions.push(`(${fields.map((field) => `contains(lower(${field}), ${bind(word)})`).join(' OR ')})`);
-    }
-  }
-  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
 
-/** GET /v1/awards: contracts matching the filters, most recent first, one page, with the total. */
+/**
+ * GET /v1/awards: contracts matching the filters, most recent first, one page, with the total. The release's
+ * award index filters, counts and orders; DuckDB reads only the page's rows, by row id.
+ */
 export async function listAwards(ctx: IntelContext, filters: AwardFilters, page: AwardPage, audience: Audience): Promise<AwardList> {
-  const { where, params } = awardConditions(filters, audience);
-  const [counted] = await ctx.store.all<{ total: number }>(`SELECT count(*)::INTEGER AS total FROM awards ${where}`, params);
-  const rows = await ctx.store.all<AwardRow>(
-    `SELECT ${AWARD_SELECT} FROM awards ${where} ORDER BY ${AWARD_DAY_SQL} DESC, contract_id, source LIMIT ${page.limit} OFFSET ${page.offset}`,
-    params,
-  );
-  const results = rows.map((row) => awardReply(row, audience));
+  const { total, rowIds } = (await awardIndexOf(ctx.store)).find(indexQuery(filters, audience), page);
+  const rows = rowIds.length === 0
+    ? []
+    : await ctx.store.all<AwardRow & { row_id: number }>(`SELECT rowid::INTEGER AS row_id, ${AWARD_SELECT} FROM awards WHERE rowid IN (${rowIds.join(', ')})`);
+  const byRowId = new Map(rows.map(({ row_id: rowId, ...row }) => [rowId, row]));
+  const results = rowIds.map((rowId) => awardReply(byRowId.get(rowId)!, audience));
   return {
-    total: counted?.total ?? 0,
+    total,
     results,
     computed_at: ctx.computedAt,
     sources: attributions(results.map((award) => award.source), ctx.registry),

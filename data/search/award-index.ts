@@ -1,0 +1,269 @@
+import { JURISDICTIONS, type Jurisdiction } from '../../lib/jurisdictions.ts';
+import { normaliseBuyerName } from '../../lib/keys.ts';
+import type { Store } from '../store.ts';
+import { Postings, PostingsBuilder, unionThrough } from './award-postings.ts';
+import { termsOf } from './tender-index.ts';
+
+/**
+ * What GET /v1/awards filters on, as the index reads it. Buyer names arrive as the keys they could have
+ * (one per jurisdiction), so the index needs no buyer names.
+ */
+export interface AwardIndexQuery {
+  buyerKeys?: string[];
+  buyerKey?: string;
+  /** Supplier name as published: compared ignoring case and runs of spaces. */
+  supplier?: string;
+  supplierKey?: string;
+  jurisdiction?: Jurisdiction;
+  /** ISO date: awards dated on or after it. */
+  since?: string;
+  /** Free text: every word must begin a word of the title, description or buyer (or supplier, with `supplierWords`). */
+  q?: string;
+  /** Whether words also search supplier names (only for callers who may see them). */
+  supplierWords?: boolean;
+}
+
+export interface AwardIndexPage {
+  /** How many awards match. */
+  total: number;
+  /** The page's awards as DuckDB row ids of the `awards` table, most recent first. */
+  rowIds: number[];
+}
+
+const DAY_MS = 86_400_000;
+const NO_JURISDICTION = 255;
+
+/**
+ * The awards of one release in the order GET /v1/awards returns them (award day newest first, then
+ * contract id and source), holding only what filtering and ordering need: the day, the jurisdiction, and
+ * postings of buyer keys, supplier keys, supplier names and words. A request filters and counts here and
+ * then reads just its page's rows from DuckDB by row id, so no request sorts or scans the table.
+ *
+ * Positions are ranks in that order; `#rowIds[position]` is the row's DuckDB row id.
+ */
+export class AwardIndex {
+  readonly size: number;
+  /** Days since 1970-01-01 of each position's award day: descending, so `since` cuts a prefix. */
+  readonly #days: Int32Array;
+  /** Each position's index in JURISDICTIONS. */
+  readonly #jurisdictions: Uint8Array;
+  /** For each jurisdiction filter value, the positions it matches (a country: every jurisdiction within it). */
+  readonly #withinJurisdiction: Map<Jurisdiction, Int32Array>;
+  readonly #rowIds: Int32Array;
+  readonly #buyerKeys: Postings;
+  readonly #supplierKeys: Postings;
+  readonly #supplierNames: Postings;
+  /** Words of title, description and buyer. */
+  readonly #publicWords: Postings;
+  /** Words of supplier names. */
+  readonly #supplierWords: Postings;
+  /** Zeroed scratch bitset over positions, for merging postings (requests run one at a time in JS). */
+  readonly #bits: Uint32Array;
+
+  constructor(parts: {
+    days: Int32Array; jurisdictions: Uint8Array; rowIds: Int32Array; buyerKeys: Postings; supplierKeys: Postings; supplierNames: Postings;
+    publicWords: Postings; supplierWords: Postings;
+  }) {
+    this.size = parts.days.length;
+    this.#days = parts.days;
+    this.#jurisdictions = parts.jurisdictions;
+    this.#rowIds = parts.rowIds;
+    this.#buyerKeys = parts.buyerKeys;
+    this.#supplierKeys = parts.supplierKeys;
+    this.#supplierNames = parts.supplierNames;
+    this.#publicWords = parts.publicWords;
+    this.#supplierWords = parts.supplierWords;
+    this.#bits = new Uint32Array((this.size + 31) >>> 5);
+    this.#withinJurisdiction = new Map(JURISDICTIONS.map((jurisdiction) => [jurisdiction, this.#positionsWithin(jurisdiction)]));
+  }
+
+  /** Bytes held in typed arrays (distinct key strings come on top). */
+  get bytes(): number {
+    const postings = [this.#buyerKeys, this.#supplierKeys, this.#supplierNames, this.#publicWords, this.#supplierWords].reduce((sum, p) => sum + p.bytes, 0);
+    const within = [...this.#withinJurisdiction.values()].reduce((sum, positions) => sum + positions.byteLength, 0);
+    return this.#days.byteLength + this.#jurisdictions.byteLength + this.#rowIds.byteLength + this.#bits.byteLength + postings + within;
+  }
+
+  /** The awards matching every filter: how many, and the row ids of `limit` of them from `offset`, most recent first. */
+  find(query: AwardIndexQuery, page: { limit: number; offset: number }): AwardIndexPage {
+    const lists: Int32Array[] = [];
+    if (query.buyerKeys !== undefined) lists.push(this.#anyOf(query.buyerKeys.map((key) => this.#buyerKeys.of(key))));
+    if (query.buyerKey !== undefined) lists.push(this.#buyerKeys.of(query.buyerKey));
+    if (query.supplier !== undefined) lists.push(this.#supplierNames.of(normaliseBuyerName(query.supplier)));
+    if (query.supplierKey !== undefined) lists.push(this.#supplierKeys.of(query.supplierKey));
+    if (query.jurisdiction !== undefined) lists.push(this.#withinJurisdiction.get(query.jurisdiction)!);
+    for (const word of query.q === undefined ? [] : new Set(termsOf(query.q))) {
+      const inPublic = this.#publicWords.withPrefix(word, this.size, this.#bits);
+      lists.push(query.supplierWords ? this.#anyOf([inPublic, this.#supplierWords.withPrefix(word, this.size, this.#bits)]) : inPublic);
+    }
+    const end = query.since === undefined ? this.size : this.#firstBefore(Date.parse(`${query.since}T00:00:00Z`) / DAY_MS);
+    const positions = intersect(lists, end, page.offset, page.limit);
+    return { total: positions.total, rowIds: positions.page.map((position) => this.#rowIds[position]!) };
+  }
+
+  /** The first position dated before `day` (days descending). */
+  #firstBefore(day: number): number {
+    let low = 0;
+    let high = this.size;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.#days[mid]! >= day) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  #anyOf(lists: Int32Array[]): Int32Array {
+    const nonEmpty = lists.filter((list) => list.length > 0);
+    if (nonEmpty.length <= 1) return nonEmpty[0] ?? new Int32Array(0);
+    const joined = new Int32Array(nonEmpty.reduce((sum, list) => sum + list.length, 0));
+    let at = 0;
+    for (const list of nonEmpty) {
+      joined.set(list, at);
+      at += list.length;
+    }
+    return unionThrough(joined, this.size, this.#bits);
+  }
+
+  #positionsWithin(jurisdiction: Jurisdiction): Int32Array {
+    const codes = new Set(JURISDICTIONS.flatMap((j, code) => (j === jurisdiction || (jurisdiction === 'AU' && j.startsWith('AU-')) ? [code] : [])));
+    let count = 0;
+    for (let position = 0; position < this.size; position += 1) if (codes.has(this.#jurisdictions[position]!)) count += 1;
+    const positions = new Int32Array(count);
+    let next = 0;
+    for (let position = 0; position < this.size; position += 1) if (codes.has(this.#jurisdictions[position]!)) positions[next++] = position;
+    return positions;
+  }
+}
+
+/**
+ * The positions below `end` in every list (all positions below `end` when there are none): how many, and
+ * `limit` of them from `offset`. The shortest list leads; the others are searched forward from where the
+ * last match left them, by galloping, so a short list against a long one costs little.
+ */
+export function intersect(lists: Int32Array[], end: number, offset: number, limit: number): { total: number; page: number[] } {
+  if (lists.length === 0) {
+    const page: number[] = [];
+    for (let position = offset; position < Math.min(end, offset + limit); position += 1) page.push(position);
+    return { total: end, page };
+  }
+  const [lead, ...others] = [...lists].sort((a, b) => a.length - b.length) as [Int32Array, ...Int32Array[]];
+  const leadEnd = lowerBound(lead, 0, lead.length, end);
+  if (others.length === 0) return { total: leadEnd, page: Array.from(lead.subarray(Math.min(offset, leadEnd), Math.min(offset + limit, leadEnd))) };
+  const cursors = new Int32Array(others.length);
+  const page: number[] = [];
+  let total = 0;
+  leading: for (let i = 0; i < leadEnd; i += 1) {
+    const position = lead[i]!;
+    for (let k = 0; k < others.length; k += 1) {
+      const list = others[k]!;
+      const at = gallop(list, cursors[k]!, position);
+      cursors[k] = at;
+      if (at === list.length) break leading; // this list has nothing at or after `position`: no later match
+      if (list[at] !== position) continue leading;
+    }
+    if (total >= offset && page.length < limit) page.push(position);
+    total += 1;
+  }
+  return { total, page };
+}
+
+/** The first index in `[from, to)` whose value is at least `value` (`to` when none is). */
+function lowerBound(list: Int32Array, from: number, to: number, value: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (list[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** lowerBound from `from`, probing 1, 2, 4… ahead first: cheap when the answer is near. */
+function gallop(list: Int32Array, from: number, value: number): number {
+  if (from >= list.length || list[from]! >= value) return from;
+  let step = 1;
+  let low = from;
+  while (low + step < list.length && list[low + step]! < value) {
+    low += step;
+    step *= 2;
+  }
+  return lowerBound(list, low + 1, Math.min(low + step + 1, list.length), value);
+}
+
+// The index's order and fields. The day rule is GET /v1/awards's (data/intelligence/awards.ts, AWARD_DAY_SQL).
+const INDEX_SQL = `SELECT rowid::INTEGER AS row_id,
+    (coalesce(awarded_date, start_date, (first_seen AT TIME ZONE 'Australia/Sydney')::DATE) - DATE '1970-01-01')::INTEGER AS day,
+    jurisdiction, buyer_key, supplier_key, title, description, buyer, supplier
+  FROM awards
+  ORDER BY day DESC, contract_id, source`;
+
+/** Reads the release's awards in order, in chunks, into an AwardIndex. */
+export async function readAwardIndex(store: Store): Promise<AwardIndex> {
+  const [counted] = await store.all<{ size: number }>('SELECT count(*)::INTEGER AS size FROM awards');
+  const size = counted?.size ?? 0;
+  const days = new Int32Array(size);
+  const jurisdictions = new Uint8Array(size);
+  const rowIds = new Int32Array(size);
+  const buyerKeys = new PostingsBuilder();
+  const supplierKeys = new PostingsBuilder();
+  const supplierNames = new PostingsBuilder();
+  const publicWords = new PostingsBuilder();
+  const supplierWords = new PostingsBuilder();
+  // buyers and suppliers repeat across many awards: split each spelling once
+  const wordsOfBuyer = new Map<string, string[]>();
+  const wordsOfSupplier = new Map<string, { name: string; words: string[] }>();
+  const codeOf = new Map<string, number>(JURISDICTIONS.map((jurisdiction, code) => [jurisdiction, code]));
+
+  const result = await store.connection.stream(INDEX_SQL);
+  let position = 0;
+  for await (const chunk of result) {
+    const [rowId, day, jurisdiction, buyerKey, supplierKey, title, description, buyer, supplier] = Array.from({ length: 9 }, (_, column) => chunk.getColumnVector(column));
+    for (let row = 0; row < chunk.rowCount; row += 1, position += 1) {
+      rowIds[position] = rowId!.getItem(row) as number;
+      days[position] = day!.getItem(row) as number;
+      jurisdictions[position] = codeOf.get(jurisdiction!.getItem(row) as string) ?? NO_JURISDICTION;
+      const buyerKeyValue = buyerKey!.getItem(row) as string | null;
+      if (buyerKeyValue !== null) buyerKeys.add(buyerKeyValue, position);
+      const supplierKeyValue = supplierKey!.getItem(row) as string | null;
+      if (supplierKeyValue !== null) supplierKeys.add(supplierKeyValue, position);
+      for (const text of [title!.getItem(row), description!.getItem(row)] as (string | null)[]) {
+        if (text !== null) for (const word of termsOf(text)) publicWords.add(word, position);
+      }
+      const buyerName = buyer!.getItem(row) as string | null;
+      if (buyerName !== null) {
+        let words = wordsOfBuyer.get(buyerName);
+        if (!words) wordsOfBuyer.set(buyerName, (words = termsOf(buyerName)));
+        for (const word of words) publicWords.add(word, position);
+      }
+      const supplierName = supplier!.getItem(row) as string | null;
+      if (supplierName !== null) {
+        let split = wordsOfSupplier.get(supplierName);
+        if (!split) wordsOfSupplier.set(supplierName, (split = { name: normaliseBuyerName(supplierName), words: termsOf(supplierName) }));
+        supplierNames.add(split.name, position);
+        for (const word of split.words) supplierWords.add(word, position);
+      }
+    }
+  }
+  if (position !== size) throw new Error(`award index: read ${position} awards, expected ${size}`);
+  return new AwardIndex({
+    days, jurisdictions, rowIds,
+    buyerKeys: buyerKeys.build(), supplierKeys: supplierKeys.build(), supplierNames: supplierNames.build(),
+    publicWords: publicWords.build(), supplierWords: supplierWords.build(),
+  });
+}
+
+const indexes = new WeakMap<Store, Promise<AwardIndex>>();
+
+/** The award index of a release's store, read on first use and kept while the store is. */
+export function awardIndexOf(store: Store): Promise<AwardIndex> {
+  let index = indexes.get(store);
+  if (!index) {
+    index = readAwardIndex(store);
+    indexes.set(store, index);
+    // a failed read is not kept: the next request tries again
+    index.catch(() => indexes.delete(store));
+  }
+  return index;
+}
