@@ -114,15 +114,14 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   if (options.site) app.use('*', siteFiles({ store: options.store, dataDir: options.site.dataDir, isApiRoute: (method, path) => isApiRoute(method, path) }));
 
   const rate = rateHeaders({ meter, clientIp });
-  app.use('*', rate.fallback);
-  // Who is calling, their rate headers, the burst guard (every caller) and connector keys confined to /mcp:
-  // checks that never wait, run as steps of one middleware (api/middleware/steps.ts says why).
+  // Who is calling, their rate headers (on every reply, errors included), the burst guard (every caller) and
+  // connector keys confined to /mcp: checks that never wait, run as steps of one middleware (steps.ts says why).
   app.use('*', steps([
     callerStep({ state, now, clientIp }),
     rate.early,
     ...(options.burst !== false ? [burstStep(options.burst ?? {})] : []),
     keyScopeStep(),
-  ]));
+  ], { after: rate.fallback }));
   // Cookie writes from our own origin only; bodies bounded before anything reads them; idempotent replays
   // before any meter, so a replay is never counted twice. None of it concerns a read: registered for the
   // writing methods alone, a read never enters it.

@@ -1,9 +1,9 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { ServerResponse } from 'node:http';
 import { StateUnavailableError } from '../../data/state/db.ts';
 import type { Meter } from '../usage/meter.ts';
 import type { Caller, CallerEnv } from './caller.ts';
-import type { RequestStep } from './steps.ts';
+import type { ReplyStep, RequestStep } from './steps.ts';
 
 export interface RateHeadersOptions {
   meter: Pick<Meter, 'allowance' | 'subjectOf' | 'week' | 'now'>;
@@ -66,26 +66,25 @@ function rateHeaderValues(meter: RateHeadersOptions['meter'], caller: Caller): R
  * call, and the seconds until it resets. While the state store is unreachable the remainder is unknown
  * and left out; the limit and reset still come from configuration and the clock.
  *
- * Two parts: `early`, a step (api/middleware/steps.ts) right after the caller's, sets the headers before the route builds
- * its reply (headers set on a finished reply would cost every request a full Response object on the Node
- * server); `fallback` sits first and adds them to the few replies made before the caller was known (a
- * refused key) or whose figures changed after the reply was built.
+ * Two parts, both run by the app's one access middleware (api/middleware/steps.ts): `early`, a step right after
+ * the caller's, sets the headers before the route builds its reply (headers set on a finished reply would cost
+ * every request a full Response object on the Node server); `fallback`, its `after` hook, adds them to the few
+ * replies made before the caller was known (a refused key, an unreachable state store) or whose figures changed
+ * after the reply was built.
  *
  * @example
  * const rate = rateHeaders({ meter, clientIp: (c) => defaultClientIp(c, false) });
- * app.use('*', rate.fallback);
- * app.use('*', steps([callerStep({ state }), rate.early]));
+ * app.use('*', steps([callerStep({ state }), rate.early], { after: rate.fallback }));
  * // every reply: RateLimit-Limit: 20, RateLimit-Remaining: 17, RateLimit-Reset: 302400
  */
-export function rateHeaders(options: RateHeadersOptions): { early: RequestStep<CallerEnv>; fallback: MiddlewareHandler<CallerEnv> } {
+export function rateHeaders(options: RateHeadersOptions): { early: RequestStep<CallerEnv>; fallback: ReplyStep<CallerEnv> } {
   const { meter } = options;
   return {
     early: function rateHeadersEarly(c) {
       prepareRateHeaders(c, meter, c.get('caller'));
       return undefined;
     },
-    fallback: async function rateHeadersFallback(c, next) {
-      await next();
+    fallback: function rateHeadersFallback(c) {
       if (prepared.has(c)) return;
       const caller: Caller = (c.var.caller as Caller | undefined) ?? { kind: 'anonymous', ip: options.clientIp(c) };
       setReplyHeaders(c, rateHeaderValues(meter, caller));
