@@ -38,3 +38,11 @@ test('the next clock minute, an error reply and a POST are never served from the
   assert.equal(calls(), 4, 'a 400 is not cached');
   assert.deepEqual(await (await app.request('/search?q=road', { method: 'POST' })).json(), { posted: true });
 });
+
+test('the canonical query orders parameters by name, keeps repeated names in their order and ignores the fragment', () => {
+  assert.equal(canonicalQuery('http://x/search?q=road&limit=5'), 'limit=5&q=road');
+  assert.equal(canonicalQuery('http://x/search?b=2&a=9&b=1#top'), 'a=9&b=2&b=1');
+  assert.notEqual(canonicalQuery('http://x/s?a=2&a=1'), canonicalQuery('http://x/s?a=1&a=2'));
+  assert.equal(canonicalQuery('http://x/search'), '');
+  assert.equal(canonicalQuery('http://x/search?q=road&&limit=5'), 'limit=5&q=road');
+});

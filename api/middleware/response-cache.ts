@@ -37,9 +37,26 @@ export function responseCache(options: ResponseCacheOptions): MiddlewareHandler 
   };
 }
 
-/** The query string with its parameters in a fixed order, so `?a=1&b=2` and `?b=2&a=1` share an entry. */
+/**
+ * The query string with its parameters in a fixed order, so `?a=1&b=2` and `?b=2&a=1` share an entry. Works on
+ * the raw string (no URL parse: this runs on every cached read): parameters are ordered by name, and repeated
+ * names keep their order, which can carry meaning. Two spellings of one value (`a+b`, `a%20b`) stay distinct
+ * entries: a cache miss, never a wrong reply.
+ */
 export function canonicalQuery(url: string): string {
-  const params = new URL(url).searchParams;
-  params.sort();
-  return params.toString();
+  const start = url.indexOf('?');
+  if (start === -1) return '';
+  const hash = url.indexOf('#', start);
+  const query = url.slice(start + 1, hash === -1 ? undefined : hash);
+  if (!query.includes('&')) return query;
+  const nameOf = (part: string) => {
+    const equals = part.indexOf('=');
+    return equals === -1 ? part : part.slice(0, equals);
+  };
+  // Array sort is stable, so parameters of one name keep their order.
+  return query.split('&').filter((part) => part !== '').sort((x, y) => {
+    const a = nameOf(x);
+    const b = nameOf(y);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }).join('&');
 }
