@@ -6,14 +6,19 @@ import { TRADES } from '../lib/trades.ts';
 export interface SyntheticScale {
   tenders: number;
   awards: number;
+  /** Procurement plan rows (annual plans and forward notices). */
+  plans: number;
 }
 
-export const PRODUCTION_SCALE: SyntheticScale = { tenders: 50_000, awards: 1_000_000 };
+/** DESIGN.md §8: about 1M awards, 50k tenders, 100k plan rows. */
+export const PRODUCTION_SCALE: SyntheticScale = { tenders: 50_000, awards: 1_000_000, plans: 100_000 };
 
 /**
  * Writes seeded synthetic staging files (the crawl stage's output format) at the given scale. Values come
  * from hash(row number, seed), so every run generates identical data. About 5% of award releases are
- * amendments of earlier contracts, as on AusTender.
+ * amendments of earlier contracts, as on AusTender. Awards, like tenders, spread over every jurisdiction so
+ * each state × trade page has contracts; plans carry a parseable quarter window on four rows in five, and
+ * one in fifty is withdrawn.
  */
 export async function generateStaging(stagingDir: string, scale: SyntheticScale, seed = 42): Promise<void> {
   await mkdir(stagingDir, { recursive: true });
@@ -57,7 +62,7 @@ export async function generateStaging(stagingDir: string, scale: SyntheticScale,
         'CN' || (1000000 + CASE WHEN amended THEN base ELSE i END) || CASE WHEN amended THEN '-A1' ELSE '' END AS contract_id,
         CASE WHEN amended THEN 'CN' || (1000000 + base) || '-A1' END AS amendment_id,
         CASE WHEN amended THEN 'prod-' || md5(base::VARCHAR) END AS amends_release_id,
-        'AU' AS jurisdiction,
+        ${pick(jurisdictions, h(20))} AS jurisdiction,
         ${pick(buyers, h(11))} AS buyer, NULL AS buyer_id,
         'Supplier ' || (${h(12)} % 20000) || ' Pty Ltd' AS supplier,
         lpad(((${h(12)} % 20000) + 10000000000)::VARCHAR, 11, '0') AS supplier_abn, NULL AS supplier_id,
@@ -72,6 +77,28 @@ export async function generateStaging(stagingDir: string, scale: SyntheticScale,
         ${trade(19)} AS trade
       FROM (SELECT i, i % 20 = 0 AND i > 0 AS amended, i - 1 AS base FROM range(${scale.awards}) t(i))
     ) TO ${sqlString(join(stagingDir, 'bench.awards.ndjson'))} (FORMAT json)`);
+    await store.exec(`COPY (
+      SELECT
+        'bench_plans' AS source,
+        'PLAN-' || i AS plan_id,
+        upper(${pick(words, h(30))}[1]) || ${pick(words, h(30))}[2:] || ' ' || ${pick(words, h(31))} || ' program ' || i AS title,
+        ${pick(buyers, h(32))} AS buyer,
+        ${pick(jurisdictions, h(33))} AS jurisdiction,
+        'state' AS tier,
+        'Planned procurement of ' || ${pick(words, h(30))} || ' services' AS description,
+        (80000000 + (${h(34)} % 1000) * 100)::VARCHAR AS category, NULL AS category_name,
+        CASE WHEN q IS NULL THEN 'To be confirmed' ELSE 'Q' || (quarter(q)) || ' ' || year(q) END AS expected_period_text,
+        q::VARCHAR AS window_start,
+        (q + INTERVAL 3 MONTH - INTERVAL 1 DAY)::DATE::VARCHAR AS window_end,
+        CASE WHEN ${h(35)} % 3 = 0 THEN '$' || ((${h(36)} % 5000) * 1000) END AS value_text,
+        CASE WHEN ${h(37)} % 50 = 0 THEN 'Withdrawn' WHEN ${h(37)} % 7 = 0 THEN 'Released' ELSE 'Current' END AS status,
+        ${h(37)} % 7 = 0 AND ${h(37)} % 50 <> 0 AS released,
+        ${h(37)} % 50 = 0 AS withdrawn,
+        (DATE '2026-07-01' + ((${h(38)} % 80)::INTEGER))::VARCHAR AS published_date,
+        'https://plans.example.gov.au/p/' || i AS url,
+        ${trade(39)} AS trade
+      FROM (SELECT i, CASE WHEN ${h(40)} % 5 = 0 THEN NULL ELSE date_trunc('quarter', DATE '2026-07-01' + ((${h(41)} % 6) * 91)::INTEGER) END AS q FROM range(${scale.plans}) t(i))
+    ) TO ${sqlString(join(stagingDir, 'bench.plans.ndjson'))} (FORMAT json)`);
   } finally {
     store.close();
   }

@@ -12,8 +12,8 @@ export interface PipelineBenchResult {
   rows: Record<string, number>;
 }
 
-const BENCH_SOURCES: SourceRun[] = ['bench_source_0', 'bench_source_1', 'bench_source_2', 'bench_awards'].map((id) => ({
-  id, tag: id, name: id, jurisdiction: 'AU', tier: 'state', kinds: [id === 'bench_awards' ? 'award' : 'tender'], mode: 'html',
+const BENCH_SOURCES: SourceRun[] = ['bench_source_0', 'bench_source_1', 'bench_source_2', 'bench_awards', 'bench_plans'].map((id) => ({
+  id, tag: id, name: id, jurisdiction: 'AU', tier: 'state', kinds: [id === 'bench_awards' ? 'award' : id === 'bench_plans' ? 'plan' : 'tender'], mode: 'html',
   homepage: 'https://example.gov.au', licence: 'synthetic', attribution: 'synthetic', caveats: [],
   attempted: true, failed: false, refused: null, diagnosis: null, records: 1, invalid: 0, pages: 1, errors: 0, duration_ms: 0,
 }));
@@ -47,7 +47,7 @@ export async function benchPipeline(workDir: string, scale: SyntheticScale): Pro
   lap('export');
   const oursMs = performance.now() - ourStart;
   const [rows] = await inner.all<Record<string, number>>(
-    `SELECT (SELECT count(*) FROM tenders)::INTEGER AS tenders, (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM awards)::INTEGER AS awards`,
+    `SELECT (SELECT count(*) FROM tenders)::INTEGER AS tenders, (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM awards)::INTEGER AS awards, (SELECT count(*) FROM plans)::INTEGER AS plans`,
   );
   inner.close();
 
