@@ -23,7 +23,7 @@ let browser: Browser;
 before(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'site-browser-'));
   // Synthetic data (seeded) large enough for trade pages, a chart with contracts ending and listed buyers.
-  const release = await publishSyntheticRelease(workDir, { tenders: 3000, awards: 25_000 });
+  const release = await publishSyntheticRelease(workDir, { tenders: 3000, awards: 25_000, plans: 3000 });
   await writeReleaseSiteJson(release);
   const site = await publishSite(release.releaseDir);
   if (!site.built) throw new Error(site.error);
