@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -99,6 +99,9 @@ async function buildInThisProcess(siteJsonDir: string, outDir: string): Promise<
   const cacheDir = join(process.cwd(), 'cache');
   const astroStarted = performance.now();
   await build({ root: PROJECT_ROOT, outDir, cacheDir, logLevel: 'warn', mode: 'production' });
+  // Each page's JSON twin is its site JSON file, already named after the page (`states/nsw.json` beside
+  // `states/nsw/`) and validated by the build's collections: copied as it is, it stays the API's reply.
+  await cp(siteJsonDir, outDir, { recursive: true });
   const astroMs = Math.round(performance.now() - astroStarted);
   const pagefindStarted = performance.now();
   await indexForSearch(outDir);

@@ -2,19 +2,17 @@
 // collection's schema is the reply schema of the API route for the same thing, so a page reads exactly
 // what the API would answer an anonymous caller, and its JSON twin is that reply.
 import { defineCollection } from 'astro:content';
-import { glob } from 'astro/loaders';
-import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { BuyerDetail } from '../data/intelligence/buyers.ts';
 import { GrantsSummary } from '../data/intelligence/grants.ts';
 import { JurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
 import { IntelligenceSummary } from '../data/intelligence/summary.ts';
 import { TradePairs, TradeStateIntelligence } from '../data/intelligence/trades.ts';
+import { jsonPages } from './lib/json-pages.ts';
 import { SourcesPage } from './lib/sources-page.ts';
 
 const siteJsonDir = process.env.SITE_JSON_DIR;
 if (!siteJsonDir) throw new Error('SITE_JSON_DIR is not set: build the site with pipeline/site-build.ts, which points it at a release\'s site-json folder.');
-const base = pathToFileURL(`${siteJsonDir.replace(/\/$/, '')}/`);
 
 /**
  * One collection per page kind. `folder` files are entries named by their path below it
@@ -22,7 +20,7 @@ const base = pathToFileURL(`${siteJsonDir.replace(/\/$/, '')}/`);
  */
 const pages = <S extends z.ZodType>(pattern: string, schema: S, folder = '') =>
   defineCollection({
-    loader: glob({ pattern: `${folder}${pattern}`, base, generateId: ({ entry }) => entry.slice(folder.length).replace(/\.json$/, '') }),
+    loader: jsonPages(siteJsonDir, folder, pattern),
     schema,
   });
 
