@@ -13,7 +13,7 @@ import { sqlString, type Store } from './store.ts';
 const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
 
 /** Models in dependency order; each file `data/models/<table>.sql` fills the table of its name. */
-export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'http_validators', 'sources', 'buyers', 'suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers', 'award_terms'];
+export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'http_validators', 'sources', 'buyers', 'suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers', 'award_terms', 'tender_terms'];
 
 const DERIVED_TENDER_COLUMNS = new Set(['buyer_key', 'first_seen', 'last_seen', 'dates_changed_at', 'stale']);
 const DERIVED_AWARD_COLUMNS = new Set(['first_seen']);
@@ -227,7 +227,8 @@ export function parquetExportSql(parquetDir: string): string[] {
     `COPY (SELECT * FROM trade_pairs ORDER BY trade, jurisdiction) TO ${to('trade_pairs.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM trade_buyers ORDER BY trade, jurisdiction, awards DESC) TO ${to('trade_buyers.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM trade_suppliers ORDER BY trade, jurisdiction, rank) TO ${to('trade_suppliers.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
-    `COPY (SELECT * FROM award_terms ORDER BY term, country, award_day DESC, source, contract_id) TO ${to('award_terms.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (SELECT * FROM award_terms ORDER BY term, country) TO ${to('award_terms.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (SELECT * FROM tender_terms ORDER BY term, country, tender_key) TO ${to('tender_terms.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
   ];
 }
 

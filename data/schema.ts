@@ -353,6 +353,13 @@ export const AWARD_TERM_COLUMNS = {
   value_currency: 'VARCHAR',
 } as const;
 
+/** One row per tender (not grant) and distinct title word: the index of similar open tenders (data/models/tender_terms.sql). */
+export const TENDER_TERM_COLUMNS = {
+  term: 'VARCHAR NOT NULL',
+  tender_key: 'VARCHAR NOT NULL',
+  country: 'VARCHAR NOT NULL',
+} as const;
+
 export const TABLES = {
   tenders: TENDER_COLUMNS,
   tender_changes: TENDER_CHANGE_COLUMNS,
@@ -370,6 +377,7 @@ export const TABLES = {
   trade_buyers: TRADE_BUYER_COLUMNS,
   trade_suppliers: TRADE_SUPPLIER_COLUMNS,
   award_terms: AWARD_TERM_COLUMNS,
+  tender_terms: TENDER_TERM_COLUMNS,
 } as const;
 export type TableName = keyof typeof TABLES;
 

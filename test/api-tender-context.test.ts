@@ -7,7 +7,7 @@ import { ReleaseStore } from '../api/release-store.ts';
 import { readModel } from '../data/build.ts';
 import { titleKeywords, titleTerms } from '../data/intelligence/title-terms.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
-import { openStore } from '../data/store.ts';
+import { openStore, sqlString } from '../data/store.ts';
 import { buyerKey } from '../lib/keys.ts';
 import { keyFor } from './helpers/access.ts';
 import { RUN_AT, seedAwardModels } from './helpers/award-seed.ts';
@@ -63,7 +63,7 @@ describe('GET /v1/tenders/{key}/context', () => {
     const release = await openStore(join(dir, 'store.duckdb'));
     try {
       await seedAwardModels(release);
-      await release.exec(await readModel('award_terms'));
+      await release.exec(`${await readModel('award_terms')}; ${await readModel('tender_terms')}`);
       // "regional road maintenance": similar contracts share two of its three keywords
       const [row] = await release.all<typeof oracle>(
         `WITH m AS (
@@ -186,7 +186,28 @@ describe('GET /v1/tenders/{key}/context without a release', () => {
 });
 
 describe('title keywords', () => {
-  it('split a title as the award_terms model does, leaving out how a thing is bought', () => {
+  it('split a title as the award_terms and tender_terms models do', async () => {
+    const dataDir = await makeDataDir();
+    const title = 'Supply of Roads & Bridges — Māori Glass 2026 RFQ-12 bus analysis; the Café fit-outs';
+    try {
+      const { dir } = await seedRelease({ dataDir, tenders: [tenderRow({ title })], sources: [] });
+      const release = await openStore(join(dir, 'store.duckdb'));
+      try {
+        await release.exec(`INSERT INTO awards BY NAME SELECT 's' AS source, 'c' AS contract_id, 'o' AS ocid, 'r' AS latest_release_id, 'AU' AS jurisdiction,
+          'b' AS buyer, ${sqlString(title)} AS title, 0 AS amendment_count, [] AS categories, 'u' AS url, now() AS first_seen, now() AS last_changed, false AS stale`);
+        await release.exec(`${await readModel('award_terms')}; ${await readModel('tender_terms')}`);
+        const expected = titleTerms(title).sort();
+        assert.deepEqual((await release.all<{ term: string }>('SELECT term FROM award_terms ORDER BY term')).map((row) => row.term), expected);
+        assert.deepEqual((await release.all<{ term: string }>('SELECT term FROM tender_terms ORDER BY term')).map((row) => row.term), expected);
+      } finally {
+        release.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('split a title into terms, leaving out how a thing is bought', () => {
     assert.deepEqual(titleTerms('Supply of Roads & Bridges — Māori Glass 2026 RFQ-12 bus analysis'), ['supply', 'road', 'bridge', 'maori', 'glass', 'rfq', 'bus', 'analysis']);
     assert.deepEqual(titleKeywords('Request for tender: provision of cleaning services, panel'), ['cleaning']);
   });

@@ -5,7 +5,7 @@ import { AWARD_DAY_SQL, AWARD_SELECT, Award, awardReply, type AwardRow } from '.
 import { Buyer } from './buyers.ts';
 import { referenceDay } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
-import { requiredOverlap, titleKeywords, titleTermsSql } from './title-terms.ts';
+import { requiredOverlap, titleKeywords } from './title-terms.ts';
 
 /**
  * GET /v1/tenders/{key}/context: what the release knows around one tender. `buyer`: its buyer's nightly
@@ -199,24 +199,28 @@ async function similarBlock(
  */
 async function similarOpenTenders(ctx: IntelContext, tenderKey: string, country: string, keywords: string[], needed: number) {
   const days = JURISDICTIONS.map((j) => `(${sqlString(j)}, ${sqlString(timeZoneOf(j))}, ${sqlString(localDate(ctx.now, timeZoneOf(j)))}::DATE)`).join(', ');
-  const keywordList = `[${keywords.map(sqlString).join(', ')}]`;
   return ctx.store.all<{ page_key: string; title: string; buyer: string | null; jurisdiction: string; closing_date: string | null; shared_keywords: number; source: string }>(
     `WITH days(jurisdiction, time_zone, today) AS (VALUES ${days}),
+     shared AS (
+       -- tenders (grants are not indexed) of the same country sharing enough keywords; not the tender itself
+       SELECT tender_key, count(*) AS shared
+       FROM tender_terms
+       WHERE term IN (${keywords.map(() => '?').join(', ')}) AND country = ? AND tender_key <> ?
+       GROUP BY tender_key
+       HAVING count(*) >= ?
+     ),
      candidates AS (
-       SELECT t.tender_key, t.title, t.buyer, t.jurisdiction, t.source,
-              coalesce(t.closing_date, timezone(d.time_zone, t.closing_at)::DATE) AS closing_day, d.today,
-              len(list_intersect(${titleTermsSql('t.title')}, ${keywordList})) AS shared
-       FROM tenders t JOIN days d ON d.jurisdiction = t.jurisdiction
-       -- grants are not bid for; the tender itself is not similar to itself
-       WHERE t.kind = 'tender' AND t.tender_key <> ? AND left(t.jurisdiction, 2) = ?
+       SELECT t.tender_key, t.title, t.buyer, t.jurisdiction, t.source, s.shared, d.today,
+              coalesce(t.closing_date, timezone(d.time_zone, t.closing_at)::DATE) AS closing_day
+       FROM shared s JOIN tenders t USING (tender_key) JOIN days d ON d.jurisdiction = t.jurisdiction
      )
      SELECT tender_key AS page_key, title, buyer, jurisdiction, strftime(closing_day, '%Y-%m-%d') AS closing_date,
             shared::INTEGER AS shared_keywords, source
      FROM candidates
-     WHERE shared >= ? AND (closing_day IS NULL OR closing_day >= today)
+     WHERE closing_day IS NULL OR closing_day >= today
      ORDER BY shared DESC, closing_day NULLS LAST, tender_key
      LIMIT ${LIST_LENGTH}`,
-    [tenderKey, country, needed],
+    [...keywords, country, tenderKey, needed],
   );
 }
 

@@ -1,8 +1,8 @@
 /**
  * Title words for the title-keyword heuristic (tender context: similar awards and similar open tenders).
- * `titleTerms` splits a title exactly as data/models/award_terms.sql does (and `titleTermsSql` below, for
- * tender titles in SQL): lower case, accents folded, runs of letters and digits, a trailing plural "s"
- * dropped except after s, u or i, words under three letters, bare numbers and stop words left out.
+ * `titleTerms` splits a title exactly as data/models/award_terms.sql and tender_terms.sql do: lower case,
+ * accents folded, runs of letters and digits, a trailing plural "s" dropped except after s, u or i, words
+ * under three letters, bare numbers and stop words left out. A test checks the model and this agree.
  */
 
 const STOP_WORDS = new Set(['and', 'are', 'for', 'from', 'into', 'the', 'with']);
@@ -45,9 +45,3 @@ export function titleKeywords(title: string): string[] {
 export function requiredOverlap(keywordCount: number): number {
   return Math.min(keywordCount, Math.max(2, Math.ceil(keywordCount / 2)));
 }
-
-/** `titleTerms` as a DuckDB expression over a title column, for tables without a terms index. */
-export const titleTermsSql = (column: string): string => `list_distinct(list_transform(
-  list_filter(regexp_split_to_array(lower(strip_accents(${column})), '[^a-z0-9]+'),
-    w -> length(w) >= 3 AND NOT regexp_full_match(w, '[0-9]+') AND w NOT IN (${[...STOP_WORDS].map((word) => `'${word}'`).join(', ')})),
-  w -> CASE WHEN regexp_full_match(w, '.{2,}[^sui]s') THEN left(w, length(w) - 1) ELSE w END))`;

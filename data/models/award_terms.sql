@@ -29,4 +29,4 @@ terms AS (
 )
 SELECT * FROM terms
 -- stored in term order, so a lookup of a few words skips every other row group
-ORDER BY term, country, award_day DESC, source, contract_id;
+ORDER BY term, country;
