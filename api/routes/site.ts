@@ -43,7 +43,11 @@ export function siteFiles(options: SiteFilesOptions): MiddlewareHandler {
   };
   return async function siteFilesMiddleware(c, next) {
     const method = c.req.method;
-    if ((method !== 'GET' && method !== 'HEAD') || options.isApiRoute('GET', c.req.path)) return next();
+    if (method !== 'GET' && method !== 'HEAD') return next();
+    const path = c.req.path;
+    // Everything under /v1/ is the API's (the site has no page there): decided without routing, since every
+    // API request passes through here.
+    if (path.startsWith('/v1/') || options.isApiRoute('GET', path)) return next();
     const state = options.store.state();
     if (!state.ready) return next();
     let root = siteOf.get(state.release);
