@@ -9,6 +9,8 @@ export interface PipelineBenchResult {
   oursMs: number;
   rawMs: number;
   stageMs: Record<string, number>;
+  /** The raw replay's time per stage (the same statements our stage issued). */
+  rawStageMs: Record<string, number>;
   rows: Record<string, number>;
 }
 
@@ -30,21 +32,22 @@ export async function benchPipeline(workDir: string, scale: SyntheticScale): Pro
   const ourDir = join(workDir, 'ours');
   await mkdir(ourDir, { recursive: true });
   const inner = await openStore(join(ourDir, 'store.duckdb'));
-  const recorded: string[] = [];
-  const store: Store = { ...inner, exec: async (sql) => { recorded.push(sql); await inner.exec(sql); } };
+  const recorded: { stage: string; sql: string }[] = [];
+  let stage = 'load';
+  const store: Store = { ...inner, exec: async (sql) => { recorded.push({ stage, sql }); await inner.exec(sql); } };
   const stageMs: Record<string, number> = {};
   const ourStart = performance.now();
   let mark = ourStart;
-  const lap = (name: string) => { const now = performance.now(); stageMs[name] = Math.round(now - mark); mark = now; };
+  const lap = (name: string, next: string) => { const now = performance.now(); stageMs[name] = Math.round(now - mark); mark = now; stage = next; };
   await prepareWorkingTables(store, { runAt: new Date('2026-09-25T01:00:00Z'), releaseId: 'bench', previousRunAt: null }, BENCH_SOURCES);
   await loadStaging(store, stagingDir);
-  lap('load');
+  lap('load', 'model');
   await runModels(store);
   await dropWorkingTables(store);
-  lap('model');
+  lap('model', 'export');
   await exportParquet(store, join(ourDir, 'parquet'));
   await store.exec('CHECKPOINT');
-  lap('export');
+  lap('export', 'done');
   const oursMs = performance.now() - ourStart;
   const [rows] = await inner.all<Record<string, number>>(
     `SELECT (SELECT count(*) FROM tenders)::INTEGER AS tenders, (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM awards)::INTEGER AS awards, (SELECT count(*) FROM plans)::INTEGER AS plans`,
@@ -56,10 +59,15 @@ export async function benchPipeline(workDir: string, scale: SyntheticScale): Pro
   const instance = await DuckDBInstance.create(join(rawDir, 'store.duckdb'), { autoinstall_known_extensions: 'false' });
   const connection = await instance.connect();
   await connection.run("SET TimeZone = 'UTC'");
+  const rawStageMs: Record<string, number> = {};
   const rawStart = performance.now();
-  for (const sql of recorded) await connection.run(sql.replaceAll(join(ourDir, 'parquet'), join(rawDir, 'parquet')));
+  for (const statement of recorded) {
+    const started = performance.now();
+    await connection.run(statement.sql.replaceAll(join(ourDir, 'parquet'), join(rawDir, 'parquet')));
+    rawStageMs[statement.stage] = (rawStageMs[statement.stage] ?? 0) + performance.now() - started;
+  }
   const rawMs = performance.now() - rawStart;
   connection.closeSync();
   instance.closeSync();
-  return { oursMs, rawMs, stageMs, rows: rows ?? {} };
+  return { oursMs, rawMs, stageMs, rawStageMs, rows: rows ?? {} };
 }
