@@ -37,12 +37,19 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 
 /** 20 connections for `seconds`, cycling through `paths`, each request carrying `headers`. */
 export async function load(origin: string, paths: string[], seconds: number, connections = 20, headers: Record<string, string> = {}): Promise<LoadResult> {
-  const result = await autocannon({
-    url: origin,
-    connections,
-    duration: seconds,
-    requests: paths.map((path) => ({ method: 'GET', path, headers })),
-  });
+  return loadRequests(origin, paths.map((path) => ({ method: 'GET', path, headers })), seconds, connections);
+}
+
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** 20 connections for `seconds`, cycling through `requests`. */
+export async function loadRequests(origin: string, requests: BenchRequest[], seconds: number, connections = 20): Promise<LoadResult> {
+  const result = await autocannon({ url: origin, connections, duration: seconds, requests });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
