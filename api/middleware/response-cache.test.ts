@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono } from 'hono';
-import { canonicalQuery, responseCache } from './response-cache.ts';
+import { canonicalQuery, createReplyStore, responseCache } from './response-cache.ts';
 
 function countingApp(clock: { minute: number }) {
   let calls = 0;
@@ -45,4 +45,22 @@ test('the canonical query orders parameters by name, keeps repeated names in the
   assert.notEqual(canonicalQuery('http://x/s?a=2&a=1'), canonicalQuery('http://x/s?a=1&a=2'));
   assert.equal(canonicalQuery('http://x/search'), '');
   assert.equal(canonicalQuery('http://x/search?q=road&&limit=5'), 'limit=5&q=road');
+});
+
+test('mounts sharing one store never answer with each other\'s replies, and the store keeps to its byte budget', async () => {
+  const store = createReplyStore({ maxBytes: 64 });
+  const app = new Hono();
+  app.use('/a', responseCache({ keyOf: () => 'same', store }));
+  app.use('/b', responseCache({ keyOf: () => 'same', store }));
+  app.use('/big', responseCache({ keyOf: () => 'big', store }));
+  app.get('/a', (c) => c.json({ route: 'a' }));
+  app.get('/b', (c) => c.json({ route: 'b' }));
+  app.get('/big', (c) => c.json({ padding: 'x'.repeat(100) }));
+  assert.deepEqual(await (await app.request('/a')).json(), { route: 'a' });
+  assert.deepEqual(await (await app.request('/b')).json(), { route: 'b' });
+  assert.deepEqual(await (await app.request('/a')).json(), { route: 'a' });
+  assert.equal(store.size, 2);
+  assert.ok(store.calculatedSize <= 64);
+  await app.request('/big');
+  assert.ok(store.calculatedSize <= 64, 'a reply over the budget is not kept');
 });

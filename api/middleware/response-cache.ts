@@ -4,11 +4,30 @@ import { LRUCache } from 'lru-cache';
 export interface ResponseCacheOptions {
   /** The cache key for this request, or null to bypass the cache. Everything the reply depends on must be in it. */
   keyOf(c: Context): string | null;
-  /** Most entries held (default 2,000). */
-  maxEntries?: number;
-  /** Most bytes of reply bodies held (default 32 MB). */
-  maxBytes?: number;
+  /** Where replies are kept (default: the process's one shared store, `sharedReplies`). */
+  store?: ReplyStore;
 }
+
+/** Reply bodies by key, bounded in entries and bytes. */
+export type ReplyStore = LRUCache<string, string>;
+
+/** A bounded store of reply bodies: `maxBytes` counts characters of JSON (one byte each for ASCII). */
+export function createReplyStore(options: { maxEntries?: number; maxBytes?: number } = {}): ReplyStore {
+  return new LRUCache<string, string>({
+    max: options.maxEntries ?? 10_000,
+    maxSize: options.maxBytes ?? 48 * 1024 * 1024,
+    sizeCalculation: (body) => Math.max(1, body.length),
+  });
+}
+
+/**
+ * Every cached route shares one budget: one store per route would let the process hold the sum of their
+ * limits (seven routes at 32 MB each was most of the API's 400 MB memory goal), while a shared LRU keeps
+ * whatever is asked for most, whichever route it is.
+ */
+export const sharedReplies: ReplyStore = createReplyStore();
+
+let instances = 0;
 
 /**
  * Replays the body of an earlier 200 JSON reply to a GET with the same key, skipping the work and the serialisation.
@@ -19,15 +38,14 @@ export interface ResponseCacheOptions {
  * app.use('/v1/tenders', responseCache({ keyOf: (c) => `${c.get('release').id}|${new URL(c.req.url).search}` }));
  */
 export function responseCache(options: ResponseCacheOptions): MiddlewareHandler {
-  const cache = new LRUCache<string, string>({
-    max: options.maxEntries ?? 2_000,
-    maxSize: options.maxBytes ?? 32 * 1024 * 1024,
-    sizeCalculation: (body) => Math.max(1, body.length),
-  });
+  const cache = options.store ?? sharedReplies;
+  // Each mount's keys are its own, even where two mounts would build the same key string.
+  const prefix = `${++instances}|`;
   return async function responseCacheMiddleware(c, next) {
     if (c.req.method !== 'GET') return next();
-    const key = options.keyOf(c);
-    if (key === null) return next();
+    const ownKey = options.keyOf(c);
+    if (ownKey === null) return next();
+    const key = prefix + ownKey;
     const body = cache.get(key);
     if (body !== undefined) return c.body(body, 200, { 'content-type': 'application/json' });
     await next();
