@@ -128,15 +128,11 @@ function indexQuery(filters: AwardFilters, audience: Audience): AwardIndexQuery 
 
 /**
  * GET /v1/awards: contracts matching the filters, most recent first, one page, with the total. The release's
- * award index filters, counts and orders; DuckDB reads only the page's rows, by row id.
+ * award index filters, counts, orders and renders the page, with no query.
  */
 export async function listAwards(ctx: IntelContext, filters: AwardFilters, page: AwardPage, audience: Audience): Promise<AwardList> {
-  const { total, rowIds } = (await awardIndexOf(ctx.store)).find(indexQuery(filters, audience), page);
-  const rows = rowIds.length === 0
-    ? []
-    : await ctx.store.all<AwardRow & { row_id: number }>(`SELECT rowid::INTEGER AS row_id, ${AWARD_SELECT} FROM awards WHERE rowid IN (${rowIds.join(', ')})`);
-  const byRowId = new Map(rows.map(({ row_id: rowId, ...row }) => [rowId, row]));
-  const results = rowIds.map((rowId) => awardReply(byRowId.get(rowId)!, audience));
+  const { total, rows } = (await awardIndexOf(ctx.store)).find(indexQuery(filters, audience), page);
+  const results = rows.map((row) => awardReply(row, audience));
   return {
     total,
     results,

@@ -1,7 +1,9 @@
 import { JURISDICTIONS, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { normaliseBuyerName } from '../../lib/keys.ts';
-import type { Store } from '../store.ts';
+import { openStore, type Store } from '../store.ts';
+import type { AwardRow } from '../intelligence/awards.ts';
 import { Postings, PostingsBuilder, unionThrough } from './award-postings.ts';
+import { AwardRows, AwardRowsBuilder, type StoredAwardFields } from './award-rows.ts';
 import { termsOf } from './tender-index.ts';
 
 /**
@@ -26,8 +28,8 @@ export interface AwardIndexQuery {
 export interface AwardIndexPage {
   /** How many awards match. */
   total: number;
-  /** The page's awards as DuckDB row ids of the `awards` table, most recent first. */
-  rowIds: number[];
+  /** The page's awards, most recent first. */
+  rows: AwardRow[];
 }
 
 const DAY_MS = 86_400_000;
@@ -35,11 +37,11 @@ const NO_JURISDICTION = 255;
 
 /**
  * The awards of one release in the order GET /v1/awards returns them (award day newest first, then
- * contract id and source), holding only what filtering and ordering need: the day, the jurisdiction, and
- * postings of buyer keys, supplier keys, supplier names and words. A request filters and counts here and
- * then reads just its page's rows from DuckDB by row id, so no request sorts or scans the table.
+ * contract id and source): the day and jurisdiction, postings of buyer keys, supplier keys, supplier names
+ * and words for filtering, and the page fields packed (AwardRows). A request filters, counts and renders
+ * its page here, with no query: DuckDB answers a 20-row read in milliseconds, which 20 connections queue on.
  *
- * Positions are ranks in that order; `#rowIds[position]` is the row's DuckDB row id.
+ * Positions are ranks in that order.
  */
 export class AwardIndex {
   readonly size: number;
@@ -49,7 +51,7 @@ export class AwardIndex {
   readonly #jurisdictions: Uint8Array;
   /** For each jurisdiction filter value, the positions it matches (a country: every jurisdiction within it). */
   readonly #withinJurisdiction: Map<Jurisdiction, Int32Array>;
-  readonly #rowIds: Int32Array;
+  readonly #rows: AwardRows;
   readonly #buyerKeys: Postings;
   readonly #supplierKeys: Postings;
   readonly #supplierNames: Postings;
@@ -61,13 +63,13 @@ export class AwardIndex {
   readonly #bits: Uint32Array;
 
   constructor(parts: {
-    days: Int32Array; jurisdictions: Uint8Array; rowIds: Int32Array; buyerKeys: Postings; supplierKeys: Postings; supplierNames: Postings;
+    days: Int32Array; jurisdictions: Uint8Array; rows: AwardRows; buyerKeys: Postings; supplierKeys: Postings; supplierNames: Postings;
     publicWords: Postings; supplierWords: Postings;
   }) {
     this.size = parts.days.length;
     this.#days = parts.days;
     this.#jurisdictions = parts.jurisdictions;
-    this.#rowIds = parts.rowIds;
+    this.#rows = parts.rows;
     this.#buyerKeys = parts.buyerKeys;
     this.#supplierKeys = parts.supplierKeys;
     this.#supplierNames = parts.supplierNames;
@@ -81,10 +83,10 @@ export class AwardIndex {
   get bytes(): number {
     const postings = [this.#buyerKeys, this.#supplierKeys, this.#supplierNames, this.#publicWords, this.#supplierWords].reduce((sum, p) => sum + p.bytes, 0);
     const within = [...this.#withinJurisdiction.values()].reduce((sum, positions) => sum + positions.byteLength, 0);
-    return this.#days.byteLength + this.#jurisdictions.byteLength + this.#rowIds.byteLength + this.#bits.byteLength + postings + within;
+    return this.#days.byteLength + this.#jurisdictions.byteLength + this.#rows.bytes + this.#bits.byteLength + postings + within;
   }
 
-  /** The awards matching every filter: how many, and the row ids of `limit` of them from `offset`, most recent first. */
+  /** The awards matching every filter: how many, and `limit` of them from `offset`, most recent first. */
   find(query: AwardIndexQuery, page: { limit: number; offset: number }): AwardIndexPage {
     const lists: Int32Array[] = [];
     if (query.buyerKeys !== undefined) lists.push(this.#anyOf(query.buyerKeys.map((key) => this.#buyerKeys.of(key))));
@@ -98,7 +100,7 @@ export class AwardIndex {
     }
     const end = query.since === undefined ? this.size : this.#firstBefore(Date.parse(`${query.since}T00:00:00Z`) / DAY_MS);
     const positions = intersect(lists, end, page.offset, page.limit);
-    return { total: positions.total, rowIds: positions.page.map((position) => this.#rowIds[position]!) };
+    return { total: positions.total, rows: this.#rows.rowsAt(positions.page) };
   }
 
   /** The first position dated before `day` (days descending). */
@@ -193,19 +195,39 @@ function gallop(list: Int32Array, from: number, value: number): number {
 }
 
 // The index's order and fields. The day rule is GET /v1/awards's (data/intelligence/awards.ts, AWARD_DAY_SQL).
-const INDEX_SQL = `SELECT rowid::INTEGER AS row_id,
+const INDEX_SQL = `SELECT
     (coalesce(awarded_date, start_date, (first_seen AT TIME ZONE 'Australia/Sydney')::DATE) - DATE '1970-01-01')::INTEGER AS day,
-    jurisdiction, buyer_key, supplier_key, title, description, buyer, supplier
+    contract_id, buyer, buyer_key, jurisdiction, title, value_amount::DOUBLE AS value_amount, value_currency,
+    (awarded_date - DATE '1970-01-01')::INTEGER AS awarded_day, (start_date - DATE '1970-01-01')::INTEGER AS start_day,
+    (end_date - DATE '1970-01-01')::INTEGER AS end_day, to_json(categories)::VARCHAR AS categories_json, trade, source, url,
+    supplier, supplier_id, supplier_key, description
   FROM awards
   ORDER BY day DESC, contract_id, source`;
 
-/** Reads the release's awards in order, in chunks, into an AwardIndex. */
+type IndexedAward = StoredAwardFields & { day: number; description: string | null };
+
+/**
+ * Reads the release's awards in order, in chunks, into an AwardIndex. A read-only store file is read
+ * through a second DuckDB instance closed afterwards: reading every award would otherwise leave the
+ * serving instance holding the whole table and the sort's memory for as long as the release is served.
+ */
 export async function readAwardIndex(store: Store): Promise<AwardIndex> {
+  const [database] = await store.all<{ path: string | null; readonly: boolean }>('SELECT path, readonly FROM duckdb_databases() WHERE database_name = current_database()');
+  if (!database?.readonly || !database.path) return readAwards(store);
+  const reader = await openStore(database.path, { readOnly: true });
+  try {
+    return await readAwards(reader);
+  } finally {
+    reader.close();
+  }
+}
+
+async function readAwards(store: Store): Promise<AwardIndex> {
   const [counted] = await store.all<{ size: number }>('SELECT count(*)::INTEGER AS size FROM awards');
   const size = counted?.size ?? 0;
   const days = new Int32Array(size);
   const jurisdictions = new Uint8Array(size);
-  const rowIds = new Int32Array(size);
+  const rows = new AwardRowsBuilder(size);
   const buyerKeys = new PostingsBuilder();
   const supplierKeys = new PostingsBuilder();
   const supplierNames = new PostingsBuilder();
@@ -217,30 +239,26 @@ export async function readAwardIndex(store: Store): Promise<AwardIndex> {
   const codeOf = new Map<string, number>(JURISDICTIONS.map((jurisdiction, code) => [jurisdiction, code]));
 
   const result = await store.connection.stream(INDEX_SQL);
+  const columns = result.columnNames() as (keyof IndexedAward)[];
   let position = 0;
   for await (const chunk of result) {
-    const [rowId, day, jurisdiction, buyerKey, supplierKey, title, description, buyer, supplier] = Array.from({ length: 9 }, (_, column) => chunk.getColumnVector(column));
+    const vectors = columns.map((_, column) => chunk.getColumnVector(column));
     for (let row = 0; row < chunk.rowCount; row += 1, position += 1) {
-      rowIds[position] = rowId!.getItem(row) as number;
-      days[position] = day!.getItem(row) as number;
-      jurisdictions[position] = codeOf.get(jurisdiction!.getItem(row) as string) ?? NO_JURISDICTION;
-      const buyerKeyValue = buyerKey!.getItem(row) as string | null;
-      if (buyerKeyValue !== null) buyerKeys.add(buyerKeyValue, position);
-      const supplierKeyValue = supplierKey!.getItem(row) as string | null;
-      if (supplierKeyValue !== null) supplierKeys.add(supplierKeyValue, position);
-      for (const text of [title!.getItem(row), description!.getItem(row)] as (string | null)[]) {
+      const award = Object.fromEntries(columns.map((name, column) => [name, vectors[column]!.getItem(row)])) as unknown as IndexedAward;
+      rows.add(award);
+      days[position] = award.day;
+      jurisdictions[position] = codeOf.get(award.jurisdiction) ?? NO_JURISDICTION;
+      if (award.buyer_key !== null) buyerKeys.add(award.buyer_key, position);
+      if (award.supplier_key !== null) supplierKeys.add(award.supplier_key, position);
+      for (const text of [award.title, award.description]) {
         if (text !== null) for (const word of termsOf(text)) publicWords.add(word, position);
       }
-      const buyerName = buyer!.getItem(row) as string | null;
-      if (buyerName !== null) {
-        let words = wordsOfBuyer.get(buyerName);
-        if (!words) wordsOfBuyer.set(buyerName, (words = termsOf(buyerName)));
-        for (const word of words) publicWords.add(word, position);
-      }
-      const supplierName = supplier!.getItem(row) as string | null;
-      if (supplierName !== null) {
-        let split = wordsOfSupplier.get(supplierName);
-        if (!split) wordsOfSupplier.set(supplierName, (split = { name: normaliseBuyerName(supplierName), words: termsOf(supplierName) }));
+      let buyerWords = wordsOfBuyer.get(award.buyer);
+      if (!buyerWords) wordsOfBuyer.set(award.buyer, (buyerWords = termsOf(award.buyer)));
+      for (const word of buyerWords) publicWords.add(word, position);
+      if (award.supplier !== null) {
+        let split = wordsOfSupplier.get(award.supplier);
+        if (!split) wordsOfSupplier.set(award.supplier, (split = { name: normaliseBuyerName(award.supplier), words: termsOf(award.supplier) }));
         supplierNames.add(split.name, position);
         for (const word of split.words) supplierWords.add(word, position);
       }
@@ -248,7 +266,7 @@ export async function readAwardIndex(store: Store): Promise<AwardIndex> {
   }
   if (position !== size) throw new Error(`award index: read ${position} awards, expected ${size}`);
   return new AwardIndex({
-    days, jurisdictions, rowIds,
+    days, jurisdictions, rows: rows.build(),
     buyerKeys: buyerKeys.build(), supplierKeys: supplierKeys.build(), supplierNames: supplierNames.build(),
     publicWords: publicWords.build(), supplierWords: supplierWords.build(),
   });

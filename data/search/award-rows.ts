@@ -1,0 +1,195 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { AwardRow } from '../intelligence/awards.ts';
+
+/** Positions per compressed block of ids, titles and links: small enough to inflate for one row, large enough to compress. */
+const BLOCK = 32;
+const NO_DAY = -0x80000000;
+const DAY_MS = 86_400_000;
+
+/** Each distinct value once, numbered in order of arrival. */
+class Interner<T> {
+  readonly values: T[] = [];
+  readonly #ids = new Map<string, number>();
+
+  idOf(key: string, value: () => T): number {
+    let id = this.#ids.get(key);
+    if (id === undefined) {
+      id = this.values.length;
+      this.#ids.set(key, id);
+      this.values.push(value());
+    }
+    return id;
+  }
+}
+
+/** One award's page fields as read from the awards table; days count from 1970-01-01. */
+export interface StoredAwardFields {
+  contract_id: string;
+  buyer: string;
+  buyer_key: string | null;
+  jurisdiction: string;
+  title: string;
+  value_amount: number | null;
+  value_currency: string | null;
+  awarded_day: number | null;
+  start_day: number | null;
+  end_day: number | null;
+  /** The UNSPSC codes as a JSON array. */
+  categories_json: string;
+  trade: string | null;
+  source: string;
+  url: string;
+  supplier: string | null;
+  supplier_id: string | null;
+  supplier_key: string | null;
+}
+
+/**
+ * Every award's page fields in the index's order, compact: repeated values (buyers, suppliers, sources,
+ * currencies, category lists) are numbered once, numbers and days sit in typed arrays, and the values
+ * nearly unique to an award (contract id, title, link) are deflated in blocks of 32. A page is rendered
+ * from memory, with no query.
+ */
+export class AwardRows {
+  readonly #buyers: [string, string | null][];
+  readonly #suppliers: [string | null, string | null, string | null][];
+  readonly #labels: (string | null)[];
+  readonly #categoryLists: string[][];
+  readonly #buyerIds: Int32Array;
+  readonly #supplierIds: Int32Array;
+  readonly #categoryIds: Int32Array;
+  /** Per position: jurisdiction, currency, trade and source as label ids. */
+  readonly #labelIds: Uint16Array;
+  readonly #values: Float64Array;
+  /** Per position: awarded, start and end day (NO_DAY when absent). */
+  readonly #days: Int32Array;
+  readonly #blocks: Buffer;
+  readonly #blockStarts: Int32Array;
+
+  constructor(parts: {
+    buyers: [string, string | null][]; suppliers: [string | null, string | null, string | null][]; labels: (string | null)[]; categoryLists: string[][];
+    buyerIds: Int32Array; supplierIds: Int32Array; categoryIds: Int32Array; labelIds: Uint16Array; values: Float64Array; days: Int32Array;
+    blocks: Buffer; blockStarts: Int32Array;
+  }) {
+    this.#buyers = parts.buyers;
+    this.#suppliers = parts.suppliers;
+    this.#labels = parts.labels;
+    this.#categoryLists = parts.categoryLists;
+    this.#buyerIds = parts.buyerIds;
+    this.#supplierIds = parts.supplierIds;
+    this.#categoryIds = parts.categoryIds;
+    this.#labelIds = parts.labelIds;
+    this.#values = parts.values;
+    this.#days = parts.days;
+    this.#blocks = parts.blocks;
+    this.#blockStarts = parts.blockStarts;
+  }
+
+  /** Bytes held in typed arrays and the compressed blocks (distinct strings come on top). */
+  get bytes(): number {
+    return [this.#buyerIds, this.#supplierIds, this.#categoryIds, this.#labelIds, this.#values, this.#days, this.#blocks, this.#blockStarts]
+      .reduce((sum, array) => sum + array.byteLength, 0);
+  }
+
+  /** The rows at these positions, in the order given. */
+  rowsAt(positions: readonly number[]): AwardRow[] {
+    const blocks = new Map<number, string[]>();
+    return positions.map((position) => {
+      const block = Math.floor(position / BLOCK);
+      let texts = blocks.get(block);
+      if (!texts) {
+        texts = JSON.parse(inflateRawSync(this.#blocks.subarray(this.#blockStarts[block]!, this.#blockStarts[block + 1]!)).toString('utf8')) as string[];
+        blocks.set(block, texts);
+      }
+      const at = (position % BLOCK) * 3;
+      const [buyer, buyerKey] = this.#buyers[this.#buyerIds[position]!]!;
+      const [supplier, supplierId, supplierKey] = this.#suppliers[this.#supplierIds[position]!]!;
+      const value = this.#values[position]!;
+      return {
+        contract_id: texts[at]!,
+        buyer,
+        buyer_key: buyerKey,
+        jurisdiction: this.#labels[this.#labelIds[position * 4]!] ?? '',
+        title: texts[at + 1]!,
+        value_amount: Number.isNaN(value) ? null : value,
+        value_currency: this.#labels[this.#labelIds[position * 4 + 1]!]!,
+        awarded_date: isoDay(this.#days[position * 3]!),
+        start_date: isoDay(this.#days[position * 3 + 1]!),
+        end_date: isoDay(this.#days[position * 3 + 2]!),
+        categories: [...this.#categoryLists[this.#categoryIds[position]!]!],
+        trade: this.#labels[this.#labelIds[position * 4 + 2]!]!,
+        source: this.#labels[this.#labelIds[position * 4 + 3]!] ?? '',
+        url: texts[at + 2]!,
+        supplier,
+        supplier_id: supplierId,
+        supplier_key: supplierKey,
+      };
+    });
+  }
+}
+
+function isoDay(day: number): string | null {
+  return day === NO_DAY ? null : new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Takes awards in the index's order, one at a time, and packs them as AwardRows. */
+export class AwardRowsBuilder {
+  readonly #buyers = new Interner<[string, string | null]>();
+  readonly #suppliers = new Interner<[string | null, string | null, string | null]>();
+  readonly #labels = new Interner<string | null>();
+  readonly #categoryLists = new Interner<string[]>();
+  readonly #buyerIds: Int32Array;
+  readonly #supplierIds: Int32Array;
+  readonly #categoryIds: Int32Array;
+  readonly #labelIds: Uint16Array;
+  readonly #values: Float64Array;
+  readonly #days: Int32Array;
+  readonly #blocks: Buffer[] = [];
+  #pendingTexts: string[] = [];
+  #size = 0;
+
+  constructor(size: number) {
+    this.#buyerIds = new Int32Array(size);
+    this.#supplierIds = new Int32Array(size);
+    this.#categoryIds = new Int32Array(size);
+    this.#labelIds = new Uint16Array(size * 4);
+    this.#values = new Float64Array(size);
+    this.#days = new Int32Array(size * 3);
+  }
+
+  add(fields: StoredAwardFields): void {
+    const position = this.#size++;
+    this.#buyerIds[position] = this.#buyers.idOf(JSON.stringify([fields.buyer, fields.buyer_key]), () => [fields.buyer, fields.buyer_key]);
+    this.#supplierIds[position] = this.#suppliers.idOf(JSON.stringify([fields.supplier, fields.supplier_id, fields.supplier_key]), () => [fields.supplier, fields.supplier_id, fields.supplier_key]);
+    this.#categoryIds[position] = this.#categoryLists.idOf(fields.categories_json, () => JSON.parse(fields.categories_json) as string[]);
+    [fields.jurisdiction, fields.value_currency, fields.trade, fields.source].forEach((label, i) => {
+      const id = this.#labels.idOf(JSON.stringify(label), () => label);
+      if (id > 0xffff) throw new Error('award rows: more than 65,536 distinct jurisdictions, currencies, trades and sources');
+      this.#labelIds[position * 4 + i] = id;
+    });
+    this.#values[position] = fields.value_amount ?? Number.NaN;
+    [fields.awarded_day, fields.start_day, fields.end_day].forEach((day, i) => {
+      this.#days[position * 3 + i] = day ?? NO_DAY;
+    });
+    this.#pendingTexts.push(fields.contract_id, fields.title, fields.url);
+    if (this.#pendingTexts.length === BLOCK * 3) this.#closeBlock();
+  }
+
+  build(): AwardRows {
+    if (this.#pendingTexts.length > 0) this.#closeBlock();
+    const blockStarts = new Int32Array(this.#blocks.length + 1);
+    this.#blocks.forEach((block, i) => {
+      blockStarts[i + 1] = blockStarts[i]! + block.length;
+    });
+    return new AwardRows({
+      buyers: this.#buyers.values, suppliers: this.#suppliers.values, labels: this.#labels.values, categoryLists: this.#categoryLists.values,
+      buyerIds: this.#buyerIds, supplierIds: this.#supplierIds, categoryIds: this.#categoryIds, labelIds: this.#labelIds, values: this.#values,
+      days: this.#days, blocks: Buffer.concat(this.#blocks), blockStarts,
+    });
+  }
+
+  #closeBlock(): void {
+    this.#blocks.push(deflateRawSync(JSON.stringify(this.#pendingTexts)));
+    this.#pendingTexts = [];
+  }
+}
