@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { currentPointerPath, readCurrentRelease, type CurrentRelease, type Manifest } from '../data/release.ts';
 import { openStore, type Store } from '../data/store.ts';
+import { awardIndexOf } from '../data/search/award-index.ts';
 import { readTenderIndex } from '../data/search/read-tenders.ts';
 import type { TenderIndex } from '../data/search/tender-index.ts';
 
@@ -186,6 +187,8 @@ export class ReleaseStore {
 async function loadRelease(release: CurrentRelease): Promise<LoadedRelease> {
   const store = await openStore(release.storePath, { readOnly: true });
   try {
+    // the awards list's index reads in the background; the list answers 503 {ready: false} until it is built
+    void awardIndexOf(store);
     return {
       id: release.pointer.release_id,
       computedAt: release.manifest.computed_at,

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { awardIndexOf } from '../data/search/award-index.ts';
 import { openStore } from '../data/store.ts';
 import { buyerKey } from '../lib/keys.ts';
 import { keyFor } from './helpers/access.ts';
@@ -48,6 +49,9 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
       release.close();
     }
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
+    const loaded = store.state();
+    assert.ok(loaded.ready);
+    await awardIndexOf(loaded.release.store);
     state = openStateDb(':memory:');
     app = createApp({ store, state, burst: false, now: () => NOW });
     keyed = keyFor(state, null).headers;
@@ -102,6 +106,22 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
       assert.deepEqual(await ids('q=road%20maintenance&jurisdiction=AU-VIC'), ['VIC-1', 'VIC-2']);
       assert.deepEqual(await ids('q=harbourside'), [], 'anonymous words never search supplier names');
       assert.deepEqual(await ids('q=harbourside', keyed), ['CN-D1', 'CN-D2', 'NZ-1']);
+    });
+
+    it('answers 503 {ready: false} with Retry-After while the release\'s awards are being indexed, then lists them', async () => {
+      const loaded = store.state();
+      assert.ok(loaded.ready);
+      // the same release over a store object never indexed: its first list request starts the index
+      const unindexed = { ...loaded.release.store };
+      const fresh = createApp({ store: { state: () => ({ ready: true, release: { ...loaded.release, store: unindexed } }), now: () => NOW }, state, burst: false, now: () => NOW });
+      const loading = await fresh.request('/v1/awards');
+      assert.equal(loading.status, 503);
+      assert.ok(loading.headers.get('retry-after'));
+      const body = (await loading.json()) as Json;
+      assert.equal(body.ready, false);
+      assert.match(body.detail, /indexed/);
+      await awardIndexOf(unindexed);
+      assert.equal((await fresh.request('/v1/awards')).status, 200);
     });
 
     it('pages with limit and offset', async () => {

@@ -6,6 +6,7 @@ import { AwardList, listAwards, parseSupplierKey } from '../../data/intelligence
 import { BuyerCohort, BuyerDetail, NewBuyers, buyerDetail, countNewBuyers, hasSource, listBuyers, lookupBuyer } from '../../data/intelligence/buyers.ts';
 import type { Audience, IntelContext } from '../../data/intelligence/context.ts';
 import { SupplierEntity, supplierEntity } from '../../data/intelligence/suppliers.ts';
+import { builtAwardIndex } from '../../data/search/award-index.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
@@ -136,6 +137,7 @@ function requireIntelligence(options: AwardRoutesOptions): MiddlewareHandler<Awa
 /** GET /v1/awards, the buyer routes and the supplier route, over the loaded release's store. */
 export function awardRoutes(options: AwardRoutesOptions): OpenAPIHono<AwardEnv> {
   const { store } = options;
+  const retryAfter = String(options.retryAfterSeconds ?? 30);
   const app = new OpenAPIHono<AwardEnv>();
   const audienceOf = (c: Pick<Context<AwardEnv>, 'get'>): Audience => ({ identified: isIdentified(c.get('caller')) });
   const contextOf = (c: Pick<Context<AwardEnv>, 'get'>): IntelContext => {
@@ -156,6 +158,11 @@ export function awardRoutes(options: AwardRoutesOptions): OpenAPIHono<AwardEnv> 
 
   app.openapi(awardsRoute, async (c) => {
     const { limit, offset, ...filters } = c.req.valid('query');
+    // the release's award index is read once, in the background; until then the list is still loading
+    if (!builtAwardIndex(c.get('release').store)) {
+      c.header('Retry-After', retryAfter);
+      return c.json({ ready: false as const, detail: `The contract awards of release ${c.get('release').id} are still being indexed. Try again later.` }, 503);
+    }
     return c.json(await listAwards(contextOf(c), filters, { limit, offset }, audienceOf(c)), 200);
   });
 

@@ -93,13 +93,20 @@ export class AwardIndex {
     if (query.buyerKey !== undefined) lists.push(this.#buyerKeys.of(query.buyerKey));
     if (query.supplier !== undefined) lists.push(this.#supplierNames.of(normaliseBuyerName(query.supplier)));
     if (query.supplierKey !== undefined) lists.push(this.#supplierKeys.of(query.supplierKey));
-    if (query.jurisdiction !== undefined) lists.push(this.#withinJurisdiction.get(query.jurisdiction)!);
     for (const word of query.q === undefined ? [] : new Set(termsOf(query.q))) {
       const inPublic = this.#publicWords.withPrefix(word, this.size, this.#bits);
       lists.push(query.supplierWords ? this.#anyOf([inPublic, this.#supplierWords.withPrefix(word, this.size, this.#bits)]) : inPublic);
     }
     const end = query.since === undefined ? this.size : this.#firstBefore(Date.parse(`${query.since}T00:00:00Z`) / DAY_MS);
-    const positions = intersect(lists, end, page.offset, page.limit);
+    let keep: ((position: number) => boolean) | undefined;
+    if (query.jurisdiction !== undefined && lists.length === 0) lists.push(this.#withinJurisdiction.get(query.jurisdiction)!);
+    else if (query.jurisdiction !== undefined) {
+      // beside other filters, a look-up per candidate is cheaper than walking a list of most of the table
+      const codes = this.#jurisdictions;
+      const allowed = codesWithin(query.jurisdiction).reduce((mask, code) => mask | (1 << code), 0);
+      keep = (position) => ((allowed >>> codes[position]!) & 1) === 1;
+    }
+    const positions = intersect(lists, end, page.offset, page.limit, keep);
     return { total: positions.total, rows: this.#rows.rowsAt(positions.page) };
   }
 
@@ -128,7 +135,7 @@ export class AwardIndex {
   }
 
   #positionsWithin(jurisdiction: Jurisdiction): Int32Array {
-    const codes = new Set(JURISDICTIONS.flatMap((j, code) => (j === jurisdiction || (jurisdiction === 'AU' && j.startsWith('AU-')) ? [code] : [])));
+    const codes = new Set(codesWithin(jurisdiction));
     let count = 0;
     for (let position = 0; position < this.size; position += 1) if (codes.has(this.#jurisdictions[position]!)) count += 1;
     const positions = new Int32Array(count);
@@ -138,12 +145,20 @@ export class AwardIndex {
   }
 }
 
+/** The JURISDICTIONS indexes a jurisdiction filter matches: a country matches every jurisdiction within it. */
+function codesWithin(jurisdiction: Jurisdiction): number[] {
+  return JURISDICTIONS.flatMap((j, code) => (j === jurisdiction || (jurisdiction === 'AU' && j.startsWith('AU-')) ? [code] : []));
+}
+
 /**
- * The positions below `end` in every list (all positions below `end` when there are none): how many, and
+ * The positions below `end` in every list and kept by `keep` (all positions below `end` when there are none): how many, and
  * `limit` of them from `offset`. The shortest list leads; the others are searched forward from where the
  * last match left them, by galloping, so a short list against a long one costs little.
  */
-export function intersect(lists: Int32Array[], end: number, offset: number, limit: number): { total: number; page: number[] } {
+export function intersect(
+  lists: Int32Array[], end: number, offset: number, limit: number, keep?: (position: number) => boolean,
+): { total: number; page: number[] } {
+  if (lists.length === 0 && keep) throw new Error('intersect: a kept subset needs a list to lead');
   if (lists.length === 0) {
     const page: number[] = [];
     for (let position = offset; position < Math.min(end, offset + limit); position += 1) page.push(position);
@@ -151,12 +166,13 @@ export function intersect(lists: Int32Array[], end: number, offset: number, limi
   }
   const [lead, ...others] = [...lists].sort((a, b) => a.length - b.length) as [Int32Array, ...Int32Array[]];
   const leadEnd = lowerBound(lead, 0, lead.length, end);
-  if (others.length === 0) return { total: leadEnd, page: Array.from(lead.subarray(Math.min(offset, leadEnd), Math.min(offset + limit, leadEnd))) };
+  if (others.length === 0 && !keep) return { total: leadEnd, page: Array.from(lead.subarray(Math.min(offset, leadEnd), Math.min(offset + limit, leadEnd))) };
   const cursors = new Int32Array(others.length);
   const page: number[] = [];
   let total = 0;
   leading: for (let i = 0; i < leadEnd; i += 1) {
     const position = lead[i]!;
+    if (keep && !keep(position)) continue;
     for (let k = 0; k < others.length; k += 1) {
       const list = others[k]!;
       const at = gallop(list, cursors[k]!, position);
@@ -272,16 +288,30 @@ async function readAwards(store: Store): Promise<AwardIndex> {
   });
 }
 
-const indexes = new WeakMap<Store, Promise<AwardIndex>>();
+const indexes = new WeakMap<Store, { built: Promise<AwardIndex>; ready: AwardIndex | null }>();
 
 /** The award index of a release's store, read on first use and kept while the store is. */
 export function awardIndexOf(store: Store): Promise<AwardIndex> {
-  let index = indexes.get(store);
-  if (!index) {
-    index = readAwardIndex(store);
-    indexes.set(store, index);
-    // a failed read is not kept: the next request tries again
-    index.catch(() => indexes.delete(store));
+  return reading(store).built;
+}
+
+/** The store's award index if it is built; otherwise null, and the read is under way. */
+export function builtAwardIndex(store: Store): AwardIndex | null {
+  return reading(store).ready;
+}
+
+function reading(store: Store): { built: Promise<AwardIndex>; ready: AwardIndex | null } {
+  let entry = indexes.get(store);
+  if (!entry) {
+    const started: { built: Promise<AwardIndex>; ready: AwardIndex | null } = { built: readAwardIndex(store), ready: null };
+    started.built.then(
+      (index) => {
+        started.ready = index;
+      },
+      // a failed read is not kept: the next request tries again
+      () => indexes.delete(store),
+    );
+    indexes.set(store, (entry = started));
   }
-  return index;
+  return entry;
 }

@@ -1,10 +1,12 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { AwardRow } from '../intelligence/awards.ts';
+import { GrowingInts } from './award-postings.ts';
 
 /** Positions per compressed block of ids, titles and links: small enough to inflate for one row, large enough to compress. */
 const BLOCK = 32;
 const NO_DAY = -0x80000000;
 const DAY_MS = 86_400_000;
+const BLOCK_CHUNK = 4 << 20;
 
 /** Each distinct value once, numbered in order of arrival. */
 class Interner<T> {
@@ -144,7 +146,10 @@ export class AwardRowsBuilder {
   readonly #labelIds: Uint16Array;
   readonly #values: Float64Array;
   readonly #days: Int32Array;
-  readonly #blocks: Buffer[] = [];
+  /** Deflated blocks, end to end, in fixed chunks (see GrowingInts), and where each block starts. */
+  readonly #blockChunks: Buffer[] = [];
+  #blockBytes = 0;
+  readonly #blockStarts = new GrowingInts();
   #pendingTexts: string[] = [];
   #size = 0;
 
@@ -177,19 +182,29 @@ export class AwardRowsBuilder {
 
   build(): AwardRows {
     if (this.#pendingTexts.length > 0) this.#closeBlock();
-    const blockStarts = new Int32Array(this.#blocks.length + 1);
-    this.#blocks.forEach((block, i) => {
-      blockStarts[i + 1] = blockStarts[i]! + block.length;
-    });
+    const blockStarts = new Int32Array(this.#blockStarts.length + 1);
+    for (let i = 0; i < this.#blockStarts.length; i += 1) blockStarts[i] = this.#blockStarts.at(i);
+    blockStarts[this.#blockStarts.length] = this.#blockBytes;
+    const blocks = Buffer.allocUnsafeSlow(this.#blockBytes);
+    this.#blockChunks.forEach((chunk, i) => chunk.copy(blocks, i * BLOCK_CHUNK, 0, Math.min(BLOCK_CHUNK, this.#blockBytes - i * BLOCK_CHUNK)));
     return new AwardRows({
       buyers: this.#buyers.values, suppliers: this.#suppliers.values, labels: this.#labels.values, categoryLists: this.#categoryLists.values,
       buyerIds: this.#buyerIds, supplierIds: this.#supplierIds, categoryIds: this.#categoryIds, labelIds: this.#labelIds, values: this.#values,
-      days: this.#days, blocks: Buffer.concat(this.#blocks), blockStarts,
+      days: this.#days, blocks, blockStarts,
     });
   }
 
   #closeBlock(): void {
-    this.#blocks.push(deflateRawSync(JSON.stringify(this.#pendingTexts)));
+    const block = deflateRawSync(JSON.stringify(this.#pendingTexts));
     this.#pendingTexts = [];
+    this.#blockStarts.push(this.#blockBytes);
+    for (let copied = 0; copied < block.length;) {
+      const offset = this.#blockBytes % BLOCK_CHUNK;
+      if (offset === 0) this.#blockChunks.push(Buffer.allocUnsafeSlow(BLOCK_CHUNK));
+      const length = Math.min(block.length - copied, BLOCK_CHUNK - offset);
+      block.copy(this.#blockChunks[this.#blockChunks.length - 1]!, offset, copied, copied + length);
+      copied += length;
+      this.#blockBytes += length;
+    }
   }
 }
