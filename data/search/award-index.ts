@@ -1,6 +1,8 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { JURISDICTIONS, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { normaliseBuyerName } from '../../lib/keys.ts';
-import { openStore, type Store } from '../store.ts';
+import { openStore, sqlString, type Store } from '../store.ts';
 import type { AwardRow } from '../intelligence/awards.ts';
 import { Postings, PostingsBuilder, unionThrough } from './award-postings.ts';
 import { AwardRows, AwardRowsBuilder, type StoredAwardFields } from './award-rows.ts';
@@ -33,6 +35,7 @@ export interface AwardIndexPage {
 }
 
 const DAY_MS = 86_400_000;
+const READER_MEMORY = '128MB';
 const NO_JURISDICTION = 255;
 
 /**
@@ -232,6 +235,8 @@ export async function readAwardIndex(store: Store): Promise<AwardIndex> {
   if (!database?.readonly || !database.path) return readAwards(store);
   const reader = await openStore(database.path, { readOnly: true });
   try {
+    // the ordered read sorts every award: past this it spills to disk rather than growing the process
+    await reader.exec(`SET memory_limit = '${READER_MEMORY}'; SET temp_directory = ${sqlString(join(tmpdir(), `award-index-${process.pid}`))}`);
     return await readAwards(reader);
   } finally {
     reader.close();
