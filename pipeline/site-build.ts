@@ -95,12 +95,13 @@ async function buildInThisProcess(siteJsonDir: string, outDir: string): Promise<
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   const { build } = await import('astro');
   // A cache of its own per build, in the build's scratch folder (its working folder, removed after): a
-  // release is built once, and two builds must not share content stores.
+  // release is built once, and two builds must not share Vite's cache.
   const cacheDir = join(process.cwd(), 'cache');
   const astroStarted = performance.now();
   await build({ root: PROJECT_ROOT, outDir, cacheDir, logLevel: 'warn', mode: 'production' });
   // Each page's JSON twin is its site JSON file, already named after the page (`states/nsw.json` beside
-  // `states/nsw/`) and validated by the build's collections: copied as it is, it stays the API's reply.
+  // `states/nsw/`) and checked by the collection schemas while its page rendered: copied as it is, it
+  // stays the API's reply.
   await cp(siteJsonDir, outDir, { recursive: true });
   const astroMs = Math.round(performance.now() - astroStarted);
   const pagefindStarted = performance.now();

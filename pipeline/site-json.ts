@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { JURISDICTIONS, isJurisdiction } from '../lib/jurisdictions.ts';
-import { buyerDetail, listBuyers } from '../data/intelligence/buyers.ts';
+import { buyerDetails, listBuyers } from '../data/intelligence/buyers.ts';
 import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
 import { grantsSummary } from '../data/intelligence/grants.ts';
 import { jurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
@@ -25,6 +25,9 @@ export interface SiteJsonResult {
   /** Files written, relative to the site-json folder (each is one page's data and its JSON twin). */
   files: string[];
 }
+
+/** Listed buyers whose details are read together: enough to make the per-query cost small, few enough to keep memory flat. */
+const BUYER_BATCH = 500;
 
 // Instants as the API writes them (UTC, milliseconds), so a twin equals the API reply byte for byte.
 const instant = (column: string) => `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ')`;
@@ -52,12 +55,18 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
   for (const jurisdiction of JURISDICTIONS) {
     await write(`states/${jurisdictionSlug(jurisdiction)}.json`, await jurisdictionIntelligence(ctx, jurisdiction, ANONYMOUS));
   }
-  // A page per listed buyer (the spec's listing rule), named by its slug.
+  // A page per listed buyer (the spec's listing rule), named by its slug. Details are read a batch of
+  // buyers at a time (a few set-based queries each) rather than buyer by buyer.
   for (const country of ['AU', 'NZ'] as const) {
-    for (const { buyer_key, slug } of (await listBuyers(ctx, country, 'count')).buyers) {
-      const detail = await buyerDetail(ctx, buyer_key, ANONYMOUS);
-      if (!detail) throw new Error(`listed buyer ${buyer_key} has no detail`);
-      await write(`buyers/${slug}.json`, detail);
+    const listed = (await listBuyers(ctx, country, 'count')).buyers;
+    for (let start = 0; start < listed.length; start += BUYER_BATCH) {
+      const batch = listed.slice(start, start + BUYER_BATCH);
+      const details = await buyerDetails(ctx, batch.map((buyer) => buyer.buyer_key), ANONYMOUS);
+      for (const { buyer_key, slug } of batch) {
+        const detail = details.get(buyer_key);
+        if (!detail) throw new Error(`listed buyer ${buyer_key} has no detail`);
+        await write(`buyers/${slug}.json`, detail);
+      }
     }
   }
   const trades = await tradePairs(ctx);

@@ -8,9 +8,11 @@ import { after, before, test } from 'node:test';
 import * as cheerio from 'cheerio';
 import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
+import { buyerDetail, buyerDetails } from '../data/intelligence/buyers.ts';
+import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
 import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
 import { openStore } from '../data/store.ts';
-import { publishSite, SiteBuildError } from '../pipeline/site-build.ts';
+import { buildSite, publishSite, SiteBuildError } from '../pipeline/site-build.ts';
 import { fixtureSiteRelease, type SiteRelease } from './helpers/site-release.ts';
 
 let release: SiteRelease;
@@ -98,6 +100,46 @@ test('each JSON twin is the API reply an anonymous caller gets for the same thin
   } finally {
     await store.close();
   }
+});
+
+test('the batched buyer details the site JSON is written from equal each buyer\'s own reply, for either audience', async () => {
+  const store = await openStore(join(release.releaseDir, 'store.duckdb'), { readOnly: true });
+  try {
+    const ctx: IntelContext = { store, computedAt: release.manifest.computed_at, now: new Date(release.manifest.clock.now), registry: await readRegistry(store) };
+    const keys = (await store.all<{ buyer_key: string }>('SELECT buyer_key FROM buyers ORDER BY buyer_key')).map((row) => row.buyer_key);
+    assert.ok(keys.length >= 5, `the fixture night has buyers (${keys.length})`);
+    for (const audience of [ANONYMOUS, { identified: true }]) {
+      const batched = await buyerDetails(ctx, [...keys, 'au-000000000000'], audience);
+      assert.deepEqual([...batched.keys()].sort(), keys, 'every known buyer, and no unknown one');
+      let listed = 0;
+      for (const key of keys) {
+        const single = await buyerDetail(ctx, key, audience);
+        // Byte for byte, key order included: a page's JSON twin is written from the batch.
+        assert.equal(JSON.stringify(batched.get(key)), JSON.stringify(single), `${key} for ${audience.identified ? 'an identified' : 'an anonymous'} caller`);
+        listed += single!.expiring.length + single!.planned.length + single!.recent_awards.length + single!.open_tenders.length;
+      }
+      assert.ok(listed > 0, 'some buyer has rows in its lists');
+    }
+  } finally {
+    store.close();
+  }
+});
+
+test('a site JSON file its collection\'s schema rejects fails the build, naming the file and the field', async () => {
+  const broken = join(release.dataDir, 'broken-site-json');
+  await cp(join(release.releaseDir, 'site-json'), broken, { recursive: true });
+  const [stateFile] = (await readdir(join(broken, 'states'))).sort();
+  assert.ok(stateFile, 'the fixture night has state pages');
+  const state = JSON.parse(await readFile(join(broken, 'states', stateFile), 'utf8'));
+  state.open_tenders = 'many';
+  await writeFile(join(broken, 'states', stateFile), JSON.stringify(state));
+  const built = buildSite({ siteJsonDir: broken, outDir: join(release.dataDir, 'broken-site') });
+  await assert.rejects(built, (error: unknown) => {
+    assert.ok(error instanceof SiteBuildError);
+    assert.match(error.message, new RegExp(`states → ${stateFile.replace(/\.json$/, '')}\\*\\* data does not match the collection schema`));
+    assert.match(error.message, /open_tenders/);
+    return true;
+  });
 });
 
 test('every page with figures says when they were computed and which sources they cover', async () => {

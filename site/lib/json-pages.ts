@@ -1,31 +1,38 @@
-// A content loader for the site JSON: each file under a folder is one entry named by its path there
-// (`trades/civil-works/nsw.json` is `civil-works/nsw` of the `trades/` folder), validated by the
-// collection's schema. Astro's glob loader does the same with file watching and per-file bookkeeping the
-// nightly build never uses; reading the folder directly keeps content sync quick at thousands of pages.
-import type { Loader } from 'astro/loaders';
+// A live content loader for the site JSON: each file under a folder is one entry named by its path there
+// (`trades/civil-works/nsw.json` is `civil-works/nsw` of the `trades/` folder); the collection's schema
+// checks it. The folder is the release's site JSON, named by SITE_JSON_DIR when the build runs.
+import type { LiveLoader } from 'astro/loaders';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+function siteJsonDir(): string {
+  const dir = process.env.SITE_JSON_DIR;
+  if (!dir) throw new Error('SITE_JSON_DIR is not set: build the site with pipeline/site-build.ts, which points it at a release\'s site-json folder.');
+  return dir;
+}
+
 /** `pattern` is a file name (`sources.json`), `*.json` (files of the folder) or `*\/*.json` (one level down). */
-export function jsonPages(dir: string, folder: string, pattern: string): Loader {
+export function jsonPages(folder: string, pattern: string): LiveLoader<Record<string, unknown>, { id: string }> {
+  const read = async (entry: string) => ({
+    id: entry.replace(/\.json$/, ''),
+    data: JSON.parse(await readFile(join(siteJsonDir(), folder, entry), 'utf8')) as Record<string, unknown>,
+  });
   return {
     name: 'json-pages',
-    load: async ({ store, parseData }) => {
-      store.clear();
-      const root = join(dir, folder);
+    loadCollection: async () => {
       const depth = pattern.split('/').length;
-      const entries = await readdir(root, { recursive: depth > 1 }).catch((error: NodeJS.ErrnoException) => {
+      const entries = await readdir(join(siteJsonDir(), folder), { recursive: depth > 1 }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return [];
         throw error;
       });
       const wanted = entries.filter((entry) =>
         pattern.includes('*') ? entry.endsWith('.json') && entry.split('/').length === depth : entry === pattern,
       );
-      await Promise.all(wanted.map(async (entry) => {
-        const id = entry.replace(/\.json$/, '');
-        const data = await parseData({ id, data: JSON.parse(await readFile(join(root, entry), 'utf8')) as Record<string, unknown> });
-        store.set({ id, data });
-      }));
+      return { entries: await Promise.all(wanted.sort().map(read)) };
     },
+    loadEntry: async ({ filter }) => read(`${filter.id}.json`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    }),
   };
 }

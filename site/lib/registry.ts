@@ -1,10 +1,9 @@
 // The registry's attributions, for pages whose figures span every source (home, trades list).
-import { getEntry } from 'astro:content';
+import { pageEntry } from './site-data.ts';
 import type { Attribution } from './format.ts';
 
 export async function allAttributions(): Promise<Attribution[]> {
-  const entry = await getEntry('sources', 'sources');
-  if (!entry) throw new Error('site JSON has no sources.json');
+  const entry = await pageEntry('sources', 'sources');
   return entry.data.sources.map((s) => ({ source: s.id, name: s.name, licence: s.licence, attribution: s.attribution }));
 }
 

@@ -1,7 +1,12 @@
 // Typed content collections over one release's site JSON (written by pipeline/site-json.ts). Each
 // collection's schema is the reply schema of the API route for the same thing, so a page reads exactly
 // what the API would answer an anonymous caller, and its JSON twin is that reply.
-import { defineCollection } from 'astro:content';
+//
+// Live collections rather than build-time ones: a build-time collection copies every entry through Astro's
+// data store (serialised, bundled into the prerender code as a string, parsed back), which at production
+// scale cost more than rendering every page. Read here, each file is parsed and checked by its schema once,
+// in the build that renders it; the build fails on the first file that does not match.
+import { defineLiveCollection } from 'astro:content';
 import type { z } from 'zod';
 import { BuyerDetail } from '../data/intelligence/buyers.ts';
 import { GrantsSummary } from '../data/intelligence/grants.ts';
@@ -11,18 +16,12 @@ import { TradePairs, TradeStateIntelligence } from '../data/intelligence/trades.
 import { jsonPages } from './lib/json-pages.ts';
 import { SourcesPage } from './lib/sources-page.ts';
 
-const siteJsonDir = process.env.SITE_JSON_DIR;
-if (!siteJsonDir) throw new Error('SITE_JSON_DIR is not set: build the site with pipeline/site-build.ts, which points it at a release\'s site-json folder.');
-
 /**
  * One collection per page kind. `folder` files are entries named by their path below it
  * (`trades/civil-works/nsw.json` is `civil-works/nsw` of `tradeStates`); a single file is one entry.
  */
 const pages = <S extends z.ZodType>(pattern: string, schema: S, folder = '') =>
-  defineCollection({
-    loader: jsonPages(siteJsonDir, folder, pattern),
-    schema,
-  });
+  defineLiveCollection({ loader: jsonPages(folder, pattern), schema });
 
 export const collections = {
   sources: pages('sources.json', SourcesPage),
