@@ -12,8 +12,10 @@ const canberraMidnight = (column: string) =>
 
 /**
  * The SQL writing every contract release held (`award_releases`: originals and amendments) as OCDS 1.1 release
- * packages in JSON Lines, one package per line, one package per contracting process (`source`, `ocid`), so
- * `ocdskit compile` and other tools that read a stream of release packages merge them by ocid. Each release
+ * packages in JSON Lines, one package per line and one release per package, in contracting-process order
+ * (`source`, `ocid`, then release date), so `ocdskit compile` and other tools that read a stream of release
+ * packages merge a process's releases by ocid. A package per release keeps the export streaming: grouping a
+ * million releases into one package per process held them all in memory at once (over 14 minutes at 1M). Each release
  * carries the fields the release schema requires (ocid, id, date, tag, initiationType) and the buyer, the
  * supplier party, the award and the contract (value as published, period, UNSPSC items, amendment).
  */
@@ -61,28 +63,25 @@ export function ocdsExportSql(file: string): string {
           }],
           'tender': CASE WHEN procurement_method IN ('open', 'selective', 'limited', 'direct') THEN {'procurementMethod': procurement_method} END
         } AS release
-      FROM award_releases
+      -- ordered here, on the narrow columns, so the wide JSON rows are never sorted
+      FROM (SELECT * FROM award_releases ORDER BY source, ocid, release_date, release_id)
     ),
     run AS (SELECT coalesce(max(last_run_at), now()) AS published FROM sources),
     packages AS (
       SELECT
-        r.source,
-        r.ocid,
         {
-          'uri': 'urn:x-tender-intelligence:' || r.source || ':' || r.ocid,
+          'uri': 'urn:x-tender-intelligence:' || r.source || ':' || r.ocid || ':' || r.release.id,
           'version': '1.1',
           'publishedDate': strftime(run.published AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ'),
           'publisher': {'name': ${sqlString(OCDS_PUBLISHER)}},
-          'releases': list(r.release ORDER BY r.release_date, r.release.id)
+          'releases': [r.release]
         } AS package
       FROM releases r CROSS JOIN run
-      GROUP BY r.source, r.ocid, run.published
     )
     -- a field with no value is left out rather than written null: OCDS objects such as identifier, tender and
     -- amendments do not take null. Inside JSON strings quotes are escaped, so the patterns only meet keys.
     SELECT regexp_replace(regexp_replace(to_json(package)::VARCHAR, ',"[A-Za-z]+":null', '', 'g'), '"[A-Za-z]+":null,?', '', 'g') AS line
     FROM packages
-    ORDER BY source, ocid
   ) TO ${sqlString(file)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01')`;
 }
 
