@@ -14,6 +14,9 @@ export default defineConfig({
     format: 'directory',
     // One stylesheet file shared by every page, cached once, rather than a copy inlined into each page.
     inlineStylesheets: 'never',
+    // Pages render while earlier ones are written: writing thousands of page files is most of a build's
+    // wall time, and rendering one page does not wait on another. Measured at 2,337 pages (bench/site-bench.ts).
+    concurrency: 4,
   },
   compressHTML: true,
   devToolbar: { enabled: false },
