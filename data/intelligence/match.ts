@@ -183,8 +183,12 @@ export function companyProfile(pageTexts: readonly string[]): CompanyProfile {
 interface TenderNeeds {
   title: Set<string>;
   summary: Set<string>;
+  /** Every phrase of the title or summary, each once. */
+  phrases: string[];
   titleWords: Set<string>;
   summaryWords: Set<string>;
+  /** Every word of the title or summary, each once. */
+  words: string[];
 }
 
 const needsCache = new WeakMap<TenderRow, TenderNeeds>();
@@ -194,11 +198,15 @@ function needsOf(row: TenderRow): TenderNeeds {
   if (needs === undefined) {
     const titleWords = wordsOf(row.title);
     const summaryWords = row.summary ? wordsOf(row.summary) : [];
+    const title = new Set(phraseCounts(titleWords).keys());
+    const summary = new Set(phraseCounts(summaryWords).keys());
     needs = {
-      title: new Set(phraseCounts(titleWords).keys()),
-      summary: new Set(phraseCounts(summaryWords).keys()),
+      title,
+      summary,
+      phrases: [...new Set([...title, ...summary])],
       titleWords: new Set(titleWords),
       summaryWords: new Set(summaryWords),
+      words: [...new Set([...titleWords, ...summaryWords])],
     };
     needsCache.set(row, needs);
   }
@@ -263,7 +271,7 @@ export function rankTenders(profile: CompanyProfile, tenders: readonly IndexedTe
   const tradeStrength = new Map(profile.trades.map((trade) => [trade.trade, trade.strength]));
   const mentioned = new Set(profile.mentioned);
 
-  const rarity = inverseFrequency(tenders, (needs, key) => needs.title.has(key) || needs.summary.has(key), capabilityByKey.keys());
+  const rarity = inverseFrequency(tenders, (needs) => needs.phrases, capabilityByKey.keys());
   const scored: { tender: IndexedTender; raw: number; order: number; why: string[] }[] = [];
   tenders.forEach((tender, order) => {
     const needs = needsOf(tender.row);
@@ -292,7 +300,7 @@ export function rankTenders(profile: CompanyProfile, tenders: readonly IndexedTe
   const best = kept[0]?.raw ?? 1;
   // Gaps only for the tenders returned: their phrases' rarity is worked out once, over every tender considered.
   const keptNeeds = kept.map(({ tender }) => needsOf(tender.row));
-  const gapRarity = inverseFrequency(tenders, (needs, key) => needs.title.has(key) || needs.summary.has(key), new Set(keptNeeds.flatMap((needs) => [...needs.title, ...needs.summary])));
+  const gapRarity = inverseFrequency(tenders, (needs) => needs.phrases, keptNeeds.flatMap((needs) => needs.phrases));
   return {
     degraded: false,
     considered: tenders.length,
@@ -329,20 +337,25 @@ function gapsOf(
 }
 
 /** ln(1 + N / (1 + tenders holding it)) for each key: rare shared needs say more than common ones. */
-function inverseFrequency(tenders: readonly IndexedTender[], holds: (needs: TenderNeeds, key: string) => boolean, keys: Iterable<string>): Map<string, number> {
-  const wanted = [...keys];
-  const documents = new Map(wanted.map((key) => [key, 0]));
+function inverseFrequency(tenders: readonly IndexedTender[], termsOf: (needs: TenderNeeds) => readonly string[], keys: Iterable<string>): Map<string, number> {
+  const documents = new Map<string, number>();
+  for (const key of keys) documents.set(key, 0);
+  // Each tender's own terms (a few dozen) are walked, not every wanted key: one lookup per term.
   for (const tender of tenders) {
-    const needs = needsOf(tender.row);
-    for (const key of wanted) if (holds(needs, key)) documents.set(key, documents.get(key)! + 1);
+    for (const term of termsOf(needsOf(tender.row))) {
+      const count = documents.get(term);
+      if (count !== undefined) documents.set(term, count + 1);
+    }
   }
-  return new Map(wanted.map((key) => [key, Math.log(1 + tenders.length / (1 + documents.get(key)!))]));
+  const rarity = new Map<string, number>();
+  for (const [key, count] of documents) rarity.set(key, Math.log(1 + tenders.length / (1 + count)));
+  return rarity;
 }
 
 /** Keyword relevance: the site's frequent words found in a tender, rarer words and title hits weighing more. */
 function keywordOrder(keywords: readonly string[], tenders: readonly IndexedTender[], limit: number): { tender: IndexedTender }[] {
   if (keywords.length === 0) return [];
-  const rarity = inverseFrequency(tenders, (needs, word) => needs.titleWords.has(word) || needs.summaryWords.has(word), keywords);
+  const rarity = inverseFrequency(tenders, (needs) => needs.words, keywords);
   const relevant: { tender: IndexedTender; relevance: number; order: number }[] = [];
   tenders.forEach((tender, order) => {
     const needs = needsOf(tender.row);
