@@ -11,6 +11,7 @@ import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
 import { canonicalQuery, responseCache } from '../middleware/response-cache.ts';
+import { wholeNumber } from '../schemas/common.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 
 export interface AwardRoutesOptions {
@@ -29,13 +30,6 @@ const badInput = errorReply('A parameter is malformed or out of range; `detail` 
 const country = z.enum(['AU', 'NZ'], { error: 'must be AU or NZ' });
 const isoDate = (description: string) => z.iso.date({ error: 'must be an ISO date such as 2026-10-01' }).openapi({ description });
 const name = (description: string) => z.string().trim().min(1, { error: 'must not be empty' }).max(300, { error: 'must be at most 300 characters' }).openapi({ description });
-
-/** A query-string integer: digits only, so `1e2` and an empty value are refused rather than read as numbers. */
-function wholeNumber(description: string, min: number, max?: number) {
-  const allowed = { error: max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}` };
-  return z.string().regex(/^\d{1,15}$/, allowed).transform(Number).pipe(z.number().min(min, allowed).max(max ?? Number.MAX_SAFE_INTEGER, allowed))
-    .openapi({ type: 'integer', minimum: min, ...(max === undefined ? {} : { maximum: max }), description });
-}
 
 const buyerKeyField = z.string().regex(BUYER_KEY_PATTERN, { error: 'must be a buyer key such as au-nsw-6ef7e680ac1d' });
 

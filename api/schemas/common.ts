@@ -145,3 +145,14 @@ function describeBodyIssues(issues: readonly z.core.$ZodIssue[]): string {
   }
   return [...sentences.values()].join(' ');
 }
+
+/** A query-string integer: digits only, so `1e2`, `0x10` and an empty value are refused rather than read as numbers. */
+export function wholeNumber(description: string, min: number, max?: number) {
+  const allowed = { error: max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}` };
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, allowed)
+    .transform(Number)
+    .pipe(z.number().min(min, allowed).max(max ?? Number.MAX_SAFE_INTEGER, allowed))
+    .openapi({ type: 'integer', minimum: min, ...(max === undefined ? {} : { maximum: max }), description });
+}

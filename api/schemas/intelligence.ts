@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { wholeNumber } from './common.ts';
 import type { MiddlewareHandler } from 'hono';
 import { JURISDICTIONS } from '../../lib/jurisdictions.ts';
 import { BUYER_KEY_PATTERN } from '../../lib/keys.ts';
@@ -36,17 +37,6 @@ export function requireIntelligenceRelease(store: Pick<ReleaseStore, 'state'>, r
 /** The context every intelligence builder reads, for one release on the service clock. */
 export function intelContextOf(release: LoadedRelease, now: Date): IntelContext {
   return { store: release.store, computedAt: release.computedAt, now, registry: release.tenders.sources };
-}
-
-/** A query-string integer: digits only, so `1e2`, `0x10` and an empty value are refused rather than read as numbers. */
-export function wholeNumber(description: string, min: number, max?: number) {
-  const allowed = { error: max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}` };
-  return z
-    .string()
-    .regex(/^\d{1,15}$/, allowed)
-    .transform(Number)
-    .pipe(z.number().min(min, allowed).max(max ?? Number.MAX_SAFE_INTEGER, allowed))
-    .openapi({ type: 'integer', minimum: min, ...(max === undefined ? {} : { maximum: max }), description });
 }
 
 const isoDay = (description: string) =>

@@ -1,6 +1,7 @@
 import { TRADES } from '../../lib/trades.ts';
 import { Attribution, attributions } from '../../data/intelligence/context.ts';
 import { z } from '@hono/zod-openapi';
+import { wholeNumber } from './common.ts';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
 import { TENDER_KINDS, type IndexedTender, type SourceRow } from '../../data/search/tender-index.ts';
@@ -26,17 +27,6 @@ const isoInstant = z.iso.datetime({ offset: true });
 const TRADE_IDS = TRADES.map((trade) => trade.id) as [string, ...string[]];
 type TradeId = (typeof TRADE_IDS)[number];
 const linkNote = 'Only for a caller with an API key or a signed-in session.';
-
-/** A query-string integer: digits only, so `1e2`, `0x10` and an empty value are refused rather than read as numbers. */
-function wholeNumber(description: string, min: number, max?: number) {
-  const allowed = { error: max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}` };
-  return z
-    .string()
-    .regex(/^\d{1,15}$/, allowed)
-    .transform(Number)
-    .pipe(z.number().min(min, allowed).max(max ?? Number.MAX_SAFE_INTEGER, allowed))
-    .openapi({ type: 'integer', minimum: min, ...(max === undefined ? {} : { maximum: max }), description });
-}
 
 const searchParameters = {
   q: z.string().trim().max(200, { error: 'must be at most 200 characters' }).optional()

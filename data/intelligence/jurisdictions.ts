@@ -1,3 +1,4 @@
+import { BuyerCohortRow } from './buyers.ts';
 import { z } from 'zod';
 import type { Jurisdiction } from '../../lib/jurisdictions.ts';
 import { addDays, buyerTodaySql, quarterOf, referenceDay } from './calendar.ts';
@@ -16,18 +17,8 @@ export const REGION_BASIS =
 
 const RegionCount = z.object({ jurisdiction: z.string(), count: z.number().int() });
 
-export const JurisdictionBuyer = z.object({
-  buyer_key: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  award_count: z.number().int(),
-  open_tenders: z.number().int(),
-  expiring_12m: z.number().int(),
-  planned_12m: z.number().int(),
-  median_value: z.number().optional(),
-  value_total: z.number().optional(),
-  value_currency: z.string().optional(),
-});
+/** A cohort row of the buyers table, without the jurisdiction the page is already about. */
+export const JurisdictionBuyer = BuyerCohortRow.omit({ jurisdiction: true });
 
 export const JurisdictionIntelligence = z
   .object({

@@ -1,3 +1,4 @@
+import { BuyerCohortRow } from './buyers.ts';
 import { z } from 'zod';
 import { addDays, referenceDay } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
@@ -5,18 +6,8 @@ import { SIGNAL_SELECT, Signal, signalReply, type SignalRow } from './signals.ts
 
 export const PlanBuyer = z
   .object({
-    buyer_key: z.string(),
-    name: z.string(),
-    slug: z.string(),
-    jurisdiction: z.string(),
-    award_count: z.number().int(),
+    ...BuyerCohortRow.shape,
     window_from: z.iso.date().optional().meta({ description: 'First day of the window the buyer\'s figures count over.' }),
-    open_tenders: z.number().int(),
-    expiring_12m: z.number().int(),
-    planned_12m: z.number().int(),
-    median_value: z.number().optional(),
-    value_total: z.number().optional(),
-    value_currency: z.string().optional(),
   })
   .meta({ id: 'PlanBuyer', description: 'The buyer\'s nightly summary (the buyers table).' });
 
