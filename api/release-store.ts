@@ -187,8 +187,9 @@ export class ReleaseStore {
 async function loadRelease(release: CurrentRelease): Promise<LoadedRelease> {
   const store = await openStore(release.storePath, { readOnly: true });
   try {
-    // the awards list's index reads in the background; the list answers 503 {ready: false} until it is built
-    void awardIndexOf(store);
+    // The awards list's index reads in the background through a reader of its own on the same file (the list
+    // answers 503 {ready: false} until it is built): a query on this connection would cut the tenders' streaming read short.
+    void awardIndexOf(store, release.storePath);
     return {
       id: release.pointer.release_id,
       computedAt: release.manifest.computed_at,

@@ -228,12 +228,17 @@ type IndexedAward = StoredAwardFields & { day: number; description: string | nul
 /**
  * Reads the release's awards in order, in chunks, into an AwardIndex. A read-only store file is read
  * through a second DuckDB instance closed afterwards: reading every award would otherwise leave the
- * serving instance holding the whole table and the sort's memory for as long as the release is served.
+ * serving instance holding the whole table and the sort's memory for as long as the release is served. Given
+ * `readOnlyPath` (the file the serving store opened read-only), the serving connection is never queried.
  */
-export async function readAwardIndex(store: Store): Promise<AwardIndex> {
-  const [database] = await store.all<{ path: string | null; readonly: boolean }>('SELECT path, readonly FROM duckdb_databases() WHERE database_name = current_database()');
-  if (!database?.readonly || !database.path) return readAwards(store);
-  const reader = await openStore(database.path, { readOnly: true });
+export async function readAwardIndex(store: Store, readOnlyPath?: string): Promise<AwardIndex> {
+  let path = readOnlyPath;
+  if (path === undefined) {
+    const [database] = await store.all<{ path: string | null; readonly: boolean }>('SELECT path, readonly FROM duckdb_databases() WHERE database_name = current_database()');
+    if (!database?.readonly || !database.path) return readAwards(store);
+    path = database.path;
+  }
+  const reader = await openStore(path, { readOnly: true });
   try {
     // the ordered read sorts every award: past this it spills to disk rather than growing the process
     await reader.exec(`SET memory_limit = '${READER_MEMORY}'; SET temp_directory = ${sqlString(join(tmpdir(), `award-index-${process.pid}`))}`);
@@ -296,8 +301,8 @@ async function readAwards(store: Store): Promise<AwardIndex> {
 const indexes = new WeakMap<Store, { built: Promise<AwardIndex>; ready: AwardIndex | null }>();
 
 /** The award index of a release's store, read on first use and kept while the store is. */
-export function awardIndexOf(store: Store): Promise<AwardIndex> {
-  return reading(store).built;
+export function awardIndexOf(store: Store, readOnlyPath?: string): Promise<AwardIndex> {
+  return reading(store, readOnlyPath).built;
 }
 
 /** The store's award index if it is built; otherwise null, and the read is under way. */
@@ -305,10 +310,10 @@ export function builtAwardIndex(store: Store): AwardIndex | null {
   return reading(store).ready;
 }
 
-function reading(store: Store): { built: Promise<AwardIndex>; ready: AwardIndex | null } {
+function reading(store: Store, readOnlyPath?: string): { built: Promise<AwardIndex>; ready: AwardIndex | null } {
   let entry = indexes.get(store);
   if (!entry) {
-    const started: { built: Promise<AwardIndex>; ready: AwardIndex | null } = { built: readAwardIndex(store), ready: null };
+    const started: { built: Promise<AwardIndex>; ready: AwardIndex | null } = { built: readAwardIndex(store, readOnlyPath), ready: null };
     started.built.then(
       (index) => {
         started.ready = index;
