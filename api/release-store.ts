@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { currentPointerPath, readCurrentRelease, type CurrentRelease, type Manifest } from '../data/release.ts';
 import { openStore, type Store } from '../data/store.ts';
-import { awardIndexOf } from '../data/search/award-index.ts';
-import { readTenderIndex } from '../data/search/read-tenders.ts';
+import { useAwardIndex } from '../data/search/award-index.ts';
+import { hasServingIndex, readServingAwards, readServingTenders, writeServingIndexApart } from '../data/search/serving-index.ts';
 import type { TenderIndex } from '../data/search/tender-index.ts';
 
 /** One release opened for serving: its read-only store, and the tenders and registry held in memory. */
@@ -42,8 +42,9 @@ const DEFAULT_POLL_MS = 1_000;
 const DEFAULT_GRACE_MS = 60_000;
 
 /**
- * Serves the release `current.json` points at. It opens the release's DuckDB file read-only, loads the
- * tenders and the source registry into memory, and builds the search index. A poll notices when the
+ * Serves the release `current.json` points at. It opens the release's DuckDB file read-only and loads the
+ * release's serving index (tenders, registry, awards list; written by the nightly run, or built in a child
+ * process for a release published before serving indexes). A poll notices when the
  * nightly run moves the pointer; the new release is opened and indexed beside the old one and then
  * swapped in one assignment, so a request keeps the release it started with. The old one closes after
  * a grace period.
@@ -185,22 +186,12 @@ export class ReleaseStore {
 }
 
 async function loadRelease(release: CurrentRelease): Promise<LoadedRelease> {
+  if (!(await hasServingIndex(release.dir))) await writeServingIndexApart(release.dir);
+  const tenders = await readServingTenders(release.dir);
   const store = await openStore(release.storePath, { readOnly: true });
-  try {
-    // The awards list's index reads in the background through a reader of its own on the same file (the list
-    // answers 503 {ready: false} until it is built): a query on this connection would cut the tenders' streaming read short.
-    void awardIndexOf(store, release.storePath);
-    return {
-      id: release.pointer.release_id,
-      computedAt: release.manifest.computed_at,
-      manifest: release.manifest,
-      tenders: await readTenderIndex(store),
-      store,
-    };
-  } catch (error) {
-    store.close();
-    throw error;
-  }
+  // The awards list's index loads in the background (the list answers 503 {ready: false} until it has).
+  useAwardIndex(store, readServingAwards(release.dir));
+  return { id: release.pointer.release_id, computedAt: release.manifest.computed_at, manifest: release.manifest, tenders, store };
 }
 
 function closeRelease(release: LoadedRelease): void {

@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { dropWorkingTables, exportParquet, loadPrevious, loadStaging, prepareWorkingTables, runModels, type HttpValidator, type SourceRun } from '../data/build.ts';
+import { writeServingIndex } from '../data/search/serving-index.ts';
 import {
   Manifest, newReleaseId, pointCurrentAt, pruneReleases, readCurrentRelease, releasesDir, removeAbandonedWork,
   type CurrentRelease,
@@ -138,6 +139,11 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       store.close();
     }
     await rm(join(workDir, 'staging'), { recursive: true, force: true });
+
+    progress.stage('index');
+    const indexStarted = performance.now();
+    await writeServingIndex(workDir);
+    manifest.stage_timings_ms.index = Math.round(performance.now() - indexStarted);
 
     progress.stage('site');
     const siteStarted = performance.now();

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { pointCurrentAt } from '../data/release.ts';
 import { awardIndexOf } from '../data/search/award-index.ts';
+import { writeServingIndex } from '../data/search/serving-index.ts';
+import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { openStore } from '../data/store.ts';
 import { buyerKey } from '../lib/keys.ts';
 import { keyFor } from './helpers/access.ts';
@@ -41,13 +43,15 @@ async function get(path: string, headers: Record<string, string> = {}): Promise<
 describe('awards, buyers and suppliers API over a seeded release', () => {
   before(async () => {
     dataDir = await makeDataDir();
-    const { dir } = await seedRelease({ dataDir, sources, computedAt: RUN_AT });
+    const { dir, manifest } = await seedRelease({ dataDir, sources, computedAt: RUN_AT, point: false });
     const release = await openStore(join(dir, 'store.duckdb'));
     try {
       await seedAwardModels(release);
     } finally {
       release.close();
     }
+    await writeServingIndex(dir);
+    await pointCurrentAt(dataDir, manifest, new Date());
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
     const loaded = store.state();
     assert.ok(loaded.ready);

@@ -39,7 +39,7 @@ test('a run publishes a complete release and moves the pointer to it', async () 
   assert.equal(manifest.computed_at, '2026-09-25T01:00:00.000Z', 'the clock is pinned to the fixtures capture date');
   assert.deepEqual(manifest.clock, { now: '2026-09-25T01:00:00.000Z', pinned: true, basis: 'fixtures capture date' });
   assert.equal(manifest.mode, 'fixtures');
-  assert.deepEqual(Object.keys(manifest.stage_timings_ms).sort(), ['crawl', 'export', 'load', 'model', 'publish', 'site']);
+  assert.deepEqual(Object.keys(manifest.stage_timings_ms).sort(), ['crawl', 'export', 'index', 'load', 'model', 'publish', 'site']);
   const [summary] = manifest.sources;
   assert.equal(summary?.status, 'ok');
   assert.equal(summary?.records, 3, 'two list pages were followed');

@@ -198,7 +198,7 @@ function sandboxCandidates(): { computedAt: string; tenders: IndexedTender[] } {
         source_homepage: null,
       };
       const jurisdiction: Jurisdiction = isJurisdiction(row.jurisdiction) ? row.jurisdiction : 'AU';
-      return { row, jurisdiction, kind: 'tender', tier: row.tier as IndexedTender['tier'], closingDate: row.closing_date };
+      return { row, jurisdiction, kind: 'tender', tier: row.tier as IndexedTender['tier'], closingDate: row.closing_date, trade: row.trade };
     });
     sandboxTenders = { computedAt: file.computed_at, tenders };
   }

@@ -9,7 +9,7 @@ let counter = 0;
 function tender(title: string, summary: string | null = null, trade: string | null = null): IndexedTender {
   counter += 1;
   const row = { tender_key: `k${counter}`, title, summary, trade, closing_date: '2026-07-01' } as TenderRow;
-  return { row, jurisdiction: 'AU-NSW', kind: 'tender', tier: 'state', closingDate: '2026-07-01' };
+  return { row, jurisdiction: 'AU-NSW', kind: 'tender', tier: 'state', closingDate: '2026-07-01', trade: row.trade };
 }
 
 describe('companyProfile', () => {

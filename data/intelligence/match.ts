@@ -1,5 +1,5 @@
 import { TRADES } from '../../lib/trades.ts';
-import { termsOf, type IndexedTender, type TenderRow } from '../search/tender-index.ts';
+import { termsOf, type IndexedTender } from '../search/tender-index.ts';
 
 /**
  * Ranking open tenders for a company from what its website says it does. Pure and deterministic: the
@@ -179,38 +179,47 @@ export function companyProfile(pageTexts: readonly string[]): CompanyProfile {
   return { trades, capabilities, mentioned: [...counts.keys()].sort(), keywords };
 }
 
-/** What a tender asks for, worked out once per tender row and kept while the row lives (a release). */
+/** The vocabulary phrases a tender asks for, worked out once per tender and kept while the tender object lives (a release). */
 interface TenderNeeds {
-  title: Set<string>;
-  summary: Set<string>;
+  title: ReadonlySet<string>;
+  summary: ReadonlySet<string>;
   /** Every phrase of the title or summary, each once. */
-  phrases: string[];
+  phrases: readonly string[];
+}
+
+/** The words of a tender's title and summary (for keyword order only, so not kept). */
+interface TenderWords {
   titleWords: Set<string>;
   summaryWords: Set<string>;
   /** Every word of the title or summary, each once. */
   words: string[];
 }
 
-const needsCache = new WeakMap<TenderRow, TenderNeeds>();
+const NO_PHRASES: ReadonlySet<string> = new Set();
+const needsCache = new WeakMap<IndexedTender, TenderNeeds>();
 
-function needsOf(row: TenderRow): TenderNeeds {
-  let needs = needsCache.get(row);
+// Most tenders name few vocabulary phrases: one shared empty set and array keep the cache small at 50,000 tenders.
+function needsOf(tender: IndexedTender): TenderNeeds {
+  let needs = needsCache.get(tender);
   if (needs === undefined) {
-    const titleWords = wordsOf(row.title);
-    const summaryWords = row.summary ? wordsOf(row.summary) : [];
-    const title = new Set(phraseCounts(titleWords).keys());
-    const summary = new Set(phraseCounts(summaryWords).keys());
+    const { row } = tender;
+    const titleKeys = [...phraseCounts(wordsOf(row.title)).keys()];
+    const summaryKeys = row.summary ? [...phraseCounts(wordsOf(row.summary)).keys()] : [];
+    const phrases = [...new Set([...titleKeys, ...summaryKeys])];
     needs = {
-      title,
-      summary,
-      phrases: [...new Set([...title, ...summary])],
-      titleWords: new Set(titleWords),
-      summaryWords: new Set(summaryWords),
-      words: [...new Set([...titleWords, ...summaryWords])],
+      title: titleKeys.length === 0 ? NO_PHRASES : new Set(titleKeys),
+      summary: summaryKeys.length === 0 ? NO_PHRASES : new Set(summaryKeys),
+      phrases: phrases.length === 0 ? [] : phrases,
     };
-    needsCache.set(row, needs);
+    needsCache.set(tender, needs);
   }
   return needs;
+}
+
+function wordsOfTender(tender: IndexedTender): TenderWords {
+  const titleWords = wordsOf(tender.row.title);
+  const summaryWords = tender.row.summary ? wordsOf(tender.row.summary) : [];
+  return { titleWords: new Set(titleWords), summaryWords: new Set(summaryWords), words: [...new Set([...titleWords, ...summaryWords])] };
 }
 
 /** A tender ranked by fit. */
@@ -271,10 +280,10 @@ export function rankTenders(profile: CompanyProfile, tenders: readonly IndexedTe
   const tradeStrength = new Map(profile.trades.map((trade) => [trade.trade, trade.strength]));
   const mentioned = new Set(profile.mentioned);
 
-  const rarity = inverseFrequency(tenders, (needs) => needs.phrases, capabilityByKey.keys());
+  const rarity = inverseFrequency(tenders.map(needsOf), (needs) => needs.phrases, capabilityByKey.keys());
   const scored: { tender: IndexedTender; raw: number; order: number; why: string[] }[] = [];
   tenders.forEach((tender, order) => {
-    const needs = needsOf(tender.row);
+    const needs = needsOf(tender);
     const reasons: { label: string; weight: number }[] = [];
     let raw = 0;
     for (const [key, capability] of capabilityByKey) {
@@ -284,7 +293,7 @@ export function rankTenders(profile: CompanyProfile, tenders: readonly IndexedTe
       raw += weight;
       reasons.push({ label: capability.phrase, weight });
     }
-    const trade = tender.row.trade;
+    const trade = tender.trade;
     const strength = trade === null ? undefined : tradeStrength.get(trade);
     if (strength !== undefined) raw += TRADE_BONUS * strength;
     if (raw === 0) return;
@@ -299,8 +308,8 @@ export function rankTenders(profile: CompanyProfile, tenders: readonly IndexedTe
   const kept = scored.slice(0, limit);
   const best = kept[0]?.raw ?? 1;
   // Gaps only for the tenders returned: their phrases' rarity is worked out once, over every tender considered.
-  const keptNeeds = kept.map(({ tender }) => needsOf(tender.row));
-  const gapRarity = inverseFrequency(tenders, (needs) => needs.phrases, keptNeeds.flatMap((needs) => needs.phrases));
+  const keptNeeds = kept.map(({ tender }) => needsOf(tender));
+  const gapRarity = inverseFrequency(tenders.map(needsOf), (needs) => needs.phrases, keptNeeds.flatMap((needs) => needs.phrases));
   return {
     degraded: false,
     considered: tenders.length,
@@ -308,7 +317,7 @@ export function rankTenders(profile: CompanyProfile, tenders: readonly IndexedTe
       tender,
       score: Math.max(1, Math.round((100 * raw) / best)),
       why,
-      gaps: gapsOf(keptNeeds[at]!, tender.row.trade, mentioned, tradeStrength, gapRarity),
+      gaps: gapsOf(keptNeeds[at]!, tender.trade, mentioned, tradeStrength, gapRarity),
     })),
   };
 }
@@ -337,12 +346,12 @@ function gapsOf(
 }
 
 /** ln(1 + N / (1 + tenders holding it)) for each key: rare shared needs say more than common ones. */
-function inverseFrequency(tenders: readonly IndexedTender[], termsOf: (needs: TenderNeeds) => readonly string[], keys: Iterable<string>): Map<string, number> {
+function inverseFrequency<T>(tenders: readonly T[], termsOf: (tender: T) => readonly string[], keys: Iterable<string>): Map<string, number> {
   const documents = new Map<string, number>();
   for (const key of keys) documents.set(key, 0);
   // Each tender's own terms (a few dozen) are walked, not every wanted key: one lookup per term.
   for (const tender of tenders) {
-    for (const term of termsOf(needsOf(tender.row))) {
+    for (const term of termsOf(tender)) {
       const count = documents.get(term);
       if (count !== undefined) documents.set(term, count + 1);
     }
@@ -355,10 +364,11 @@ function inverseFrequency(tenders: readonly IndexedTender[], termsOf: (needs: Te
 /** Keyword relevance: the site's frequent words found in a tender, rarer words and title hits weighing more. */
 function keywordOrder(keywords: readonly string[], tenders: readonly IndexedTender[], limit: number): { tender: IndexedTender }[] {
   if (keywords.length === 0) return [];
-  const rarity = inverseFrequency(tenders, (needs) => needs.words, keywords);
+  const words = tenders.map(wordsOfTender);
+  const rarity = inverseFrequency(words, (tenderWords) => tenderWords.words, keywords);
   const relevant: { tender: IndexedTender; relevance: number; order: number }[] = [];
   tenders.forEach((tender, order) => {
-    const needs = needsOf(tender.row);
+    const needs = words[order]!;
     let relevance = 0;
     for (const word of keywords) {
       if (needs.titleWords.has(word)) relevance += TITLE_WEIGHT * rarity.get(word)!;

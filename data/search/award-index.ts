@@ -4,8 +4,10 @@ import { JURISDICTIONS, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { normaliseBuyerName } from '../../lib/keys.ts';
 import { openStore, sqlString, type Store } from '../store.ts';
 import type { AwardRow } from '../intelligence/awards.ts';
-import { Postings, PostingsBuilder, unionThrough } from './award-postings.ts';
-import { AwardRows, AwardRowsBuilder, type StoredAwardFields } from './award-rows.ts';
+import { z } from 'zod';
+import { Postings, PostingsBuilder, PostingsParts, unionThrough } from './award-postings.ts';
+import { AwardRows, AwardRowsBuilder, AwardRowsParts, type StoredAwardFields } from './award-rows.ts';
+import { packed } from './index-file.ts';
 import { termsOf } from './tender-index.ts';
 
 /**
@@ -33,6 +35,18 @@ export interface AwardIndexPage {
   /** The page's awards, most recent first. */
   rows: AwardRow[];
 }
+
+export const AwardIndexParts = z.object({
+  days: packed.int32,
+  jurisdictions: packed.uint8,
+  rows: AwardRowsParts,
+  buyerKeys: PostingsParts,
+  supplierKeys: PostingsParts,
+  supplierNames: PostingsParts,
+  publicWords: PostingsParts,
+  supplierWords: PostingsParts,
+});
+export type AwardIndexParts = z.infer<typeof AwardIndexParts>;
 
 const DAY_MS = 86_400_000;
 const READER_MEMORY = '128MB';
@@ -80,6 +94,24 @@ export class AwardIndex {
     this.#supplierWords = parts.supplierWords;
     this.#bits = new Uint32Array((this.size + 31) >>> 5);
     this.#withinJurisdiction = new Map(JURISDICTIONS.map((jurisdiction) => [jurisdiction, this.#positionsWithin(jurisdiction)]));
+  }
+
+  static fromParts(parts: AwardIndexParts): AwardIndex {
+    return new AwardIndex({
+      days: parts.days, jurisdictions: parts.jurisdictions, rows: new AwardRows(parts.rows),
+      buyerKeys: Postings.fromParts(parts.buyerKeys), supplierKeys: Postings.fromParts(parts.supplierKeys),
+      supplierNames: Postings.fromParts(parts.supplierNames), publicWords: Postings.fromParts(parts.publicWords),
+      supplierWords: Postings.fromParts(parts.supplierWords),
+    });
+  }
+
+  /** What an index file stores: everything but what the constructor derives. */
+  get parts(): AwardIndexParts {
+    return {
+      days: this.#days, jurisdictions: this.#jurisdictions, rows: this.#rows.parts,
+      buyerKeys: this.#buyerKeys.parts, supplierKeys: this.#supplierKeys.parts, supplierNames: this.#supplierNames.parts,
+      publicWords: this.#publicWords.parts, supplierWords: this.#supplierWords.parts,
+    };
   }
 
   /** Bytes held in typed arrays (distinct key strings come on top). */
@@ -300,20 +332,26 @@ async function readAwards(store: Store): Promise<AwardIndex> {
 
 const indexes = new WeakMap<Store, { built: Promise<AwardIndex>; ready: AwardIndex | null }>();
 
-/** The award index of a release's store, read on first use and kept while the store is. */
+/** The award index of a release's store: the one given by useAwardIndex, else read from the store on first use, and kept while the store is. */
 export function awardIndexOf(store: Store, readOnlyPath?: string): Promise<AwardIndex> {
-  return reading(store, readOnlyPath).built;
+  return reading(store, () => readAwardIndex(store, readOnlyPath)).built;
 }
 
 /** The store's award index if it is built; otherwise null, and the read is under way. */
 export function builtAwardIndex(store: Store): AwardIndex | null {
-  return reading(store).ready;
+  return reading(store, () => readAwardIndex(store)).ready;
 }
 
-function reading(store: Store, readOnlyPath?: string): { built: Promise<AwardIndex>; ready: AwardIndex | null } {
+/** Serves `store`'s awards from `index` (loaded from the release's index file) instead of reading the store. */
+export function useAwardIndex(store: Store, index: Promise<AwardIndex>): void {
+  indexes.delete(store);
+  reading(store, () => index);
+}
+
+function reading(store: Store, read: () => Promise<AwardIndex>): { built: Promise<AwardIndex>; ready: AwardIndex | null } {
   let entry = indexes.get(store);
   if (!entry) {
-    const started: { built: Promise<AwardIndex>; ready: AwardIndex | null } = { built: readAwardIndex(store, readOnlyPath), ready: null };
+    const started: { built: Promise<AwardIndex>; ready: AwardIndex | null } = { built: read(), ready: null };
     started.built.then(
       (index) => {
         started.ready = index;

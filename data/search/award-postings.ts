@@ -1,34 +1,75 @@
+import { z } from 'zod';
+import { packed } from './index-file.ts';
+
+export const PostingsParts = z.object({ keyText: packed.buffer, keyStarts: packed.int32, starts: packed.int32, positions: packed.int32 });
+export type PostingsParts = z.infer<typeof PostingsParts>;
+
 /**
  * Sorted string keys, each with the ascending positions (rows of the award index) that hold it, packed in
- * two typed arrays (compressed sparse rows): a million awards' buyer keys, supplier keys or words cost a
- * few bytes per posting and one string per distinct key, with no per-key array objects.
+ * typed arrays (compressed sparse rows): a million awards' buyer keys, supplier keys or words cost a few
+ * bytes per posting, and the keys are one UTF-8 text with no per-key string or array objects. Keys sort
+ * by their UTF-8 bytes, so a lookup compares bytes in place.
  */
 export class Postings {
-  /** Distinct keys in code-unit order (the order of `<`). */
-  readonly #keys: string[];
+  /** Key i is `#keyText[#keyStarts[i] .. #keyStarts[i + 1])`. */
+  readonly #keyText: Buffer;
+  readonly #keyStarts: Int32Array;
   /** The positions of key i are `#positions[#starts[i] .. #starts[i + 1])`. */
   readonly #starts: Int32Array;
   readonly #positions: Int32Array;
 
-  constructor(keys: string[], starts: Int32Array, positions: Int32Array) {
-    this.#keys = keys;
-    this.#starts = starts;
-    this.#positions = positions;
+  private constructor(parts: PostingsParts) {
+    const keyCount = parts.keyStarts.length - 1;
+    if (keyCount < 0 || parts.starts.length !== keyCount + 1 || parts.starts[keyCount] !== parts.positions.length || parts.keyStarts[keyCount] !== parts.keyText.length) {
+      throw new Error('postings: parts do not fit together');
+    }
+    this.#keyText = parts.keyText;
+    this.#keyStarts = parts.keyStarts;
+    this.#starts = parts.starts;
+    this.#positions = parts.positions;
   }
 
-  /** Bytes held in typed arrays (the key strings come on top). */
+  static fromParts(parts: PostingsParts): Postings {
+    return new Postings(parts);
+  }
+
+  /** Keys (each once, in any order) with their ascending positions. */
+  static fromKeys(keys: readonly string[], positionsOf: (key: number) => Int32Array): Postings {
+    const encoded = keys.map((key, id) => ({ id, bytes: Buffer.from(key, 'utf8') }));
+    encoded.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+    const keyStarts = new Int32Array(encoded.length + 1);
+    const starts = new Int32Array(encoded.length + 1);
+    const lists = encoded.map(({ id }) => positionsOf(id));
+    encoded.forEach(({ bytes }, rank) => {
+      keyStarts[rank + 1] = keyStarts[rank]! + bytes.length;
+      starts[rank + 1] = starts[rank]! + lists[rank]!.length;
+    });
+    const positions = new Int32Array(starts[encoded.length]!);
+    lists.forEach((list, rank) => positions.set(list, starts[rank]!));
+    return new Postings({ keyText: Buffer.concat(encoded.map(({ bytes }) => bytes)), keyStarts, starts, positions });
+  }
+
+  /** What an index file stores. */
+  get parts(): PostingsParts {
+    return { keyText: this.#keyText, keyStarts: this.#keyStarts, starts: this.#starts, positions: this.#positions };
+  }
+
+  /** Bytes held in typed arrays. */
   get bytes(): number {
-    return this.#starts.byteLength + this.#positions.byteLength;
+    return this.#keyText.byteLength + this.#keyStarts.byteLength + this.#starts.byteLength + this.#positions.byteLength;
   }
 
   get keyCount(): number {
-    return this.#keys.length;
+    return this.#keyStarts.length - 1;
   }
 
   /** The positions holding exactly `key`, ascending; empty when none does. */
   of(key: string): Int32Array {
-    const i = this.#lowerBound(key);
-    return i < this.#keys.length && this.#keys[i] === key ? this.#positions.subarray(this.#starts[i]!, this.#starts[i + 1]!) : EMPTY;
+    const bytes = Buffer.from(key, 'utf8');
+    const i = this.#lowerBound(bytes);
+    return i < this.keyCount && this.#compareKey(i, bytes, bytes.length) === 0 && this.#keyLength(i) === bytes.length
+      ? this.#positions.subarray(this.#starts[i]!, this.#starts[i + 1]!)
+      : EMPTY;
   }
 
   /**
@@ -36,33 +77,46 @@ export class Postings {
    * as it is stored; several are merged through `bits`, a zeroed scratch bitset of at least `size` bits.
    */
   withPrefix(prefix: string, size: number, bits: Uint32Array): Int32Array {
-    const [from, to] = this.#prefixRange(prefix);
+    const [from, to] = this.#prefixRange(Buffer.from(prefix, 'utf8'));
     if (to - from <= 1) return from === to ? EMPTY : this.#positions.subarray(this.#starts[from]!, this.#starts[to]!);
     return unionThrough(this.#positions.subarray(this.#starts[from]!, this.#starts[to]!), size, bits);
   }
 
   /** The keys `[from, to)` that start with `prefix`: keys sorted, so they sit together. */
-  #prefixRange(prefix: string): [number, number] {
+  #prefixRange(prefix: Buffer): [number, number] {
     const from = this.#lowerBound(prefix);
     let low = from;
-    let high = this.#keys.length;
+    let high = this.keyCount;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (this.#keys[mid]!.startsWith(prefix)) low = mid + 1;
+      // a key starting with the prefix compares equal over the prefix's length
+      if (this.#keyLength(mid) >= prefix.length && this.#compareKey(mid, prefix, prefix.length) === 0) low = mid + 1;
       else high = mid;
     }
     return [from, low];
   }
 
-  #lowerBound(key: string): number {
+  /** The first key not below `bytes`. */
+  #lowerBound(bytes: Buffer): number {
     let low = 0;
-    let high = this.#keys.length;
+    let high = this.keyCount;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (this.#keys[mid]! < key) low = mid + 1;
+      if (this.#compareKey(mid, bytes, Number.POSITIVE_INFINITY) < 0) low = mid + 1;
       else high = mid;
     }
     return low;
+  }
+
+  /** Key i, cut to at most `length` bytes, against `bytes` (negative when the key sorts first). */
+  #compareKey(i: number, bytes: Buffer, length: number): number {
+    const start = this.#keyStarts[i]!;
+    const end = Math.min(this.#keyStarts[i + 1]!, start + length);
+    return -bytes.compare(this.#keyText, start, end);
+  }
+
+  #keyLength(i: number): number {
+    return this.#keyStarts[i + 1]! - this.#keyStarts[i]!;
   }
 }
 
@@ -152,19 +206,14 @@ export class PostingsBuilder {
 
   build(): Postings {
     const count = this.#keys.length;
-    const order = Array.from({ length: count }, (_, id) => id).sort((a, b) => (this.#keys[a]! < this.#keys[b]! ? -1 : 1));
-    const rankOf = new Int32Array(count);
-    order.forEach((id, rank) => {
-      rankOf[id] = rank;
-    });
-    // counting sort of the pairs by key rank; positions arrive ascending, so each key's list stays ascending
+    // counting sort of the pairs by key id; positions arrive ascending, so each key's list stays ascending
     const starts = new Int32Array(count + 1);
     const pairs = this.#pairKeys.length;
-    for (let i = 0; i < pairs; i += 1) starts[rankOf[this.#pairKeys.at(i)]! + 1]! += 1;
-    for (let rank = 0; rank < count; rank += 1) starts[rank + 1]! += starts[rank]!;
+    for (let i = 0; i < pairs; i += 1) starts[this.#pairKeys.at(i) + 1]! += 1;
+    for (let id = 0; id < count; id += 1) starts[id + 1]! += starts[id]!;
     const cursor = starts.slice(0, count);
     const positions = new Int32Array(pairs);
-    for (let i = 0; i < pairs; i += 1) positions[cursor[rankOf[this.#pairKeys.at(i)]!]!++] = this.#pairPositions.at(i);
-    return new Postings(order.map((id) => this.#keys[id]!), starts, positions);
+    for (let i = 0; i < pairs; i += 1) positions[cursor[this.#pairKeys.at(i)]!++] = this.#pairPositions.at(i);
+    return Postings.fromKeys(this.#keys, (id) => positions.subarray(starts[id]!, starts[id + 1]!));
   }
 }

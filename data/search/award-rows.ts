@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { packed } from './index-file.ts';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { AwardRow } from '../intelligence/awards.ts';
 import { GrowingInts } from './award-postings.ts';
@@ -46,6 +48,23 @@ export interface StoredAwardFields {
   supplier_key: string | null;
 }
 
+const nullableString = z.string().nullable();
+export const AwardRowsParts = z.object({
+  buyers: z.array(z.tuple([z.string(), nullableString])),
+  suppliers: z.array(z.tuple([nullableString, nullableString, nullableString])),
+  labels: z.array(nullableString),
+  categoryLists: z.array(z.array(z.string())),
+  buyerIds: packed.int32,
+  supplierIds: packed.int32,
+  categoryIds: packed.int32,
+  labelIds: packed.uint16,
+  values: packed.float64,
+  days: packed.int32,
+  blocks: packed.buffer,
+  blockStarts: packed.int32,
+});
+export type AwardRowsParts = z.infer<typeof AwardRowsParts>;
+
 /**
  * Every award's page fields in the index's order, compact: repeated values (buyers, suppliers, sources,
  * currencies, category lists) are numbered once, numbers and days sit in typed arrays, and the values
@@ -68,11 +87,10 @@ export class AwardRows {
   readonly #blocks: Buffer;
   readonly #blockStarts: Int32Array;
 
-  constructor(parts: {
-    buyers: [string, string | null][]; suppliers: [string | null, string | null, string | null][]; labels: (string | null)[]; categoryLists: string[][];
-    buyerIds: Int32Array; supplierIds: Int32Array; categoryIds: Int32Array; labelIds: Uint16Array; values: Float64Array; days: Int32Array;
-    blocks: Buffer; blockStarts: Int32Array;
-  }) {
+  readonly #parts: AwardRowsParts;
+
+  constructor(parts: AwardRowsParts) {
+    this.#parts = parts;
     this.#buyers = parts.buyers;
     this.#suppliers = parts.suppliers;
     this.#labels = parts.labels;
@@ -85,6 +103,11 @@ export class AwardRows {
     this.#days = parts.days;
     this.#blocks = parts.blocks;
     this.#blockStarts = parts.blockStarts;
+  }
+
+  /** What an index file stores. */
+  get parts(): AwardRowsParts {
+    return this.#parts;
   }
 
   /** Bytes held in typed arrays and the compressed blocks (distinct strings come on top). */

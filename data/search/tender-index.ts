@@ -12,6 +12,8 @@ import {
   type Tier,
 } from '../../lib/jurisdictions.ts';
 import { normaliseForKey } from '../../lib/text.ts';
+import { z } from 'zod';
+import { packed } from './index-file.ts';
 
 /** One row of the `tenders` table as the release store loads it: dates are `YYYY-MM-DD`, instants ISO strings. */
 export interface TenderRow {
@@ -44,28 +46,29 @@ export interface TenderRow {
 }
 
 /** One row of the `sources` registry table as the release store loads it. */
-export interface SourceRow {
-  id: string;
-  tag: string;
-  name: string;
-  jurisdiction: string;
-  tier: string;
-  kinds: string[];
-  mode: string;
-  homepage: string;
-  licence: string;
-  attribution: string;
-  caveats: string[];
-  status: string;
-  why: string | null;
-  tender_count: number;
-  award_count: number;
-  plan_count: number;
-  reference_count: number;
-  refresh: string;
-  last_run_at: string | null;
-  last_success_at: string | null;
-}
+export const SourceRow = z.object({
+  id: z.string(),
+  tag: z.string(),
+  name: z.string(),
+  jurisdiction: z.string(),
+  tier: z.string(),
+  kinds: z.array(z.string()),
+  mode: z.string(),
+  homepage: z.string(),
+  licence: z.string(),
+  attribution: z.string(),
+  caveats: z.array(z.string()),
+  status: z.string(),
+  why: z.string().nullable(),
+  tender_count: z.number(),
+  award_count: z.number(),
+  plan_count: z.number(),
+  reference_count: z.number(),
+  refresh: z.string(),
+  last_run_at: z.string().nullable(),
+  last_success_at: z.string().nullable(),
+});
+export type SourceRow = z.infer<typeof SourceRow>;
 
 export const TENDER_KINDS = ['tender', 'grant'] as const;
 const TRADE_IDS = TRADES.map((trade) => trade.id);
@@ -95,12 +98,50 @@ export interface TenderPage {
 
 /** A tender as replies need it: the row plus the vocabulary values checked when the release loaded. */
 export interface IndexedTender {
-  row: TenderRow;
-  jurisdiction: Jurisdiction;
-  kind: TenderKind;
-  tier: Tier;
+  readonly row: TenderRow;
+  readonly jurisdiction: Jurisdiction;
+  readonly kind: TenderKind;
+  readonly tier: Tier;
   /** The published closing date, or the buyer's day of the closing time when only that is published. */
-  closingDate: string | null;
+  readonly closingDate: string | null;
+  readonly trade: string | null;
+}
+
+/**
+ * A tender of a loaded index: one object per slot for the life of the release (so per-tender work can be
+ * memoised against it), its row parsed from the stored JSON when first read and held only weakly, so rows
+ * read once (a match over every open tender) do not stay in memory.
+ */
+class StoredTender implements IndexedTender {
+  readonly jurisdiction: Jurisdiction;
+  readonly kind: TenderKind;
+  readonly tier: Tier;
+  readonly closingDate: string | null;
+  readonly trade: string | null;
+  readonly #text: Buffer;
+  readonly #start: number;
+  readonly #end: number;
+  #row: WeakRef<TenderRow> | undefined;
+
+  constructor(fields: Omit<IndexedTender, 'row'>, text: Buffer, start: number, end: number) {
+    this.jurisdiction = fields.jurisdiction;
+    this.kind = fields.kind;
+    this.tier = fields.tier;
+    this.closingDate = fields.closingDate;
+    this.trade = fields.trade;
+    this.#text = text;
+    this.#start = start;
+    this.#end = end;
+  }
+
+  get row(): TenderRow {
+    let row = this.#row?.deref();
+    if (row === undefined) {
+      row = JSON.parse(this.#text.toString('utf8', this.#start, this.#end)) as TenderRow;
+      this.#row = new WeakRef(row);
+    }
+    return row;
+  }
 }
 
 export interface TenderHit {
@@ -167,8 +208,13 @@ function todayBySlot(now: Date): Int32Array {
 export class TenderIndex {
   /** Rows left out because their jurisdiction, kind or tier is outside the contract's vocabulary. */
   readonly skipped: number;
-  readonly #tenders: IndexedTender[];
+  readonly #parts: TenderIndexParts;
+  readonly #size: number;
   readonly #slotByKey: Map<string, number>;
+  readonly #rowText: Buffer;
+  readonly #rowStarts: Int32Array;
+  /** Each slot's tender object, made on first use. */
+  readonly #stored: (StoredTender | undefined)[];
   readonly #closingDay: Int32Array;
   readonly #closingAtMs: Float64Array;
   readonly #zone: Uint8Array;
@@ -195,56 +241,108 @@ export class TenderIndex {
       // The pipeline validates these vocabularies; a row outside them cannot be filtered or dated, so it is left out.
       if (!isJurisdiction(row.jurisdiction) || !isTenderKind(row.kind) || !isTier(row.tier)) continue;
       const closingDate = row.closing_date ?? (row.closing_at ? localDate(new Date(row.closing_at), timeZoneOf(row.jurisdiction)) : null);
-      tenders.push({ row, jurisdiction: row.jurisdiction, kind: row.kind, tier: row.tier, closingDate });
+      tenders.push({ row, jurisdiction: row.jurisdiction, kind: row.kind, tier: row.tier, closingDate, trade: row.trade });
     }
     tenders.sort(compareClosing);
     await nextTurn();
     const text = await TextIndex.build(tenders.map(({ row }) => [row.title, row.summary ?? '', row.buyer ?? '']));
-    return new TenderIndex(tenders, text, sources, rows.length - tenders.length);
+
+    const count = tenders.length;
+    const sourceCodes = new Map<string, number>();
+    const buyerCodes = new Map<string, number>();
+    const texts = tenders.map((tender) => Buffer.from(JSON.stringify(tender.row), 'utf8'));
+    const rowStarts = new Int32Array(count + 1);
+    texts.forEach((text, slot) => {
+      rowStarts[slot + 1] = rowStarts[slot]! + text.length;
+    });
+    const parts: TenderIndexParts = {
+      skipped: rows.length - count,
+      rowText: Buffer.concat(texts),
+      rowStarts,
+      keys: tenders.map((tender) => tender.row.tender_key),
+      closingDay: Int32Array.from(tenders, (tender) => (tender.closingDate === null ? NO_CLOSING_DAY : dayNumber(tender.closingDate))),
+      closingAtMs: Float64Array.from(tenders, ({ row }) => (row.closing_at === null ? Number.NaN : Date.parse(row.closing_at))),
+      zone: Uint8Array.from(tenders, (tender) => JURISDICTIONS.indexOf(tender.jurisdiction)),
+      kind: Uint8Array.from(tenders, (tender) => TENDER_KINDS.indexOf(tender.kind)),
+      tier: Uint8Array.from(tenders, (tender) => TIERS.indexOf(tender.tier)),
+      source: Int32Array.from(tenders, ({ row }) => codeOf(sourceCodes, row.source)),
+      buyer: Int32Array.from(tenders, ({ row }) => (row.buyer === null ? -1 : codeOf(buyerCodes, normaliseForKey(row.buyer)))),
+      category: Int32Array.from(tenders, ({ row }) => (row.category !== null && /^\d{8}$/.test(row.category) ? Number(row.category) : -1)),
+      trade: Int16Array.from(tenders, ({ row }) => (row.trade === null ? -1 : TRADE_IDS.indexOf(row.trade))),
+      firstSeenMs: Float64Array.from(tenders, ({ row }) => Date.parse(row.first_seen)),
+      datesChangedMs: Float64Array.from(tenders, ({ row }) => (row.dates_changed_at === null ? Number.NaN : Date.parse(row.dates_changed_at))),
+      sourceCodes: [...sourceCodes.keys()],
+      buyerCodes: [...buyerCodes.keys()],
+      sources: [...sources],
+      text: text.parts,
+    };
+    return new TenderIndex(parts);
   }
 
-  /** `tenders` in closing order; `text` indexes them in that order. */
-  private constructor(tenders: IndexedTender[], text: TextIndex, sources: readonly SourceRow[], skipped: number) {
-    this.skipped = skipped;
-    this.#tenders = tenders;
-    this.#text = text;
+  /** An index from the parts an index file stores (see `parts`). */
+  static fromParts(parts: TenderIndexParts): TenderIndex {
+    return new TenderIndex(parts);
+  }
 
-    const count = this.#tenders.length;
-    this.#slotByKey = new Map();
-    this.#closingDay = new Int32Array(count);
-    this.#closingAtMs = new Float64Array(count);
-    this.#zone = new Uint8Array(count);
-    this.#kind = new Uint8Array(count);
-    this.#tier = new Uint8Array(count);
-    this.#source = new Int32Array(count);
-    this.#sourceCodes = new Map();
-    this.#buyer = new Int32Array(count);
-    this.#buyerCodes = new Map();
-    this.#category = new Int32Array(count);
-    this.#trade = new Int16Array(count);
-    this.#firstSeenMs = new Float64Array(count);
-    this.#datesChangedMs = new Float64Array(count);
-    this.#tenders.forEach((tender, slot) => {
-      const row = tender.row;
-      this.#slotByKey.set(row.tender_key, slot);
-      this.#closingDay[slot] = tender.closingDate === null ? NO_CLOSING_DAY : dayNumber(tender.closingDate);
-      this.#closingAtMs[slot] = row.closing_at === null ? Number.NaN : Date.parse(row.closing_at);
-      this.#zone[slot] = JURISDICTIONS.indexOf(tender.jurisdiction);
-      this.#kind[slot] = TENDER_KINDS.indexOf(tender.kind);
-      this.#tier[slot] = TIERS.indexOf(tender.tier);
-      this.#source[slot] = codeOf(this.#sourceCodes, row.source);
-      this.#buyer[slot] = row.buyer === null ? -1 : codeOf(this.#buyerCodes, normaliseForKey(row.buyer));
-      this.#category[slot] = row.category !== null && /^\d{8}$/.test(row.category) ? Number(row.category) : -1;
-      this.#trade[slot] = row.trade === null ? -1 : TRADE_IDS.indexOf(row.trade);
-      this.#firstSeenMs[slot] = Date.parse(row.first_seen);
-      this.#datesChangedMs[slot] = row.dates_changed_at === null ? Number.NaN : Date.parse(row.dates_changed_at);
-    });
-    this.#sources = [...sources].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  /**
+   * The parts are in closing order; `text` indexes them in that order. Each tender's row is kept as its JSON
+   * text and parsed when a reply needs it: parsed rows would hold several times their size in JS objects
+   * for the whole life of the release.
+   */
+  private constructor(parts: TenderIndexParts) {
+    this.#parts = parts;
+    this.skipped = parts.skipped;
+    this.#size = parts.keys.length;
+    this.#slotByKey = new Map(parts.keys.map((key, slot) => [key, slot]));
+    this.#rowText = parts.rowText;
+    this.#rowStarts = parts.rowStarts;
+    this.#stored = new Array<StoredTender | undefined>(this.#size);
+    this.#closingDay = parts.closingDay;
+    this.#closingAtMs = parts.closingAtMs;
+    this.#zone = parts.zone;
+    this.#kind = parts.kind;
+    this.#tier = parts.tier;
+    this.#source = parts.source;
+    this.#sourceCodes = new Map(parts.sourceCodes.map((code, at) => [code, at]));
+    this.#buyer = parts.buyer;
+    this.#buyerCodes = new Map(parts.buyerCodes.map((code, at) => [code, at]));
+    this.#category = parts.category;
+    this.#trade = parts.trade;
+    this.#firstSeenMs = parts.firstSeenMs;
+    this.#datesChangedMs = parts.datesChangedMs;
+    this.#text = TextIndex.fromParts(parts.text);
+    this.#sources = [...parts.sources].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.#sourceIds = new Set(this.#sources.map((source) => source.id));
+    const lengths = [parts.rowStarts.length - 1, parts.closingDay.length, parts.closingAtMs.length, parts.zone.length, parts.kind.length, parts.tier.length,
+      parts.source.length, parts.buyer.length, parts.category.length, parts.trade.length, parts.firstSeenMs.length, parts.datesChangedMs.length];
+    if (lengths.some((length) => length !== this.#size) || this.#text.documentCount !== this.#size) throw new Error('tender index: parts of different lengths');
+  }
+
+  /** What an index file stores. */
+  get parts(): TenderIndexParts {
+    return this.#parts;
+  }
+
+  /** The tender in `slot`: the same object each time. */
+  #tenderAt(slot: number): IndexedTender {
+    let tender = this.#stored[slot];
+    if (tender === undefined) {
+      const closingDay = this.#closingDay[slot]!;
+      const trade = this.#trade[slot]!;
+      tender = new StoredTender({
+        jurisdiction: JURISDICTIONS[this.#zone[slot]!]!,
+        kind: TENDER_KINDS[this.#kind[slot]!]!,
+        tier: TIERS[this.#tier[slot]!]!,
+        closingDate: closingDay === NO_CLOSING_DAY ? null : new Date(closingDay * DAY_MS).toISOString().slice(0, 10),
+        trade: trade === -1 ? null : TRADE_IDS[trade]!,
+      }, this.#rowText, this.#rowStarts[slot]!, this.#rowStarts[slot + 1]!);
+      this.#stored[slot] = tender;
+    }
+    return tender;
   }
 
   get size(): number {
-    return this.#tenders.length;
+    return this.#size;
   }
 
   get sources(): readonly SourceRow[] {
@@ -259,7 +357,7 @@ export class TenderIndex {
   get(key: string, now: Date): TenderHit | null {
     const slot = this.#slotByKey.get(key);
     if (slot === undefined) return null;
-    return { tender: this.#tenders[slot]!, open: this.#isOpen(slot, todayBySlot(now)) };
+    return { tender: this.#tenderAt(slot), open: this.#isOpen(slot, todayBySlot(now)) };
   }
 
   /**
@@ -271,7 +369,7 @@ export class TenderIndex {
     const today = todayBySlot(now);
     const matches = this.#matcher(filters, today, now);
     const includeClosed = filters.include_closed === true;
-    const hit = (slot: number): TenderHit => ({ tender: this.#tenders[slot]!, open: this.#isOpen(slot, today) });
+    const hit = (slot: number): TenderHit => ({ tender: this.#tenderAt(slot), open: this.#isOpen(slot, today) });
 
     const q = filters.q?.trim();
     if (q) {
@@ -284,7 +382,7 @@ export class TenderIndex {
     const hits: TenderHit[] = [];
     let total = 0;
     const closed: number[] = [];
-    for (let slot = 0; slot < this.#tenders.length; slot++) {
+    for (let slot = 0; slot < this.#size; slot++) {
       if (!matches(slot)) continue;
       if (this.#isOpen(slot, today)) {
         if (total >= page.offset && total < end) hits.push(hit(slot));
@@ -328,7 +426,7 @@ export class TenderIndex {
     const nowMs = now.getTime();
     const weekAgoMs = nowMs - 7 * DAY_MS;
     const counts: Strip = { closing_48h: 0, dates_changed_7d: 0, new_7d: 0 };
-    for (let slot = 0; slot < this.#tenders.length; slot++) {
+    for (let slot = 0; slot < this.#size; slot++) {
       if (this.#zone[slot] === NZ_SLOT || !this.#isOpen(slot, today)) continue;
       const closingAtMs = this.#closingAtMs[slot]!;
       if (Number.isNaN(closingAtMs)) {
@@ -431,15 +529,50 @@ const SHORTEST_PREFIX = 3;
 const SHORTEST_FUZZY = 6;
 const MOST_QUERY_TERMS = 32;
 
-interface FieldPostings {
-  boost: number;
+const FieldPostings = z.object({
+  boost: z.number(),
   /** Postings of term t are at offsets[t] .. offsets[t + 1] in docs and frequencies, docs ascending. */
-  offsets: Int32Array;
-  docs: Int32Array;
-  frequencies: Uint16Array;
-  lengths: Uint16Array;
-  averageLength: number;
-}
+  offsets: packed.int32,
+  docs: packed.int32,
+  frequencies: packed.uint16,
+  lengths: packed.uint16,
+  averageLength: z.number(),
+});
+type FieldPostings = z.infer<typeof FieldPostings>;
+
+const TextIndexParts = z.object({
+  /** The vocabulary, each term at its id. */
+  terms: z.array(z.string()),
+  documentCount: z.number().int().nonnegative(),
+  fields: z.array(FieldPostings),
+});
+type TextIndexParts = z.infer<typeof TextIndexParts>;
+
+/** What an index file stores of a TenderIndex. */
+export const TenderIndexParts = z.object({
+  skipped: z.number().int().nonnegative(),
+  /** Each tender's row as JSON text, end to end: slot s at rowStarts[s] .. rowStarts[s + 1]. */
+  rowText: packed.buffer,
+  rowStarts: packed.int32,
+  keys: z.array(z.string()),
+  closingDay: packed.int32,
+  closingAtMs: packed.float64,
+  zone: packed.uint8,
+  kind: packed.uint8,
+  tier: packed.uint8,
+  source: packed.int32,
+  buyer: packed.int32,
+  category: packed.int32,
+  trade: packed.int16,
+  firstSeenMs: packed.float64,
+  datesChangedMs: packed.float64,
+  /** Source ids and normalised buyer names, each at its code. */
+  sourceCodes: z.array(z.string()),
+  buyerCodes: z.array(z.string()),
+  sources: z.array(SourceRow),
+  text: TextIndexParts,
+});
+export type TenderIndexParts = z.infer<typeof TenderIndexParts>;
 
 /**
  * A BM25+ inverted index over a few text fields, every query word required. The vocabulary is a
@@ -448,6 +581,7 @@ interface FieldPostings {
  * document, which measured 40-140 ms for a common word over 50,000 tenders; this takes about 1 ms.
  */
 class TextIndex {
+  readonly #parts: TextIndexParts;
   readonly #vocabulary: SearchableMap<number>;
   readonly #fields: FieldPostings[];
   readonly #documentCount: number;
@@ -483,8 +617,6 @@ class TextIndex {
         }
       });
     }
-    const vocabulary = new SearchableMap<number>();
-    for (const [term, id] of termIds) vocabulary.set(term, id);
     const fields: FieldPostings[] = [];
     for (const [fieldIndex, field] of collected.entries()) {
       await nextTurn();
@@ -503,17 +635,32 @@ class TextIndex {
       const averageLength = count === 0 ? 1 : Math.max(field.totalLength / count, 1);
       fields.push({ boost: FIELD_BOOSTS[fieldIndex]!, offsets, docs, frequencies: postingFrequencies, lengths: field.lengths, averageLength });
     }
-    return new TextIndex(vocabulary, fields, count);
+    return new TextIndex({ terms: [...termIds.keys()], documentCount: count, fields });
   }
 
-  private constructor(vocabulary: SearchableMap<number>, fields: FieldPostings[], documentCount: number) {
-    this.#vocabulary = vocabulary;
+  static fromParts(parts: TextIndexParts): TextIndex {
+    return new TextIndex(parts);
+  }
+
+  private constructor(parts: TextIndexParts) {
+    const { terms, fields, documentCount } = parts;
+    this.#parts = parts;
+    this.#vocabulary = new SearchableMap<number>();
+    terms.forEach((term, id) => this.#vocabulary.set(term, id));
     this.#fields = fields;
     this.#documentCount = documentCount;
     this.#scores = new Float64Array(documentCount);
     this.#matched = new Uint8Array(documentCount);
     this.#touched = new Int32Array(documentCount);
     this.#pool = new Int32Array(documentCount);
+  }
+
+  get parts(): TextIndexParts {
+    return this.#parts;
+  }
+
+  get documentCount(): number {
+    return this.#documentCount;
   }
 
   /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readMacros, readModel } from '../../data/build.ts';
 import { pointCurrentAt } from '../../data/release.ts';
+import { writeServingIndex } from '../../data/search/serving-index.ts';
 import { TABLES, createTableSql } from '../../data/schema.ts';
 import { openStore, sqlString, type Store } from '../../data/store.ts';
 import { buyerKey } from '../../lib/keys.ts';
@@ -103,6 +104,9 @@ export async function seedIntelRelease(options: SeedReleaseOptions & Omit<IntelS
   } finally {
     store.close();
   }
-  if (point) await pointCurrentAt(options.dataDir, seeded.manifest, new Date());
+  if (point) {
+    await writeServingIndex(seeded.dir);
+    await pointCurrentAt(options.dataDir, seeded.manifest, new Date());
+  }
   return seeded;
 }

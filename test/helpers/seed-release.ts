@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newReleaseId, pointCurrentAt, releasesDir, type Manifest } from '../../data/release.ts';
+import { writeServingIndex } from '../../data/search/serving-index.ts';
 import { SCHEMA_VERSION, SOURCE_STATUSES, TABLES, createTableSql, type SourceStatus, type TableName } from '../../data/schema.ts';
 import { openStore, sqlString, type Store } from '../../data/store.ts';
 import { buyerKey, tenderKey } from '../../lib/keys.ts';
@@ -163,7 +164,10 @@ export async function seedRelease(options: SeedReleaseOptions): Promise<SeededRe
     stage_timings_ms: {},
   };
   await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  if (options.point ?? true) await pointCurrentAt(options.dataDir, manifest, new Date());
+  if (options.point ?? true) {
+    await writeServingIndex(dir);
+    await pointCurrentAt(options.dataDir, manifest, new Date());
+  }
   return { releaseId, dir, manifest };
 }
 

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { access, mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { openStore } from '../store.ts';
+import { AwardIndex, AwardIndexParts, readAwardIndex } from './award-index.ts';
+import { readIndexFile, writeIndexFile } from './index-file.ts';
+import { readTenderIndex } from './read-tenders.ts';
+import { TenderIndex, TenderIndexParts } from './tender-index.ts';
+
+/**
+ * The serving index of a release: its tenders' search index and its awards' list index, built by the nightly
+ * run from the release's store and saved beside it in `index/`. The API loads these files (one read each,
+ * typed arrays used in place) instead of reading a million rows out of DuckDB into JS objects, which left the
+ * API process holding about a gigabyte.
+ */
+
+const INDEX_DIR = 'index';
+const TENDERS_FILE = 'tenders.idx';
+const AWARDS_FILE = 'awards.idx';
+
+export interface ServingIndexSummary {
+  tenders: number;
+  awards: number;
+  bytes: number;
+}
+
+/** Builds both indexes from `<releaseDir>/store.duckdb` and writes `<releaseDir>/index/` (whole or not at all). */
+export async function writeServingIndex(releaseDir: string): Promise<ServingIndexSummary> {
+  const storePath = join(releaseDir, 'store.duckdb');
+  const store = await openStore(storePath, { readOnly: true });
+  const building = join(releaseDir, `${INDEX_DIR}.building-${process.pid}`);
+  try {
+    await rm(building, { recursive: true, force: true });
+    await mkdir(building, { recursive: true });
+    const tenders = await readTenderIndex(store);
+    let bytes = await writeIndexFile(join(building, TENDERS_FILE), tenders.parts);
+    const awards = await readAwardIndex(store, storePath);
+    bytes += await writeIndexFile(join(building, AWARDS_FILE), awards.parts);
+    await rm(join(releaseDir, INDEX_DIR), { recursive: true, force: true });
+    await rename(building, join(releaseDir, INDEX_DIR));
+    return { tenders: tenders.size, awards: awards.size, bytes };
+  } finally {
+    store.close();
+    await rm(building, { recursive: true, force: true });
+  }
+}
+
+/** Whether the release holds its serving index (releases published before it existed do not). */
+export async function hasServingIndex(releaseDir: string): Promise<boolean> {
+  return access(join(releaseDir, INDEX_DIR, AWARDS_FILE)).then(() => true, () => false);
+}
+
+export async function readServingTenders(releaseDir: string): Promise<TenderIndex> {
+  return TenderIndex.fromParts(TenderIndexParts.parse(await readIndexFile(join(releaseDir, INDEX_DIR, TENDERS_FILE))));
+}
+
+export async function readServingAwards(releaseDir: string): Promise<AwardIndex> {
+  return AwardIndex.fromParts(AwardIndexParts.parse(await readIndexFile(join(releaseDir, INDEX_DIR, AWARDS_FILE))));
+}
+
+/**
+ * Writes a release's serving index in a child process, so the caller (the API, given a release from before
+ * serving indexes) never holds the rows the build reads.
+ */
+export async function writeServingIndexApart(releaseDir: string): Promise<void> {
+  await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), releaseDir], { maxBuffer: 1 << 20 });
+}
+
+if (import.meta.main) {
+  const releaseDir = process.argv[2];
+  if (!releaseDir) {
+    console.error('usage: node data/search/serving-index.ts <release-dir>');
+    process.exit(2);
+  }
+  const summary = await writeServingIndex(releaseDir);
+  console.log(`serving index: ${summary.tenders} tenders, ${summary.awards} awards, ${(summary.bytes / 2 ** 20).toFixed(1)} MB`);
+}
