@@ -1,8 +1,8 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { configuredPublicUrl, port } from '../lib/config.ts';
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { newSecret } from '../lib/tokens.ts';
-import { readTenderIndex } from '../data/search/read-tenders.ts';
+import { readServingTenders } from '../data/search/serving-index.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { openStore } from '../data/store.ts';
 import { composeDigest, renderDigest } from '../data/watches/digest.ts';
@@ -10,7 +10,7 @@ import { activeWatchers, issueStopToken, recordSent, withdrawStopToken } from '.
 
 export interface DigestOptions {
   dataDir: string;
-  /** The release just published: its store and the instant it is true for. */
+  /** The release just published: its store (in the release folder, beside its serving index) and the instant it is true for. */
   release: { storePath: string; computedAt: string; now: Date };
   /** Default: SMTP over `SMTP_URL`, else `.eml` files in `<dataDir>/outbox/`. */
   mailer?: Mailer;
@@ -50,7 +50,7 @@ export async function sendDigests(options: DigestOptions): Promise<DigestSummary
     const people = activeWatchers(state);
     summary.watchers = people.length;
     if (people.length === 0) return summary;
-    const release = { store, tenders: await readTenderIndex(store), computedAt: options.release.computedAt, now: options.release.now };
+    const release = { store, tenders: await readServingTenders(dirname(options.release.storePath)), computedAt: options.release.computedAt, now: options.release.now };
     const compose = { publicUrl };
     for (const person of people) {
       const digest = await composeDigest(release, person, compose);
