@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { currentPointerPath, readCurrentRelease, type CurrentRelease, type Manifest } from '../data/release.ts';
 import { openStore, type Store } from '../data/store.ts';
-import { useAwardIndex } from '../data/search/award-index.ts';
+import { useAwardIndex, type AwardIndex } from '../data/search/award-index.ts';
 import { hasServingIndex, readServingAwards, readServingTenders, writeServingIndexApart } from '../data/search/serving-index.ts';
 import type { TenderIndex } from '../data/search/tender-index.ts';
 
@@ -13,6 +13,8 @@ export interface LoadedRelease {
   tenders: TenderIndex;
   /** The release's DuckDB file, read-only, for routes that query it directly. */
   store: Store;
+  /** The award list's index, loading in the background; closed with the release. */
+  awards: Promise<AwardIndex>;
 }
 
 export interface ReleaseStoreOptions {
@@ -190,12 +192,16 @@ async function loadRelease(release: CurrentRelease): Promise<LoadedRelease> {
   const tenders = await readServingTenders(release.dir);
   const store = await openStore(release.storePath, { readOnly: true });
   // The awards list's index loads in the background (the list answers 503 {ready: false} until it has).
-  useAwardIndex(store, readServingAwards(release.dir));
-  return { id: release.pointer.release_id, computedAt: release.manifest.computed_at, manifest: release.manifest, tenders, store };
+  const awards = readServingAwards(release.dir);
+  useAwardIndex(store, awards);
+  return { id: release.pointer.release_id, computedAt: release.manifest.computed_at, manifest: release.manifest, tenders, store, awards };
 }
 
 function closeRelease(release: LoadedRelease): void {
   release.store.close();
+  release.tenders.close();
+  // an index that failed to load has nothing open
+  release.awards.then((awards) => awards.close(), () => undefined);
 }
 
 function errorText(error: unknown): string {

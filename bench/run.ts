@@ -10,7 +10,7 @@ import { writeServingIndex } from '../data/search/serving-index.ts';
 import { SCHEMA_VERSION } from '../data/schema.ts';
 import { PRODUCTION_SCALE } from './generate.ts';
 import { benchPipeline } from './pipeline-bench.ts';
-import { load, loadRequests, searchPaths, startChild, stopChild, type BenchRequest, type LoadResult } from './search-bench.ts';
+import { load, loadRequests, searchPaths, serveLaunch, startChild, stopChild, type BenchRequest, type LoadResult } from './search-bench.ts';
 import { benchSite } from './site-bench.ts';
 import { awardPaths, readAwardMixKeys, residentBytes, tradeStatePaths } from './intelligence-bench.ts';
 
@@ -69,7 +69,10 @@ if (process.env.BENCH_REUSE === '1' && existsSync(manifestPath)) {
 }
 
 const describe = (result: LoadResult) => `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`;
-const bare = await startChild('./bare-server.ts', []);
+// Every server runs as `npm run serve` starts the API (its Node flags and environment): (h) is then the memory
+// users would see, and the bare baselines differ from the API by our code alone, not by the runtime's settings.
+const serve = await serveLaunch();
+const bare = await startChild('./bare-server.ts', [], serve.env, serve.nodeArgs);
 let bareResult: LoadResult;
 try {
   await load(bare.origin, ['/bare'], 2);
@@ -95,8 +98,8 @@ const awardKeys = await readAwardMixKeys(join(releaseDir, 'store.duckdb'));
 // The metered route of (c) runs far past the weekly cap of 100: the bench account's cap is raised, the meter
 // still reserves and commits every call.
 const api = await startChild('../api/server.ts', ['--data-dir', dataDir, '--port', '0'], {
-  SVC_BURST_CAPACITY: '1000000000', SVC_BURST_REFILL_PER_MIN: '1000000000000', SVC_WEEKLY_CAP_IDENTIFIED: '1000000000',
-});
+  ...serve.env, SVC_BURST_CAPACITY: '1000000000', SVC_BURST_REFILL_PER_MIN: '1000000000000', SVC_WEEKLY_CAP_IDENTIFIED: '1000000000',
+}, serve.nodeArgs);
 try {
   // The award and trade indexes build in the background once the release opens (awards answer 503
   // {ready:false} until then): every measurement starts after, as it would on a server that has been up.
@@ -128,7 +131,7 @@ try {
     ['AU-TAS', 'AU-ACT', 'AU-NT'].map((jurisdiction) => ({
       method: 'POST' as const, path: '/v1/tenders/match', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ example, jurisdiction }),
     })));
-  const bareMatch = await startChild('./bare-match-server.ts', ['--data-dir', dataDir]);
+  const bareMatch = await startChild('./bare-match-server.ts', ['--data-dir', dataDir], serve.env, serve.nodeArgs);
   let bareMatchResult: LoadResult;
   try {
     await loadRequests(bareMatch.origin, matchRequests({}), 2);

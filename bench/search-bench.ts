@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -9,9 +11,29 @@ export interface LoadResult {
   non2xx: number;
 }
 
-/** Starts an entry point as a child process and resolves with the address it prints. */
-export async function startChild(entry: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url)), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * How `npm run serve` starts the API: the environment and Node flags of package.json's serve script (the
+ * young generation's size, no allocation-site pretenuring, two malloc arenas), so the benchmark measures the
+ * process users run, not a bare `node api/server.ts`.
+ */
+export async function serveLaunch(): Promise<{ env: Record<string, string>; nodeArgs: string[] }> {
+  const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = manifest.scripts.serve!.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0]!)) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  if (words.shift() !== 'node') throw new Error('bench: the serve script does not start with node');
+  const nodeArgs = words.slice(0, words.findIndex((word) => word.endsWith('.ts')));
+  return { env, nodeArgs };
+}
+
+/** Starts an entry point as a child process (from the repository's root) and resolves with the address it prints. */
+export async function startChild(entry: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL(entry, import.meta.url)), ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const origin = await new Promise<string>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${entry} did not start: ${output}`)), 120_000);

@@ -3,6 +3,7 @@ import { configuredPublicUrl, port } from '../lib/config.ts';
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { newSecret } from '../lib/tokens.ts';
 import { readServingTenders } from '../data/search/serving-index.ts';
+import type { TenderIndex } from '../data/search/tender-index.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { openStore } from '../data/store.ts';
 import { composeDigest, renderDigest } from '../data/watches/digest.ts';
@@ -46,11 +47,13 @@ export async function sendDigests(options: DigestOptions): Promise<DigestSummary
   const publicUrl = options.publicUrl ?? configuredPublicUrl() ?? `http://127.0.0.1:${port()}`;
   const store = await openStore(options.release.storePath, { readOnly: true });
   const summary: DigestSummary = { watchers: 0, sent: 0, failed: 0 };
+  let tenders: TenderIndex | undefined;
   try {
     const people = activeWatchers(state);
     summary.watchers = people.length;
     if (people.length === 0) return summary;
-    const release = { store, tenders: await readServingTenders(dirname(options.release.storePath)), computedAt: options.release.computedAt, now: options.release.now };
+    tenders = await readServingTenders(dirname(options.release.storePath));
+    const release = { store, tenders, computedAt: options.release.computedAt, now: options.release.now };
     const compose = { publicUrl };
     for (const person of people) {
       const digest = await composeDigest(release, person, compose);
@@ -79,6 +82,7 @@ export async function sendDigests(options: DigestOptions): Promise<DigestSummary
     return summary;
   } finally {
     store.close();
+    tenders?.close();
     if (!options.state) state.close();
   }
 }

@@ -134,12 +134,13 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
     }
     const audience = audienceOf(c);
     const { total, hits } = release.tenders.search(filters, { limit, offset }, store.now());
+    const results = hits.map((hit) => tenderReply(hit.tender, hit.open, audience));
     return c.json(
       {
         total,
-        results: hits.map((hit) => tenderReply(hit.tender, hit.open, audience)),
+        results,
         coverage: { ...release.tenders.coverage(filters), last_run: release.computedAt },
-        sources: attributionsOf(hits.map((hit) => hit.tender.row.source), release.tenders.sources),
+        sources: attributionsOf(results.map((result) => result.source), release.tenders.sources),
       },
       200,
     );
@@ -159,8 +160,8 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
     // A malformed key cannot name a tender: it answers like any unknown key.
     const hit = TENDER_KEY_PATTERN.test(key) ? c.get('release').tenders.get(key, store.now()) : null;
     if (!hit) return c.json({ detail: `No tender has the key ${key.slice(0, 80)}; keys are the page_key of a search result.` }, 404);
-    const sources = attributionsOf([hit.tender.row.source], c.get('release').tenders.sources);
-    return c.json({ ...tenderReply(hit.tender, hit.open, audienceOf(c)), sources }, 200);
+    const reply = tenderReply(hit.tender, hit.open, audienceOf(c));
+    return c.json({ ...reply, sources: attributionsOf([reply.source], c.get('release').tenders.sources) }, 200);
   });
 
   app.openapi(portalRoute, (c) => {

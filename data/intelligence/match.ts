@@ -196,6 +196,7 @@ interface TenderWords {
 }
 
 const NO_PHRASES: ReadonlySet<string> = new Set();
+const NO_PHRASE_LIST: readonly string[] = [];
 const needsCache = new WeakMap<IndexedTender, TenderNeeds>();
 
 // Most tenders name few vocabulary phrases: one shared empty set and array keep the cache small at 50,000 tenders.
@@ -209,7 +210,7 @@ function needsOf(tender: IndexedTender): TenderNeeds {
     needs = {
       title: titleKeys.length === 0 ? NO_PHRASES : new Set(titleKeys),
       summary: summaryKeys.length === 0 ? NO_PHRASES : new Set(summaryKeys),
-      phrases: phrases.length === 0 ? [] : phrases,
+      phrases: phrases.length === 0 ? NO_PHRASE_LIST : phrases,
     };
     needsCache.set(tender, needs);
   }
@@ -217,8 +218,9 @@ function needsOf(tender: IndexedTender): TenderNeeds {
 }
 
 function wordsOfTender(tender: IndexedTender): TenderWords {
-  const titleWords = wordsOf(tender.row.title);
-  const summaryWords = tender.row.summary ? wordsOf(tender.row.summary) : [];
+  const { title, summary } = tender.row;
+  const titleWords = wordsOf(title);
+  const summaryWords = summary ? wordsOf(summary) : [];
   return { titleWords: new Set(titleWords), summaryWords: new Set(summaryWords), words: [...new Set([...titleWords, ...summaryWords])] };
 }
 
@@ -282,22 +284,25 @@ export function rankTenders(profile: CompanyProfile, tenders: readonly IndexedTe
 
   const rarity = inverseFrequency(tenders.map(needsOf), (needs) => needs.phrases, capabilityByKey.keys());
   const scored: { tender: IndexedTender; raw: number; order: number; why: string[] }[] = [];
+  // Runs for every open tender on every call: walks the tender's own few phrases rather than every capability,
+  // and allocates only for the tenders that fit, so a nationwide call leaves little garbage behind.
   tenders.forEach((tender, order) => {
     const needs = needsOf(tender);
-    const reasons: { label: string; weight: number }[] = [];
+    let reasons: { label: string; weight: number }[] | undefined;
     let raw = 0;
-    for (const [key, capability] of capabilityByKey) {
-      const inTitle = needs.title.has(key);
-      if (!inTitle && !needs.summary.has(key)) continue;
-      const weight = rarity.get(key)! * (inTitle ? TITLE_WEIGHT : 1) * (key.includes(' ') ? PHRASE_WEIGHT : 1);
+    for (const key of needs.phrases) {
+      const capability = capabilityByKey.get(key);
+      if (capability === undefined) continue;
+      const weight = rarity.get(key)! * (needs.title.has(key) ? TITLE_WEIGHT : 1) * (key.includes(' ') ? PHRASE_WEIGHT : 1);
       raw += weight;
-      reasons.push({ label: capability.phrase, weight });
+      (reasons ??= []).push({ label: capability.phrase, weight });
     }
     const trade = tender.trade;
     const strength = trade === null ? undefined : tradeStrength.get(trade);
     if (strength !== undefined) raw += TRADE_BONUS * strength;
     if (raw === 0) return;
 
+    if (reasons === undefined) reasons = [];
     reasons.sort((a, b) => b.weight - a.weight || (a.label < b.label ? -1 : 1));
     const why = reasons.slice(0, MOST_REASONS).map((reason) => reason.label);
     if (why.length === 0 && trade !== null) why.push(TRADE_NAMES.get(trade)!.toLowerCase());

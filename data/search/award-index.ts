@@ -5,9 +5,9 @@ import { normaliseBuyerName } from '../../lib/keys.ts';
 import { openStore, sqlString, type Store } from '../store.ts';
 import type { AwardRow } from '../intelligence/awards.ts';
 import { z } from 'zod';
-import { Postings, PostingsBuilder, PostingsParts, unionThrough } from './award-postings.ts';
+import { Postings, PostingsBuilder, PostingsParts, ScratchInts, unionThrough } from './award-postings.ts';
 import { AwardRows, AwardRowsBuilder, AwardRowsParts, type StoredAwardFields } from './award-rows.ts';
-import { packed } from './index-file.ts';
+import { packed, type IndexFileHandle } from './index-file.ts';
 import { termsOf } from './tender-index.ts';
 
 /**
@@ -78,11 +78,15 @@ export class AwardIndex {
   readonly #supplierWords: Postings;
   /** Zeroed scratch bitset over positions, for merging postings (requests run one at a time in JS). */
   readonly #bits: Uint32Array;
+  /** Buffers for the lists a query reads and merges, reused query after query. */
+  readonly #scratch = new ScratchInts();
+  readonly #file: IndexFileHandle | null;
 
   constructor(parts: {
     days: Int32Array; jurisdictions: Uint8Array; rows: AwardRows; buyerKeys: Postings; supplierKeys: Postings; supplierNames: Postings;
     publicWords: Postings; supplierWords: Postings;
-  }) {
+  }, file: IndexFileHandle | null = null) {
+    this.#file = file;
     this.size = parts.days.length;
     this.#days = parts.days;
     this.#jurisdictions = parts.jurisdictions;
@@ -96,13 +100,14 @@ export class AwardIndex {
     this.#withinJurisdiction = new Map(JURISDICTIONS.map((jurisdiction) => [jurisdiction, this.#positionsWithin(jurisdiction)]));
   }
 
-  static fromParts(parts: AwardIndexParts): AwardIndex {
+  /** An index from the parts an index file stores, reading its text blocks through `file` when they were left there. */
+  static fromParts(parts: AwardIndexParts, file: IndexFileHandle | null = null): AwardIndex {
     return new AwardIndex({
       days: parts.days, jurisdictions: parts.jurisdictions, rows: new AwardRows(parts.rows),
       buyerKeys: Postings.fromParts(parts.buyerKeys), supplierKeys: Postings.fromParts(parts.supplierKeys),
       supplierNames: Postings.fromParts(parts.supplierNames), publicWords: Postings.fromParts(parts.publicWords),
       supplierWords: Postings.fromParts(parts.supplierWords),
-    });
+    }, file);
   }
 
   /** What an index file stores: everything but what the constructor derives. */
@@ -114,23 +119,23 @@ export class AwardIndex {
     };
   }
 
-  /** Bytes held in typed arrays (distinct key strings come on top). */
-  get bytes(): number {
-    const postings = [this.#buyerKeys, this.#supplierKeys, this.#supplierNames, this.#publicWords, this.#supplierWords].reduce((sum, p) => sum + p.bytes, 0);
-    const within = [...this.#withinJurisdiction.values()].reduce((sum, positions) => sum + positions.byteLength, 0);
-    return this.#days.byteLength + this.#jurisdictions.byteLength + this.#rows.bytes + this.#bits.byteLength + postings + within;
+  /** Closes the index file the award text blocks are read from (nothing to do for an index built in memory). */
+  close(): void {
+    this.#file?.close();
   }
 
   /** The awards matching every filter: how many, and `limit` of them from `offset`, most recent first. */
   find(query: AwardIndexQuery, page: { limit: number; offset: number }): AwardIndexPage {
+    const scratch = this.#scratch;
+    scratch.reset();
     const lists: Int32Array[] = [];
-    if (query.buyerKeys !== undefined) lists.push(this.#anyOf(query.buyerKeys.map((key) => this.#buyerKeys.of(key))));
-    if (query.buyerKey !== undefined) lists.push(this.#buyerKeys.of(query.buyerKey));
-    if (query.supplier !== undefined) lists.push(this.#supplierNames.of(normaliseBuyerName(query.supplier)));
-    if (query.supplierKey !== undefined) lists.push(this.#supplierKeys.of(query.supplierKey));
+    if (query.buyerKeys !== undefined) lists.push(this.#anyOf(query.buyerKeys.map((key) => this.#buyerKeys.of(key, scratch))));
+    if (query.buyerKey !== undefined) lists.push(this.#buyerKeys.of(query.buyerKey, scratch));
+    if (query.supplier !== undefined) lists.push(this.#supplierNames.of(normaliseBuyerName(query.supplier), scratch));
+    if (query.supplierKey !== undefined) lists.push(this.#supplierKeys.of(query.supplierKey, scratch));
     for (const word of query.q === undefined ? [] : new Set(termsOf(query.q))) {
-      const inPublic = this.#publicWords.withPrefix(word, this.size, this.#bits);
-      lists.push(query.supplierWords ? this.#anyOf([inPublic, this.#supplierWords.withPrefix(word, this.size, this.#bits)]) : inPublic);
+      const inPublic = this.#publicWords.withPrefix(word, this.size, this.#bits, scratch);
+      lists.push(query.supplierWords ? this.#anyOf([inPublic, this.#supplierWords.withPrefix(word, this.size, this.#bits, scratch)]) : inPublic);
     }
     const end = query.since === undefined ? this.size : this.#firstBefore(Date.parse(`${query.since}T00:00:00Z`) / DAY_MS);
     let keep: ((position: number) => boolean) | undefined;
@@ -160,13 +165,13 @@ export class AwardIndex {
   #anyOf(lists: Int32Array[]): Int32Array {
     const nonEmpty = lists.filter((list) => list.length > 0);
     if (nonEmpty.length <= 1) return nonEmpty[0] ?? new Int32Array(0);
-    const joined = new Int32Array(nonEmpty.reduce((sum, list) => sum + list.length, 0));
+    const joined = this.#scratch.take(nonEmpty.reduce((sum, list) => sum + list.length, 0));
     let at = 0;
     for (const list of nonEmpty) {
       joined.set(list, at);
       at += list.length;
     }
-    return unionThrough(joined, this.size, this.#bits);
+    return unionThrough(joined, this.size, this.#bits, this.#scratch);
   }
 
   #positionsWithin(jurisdiction: Jurisdiction): Int32Array {
@@ -285,7 +290,7 @@ async function readAwards(store: Store): Promise<AwardIndex> {
   const size = counted?.size ?? 0;
   const days = new Int32Array(size);
   const jurisdictions = new Uint8Array(size);
-  const rows = new AwardRowsBuilder(size);
+  const rows = new AwardRowsBuilder();
   const buyerKeys = new PostingsBuilder();
   const supplierKeys = new PostingsBuilder();
   const supplierNames = new PostingsBuilder();

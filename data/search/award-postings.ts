@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { packed } from './index-file.ts';
+import { FileInts, packed } from './index-file.ts';
 
-export const PostingsParts = z.object({ keyText: packed.buffer, keyStarts: packed.int32, starts: packed.int32, positions: packed.int32 });
+export const PostingsParts = z.object({ keyText: packed.buffer, keyStarts: packed.int32, starts: packed.int32, positions: packed.int32OnDisk });
 export type PostingsParts = z.infer<typeof PostingsParts>;
 
 /**
@@ -14,9 +14,9 @@ export class Postings {
   /** Key i is `#keyText[#keyStarts[i] .. #keyStarts[i + 1])`. */
   readonly #keyText: Buffer;
   readonly #keyStarts: Int32Array;
-  /** The positions of key i are `#positions[#starts[i] .. #starts[i + 1])`. */
+  /** The positions of key i are `#positions[#starts[i] .. #starts[i + 1])`: in memory when built, in the index file when loaded from one. */
   readonly #starts: Int32Array;
-  readonly #positions: Int32Array;
+  readonly #positions: Int32Array | FileInts;
 
   private constructor(parts: PostingsParts) {
     const keyCount = parts.keyStarts.length - 1;
@@ -54,32 +54,35 @@ export class Postings {
     return { keyText: this.#keyText, keyStarts: this.#keyStarts, starts: this.#starts, positions: this.#positions };
   }
 
-  /** Bytes held in typed arrays. */
-  get bytes(): number {
-    return this.#keyText.byteLength + this.#keyStarts.byteLength + this.#starts.byteLength + this.#positions.byteLength;
-  }
-
   get keyCount(): number {
     return this.#keyStarts.length - 1;
   }
 
-  /** The positions holding exactly `key`, ascending; empty when none does. */
-  of(key: string): Int32Array {
+  /** The positions holding exactly `key`, ascending; empty when none does. Valid until `scratch` is reset. */
+  of(key: string, scratch: ScratchInts): Int32Array {
     const bytes = Buffer.from(key, 'utf8');
     const i = this.#lowerBound(bytes);
     return i < this.keyCount && this.#compareKey(i, bytes, bytes.length) === 0 && this.#keyLength(i) === bytes.length
-      ? this.#positions.subarray(this.#starts[i]!, this.#starts[i + 1]!)
+      ? this.#listsOf(i, i + 1, scratch)
       : EMPTY;
   }
 
   /**
    * Positions holding any key that starts with `prefix`, ascending and distinct. One key's list is returned
    * as it is stored; several are merged through `bits`, a zeroed scratch bitset of at least `size` bits.
+   * Valid until `scratch` is reset.
    */
-  withPrefix(prefix: string, size: number, bits: Uint32Array): Int32Array {
+  withPrefix(prefix: string, size: number, bits: Uint32Array, scratch: ScratchInts): Int32Array {
     const [from, to] = this.#prefixRange(Buffer.from(prefix, 'utf8'));
-    if (to - from <= 1) return from === to ? EMPTY : this.#positions.subarray(this.#starts[from]!, this.#starts[to]!);
-    return unionThrough(this.#positions.subarray(this.#starts[from]!, this.#starts[to]!), size, bits);
+    if (to - from <= 1) return from === to ? EMPTY : this.#listsOf(from, to, scratch);
+    return unionThrough(this.#listsOf(from, to, scratch), size, bits, scratch);
+  }
+
+  /** The lists of keys `[from, to)`, end to end: a view in memory, or read from the file into `scratch`. */
+  #listsOf(from: number, to: number, scratch: ScratchInts): Int32Array {
+    const start = this.#starts[from]!;
+    const end = this.#starts[to]!;
+    return this.#positions instanceof FileInts ? this.#positions.read(start, end, scratch.take(end - start)) : this.#positions.subarray(start, end);
   }
 
   /** The keys `[from, to)` that start with `prefix`: keys sorted, so they sit together. */
@@ -122,8 +125,34 @@ export class Postings {
 
 const EMPTY = new Int32Array(0);
 
-/** Several ascending lists, possibly overlapping, as one ascending list without repeats. Leaves `bits` zeroed. */
-export function unionThrough(positions: Int32Array, size: number, bits: Uint32Array): Int32Array {
+/**
+ * Int32 buffers reused by one query at a time (requests run one at a time in JS): the postings lists a
+ * query reads from disk and the lists it merges land here rather than in new arrays, which at thousands of
+ * queries a second left the allocator holding freed megabytes. Each buffer grows to the largest list it
+ * has held; `reset` before each query hands them out again.
+ */
+export class ScratchInts {
+  readonly #buffers: Int32Array[] = [];
+  #next = 0;
+
+  reset(): void {
+    this.#next = 0;
+  }
+
+  /** A buffer of `length` values (contents undefined), not handed out again before the next reset. */
+  take(length: number): Int32Array {
+    let buffer = this.#buffers[this.#next];
+    if (buffer === undefined || buffer.length < length) {
+      buffer = new Int32Array(Math.max(length, 4096));
+      this.#buffers[this.#next] = buffer;
+    }
+    this.#next += 1;
+    return buffer.subarray(0, length);
+  }
+}
+
+/** Several ascending lists, possibly overlapping, as one ascending list without repeats (in `scratch`). Leaves `bits` zeroed. */
+export function unionThrough(positions: Int32Array, size: number, bits: Uint32Array, scratch: ScratchInts): Int32Array {
   let distinct = 0;
   for (let i = 0; i < positions.length; i += 1) {
     const position = positions[i]!;
@@ -134,7 +163,7 @@ export function unionThrough(positions: Int32Array, size: number, bits: Uint32Ar
       distinct += 1;
     }
   }
-  const union = new Int32Array(distinct);
+  const union = scratch.take(distinct);
   let next = 0;
   const words = (size + 31) >>> 5;
   for (let word = 0; word < words && next < distinct; word += 1) {

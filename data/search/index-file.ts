@@ -1,4 +1,5 @@
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { z } from 'zod';
 
 /**
@@ -29,9 +30,114 @@ const Header = z.object({
   })),
 });
 
+/**
+ * Bytes a part reads by range: a Buffer in memory, or a FileBytes left in its index file. Buffer has this
+ * shape already, so a part built in memory and one loaded from a file are read alike.
+ */
+export interface ByteSource {
+  readonly length: number;
+  subarray(start: number, end: number): Buffer;
+}
+
+/** One opened index file, shared by the FileBytes it holds; closed with the index that reads it. */
+export class IndexFileHandle {
+  #fd: number | null;
+  readonly path: string;
+
+  constructor(path: string) {
+    this.path = path;
+    this.#fd = openSync(path, 'r');
+  }
+
+  /** Reads `length` bytes at `position` into a new Buffer. */
+  read(position: number, length: number): Buffer {
+    const bytes = Buffer.allocUnsafe(length);
+    this.readInto(bytes, position);
+    return bytes;
+  }
+
+  /** Fills `target` with the bytes at `position`. */
+  readInto(target: Uint8Array, position: number): void {
+    if (this.#fd === null) throw new Error(`${this.path} was closed: its index is no longer served`);
+    let done = 0;
+    while (done < target.length) {
+      const read = readSync(this.#fd, target, done, target.length - done, position + done);
+      if (read === 0) throw new Error(`${this.path} is cut short`);
+      done += read;
+    }
+  }
+
+  get size(): number {
+    if (this.#fd === null) throw new Error(`${this.path} was closed`);
+    return fstatSync(this.#fd).size;
+  }
+
+  close(): void {
+    if (this.#fd !== null) closeSync(this.#fd);
+    this.#fd = null;
+  }
+}
+
+/**
+ * Bytes an index file leaves on disk, read by range when asked. Used for what a reply reads a little of at a
+ * time (tender rows, award text blocks): the operating system's page cache keeps the parts in use, and they
+ * never count in the API process's memory.
+ */
+export class FileBytes implements ByteSource {
+  readonly #file: IndexFileHandle;
+  readonly #position: number;
+  readonly length: number;
+
+  constructor(file: IndexFileHandle, position: number, length: number) {
+    this.#file = file;
+    this.#position = position;
+    this.length = length;
+  }
+
+  subarray(start: number, end: number): Buffer {
+    const from = Math.max(0, Math.min(start, this.length));
+    return this.#file.read(this.#position + from, Math.max(0, Math.min(end, this.length) - from));
+  }
+
+  toJSON(): never {
+    throw new Error('bytes left in an index file cannot be written into another one');
+  }
+}
+
+/**
+ * Int32 values an index file leaves on disk (postings lists), read by range into a buffer the caller owns:
+ * a query reads the few lists it filters on, and the page cache keeps the busy ones.
+ */
+export class FileInts {
+  readonly #file: IndexFileHandle;
+  readonly #position: number;
+  readonly length: number;
+
+  constructor(file: IndexFileHandle, position: number, length: number) {
+    this.#file = file;
+    this.#position = position;
+    this.length = length;
+  }
+
+  /** Values `[start, end)` read into the front of `into` (at least `end - start` long); returns that part of it. */
+  read(start: number, end: number, into: Int32Array): Int32Array {
+    const count = end - start;
+    if (start < 0 || end > this.length || count < 0 || into.length < count) throw new RangeError(`ints ${start}..${end} of ${this.length} do not fit`);
+    const target = into.subarray(0, count);
+    this.#file.readInto(new Uint8Array(target.buffer, target.byteOffset, target.byteLength), this.#position + start * Int32Array.BYTES_PER_ELEMENT);
+    return target;
+  }
+
+  toJSON(): never {
+    throw new Error('values left in an index file cannot be written into another one');
+  }
+}
+
 /** zod checks for the typed arrays an index's parts hold (z.instanceof would narrow them to plain ArrayBuffer backing). */
 export const packed = {
+  bytes: z.custom<ByteSource>((value) => Buffer.isBuffer(value) || value instanceof FileBytes, 'expected bytes'),
   int32: z.custom<Int32Array>((value) => value instanceof Int32Array, 'expected an Int32Array'),
+  int32OnDisk: z.custom<Int32Array | FileInts>((value) => value instanceof Int32Array || value instanceof FileInts, 'expected Int32 values'),
   int16: z.custom<Int16Array>((value) => value instanceof Int16Array, 'expected an Int16Array'),
   uint16: z.custom<Uint16Array>((value) => value instanceof Uint16Array, 'expected a Uint16Array'),
   uint8: z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected a Uint8Array'),
@@ -92,29 +198,84 @@ export async function writeIndexFile(path: string, value: unknown): Promise<numb
   return headerEnd + offset;
 }
 
-/** Reads a file written by writeIndexFile: the value, with every typed array a view on the file's bytes. */
-export async function readIndexFile(path: string): Promise<unknown> {
-  let bytes = await readFile(path);
-  if (bytes.byteOffset % ALIGN !== 0) bytes = Buffer.from(bytes); // a copy starts a fresh, aligned allocation
-  if (bytes.length < MAGIC.length + 4 || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error(`${path} is not an index file of this version`);
-  const headerLength = bytes.readUInt32LE(MAGIC.length);
-  const headerStart = MAGIC.length + 4;
-  const headerEnd = Math.ceil((headerStart + headerLength) / ALIGN) * ALIGN;
-  const header = Header.parse(JSON.parse(bytes.toString('utf8', headerStart, headerStart + headerLength)));
-  const views = header.arrays.map(({ type, offset, length }): PackedArray => {
-    const start = bytes.byteOffset + headerEnd + offset;
-    if (type === 'Buffer') {
-      if (headerEnd + offset + length > bytes.length) throw new Error(`${path} is cut short`);
-      return Buffer.from(bytes.buffer, start, length);
-    }
-    const Type = ARRAY_TYPES[type];
-    if (headerEnd + offset + length * Type.BYTES_PER_ELEMENT > bytes.length) throw new Error(`${path} is cut short`);
-    return new Type(bytes.buffer, start, length);
-  });
-  return revive(header.value, views);
+export interface ReadIndexOptions {
+  /**
+   * Names of parts to leave in the file, read by range when used: Buffers as FileBytes, Int32Arrays as
+   * FileInts. The file then stays open until `handle.close()`.
+   */
+  leaveOnDisk?: readonly string[];
 }
 
-function revive(value: unknown, views: PackedArray[]): unknown {
+export interface IndexFileContents {
+  value: unknown;
+  /** Open while some part was left on disk; null when everything was read into memory. */
+  handle: IndexFileHandle | null;
+}
+
+/**
+ * Reads a file written by writeIndexFile: the value, with every typed array a view on the bytes read
+ * (one allocation for all of them), and the parts named in `leaveOnDisk` left in the file.
+ */
+export async function readIndexFile(path: string, options: ReadIndexOptions = {}): Promise<IndexFileContents> {
+  const leaveOnDisk = new Set(options.leaveOnDisk ?? []);
+  const handle = new IndexFileHandle(path);
+  try {
+    const fileSize = handle.size;
+    const prefixLength = MAGIC.length + 4;
+    const prefix = fileSize < prefixLength ? Buffer.alloc(0) : handle.read(0, prefixLength);
+    if (prefix.length < prefixLength || prefix.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error(`${path} is not an index file of this version`);
+    const headerLength = prefix.readUInt32LE(MAGIC.length);
+    if (prefixLength + headerLength > fileSize) throw new Error(`${path} is cut short`);
+    const headerEnd = Math.ceil((prefixLength + headerLength) / ALIGN) * ALIGN;
+    const header = Header.parse(JSON.parse(handle.read(prefixLength, headerLength).toString('utf8')));
+    const spans = header.arrays.map(({ type, offset, length }) => {
+      const byteLength = type === 'Buffer' ? length : length * ARRAY_TYPES[type].BYTES_PER_ELEMENT;
+      if (headerEnd + offset + byteLength > fileSize) throw new Error(`${path} is cut short`);
+      return { type, position: headerEnd + offset, length, byteLength };
+    });
+    const onDisk = arraysUnder(header.value, leaveOnDisk);
+    for (const index of onDisk) if (!['Buffer', 'Int32Array'].includes(spans[index]!.type)) throw new Error(`${path}: only bytes and Int32 parts can stay on disk`);
+    // the arrays kept in memory share one allocation, each at an 8-aligned offset, read span by span
+    let total = 0;
+    const at = spans.map((span, index) => {
+      if (onDisk.has(index)) return -1;
+      const offset = total;
+      total += Math.ceil(span.byteLength / ALIGN) * ALIGN;
+      return offset;
+    });
+    const memory = new ArrayBuffer(total);
+    const views = spans.map((span, index): PackedArray | FileBytes | FileInts => {
+      if (onDisk.has(index)) return span.type === 'Buffer' ? new FileBytes(handle, span.position, span.length) : new FileInts(handle, span.position, span.length);
+      handle.readInto(new Uint8Array(memory, at[index]!, span.byteLength), span.position);
+      return span.type === 'Buffer' ? Buffer.from(memory, at[index]!, span.length) : new ARRAY_TYPES[span.type](memory, at[index]!, span.length);
+    });
+    const value = revive(header.value, views);
+    if (onDisk.size === 0) handle.close();
+    return { value, handle: onDisk.size === 0 ? null : handle };
+  } catch (error) {
+    handle.close();
+    throw error;
+  }
+}
+
+/** The array numbers referred to under the given property names, anywhere in the header's value. */
+function arraysUnder(value: unknown, names: ReadonlySet<string>): Set<number> {
+  const found = new Set<number>();
+  const visit = (node: unknown, key: string | null) => {
+    if (typeof node !== 'object' || node === null) return;
+    const ref = ArrayRef.safeParse(node);
+    if (ref.success && Object.keys(node).length === 1) {
+      if (key !== null && names.has(key)) found.add(ref.data.$array);
+      return;
+    }
+    if (Array.isArray(node)) node.forEach((item) => visit(item, null));
+    else for (const [name, item] of Object.entries(node)) visit(item, name);
+  };
+  if (names.size > 0) visit(value, null);
+  return found;
+}
+
+function revive(value: unknown, views: (PackedArray | FileBytes | FileInts)[]): unknown {
   if (Array.isArray(value)) {
     // string tables are most of the header: leave arrays of plain values as they were parsed
     for (let i = 0; i < value.length; i += 1) if (typeof value[i] === 'object' && value[i] !== null) value[i] = revive(value[i], views);

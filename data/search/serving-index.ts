@@ -11,14 +11,16 @@ import { TenderIndex, TenderIndexParts } from './tender-index.ts';
 
 /**
  * The serving index of a release: its tenders' search index and its awards' list index, built by the nightly
- * run from the release's store and saved beside it in `index/`. The API loads these files (one read each,
- * typed arrays used in place) instead of reading a million rows out of DuckDB into JS objects, which left the
- * API process holding about a gigabyte.
+ * run from the release's store and saved beside it in `index/`. The API loads these files (typed arrays used
+ * in place, the bulky text left on disk) instead of reading a million rows out of DuckDB into JS objects,
+ * which left the API process holding about a gigabyte.
  */
 
 const INDEX_DIR = 'index';
-const TENDERS_FILE = 'tenders.idx';
-const AWARDS_FILE = 'awards.idx';
+// The layout version is in the names: an API meeting a release indexed by an older layout builds the current
+// one for it (see hasServingIndex) rather than misreading it. v2: award page fields moved into the text blocks.
+const TENDERS_FILE = 'tenders.v2.idx';
+const AWARDS_FILE = 'awards.v2.idx';
 
 export interface ServingIndexSummary {
   tenders: number;
@@ -47,17 +49,39 @@ export async function writeServingIndex(releaseDir: string): Promise<ServingInde
   }
 }
 
-/** Whether the release holds its serving index (releases published before it existed do not). */
+/** Whether the release holds its serving index in the current layout (releases published before it do not). */
 export async function hasServingIndex(releaseDir: string): Promise<boolean> {
-  return access(join(releaseDir, INDEX_DIR, AWARDS_FILE)).then(() => true, () => false);
+  const present = (file: string) => access(join(releaseDir, INDEX_DIR, file)).then(() => true, () => false);
+  return (await present(TENDERS_FILE)) && (await present(AWARDS_FILE));
 }
 
+/**
+ * The release's tender index. The rows' JSON stays in the file, read by range as replies need them (the
+ * OS page cache keeps the busy ones): it is the largest part, and a reply reads twenty rows of it. Close
+ * the index when the release is retired.
+ */
 export async function readServingTenders(releaseDir: string): Promise<TenderIndex> {
-  return TenderIndex.fromParts(TenderIndexParts.parse(await readIndexFile(join(releaseDir, INDEX_DIR, TENDERS_FILE))));
+  const { value, handle } = await readIndexFile(join(releaseDir, INDEX_DIR, TENDERS_FILE), { leaveOnDisk: ['rowText'] });
+  try {
+    return TenderIndex.fromParts(TenderIndexParts.parse(value), handle);
+  } catch (error) {
+    handle?.close();
+    throw error;
+  }
 }
 
+/**
+ * The release's award index. Its compressed text blocks and its postings lists stay in the file likewise:
+ * a query reads the few lists it filters on and a page reads a block or two. Close it when the release is retired.
+ */
 export async function readServingAwards(releaseDir: string): Promise<AwardIndex> {
-  return AwardIndex.fromParts(AwardIndexParts.parse(await readIndexFile(join(releaseDir, INDEX_DIR, AWARDS_FILE))));
+  const { value, handle } = await readIndexFile(join(releaseDir, INDEX_DIR, AWARDS_FILE), { leaveOnDisk: ['blocks', 'positions'] });
+  try {
+    return AwardIndex.fromParts(AwardIndexParts.parse(value), handle);
+  } catch (error) {
+    handle?.close();
+    throw error;
+  }
 }
 
 /**

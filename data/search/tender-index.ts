@@ -13,7 +13,7 @@ import {
 } from '../../lib/jurisdictions.ts';
 import { normaliseForKey } from '../../lib/text.ts';
 import { z } from 'zod';
-import { packed } from './index-file.ts';
+import { packed, type ByteSource, type IndexFileHandle } from './index-file.ts';
 
 /** One row of the `tenders` table as the release store loads it: dates are `YYYY-MM-DD`, instants ISO strings. */
 export interface TenderRow {
@@ -98,6 +98,7 @@ export interface TenderPage {
 
 /** A tender as replies need it: the row plus the vocabulary values checked when the release loaded. */
 export interface IndexedTender {
+  /** The whole row; on a loaded index each read parses it again, so read it once per use. */
   readonly row: TenderRow;
   readonly jurisdiction: Jurisdiction;
   readonly kind: TenderKind;
@@ -109,8 +110,9 @@ export interface IndexedTender {
 
 /**
  * A tender of a loaded index: one object per slot for the life of the release (so per-tender work can be
- * memoised against it), its row parsed from the stored JSON when first read and held only weakly, so rows
- * read once (a match over every open tender) do not stay in memory.
+ * memoised against it). Its row is parsed from the stored JSON on every read and never kept: a kept row,
+ * even held weakly, outlives the young generation and is promoted, so a server answering thousands of
+ * searches a second grew its old heap by hundreds of megabytes. Read `row` once per use.
  */
 class StoredTender implements IndexedTender {
   readonly jurisdiction: Jurisdiction;
@@ -118,12 +120,11 @@ class StoredTender implements IndexedTender {
   readonly tier: Tier;
   readonly closingDate: string | null;
   readonly trade: string | null;
-  readonly #text: Buffer;
+  readonly #text: ByteSource;
   readonly #start: number;
   readonly #end: number;
-  #row: WeakRef<TenderRow> | undefined;
 
-  constructor(fields: Omit<IndexedTender, 'row'>, text: Buffer, start: number, end: number) {
+  constructor(fields: Omit<IndexedTender, 'row'>, text: ByteSource, start: number, end: number) {
     this.jurisdiction = fields.jurisdiction;
     this.kind = fields.kind;
     this.tier = fields.tier;
@@ -135,12 +136,7 @@ class StoredTender implements IndexedTender {
   }
 
   get row(): TenderRow {
-    let row = this.#row?.deref();
-    if (row === undefined) {
-      row = JSON.parse(this.#text.toString('utf8', this.#start, this.#end)) as TenderRow;
-      this.#row = new WeakRef(row);
-    }
-    return row;
+    return JSON.parse(this.#text.subarray(this.#start, this.#end).toString('utf8')) as TenderRow;
   }
 }
 
@@ -211,8 +207,10 @@ export class TenderIndex {
   readonly #parts: TenderIndexParts;
   readonly #size: number;
   readonly #slotByKey: Map<string, number>;
-  readonly #rowText: Buffer;
+  /** The rows' JSON text: in memory when built, left in the index file when loaded from one. */
+  readonly #rowText: ByteSource;
   readonly #rowStarts: Int32Array;
+  readonly #file: IndexFileHandle | null;
   /** Each slot's tender object, made on first use. */
   readonly #stored: (StoredTender | undefined)[];
   readonly #closingDay: Int32Array;
@@ -279,9 +277,14 @@ export class TenderIndex {
     return new TenderIndex(parts);
   }
 
-  /** An index from the parts an index file stores (see `parts`). */
-  static fromParts(parts: TenderIndexParts): TenderIndex {
-    return new TenderIndex(parts);
+  /** An index from the parts an index file stores (see `parts`), reading its rows through `file` when they were left there. */
+  static fromParts(parts: TenderIndexParts, file: IndexFileHandle | null = null): TenderIndex {
+    return new TenderIndex(parts, file);
+  }
+
+  /** Closes the index file the rows are read from (nothing to do for an index built in memory). */
+  close(): void {
+    this.#file?.close();
   }
 
   /**
@@ -289,8 +292,9 @@ export class TenderIndex {
    * text and parsed when a reply needs it: parsed rows would hold several times their size in JS objects
    * for the whole life of the release.
    */
-  private constructor(parts: TenderIndexParts) {
+  private constructor(parts: TenderIndexParts, file: IndexFileHandle | null = null) {
     this.#parts = parts;
+    this.#file = file;
     this.skipped = parts.skipped;
     this.#size = parts.keys.length;
     this.#slotByKey = new Map(parts.keys.map((key, slot) => [key, slot]));
@@ -552,7 +556,7 @@ type TextIndexParts = z.infer<typeof TextIndexParts>;
 export const TenderIndexParts = z.object({
   skipped: z.number().int().nonnegative(),
   /** Each tender's row as JSON text, end to end: slot s at rowStarts[s] .. rowStarts[s + 1]. */
-  rowText: packed.buffer,
+  rowText: packed.bytes,
   rowStarts: packed.int32,
   keys: z.array(z.string()),
   closingDay: packed.int32,
