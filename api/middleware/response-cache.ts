@@ -18,7 +18,7 @@ export type ReplyStore = LRUCache<string, Uint8Array<ArrayBuffer>>;
 export function createReplyStore(options: { maxEntries?: number; maxBytes?: number } = {}): ReplyStore {
   return new LRUCache<string, Uint8Array<ArrayBuffer>>({
     max: options.maxEntries ?? 4_000,
-    maxSize: options.maxBytes ?? 16 * 1024 * 1024,
+    maxSize: options.maxBytes ?? 8 * 1024 * 1024,
     sizeCalculation: (body) => Math.max(1, body.byteLength),
   });
 }
@@ -26,8 +26,8 @@ export function createReplyStore(options: { maxEntries?: number; maxBytes?: numb
 /**
  * Every cached route shares one budget: one store per route would let the process hold the sum of their
  * limits (seven routes at 32 MB each was most of the API's 400 MB memory goal), while a shared LRU keeps
- * whatever is asked for most, whichever route it is. 16 MB holds about a thousand search pages: the repeats
- * of a busy hour, at a twentieth of the memory goal.
+ * whatever is asked for most, whichever route it is. 8 MB holds about 650 search pages of 12 KB: the
+ * repeats of a busy hour, at a fiftieth of the memory goal.
  */
 export const sharedReplies: ReplyStore = createReplyStore();
 

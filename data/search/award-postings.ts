@@ -125,11 +125,14 @@ export class Postings {
 
 const EMPTY = new Int32Array(0);
 
+/** Buffers above this many values are not kept between queries (4 MB). */
+const KEPT_SCRATCH_LENGTH = 1 << 20;
+
 /**
  * Int32 buffers reused by one query at a time (requests run one at a time in JS): the postings lists a
  * query reads from disk and the lists it merges land here rather than in new arrays, which at thousands of
  * queries a second left the allocator holding freed megabytes. Each buffer grows to the largest list it
- * has held; `reset` before each query hands them out again.
+ * has held, up to KEPT_SCRATCH_LENGTH; `reset` before each query hands them out again.
  */
 export class ScratchInts {
   readonly #buffers: Int32Array[] = [];
@@ -141,6 +144,8 @@ export class ScratchInts {
 
   /** A buffer of `length` values (contents undefined), not handed out again before the next reset. */
   take(length: number): Int32Array {
+    // a rare huge list (a one-letter word's every posting) is not kept for the life of the release
+    if (length > KEPT_SCRATCH_LENGTH) return new Int32Array(length);
     let buffer = this.#buffers[this.#next];
     if (buffer === undefined || buffer.length < length) {
       buffer = new Int32Array(Math.max(length, 4096));
