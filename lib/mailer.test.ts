@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSmtpInbox } from '../test/helpers/smtp-inbox.ts';
 import { createMailer } from './mailer.ts';
+import { tempDir } from '../test/helpers/temp-dir.ts';
 
 test('without SMTP_URL each message is written to the outbox as an .eml file', async () => {
-  const outboxDir = join(await mkdtemp(join(tmpdir(), 'outbox-')), 'outbox');
+  const outboxDir = join(await tempDir('outbox-'), 'outbox');
   const mailer = createMailer({ outboxDir });
   await mailer.send({ to: 'person@example.com', subject: 'Your sign-in link', text: 'Open https://example.test/x' });
   const [file] = await readdir(outboxDir);

@@ -1,7 +1,6 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import source, { REGISTER_COLUMNS, mapRegisterRow } from './au_asic_companies.ts';
 import { ProblemTally } from './_platforms/data_gov_au.ts';
@@ -11,6 +10,7 @@ import { FIXTURES_ROOT } from '../pipeline/fixture-meta.ts';
 import { runNightly } from '../pipeline/nightly.ts';
 import type { ProgressReporter } from '../pipeline/progress.ts';
 import { crawlOnFixtures, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
+import { tempDir } from '../test/helpers/temp-dir.ts';
 
 const DATASET = '7b8656f9-606d-4337-af29-66b89b2eeefb';
 const RESOURCE = '5c3914e6-413e-4a2c-b890-bf8efe3eabf2';
@@ -103,7 +103,7 @@ describe('au_asic_companies on its fixtures', () => {
   });
 
   test('a file whose header is not the 15 columns fails the whole snapshot, without a second download, rather than loading shifted columns', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'asic-fixtures-'));
+    const root = await tempDir('asic-fixtures-');
     await cp(join(FIXTURES_ROOT, 'au_asic_companies'), join(root, 'au_asic_companies'), { recursive: true });
     const file = join(root, 'au_asic_companies', 'company_202609.csv');
     await writeFile(file, (await readFile(file, 'utf8')).replace('Sub Class\t', ''));
@@ -115,7 +115,7 @@ describe('au_asic_companies on its fixtures', () => {
   });
 
   test('the nightly run folds a renamed company into one row per ACN with its former name and the status meaning', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'asic-nightly-'));
+    const dataDir = await tempDir('asic-nightly-');
     const { manifest, releaseDir } = await runNightly({ dataDir, fixtures: true, registry: [source], progress: quiet });
     assert.deepEqual([manifest.sources[0]?.status, manifest.sources[0]?.records, manifest.sources[0]?.new], ['ok', 10, 9]);
     const store = await openStore(join(releaseDir, 'store.duckdb'), { readOnly: true });

@@ -1,14 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TABLES } from '../data/schema.ts';
 import { openStore } from '../data/store.ts';
 import { runNightly } from '../pipeline/nightly.ts';
 import { tableSource } from './helpers/table-source.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 /** `### \`table\`` headings, each followed by a `| column | type | meaning | example |` table. */
 async function documentedColumns(): Promise<Map<string, Map<string, string>>> {
@@ -33,7 +32,7 @@ async function documentedColumns(): Promise<Map<string, Map<string, string>>> {
 }
 
 test('every column of a published store is documented in data/README.md with its type', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'dictionary-'));
+  const dataDir = await tempDir('dictionary-');
   const quiet = { stage() {}, sourceStarted() {}, sourceProgress() {}, sourceFinished() {}, done() {} };
   const { releaseDir } = await runNightly({
     dataDir, fixtures: true, registry: [tableSource('test_html_rows', 'html')],

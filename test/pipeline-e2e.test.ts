@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCurrentRelease } from '../data/release.ts';
 import { openStore } from '../data/store.ts';
 import { runNightly } from '../pipeline/nightly.ts';
 import type { ProgressReporter } from '../pipeline/progress.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const quiet: ProgressReporter = { stage() {}, sourceStarted() {}, sourceProgress() {}, sourceFinished() {}, done() {} };
 const CLI = fileURLToPath(new URL('../pipeline/cli.ts', import.meta.url));
@@ -26,7 +26,7 @@ async function query<T>(storePath: string, sql: string): Promise<T[]> {
 }
 
 test('the nightly run on the bundled fixtures publishes every source, and keys hold from night to night', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'e2e-'));
+  const dataDir = await tempDir('e2e-');
   const first = await runNightly({ dataDir, fixtures: true, progress: quiet });
   const notOk = first.manifest.sources.filter((s) => s.status !== 'ok').map((s) => [s.id, s.status]);
   assert.deepEqual(notOk, [['au_tenderlink', 'login_walled'], ['au_wa_tenders', 'robots_refused']], 'every other source answers on its fixtures');
@@ -77,7 +77,7 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
 });
 
 test('a run killed mid-way leaves current.json on the previous complete release', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'killed-'));
+  const dataDir = await tempDir('killed-');
   await runNightly({ dataDir, fixtures: true, progress: quiet, sourceIds: THREE });
   const pointerBefore = await readFile(join(dataDir, 'current.json'), 'utf8');
 

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pointCurrentAt, pruneReleases, readCurrentRelease, type Manifest } from '../data/release.ts';
@@ -11,6 +10,7 @@ import { runNightly, type NightlyOptions } from '../pipeline/nightly.ts';
 import type { ProgressReporter } from '../pipeline/progress.ts';
 import { crawlOnFixtures } from './helpers/crawl-fixtures.ts';
 import { tableSource } from './helpers/table-source.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/sources/', import.meta.url));
 const quiet: ProgressReporter = { stage() {}, sourceStarted() {}, sourceProgress() {}, sourceFinished() {}, done() {} };
@@ -32,7 +32,7 @@ async function tenderRows(storePath: string) {
 }
 
 test('a run publishes a complete release and moves the pointer to it', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'nightly-'));
+  const dataDir = await tempDir('nightly-');
   const { manifest, releaseDir } = await run(dataDir);
   const current = await readCurrentRelease(dataDir);
   assert.equal(current?.pointer.release_id, manifest.release_id);
@@ -51,7 +51,7 @@ test('a run publishes a complete release and moves the pointer to it', async () 
 });
 
 test('a source answering 500 on the second run: the run completes and its rows are carried forward as stale', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'nightly-'));
+  const dataDir = await tempDir('nightly-');
   await run(dataDir);
   const second = await run(dataDir, { now: new Date('2026-09-26T01:00:00Z'), faults: { test_html_rows: 'http500' } });
   const [summary] = second.manifest.sources;
@@ -74,7 +74,7 @@ test('a source answering 500 on the second run: the run completes and its rows a
 });
 
 test('a source that hangs past the timeout with nothing to carry forward is an error, and the run still publishes', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'nightly-'));
+  const dataDir = await tempDir('nightly-');
   const { manifest } = await run(dataDir, { faults: { test_html_rows: 'hang' }, politeness: { maxRetries: 0, timeoutSecs: 1 } });
   const [summary] = manifest.sources;
   assert.equal(summary?.status, 'error');
@@ -84,7 +84,7 @@ test('a source that hangs past the timeout with nothing to carry forward is an e
 });
 
 test('pruning keeps the newest seven releases and never the one in use', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'prune-'));
+  const dataDir = await tempDir('prune-');
   const ids = Array.from({ length: 9 }, (_, i) => `20260901T00000${i}000Z`);
   for (const id of ids) await mkdir(join(dataDir, 'releases', id), { recursive: true });
   const removed = await pruneReleases(dataDir, ids[0]!);
@@ -95,7 +95,7 @@ test('pruning keeps the newest seven releases and never the one in use', async (
 });
 
 test('the pointer is replaced by rename and always parses', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'pointer-'));
+  const dataDir = await tempDir('pointer-');
   await mkdir(join(dataDir, 'releases', 'r1'), { recursive: true });
   const manifest = { release_id: 'r1', computed_at: '2026-09-25T01:00:00.000Z' } as Manifest;
   await writeFile(join(dataDir, 'releases', 'r1', 'manifest.json'), '{}');
@@ -123,7 +123,7 @@ test('robots.txt that disallows the listings makes the source robots_refused, an
   assert.equal(result.refused, 'robots_refused');
   assert.equal(result.diagnosis, 'robots.txt disallows /list for crawlers; not fetched');
   assert.deepEqual(result.requests.map((r) => r.path), ['/robots.txt']);
-  const dataDir = await mkdtemp(join(tmpdir(), 'robots-'));
+  const dataDir = await tempDir('robots-');
   const { manifest } = await runNightly({ dataDir, fixtures: true, registry: [tableSource('test_robots_all', 'html')], fixturesRoot: FIXTURES, progress: quiet });
   assert.deepEqual([manifest.sources[0]?.status, manifest.sources[0]?.why], ['robots_refused', 'robots.txt disallows /list for crawlers; not fetched']);
 });
@@ -138,7 +138,7 @@ test('a page robots.txt disallows is skipped and reported; the rest of the sourc
 
 test('a login-walled source is registered with its reason and never requested', async () => {
   const walled = { ...tableSource('test_html_rows', 'html'), access: { kind: 'login_walled' as const, why: 'tender lists need a supplier login' } };
-  const dataDir = await mkdtemp(join(tmpdir(), 'walled-'));
+  const dataDir = await tempDir('walled-');
   const { manifest } = await runNightly({ dataDir, fixtures: true, registry: [walled], fixturesRoot: FIXTURES, progress: quiet });
   assert.deepEqual([manifest.sources[0]?.status, manifest.sources[0]?.why, manifest.sources[0]?.records], ['login_walled', 'tender lists need a supplier login', 0]);
 });

@@ -1,17 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../data/store.ts';
 import { runNightly } from '../pipeline/nightly.ts';
 import type { ProgressReporter } from '../pipeline/progress.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const quiet: ProgressReporter = { stage() {}, sourceStarted() {}, sourceProgress() {}, sourceFinished() {}, done() {} };
 const SOURCES = ['au_federal_austender_atm', 'au_federal_austender_ocds', 'nz_gets'];
 
 test('two fixture nights: night 2 adds, moves a closing date, closes, amends, and carries a failed source forward', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'nights-'));
+  const dataDir = await tempDir('nights-');
   await runNightly({ dataDir, fixtures: true, sourceIds: SOURCES, progress: quiet });
   const night2 = await runNightly({ dataDir, fixtures: true, night: 'night-2', sourceIds: SOURCES, progress: quiet });
   assert.equal(night2.manifest.computed_at, '2026-09-26T01:00:00.000Z', 'the clock follows the night-2 recording');

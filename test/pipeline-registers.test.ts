@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { StagingWriter, stagingPath } from '../pipeline/staging.ts';
 import abnBulkExtract from '../sources/au_abn_bulk_extract.ts';
 import asicCompanies from '../sources/au_asic_companies.ts';
 import { DEFAULT_POLITENESS, defineSource, type SourceDefinition } from '../sources/_contract/define-source.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const quiet: ProgressReporter = { stage() {}, sourceStarted() {}, sourceProgress() {}, sourceFinished() {}, done() {} };
 const ASIC_FILE = '/data/dataset/7b8656f9-606d-4337-af29-66b89b2eeefb/resource/5c3914e6-413e-4a2c-b890-bf8efe3eabf2/download/company_202609.csv';
@@ -66,7 +66,7 @@ test('the second night sends the remembered ETag and Last-Modified, gets 304 and
 });
 
 test('a register over four nights: 304 carries rows forward fresh, a failure carries them stale, a new file replaces them', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'registers-'));
+  const dataDir = await tempDir('registers-');
   const run = (extra: Partial<NightlyOptions>) => runNightly({ dataDir, fixtures: true, registry: [asicCompanies], progress: quiet, politeness: { maxRetries: 0, timeoutSecs: 5 }, ...extra });
   const companies = (releaseDir: string) => query<{ acn: string; status: string; stale: boolean; first_seen: string }>(releaseDir,
     `SELECT acn, status, stale, strftime(first_seen, '%Y-%m-%d') AS first_seen FROM companies ORDER BY acn`);
@@ -111,7 +111,7 @@ test('a register over four nights: 304 carries rows forward fresh, a failure car
 });
 
 test('a download that keeps failing is retried, then fails the snapshot with a diagnosis naming the file', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'asic-503-'));
+  const root = await tempDir('asic-503-');
   await cp(join(FIXTURES_ROOT, 'au_asic_companies'), join(root, 'au_asic_companies'), { recursive: true });
   const metaPath = join(root, 'au_asic_companies', '_meta.json');
   const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { files: { url: string; status?: number }[] };
@@ -144,7 +144,7 @@ test('records are staged to disk in batches as they are emitted, never held in t
   const BULK = 50_000;
   let count = 0;
   const stagedWhileCrawling: number[] = [];
-  const workDir = await mkdtemp(join(tmpdir(), 'streaming-'));
+  const workDir = await tempDir('streaming-');
   await mkdir(join(workDir, 'staging'), { recursive: true });
   const bulk = defineSource({
     id: 'test_html_rows', tag: 'BULK', name: 'Bulk test register', jurisdiction: 'AU', tier: 'federal', kinds: ['company'], mode: 'html',
