@@ -120,6 +120,20 @@ try {
   row('(b) search, 56-query mix (repeats cached)', `${Math.round(mixed.requestsPerSecond)} req/s`, describe(mixed));
   row('(b) search share of bare req/s', `${(share * 100).toFixed(0)}%`, `goal ≥ 40% ${share >= 0.4 ? 'met' : 'MISSED'}`);
   row('(b) search p99', `${mixed.p99Ms} ms`, `goal ≤ 20 ms ${mixed.p99Ms <= 20 ? 'met' : 'MISSED'}; uncached p99 ${uncached.p99Ms} ms`);
+  // For reference: the bare route answering a fixed body as large as the mix's replies (about 12 KB against
+  // the bare route's 40 bytes), to tell what moving the bytes costs on this machine from what our code costs.
+  const replyBytes = await Promise.all(paths.map(async (path) => (await (await fetch(`${api.origin}${path}`)).arrayBuffer()).byteLength));
+  const meanReply = Math.round(replyBytes.reduce((sum, bytes) => sum + bytes, 0) / replyBytes.length);
+  const sizedBare = await startChild('./bare-server.ts', ['--body-bytes', String(meanReply)], serve.env, serve.nodeArgs);
+  let sized: LoadResult;
+  try {
+    await load(sizedBare.origin, ['/bare-sized'], 2);
+    sized = await load(sizedBare.origin, ['/bare-sized'], LOAD_SECONDS);
+  } finally {
+    await stopChild(sizedBare.child);
+  }
+  row(`(b) for reference: bare Hono, fixed ${(meanReply / 1024).toFixed(1)} KB body`, `${Math.round(sized.requestsPerSecond)} req/s`,
+    `${describe(sized)}; ${(100 * sized.requestsPerSecond / bareResult.requestsPerSecond).toFixed(0)}% of the bare route; the search mix is ${(100 * mixed.requestsPerSecond / sized.requestsPerSecond).toFixed(0)}% of it`);
 
   // (c) What the middleware stack costs a metered, identified route: POST /v1/tenders/match for the example
   // companies with an API key, through every layer (caller, rate headers, burst guard, key scope, same-origin,

@@ -15,27 +15,30 @@ function countingApp(clock: { minute: number }) {
   return { app, calls: () => calls };
 }
 
-test('a repeated GET is answered from the cache with the same body; parameter order does not matter', async () => {
+test('a GET asked for a second time is kept and answered from the cache after; parameter order does not matter', async () => {
   const clock = { minute: 1 };
   const { app, calls } = countingApp(clock);
-  const first = await (await app.request('/search?q=road&limit=5')).json();
-  const again = await app.request('/search?limit=5&q=road');
-  assert.equal(again.headers.get('content-type'), 'application/json');
-  assert.deepEqual(await again.json(), first);
+  await app.request('/search?q=road&limit=5');
   assert.equal(calls(), 1);
+  const second = await (await app.request('/search?limit=5&q=road')).json();
+  assert.equal(calls(), 2, 'a query asked once is not kept: the second asking is computed, and kept');
+  const third = await app.request('/search?q=road&limit=5');
+  assert.equal(third.headers.get('content-type'), 'application/json');
+  assert.deepEqual(await third.json(), second);
+  assert.equal(calls(), 2, 'the third is answered from the cache');
   await app.request('/search?q=bridge');
-  assert.equal(calls(), 2, 'another query is computed');
+  assert.equal(calls(), 3, 'another query is computed');
 });
 
 test('the next clock minute, an error reply and a POST are never served from the cache', async () => {
   const clock = { minute: 1 };
   const { app, calls } = countingApp(clock);
   await app.request('/search?q=road');
+  await app.request('/search?q=road');
   clock.minute = 2;
-  assert.deepEqual(await (await app.request('/search?q=road')).json(), { call: 2, q: 'road' });
-  await app.request('/search?fail=1');
-  await app.request('/search?fail=1');
-  assert.equal(calls(), 4, 'a 400 is not cached');
+  assert.deepEqual(await (await app.request('/search?q=road')).json(), { call: 3, q: 'road' });
+  for (let i = 0; i < 3; i++) await app.request('/search?fail=1');
+  assert.equal(calls(), 6, 'a 400 is not cached');
   assert.deepEqual(await (await app.request('/search?q=road', { method: 'POST' })).json(), { posted: true });
 });
 
@@ -56,11 +59,14 @@ test('mounts sharing one store never answer with each other\'s replies, and the 
   app.get('/a', (c) => c.json({ route: 'a' }));
   app.get('/b', (c) => c.json({ route: 'b' }));
   app.get('/big', (c) => c.json({ padding: 'x'.repeat(100) }));
-  assert.deepEqual(await (await app.request('/a')).json(), { route: 'a' });
-  assert.deepEqual(await (await app.request('/b')).json(), { route: 'b' });
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(await (await app.request('/a')).json(), { route: 'a' });
+    assert.deepEqual(await (await app.request('/b')).json(), { route: 'b' });
+  }
   assert.deepEqual(await (await app.request('/a')).json(), { route: 'a' });
   assert.equal(store.size, 2);
   assert.ok(store.calculatedSize <= 64);
+  await app.request('/big');
   await app.request('/big');
   assert.ok(store.calculatedSize <= 64, 'a reply over the budget is not kept');
 });

@@ -32,9 +32,12 @@ export function createReplyStore(options: { maxEntries?: number; maxBytes?: numb
 export const sharedReplies: ReplyStore = createReplyStore();
 
 let instances = 0;
+/** Keys each mount remembers having been asked for once (about 200 KB each). */
+const ASKED_ONCE_KEYS = 2_000;
 
 /**
- * Replays the body of an earlier 200 JSON reply to a GET with the same key, skipping the work and the serialisation.
+ * Replays the body of an earlier 200 JSON reply to a GET with the same key, skipping the work and the
+ * serialisation; a reply is kept once its key has been asked for twice.
  * Search traffic repeats itself (default listings, popular words, paging back and forth), and a release never
  * changes once published, so a key made of release id, caller audience, query and clock minute is exact.
  *
@@ -45,6 +48,10 @@ export function responseCache(options: ResponseCacheOptions): MiddlewareHandler 
   const cache = options.store ?? sharedReplies;
   // Each mount's keys are its own, even where two mounts would build the same key string.
   const prefix = `${++instances}|`;
+  // A reply is kept from the second time its key is asked for. Most distinct queries are asked once (deep
+  // pages, one-off filters); keeping each of them cost a copy of the body that only pushed a repeated reply out,
+  // and at thousands of such requests a second those copies held tens of megabytes until the collector ran.
+  const askedOnce = new LRUCache<string, true>({ max: ASKED_ONCE_KEYS });
   return async function responseCacheMiddleware(c, next) {
     if (c.req.method !== 'GET') return next();
     const ownKey = options.keyOf(c);
@@ -52,6 +59,10 @@ export function responseCache(options: ResponseCacheOptions): MiddlewareHandler 
     const key = prefix + ownKey;
     const body = cache.get(key);
     if (body !== undefined) return c.body(body, 200, { 'content-type': 'application/json' });
+    if (!askedOnce.has(key)) {
+      askedOnce.set(key, true);
+      return next();
+    }
     await next();
     if (c.res.status === 200 && c.res.headers.get('content-type')?.startsWith('application/json')) {
       cache.set(key, new Uint8Array(await c.res.clone().arrayBuffer()));

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { packed, type ByteSource } from './index-file.ts';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { packed, textOf, type ByteSource } from './index-file.ts';
 import type { AwardRow } from '../intelligence/awards.ts';
 import { GrowingInts } from './award-postings.ts';
 
-/** Awards per compressed block: small enough to inflate for one row, large enough to compress. */
+/** Awards per block: few enough to parse for one row, many enough that a page reads few blocks. */
 const BLOCK = 32;
 const DAY_MS = 86_400_000;
 const BLOCK_CHUNK = 4 << 20;
@@ -71,9 +70,10 @@ type BlockRow = [
 /**
  * Every award's page fields in the index's order, compact: repeated values (buyers, suppliers, sources,
  * currencies, category lists) are numbered once in tables kept in memory, and each award's own fields
- * (contract id, title, link, the numbers of its table values, its value and days) are deflated in blocks
- * of 32. A page inflates the blocks its rows are in; a loaded index leaves the blocks in its file, so the
- * API holds only the tables.
+ * (contract id, title, link, the numbers of its table values, its value and days) are JSON in blocks of 32.
+ * A page parses the blocks its rows are in; a loaded index leaves the blocks in its file, so the API holds
+ * only the tables. The blocks are not compressed: inflating gave every page a new buffer per block, and at
+ * thousands of pages a second those buffers held the API's memory tens of megabytes above its goal.
  */
 export class AwardRows {
   readonly #buyers: [string, string | null][];
@@ -108,7 +108,7 @@ export class AwardRows {
       const block = Math.floor(position / BLOCK);
       let rows = blocks.get(block);
       if (!rows) {
-        rows = JSON.parse(inflateRawSync(this.#blocks.subarray(this.#blockStarts[block]!, this.#blockStarts[block + 1]!)).toString('utf8')) as BlockRow[];
+        rows = JSON.parse(textOf(this.#blocks, this.#blockStarts[block]!, this.#blockStarts[block + 1]!)) as BlockRow[];
         blocks.set(block, rows);
       }
       const [contractId, title, url, buyerId, supplierId, categoryId, jurisdiction, currency, trade, source, value, awardedDay, startDay, endDay] = rows[position % BLOCK]!;
@@ -147,7 +147,7 @@ export class AwardRowsBuilder {
   readonly #suppliers = new Interner<[string | null, string | null, string | null]>();
   readonly #labels = new Interner<string | null>();
   readonly #categoryLists = new Interner<string[]>();
-  /** Deflated blocks, end to end, in fixed chunks (see GrowingInts), and where each block starts. */
+  /** The blocks, end to end, in fixed chunks (see GrowingInts), and where each block starts. */
   readonly #blockChunks: Buffer[] = [];
   #blockBytes = 0;
   readonly #blockStarts = new GrowingInts();
@@ -180,7 +180,7 @@ export class AwardRowsBuilder {
   }
 
   #closeBlock(): void {
-    const block = deflateRawSync(JSON.stringify(this.#pendingRows));
+    const block = Buffer.from(JSON.stringify(this.#pendingRows), 'utf8');
     this.#pendingRows = [];
     this.#blockStarts.push(this.#blockBytes);
     for (let copied = 0; copied < block.length;) {

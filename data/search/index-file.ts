@@ -39,9 +39,18 @@ export interface ByteSource {
   subarray(start: number, end: number): Buffer;
 }
 
+/** The UTF-8 text of bytes `[start, end)` of a source. */
+export function textOf(source: ByteSource, start: number, end: number): string {
+  return source instanceof FileBytes ? source.text(start, end) : source.subarray(start, end).toString('utf8');
+}
+
+/** Ranges longer than this are read into a buffer of their own rather than the kept one (1 MB). */
+const KEPT_TEXT_BUFFER = 1 << 20;
+
 /** One opened index file, shared by the FileBytes it holds; closed with the index that reads it. */
 export class IndexFileHandle {
   #fd: number | null;
+  #textBuffer = Buffer.allocUnsafeSlow(16 * 1024);
   readonly path: string;
 
   constructor(path: string) {
@@ -54,6 +63,19 @@ export class IndexFileHandle {
     const bytes = Buffer.allocUnsafe(length);
     this.readInto(bytes, position);
     return bytes;
+  }
+
+  /**
+   * The UTF-8 text of `length` bytes at `position`, read through one buffer kept for the purpose: a reply
+   * reads many small ranges, and a new buffer for each would be garbage outside the JS heap, which the
+   * collector frees late.
+   */
+  readText(position: number, length: number): string {
+    if (length > KEPT_TEXT_BUFFER) return this.read(position, length).toString('utf8');
+    if (this.#textBuffer.length < length) this.#textBuffer = Buffer.allocUnsafeSlow(Math.max(length, 2 * this.#textBuffer.length));
+    const target = this.#textBuffer.subarray(0, length);
+    this.readInto(target, position);
+    return target.toString('utf8');
   }
 
   /** Fills `target` with the bytes at `position`. */
@@ -97,6 +119,12 @@ export class FileBytes implements ByteSource {
   subarray(start: number, end: number): Buffer {
     const from = Math.max(0, Math.min(start, this.length));
     return this.#file.read(this.#position + from, Math.max(0, Math.min(end, this.length) - from));
+  }
+
+  /** The UTF-8 text of bytes `[start, end)`, with no buffer left behind. */
+  text(start: number, end: number): string {
+    const from = Math.max(0, Math.min(start, this.length));
+    return this.#file.readText(this.#position + from, Math.max(0, Math.min(end, this.length) - from));
   }
 
   toJSON(): never {
@@ -157,13 +185,18 @@ function isPackedArray(value: unknown): value is PackedArray {
 /** Writes `value` to `path` (through a temporary file and a rename, so a reader never sees half a file). */
 export async function writeIndexFile(path: string, value: unknown): Promise<number> {
   const arrays: PackedArray[] = [];
-  // the holder's own value, not the one given: JSON.stringify has already turned a Buffer into {type, data} by toJSON()
-  const json = JSON.stringify(value, function (this: Record<string, unknown>, key: string, given: unknown) {
-    const item = this[key];
-    if (!isPackedArray(item)) return given;
-    arrays.push(item);
-    return { $array: arrays.length - 1 };
-  });
+  // Typed arrays are swapped for references before JSON.stringify sees them: it would first call a Buffer's
+  // toJSON(), an array of every byte (which past some hundred megabytes cannot even be made).
+  const withRefs = (item: unknown): unknown => {
+    if (isPackedArray(item)) {
+      arrays.push(item);
+      return { $array: arrays.length - 1 };
+    }
+    if (Array.isArray(item)) return item.some((element) => typeof element === 'object' && element !== null) ? item.map(withRefs) : item;
+    if (typeof item !== 'object' || item === null) return item;
+    return Object.fromEntries(Object.entries(item).map(([key, field]) => [key, withRefs(field)]));
+  };
+  const json = JSON.stringify(withRefs(value));
   // offsets are relative to the end of the header, which is itself padded to ALIGN
   let offset = 0;
   const refs = arrays.map((array) => {

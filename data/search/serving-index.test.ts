@@ -23,7 +23,7 @@ let dataDir: string;
 let releaseDir: string;
 before(async () => {
   dataDir = await makeDataDir();
-  // more awards than one compressed text block holds (32), so pages read blocks from the file
+  // more awards than one block holds (32), so pages read blocks from the file
   const awards = Array.from({ length: 40 }, (_, i) => awardRow({
     contract_id: `CN${i}`, ocid: `ocds-${i}`, title: i % 3 === 0 ? `Road works ${i}` : `Cleaning services ${i}`, awarded_date: `2026-0${1 + (i % 5)}-1${i % 10}`,
   }));
@@ -75,7 +75,7 @@ describe('serving index', () => {
       const state = store.state();
       assert.ok(state.ready);
       assert.equal(state.release.tenders.size, 3);
-      assert.ok(existsSync(join(releaseDir, 'index', 'awards.v2.idx')));
+      assert.ok(existsSync(join(releaseDir, 'index', 'awards.v3.idx')));
       assert.ok(!existsSync(join(releaseDir, 'index', 'awards.idx')), 'the old layout is replaced whole');
     } finally {
       await store.close();

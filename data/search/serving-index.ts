@@ -18,9 +18,9 @@ import { TenderIndex, TenderIndexParts } from './tender-index.ts';
 
 const INDEX_DIR = 'index';
 // The layout version is in the names: an API meeting a release indexed by an older layout builds the current
-// one for it (see hasServingIndex) rather than misreading it. v2: award page fields moved into the text blocks.
-const TENDERS_FILE = 'tenders.v2.idx';
-const AWARDS_FILE = 'awards.v2.idx';
+// one for it (see hasServingIndex) rather than misreading it. v3: award page fields in the blocks, uncompressed.
+const TENDERS_FILE = 'tenders.v3.idx';
+const AWARDS_FILE = 'awards.v3.idx';
 
 export interface ServingIndexSummary {
   tenders: number;
@@ -71,7 +71,7 @@ export async function readServingTenders(releaseDir: string): Promise<TenderInde
 }
 
 /**
- * The release's award index. Its compressed text blocks and its postings lists stay in the file likewise:
+ * The release's award index. Its blocks of page fields and its postings lists stay in the file likewise:
  * a query reads the few lists it filters on and a page reads a block or two. Close it when the release is retired.
  */
 export async function readServingAwards(releaseDir: string): Promise<AwardIndex> {

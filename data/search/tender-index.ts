@@ -13,7 +13,7 @@ import {
 } from '../../lib/jurisdictions.ts';
 import { normaliseForKey } from '../../lib/text.ts';
 import { z } from 'zod';
-import { packed, type ByteSource, type IndexFileHandle } from './index-file.ts';
+import { packed, textOf, type ByteSource, type IndexFileHandle } from './index-file.ts';
 
 /** One row of the `tenders` table as the release store loads it: dates are `YYYY-MM-DD`, instants ISO strings. */
 export interface TenderRow {
@@ -136,7 +136,7 @@ class StoredTender implements IndexedTender {
   }
 
   get row(): TenderRow {
-    return JSON.parse(this.#text.subarray(this.#start, this.#end).toString('utf8')) as TenderRow;
+    return JSON.parse(textOf(this.#text, this.#start, this.#end)) as TenderRow;
   }
 }
 
