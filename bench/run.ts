@@ -72,14 +72,18 @@ const describe = (result: LoadResult) => `p50 ${result.p50Ms} ms, p99 ${result.p
 // Every server runs as `npm run serve` starts the API (its Node flags and environment): (h) is then the memory
 // users would see, and the bare baselines differ from the API by our code alone, not by the runtime's settings.
 const serve = await serveLaunch();
-const bare = await startChild('./bare-server.ts', [], serve.env, serve.nodeArgs);
-let bareResult: LoadResult;
-try {
-  await load(bare.origin, ['/bare'], 2);
-  bareResult = await load(bare.origin, ['/bare'], LOAD_SECONDS);
-} finally {
-  await stopChild(bare.child);
+const asGets = (paths: string[]): BenchRequest[] => paths.map((path) => ({ method: 'GET', path }));
+/** A baseline server started for one measurement: two seconds of warm-up, then the measured load, then stopped. */
+async function loadBaseline(entry: string, args: string[], requests: BenchRequest[]): Promise<LoadResult> {
+  const baseline = await startChild(entry, args, serve.env, serve.nodeArgs);
+  try {
+    await loadRequests(baseline.origin, requests, 2);
+    return await loadRequests(baseline.origin, requests, LOAD_SECONDS);
+  } finally {
+    await stopChild(baseline.child);
+  }
 }
+const bareResult = await loadBaseline('./bare-server.ts', [], asGets(['/bare']));
 row('(b) bare Hono JSON route', `${Math.round(bareResult.requestsPerSecond)} req/s`, describe(bareResult));
 
 // An API key of a seeded account, minted in the server's state store before it starts.
@@ -124,14 +128,7 @@ try {
   // the bare route's 40 bytes), to tell what moving the bytes costs on this machine from what our code costs.
   const replyBytes = await Promise.all(paths.map(async (path) => (await (await fetch(`${api.origin}${path}`)).arrayBuffer()).byteLength));
   const meanReply = Math.round(replyBytes.reduce((sum, bytes) => sum + bytes, 0) / replyBytes.length);
-  const sizedBare = await startChild('./bare-server.ts', ['--body-bytes', String(meanReply)], serve.env, serve.nodeArgs);
-  let sized: LoadResult;
-  try {
-    await load(sizedBare.origin, ['/bare-sized'], 2);
-    sized = await load(sizedBare.origin, ['/bare-sized'], LOAD_SECONDS);
-  } finally {
-    await stopChild(sizedBare.child);
-  }
+  const sized = await loadBaseline('./bare-server.ts', ['--body-bytes', String(meanReply)], asGets(['/bare-sized']));
   row(`(b) for reference: bare Hono, fixed ${(meanReply / 1024).toFixed(1)} KB body`, `${Math.round(sized.requestsPerSecond)} req/s`,
     `${describe(sized)}; ${(100 * sized.requestsPerSecond / bareResult.requestsPerSecond).toFixed(0)}% of the bare route; the search mix is ${(100 * mixed.requestsPerSecond / sized.requestsPerSecond).toFixed(0)}% of it`);
 
@@ -145,14 +142,7 @@ try {
     ['AU-TAS', 'AU-ACT', 'AU-NT'].map((jurisdiction) => ({
       method: 'POST' as const, path: '/v1/tenders/match', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ example, jurisdiction }),
     })));
-  const bareMatch = await startChild('./bare-match-server.ts', ['--data-dir', dataDir], serve.env, serve.nodeArgs);
-  let bareMatchResult: LoadResult;
-  try {
-    await loadRequests(bareMatch.origin, matchRequests({}), 2);
-    bareMatchResult = await loadRequests(bareMatch.origin, matchRequests({}), LOAD_SECONDS);
-  } finally {
-    await stopChild(bareMatch.child);
-  }
+  const bareMatchResult = await loadBaseline('./bare-match-server.ts', ['--data-dir', dataDir], matchRequests({}));
   await loadRequests(api.origin, matchRequests(keyed), 2);
   const metered = await loadRequests(api.origin, matchRequests(keyed), LOAD_SECONDS);
   const meteredShare = metered.requestsPerSecond / bareMatchResult.requestsPerSecond;

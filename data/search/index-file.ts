@@ -100,35 +100,38 @@ export class IndexFileHandle {
   }
 }
 
-/**
- * Bytes an index file leaves on disk, read by range when asked. Used for what a reply reads a little of at a
- * time (tender rows, award text blocks): the operating system's page cache keeps the parts in use, and they
- * never count in the API process's memory.
- */
-export class FileBytes implements ByteSource {
-  readonly #file: IndexFileHandle;
-  readonly #position: number;
+/** A part of an index file left on disk: where it starts in the file and how many values it holds. */
+abstract class FileSpan {
+  protected readonly file: IndexFileHandle;
+  protected readonly position: number;
   readonly length: number;
 
   constructor(file: IndexFileHandle, position: number, length: number) {
-    this.#file = file;
-    this.#position = position;
+    this.file = file;
+    this.position = position;
     this.length = length;
   }
 
+  toJSON(): never {
+    throw new Error('a part left in an index file cannot be written into another one');
+  }
+}
+
+/**
+ * Bytes an index file leaves on disk, read by range when asked. Used for what a reply reads a little of at a
+ * time (tender rows, award blocks): the operating system's page cache keeps the parts in use, and they
+ * never count in the API process's memory.
+ */
+export class FileBytes extends FileSpan implements ByteSource {
   subarray(start: number, end: number): Buffer {
     const from = Math.max(0, Math.min(start, this.length));
-    return this.#file.read(this.#position + from, Math.max(0, Math.min(end, this.length) - from));
+    return this.file.read(this.position + from, Math.max(0, Math.min(end, this.length) - from));
   }
 
   /** The UTF-8 text of bytes `[start, end)`, with no buffer left behind. */
   text(start: number, end: number): string {
     const from = Math.max(0, Math.min(start, this.length));
-    return this.#file.readText(this.#position + from, Math.max(0, Math.min(end, this.length) - from));
-  }
-
-  toJSON(): never {
-    throw new Error('bytes left in an index file cannot be written into another one');
+    return this.file.readText(this.position + from, Math.max(0, Math.min(end, this.length) - from));
   }
 }
 
@@ -136,28 +139,14 @@ export class FileBytes implements ByteSource {
  * Int32 values an index file leaves on disk (postings lists), read by range into a buffer the caller owns:
  * a query reads the few lists it filters on, and the page cache keeps the busy ones.
  */
-export class FileInts {
-  readonly #file: IndexFileHandle;
-  readonly #position: number;
-  readonly length: number;
-
-  constructor(file: IndexFileHandle, position: number, length: number) {
-    this.#file = file;
-    this.#position = position;
-    this.length = length;
-  }
-
+export class FileInts extends FileSpan {
   /** Values `[start, end)` read into the front of `into` (at least `end - start` long); returns that part of it. */
   read(start: number, end: number, into: Int32Array): Int32Array {
     const count = end - start;
     if (start < 0 || end > this.length || count < 0 || into.length < count) throw new RangeError(`ints ${start}..${end} of ${this.length} do not fit`);
     const target = into.subarray(0, count);
-    this.#file.readInto(new Uint8Array(target.buffer, target.byteOffset, target.byteLength), this.#position + start * Int32Array.BYTES_PER_ELEMENT);
+    this.file.readInto(new Uint8Array(target.buffer, target.byteOffset, target.byteLength), this.position + start * Int32Array.BYTES_PER_ELEMENT);
     return target;
-  }
-
-  toJSON(): never {
-    throw new Error('values left in an index file cannot be written into another one');
   }
 }
 
