@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openStore } from '../store.ts';
 import { AwardIndex, AwardIndexParts, readAwardIndex } from './award-index.ts';
-import { readIndexFile, writeIndexFile } from './index-file.ts';
+import { readIndexFile, writeIndexFile, type IndexFileHandle } from './index-file.ts';
 import { readTenderIndex } from './read-tenders.ts';
 import { TenderIndex, TenderIndexParts } from './tender-index.ts';
 
@@ -61,13 +61,7 @@ export async function hasServingIndex(releaseDir: string): Promise<boolean> {
  * the index when the release is retired.
  */
 export async function readServingTenders(releaseDir: string): Promise<TenderIndex> {
-  const { value, handle } = await readIndexFile(join(releaseDir, INDEX_DIR, TENDERS_FILE), { leaveOnDisk: ['rowText'] });
-  try {
-    return TenderIndex.fromParts(TenderIndexParts.parse(value), handle);
-  } catch (error) {
-    handle?.close();
-    throw error;
-  }
+  return readServing(join(releaseDir, INDEX_DIR, TENDERS_FILE), ['rowText'], (value, handle) => TenderIndex.fromParts(TenderIndexParts.parse(value), handle));
 }
 
 /**
@@ -75,9 +69,14 @@ export async function readServingTenders(releaseDir: string): Promise<TenderInde
  * a query reads the few lists it filters on and a page reads a block or two. Close it when the release is retired.
  */
 export async function readServingAwards(releaseDir: string): Promise<AwardIndex> {
-  const { value, handle } = await readIndexFile(join(releaseDir, INDEX_DIR, AWARDS_FILE), { leaveOnDisk: ['blocks', 'positions'] });
+  return readServing(join(releaseDir, INDEX_DIR, AWARDS_FILE), ['blocks', 'positions'], (value, handle) => AwardIndex.fromParts(AwardIndexParts.parse(value), handle));
+}
+
+/** An index from its file, the named parts left on disk; the file is closed again if the index cannot be made. */
+async function readServing<T>(path: string, leaveOnDisk: string[], build: (value: unknown, handle: IndexFileHandle | null) => T): Promise<T> {
+  const { value, handle } = await readIndexFile(path, { leaveOnDisk });
   try {
-    return AwardIndex.fromParts(AwardIndexParts.parse(value), handle);
+    return build(value, handle);
   } catch (error) {
     handle?.close();
     throw error;
