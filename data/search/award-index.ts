@@ -100,7 +100,7 @@ export class AwardIndex {
     this.#withinJurisdiction = new Map(JURISDICTIONS.map((jurisdiction) => [jurisdiction, this.#positionsWithin(jurisdiction)]));
   }
 
-  /** An index from the parts an index file stores, reading its text blocks through `file` when they were left there. */
+  /** An index from the parts an index file stores, reading its page blocks and postings lists through `file` when they were left there. */
   static fromParts(parts: AwardIndexParts, file: IndexFileHandle | null = null): AwardIndex {
     return new AwardIndex({
       days: parts.days, jurisdictions: parts.jurisdictions, rows: new AwardRows(parts.rows),
@@ -119,7 +119,7 @@ export class AwardIndex {
     };
   }
 
-  /** Closes the index file the award text blocks are read from (nothing to do for an index built in memory). */
+  /** Closes the index file the page blocks and postings lists are read from (nothing to do for an index built in memory). */
   close(): void {
     this.#file?.close();
   }

@@ -4,8 +4,9 @@ import { z } from 'zod';
 
 /**
  * One file holding a nested value whose big parts are typed arrays: the arrays are written as raw bytes,
- * 8-aligned, and come back as views on the one buffer the file is read into, so loading an index costs one
- * read and no per-element work or JS objects. Everything else travels as JSON in the header.
+ * 8-aligned, and come back as views on one buffer they are read into, so loading an index costs no
+ * per-element work or JS objects; parts a reader names stay on disk, read by range. Everything else
+ * travels as JSON in the header.
  *
  * Written by hand because the kept serialisers (msgpack, CBOR, Arrow IPC) either copy typed arrays on read
  * or want a columnar table, not a nest of postings and string tables.
@@ -124,14 +125,20 @@ abstract class FileSpan {
  */
 export class FileBytes extends FileSpan implements ByteSource {
   subarray(start: number, end: number): Buffer {
-    const from = Math.max(0, Math.min(start, this.length));
-    return this.file.read(this.position + from, Math.max(0, Math.min(end, this.length) - from));
+    const [position, length] = this.#span(start, end);
+    return this.file.read(position, length);
   }
 
   /** The UTF-8 text of bytes `[start, end)`, with no buffer left behind. */
   text(start: number, end: number): string {
+    const [position, length] = this.#span(start, end);
+    return this.file.readText(position, length);
+  }
+
+  /** Where `[start, end)` lies in the file and how long it is, cut to the part (as Buffer.subarray cuts). */
+  #span(start: number, end: number): [number, number] {
     const from = Math.max(0, Math.min(start, this.length));
-    return this.file.readText(this.position + from, Math.max(0, Math.min(end, this.length) - from));
+    return [this.position + from, Math.max(0, Math.min(end, this.length) - from)];
   }
 }
 
