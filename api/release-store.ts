@@ -64,6 +64,7 @@ export class ReleaseStore {
   readonly #graceMs: number;
   readonly #log: (message: string) => void;
   #current: LoadedRelease | null = null;
+  #pinnedClock: { manifest: LoadedRelease['manifest']; at: number } | null = null;
   #notReady = 'No release has been published yet; the nightly run publishes one.';
   /** stat() of current.json at the last check, so an unchanged pointer costs nothing. */
   #seenPointer = '';
@@ -95,7 +96,10 @@ export class ReleaseStore {
 
   #fixtureClock(): Date | null {
     const manifest = this.#current?.manifest;
-    return manifest && manifest.mode !== 'live' && manifest.clock.pinned ? new Date(manifest.clock.now) : null;
+    if (!manifest || manifest.mode === 'live' || !manifest.clock.pinned) return null;
+    // Parsed once per release: the clock is read several times by every request.
+    if (this.#pinnedClock?.manifest !== manifest) this.#pinnedClock = { manifest, at: Date.parse(manifest.clock.now) };
+    return new Date(this.#pinnedClock.at);
   }
 
   /** The release requests should use now, or why there is none. */

@@ -14,8 +14,15 @@ export interface RateHeadersOptions {
   clientIp: (c: Context) => string;
 }
 
-/** Contexts whose rate headers are already in their prepared headers, so the finished reply needs no change. */
-const prepared = new WeakSet<Context>();
+/**
+ * Marks a context whose rate headers are already in its prepared headers, so the finished reply needs no change.
+ * A context variable rather than a WeakSet of contexts: every request would otherwise add a weak entry the
+ * collector has to process.
+ */
+const PREPARED = 'rateHeadersPrepared';
+type PreparedEnv = { Variables: { [PREPARED]: boolean } };
+const markPrepared = (c: Context, prepared: boolean) => (c as Context<PreparedEnv>).set(PREPARED, prepared);
+const isPrepared = (c: Context) => (c as Context<PreparedEnv>).get(PREPARED) === true;
 
 /**
  * Puts the caller's rate headers into the context's prepared headers (`c.header`), before the reply is
@@ -24,7 +31,7 @@ const prepared = new WeakSet<Context>();
  */
 export function prepareRateHeaders(c: Context, meter: RateHeadersOptions['meter'], caller: Caller): void {
   setReplyHeaders(c, rateHeaderValues(meter, caller));
-  prepared.add(c);
+  markPrepared(c, true);
 }
 
 /**
@@ -33,30 +40,36 @@ export function prepareRateHeaders(c: Context, meter: RateHeadersOptions['meter'
  * cost every reply a conversion (measured: about a third of search throughput). In process (tests, MCP
  * forwards) they go through Hono.
  */
-function setReplyHeaders(c: Context, values: Record<string, string>): void {
+function setReplyHeaders(c: Context, figures: RateFigures): void {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing && !outgoing.headersSent) {
-    for (const [name, value] of Object.entries(values)) outgoing.setHeader(name, value);
-  } else if (c.finalized) {
-    for (const [name, value] of Object.entries(values)) c.res.headers.set(name, value);
-  } else {
-    for (const [name, value] of Object.entries(values)) c.header(name, value);
-  }
+  const set: (name: string, value: string) => unknown = outgoing && !outgoing.headersSent
+    ? (name, value) => outgoing.setHeader(name, value)
+    : c.finalized ? (name, value) => c.res.headers.set(name, value) : (name, value) => c.header(name, value);
+  set('RateLimit-Limit', figures.limit);
+  if (figures.remaining !== undefined) set('RateLimit-Remaining', figures.remaining);
+  set('RateLimit-Reset', figures.reset);
 }
 
 /** Marks a context whose prepared figures went stale after its reply was built (a unit released after the work). */
 export function invalidateRateHeaders(c: Context): void {
-  prepared.delete(c);
+  markPrepared(c, false);
 }
 
-function rateHeaderValues(meter: RateHeadersOptions['meter'], caller: Caller): Record<string, string> {
+/** The three header values; `remaining` is unknown while the state store is unreachable. */
+interface RateFigures {
+  limit: string;
+  remaining: string | undefined;
+  reset: string;
+}
+
+function rateHeaderValues(meter: RateHeadersOptions['meter'], caller: Caller): RateFigures {
   const secondsToReset = (resetAt: Date) => String(Math.max(0, Math.ceil((resetAt.getTime() - meter.now().getTime()) / 1000)));
   try {
     const allowance = meter.allowance(caller);
-    return { 'RateLimit-Limit': String(allowance.limit), 'RateLimit-Remaining': String(allowance.remaining), 'RateLimit-Reset': secondsToReset(allowance.resetAt) };
+    return { limit: String(allowance.limit), remaining: String(allowance.remaining), reset: secondsToReset(allowance.resetAt) };
   } catch (error) {
     if (!(error instanceof StateUnavailableError)) throw error;
-    return { 'RateLimit-Limit': String(meter.subjectOf(caller).limit), 'RateLimit-Reset': secondsToReset(meter.week().resetAt) };
+    return { limit: String(meter.subjectOf(caller).limit), remaining: undefined, reset: secondsToReset(meter.week().resetAt) };
   }
 }
 
@@ -85,7 +98,7 @@ export function rateHeaders(options: RateHeadersOptions): { early: RequestStep<C
       return undefined;
     },
     fallback: function rateHeadersFallback(c) {
-      if (prepared.has(c)) return;
+      if (isPrepared(c)) return;
       const caller: Caller = (c.var.caller as Caller | undefined) ?? { kind: 'anonymous', ip: options.clientIp(c) };
       setReplyHeaders(c, rateHeaderValues(meter, caller));
     },

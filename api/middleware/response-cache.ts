@@ -70,6 +70,10 @@ export function responseCache(options: ResponseCacheOptions): MiddlewareHandler 
   };
 }
 
+/** Canonical forms of query strings seen lately (cleared when full): the same few queries arrive again and again. */
+const canonicalForms = new Map<string, string>();
+const CANONICAL_FORMS_KEPT = 4_096;
+
 /**
  * The query string with its parameters in a fixed order, so `?a=1&b=2` and `?b=2&a=1` share an entry. Works on
  * the raw string (no URL parse: this runs on every cached read): parameters are ordered by name, and repeated
@@ -82,6 +86,16 @@ export function canonicalQuery(url: string): string {
   const hash = url.indexOf('#', start);
   const query = url.slice(start + 1, hash === -1 ? undefined : hash);
   if (!query.includes('&')) return query;
+  let canonical = canonicalForms.get(query);
+  if (canonical === undefined) {
+    canonical = sortedByName(query);
+    if (canonicalForms.size >= CANONICAL_FORMS_KEPT) canonicalForms.clear();
+    canonicalForms.set(query, canonical);
+  }
+  return canonical;
+}
+
+function sortedByName(query: string): string {
   const nameOf = (part: string) => {
     const equals = part.indexOf('=');
     return equals === -1 ? part : part.slice(0, equals);

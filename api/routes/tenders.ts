@@ -34,6 +34,11 @@ function audienceOf(c: Pick<Context<TenderEnv>, 'get'>): Audience {
   return { links: isIdentified(c.get('caller')) };
 }
 
+/** The audience as part of a cache key: every field of `Audience` must show in it. */
+function audienceKey(audience: Audience): string {
+  return audience.links ? 'links' : 'no-links';
+}
+
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const notLoaded = errorReply('No release is loaded yet (`Retry-After` says when to try again).');
@@ -121,7 +126,7 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
       keyOf: (c) => {
         const typed = c as Context<TenderEnv>;
         const minute = Math.floor(store.now().getTime() / 60_000);
-        return `${typed.get('release').id}|${JSON.stringify(audienceOf(typed))}|${minute}|${canonicalQuery(c.req.url)}`;
+        return `${typed.get('release').id}|${audienceKey(audienceOf(typed))}|${minute}|${canonicalQuery(c.req.url)}`;
       },
     }),
   );

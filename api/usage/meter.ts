@@ -128,12 +128,15 @@ export function createMeter(options: MeterOptions): Meter {
   const { state } = options;
   const caps: WeeklyCaps = { ...DEFAULT_CAPS, ...options.caps };
   const now = options.now ?? (() => new Date());
+  // The current week and its start as stored (`week_start`): read on every request, by the rate headers.
   let cachedWeek: Week | undefined;
+  let cachedWeekStart = '';
 
   const week = (): Week => {
-    const instant = now();
-    if (!cachedWeek || instant < cachedWeek.start || instant >= cachedWeek.resetAt) {
-      cachedWeek = weekOf(instant);
+    const instant = now().getTime();
+    if (!cachedWeek || instant < cachedWeek.start.getTime() || instant >= cachedWeek.resetAt.getTime()) {
+      cachedWeek = weekOf(new Date(instant));
+      cachedWeekStart = cachedWeek.start.toISOString();
       pruneOldWeeks(cachedWeek);
     }
     return cachedWeek;
@@ -185,7 +188,7 @@ export function createMeter(options: MeterOptions): Meter {
     allowance(caller) {
       const subject = subjectOf(caller);
       const current = week();
-      const weekStart = current.start.toISOString();
+      const weekStart = cachedWeekStart;
       const cacheKey = figuresKey(subject.id, weekStart);
       let known = recentFigures.get(cacheKey);
       if (!known) {
