@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import type { SafeFetcher } from '../lib/safe-fetch.ts';
-import { burstStep, type BurstGuardOptions } from './middleware/burst-guard.ts';
+import { burstStep, createBurstBuckets, type BurstGuardOptions } from './middleware/burst-guard.ts';
+import { cachedReads, ReadCache } from './middleware/cached-reads.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { callerStep, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
 import { bodyLimit, wellFormedJson } from './middleware/body-limit.ts';
@@ -85,13 +87,25 @@ export const API_VERSION = '0.6.0';
 
 const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8787';
 
+/** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
+export interface Service {
+  app: OpenAPIHono<ForwardEnv>;
+  /** Answers a request from the read cache and returns true, or returns false for the app to answer it (cached-reads.ts). */
+  answerCachedRead: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+}
+
+/** The whole API as one Hono app (see `createService`); what tests and in-process callers use. */
+export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
+  return createService(options).app;
+}
+
 /**
  * The whole API as one Hono app; `/openapi.json` is generated from the routes' zod schemas.
  * Middleware order: error handlers wrap everything; rate headers wrap every reply, errors included; the
  * caller is resolved; the burst guard applies to every caller; connector keys are confined to /mcp;
  * cookie-authenticated writes must come from our own origin; then the routes.
  */
-export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
+export function createService(options: AppOptions): Service {
   const state = options.state ?? openStateDb(':memory:');
   const mailer = options.mailer ?? createMailer({ outboxDir: join(tmpdir(), 'tender-intel-outbox') });
   const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
@@ -114,12 +128,15 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   if (options.site) app.use('*', siteFiles({ store: options.store, dataDir: options.site.dataDir, isApiRoute: (method, path) => isApiRoute(method, path) }));
 
   const rate = rateHeaders({ meter, clientIp });
+  const burst = options.burst !== false ? createBurstBuckets(options.burst ?? {}) : null;
+  // One read cache for every cached read route: one memory budget, and the keys the Node-level lane looks up.
+  const cache = new ReadCache({ clock: options.store.now });
   // Who is calling, their rate headers (on every reply, errors included), the burst guard (every caller) and
   // connector keys confined to /mcp: checks that never wait, run as steps of one middleware (steps.ts says why).
   app.use('*', steps([
     callerStep({ state, now, clientIp }),
     rate.early,
-    ...(options.burst !== false ? [burstStep(options.burst ?? {})] : []),
+    ...(burst ? [burstStep(burst)] : []),
     keyScopeStep(),
   ], { after: rate.fallback }));
   // Cookie writes from our own origin only; bodies bounded before anything reads them; idempotent replays
@@ -132,12 +149,12 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.
   app.route('/', tenderMatchRoutes({ store: options.store, meter, sandbox, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
-  app.route('/', tenderContextRoutes({ store: options.store }));
-  app.route('/', tenderRoutes({ store: options.store }));
-  app.route('/', awardRoutes({ store: options.store }));
-  app.route('/', signalRoutes({ store: options.store }));
-  app.route('/', intelligenceRoutes({ store: options.store }));
-  app.route('/', grantRoutes({ store: options.store }));
+  app.route('/', tenderContextRoutes({ store: options.store, cache }));
+  app.route('/', tenderRoutes({ store: options.store, cache }));
+  app.route('/', awardRoutes({ store: options.store, cache }));
+  app.route('/', signalRoutes({ store: options.store, cache }));
+  app.route('/', intelligenceRoutes({ store: options.store, cache }));
+  app.route('/', grantRoutes({ store: options.store, cache }));
   app.route('/', authRoutes({ state, mailer, publicUrl, now, ...(options.log ? { log: options.log } : {}) }));
   app.route('/', keyRoutes({ state, meter, publicUrl, now }));
   app.route('/', usageRoutes({ meter, bidPrice: options.bidPrice }));
@@ -178,5 +195,5 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
   app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
   app.doc31('/openapi.json', openApiConfig);
   isApiRoute = apiRouteMatcher(app.routes);
-  return app;
+  return { app, answerCachedRead: cachedReads({ cache, store: options.store, meter, burst, trustProxy }) };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { createMailer } from '../lib/mailer.ts';
-import { createApp } from './app.ts';
+import { createService } from './app.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
 import type { WeeklyCaps } from './usage/meter.ts';
 import { ReleaseStore } from './release-store.ts';
@@ -74,7 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
   const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: join(options.dataDir, 'outbox') });
-  const app = createApp({
+  const { app, answerCachedRead } = createService({
     store,
     state,
     mailer,
@@ -87,7 +87,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.caps ? { caps: options.caps } : {}),
   });
   // Everything since the listening callback ran before the event loop could read a connection: no request is missed.
-  server.on('request', getRequestListener(app.fetch, { hostname: host }));
+  const answerWithApp = getRequestListener(app.fetch, { hostname: host });
+  server.on('request', (incoming, outgoing) => {
+    let answered = false;
+    try {
+      answered = answerCachedRead(incoming, outgoing);
+    } catch (error) {
+      // Nothing was written yet: the app answers the request the whole way.
+      log(`cached read failed, answered by the app instead: ${String(error)}`);
+    }
+    if (!answered) void answerWithApp(incoming, outgoing);
+  });
   return {
     url,
     store,

@@ -36,8 +36,15 @@ export function burstGuard(options: BurstGuardOptions = {}): MiddlewareHandler<C
   return steps([burstStep(options)]);
 }
 
-/** `burstGuard()` as a step, for the app's one access middleware (api/middleware/steps.ts says why). */
-export function burstStep(options: BurstGuardOptions = {}): RequestStep<CallerEnv> {
+/** The guard's buckets, shared by its step and by cached reads answered before routing (api/middleware/cached-reads.ts). */
+export interface BurstBuckets {
+  readonly refillPerMinute: number;
+  /** Takes one request from the subject's bucket; when it is empty, takes nothing and says how long to wait. */
+  take(subjectId: string): { waitSeconds: number } | undefined;
+}
+
+/** A token bucket per subject (`ip:…`, `account:…`, `key:…`, as `subjectIdOf` names them). */
+export function createBurstBuckets(options: BurstGuardOptions = {}): BurstBuckets {
   const capacity = options.capacity ?? 10;
   const refillPerMinute = options.refillPerMinute ?? 30;
   const perMs = refillPerMinute / 60_000;
@@ -50,27 +57,38 @@ export function burstStep(options: BurstGuardOptions = {}): RequestStep<CallerEn
     // A bucket in use stays remembered: it is updated in place, so reading it must renew it.
     updateAgeOnGet: true,
   });
+  return {
+    refillPerMinute,
+    take(subjectId) {
+      const at = now();
+      let bucket = buckets.get(subjectId);
+      if (bucket === undefined) {
+        bucket = { tokens: capacity, at };
+        buckets.set(subjectId, bucket);
+      }
+      const tokens = Math.min(capacity, bucket.tokens + (at - bucket.at) * perMs);
+      if (tokens < 1) return { waitSeconds: Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)) };
+      bucket.tokens = tokens - 1;
+      bucket.at = at;
+      return undefined;
+    },
+  };
+}
+
+/** `burstGuard()` as a step, for the app's one access middleware (api/middleware/steps.ts says why). */
+export function burstStep(options: BurstGuardOptions | BurstBuckets = {}): RequestStep<CallerEnv> {
+  const buckets = 'take' in options ? options : createBurstBuckets(options);
   return function checkBurst(c) {
     if (isMcpForward(c)) return undefined;
     const { id, countedPer } = subjectIdOf(c.get('caller'));
-    const at = now();
-    let bucket = buckets.get(id);
-    if (bucket === undefined) {
-      bucket = { tokens: capacity, at };
-      buckets.set(id, bucket);
-    }
-    const tokens = Math.min(capacity, bucket.tokens + (at - bucket.at) * perMs);
-    if (tokens < 1) {
-      const waitSeconds = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
-      c.header('Retry-After', String(waitSeconds));
-      const who = countedPer === 'ip' ? 'this network address' : countedPer === 'account' ? 'your account' : 'this API key';
-      return c.json(
-        { detail: `Too many requests at once from ${who}: wait ${waitSeconds} second${waitSeconds === 1 ? '' : 's'}, then keep to about ${refillPerMinute} a minute.` },
-        429,
-      );
-    }
-    bucket.tokens = tokens - 1;
-    bucket.at = at;
-    return undefined;
+    const refused = buckets.take(id);
+    if (refused === undefined) return undefined;
+    const { waitSeconds } = refused;
+    c.header('Retry-After', String(waitSeconds));
+    const who = countedPer === 'ip' ? 'this network address' : countedPer === 'account' ? 'your account' : 'this API key';
+    return c.json(
+      { detail: `Too many requests at once from ${who}: wait ${waitSeconds} second${waitSeconds === 1 ? '' : 's'}, then keep to about ${buckets.refillPerMinute} a minute.` },
+      429,
+    );
   };
 }

@@ -1,6 +1,6 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
+import type { IncomingMessage } from 'node:http';
 import { secretHash } from '../../lib/tokens.ts';
 import type { StateDb } from '../../data/state/db.ts';
 import { steps, type RequestStep } from './steps.ts';
@@ -94,14 +94,22 @@ export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
 
 /** The client's address as `caller()` reads it by default; exported so middleware running before it agrees. */
 export function defaultClientIp(c: Context, trustProxy: boolean): string {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  // In-process requests (app.request in tests) have no socket.
+  if (!incoming) return (trustProxy && firstForwardedHop(c.req.header('x-forwarded-for'))) || 'unknown';
+  return clientIpOf(incoming, trustProxy);
+}
+
+/** `defaultClientIp` for a request Node is serving, before any Hono context exists (cached-reads.ts). */
+export function clientIpOf(incoming: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const header = incoming.headers['x-forwarded-for'];
+    const forwarded = firstForwardedHop(Array.isArray(header) ? header.join(',') : header);
     if (forwarded) return forwarded;
   }
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    // In-process requests (app.request in tests) have no socket.
-    return 'unknown';
-  }
+  return incoming.socket?.remoteAddress ?? 'unknown';
+}
+
+function firstForwardedHop(header: string | undefined): string | undefined {
+  return header?.split(',')[0]?.trim() || undefined;
 }

@@ -30,7 +30,7 @@ const isPrepared = (c: Context) => (c as Context<PreparedEnv>).get(PREPARED) ===
  * the meter after it reserves a unit so `RateLimit-Remaining` counts this call.
  */
 export function prepareRateHeaders(c: Context, meter: RateHeadersOptions['meter'], caller: Caller): void {
-  setReplyHeaders(c, rateHeaderValues(meter, caller));
+  setReplyHeaders(c, rateFiguresOf(meter, caller));
   markPrepared(c, true);
 }
 
@@ -56,13 +56,14 @@ export function invalidateRateHeaders(c: Context): void {
 }
 
 /** The three header values; `remaining` is unknown while the state store is unreachable. */
-interface RateFigures {
+export interface RateFigures {
   limit: string;
   remaining: string | undefined;
   reset: string;
 }
 
-function rateHeaderValues(meter: RateHeadersOptions['meter'], caller: Caller): RateFigures {
+/** The caller's rate header values now: also written by cached reads answered before routing (cached-reads.ts). */
+export function rateFiguresOf(meter: RateHeadersOptions['meter'], caller: Caller): RateFigures {
   const secondsToReset = (resetAt: Date) => String(Math.max(0, Math.ceil((resetAt.getTime() - meter.now().getTime()) / 1000)));
   try {
     const allowance = meter.allowance(caller);
@@ -100,7 +101,7 @@ export function rateHeaders(options: RateHeadersOptions): { early: RequestStep<C
     fallback: function rateHeadersFallback(c) {
       if (isPrepared(c)) return;
       const caller: Caller = (c.var.caller as Caller | undefined) ?? { kind: 'anonymous', ip: options.clientIp(c) };
-      setReplyHeaders(c, rateHeaderValues(meter, caller));
+      setReplyHeaders(c, rateFiguresOf(meter, caller));
     },
   };
 }

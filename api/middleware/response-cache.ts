@@ -2,10 +2,13 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 
 export interface ResponseCacheOptions {
-  /** The cache key for this request, or null to bypass the cache. Everything the reply depends on must be in it. */
+  /**
+   * The cache key for this request, or null to bypass the cache. Everything the reply depends on must be in it,
+   * the path included when mounts share a store: keys are the store's, not the mount's.
+   */
   keyOf(c: Context): string | null;
-  /** Where replies are kept (default: the process's one shared store, `sharedReplies`). */
-  store?: ReplyStore;
+  /** Where replies are kept. */
+  store: ReplyStore;
 }
 
 /**
@@ -23,15 +26,6 @@ export function createReplyStore(options: { maxEntries?: number; maxBytes?: numb
   });
 }
 
-/**
- * Every cached route shares one budget: one store per route would let the process hold the sum of their
- * limits (seven routes at 32 MB each was most of the API's 400 MB memory goal), while a shared LRU keeps
- * whatever is asked for most, whichever route it is. 8 MB holds about 650 search pages of 12 KB: the
- * repeats of a busy hour, at a fiftieth of the memory goal.
- */
-export const sharedReplies: ReplyStore = createReplyStore();
-
-let instances = 0;
 /** Keys each mount remembers having been asked for once (about 200 KB each). */
 const ASKED_ONCE_KEYS = 2_000;
 
@@ -40,23 +34,21 @@ const ASKED_ONCE_KEYS = 2_000;
  * serialisation; a reply is kept once its key has been asked for twice.
  * Search traffic repeats itself (default listings, popular words, paging back and forth), and a release never
  * changes once published, so a key made of release id, caller audience, query and clock minute is exact.
+ * The read routes mount it through `ReadCache` (cached-reads.ts), which fixes their key.
  *
  * @example
- * app.use('/v1/tenders', responseCache({ keyOf: (c) => `${c.get('release').id}|${new URL(c.req.url).search}` }));
+ * app.use('/v1/tenders', responseCache({ keyOf: (c) => `${c.get('release').id}|${canonicalQuery(c.req.url)}`, store }));
  */
 export function responseCache(options: ResponseCacheOptions): MiddlewareHandler {
-  const cache = options.store ?? sharedReplies;
-  // Each mount's keys are its own, even where two mounts would build the same key string.
-  const prefix = `${++instances}|`;
+  const cache = options.store;
   // A reply is kept from the second time its key is asked for. Most distinct queries are asked once (deep
   // pages, one-off filters); keeping each of them cost a copy of the body that only pushed a repeated reply out,
   // and at thousands of such requests a second those copies held tens of megabytes until the collector ran.
   const askedOnce = new LRUCache<string, true>({ max: ASKED_ONCE_KEYS });
   return async function responseCacheMiddleware(c, next) {
     if (c.req.method !== 'GET') return next();
-    const ownKey = options.keyOf(c);
-    if (ownKey === null) return next();
-    const key = prefix + ownKey;
+    const key = options.keyOf(c);
+    if (key === null) return next();
     const body = cache.get(key);
     if (body !== undefined) return c.body(body, 200, { 'content-type': 'application/json' });
     if (!askedOnce.has(key)) {

@@ -10,12 +10,14 @@ import { builtAwardIndex } from '../../data/search/award-index.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
-import { canonicalQuery, responseCache } from '../middleware/response-cache.ts';
+import type { ReadCache } from '../middleware/cached-reads.ts';
 import { wholeNumber } from '../schemas/common.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 
 export interface AwardRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
+  /** The app's read cache: replies kept by release, audience, minute, path and query. */
+  cache: ReadCache;
   /** Seconds a client is told to wait (`Retry-After`) while no release is loaded (default 30). */
   retryAfterSeconds?: number;
 }
@@ -141,13 +143,7 @@ export function awardRoutes(options: AwardRoutesOptions): OpenAPIHono<AwardEnv> 
   for (const path of ['/v1/awards', '/v1/awards/*']) {
     app.use(path, requireIntelligence(options));
     // A release never changes; replies depend on it, the audience, the path and query and the day ("open", "expiring").
-    app.use(path, responseCache({
-      keyOf: (c) => {
-        const typed = c as Context<AwardEnv>;
-        const minute = Math.floor(store.now().getTime() / 60_000);
-        return `${typed.get('release').id}|${audienceOf(typed).identified}|${minute}|${c.req.path}?${canonicalQuery(c.req.url)}`;
-      },
-    }));
+    app.use(path, options.cache.middleware());
   }
 
   app.openapi(awardsRoute, async (c) => {

@@ -3,12 +3,13 @@ import { grantsSummary, GrantsSummary } from '../../data/intelligence/grants.ts'
 import type { ReleaseStore } from '../release-store.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
-import { responseCache } from '../middleware/response-cache.ts';
+import type { ReadCache } from '../middleware/cached-reads.ts';
 import { NotReadySchema, intelContextOf, requireIntelligenceRelease } from '../schemas/intelligence.ts';
-import { intelligenceCacheKey } from './signals.ts';
 
 export interface GrantRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
+  /** The app's read cache: replies kept by release, audience, minute, path and query. */
+  cache: ReadCache;
 }
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
@@ -30,7 +31,7 @@ export function grantRoutes(options: GrantRoutesOptions): OpenAPIHono<ReleaseEnv
   const { store } = options;
   const app = new OpenAPIHono<ReleaseEnv & CallerEnv>();
   app.use('/v1/grants/summary', requireIntelligenceRelease(store));
-  app.use('/v1/grants/summary', responseCache({ keyOf: (c) => intelligenceCacheKey(c, store) }));
+  app.use('/v1/grants/summary', options.cache.middleware());
   app.openapi(summaryRoute, async (c) => c.json(await grantsSummary(intelContextOf(c.get('release'), store.now())), 200));
   return app;
 }

@@ -8,15 +8,17 @@ import { tradeById, tradePairs, TradePairs, tradeStateIntelligence, TradeStateIn
 import type { ReleaseStore } from '../release-store.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
-import { responseCache } from '../middleware/response-cache.ts';
+import type { ReadCache } from '../middleware/cached-reads.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import {
   JurisdictionParams, NotReadySchema, PlanIdParams, PlannedQuery, TradeStateParams, intelContextOf, requireIntelligenceRelease,
 } from '../schemas/intelligence.ts';
-import { intelligenceAudience, intelligenceCacheKey } from './signals.ts';
+import { intelligenceAudience } from './signals.ts';
 
 export interface IntelligenceRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
+  /** The app's read cache: replies kept by release, audience, minute, path and query. */
+  cache: ReadCache;
 }
 
 type IntelligenceEnv = ReleaseEnv & CallerEnv;
@@ -103,7 +105,7 @@ export function intelligenceRoutes(options: IntelligenceRoutesOptions): OpenAPIH
   const { store } = options;
   const app = new OpenAPIHono<IntelligenceEnv>();
   app.use('/v1/intelligence/*', requireIntelligenceRelease(store));
-  app.use('/v1/intelligence/*', responseCache({ keyOf: (c) => intelligenceCacheKey(c, store) }));
+  app.use('/v1/intelligence/*', options.cache.middleware());
   const contextOf = (c: { get(key: 'release'): IntelligenceEnv['Variables']['release'] }) => intelContextOf(c.get('release'), store.now());
 
   app.openapi(plannedRoute, async (c) => {

@@ -6,12 +6,14 @@ import type { Audience } from '../../data/intelligence/context.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
-import { canonicalQuery, responseCache } from '../middleware/response-cache.ts';
+import type { ReadCache } from '../middleware/cached-reads.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import { NotReadySchema, SignalsQuery, intelContextOf, requireIntelligenceRelease } from '../schemas/intelligence.ts';
 
 export interface SignalRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
+  /** The app's read cache: replies kept by release, audience, minute, path and query. */
+  cache: ReadCache;
 }
 
 type SignalEnv = ReleaseEnv & CallerEnv;
@@ -19,13 +21,6 @@ type SignalEnv = ReleaseEnv & CallerEnv;
 /** Evidence links and incumbents are for a caller with an API key or a signed-in session (spec, Authentication 7). */
 export function intelligenceAudience(c: Pick<Context<CallerEnv>, 'get'>): Audience {
   return { identified: isIdentified(c.get('caller')) };
-}
-
-/** The response-cache key of an intelligence reply: release, audience, clock minute, path and query. */
-export function intelligenceCacheKey(c: Context, store: Pick<ReleaseStore, 'now'>): string {
-  const typed = c as Context<SignalEnv>;
-  const minute = Math.floor(store.now().getTime() / 60_000);
-  return `${typed.get('release').id}|${intelligenceAudience(typed).identified}|${minute}|${c.req.path}|${canonicalQuery(c.req.url)}`;
 }
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
@@ -51,7 +46,7 @@ export function signalRoutes(options: SignalRoutesOptions): OpenAPIHono<SignalEn
   const { store } = options;
   const app = new OpenAPIHono<SignalEnv>();
   app.use('/v1/signals', requireIntelligenceRelease(store));
-  app.use('/v1/signals', responseCache({ keyOf: (c) => intelligenceCacheKey(c, store) }));
+  app.use('/v1/signals', options.cache.middleware());
   app.openapi(signalsRoute, async (c) => {
     const { kind, jurisdiction, limit, offset, ...filters } = c.req.valid('query');
     const reply = await listSignals(

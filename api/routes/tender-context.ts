@@ -7,12 +7,14 @@ import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import { errorReplies } from '../middleware/errors.ts';
 import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
-import { responseCache } from '../middleware/response-cache.ts';
+import type { ReadCache } from '../middleware/cached-reads.ts';
 import { intelContextOf } from '../schemas/intelligence.ts';
 import { ErrorSchema, TenderKeyParams } from '../schemas/tender.ts';
 
 export interface TenderContextRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
+  /** The app's read cache: replies kept by release, audience, minute, path and query. */
+  cache: ReadCache;
 }
 
 type ContextEnv = ReleaseEnv & CallerEnv;
@@ -45,16 +47,7 @@ export function tenderContextRoutes(options: TenderContextRoutesOptions): OpenAP
   const audienceOf = (c: Pick<Context<ContextEnv>, 'get'>): Audience => ({ identified: isIdentified(c.get('caller')) });
   app.use('/v1/tenders/:key/context', requireRelease({ store }));
   // A release never changes; the reply depends on it, the audience, the key and the day ("open", "ending soonest").
-  app.use(
-    '/v1/tenders/:key/context',
-    responseCache({
-      keyOf: (c) => {
-        const typed = c as Context<ContextEnv>;
-        const minute = Math.floor(store.now().getTime() / 60_000);
-        return `${typed.get('release').id}|${audienceOf(typed).identified}|${minute}|${c.req.path}`;
-      },
-    }),
-  );
+  app.use('/v1/tenders/:key/context', options.cache.middleware());
 
   app.openapi(contextRoute, async (c) => {
     const { key } = c.req.valid('param');

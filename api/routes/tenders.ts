@@ -4,7 +4,7 @@ import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
-import { canonicalQuery, responseCache } from '../middleware/response-cache.ts';
+import type { ReadCache } from '../middleware/cached-reads.ts';
 import {
   ErrorSchema,
   PortalSchema,
@@ -22,6 +22,8 @@ import {
 
 export interface TenderRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
+  /** The app's read cache: replies kept by release, audience, minute, path and query. */
+  cache: ReadCache;
 }
 
 type TenderEnv = ReleaseEnv & CallerEnv;
@@ -32,11 +34,6 @@ type TenderEnv = ReleaseEnv & CallerEnv;
  */
 function audienceOf(c: Pick<Context<TenderEnv>, 'get'>): Audience {
   return { links: isIdentified(c.get('caller')) };
-}
-
-/** The audience as part of a cache key: every field of `Audience` must show in it. */
-function audienceKey(audience: Audience): string {
-  return audience.links ? 'links' : 'no-links';
 }
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
@@ -119,17 +116,8 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
   const app = new OpenAPIHono<TenderEnv>();
   app.use('/v1/tenders/*', requireRelease({ store }));
   // Search replies depend on the release, what the caller may see, the query and the clock ("open", "closing
-  // within N days"); keyed to the minute, a cached reply is never more than a minute behind the clock.
-  app.use(
-    '/v1/tenders',
-    responseCache({
-      keyOf: (c) => {
-        const typed = c as Context<TenderEnv>;
-        const minute = Math.floor(store.now().getTime() / 60_000);
-        return `${typed.get('release').id}|${audienceKey(audienceOf(typed))}|${minute}|${canonicalQuery(c.req.url)}`;
-      },
-    }),
-  );
+  // within N days"): all in the read cache's key, to the minute, so a kept reply is never a minute behind.
+  app.use('/v1/tenders', options.cache.middleware());
 
   app.openapi(searchRoute, (c) => {
     const { limit, offset, ...filters } = c.req.valid('query');
