@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
@@ -7,7 +8,6 @@ import { createMailer, type Mailer } from '../lib/mailer.ts';
 import type { SafeFetcher } from '../lib/safe-fetch.ts';
 import { burstStep, createBurstBuckets, type BurstGuardOptions } from './middleware/burst-guard.ts';
 import { cachedReads, ReadCache } from './middleware/cached-reads.ts';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { callerStep, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
 import { bodyLimit, wellFormedJson } from './middleware/body-limit.ts';
