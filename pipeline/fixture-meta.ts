@@ -13,6 +13,24 @@ export const FixtureMeta = z.object({
   source: z.string(),
   captured_at: z.iso.datetime({ offset: true }),
   provenance: z.string().min(1),
+  /**
+   * How far the set follows the live source's real markup: `real` when every page shape the adapter parses comes
+   * from a public capture of the live site, `partial` when some do, `none` when no capture could be found (the
+   * source's caveats then say so). Required in a source's base folder; night folders inherit it.
+   */
+  real_capture: z.enum(['real', 'partial', 'none']).optional(),
+  /** The public captures the files follow: repository (owner/name), path inside it and commit. */
+  captures: z
+    .array(
+      z.object({
+        repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
+        path: z.string().min(1),
+        commit: z.string().regex(/^[0-9a-f]{7,40}$/),
+        /** The live address the capture was taken from, when known. */
+        url: z.string().optional(),
+      }),
+    )
+    .default([]),
   /** A night folder may declare that the source fails that night, so incremental runs meet a failure. */
   fault: z.enum(['http500', 'hang']).optional(),
   files: z.array(
@@ -30,6 +48,8 @@ export const FixtureMeta = z.object({
        */
       etag: z.string().optional(),
       last_modified: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'an HTTP date').optional(),
+      /** `capture`: a real page (trimmed, never invented); `derived`: a real page edited for an edge case; `synthetic`: built from documentation. */
+      origin: z.enum(['capture', 'derived', 'synthetic']).optional(),
       note: z.string().optional(),
     }),
   ),
