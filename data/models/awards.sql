@@ -1,19 +1,32 @@
--- awards: one row per contract. An amendment chain (CN123, CN123-A1, CN123-A2) counts once, at its latest
--- value: AusTender publishes each amendment's value as the contract now stands, so summing double-counts.
--- Values and currencies are kept as published, never converted.
+-- awards: one row per contract. An amendment chain (CN123 and its amendments CN123-A1, CN123-A2) counts once,
+-- at its latest value: AusTender publishes each amendment's value as the contract now stands, so summing
+-- double-counts. Values and currencies are kept as published, never converted.
+--
+-- A chain's latest release is its highest-numbered amendment. The number is read from the amendment id
+-- (`CN3707521-A6` is 6), because AusTender gives every amendment of a chain the same release date and a random
+-- hex release id, so neither says which came last. Any amendment is later than the original; amendments
+-- without a number rank below the numbered ones; ties and unnumbered releases (every release of a register
+-- that publishes no amendments) fall back to the later release date, then the greater release id. The chain's
+-- original value is that of the earliest release in the same order.
 INSERT INTO awards BY NAME
 WITH chained AS (
-  SELECT *, regexp_replace(contract_id, '-A[0-9]+$', '') AS chain_id
+  SELECT
+    *,
+    regexp_replace(contract_id, '-A[0-9]+$', '') AS chain_id,
+    TRY_CAST(regexp_extract(amendment_id, '-A([0-9]+)$', 1) AS INTEGER) AS amendment_number
   FROM award_releases
 ),
 ranked AS (
   SELECT
     *,
-    row_number() OVER (PARTITION BY source, chain_id ORDER BY release_date DESC, release_id DESC) AS latest_rank,
-    count(amendment_id) OVER (PARTITION BY source, chain_id) AS chain_amendments,
-    first_value(value_amount) OVER (PARTITION BY source, chain_id ORDER BY release_date, release_id) AS chain_original_value,
-    min(first_seen) OVER (PARTITION BY source, chain_id) AS chain_first_seen
+    row_number() OVER newest_first AS latest_rank,
+    count(amendment_id) OVER chain AS chain_amendments,
+    last_value(value_amount) OVER (newest_first ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS chain_original_value,
+    min(first_seen) OVER chain AS chain_first_seen
   FROM chained
+  WINDOW
+    chain AS (PARTITION BY source, chain_id),
+    newest_first AS (PARTITION BY source, chain_id ORDER BY amendment_id IS NOT NULL DESC, amendment_number DESC NULLS LAST, release_date DESC, release_id DESC)
 )
 SELECT
   r.source,

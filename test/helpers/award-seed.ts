@@ -16,7 +16,7 @@ export type Row = Record<string, string | number | boolean | string[] | null>;
 export const RUN_AT = '2026-09-25T01:00:00.000Z'; // 11:00 in Sydney: "today" is 2026-09-25 everywhere seeded
 
 /** A contract release (award_releases row); the awards model folds them into awards. */
-function award(overrides: Row): Row {
+export function award(overrides: Row): Row {
   const contractId = String(overrides.contract_id ?? 'CN0');
   return {
     source: 'au_nsw_contract_awards', ocid: `ocid-${contractId.replace(/-A\d+$/, '')}`, release_id: `rel-${contractId}`, release_date: '2026-09-01T00:00:00.000Z',
@@ -161,6 +161,11 @@ function company(acn: string, name: string, status: string, meaning: string, abn
  * pipeline gives them.
  */
 export async function seedAwardModels(store: Store, models: readonly ('awards' | 'buyers' | 'suppliers')[] = ['awards', 'buyers', 'suppliers']): Promise<void> {
+  await seedModels(store, AWARD_SEED, models);
+}
+
+/** Fills `store` (its tables created, empty) with `seed`'s rows and runs `models` over them, on the RUN_AT clock. */
+export async function seedModels(store: Store, seed: Partial<Record<TableName, Row[]>>, models: readonly TableName[]): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'award-seed-'));
   try {
     await store.exec(await readMacros());
@@ -169,11 +174,12 @@ export async function seedAwardModels(store: Store, models: readonly ('awards' |
       INSERT INTO jurisdiction_zones VALUES ${JURISDICTIONS.map((j) => `(${sqlString(j)}, ${sqlString(timeZoneOf(j))})`).join(', ')};
       CREATE TEMP TABLE run_sources (id VARCHAR, attempted BOOLEAN, failed BOOLEAN);`);
     for (const table of ['award_releases', 'tenders', 'plans', 'abn_entities', 'companies'] as const) {
-      const rows = AWARD_SEED[table] ?? [];
+      const rows = seed[table] ?? [];
+      if (rows.length === 0) continue;
       const columns = Object.entries(TABLES[table]).map(([column, type]) => `${column}: ${sqlString(type.replace(' NOT NULL', ''))}`).join(', ');
       const file = join(dir, `${table}.json`);
       await writeFile(file, JSON.stringify(rows));
-      if (rows.length) await store.exec(`INSERT INTO ${table} SELECT * FROM read_json(${sqlString(file)}, format = 'array', columns = {${columns}})`);
+      await store.exec(`INSERT INTO ${table} SELECT * FROM read_json(${sqlString(file)}, format = 'array', columns = {${columns}})`);
       if (table === 'tenders' || table === 'plans') await store.exec(`UPDATE ${table} SET buyer_key = buyer_key(jurisdiction, buyer)`);
     }
     for (const model of models) await store.exec(await readModel(model));
