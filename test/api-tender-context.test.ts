@@ -207,6 +207,26 @@ describe('title keywords', () => {
     }
   });
 
+  it("index an award's description words as well as its title's, so similar work finds a subject named only there", async () => {
+    const dataDir = await makeDataDir();
+    try {
+      const { dir } = await seedRelease({ dataDir, tenders: [], sources: [] });
+      const release = await openStore(join(dir, 'store.duckdb'));
+      try {
+        // CN4161550 as AusTender published it: the title is the agency's purchase-order number
+        await release.exec(`INSERT INTO awards BY NAME SELECT 'au_federal_austender_ocds' AS source, 'CN4161550' AS contract_id, 'o' AS ocid, 'r' AS latest_release_id,
+          'AU' AS jurisdiction, 'Department of Foreign Affairs and Trade' AS buyer, '4600023005' AS title, 'General Waste Machinery' AS description,
+          DATE '2025-06-20' AS awarded_date, 0 AS amendment_count, [] AS categories, 'u' AS url, now() AS first_seen, now() AS last_changed, false AS stale`);
+        await release.exec(await readModel('award_terms'));
+        assert.deepEqual((await release.all<{ term: string }>('SELECT term FROM award_terms ORDER BY term')).map((row) => row.term), ['general', 'machinery', 'waste']);
+      } finally {
+        release.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('split a title into terms, leaving out how a thing is bought', () => {
     assert.deepEqual(titleTerms('Supply of Roads & Bridges — Māori Glass 2026 RFQ-12 bus analysis'), ['supply', 'road', 'bridge', 'maori', 'glass', 'rfq', 'bus', 'analysis']);
     assert.deepEqual(titleKeywords('Request for tender: provision of cleaning services, panel'), ['cleaning']);

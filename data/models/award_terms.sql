@@ -1,6 +1,8 @@
--- award_terms: an inverted index of award titles, one row per award and distinct title word, for the
--- title-keyword heuristic of GET /v1/tenders/{key}/context. Finding the awards that share a tender's title
--- words then reads a few sorted runs of this table instead of splitting a million titles per request.
+-- award_terms: an inverted index of award titles and descriptions, one row per award and distinct word of
+-- either, for the title-keyword heuristic of GET /v1/tenders/{key}/context. Finding the awards that share a
+-- tender's title words then reads a few sorted runs of this table instead of splitting a million titles per
+-- request. Descriptions count because a title is often short or only the buyer's file number, while the
+-- description names the work.
 -- A word is a lower-case run of letters and digits with accents folded; a trailing plural "s" is dropped
 -- (not after s, u or i: "glass", "bus", "analysis"); words under three letters, bare numbers and the stop
 -- words of the tender search (and, are, for, from, into, the, with) say nothing about the work and are left
@@ -15,7 +17,7 @@ WITH split AS (
     coalesce(awarded_date, start_date, (first_seen AT TIME ZONE 'Australia/Sydney')::DATE) AS award_day,
     value_amount,
     value_currency,
-    regexp_split_to_array(lower(strip_accents(title)), '[^a-z0-9]+') AS words
+    regexp_split_to_array(lower(strip_accents(concat_ws(' ', title, description))), '[^a-z0-9]+') AS words
   FROM awards
 ),
 terms AS (
