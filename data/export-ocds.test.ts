@@ -24,6 +24,8 @@ test('every line of the OCDS export is a release package with the fields the OCD
   try {
     await createAllTables(store, ['award_releases', 'tenders', 'plans', 'abn_entities', 'companies', 'sources']);
     await seedAwardModels(store, []);
+    // a purchase-order number published as the title: the store shows the subject, the export the title as published
+    await store.exec(`UPDATE award_releases SET reference = '4600093125', description = title WHERE contract_id = 'CN-D2'`);
     const file = await exportOcds(store, dir);
     const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
     const held = AWARD_SEED.award_releases ?? [];
@@ -66,6 +68,8 @@ test('every line of the OCDS export is a release package with the fields the OCD
     assert.equal(amendment.dateSigned, '2026-01-14T13:00:00Z', 'a Canberra day starts at 13:00 UTC the day before in summer');
     assert.deepEqual(amended[0].parties[1].identifier, { scheme: 'AU-ABN', id: '53004085616' });
     assert.deepEqual(amendment.items.map((item: Json) => item.classification), [{ scheme: 'UNSPSC', id: '72141000' }, { scheme: 'UNSPSC', id: '72101500' }]);
+    const referenced = lines.map((line) => JSON.parse(line) as Json).find((pack) => pack.releases[0].ocid === 'ocid-CN-D2')!.releases[0].contracts[0];
+    assert.deepEqual([referenced.title, referenced.description], ['4600093125', 'Road maintenance']);
   } finally {
     store.close();
     await rm(dir, { recursive: true, force: true });

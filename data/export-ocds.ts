@@ -51,7 +51,8 @@ export function ocdsExportSql(file: string): string {
           'contracts': [{
             'id': contract_id,
             'awardID': regexp_replace(contract_id, '-A[0-9]+$', ''),
-            'title': title,
+            -- the published title: a bare reference the store moved to the reference column goes back
+            'title': coalesce(reference, title),
             'description': description,
             'value': CASE WHEN value_amount IS NOT NULL THEN {'amount': value_amount::DOUBLE, 'currency': value_currency} END,
             'period': CASE WHEN start_date IS NOT NULL OR end_date IS NOT NULL

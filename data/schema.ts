@@ -2,7 +2,7 @@
  * The release store's tables. Column order here is the order in DuckDB and Parquet; every column is
  * documented in data/README.md (a test compares the two). Bump SCHEMA_VERSION when a column changes.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const TENDER_COLUMNS = {
   tender_key: 'VARCHAR NOT NULL',
@@ -58,6 +58,7 @@ export const AWARD_RELEASE_COLUMNS = {
   supplier_abn: 'VARCHAR',
   supplier_id: 'VARCHAR',
   title: 'VARCHAR NOT NULL',
+  reference: 'VARCHAR',
   description: 'VARCHAR',
   value_amount: 'DECIMAL(18,2)',
   value_currency: 'VARCHAR',
@@ -85,6 +86,7 @@ export const AWARD_COLUMNS = {
   supplier_id: 'VARCHAR',
   supplier_key: 'VARCHAR',
   title: 'VARCHAR NOT NULL',
+  reference: 'VARCHAR',
   description: 'VARCHAR',
   value_amount: 'DECIMAL(18,2)',
   value_currency: 'VARCHAR',

@@ -3,15 +3,20 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import source, { austenderOcdsOptions } from './au_federal_austender_ocds.ts';
-import { mapOcdsRelease, nextPageUrl, ocdsReleasePackageRoute, type OcdsReleaseOptions } from './_platforms/ocds.ts';
+import { isBareReference, mapOcdsRelease, nextPageUrl, ocdsReleasePackageRoute, type OcdsReleaseOptions } from './_platforms/ocds.ts';
 import type { Fetched } from './_contract/define-source.ts';
 import { AwardRecord } from './_contract/records.ts';
 import { FIXTURES_ROOT, readFixtureMeta } from '../pipeline/fixture-meta.ts';
 import { crawlOnFixtures, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
 
 const WINDOW_PATH = '/ocds/findByDates/contractLastModified/2026-09-11T01:00:00Z/2026-09-25T01:00:00Z';
-const PAGE_2_PATH = `${WINDOW_PATH}?cursor=eyJwIjoyLCJzIjoiY29udHJhY3RMYXN0TW9kaWZpZWQifQ`;
-const PAGE_3_PATH = `${WINDOW_PATH}?cursor=eyJwIjozLCJzIjoiY29udHJhY3RMYXN0TW9kaWZpZWQifQ`;
+// The cursors the captured pages link to: a window of 2025-06-20, whatever window the crawl asked for first.
+const CAPTURED_WINDOW = '/ocds/findByDates/contractLastModified/2025-06-20T00:00:00Z/2025-06-20T23:59:59Z';
+const PAGE_2_PATH = `${CAPTURED_WINDOW}?cursor=VeJZTMsoQW9ONHJKajh4WmNES1VOT05ERTJNVEkyTVNsRFRqUXhOakV5TmpFPWQ&prevcursor=initial&lastcursor=initial`;
+const PAGE_3_PATH =
+  `${CAPTURED_WINDOW}?cursor=VbwPGeYoQW9ONDZZS3BpYjhDS1VOT01UUTBOVEV6TWlsRFRqRTBORFV4TXpJPcAM` +
+  '&prevcursor=VV9DtTg0QW9Od3E0TGIvZlFDTFVOT016Y3lNVFEzT0MxQk1UQXRRMDR6TnpJeE5EYzRMVUV4TUE9PdwL' +
+  '&lastcursor=VZi0XiEwQW9Od3diL3YxLzhDTEVOT016ZzFOell4TVMxQk15eERUak00TlRjMk1URXRRVE09-Ao';
 
 let firstRun: Promise<FixtureCrawl> | undefined;
 /** One crawl of the fixtures as a first run (no previous success), shared by the tests that read its records. */
@@ -24,8 +29,8 @@ function recordsOf(crawl: FixtureCrawl, contractId: string): AwardRecord[] {
   return crawl.records.filter((record): record is AwardRecord => record.record_type === 'award' && record.contract_id === contractId);
 }
 
-describe('au_federal_austender_ocds on its fixtures', () => {
-  test('a first run asks for the last 14 days up to the clock, follows every cursor and stops at the empty one', async () => {
+describe('au_federal_austender_ocds on its fixtures (real release packages)', () => {
+  test('a first run asks for the last 14 days up to the clock, follows every cursor and stops at the empty next link', async () => {
     const crawl = await crawlFirstRun();
     assert.deepEqual(
       crawl.requests.map((request) => [request.path, request.status]),
@@ -41,11 +46,11 @@ describe('au_federal_austender_ocds on its fixtures', () => {
     assert.equal(crawl.failed, false);
   });
 
-  test('the last page really ends with an empty cursor that the server answers with 502', async () => {
+  test('the last page ends with an empty next link, and the empty cursor the adapter never asks for answers 502', async () => {
     const lastPage = JSON.parse(await readFile(join(FIXTURES_ROOT, source.id, 'page-3.json'), 'utf8')) as { links: { next: string } };
-    assert.equal(lastPage.links.next, `https://api.tenders.gov.au${WINDOW_PATH}?cursor=`);
+    assert.equal(lastPage.links.next, '');
     const meta = await readFixtureMeta(source.id);
-    const trap = meta.files.find((file) => file.url === lastPage.links.next);
+    const trap = meta.files.find((file) => file.url === `https://api.tenders.gov.au${CAPTURED_WINDOW}?cursor=`);
     assert.equal(trap?.status, 502);
     assert.deepEqual(JSON.parse(await readFile(join(FIXTURES_ROOT, source.id, trap.file ?? ''), 'utf8')), { message: 'Internal server error' });
   });
@@ -54,116 +59,97 @@ describe('au_federal_austender_ocds on its fixtures', () => {
     const crawl = await crawlOnFixtures(source, { lastSuccessAt: new Date('2026-09-24T01:30:12.345Z') });
     assert.equal(crawl.requests[1]?.path, '/ocds/findByDates/contractLastModified/2026-09-23T01:30:12Z/2026-09-25T01:00:00Z');
     assert.equal(crawl.requests.length, 4, 'robots.txt and three pages');
-    assert.equal(crawl.records.length, 13);
+    assert.equal(crawl.records.length, 45);
   });
 
   test('every release becomes a valid award record', async () => {
     const crawl = await crawlFirstRun();
     assert.deepEqual(crawl.invalid, []);
-    assert.equal(crawl.records.length, 13);
+    assert.equal(crawl.records.length, 45);
     for (const record of crawl.records) AwardRecord.parse(record);
   });
 
-  test('a release maps to an exact record: procuringEntity buyer, spaced ABN, string amount, AEST midnights as Sydney dates', async () => {
-    const [record] = recordsOf(await crawlFirstRun(), 'CN4187301');
+  test('a release maps to an exact record: procuringEntity buyer, ABN, string amount, AEST midnights as Sydney dates, the subject as title', async () => {
+    const [record] = recordsOf(await crawlFirstRun(), 'CN4161551');
     assert.deepEqual(record, {
       record_type: 'award',
-      ocid: 'prod-af8707548fd061a2efc043c4e595a84a',
-      release_id: 'prod-af8707548fd061a2efc043c4e595a84a-a5457c4069b8313ad3b54feec8cd4a3b',
-      release_date: '2026-09-17T03:41:12Z',
+      ocid: 'prod-538a2b76057c4ceb835c9fa989056b98',
+      release_id: 'prod-538a2b76057c4ceb835c9fa989056b98-6469ecac884f3aefacbd2830332ba26f',
+      release_date: '2025-06-20T08:27:34Z',
       release_tag: 'contract',
-      contract_id: 'CN4187301',
+      contract_id: 'CN4161551',
       amendment_id: null,
       amends_release_id: null,
       jurisdiction: 'AU',
-      buyer: 'Department of Home Affairs',
-      buyer_id: 'e04d5150c44b5fd915d1530d1a56a05a',
-      supplier: 'Harbourline Data Services Pty Ltd',
-      supplier_abn: '53614776007',
-      supplier_id: 'aede39b561470afa781e8d5981831954',
-      title: 'Software maintenance and support',
-      description: 'Annual maintenance and support of the visa processing data platform',
-      value_amount: '245300.00',
+      buyer: 'Department of Foreign Affairs and Trade',
+      buyer_id: '0eca64a1a9598906e1643767589ebde7',
+      supplier: 'CyberCx Pty Ltd',
+      supplier_abn: '90629363328',
+      supplier_id: '3bfec5f8f8a24dec88fc5594fb3da009',
+      title: 'Temporary Personnel Services', // contract.description; contract.title is the purchase-order number
+      reference: '4600022869',
+      description: 'Temporary Personnel Services',
+      value_amount: '346856.40',
       value_currency: 'AUD',
-      awarded_date: '2026-09-15', // dateSigned 2026-09-14T14:00:00Z
-      start_date: '2026-09-15',
-      end_date: '2027-09-15',
-      categories: ['81112200'],
+      awarded_date: '2025-06-20', // dateSigned 2025-06-20T08:27:34Z, 18:27 in Canberra
+      start_date: '2025-05-02', // 2025-05-01T14:00:00Z, AEST midnight
+      end_date: '2025-06-30',
+      categories: ['80111600'],
       procurement_method: 'open',
-      url: 'https://api.tenders.gov.au/ocds/findById/CN4187301',
+      url: 'https://api.tenders.gov.au/ocds/findById/CN4161551',
     });
   });
 
-  test('a multi-item contract keeps both UNSPSC codes and reads its AEDT end date on the Sydney day', async () => {
-    const [record] = recordsOf(await crawlFirstRun(), 'CN4179950');
+  test('a bare reference title gives way to the description; a title with words, or none, does not need to', async () => {
+    const crawl = await crawlFirstRun();
+    const titles = (contractId: string) => recordsOf(crawl, contractId).map((record) => [record.title, record.reference ?? null])[0];
+    assert.deepEqual(titles('CN4161550'), ['General Waste Machinery', '4600023005']);
+    assert.deepEqual(titles('CN4161304'), ['General building and office cleaning and maintenance service', 'CON/GAUCON/C05264/1']);
+    assert.deepEqual(titles('CN4124169'), ['Cyber security risk assessment - M365', 'P0201519 - DM-21042-CTO - PA-2025-0140']);
+    assert.deepEqual(titles('CN4124394'), ['Watersports Equipment', 'DNOMVU']);
+    assert.deepEqual(titles('CN3629817'), ['AWM000076 (formerly 2019/0195)', null]);
+    assert.deepEqual(titles('CN4124460'), ['Research - Project 15: Compliance of Mandatory and Voluntary Climate Disclosure Regime', null]);
+  });
+
+  test('amendment releases are all kept, each naming its number and the original it amends, at the value the contract then stood at', async () => {
+    const crawl = await crawlFirstRun();
+    const hitachi = 'prod-396a1b158bed4a1db78716632a4783fb';
+    const original = `${hitachi}-4f8991c33c9d3fae97a3e59f5ca569d4`;
     assert.deepEqual(
-      {
-        buyer: record?.buyer,
-        supplier: record?.supplier,
-        supplier_abn: record?.supplier_abn,
-        value_amount: record?.value_amount,
-        value_currency: record?.value_currency,
-        awarded_date: record?.awarded_date,
-        start_date: record?.start_date,
-        end_date: record?.end_date,
-        categories: record?.categories,
-        procurement_method: record?.procurement_method,
-      },
-      {
-        buyer: 'Department of Health, Disability and Ageing',
-        supplier: 'Ridgeway Clinical Supplies Pty Ltd',
-        supplier_abn: '27163094413',
-        value_amount: '88410.50',
-        value_currency: 'AUD',
-        awarded_date: '2026-08-31', // 2026-08-30T14:00:00Z, AEST
-        start_date: '2026-08-31',
-        end_date: '2027-02-28', // 2027-02-27T13:00:00Z, AEDT
-        categories: ['42132200', '42131600'],
-        procurement_method: 'selective',
-      },
+      recordsOf(crawl, 'CN3707521').map((record) => [record.release_tag, record.release_id, record.release_date, record.amendment_id, record.amends_release_id, record.value_amount]),
+      [
+        ['contract', original, '2020-08-05T06:28:40Z', null, null, '4518226.69'],
+        ['contractAmendment', `${hitachi}-fcbbab0e4cd3363e8c02cff9ec782903`, '2025-06-20T03:46:47Z', 'CN3707521-A1', original, '4615727.10'],
+        ['contractAmendment', `${hitachi}-d537c83afe603fb4b5a3fe3ed3b691ec`, '2025-06-20T03:46:47Z', 'CN3707521-A2', original, '8702207.59'],
+        ['contractAmendment', `${hitachi}-5f77198f45e036528e6f38ff9baf234d`, '2025-06-20T03:46:47Z', 'CN3707521-A3', original, '11534505.55'],
+        ['contractAmendment', `${hitachi}-16ca96969d92307780bba652edc7a919`, '2025-06-20T03:46:47Z', 'CN3707521-A4', original, '13421890.34'],
+        ['contractAmendment', `${hitachi}-5702d381cab73af69d3ee47296db8ee8`, '2025-06-20T03:46:47Z', 'CN3707521-A5', original, '17839422.35'],
+        ['contractAmendment', `${hitachi}-ba0ecaccfd003756bb48869c15e6a279`, '2025-06-20T03:46:47Z', 'CN3707521-A6', original, '23605015.37'],
+      ],
     );
   });
 
-  test('amendment releases are all kept, chained, each at the value the contract then stood at', async () => {
-    const crawl = await crawlFirstRun();
-    const chain = (contractId: string) =>
-      recordsOf(crawl, contractId).map((record) => [record.release_tag, record.release_id, record.amendment_id, record.amends_release_id, record.value_amount]);
-    const bom = 'prod-5c2eb784acc790d0c656e660a9db1401';
-    assert.deepEqual(chain('CN4112870'), [
-      ['contract', `${bom}-d7004e54d331ef92167e16a644d70f78`, null, null, '1200000.00'],
-      ['contractAmendment', `${bom}-9513571d84621441c38b4093fb6ab946`, 'CN4112870-A1', `${bom}-d7004e54d331ef92167e16a644d70f78`, '1350000.00'],
-      ['contractAmendment', `${bom}-674cadb2f25d2ba5ffbdb7eeff5f64c2`, 'CN4112870-A2', `${bom}-9513571d84621441c38b4093fb6ab946`, '1425500.00'],
-    ]);
-    const ato = 'prod-c522a4e37716047ccc203869714ec8e8';
-    assert.deepEqual(chain('CN4098842'), [
-      ['contract', `${ato}-02f2fae94193b862208553ec5600457d`, null, null, '310000.00'],
-      ['contractAmendment', `${ato}-a38182fddaf5bee54674dcae9eb12320`, 'CN4098842-A1', `${ato}-02f2fae94193b862208553ec5600457d`, '362000.00'],
-    ]);
-    // The extension moved the end from 2026-06-29T14:00:00Z (AEST) to 2026-12-30T13:00:00Z (AEDT).
-    assert.deepEqual(recordsOf(crawl, 'CN4098842').map((record) => record.end_date), ['2026-06-30', '2026-12-31']);
-  });
-
   test('an EXEMPTUUID supplier has its party id and no ABN', async () => {
-    const [record] = recordsOf(await crawlFirstRun(), 'CN4190412');
-    assert.equal(record?.supplier, 'Kestrel Freight Forwarding GmbH');
-    assert.equal(record?.supplier_id, 'EXEMPTUUID-0bf8c0543c989ea0c83aec491c4020fc');
+    const [record] = recordsOf(await crawlFirstRun(), 'CN4161550');
+    assert.equal(record?.supplier, 'TECRAM SARL');
+    assert.equal(record?.supplier_id, 'EXEMPTUUID-3A2FD6DA967E3229A236E281A5DD03A0');
     assert.equal(record?.supplier_abn, null);
   });
 
   test("Defence's own ABN in the supplier field is dropped with a warning, the supplier kept by name", async () => {
     const crawl = await crawlFirstRun();
-    const [record] = recordsOf(crawl, 'CN4176255');
+    const [record] = recordsOf(crawl, 'CN4124416');
     assert.equal(record?.buyer, 'Department of Defence');
-    assert.equal(record?.supplier, 'Tasman Field Catering Pty Ltd');
+    assert.equal(record?.supplier, 'AERO DEFENCE PTY LTD');
     assert.equal(record?.supplier_abn, null);
     assert.equal(crawl.warnings.length, 1);
-    assert.match(crawl.warnings[0] ?? '', /^https:\/\/api\.tenders\.gov\.au\/ocds\/.*Tasman Field Catering Pty Ltd carries agency ABN 68706814312/);
+    assert.match(crawl.warnings[0] ?? '', /^https:\/\/api\.tenders\.gov\.au\/ocds\/.*AERO DEFENCE PTY LTD carries agency ABN 68706814312/);
   });
 
-  test('awarded dates span 2025 and 2026, the years the store partitions by', async () => {
+  test('awarded dates reach back to 2013: a modified contract arrives with its whole chain, original included', async () => {
     const crawl = await crawlFirstRun();
     const years = new Set(crawl.records.map((record) => (record.record_type === 'award' ? record.awarded_date?.slice(0, 4) : undefined)));
-    assert.deepEqual([...years].sort(), ['2025', '2026']);
+    assert.deepEqual([...years].sort(), ['2013', '2019', '2020', '2025']);
   });
 
   test('a failing API fails the source with a one-line diagnosis naming the public URL', async () => {
@@ -203,6 +189,7 @@ function austenderRelease() {
         awardID: 'CN5000001',
         dateSigned: '2025-12-21T13:00:00Z',
         title: 'Cleaning services',
+        reference: null,
         description: 'Office cleaning, Canberra',
         items: [
           { id: '1', classification: { scheme: 'UNSPSC', id: '76111500', description: 'General building and office cleaning and maintenance services' } },
@@ -238,6 +225,7 @@ describe('OCDS family mapping', () => {
         supplier_abn: '83127449291',
         supplier_id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
         title: 'Cleaning services',
+        reference: null,
         description: 'Office cleaning, Canberra',
         value_amount: '14487.00',
         value_currency: 'AUD',
@@ -250,6 +238,28 @@ describe('OCDS family mapping', () => {
       },
     ]);
     assert.equal(AwardRecord.safeParse(records[0]).success, true);
+  });
+
+  test('a title that is only a purchase-order number becomes the reference, and the description the title', () => {
+    const release = austenderRelease();
+    release.contracts[0] = { ...release.contracts[0]!, title: '4600023005', description: 'General Waste Machinery' };
+    const [record] = mapOcdsRelease(release, austenderOcdsOptions).records;
+    assert.deepEqual([record?.title, record?.reference, record?.description], ['General Waste Machinery', '4600023005', 'General Waste Machinery']);
+  });
+
+  test('a bare reference without a description stays the title', () => {
+    const release = austenderRelease();
+    const { description: _description, ...undescribed } = release.contracts[0]!;
+    const [record] = mapOcdsRelease({ ...release, contracts: [{ ...undescribed, title: 'CON009228' }] }, austenderOcdsOptions).records;
+    assert.deepEqual([record?.title, record?.reference, record?.description], ['CON009228', 'CON009228', null]);
+  });
+
+  test('bare references are digits, punctuation and capital codes; a title with a word is not one', () => {
+    const bare = ['4600023005', '0000000100480', 'D366031187', 'CONTRACTS-005741-6', 'CON/GAUCON/C05264/1', '2024-25RFQ006', 'ABS2025.023', 'NACC_357',
+      'STS2412-003CAX', 'DNOMVU', 'RFP-65MP-PM', 'P0201519 - DM-21042-CTO - PA-2025-0140'];
+    assert.deepEqual(bare.filter((title) => !isBareReference(title)), []);
+    const titles = ['AWM000076 (formerly 2019/0195)', 'Cleaning services', 'CHANCERY ELECTRICITY', 'ICT Hardware Maintenance', 'Hardware'];
+    assert.deepEqual(titles.filter((title) => isBareReference(title)), []);
   });
 
   test("a supplier carrying the buyer's own ABN is recorded without one", () => {

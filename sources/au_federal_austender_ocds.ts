@@ -52,6 +52,7 @@ export default defineSource({
     'About 30% of contract notices on AusTender are reported to be missing from the OCDS API (unverified third-party claim).',
     'Agencies sometimes type their own ABN into the supplier field (Defence\'s 68706814312 appears under many supplier names); such ABNs are dropped and the supplier kept by name.',
     'A few notices carry a nominal value of 1 rather than the contract amount; values are kept as published.',
+    'Agencies mostly put their purchase-order or file number in the contract title and the subject in the description; such a title is kept as the reference and the description shown as the title.',
   ],
   politeness: {
     maxConcurrency: 1, // why: each page's cursor comes from the page before, so there is never a second request to overlap

@@ -45,9 +45,14 @@ test('two fixture nights: night 2 adds, moves a closing date, closes, amends, an
     const [gets] = await store.all<{ rows: number; stale: number }>(
       `SELECT count(*)::INTEGER AS rows, count(*) FILTER (WHERE stale)::INTEGER AS stale FROM tenders WHERE source = 'nz_gets'`);
     assert.ok(gets!.rows > 0 && gets!.stale === gets!.rows, 'every GETS row is served stale');
-    const amended = await store.all<{ value_amount: string; original_value_amount: string; amendment_count: number }>(
-      `SELECT value_amount::VARCHAR AS value_amount, original_value_amount::VARCHAR AS original_value_amount, amendment_count FROM awards WHERE contract_id = 'CN4187301'`);
-    assert.deepEqual(amended, [{ value_amount: '289900.00', original_value_amount: '245300.00', amendment_count: 1 }]);
+    const chains = await store.all<{ contract_id: string; title: string; value_amount: string; original_value_amount: string; amendment_count: number }>(
+      `SELECT contract_id, title, value_amount::VARCHAR AS value_amount, original_value_amount::VARCHAR AS original_value_amount, amendment_count
+       FROM awards WHERE contract_id IN ('CN3693922', 'CN3707521') ORDER BY contract_id`);
+    assert.deepEqual(chains, [
+      // night 2 re-delivered the chain with its sixth amendment, all six sharing one release date
+      { contract_id: 'CN3693922', title: 'RStudio Enterprise', value_amount: '606678.72', original_value_amount: '92241.92', amendment_count: 6 },
+      { contract_id: 'CN3707521', title: 'ICT Hardware Maintenance', value_amount: '23605015.37', original_value_amount: '4518226.69', amendment_count: 6 },
+    ]);
   } finally {
     store.close();
   }

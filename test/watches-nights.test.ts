@@ -43,8 +43,8 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
     };
     // Every open federal tender: night 1 holds nine, night 2 adds one.
     await save('searcher@example.com', { kind: 'search', criteria: { jurisdiction: 'AU', kind: 'tender' } });
-    // Home Affairs: night 2 adds an award (CN4190012) and amends one night 1 already held.
-    await save('buyer-watcher@example.com', { kind: 'buyer', criteria: { buyer_key: buyerKey('AU', 'Department of Home Affairs') } });
+    // Clean Energy Regulator: night 2 adds an award (CN4124462) and amends one night 1 already held (CN3693922).
+    await save('buyer-watcher@example.com', { kind: 'buyer', criteria: { buyer_key: buyerKey('AU', 'Clean Energy Regulator') } });
     // Federal contract expiries: night 2's new award brings one.
     await save('signals@example.com', { kind: 'signals', criteria: { kind: 'contract_expiry', jurisdiction: 'AU' } });
     // Only night 1's radar tender matches: nothing new on night 2.
@@ -63,12 +63,12 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
     assert.match(search, /New open tenders \(1\)/);
 
     const buyer = decodedMessage(byRecipient.get('buyer-watcher@example.com')!);
-    assert.match(buyer, /Buyer: Department of Home Affairs/);
-    assert.match(buyer, /New contract awards \(1\)\r?\n- Security guarding services/);
-    assert.doesNotMatch(buyer, /Software maintenance and support/, 'an amendment of a known contract is not a new award');
+    assert.match(buyer, /Buyer: Clean Energy Regulator/);
+    assert.match(buyer, /New contract awards \(1\)\r?\n- NVES Registry Solution/);
+    assert.doesNotMatch(buyer, /RStudio Enterprise/, 'an amendment of a known contract is not a new award');
 
     const signals = decodedMessage(byRecipient.get('signals@example.com')!);
-    assert.match(signals, /New signals \(1\)\r?\n- Security guarding services\r?\n  contract expiry .* window 2028-09-30/);
+    assert.match(signals, /New signals \(1\)\r?\n- NVES Registry Solution\r?\n  contract expiry .* window 2028-06-30/);
 
     for (const raw of inbox.messages) {
       const stopLink = /^<(http:\/\/127\.0\.0\.1:8787\/v1\/tenders\/watch\/stop\/stop_[\w-]+)>$/.exec(header(raw, 'List-Unsubscribe') ?? '');

@@ -47,6 +47,7 @@ SELECT
     WHEN regexp_matches(r.supplier_id, '^[A-Z]{2}-[A-Z]{2,8}[-:][A-Za-z0-9]+$') THEN regexp_replace(r.supplier_id, '^([A-Z]{2}-[A-Z]{2,8})[-:]', '\1:')
   END AS supplier_key,
   r.title,
+  r.reference,
   r.description,
   r.value_amount,
   r.value_currency,

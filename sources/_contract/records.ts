@@ -55,6 +55,11 @@ export const AwardRecord = z.object({
   supplier_abn: z.string().regex(/^\d{11}$/, '11 digits').nullable(),
   supplier_id: z.string().nullable(),
   title: nonEmpty,
+  /**
+   * The buyer's own reference, when the source published it in place of a title (AusTender's purchase-order
+   * numbers in `contract.title`); `title` then holds the subject. Left out by registers that publish none.
+   */
+  reference: nonEmpty.nullable().optional(),
   description: z.string().nullable(),
   value_amount: z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal amount as published').nullable(),
   value_currency: z.string().regex(/^[A-Z]{3}$/).nullable(),

@@ -111,6 +111,8 @@ function mapContract(release: Release, contract: Contract, options: OcdsReleaseO
   const supplierParty = supplierOf(release, contract);
   const amendment = amendmentOf(release, contract);
   const supplierAbn = supplierAbnOf(supplierParty, buyerParty, release.id, options, warnings);
+  const publishedTitle = cleanText(contract.title);
+  const reference = publishedTitle && isBareReference(publishedTitle) ? publishedTitle : null;
   const categories = (contract.items ?? []).flatMap((item) => {
     const code = item.classification?.scheme === options.categoryScheme ? cleanText(item.classification.id) : null;
     return code ? [code] : [];
@@ -131,7 +133,9 @@ function mapContract(release: Release, contract: Contract, options: OcdsReleaseO
     supplier: cleanText(supplierParty?.name),
     supplier_abn: supplierAbn,
     supplier_id: supplierParty?.id ?? null,
-    title: cleanText(contract.title) ?? cleanText(contract.description) ?? cleanText(release.tender?.title) ?? '',
+    // the subject first: a bare reference names the buyer's file, not the work
+    title: (reference ? null : publishedTitle) ?? cleanText(contract.description) ?? cleanText(release.tender?.title) ?? reference ?? '',
+    reference,
     description: cleanText(contract.description),
     value_amount: contract.value?.amount == null ? null : String(contract.value.amount).trim(),
     value_currency: cleanText(contract.value?.currency),
@@ -142,6 +146,19 @@ function mapContract(release: Release, contract: Contract, options: OcdsReleaseO
     procurement_method: cleanText(release.tender?.procurementMethod),
     url: options.contractUrl(contract.id),
   };
+}
+
+/**
+ * Whether a contract title is only the buyer's reference for it, not a subject. AusTender agencies type a
+ * purchase-order or file number into `contract.title` ("4600023005", "CON/GAUCON/C05264/1", "NACC_357",
+ * "P0201519 - DM-21042-CTO - PA-2025-0140", "DNOMVU") and the subject into `description`. A bare reference has
+ * no lower-case letter and is either one token or only tokens holding a digit or no letter; a title with a
+ * lower-case word ("AWM000076 (formerly 2019/0195)") or two capitalised words ("CHANCERY ELECTRICITY") is kept.
+ */
+export function isBareReference(title: string): boolean {
+  if (/\p{Ll}/u.test(title)) return false;
+  const tokens = title.split(/\s+/).filter(Boolean);
+  return tokens.length === 1 || tokens.every((token) => /\d/.test(token) || !/\p{L}/u.test(token));
 }
 
 function awardOf(release: Release, contract: Contract) {
