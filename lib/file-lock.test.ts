@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../test/helpers/temp-dir.ts';
 import { withFileLock } from './file-lock.ts';
 
 async function lockPath(): Promise<string> {
-  return join(await mkdtemp(join(tmpdir(), 'file-lock-')), 'work.lock');
+  return join(await tempDir('file-lock-'), 'work.lock');
 }
 
 test('holders take turns: the second starts only once the first has finished, and the lock is gone after', async () => {
