@@ -30,6 +30,12 @@ export const Manifest = z.object({
   sources: z.array(SourceRunSummary),
   counts: z.record(z.string(), z.number().int()),
   stage_timings_ms: z.record(z.string(), z.number().int()),
+  /** The browser the browser-mode sources were crawled with; null when none was launched (or an older release). */
+  browser: z.object({
+    which: z.enum(['configured', 'system', 'bundled']),
+    version: z.string().nullable(),
+    executable_path: z.string(),
+  }).nullable().default(null),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

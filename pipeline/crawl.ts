@@ -10,7 +10,7 @@ import { CheerioCrawler, Configuration, NonRetryableError, log as crawleeLog, ty
 import { PlaywrightCrawler, type PlaywrightCrawlingContext } from '@crawlee/playwright';
 import { chromium } from 'playwright';
 import type { HttpValidator } from '../data/build.ts';
-import { CHROMIUM_PATH, chromiumArgs } from '../lib/chromium.ts';
+import { resolveChromium, type Chromium } from '../lib/chromium.ts';
 import { SourceRecord } from '../sources/_contract/records.ts';
 import type { CrawlRequest, Download, Fetched, Politeness, SourceContext, SourceDefinition } from '../sources/_contract/define-source.ts';
 import type { HostGate } from './politeness.ts';
@@ -59,10 +59,14 @@ export interface SourceCrawlResult {
   /** Validators of the files downloaded (or confirmed by a 304) tonight, for the release to remember. */
   validators: HttpValidator[];
   durationMs: number;
+  /** The browser a browser-mode source was crawled with; null for the others. */
+  browser: BrowserUsed | null;
 }
 
+export type BrowserUsed = Pick<Chromium, 'executablePath' | 'which' | 'version'>;
+
 export function emptyCrawlResult(): SourceCrawlResult {
-  return { records: [], recordCount: 0, invalid: [], warnings: [], pages: 0, errors: 0, failed: false, refused: null, diagnosis: null, notModifiedSince: null, validators: [], durationMs: 0 };
+  return { records: [], recordCount: 0, invalid: [], warnings: [], pages: 0, errors: 0, failed: false, refused: null, diagnosis: null, notModifiedSince: null, validators: [], durationMs: 0, browser: null };
 }
 
 export interface CrawlSourceOptions {
@@ -82,6 +86,8 @@ export interface CrawlSourceOptions {
   validators?: HttpValidator[];
   /** The run's work folder; downloads go to `downloads/<source>/` under it (a temporary folder when unset). */
   workDir?: string;
+  /** Finds the browser for a browser-mode source (lib/chromium.ts). */
+  chromium?: (options: { offline: boolean }) => Promise<Chromium>;
 }
 
 export function sourceContext(source: SourceDefinition, base: string, now: Date, lastSuccessAt: Date | null): SourceContext {
@@ -238,13 +244,15 @@ export async function crawlSource(options: CrawlSourceOptions): Promise<SourceCr
   const startRequests = source.start(ctx).filter((r) => permitted(r.url)).map((r) => toCrawleeRequest(r, true));
   const runCrawler = async () => {
     if (source.mode === 'browser') {
+      const browser = await (options.chromium ?? resolveChromium)({ offline: options.offline });
+      result.browser = { executablePath: browser.executablePath, which: browser.which, version: browser.version };
       const crawler: PlaywrightCrawler = new PlaywrightCrawler(
         {
           ...common,
           launchContext: {
             launcher: chromium,
             userAgent: USER_AGENT,
-            launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs({ offline: options.offline }) },
+            launchOptions: { executablePath: browser.executablePath, headless: true, args: browser.args, env: browser.env },
           },
           browserPoolOptions: { useFingerprints: false },
           preNavigationHooks: [async ({ request }) => gate.wait(request.url, politeness.delayMs)],

@@ -133,6 +133,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
         sources: summaries.sources.filter((s) => results.has(s.id)).map((s) => ({ ...s, records: results.get(s.id)!.recordCount })),
         counts: summaries.counts,
         stage_timings_ms: timings,
+        browser: browserUsed(results),
       });
       await store.exec('CHECKPOINT');
     } finally {
@@ -280,6 +281,12 @@ async function crawlAll(sources: SourceDefinition[], options: CrawlAllOptions): 
     ),
   );
   return results;
+}
+
+/** The browser of tonight's browser-mode sources (one resolution rule, so one browser). */
+function browserUsed(results: Map<string, SourceCrawlResult>): Manifest['browser'] {
+  const browser = [...results.values()].find((result) => result.browser)?.browser;
+  return browser ? { which: browser.which, version: browser.version ?? null, executable_path: browser.executablePath } : null;
 }
 
 function sourceRun(source: SourceDefinition, result: SourceCrawlResult | undefined): SourceRun {

@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import type { Manifest } from '../data/release.ts';
+import { describeChromium } from '../lib/chromium.ts';
 
 /** The end-of-run table: per source, what changed and how long it took. */
 export function summaryTable(manifest: Manifest): string {
@@ -11,5 +12,8 @@ export function summaryTable(manifest: Manifest): string {
     table.push([s.id, s.status, s.records, s.new, s.updated, s.closed, s.invalid, `${(s.duration_ms / 1000).toFixed(1)} s`]);
   }
   const notes = manifest.sources.filter((s) => s.why).map((s) => `  ${s.id}: ${s.why}`);
-  return [table.toString(), ...(notes.length ? ['', 'diagnoses:', ...notes] : [])].join('\n');
+  const browser = manifest.browser
+    ? `browser: ${describeChromium({ which: manifest.browser.which, version: manifest.browser.version, executablePath: manifest.browser.executable_path })}`
+    : 'browser: none launched';
+  return [table.toString(), '', browser, ...(notes.length ? ['', 'diagnoses:', ...notes] : [])].join('\n');
 }

@@ -6,6 +6,7 @@ import source from './au_nsw_buy_nsw.ts';
 import type { TenderRecord } from './_contract/records.ts';
 import { FIXTURES_ROOT } from '../pipeline/fixture-meta.ts';
 import { crawlOnFixtures, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
+import { describeChromium } from '../lib/chromium.ts';
 
 const PAGE_1 = 'https://buy.nsw.gov.au/opportunity/search?page=1';
 const PAGE_2 = 'https://buy.nsw.gov.au/opportunity/search?page=2';
@@ -24,8 +25,10 @@ function byTitle(title: string): TenderRecord {
   return found;
 }
 
-test('Chromium renders both list pages from their scripts, and every card becomes a tender', () => {
+test('Chromium renders both list pages from their scripts, and every card becomes a tender', (t) => {
   assert.equal(crawl.failed, false, crawl.diagnosis ?? '');
+  assert.ok(crawl.browser, 'the crawl says which browser rendered the pages');
+  t.diagnostic(`browser: ${describeChromium(crawl.browser)}`);
   assert.deepEqual(crawl.invalid, []);
   assert.deepEqual(crawl.warnings, []);
   assert.equal(tenders.length, 14);

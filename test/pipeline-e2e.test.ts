@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCurrentRelease } from '../data/release.ts';
 import { openStore } from '../data/store.ts';
+import { describeChromium } from '../lib/chromium.ts';
 import { runNightly } from '../pipeline/nightly.ts';
 import type { ProgressReporter } from '../pipeline/progress.ts';
+import { summaryTable } from '../pipeline/summary.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
 const quiet: ProgressReporter = { stage() {}, sourceStarted() {}, sourceProgress() {}, sourceFinished() {}, done() {} };
@@ -25,7 +27,7 @@ async function query<T>(storePath: string, sql: string): Promise<T[]> {
   }
 }
 
-test('the nightly run on the bundled fixtures publishes every source, and keys hold from night to night', async () => {
+test('the nightly run on the bundled fixtures publishes every source, and keys hold from night to night', async (t) => {
   const dataDir = await tempDir('e2e-');
   const first = await runNightly({ dataDir, fixtures: true, progress: quiet });
   const notOk = first.manifest.sources.filter((s) => s.status !== 'ok').map((s) => [s.id, s.status]);
@@ -33,6 +35,11 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
   for (const s of first.manifest.sources) assert.equal(s.invalid, 0, `${s.id} has invalid records: ${s.why}`);
   assert.ok(first.manifest.sources.every((s) => s.status !== 'ok' || s.records > 0));
   assert.equal(first.manifest.sources.length, 21, 'the whole registry runs');
+  const { browser } = first.manifest;
+  assert.ok(browser, 'the manifest names the browser au_nsw_buy_nsw was crawled with');
+  const browserLine = `browser: ${describeChromium({ which: browser.which, version: browser.version, executablePath: browser.executable_path })}`;
+  assert.ok(summaryTable(first.manifest).split('\n').includes(browserLine), 'the run summary names it');
+  t.diagnostic(browserLine);
   const registers = (manifest: typeof first.manifest) =>
     manifest.sources.filter((s) => s.id === 'au_asic_companies' || s.id === 'au_abn_bulk_extract').map((s) => [s.id, s.status, s.why, s.records, s.new]);
   assert.deepEqual(registers(first.manifest), [

@@ -1,4 +1,4 @@
-// The built site in Debian Chromium, served by the real server: a person opens home, follows a state, a
+// The built site in Chromium (lib/chromium.ts says which), served by the real server: a person opens home, follows a state, a
 // trade and a buyer, reads the chart and its table, searches and follows a result; no console errors, no
 // failed requests, no serious or critical axe violation on any page type; screenshots at 390 and 1280 px.
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../api/server.ts';
 import { publishSyntheticRelease, writeReleaseSiteJson } from '../bench/site-bench.ts';
-import { CHROMIUM_PATH, chromiumArgs } from '../lib/chromium.ts';
+import { describeChromium, resolveChromium } from '../lib/chromium.ts';
 import { publishSite } from '../pipeline/site-build.ts';
 
 const SHOTS = join(import.meta.dirname, '..', 'test-output', 'site');
@@ -20,7 +20,7 @@ let workDir: string;
 let server: RunningServer;
 let browser: Browser;
 
-before(async () => {
+before(async (t) => {
   workDir = await mkdtemp(join(tmpdir(), 'site-browser-'));
   // Synthetic data (seeded) large enough for trade pages, a chart with contracts ending and listed buyers.
   const release = await publishSyntheticRelease(workDir, { tenders: 3000, awards: 25_000, plans: 3000 });
@@ -28,7 +28,9 @@ before(async () => {
   const site = await publishSite(release.releaseDir);
   if (!site.built) throw new Error(site.error);
   server = await startServer({ dataDir: release.dataDir, port: 0, log: () => {} });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: chromiumArgs({ offline: true }) });
+  const found = await resolveChromium({ offline: true });
+  t.diagnostic(`browser: ${describeChromium(found)}`);
+  browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, env: found.env });
   await mkdir(SHOTS, { recursive: true });
 });
 after(async () => {
