@@ -16,7 +16,7 @@ export default defineSource({
     'CC BY 3.0 AU (https://creativecommons.org/licenses/by/3.0/au/): the AusTender footer licenses site content under CC BY 3.0 AU; its exclusion names Approach to Market (ATM) material, which planned procurements are not.',
   attribution: 'Annual procurement plans from AusTender (www.tenders.gov.au), Department of Finance, licensed under CC BY 3.0 AU.',
   caveats: [
-    'The page structure is unverified: no capture of the planned-procurement list or view pages exists yet, so the parser follows the AusTender ATM markup (label[for] rows) and must be checked against a live capture.',
+    'The page structure is unverified: no public capture of the planned-procurement list or view pages was found, so the parser follows the AusTender ATM markup (label[for] rows) and must be checked against a live capture.',
     'An annual procurement plan is a planning document: agencies change, defer or drop planned procurements, and a plan is not an approach to market.',
     'The expected approach-to-market period is kept as published; window_start/window_end are set only for an Australian financial-year quarter ("Q3 2026-27" is January to March 2027), a month or a financial year, and are otherwise null.',
     'Plans publish no estimated value, so value_text is always null.',

@@ -25,6 +25,7 @@ export default defineSource({
     'ATM documents need an AusTender login and are not collected.',
     'The RSS feed carries no agency, category, close date or ATM type, so every ATM costs one detail page; an ATM whose detail page fails is missing for that night.',
     'Close times are ACT local time (Australia/Sydney) as AusTender prints them; closing_at is that instant in UTC.',
+    'The feed\'s markup is unverified: no public capture of the live RSS feed was found, so its fixture follows the item shape other projects document (the full-details page follows a real capture).',
   ],
   politeness: {
     // The pipeline sends a named User-Agent on every request: tenders.gov.au answers 403 to bare or unknown ones.

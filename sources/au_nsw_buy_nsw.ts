@@ -3,8 +3,11 @@ import { BUY_NSW_ATTRIBUTION, BUY_NSW_LICENCE, BUY_NSW_ORIGIN, definitionList, n
 import type { Tier } from '../lib/jurisdictions.ts';
 import { cleanText } from '../lib/text.ts';
 
-/** One result card of the opportunity search; the page's script renders them, so the crawler waits for the first. */
-const CARD = 'ul.cards.profiles > li';
+/**
+ * One result card of the opportunity search. The server sends the list as `ul.cards.profiles`, but a script right
+ * after it renames the classes to `cards opps …` as soon as a browser runs it, so only `cards` is relied on.
+ */
+const CARD = '#search-results ul.cards > li';
 
 export default defineSource({
   id: 'au_nsw_buy_nsw',
@@ -19,7 +22,7 @@ export default defineSource({
   licence: BUY_NSW_LICENCE,
   attribution: BUY_NSW_ATTRIBUTION,
   caveats: [
-    'The opportunity list is rendered by the page\'s JavaScript behind an AWS WAF challenge, so it is read with headless Chromium; a night when the challenge does not clear leaves the source failed, not empty.',
+    'The opportunity list is read with headless Chromium because buy.nsw answers plain HTTP clients with an AWS WAF challenge (status 202) that only a browser clears; a night when the challenge does not clear leaves the source failed, not empty.',
     'Records come from the result cards alone (no detail page per opportunity): the cards carry no published date and no estimated value, so both are null.',
     'The summary is the card\'s excerpt, which buy.nsw cuts off (sometimes mid-sentence); the full text is on the linked page.',
     'buy.nsw categories are its own names, not UNSPSC: category is null and category_name lists the card\'s subcategories.',

@@ -31,14 +31,14 @@ test('a first run asks for two weeks of notices, follows the pager and reads eve
   assert.deepEqual(crawl.invalid, []);
   assert.equal(crawl.requests[1]?.path, LIST_PATH, 'dateFrom is 14 days before the clock, in Sydney');
   assert.ok(crawl.requests.some((request) => request.path === LIST_PATH.replace('page=1', 'page=2')), 'page 2 keeps the filters');
-  assert.equal(crawl.requests.length, 11, 'robots.txt, two list pages and eight notices');
-  assert.deepEqual(awards.map((award) => award.contract_id).sort(), ['CAN-122526', 'CAN-122540', 'CAN-122555', 'CAN-122561', 'CAN-122570', 'CAN-122590', 'CAN-122601']);
+  assert.equal(crawl.requests.length, 13, 'robots.txt, two list pages and ten notices; the disabled Next item on page 2 asks for no page 3');
+  assert.deepEqual(awards.map((award) => award.contract_id).sort(), ['CAN-122526', 'CAN-122540', 'CAN-122555', 'CAN-122561', 'CAN-122570', 'CAN-122590', 'CAN-122601', 'CAN-LAHC 2026/176', 'CAN-RFT-2015099']);
 });
 
 test('a later run reads from the day before its last success', async () => {
   const later = await crawlOnFixtures(source, { lastSuccessAt: new Date('2026-09-24T01:30:00Z') });
   assert.equal(later.requests[1]?.path, '/notices/search?noticeTypes=can&mode=advanced&dateFrom=2026-09-23&page=1');
-  assert.equal(later.records.length, 7);
+  assert.equal(later.records.length, 9);
 });
 
 test('a notice becomes an award record under the non-OCDS convention', () => {
@@ -83,6 +83,18 @@ test('a notice becomes an award record under the non-OCDS convention', () => {
   });
 });
 
+test('the real card\'s values: a classification after the amount, a line break after the contractor, a CAN ID that is not a number', () => {
+  const runcorn = can('CAN-RFT-2015099');
+  assert.deepEqual(
+    [runcorn.title, runcorn.buyer, runcorn.supplier, runcorn.supplier_abn, runcorn.value_amount, runcorn.value_currency, runcorn.start_date, runcorn.end_date, runcorn.release_date],
+    ['Residential Design and Construct at 27 Runcorn Avenue', 'Aboriginal Housing Office', 'WINSMAN GROUP PTY LTD', null, '770165.00', 'AUD', '2026-08-11', '2027-04-15', '2026-08-12T14:00:00.000Z'],
+  );
+  const lahc = can('CAN-LAHC 2026/176');
+  assert.equal(lahc.ocid, 'au_nsw_contract_awards:CAN-LAHC 2026/176', 'the encoded slash and the space are kept as published');
+  assert.equal(lahc.supplier, 'BG&E Pty Limited');
+  assert.equal(lahc.value_amount, '96250.00');
+});
+
 test('entities and non-breaking spaces are cleaned, and an ABN printed with one is read', () => {
   const cleaning = can('CAN-122540');
   assert.equal(cleaning.title, 'Cleaning & Waste Services (Parramatta Justice Precinct)');
@@ -115,7 +127,8 @@ test('release ids hash the published fields: stable across runs, distinct per no
   const ids = (records: typeof awards) => records.map((award) => award.release_id).sort();
   assert.deepEqual(ids(again.records.filter((record): record is AwardRecord => record.record_type === 'award')), ids(awards));
   assert.equal(new Set(ids(awards)).size, awards.length);
-  for (const award of awards) assert.match(award.release_id, /^au_nsw_contract_awards:CAN-\d+:[0-9a-f]{16}$/);
+  for (const award of awards) assert.equal(award.release_id.slice(0, -17), award.ocid);
+  for (const award of awards) assert.match(award.release_id, /:[0-9a-f]{16}$/);
 });
 
 test('every record links to its live notice page, never the fixture server', () => {

@@ -50,6 +50,7 @@ export default defineSource({
     'Each night reads the notices published since the day before the last successful run (two weeks on a first run); older notices are not revisited, so a notice edited long after publication keeps its earlier state.',
     'buy.nsw prints a publish date, not an award date: awarded_date is null and release_date is the notice\'s last-updated (else publish) date at midnight in Sydney.',
     'The value is the "estimated amount payable to the contractor (including GST)" as published; categories are buy.nsw\'s own names, not UNSPSC, so categories is empty.',
+    'The notice page\'s markup is unverified: no public capture of one was found, so it is read as the list card\'s dt/dd pairs plus a "Contractor ABN" row (the list cards follow a real capture).',
     'The contractor\'s ABN is printed only on the notice page; an ABN that is not 11 digits is dropped with a warning and the contractor kept by name.',
     'Council and other non-state notices appear only where the agency published them on buy.nsw.',
   ],

@@ -44,6 +44,7 @@ export default defineSource({
     'Values are kept as published; the register does not say whether an amount includes GST unless the cell does, and a schedule-of-rates contract has no amount.',
     'A variation is a later row with the same contract reference number: it becomes a new release of that contract, and the contract stands at its latest row.',
     'A row without a contract reference number is keyed by agency, supplier, description and award date ("unnumbered-…").',
+    'The dataset page, resource page and CSV markup are unverified: no public capture of them was found, so the fixtures follow the CKAN templates the portal runs and the column headers other projects record.',
     'data.qld.gov.au disallows /api/ in robots.txt to every crawler but Google\'s, so resources are found from the dataset and resource pages, not the CKAN action API.',
   ],
   politeness: {

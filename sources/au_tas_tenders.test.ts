@@ -1,7 +1,11 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { load } from 'cheerio';
 import source from './au_tas_tenders.ts';
 import type { AwardRecord, TenderRecord } from './_contract/records.ts';
+import { FIXTURES_ROOT } from '../pipeline/fixture-meta.ts';
 import { crawlOnFixtures, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
 
 const ORIGIN = 'https://www.tenders.tas.gov.au';
@@ -32,7 +36,7 @@ test('both lists are paged through and every linked page is read', () => {
   assert.equal(crawl.failed, false, crawl.diagnosis ?? '');
   assert.deepEqual(crawl.invalid, []);
   const paths = crawl.requests.map((request) => request.path);
-  for (const path of ['/ContractAwarded/List/DateAwarded', '/ContractAwarded/List/DateAwarded?page=2', '/Tender/List', '/Tender/List?page=2']) assert.ok(paths.includes(path), `${path} was fetched`);
+  for (const path of ['/ContractAwarded/List/DateAwarded', '/ContractAwarded/List/DateAwarded?page=2', '/OpenForBids/List/Public/ClosingDate', '/OpenForBids/List/Public/ClosingDate?page=2']) assert.ok(paths.includes(path), `${path} was fetched`);
   assert.equal(crawl.requests.length, 13, 'robots.txt, four list pages, four contracts and four tenders');
   assert.equal(new Set(paths).size, paths.length, 'a tender linked twice from its row is fetched once');
   assert.deepEqual(awards.map((record) => record.contract_id).sort(), ['14000', '14012-1', '14012-2', '14021']);
@@ -105,6 +109,17 @@ test('open tenders: Hobart close times across daylight saving, the capture day, 
   });
 });
 
+test('both lists are the ones the real site menu links: recent awards, and open tenders by closing date', async () => {
+  const $ = load(await readFile(join(FIXTURES_ROOT, source.id, 'contract-14000.html'), 'utf8'));
+  const menuLinks = $('ul.sf-menu a[href^="/"]').toArray().map((link) => $(link).attr('href'));
+  const fetched = crawl.requests.map((request) => request.path);
+  for (const list of ['/ContractAwarded/List/DateAwarded', '/OpenForBids/List/Public/ClosingDate']) {
+    assert.ok(menuLinks.includes(list), `the captured menu links ${list}`);
+    assert.ok(fetched.includes(list), `${list} is read`);
+  }
+  assert.ok(!menuLinks.some((href) => href?.startsWith('/Tender/')), 'the site has no /Tender/ pages to read');
+});
+
 test('an open tender is read in full, with its UNSPSC category', () => {
   assert.deepEqual(tender('TFS-2026-07'), {
     record_type: 'tender',
@@ -122,8 +137,8 @@ test('an open tender is read in full, with its UNSPSC category', () => {
     closing_date: '2026-10-06',
     closing_at: '2026-10-06T00:00:00.000Z',
     value_text: null,
-    url: `${ORIGIN}/Tender/View/6214`,
-    listing_url: `${ORIGIN}/Tender/List?page=2`,
+    url: `${ORIGIN}/OpenForBids/Details/6214`,
+    listing_url: `${ORIGIN}/OpenForBids/List/Public/ClosingDate?page=2`,
   });
   assert.deepEqual([tender('TF-PQ-2026').category, tender('TF-PQ-2026').category_name], [null, null]);
 });
@@ -137,6 +152,6 @@ test('lists answering 500 (as the site does for user agents it does not know) fa
   const broken = await crawlOnFixtures(source, { fault: 'http500' });
   assert.equal(broken.failed, true);
   assert.deepEqual(broken.records, []);
-  assert.match(broken.diagnosis ?? '', /^HTTP 500 from GET https:\/\/www\.tenders\.tas\.gov\.au\/(ContractAwarded\/List\/DateAwarded|Tender\/List) after 1 attempt$/);
+  assert.match(broken.diagnosis ?? '', /^HTTP 500 from GET https:\/\/www\.tenders\.tas\.gov\.au\/(ContractAwarded\/List\/DateAwarded|OpenForBids\/List\/Public\/ClosingDate) after 1 attempt$/);
   assert.ok(source.caveats.some((caveat) => /HTTP 500/.test(caveat)));
 });

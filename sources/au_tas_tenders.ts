@@ -7,6 +7,16 @@ import { cleanText, moneyAmount, parseDayMonthYear } from '../lib/text.ts';
 const SOURCE_ID = 'au_tas_tenders';
 const HOBART = timeZoneOf('AU-TAS');
 
+/** The open-tender list as the site's own menu links it (a real page's navigation); /Tender/List is not a page of the site. */
+const OPEN_TENDER_LIST = '/OpenForBids/List/Public/ClosingDate';
+
+/**
+ * An open tender's link in that list. A scraper that drove the live list found each row linking the tender's
+ * conditions-of-use page and read the tender at the same path with `Details` in its place; the controller
+ * segment was not recorded, so any is accepted.
+ */
+const OPEN_TENDER_LINK = /^\/[A-Za-z]+\/(?:ConditionsOfUse|Details)\/\d+$/;
+
 /** The site's page for a missing contract id, served with status 200 (ids are sequential, so gaps happen). */
 const CONTRACT_NOT_FOUND = 'The contract has not been found';
 
@@ -28,7 +38,7 @@ export default defineSource({
     'Awards come from the "recently awarded" list (the last 30 days, contracts of $50,000 and more); older awards are not revisited.',
     'A contract with several successful suppliers becomes one award per supplier (contract id "<page id>-<n>") carrying that supplier\'s allocated amount; a single supplier\'s award carries the total contract value.',
     'The site publishes no supplier ABN, and its bid counts (Tasmanian and total bids received) and unique tender id have no field in the award record, so they are not kept.',
-    'The open-tender list and tender pages are read with markup inferred from the award pages (no real capture of them exists); close times are Hobart time.',
+    'The open-tender list and tender pages are unverified: no public capture of them was found, so they are read with the markup of the real award page; the list\'s address comes from the site\'s own menu. Close times are Hobart time.',
   ],
   politeness: {
     maxConcurrency: 1, // why: a small departmental ASP.NET site; opencontractau found it answers 500s under load, so one request at a time
@@ -38,11 +48,11 @@ export default defineSource({
   },
   start: (ctx) => [
     { url: ctx.url('/ContractAwarded/List/DateAwarded'), label: 'AWARD_LIST' },
-    { url: ctx.url('/Tender/List'), label: 'TENDER_LIST' },
+    { url: ctx.url(OPEN_TENDER_LIST), label: 'TENDER_LIST' },
   ],
   routes: {
     AWARD_LIST: listRoute(/^\/ContractAwarded\/Details\/\d+$/, 'AWARD'),
-    TENDER_LIST: listRoute(/^\/Tender\/View\/\d+$/, 'TENDER'),
+    TENDER_LIST: listRoute(OPEN_TENDER_LINK, 'TENDER', (path) => path.replace('/ConditionsOfUse/', '/Details/')),
     AWARD: async ({ dom, request, ctx, emit, invalid, warn }) => {
       const $ = await dom();
       const url = ctx.publicUrl(request.url);
@@ -107,7 +117,8 @@ export default defineSource({
         return;
       }
       const closing = parseDayMonthYear(boxText($, 'ClosingDate'));
-      const category = /^(\d{8})\s*-\s*(.+)$/.exec(boxText($, 'UNSPSC') ?? '');
+      const categoryText = cleanText(rowOf($, 'CategoryId').find('li').first().text());
+      const category = /^(\d{8})\s*-\s*(.+)$/.exec(categoryText ?? '');
       emit({
         record_type: 'tender',
         kind: 'tender',
@@ -118,7 +129,7 @@ export default defineSource({
         tier: 'state',
         summary: descriptionOf($),
         category: category?.[1] ?? null,
-        category_name: category?.[2] ?? boxText($, 'UNSPSC'),
+        category_name: category?.[2] ?? categoryText,
         notice_type: boxText($, 'ProcurementMethod'),
         published_date: parseDayMonthYear(boxText($, 'PublishedDate'))?.date ?? null,
         closing_date: closing?.date ?? null,
@@ -133,9 +144,9 @@ export default defineSource({
 
 /**
  * A list page's handler: every link whose path matches `detailPath` becomes a `detailLabel` request (once,
- * however often the page links it), and the pager's `rel="next"` link the next list page.
+ * however often the page links it) at the path `detailPathOf` gives, and the pager's `rel="next"` link the next list page.
  */
-function listRoute(detailPath: RegExp, detailLabel: string) {
+function listRoute(detailPath: RegExp, detailLabel: string, detailPathOf: (path: string) => string = (path) => path) {
   return async ({ dom, request, ctx, enqueue }: Fetched) => {
     const $ = await dom();
     const listingUrl = ctx.publicUrl(request.url);
@@ -143,7 +154,9 @@ function listRoute(detailPath: RegExp, detailLabel: string) {
     const details = new Set<string>();
     for (const link of $('table a[href]').toArray()) {
       const url = new URL($(link).attr('href') ?? '', listingUrl);
-      if (detailPath.test(url.pathname)) details.add(url.href);
+      if (!detailPath.test(url.pathname)) continue;
+      url.pathname = detailPathOf(url.pathname);
+      details.add(url.href);
     }
     await enqueue([...details].map((url) => ({ url: ctx.url(url), label: detailLabel, userData: { listingUrl } })));
     const next = $('a[rel="next"]').first().attr('href');

@@ -26,10 +26,12 @@ export function isWafChallenge(statusCode: number, html: string): boolean {
 /**
  * The next result page, or null on the last. The pager's links are driven by the page's script
  * (`choose-page`) and print only `?page=N`, which would drop the search filters; so the next page is
- * the current address with `page` advanced, asked for only while the pager shows a "Next" item.
+ * the current address with `page` advanced, asked for only while the pager's "Next" link is live. The pager
+ * prints a direction link it cannot follow disabled (`aria-disabled="true"`, class `disabled`) rather than
+ * leaving it out, as the real first page does with "Back".
  */
 export function nextPageUrl($: CheerioAPI, currentPublicUrl: string): string | null {
-  if ($('.nsw-pagination__item--next-page a').length === 0) return null;
+  if ($('.nsw-pagination__item--next-page a:not(.disabled):not([aria-disabled="true"])').length === 0) return null;
   const url = new URL(currentPublicUrl);
   const page = Number(url.searchParams.get('page') ?? '1');
   url.searchParams.set('page', String(page + 1));
