@@ -57,9 +57,9 @@ export async function editedFixtures(
 }
 
 /** Replaces the first `from` in a fixture file, asserting it is there so a stale edit cannot pass unnoticed. */
-export async function replaceIn(file: string, from: string, to: string): Promise<void> {
+export async function replaceIn(file: string, from: string | RegExp, to: string): Promise<void> {
   const text = await readFile(file, 'utf8');
-  assert.ok(text.includes(from), `${file} contains ${from}`);
+  assert.ok(typeof from === 'string' ? text.includes(from) : from.test(text), `${file} contains ${from}`);
   await writeFile(file, text.replace(from, to));
 }
 
