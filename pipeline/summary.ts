@@ -11,5 +11,15 @@ export function summaryTable(manifest: Manifest): string {
     table.push([s.id, s.status, s.records, s.new, s.updated, s.closed, s.invalid, `${(s.duration_ms / 1000).toFixed(1)} s`]);
   }
   const notes = manifest.sources.filter((s) => s.why).map((s) => `  ${s.id}: ${s.why}`);
-  return [table.toString(), ...(notes.length ? ['', 'diagnoses:', ...notes] : [])].join('\n');
+  const warnings = manifest.sources.flatMap((s) => warningLines(s.id, s.warnings));
+  return [table.toString(), ...(notes.length ? ['', 'diagnoses:', ...notes] : []), ...(warnings.length ? ['', 'warnings:', ...warnings] : [])].join('\n');
+}
+
+/** Warnings shown per source in the summary; the manifest keeps them all. */
+const WARNINGS_SHOWN = 3;
+
+function warningLines(id: string, warnings: string[]): string[] {
+  const shown = warnings.slice(0, WARNINGS_SHOWN).map((warning) => `  ${id}: ${warning}`);
+  const more = warnings.length - shown.length;
+  return more > 0 ? [...shown, `  ${id}: … and ${more} more (manifest.json)`] : shown;
 }
