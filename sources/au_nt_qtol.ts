@@ -49,7 +49,7 @@ export default defineSource({
   ],
   politeness: {
     maxConcurrency: 1, // why: a single NT Government web server; one request at a time
-    delayMs: 3000, // why: opencontractau's three seconds between requests; ~60 tender and award pages a night take three minutes
+    delayMs: 3000, // why: opencontractau's three seconds between requests; ~35 current and at most 100 awarded pages a night take under eight minutes
     maxRetries: 3, // why: transient 5xx and resets ride out on retry with backoff; a 404 is final
     timeoutSecs: 30, // why: an awarded page with its closing list is ~50 kB of server-rendered HTML; half a minute means trouble
   },

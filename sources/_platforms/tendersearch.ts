@@ -138,7 +138,6 @@ function tenderDetailRoute(jurisdiction: Jurisdiction, timeZone: string): RouteH
     }
     const general = generalDetails($);
     const category = unspsc(general.get('unspsc') ?? null);
-    // Many pages print the UNSPSC as a name alone ("Healthcare Services"); the row printed its code ("85000000 - …").
     const closing = parseDayMonthYear($('#tenderClosingTime').first().text()) ?? row.closing;
     emit({
       record_type: 'tender',
@@ -149,6 +148,7 @@ function tenderDetailRoute(jurisdiction: Jurisdiction, timeZone: string): RouteH
       jurisdiction,
       tier: 'state',
       summary: blockText($('#tenderDescription .col-12').first()),
+      // Many pages print the UNSPSC as a name alone ("Healthcare Services"); the row printed its code ("85000000 - …").
       category: category.code ?? row.unspsc.code,
       category_name: category.name ?? row.unspsc.name,
       notice_type: general.get('type') ?? row.type,
@@ -241,15 +241,15 @@ type ListFooter = { kind: 'count'; total: number } | { kind: 'unreadable'; text:
 
 /**
  * The footer under a list, `<div class="paging">… Records: 1 - 25 of 78</div>` on a list of several pages and
- * `<p class="paging">Records: 22 </p>` on a single page. Anything else that reads "Records" is unreadable, never a
- * number picked out of it: "Records: 1 - 25 of 78" read loosely is 1.
+ * `<p class="paging">Records: 22 </p>` on a single page (the count ends the footer). Anything else is unreadable,
+ * never a number picked out of it: "Records: 1 - 25 of 78" read loosely is 1.
  */
 function listFooter($: CheerioAPI): ListFooter {
   const paging = $('.paging').first();
   if (paging.length === 0) return { kind: 'absent' };
   const text = cleanText(paging.text()) ?? '';
   const count = (digits: string) => Number(digits.replace(/,/g, ''));
-  const range = /Records:\s*[\d,]+\s*-\s*[\d,]+\s+of\s+([\d,]+)\s*$/.exec(text);
+  const range = /Records:\s*[\d,]+\s*-\s*[\d,]+\s+of\s+([\d,]+)/.exec(text);
   if (range) return { kind: 'count', total: count(range[1]!) };
   const single = /Records:\s*([\d,]+)\s*$/.exec(text);
   if (single) return { kind: 'count', total: count(single[1]!) };
