@@ -15,6 +15,8 @@ export const SourceRunSummary = z.object({
   pages: z.number().int(),
   errors: z.number().int(),
   duration_ms: z.number().int(),
+  /** What the crawl reported without failing: a page it could not fetch, a list it could not read to the end. */
+  warnings: z.array(z.string()).default([]),
 });
 export type SourceRunSummary = z.infer<typeof SourceRunSummary>;
 

@@ -130,7 +130,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
         finished_at: new Date().toISOString(),
         schema_version: SCHEMA_VERSION,
         mode: options.fixtures ? 'fixtures' : 'live',
-        sources: summaries.sources.filter((s) => results.has(s.id)).map((s) => ({ ...s, records: results.get(s.id)!.recordCount })),
+        sources: summaries.sources.filter((s) => results.has(s.id)).map((s) => ({ ...s, records: results.get(s.id)!.recordCount, warnings: results.get(s.id)!.warnings })),
         counts: summaries.counts,
         stage_timings_ms: timings,
         browser: browserUsed(results),
@@ -275,7 +275,7 @@ async function crawlAll(sources: SourceDefinition[], options: CrawlAllOptions): 
           result.refused ? `${result.refused}: ${result.diagnosis}`
             : result.failed ? `failed: ${result.diagnosis}`
             : result.notModifiedSince ? `not modified since ${result.notModifiedSince.toISOString()}, ${result.errors} errors`
-            : `${result.recordCount} records, ${result.invalid.length} invalid, ${result.errors} errors`,
+            : `${result.recordCount} records, ${result.invalid.length} invalid, ${result.errors} errors, ${result.warnings.length} warnings`,
         );
       }),
     ),

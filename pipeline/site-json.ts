@@ -20,7 +20,8 @@ export interface SiteJsonOptions {
 
 export interface SiteJsonResult {
   /** Per-source outcomes for the manifest (`records` is filled in from the crawl by the caller). */
-  sources: SourceRunSummary[];
+  /** Per source, as the store holds it; the run adds its warnings, which the store does not keep. */
+  sources: Omit<SourceRunSummary, 'warnings'>[];
   counts: Record<string, number>;
   /** Files written, relative to the site-json folder (each is one page's data and its JSON twin). */
   files: string[];
@@ -79,7 +80,7 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
     await write(`trades/${trade.id}/${jurisdictionSlug(jurisdiction)}.json`, await tradeStateIntelligence(ctx, trade, jurisdiction, ANONYMOUS));
   }
 
-  const summaries = await store.all<SourceRunSummary>(`
+  const summaries = await store.all<Omit<SourceRunSummary, 'warnings'>>(`
     SELECT id, status, why, 0 AS records, records_invalid AS invalid, records_new AS new,
       records_updated AS updated, records_closed AS closed, pages, errors, duration_ms
     FROM sources ORDER BY id`);

@@ -15,5 +15,15 @@ export function summaryTable(manifest: Manifest): string {
   const browser = manifest.browser
     ? `browser: ${describeChromium({ which: manifest.browser.which, version: manifest.browser.version, executablePath: manifest.browser.executable_path })}`
     : 'browser: none launched';
-  return [table.toString(), '', browser, ...(notes.length ? ['', 'diagnoses:', ...notes] : [])].join('\n');
+  const warnings = manifest.sources.flatMap((s) => warningLines(s.id, s.warnings));
+  return [table.toString(), '', browser, ...(notes.length ? ['', 'diagnoses:', ...notes] : []), ...(warnings.length ? ['', 'warnings:', ...warnings] : [])].join('\n');
+}
+
+/** Warnings shown per source in the summary; the manifest keeps them all. */
+const WARNINGS_SHOWN = 3;
+
+function warningLines(id: string, warnings: string[]): string[] {
+  const shown = warnings.slice(0, WARNINGS_SHOWN).map((warning) => `  ${id}: ${warning}`);
+  const more = warnings.length - shown.length;
+  return more > 0 ? [...shown, `  ${id}: … and ${more} more (manifest.json)`] : shown;
 }

@@ -1,8 +1,9 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import source from './au_act_tenders.ts';
 import type { AwardRecord, TenderRecord } from './_contract/records.ts';
-import { crawlOnFixtures, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
+import { crawlOnFixtures, editedFixtures, replaceIn, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
 
 const ORIGIN = 'https://www.tenders.act.gov.au';
 
@@ -22,19 +23,28 @@ function tender(reference: string): TenderRecord {
   return found;
 }
 
-test('tenders and awards, each list followed to its second page', () => {
+test('tenders and awards, each list followed to its second page by its "Records: 1 - 25 of N" footer', () => {
   assert.equal(crawl.failed, false);
   assert.deepEqual(crawl.invalid, []);
-  assert.deepEqual(crawl.warnings, []);
+  assert.deepEqual(crawl.warnings, [
+    `${ORIGIN}/tenders/open?page=2: read 5 of the 27 records the list counts over 2 pages`,
+    `${ORIGIN}/contract/search?preset=recentlyAwarded&page=2: read 3 of the 26 records the list counts over 2 pages`,
+  ], 'the fixture pages are trimmed to a few rows, and the crawl says so');
   assert.deepEqual(tenders.map((record) => record.reference).sort(), ['CLR-N2300-PANEL', 'PICE0012299', 'PICM0011611', 'PIMA0014211', 'SL20260630']);
   assert.deepEqual(awards.map((record) => record.contract_id).sort(), ['2026.28491.210', '2026.29014.110', '2026.29377.210']);
   const lists = crawl.requests.map((request) => request.path).filter((path) => path.includes('/search?')).sort();
   assert.deepEqual(lists, [
     '/contract/search?preset=recentlyAwarded&page=1',
     '/contract/search?preset=recentlyAwarded&page=2',
-    '/tender/search?preset=open&page=1',
-    '/tender/search?preset=open&page=2',
   ]);
+  assert.deepEqual(crawl.requests.map((request) => request.path).filter((path) => path.startsWith('/tenders/open')), ['/tenders/open?page=1', '/tenders/open?page=2']);
+});
+
+test('the real single-page footer "Records: 22" is one page, and a page carrying fewer rows than it counts is a warning', async (t) => {
+  const root = await editedFixtures(t, source.id, (dir) => replaceIn(join(dir, 'tenders-open-page-1.html'), /<div class="paging">[\s\S]*?<\/div>/, '<p class="paging">Records: 22 </p>'));
+  const single = await crawlOnFixtures(source, { root });
+  assert.deepEqual(single.requests.map((request) => request.path).filter((path) => path.startsWith('/tenders/open')), ['/tenders/open?page=1']);
+  assert.ok(single.warnings.includes(`${ORIGIN}/tenders/open?page=1: read 4 of the 22 records the list counts over 1 page`), single.warnings.join('\n'));
 });
 
 test('PIMA0014211 is read from the real Tenders ACT capture', () => {
@@ -56,7 +66,7 @@ test('PIMA0014211 is read from the real Tenders ACT capture', () => {
     closing_at: '2028-08-31T04:00:00.000Z', // "31 August 2028 02:00 pm", Canberra winter time
     value_text: null,
     url: `${ORIGIN}/tender/view?id=330643`,
-    listing_url: `${ORIGIN}/tender/search?preset=open&page=1`,
+    listing_url: `${ORIGIN}/tenders/open?page=1`,
   });
 });
 
@@ -96,5 +106,5 @@ test('a portal answering 500 fails the source with a one-line diagnosis', async 
   const broken = await crawlOnFixtures(source, { fault: 'http500' });
   assert.equal(broken.failed, true);
   assert.deepEqual(broken.records, []);
-  assert.match(broken.diagnosis ?? '', /^HTTP 500 from GET https:\/\/www\.tenders\.act\.gov\.au\/(tender|contract)\/search\?preset=\w+&page=1 after 1 attempt$/);
+  assert.match(broken.diagnosis ?? '', /^HTTP 500 from GET https:\/\/www\.tenders\.act\.gov\.au\/(tenders\/open\?page=1|contract\/search\?preset=recentlyAwarded&page=1) after 1 attempt$/);
 });

@@ -16,6 +16,7 @@ export default tenderSearchSource({
     'Awards come from the recently-awarded list, newest first, 200 contracts a night at most; the same contracts may also appear in the ACT contracts register (data.act.gov.au), a separate source.',
     'The contract register prints no award date: release_date is the night the contract was read and awarded_date is null.',
     'A UNSPSC printed as a name alone gives no category code; the name is not carried until AwardRecord gains category_name.',
+    'The open-tender list and a tender page follow public captures of the live site; the captured list fit on one page ("Records: 22"), so the footer of a longer list is assumed to read as Buying for Victoria\'s does ("Records: 1 - 25 of 78"). The recently-awarded list and the contract pages were never captured on ACT.',
   ],
   politeness: {
     maxConcurrency: 1, // why: a small territory portal behind Cloudflare; one request at a time never looks like a burst

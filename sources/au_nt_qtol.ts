@@ -1,24 +1,28 @@
 import type { CheerioAPI } from 'cheerio';
-import { defineSource, type Fetched, type SourceContext } from './_contract/define-source.ts';
-import { localDate, timeZoneOf, zonedTimeToUtc } from '../lib/jurisdictions.ts';
+import { defineSource, type Fetched } from './_contract/define-source.ts';
+import { timeZoneOf, zonedTimeToUtc } from '../lib/jurisdictions.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { cleanText, moneyAmount, parseDayMonthYear } from '../lib/text.ts';
+import { cleanText, moneyAmount, parseDayMonthYear, type WallClock } from '../lib/text.ts';
 
 const SOURCE_ID = 'au_nt_qtol';
 const DARWIN = timeZoneOf('AU-NT');
-const DAY_MS = 86_400_000;
 
 /**
- * The awarded register goes back to 2012, newest award first, so the crawl stops paging once a page
- * reaches awards older than its window: 90 days on a first run, else 30 days before the last success
- * (awards are sometimes entered weeks after their award date, so they land below newer ones).
+ * Cards per results page. QTOL's page-size select offers 5, 10, 15 and 20 and answers any other size with 5, so
+ * 20 is the largest page it honours (UtkristaUwa/CITS3200_57 web_scrapers/nt_qtol).
  */
-const FIRST_RUN_AWARD_DAYS = 90;
-const AWARD_OVERLAP_DAYS = 30;
+const PAGE_SIZE = 20;
+/** Current-tender pages read at most: 200 tenders, several times the ~35 QTOL lists open at once. */
+const MAX_CURRENT_PAGES = 10;
+/** Awarded pages read per night: the 100 newest awards, each of which costs a detail page at three seconds. */
+const MAX_AWARDED_PAGES = 5;
 
-function awardWindowStart(ctx: SourceContext): string {
-  const from = ctx.lastSuccessAt ? ctx.lastSuccessAt.getTime() - AWARD_OVERLAP_DAYS * DAY_MS : ctx.now.getTime() - FIRST_RUN_AWARD_DAYS * DAY_MS;
-  return localDate(new Date(from), DARWIN);
+/**
+ * The results fragment the list page's own script fills itself from. The current address is seen in a scraper
+ * that reads the live site; the awarded one follows it by analogy with `/Tender/Search/{Current,Awarded}`.
+ */
+function resultsPath(status: 'Current' | 'Awarded', page: number): string {
+  return `/Tender/SearchResults/${status}?page=${page}&size=${PAGE_SIZE}`;
 }
 
 export default defineSource({
@@ -34,69 +38,64 @@ export default defineSource({
   licence: 'No licence statement was found for tendersonline.nt.gov.au; the Northern Territory Government website copyright notice applies (© Northern Territory Government). Link to each tender page and do not republish in bulk.',
   attribution: 'Quotations and Tenders Online (tendersonline.nt.gov.au), Northern Territory Government.',
   caveats: [
-    'Current tenders and awarded tenders are read from QTOL\'s HTML pages; the list pages\' markup is inferred (only an awarded detail page was ever captured), so a change in the lists shows as an empty night.',
+    'Tenders are listed from the results fragment the QTOL search page fills itself from (/Tender/SearchResults/Current, 20 cards a page, paged by its data-total-records count); its markup and a current tender page follow public captures of the live site.',
+    'The awarded list is read from /Tender/SearchResults/Awarded by analogy with the current one: that address and its card markup were never captured, so a wrong guess shows as a warning and a night without awards, while current tenders are still read.',
     'Period contracts publish an estimated value from unit rates, which QTOL itself calls indicative only; it is kept as value_amount as published. Where only unit rates are published, with no estimated total, value_amount is null.',
     'QTOL publishes no supplier ABN; suppliers are named only. Its closing list of every tenderer and the supplier flags (Territory Enterprise, Aboriginal Enterprise, Women Owned) have no field in the award record, so they are not kept.',
-    'The awarded register is paged newest first and read back 90 days on a first run, then 30 days before the last successful run; an award entered later than that is missed.',
+    'The awarded list is read 100 awards deep a night (five pages), assuming it lists the newest first (unverified); a longer list is reported as a warning and its older awards are not read that night.',
     'QTOL prints no contract start or end dates, so start_date and end_date are null; awarded_date is the Award step of the tender\'s progress.',
-    'Close times are Darwin time (no daylight saving); closing_at is that instant in UTC.',
+    'Close times are Darwin time, printed as ACST (no daylight saving); closing_at is that instant in UTC.',
     'robots.txt could not be fetched when researched (connection refused), which the robots convention reads as no restrictions.',
   ],
   politeness: {
     maxConcurrency: 1, // why: a single NT Government web server; one request at a time
-    delayMs: 3000, // why: opencontractau's three seconds between requests; ~60 tender and award pages a night take three minutes
+    delayMs: 3000, // why: opencontractau's three seconds between requests; ~35 current and at most 100 awarded pages a night take under eight minutes
     maxRetries: 3, // why: transient 5xx and resets ride out on retry with backoff; a 404 is final
     timeoutSecs: 30, // why: an awarded page with its closing list is ~50 kB of server-rendered HTML; half a minute means trouble
   },
-  start: (ctx) => [
-    { url: ctx.url('/Tender/Search/Current?page=1'), label: 'CURRENT_LIST' },
-    { url: ctx.url('/Tender/Search/Awarded?page=1'), label: 'AWARDED_LIST', userData: { since: awardWindowStart(ctx) } },
-  ],
+  start: (ctx) => [{ url: ctx.url(resultsPath('Current', 1)), label: 'CURRENT_LIST' }],
   routes: {
     CURRENT_LIST: async (fetched) => {
-      const $ = await fetched.dom();
-      await enqueueDetails(fetched, $, 'TENDER');
-      await enqueueNextPage(fetched, $);
+      const results = await searchResults(fetched);
+      const cards = await enqueueCards(fetched, results, 'TENDER');
+      await enqueueNextPage(fetched, results, cards, MAX_CURRENT_PAGES);
+      // Started from the first current page rather than as a start request: the awarded address is inferred, and a
+      // wrong guess should cost the night's awards (a warning), not the current tenders (a failed source).
+      if (pageOf(fetched) === 1) await fetched.enqueue({ url: fetched.ctx.url(resultsPath('Awarded', 1)), label: 'AWARDED_LIST' });
     },
     AWARDED_LIST: async (fetched) => {
-      const $ = await fetched.dom();
-      await enqueueDetails(fetched, $, 'AWARD');
-      const since = String(fetched.request.userData.since);
-      const awardDates = $('.tender-card__date')
-        .toArray()
-        .map((element) => parseDayMonthYear($(element).text())?.date)
-        .filter((date) => date !== undefined);
-      // Newest first: once a page reaches past the window, every later page is older still.
-      if (awardDates.some((date) => date < since)) return;
-      await enqueueNextPage(fetched, $, { since });
+      const results = await searchResults(fetched);
+      const cards = await enqueueCards(fetched, results, 'AWARD');
+      await enqueueNextPage(fetched, results, cards, MAX_AWARDED_PAGES);
     },
     TENDER: async ({ dom, request, ctx, emit, invalid }) => {
       const $ = await dom();
-      const title = cleanText($('#tenderTitle h1').first().text());
+      const card = request.userData.card as QtolCard;
+      const title = cleanText($('#tenderTitle h1').first().text()) ?? card.title;
       if (!title) {
         invalid('a tender page without a title (#tenderTitle h1)');
         return;
       }
       const steps = progressSteps($);
-      const closing = parseDayMonthYear(steps.get('Close'));
+      const closing = parseDayMonthYear(steps.get('Close')) ?? card.closing;
       emit({
         record_type: 'tender',
         kind: 'tender',
         title,
-        buyer: listedBy($),
-        reference: tenderNumber($),
+        buyer: listedBy($) ?? card.agency,
+        reference: tenderNumber($) ?? card.reference,
         jurisdiction: 'AU-NT',
         tier: 'state',
-        summary: blockText($, $('#tenderDescription').first()),
+        summary: blockText($, $('#tenderDescription').first()) ?? card.description,
         category: null,
-        category_name: badgeAfter($, 'Category:'),
-        notice_type: noticeType($),
+        category_name: badgeAfter($, 'Category:') ?? card.category,
+        notice_type: noticeType($) ?? card.requestType,
         published_date: parseDayMonthYear(steps.get('Release'))?.date ?? null,
         closing_date: closing?.date ?? null,
         closing_at: closing?.time ? zonedTimeToUtc(closing.date, closing.time, DARWIN).toISOString() : null,
         value_text: null,
         url: ctx.publicUrl(request.url),
-        listing_url: typeof request.userData.listingUrl === 'string' ? request.userData.listingUrl : null,
+        listing_url: card.listingUrl,
       });
     },
     AWARD: async ({ dom, request, ctx, emit, invalid }) => {
@@ -152,18 +151,92 @@ export default defineSource({
   },
 });
 
-/** Every tender a list page links to, once each, carrying the list's public address for `listing_url`. */
-async function enqueueDetails({ request, ctx, enqueue }: Fetched, $: CheerioAPI, label: string): Promise<void> {
-  if ($('#searchResults').length === 0) throw new Error('the page is not a QTOL search result (no #searchResults)');
-  const listingUrl = ctx.publicUrl(request.url);
-  const details = new Set<string>();
-  for (const link of $('#searchResults a[href*="/Tender/Details/"]').toArray()) details.add(new URL($(link).attr('href') ?? '', listingUrl).href);
-  await enqueue([...details].map((url) => ({ url: ctx.url(url), label, userData: { listingUrl } })));
+/** What a results card prints, carried to the tender's page: its fallbacks, and the list it was found on. */
+interface QtolCard {
+  /** "Quote RFF26-0130" split: the request type word ("Quote", "Tender") and the reference. */
+  requestType: string | null;
+  reference: string | null;
+  title: string | null;
+  agency: string | null;
+  description: string | null;
+  category: string | null;
+  /** "Closing 09/10/2026 02:00 PM ACST": Darwin wall-clock time. */
+  closing: WallClock | null;
+  listingUrl: string;
 }
 
-async function enqueueNextPage({ request, ctx, enqueue }: Fetched, $: CheerioAPI, userData: Record<string, unknown> = {}): Promise<void> {
-  const next = $('ul.pagination a.page-link[aria-label="Next"]').first().attr('href');
-  if (next) await enqueue({ url: ctx.url(new URL(next, ctx.publicUrl(request.url)).href), label: request.label, userData });
+interface SearchResults {
+  $: CheerioAPI;
+  /** The fragment's `#tender-search-results` element. */
+  results: ReturnType<CheerioAPI>;
+}
+
+/** The results fragment; anything else (an error or login page) fails the request. */
+async function searchResults(fetched: Fetched): Promise<SearchResults> {
+  const $ = await fetched.dom();
+  const results = $('#tender-search-results').first();
+  if (results.length === 0) throw new Error('not a QTOL search-results fragment (no #tender-search-results)');
+  return { $, results };
+}
+
+function pageOf(fetched: Fetched): number {
+  return Number(new URL(fetched.request.url).searchParams.get('page') ?? '1');
+}
+
+/** Enqueues the page of every card on a results page, once each, with the card's facts; returns the card count. */
+async function enqueueCards(fetched: Fetched, { $, results }: SearchResults, label: 'TENDER' | 'AWARD'): Promise<number> {
+  const { ctx, request } = fetched;
+  const listingUrl = ctx.publicUrl(request.url);
+  const cards = new Map<string, QtolCard>();
+  for (const element of results.find('.tender-card').toArray()) {
+    const card = $(element);
+    const link = card.find('.tender-card__title a[href*="/Tender/Details/"]').first();
+    const id = /\/Tender\/Details\/(\d+)/.exec(link.attr('href') ?? '')?.[1];
+    if (!id || cards.has(id)) continue;
+    const number = cleanText(card.find('p.tender-card__tender-number').first().text());
+    const [requestType, reference] = number?.includes(' ') ? [number.slice(0, number.indexOf(' ')), number.slice(number.indexOf(' ') + 1)] : [null, number];
+    cards.set(id, {
+      requestType,
+      reference,
+      title: cleanText(link.text()),
+      agency: cleanText(card.find('p.tender-card__agency-text').first().text()),
+      description: cleanText(card.find('.tender-card__description-text').first().text()),
+      category: cleanText(card.find('.tender-card__info-badges .general-badge').not('.green-badge').first().text()),
+      closing: parseDayMonthYear(card.find('p.tender-card__closing-date').first().text()),
+      listingUrl,
+    });
+  }
+  // A tender's page is addressed by its id alone: the list's "?status=Current" would change the link the day it
+  // closes. Awarded pages keep "?status=Awarded", the address their award records have always linked to.
+  await fetched.enqueue([...cards].map(([id, card]) => ({
+    url: ctx.url(label === 'TENDER' ? `/Tender/Details/${id}` : `/Tender/Details/${id}?status=Awarded`),
+    label,
+    userData: { card },
+  })));
+  return cards.size;
+}
+
+/**
+ * Enqueues the next results page while `data-total-records` says there is one. A fragment without the count is
+ * read on until a page comes back empty (with a warning), and never past `maxPages`.
+ */
+async function enqueueNextPage(fetched: Fetched, { results }: SearchResults, cardsOnPage: number, maxPages: number): Promise<void> {
+  const page = pageOf(fetched);
+  const count = results.attr('data-total-records')?.trim() ?? '';
+  const total = /^\d+$/.test(count) ? Number(count) : null;
+  if (total === null) {
+    if (page === 1) fetched.warn('the results print no data-total-records count; pages are read until one comes back empty');
+    if (cardsOnPage === 0) return;
+  } else if (page * PAGE_SIZE >= total) {
+    return;
+  }
+  if (page >= maxPages) {
+    fetched.warn(`the list holds ${total ?? 'an unknown number of'} records; only the first ${maxPages} pages (${maxPages * PAGE_SIZE}) are read per night`);
+    return;
+  }
+  const next = new URL(fetched.request.url);
+  next.searchParams.set('page', String(page + 1));
+  await fetched.enqueue({ url: next.href, label: fetched.request.label });
 }
 
 /** "Tender number RFT0661" → "RFT0661". */

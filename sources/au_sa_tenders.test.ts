@@ -20,15 +20,16 @@ function tender(reference: string): TenderRecord {
   return found;
 }
 
-test('open tenders only: both list pages and every tender page, nothing from the contract register', () => {
+test('open tenders only: both list pages by the "Records: 1 - 25 of 26" footer and every tender page, nothing from the contract register', () => {
   assert.equal(crawl.failed, false);
   assert.deepEqual(crawl.invalid, []);
-  assert.deepEqual(crawl.warnings, []);
+  assert.deepEqual(crawl.warnings, [`${ORIGIN}/tenders/open?page=2: read 4 of the 26 records the list counts over 2 pages`]);
   assert.equal(crawl.records.length, 4);
   assert.deepEqual(tenders.map((record) => record.reference).sort(), ['DE-EOI-2026-33', 'DEW-2026-077', 'DIT-2026-0145', 'SAH-RFQ-26-0871']);
   assert.deepEqual(source.kinds, ['tender']);
+  assert.ok(source.caveats.some((caveat) => /never captured/.test(caveat) && /unverified/.test(caveat)), 'the caveats say the markup is unverified');
   const paths = crawl.requests.map((request) => request.path);
-  assert.deepEqual(paths.filter((path) => path.startsWith('/tender/search')), ['/tender/search?preset=open&page=1', '/tender/search?preset=open&page=2']);
+  assert.deepEqual(paths.filter((path) => path.startsWith('/tenders/open')), ['/tenders/open?page=1', '/tenders/open?page=2']);
   assert.ok(!paths.some((path) => path.startsWith('/contract/')), paths.join(', '));
 });
 
@@ -50,7 +51,7 @@ test('DIT-2026-0145: every field of a South Australian tender', () => {
     closing_at: '2026-10-14T00:30:00.000Z',
     value_text: null,
     url: `${ORIGIN}/tender/view?id=412088`,
-    listing_url: `${ORIGIN}/tender/search?preset=open&page=1`,
+    listing_url: `${ORIGIN}/tenders/open?page=1`,
   });
 });
 
@@ -68,7 +69,7 @@ test('closing times are Adelaide time, half an hour off the hour, across the day
 test('titles with entities come out clean and link to the live pages', () => {
   assert.equal(tender('DE-EOI-2026-33').title, 'Out of School Hours Care – Regional Sites');
   assert.equal(tender('DE-EOI-2026-33').summary, 'Providers are sought to operate out of school hours care at regional sites.');
-  assert.equal(tender('DEW-2026-077').listing_url, `${ORIGIN}/tender/search?preset=open&page=2`);
+  assert.equal(tender('DEW-2026-077').listing_url, `${ORIGIN}/tenders/open?page=2`);
   for (const record of tenders) assert.match(record.url, /^https:\/\/www\.tenders\.sa\.gov\.au\/tender\/view\?id=\d+$/);
   assert.ok(!JSON.stringify(crawl.records).includes('127.0.0.1'));
 });
@@ -77,5 +78,5 @@ test('a portal answering 500 fails the source with a one-line diagnosis naming t
   const broken = await crawlOnFixtures(source, { fault: 'http500' });
   assert.equal(broken.failed, true);
   assert.deepEqual(broken.records, []);
-  assert.equal(broken.diagnosis, `HTTP 500 from GET ${ORIGIN}/tender/search?preset=open&page=1 after 1 attempt`);
+  assert.equal(broken.diagnosis, `HTTP 500 from GET ${ORIGIN}/tenders/open?page=1 after 1 attempt`);
 });

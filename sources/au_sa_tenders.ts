@@ -15,6 +15,7 @@ export default tenderSearchSource({
     'The site sits behind Cloudflare; the crawler does not impersonate a browser, so a night on which Cloudflare challenges it fails with that diagnosis rather than reporting zero tenders.',
     'Tender documents need a login and are not collected; tenders publish no estimated value, so value_text is null.',
     'Closing times are Adelaide time (UTC+9:30, +10:30 in daylight saving), as the portal prints them; SA abbreviates September as "Sept".',
+    'The pages of tenders.sa.gov.au were never captured (no public capture was found): the list and tender markup is assumed to be the platform\'s, as captured on Buying for Victoria and Tenders ACT, and is unverified for SA.',
   ],
   politeness: {
     maxConcurrency: 1, // why: the portal sits behind Cloudflare, which challenges bursts; one request at a time never is one

@@ -1,15 +1,14 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import source from './au_vic_buying_for_victoria.ts';
 import type { AwardRecord, TenderRecord } from './_contract/records.ts';
 import { FIXTURES_ROOT } from '../pipeline/fixture-meta.ts';
-import { crawlOnFixtures, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
+import { crawlOnFixtures, editMeta, editedFixtures, replaceIn, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
 
 const ORIGIN = 'https://www.tenders.vic.gov.au';
-const TENDER_LIST = `${ORIGIN}/tender/search?preset=open&page=1`;
+const TENDER_LIST = `${ORIGIN}/tenders/open?page=1`;
 const REAL_CONTRACT = 'CWF_25-26_00159-CWF_25-26_00658-CWF_25-26_0081';
 
 let crawl: FixtureCrawl;
@@ -34,43 +33,77 @@ function award(contractId: string): AwardRecord {
   return found;
 }
 
-/** A copy of this source's fixtures in a temporary root, with `edit` applied to its files. */
-async function editedFixtures(t: { after: (fn: () => Promise<void>) => void }, edit: (dir: string) => Promise<void>): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'vic-'));
-  t.after(() => rm(root, { recursive: true, force: true }));
-  await cp(join(FIXTURES_ROOT, source.id), join(root, source.id), { recursive: true });
-  await edit(join(root, source.id));
-  return root;
-}
-
-async function replaceIn(file: string, from: string, to: string): Promise<void> {
-  const text = await readFile(file, 'utf8');
-  assert.ok(text.includes(from), `${file} contains ${from}`);
-  await writeFile(file, text.replace(from, to));
-}
-
-test('both lists are followed to their second page and every detail page is read; withdrawn and challenged pages are warnings', () => {
+test('both lists are followed to their last page and every detail page is read; withdrawn and challenged pages are warnings', () => {
   assert.equal(crawl.failed, false);
   assert.equal(crawl.diagnosis, null);
   assert.deepEqual(crawl.invalid, []);
-  assert.deepEqual(tenders.map((record) => record.reference).sort(), ['DFFH-2026-118', 'DGS-EOI-2026-07', 'DH-RFT-26-044', 'DJCS/26/0311', 'DTP-RFT-2026-0412', 'VSBA-2026-0519']);
+  assert.deepEqual(tenders.map((record) => record.reference).sort(), [
+    'DFFH-2026-118', 'DGS-EOI-2026-07', 'DH-RFT-26-044', 'DJCS/26/0311', 'DTP-RFT-2026-0412', 'ITR-SS-05-2018', 'PROCF22-000236', 'PROCF23-149', 'VSBA-2026-0519',
+  ]);
   assert.deepEqual(awards.map((record) => record.contract_id).sort(), [REAL_CONTRACT, 'DE-PANEL-2026-04', 'DGS-FLEET-2026-02', 'DTF-2026-0077', 'DTP-C-2026-1187']);
   assert.deepEqual(crawl.warnings.sort(), [
     `HTTP 403 from GET ${ORIGIN}/contract/view?id=230418 after 1 attempt`,
     `HTTP 404 from GET ${ORIGIN}/tender/view?id=291250 after 1 attempt`,
-  ]);
+    `${ORIGIN}/contract/search?preset=recentlyAwarded&page=2: read 6 of the 31 records the list counts over 2 pages`,
+    `${ORIGIN}/tenders/open?page=4: read 10 of the 78 records the list counts over 4 pages`,
+  ], 'the fixture pages carry a few rows each of the 78 and 31 their footers count, and the crawl says so');
   const paths = crawl.requests.map((request) => request.path);
   assert.equal(paths[0], '/robots.txt', 'robots.txt is read before anything else');
-  assert.deepEqual(paths.filter((path) => path.includes('/search?')).sort(), [
-    '/contract/search?preset=recentlyAwarded&page=1',
-    '/contract/search?preset=recentlyAwarded&page=2',
-    '/tender/search?preset=open&page=1',
-    '/tender/search?preset=open&page=2',
-  ], '"Records: 28" and "Records: 31" at 25 a page make two pages each, and no third');
-  assert.equal(crawl.requests.length, 18, 'robots.txt, four list pages, seven tender pages, six contract pages');
+  assert.equal(crawl.requests.length, 23, 'robots.txt, six list pages, ten tender pages, six contract pages');
 });
 
-test('DTP-RFT-2026-0412: every field of a tender, with its release date taken from the list row', () => {
+test('the real footer "Records: 1 - 25 of 78" pages the open-tender list four deep (it was read as 1, and one page)', () => {
+  const lists = crawl.requests.map((request) => request.path).filter((path) => path.startsWith('/tenders/open') || path.startsWith('/contract/search'));
+  assert.deepEqual(lists.filter((path) => path.startsWith('/tenders/open')), [1, 2, 3, 4].map((page) => `/tenders/open?page=${page}`));
+  assert.deepEqual(lists.filter((path) => path.startsWith('/contract/search')), [1, 2].map((page) => `/contract/search?preset=recentlyAwarded&page=${page}`), '"Records: 1 - 25 of 31"');
+  assert.deepEqual(
+    Object.entries(Object.groupBy(tenders, (record) => record.listing_url ?? '')).map(([url, records]) => [url, records?.length]),
+    [[`${ORIGIN}/tenders/open?page=1`, 3], [`${ORIGIN}/tenders/open?page=2`, 2], [`${ORIGIN}/tenders/open?page=3`, 2], [`${ORIGIN}/tenders/open?page=4`, 2]],
+    'every row the four pages carry',
+  );
+});
+
+test('PROCF23-149, read from the real list row and the real tender page: the row\'s UNSPSC code is kept where the page prints a name alone', () => {
+  assert.deepEqual(tender('PROCF23-149'), {
+    record_type: 'tender',
+    kind: 'tender',
+    title: 'Clinical Advisory Services Register',
+    buyer: 'Transport Accident Commission',
+    reference: 'PROCF23-149',
+    jurisdiction: 'AU-VIC',
+    tier: 'state',
+    summary:
+      'The TAC’s Clinical Advisory Services Register provides the TAC access and flexibility to engage highly experienced and qualified allied health and medical professionals for best-practice and specialist clinical advice across a wide range of disciplines. The register ensures the TAC is enabled to support the Make Every Day Matter Strategy by using suppliers for both internal claims advice as well as providing clinical input into strategic initiatives. Clinical Advisory Services supports the TAC’s internal claims management process by providing independent clinical reviews and advice on a referral basis. Clinical reviews are focused on ensuring that treatment is evidence informed and clinically justified. The TAC is seeking applications from individual and intermediary Suppliers capable of providing Clinical Advisory Services or Senior Clinical Advisory Services under the Register. Services include: Claims advice and Client outcomes; Business advice; and Sector Engagement. A detailed description of Service and clinical disciplines being sought via the Register can be found in the Service Specification (and attachments) included as part of the Register pack below: Invitation to Register (Individual) - for single applicants i.e. providing only one Clincial Advisor Invitation to Register (Multiple) - for applicants providing more than one Clinical Advisor Privacy Questionnaire Service Specification Service Specification (Annex A) - Service Standards Service Specification (Annex B) - Invoice Template Service Specification (Annex C) - Quality Review Framework Service Specification (Annex D) - Clinical Advisory Service Categories NOTE - Interested applicants may register as a supplier with Buying for Victoria to download the Register pack. To lodge your application, please follow the instructions detailed in the Invitation to Register.',
+    category: '85000000', // the row's "85000000 - Healthcare Services"; the page prints "Healthcare Services"
+    category_name: 'Healthcare Services',
+    notice_type: 'Expression of Interest',
+    published_date: '2025-02-24',
+    closing_date: '2030-02-25',
+    closing_at: '2030-02-25T06:00:00.000Z', // "Mon, 25 February 2030 5:00 pm", Melbourne summer time
+    value_text: null,
+    url: `${ORIGIN}/tender/view?id=285775`,
+    listing_url: TENDER_LIST,
+  });
+  assert.deepEqual([tender('ITR-SS-05-2018').category, tender('ITR-SS-05-2018').category_name], ['53000000', 'Apparel and Luggage and Personal Care Products'], 'the first of the real row\'s two UNSPSC lines');
+});
+
+test('a page without its Number falls back to the row\'s code, not to the column label the row\'s cell opens with', async (t) => {
+  const root = await editedFixtures(t, source.id, (dir) => replaceIn(join(dir, 'tender-285775.html'), '\t\t\t\tNumber:', '\t\t\t\tReference:'));
+  const fallback = (await crawlOnFixtures(source, { root })).records.find((record): record is TenderRecord => record.record_type === 'tender' && record.url.endsWith('id=285775'));
+  assert.equal(fallback?.reference, 'PROCF23-149');
+});
+
+test('a footer whose count cannot be read fully is a warning, and no later page is guessed at', async (t) => {
+  const root = await editedFixtures(t, source.id, (dir) => replaceIn(join(dir, 'tenders-open-page-1.html'), 'Records: 1 - 25 of 78', 'Records: 1 - 25 of many'));
+  const unreadable = await crawlOnFixtures(source, { root });
+  assert.deepEqual(unreadable.requests.map((request) => request.path).filter((path) => path.startsWith('/tenders/open')), ['/tenders/open?page=1']);
+  assert.ok(
+    unreadable.warnings.includes(`${TENDER_LIST}: page 1's footer "Pages: 1 2 3 4 Records: 1 - 25 of many" gives no record count; later pages were not read`),
+    unreadable.warnings.join('\n'),
+  );
+});
+
+test('DTP-RFT-2026-0412: every field of a tender, with its release date, close and UNSPSC code taken from the list row', () => {
   assert.deepEqual(tender('DTP-RFT-2026-0412'), {
     record_type: 'tender',
     kind: 'tender',
@@ -89,7 +122,7 @@ test('DTP-RFT-2026-0412: every field of a tender, with its release date taken fr
     closing_at: '2026-10-13T03:00:00.000Z',
     value_text: null,
     url: `${ORIGIN}/tender/view?id=291044`,
-    listing_url: TENDER_LIST,
+    listing_url: `${ORIGIN}/tenders/open?page=2`,
   });
 });
 
@@ -102,6 +135,9 @@ test('closing times are Melbourne time on either side of the daylight-saving cha
     'VSBA-2026-0519': ['2026-10-15', '2026-10-15T04:00:00.000Z'],
     'DH-RFT-26-044': ['2026-11-02', '2026-11-02T00:00:00.000Z'],
     'DGS-EOI-2026-07': [null, null],
+    'PROCF22-000236': ['2030-03-01', '2030-03-01T03:00:00.000Z'], // the real rows' closes, in Melbourne summer time
+    'PROCF23-149': ['2030-02-25', '2030-02-25T06:00:00.000Z'],
+    'ITR-SS-05-2018': ['2028-08-04', '2028-08-04T04:00:00.000Z'], // AEST, UTC+10
   });
 });
 
@@ -115,11 +151,11 @@ test('entities, non-breaking spaces and ragged whitespace come out clean', () =>
   assert.equal(award('DTP-C-2026-1187').supplier, "O'Brien Traffic & Civil Pty Ltd");
 });
 
-test('a tender with two UNSPSC lines takes the first as its category; page-two tenders link to page two', () => {
+test('a tender with two UNSPSC lines takes the first as its category; page-four tenders link to page four', () => {
   const modular = tender('VSBA-2026-0519');
   assert.equal(modular.category, '72000000');
   assert.equal(modular.category_name, 'Building and Facility Construction and Maintenance Services');
-  assert.equal(modular.listing_url, `${ORIGIN}/tender/search?preset=open&page=2`);
+  assert.equal(modular.listing_url, `${ORIGIN}/tenders/open?page=4`);
 });
 
 test('229501 is read from the real contract page: ocid and release follow the award convention', () => {
@@ -177,7 +213,7 @@ test('award values, dates, ABNs and UNSPSC codes as the contract pages print the
 });
 
 test('a changed published value is a new release of the same contract; the platform\'s own status flip is not', async (t) => {
-  const root = await editedFixtures(t, async (dir) => {
+  const root = await editedFixtures(t, source.id, async (dir) => {
     await replaceIn(join(dir, 'contract-229501.html'), '$176,385.00', '$181,000.00');
     await replaceIn(join(dir, 'contract-230114.html'), '>Current</div>', '>Expired</div>');
   });
@@ -197,12 +233,11 @@ test('every record links to its live page, never the fixture server', () => {
 });
 
 test('the recently-awarded list is read 200 contracts deep a night, with a warning when it holds more', async (t) => {
-  const root = await editedFixtures(t, async (dir) => {
-    await replaceIn(join(dir, 'contract-search-page-1.html'), 'Records: 31', 'Records: 4800');
-    const metaFile = join(dir, '_meta.json');
-    const meta = JSON.parse(await readFile(metaFile, 'utf8')) as { files: { url: string }[] };
-    for (const file of meta.files) file.url = file.url.replace('recentlyAwarded&page=1', 'recentlyAwarded&page=*');
-    await writeFile(metaFile, JSON.stringify(meta));
+  const root = await editedFixtures(t, source.id, async (dir) => {
+    await replaceIn(join(dir, 'contract-search-page-1.html'), 'Records: 1 - 25 of 31', 'Records: 1 - 25 of 4,800');
+    await editMeta(dir, (meta) => {
+      for (const file of meta.files) file.url = file.url.replace('recentlyAwarded&page=1', 'recentlyAwarded&page=*');
+    });
   });
   const deep = await crawlOnFixtures(source, { root });
   const listPages = deep.requests.filter((request) => request.path.startsWith('/contract/search?')).map((request) => request.path);
@@ -212,8 +247,8 @@ test('the recently-awarded list is read 200 contracts deep a night, with a warni
 });
 
 test('a list answering 200 with a challenge page fails the source instead of reporting no tenders', async (t) => {
-  const root = await editedFixtures(t, (dir) =>
-    writeFile(join(dir, 'tender-search-page-1.html'), '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-error-text">Enable JavaScript and cookies to continue</div></body></html>'),
+  const root = await editedFixtures(t, source.id, (dir) =>
+    writeFile(join(dir, 'tenders-open-page-1.html'), '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-error-text">Enable JavaScript and cookies to continue</div></body></html>'),
   );
   const challenged = await crawlOnFixtures(source, { root });
   assert.equal(challenged.failed, true);
@@ -223,7 +258,7 @@ test('a list answering 200 with a challenge page fails the source instead of rep
 
 test('detail pages that are not tender or contract pages are counted invalid, naming the page', async (t) => {
   const challenge = '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-error-text">Enable JavaScript and cookies to continue</div></body></html>';
-  const root = await editedFixtures(t, async (dir) => {
+  const root = await editedFixtures(t, source.id, async (dir) => {
     await writeFile(join(dir, 'tender-291301.html'), challenge);
     await writeFile(join(dir, 'contract-230402.html'), challenge);
   });
@@ -240,7 +275,7 @@ test('a portal answering 500 fails the source with a one-line diagnosis naming a
   const broken = await crawlOnFixtures(source, { fault: 'http500' });
   assert.equal(broken.failed, true);
   assert.deepEqual(broken.records, []);
-  assert.match(broken.diagnosis ?? '', /^HTTP 500 from GET https:\/\/www\.tenders\.vic\.gov\.au\/(tender|contract)\/search\?preset=/);
+  assert.match(broken.diagnosis ?? '', /^HTTP 500 from GET https:\/\/www\.tenders\.vic\.gov\.au\/(tenders\/open\?page=1|contract\/search\?preset=recentlyAwarded&page=1) after 1 attempt$/);
   assert.ok(!broken.diagnosis?.includes('\n'));
 });
 

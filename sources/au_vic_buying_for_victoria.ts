@@ -18,6 +18,7 @@ export default tenderSearchSource({
     'Values are the printed amount ("$176,385.00 (Estimate)" → 176385.00); whether it is an estimate or includes GST is not carried.',
     'A UNSPSC printed as a name alone (most contracts) gives no category code; the name is not carried until AwardRecord gains category_name.',
     'A panel contract with several suppliers is one record naming them all, with no ABN.',
+    'The open-tender list, its "Records: 1 - 25 of 78" footer, a tender page and a contract page follow public captures of the live site. The recently-awarded list was never captured: its rows follow opencontractau\'s parser and its footer is assumed to be the tender list\'s.',
   ],
   politeness: {
     maxConcurrency: 1, // why: robots.txt asks for a 2 s Crawl-delay, which one request at a time keeps exactly

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { pointCurrentAt, pruneReleases, readCurrentRelease, type Manifest } from '../data/release.ts';
 import { openStore } from '../data/store.ts';
 import { runNightly, type NightlyOptions } from '../pipeline/nightly.ts';
+import { summaryTable } from '../pipeline/summary.ts';
 import type { ProgressReporter } from '../pipeline/progress.ts';
 import { crawlOnFixtures } from './helpers/crawl-fixtures.ts';
 import { tableSource } from './helpers/table-source.ts';
@@ -134,6 +135,21 @@ test('a page robots.txt disallows is skipped and reported; the rest of the sourc
   assert.equal(result.records.length, 2, 'only the first list page');
   assert.ok(!result.requests.some((r) => r.path.includes('page=2')));
   assert.deepEqual(result.warnings, ['robots.txt disallows 1 linked page(s), not fetched, e.g. /list']);
+});
+
+test('a source\'s warnings reach the manifest and the end-of-run summary, though the source is ok', async () => {
+  const dataDir = await tempDir('warned-');
+  const { manifest } = await runNightly({ dataDir, fixtures: true, registry: [tableSource('test_robots_partial', 'html')], fixturesRoot: FIXTURES, progress: quiet });
+  const warning = 'robots.txt disallows 1 linked page(s), not fetched, e.g. /list';
+  assert.deepEqual([manifest.sources[0]?.status, manifest.sources[0]?.warnings], ['ok', [warning]]);
+  assert.ok(summaryTable(manifest).endsWith(`\nwarnings:\n  test_robots_partial: ${warning}`), summaryTable(manifest));
+});
+
+test('the summary shows three warnings a source and counts the rest', () => {
+  const manifest = {
+    sources: [{ id: 'au_x', status: 'ok', why: null, records: 1, invalid: 0, new: 1, updated: 0, closed: 0, pages: 1, errors: 0, duration_ms: 1, warnings: ['a', 'b', 'c', 'd', 'e'] }],
+  } as unknown as Manifest;
+  assert.ok(summaryTable(manifest).endsWith('\nwarnings:\n  au_x: a\n  au_x: b\n  au_x: c\n  au_x: … and 2 more (manifest.json)'), summaryTable(manifest));
 });
 
 test('a login-walled source is registered with its reason and never requested', async () => {

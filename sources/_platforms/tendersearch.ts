@@ -1,10 +1,11 @@
 /**
  * The TenderSearch / Consolidated Tenders platform: one Java product that Victoria, South Australia, Western
- * Australia and the ACT each run under their own host. Open tenders are read from the tender list
- * (`/tender/search?preset=open&page=N`, rows `<tr id="tenderRow{id}">`) and each tender's page
+ * Australia and the ACT each run under their own host. Open tenders are read from the current-tender list
+ * (`/tenders/open?page=N`, rows `<tr id="tenderRow{id}">`, the address the list's own pager links) and each tender's page
  * (`/tender/view?id=`); awarded contracts from the recently-awarded list (`/contract/search?preset=recentlyAwarded&page=N`,
  * rows `<tr id="contractRow{id}">`) and each contract's page (`/contract/view?id=`, `span.LIST_TITLE` label rows and
- * `tr.contractor` suppliers). A portal is configuration: see `tenderSearchSource`.
+ * `tr.contractor` suppliers). Both lists are paged by their footer: "Records: 1 - 25 of 78" under a list of several
+ * pages, "Records: 22" under a single page. A portal is configuration: see `tenderSearchSource`.
  */
 import type { CheerioAPI } from 'cheerio';
 import { defineSource, type Fetched, type Politeness, type RouteHandler, type SourceDefinition, type SourceKind } from '../_contract/define-source.ts';
@@ -14,11 +15,11 @@ import { cleanText, moneyAmount, parseDayMonthYear, type WallClock } from '../..
 
 /** The first list page of each kind, as every TenderSearch portal but WA's serves them. */
 export const TENDERSEARCH_LISTS = {
-  openTenders: '/tender/search?preset=open&page=1',
+  openTenders: '/tenders/open?page=1',
   recentAwards: '/contract/search?preset=recentlyAwarded&page=1',
 } as const;
 
-/** Rows per list page: the platform's fixed page size. */
+/** Rows per list page: the platform's fixed page size ("Records: 1 - 25 of 78"). */
 const PAGE_SIZE = 25;
 /** Open tender pages read at most: 1,000 tenders, several times what any state has open at once. */
 const MAX_TENDER_PAGES = 40;
@@ -78,9 +79,13 @@ export function tenderSearchSource(portal: TenderSearchPortal): SourceDefinition
   });
 }
 
-/** What a tender's list row says, carried to its detail page: the row alone prints the release date. */
+/**
+ * What a tender's list row says, carried to its detail page: the row alone prints the release date, and the UNSPSC
+ * code that many detail pages print as a name only.
+ */
 interface TenderRow {
   code: string | null;
+  unspsc: Unspsc;
   title: string | null;
   type: string | null;
   issuedBy: string | null;
@@ -93,18 +98,22 @@ const tenderListRoute: RouteHandler = async (fetched) => {
   const { ctx, request, enqueue } = fetched;
   const $ = await fetched.dom();
   const rows = $('tr[id^="tenderRow"]').toArray();
-  const total = recordCount($);
-  if (rows.length === 0 && total === null) throw new Error('not a TenderSearch tender list (no tender rows, no "Records:" count): a login or challenge page?');
+  const footer = listFooter($);
+  if (rows.length === 0 && footer.kind !== 'count') throw new Error('not a TenderSearch tender list (no tender rows, no "Records:" count): a login or challenge page?');
   const listingUrl = ctx.publicUrl(request.url);
   const details = rows.flatMap((element) => {
     const row = $(element);
     const id = /^tenderRow(\d+)$/.exec(row.attr('id') ?? '')?.[1];
     if (!id) return [];
     const codeCell = row.children('td.tender-code-state').first().clone();
+    // The cell opens with a column label in <b class="tablesaw-cell-label"> on some portals; the code is the other <b>.
+    codeCell.find('b.tablesaw-cell-label').remove();
     const code = cleanText(codeCell.find('b').first().text()) ?? cleanText(row.attr('data-tender-code'));
     codeCell.find('b, span.tender-row-state').remove();
     const facts: TenderRow = {
       code,
+      // "UNSPSC: 85000000 - Healthcare Services", or "UNSPSC 1: … - 50%" then "UNSPSC 2: …": the first line counts.
+      unspsc: unspsc(lineItem($, row, 'UNSPSC')?.replace(/^\d*:\s*/, '') ?? null),
       title: cleanText(row.find('a.tenderRowTitle').first().text()),
       type: cleanText(codeCell.text()),
       issuedBy: lineItem($, row, 'Issued by:'),
@@ -115,7 +124,7 @@ const tenderListRoute: RouteHandler = async (fetched) => {
     return [{ url: ctx.url(`/tender/view?id=${id}`), label: 'TENDER_DETAIL', userData: { row: facts } }];
   });
   await enqueue(details);
-  await enqueueNextPage(fetched, total, rows.length, MAX_TENDER_PAGES);
+  await enqueueNextPage(fetched, footer, rows.length, MAX_TENDER_PAGES);
 };
 
 function tenderDetailRoute(jurisdiction: Jurisdiction, timeZone: string): RouteHandler {
@@ -139,8 +148,9 @@ function tenderDetailRoute(jurisdiction: Jurisdiction, timeZone: string): RouteH
       jurisdiction,
       tier: 'state',
       summary: blockText($('#tenderDescription .col-12').first()),
-      category: category.code,
-      category_name: category.name,
+      // Many pages print the UNSPSC as a name alone ("Healthcare Services"); the row printed its code ("85000000 - …").
+      category: category.code ?? row.unspsc.code,
+      category_name: category.name ?? row.unspsc.name,
       notice_type: general.get('type') ?? row.type,
       published_date: row.released?.date ?? null,
       closing_date: closing?.date ?? null,
@@ -157,14 +167,14 @@ const awardListRoute: RouteHandler = async (fetched) => {
   const { ctx, enqueue } = fetched;
   const $ = await fetched.dom();
   const rows = $('tr[id^="contractRow"]').toArray();
-  const total = recordCount($);
-  if (rows.length === 0 && total === null) throw new Error('not a TenderSearch contract list (no contract rows, no "Records:" count): a login or challenge page?');
+  const footer = listFooter($);
+  if (rows.length === 0 && footer.kind !== 'count') throw new Error('not a TenderSearch contract list (no contract rows, no "Records:" count): a login or challenge page?');
   const details = rows.flatMap((element) => {
     const id = /^contractRow(\d+)$/.exec($(element).attr('id') ?? '')?.[1];
     return id ? [{ url: ctx.url(`/contract/view?id=${id}`), label: 'AWARD_DETAIL' }] : [];
   });
   await enqueue(details);
-  await enqueueNextPage(fetched, total, rows.length, AWARD_PAGES_PER_NIGHT);
+  await enqueueNextPage(fetched, footer, rows.length, AWARD_PAGES_PER_NIGHT);
 };
 
 function awardDetailRoute(sourceId: string, jurisdiction: Jurisdiction): RouteHandler {
@@ -226,30 +236,55 @@ function awardDetailRoute(sourceId: string, jurisdiction: Jurisdiction): RouteHa
   };
 }
 
+/** A list's footer: its record count, or the text that should have held one. */
+type ListFooter = { kind: 'count'; total: number } | { kind: 'unreadable'; text: string } | { kind: 'absent' };
+
 /**
- * Enqueues the next list page while the page's "Records: N" count says there is one. A list without a count is
- * read as a single page (with a warning), so a changed page can never send the crawl round in circles.
+ * The footer under a list, `<div class="paging">… Records: 1 - 25 of 78</div>` on a list of several pages and
+ * `<p class="paging">Records: 22 </p>` on a single page (the count ends the footer). Anything else is unreadable,
+ * never a number picked out of it: "Records: 1 - 25 of 78" read loosely is 1.
  */
-async function enqueueNextPage(fetched: Fetched, total: number | null, rowsOnPage: number, maxPages: number): Promise<void> {
+function listFooter($: CheerioAPI): ListFooter {
+  const paging = $('.paging').first();
+  if (paging.length === 0) return { kind: 'absent' };
+  const text = cleanText(paging.text()) ?? '';
+  const count = (digits: string) => Number(digits.replace(/,/g, ''));
+  const range = /Records:\s*[\d,]+\s*-\s*[\d,]+\s+of\s+([\d,]+)/.exec(text);
+  if (range) return { kind: 'count', total: count(range[1]!) };
+  const single = /Records:\s*([\d,]+)\s*$/.exec(text);
+  if (single) return { kind: 'count', total: count(single[1]!) };
+  return { kind: 'unreadable', text };
+}
+
+/**
+ * Enqueues the next list page while the footer's count says there is one (pages = ceil(N / 25)), carrying the rows
+ * read so far; the last page warns when fewer rows were read than the list counts. A footer that cannot be read, or
+ * a full page without one, is read as the last page with a warning, so a changed page never sends the crawl round
+ * in circles nor stops it silently.
+ */
+async function enqueueNextPage(fetched: Fetched, footer: ListFooter, rowsOnPage: number, maxPages: number): Promise<void> {
   const url = new URL(fetched.request.url);
   const page = Number(url.searchParams.get('page') ?? '1');
-  if (total === null) {
+  const rowsRead = Number(fetched.request.userData.rowsRead ?? 0) + rowsOnPage;
+  if (footer.kind === 'absent') {
     if (rowsOnPage >= PAGE_SIZE) fetched.warn(`page ${page} prints no "Records:" count; later pages were not read`);
     return;
   }
-  if (page * PAGE_SIZE >= total) return;
+  if (footer.kind === 'unreadable') {
+    fetched.warn(`page ${page}'s footer "${footer.text}" gives no record count; later pages were not read`);
+    return;
+  }
+  const pages = Math.ceil(footer.total / PAGE_SIZE);
+  if (page >= pages) {
+    if (rowsRead < footer.total) fetched.warn(`read ${rowsRead} of the ${footer.total} records the list counts over ${pages} page${pages === 1 ? '' : 's'}`);
+    return;
+  }
   if (page >= maxPages) {
-    fetched.warn(`the list holds ${total} records; only the first ${maxPages} pages (${maxPages * PAGE_SIZE}) are read per night`);
+    fetched.warn(`the list holds ${footer.total} records; only the first ${maxPages} pages (${maxPages * PAGE_SIZE}) are read per night`);
     return;
   }
   url.searchParams.set('page', String(page + 1));
-  await fetched.enqueue({ url: url.href, label: fetched.request.label });
-}
-
-/** The total under a list: `<p class="paging">Records: 22 </p>`. */
-function recordCount($: CheerioAPI): number | null {
-  const match = /Records:\s*([\d,]+)/.exec($('.paging').first().text());
-  return match ? Number(match[1]!.replace(/,/g, '')) : null;
+  await fetched.enqueue({ url: url.href, label: fetched.request.label, userData: { rowsRead } });
 }
 
 /** A list row's `span.line-item-detail` that starts with `prefix` ("Issued by:"), without the prefix. */
@@ -312,8 +347,13 @@ function contractors($: CheerioAPI): Contractor[] {
     });
 }
 
+interface Unspsc {
+  code: string | null;
+  name: string | null;
+}
+
 /** "72000000 - Building and Facility Construction…" → code and name; a name printed alone keeps a null code. */
-function unspsc(text: string | null): { code: string | null; name: string | null } {
+function unspsc(text: string | null): Unspsc {
   if (!text) return { code: null, name: null };
   const coded = /(\d{8})\s*-\s*(.+?)(?:\s+-\s*\d+%)?(?=\s+\d{8}\s*-|$)/.exec(text);
   return coded ? { code: coded[1]!, name: cleanText(coded[2]) } : { code: null, name: text };

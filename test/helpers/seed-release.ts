@@ -159,6 +159,7 @@ export async function seedRelease(options: SeedReleaseOptions): Promise<SeededRe
       pages: Number(source.pages),
       errors: Number(source.errors),
       duration_ms: Number(source.duration_ms),
+      warnings: [],
     })),
     counts: { tenders: tenders.length, sources: sources.length, awards: 0, award_releases: 0 },
     stage_timings_ms: {},
