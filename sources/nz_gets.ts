@@ -50,7 +50,7 @@ export default defineSource({
       const organisation = feed.get('organisation') ?? item.creator ?? organisationFromPageTitle($, title);
       const categories = cellList($, 'Categories');
       const category = /^(\d{8})\s*-\s*(.+)$/.exec(categories[0] ?? item.categories[0] ?? '');
-      // Dates come from the feed, whose form carries the UTC offset; the detail page's own date form is unverified.
+      // Dates come from the feed, whose form ends in the UTC offset (the detail page names the zone instead: "(Pacific/Auckland UTC+13:00)").
       const opens = parseGetsDate(feed.get('open date'));
       const closes = parseGetsDate(feed.get('close date'));
       emit({
