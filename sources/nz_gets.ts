@@ -1,11 +1,9 @@
-import { canonicalDetailUrl, cellList, cellText, organisationFromPageTitle, overview } from './_platforms/gets.ts';
+import { canonicalDetailUrl, cellList, cellText, organisationFromPageTitle, overview, parseGetsDate } from './_platforms/gets.ts';
 import { load } from 'cheerio';
 import { defineSource } from './_contract/define-source.ts';
 import { rssItemOf, rssListRoute } from './_platforms/rss.ts';
-import { timeZoneOf, zonedTimeToUtc, type Tier } from '../lib/jurisdictions.ts';
-import { cleanText, parseDayMonthYear } from '../lib/text.ts';
-
-const NZ_TIME_ZONE = timeZoneOf('NZ');
+import type { Tier } from '../lib/jurisdictions.ts';
+import { cleanText } from '../lib/text.ts';
 
 export default defineSource({
   id: 'nz_gets',
@@ -91,17 +89,6 @@ function descriptionRows(description: string | null): Map<string, string> {
     if (label && value) rows.set(label, value);
   }
   return rows;
-}
-
-/** "Monday, 17 August 2026 4:00 PM +12:00": the printed offset gives the instant; without one, New Zealand time. */
-function parseGetsDate(text: string | null | undefined): { date: string; at: string | null } | null {
-  const wall = parseDayMonthYear(text);
-  if (!wall) return null;
-  if (!wall.time) return { date: wall.date, at: null };
-  const offset = /([+-])(\d{2}):?(\d{2})$/.exec(text ?? '');
-  if (!offset) return { date: wall.date, at: zonedTimeToUtc(wall.date, wall.time, NZ_TIME_ZONE).toISOString() };
-  const offsetMinutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
-  return { date: wall.date, at: new Date(Date.parse(`${wall.date}T${wall.time}:00Z`) - offsetMinutes * 60_000).toISOString() };
 }
 
 /**
