@@ -24,6 +24,7 @@ export default defineSource({
     'GETS publishes no estimated value, so value_text is always null; amounts written into an overview stay in the summary.',
     'Tier is inferred from the organisation name (council, university, health provider, otherwise national).',
     'A tender whose detail page fails is missing for that night.',
+    'No verbatim capture of a GETS page or feed is public: the fixtures follow third-party reproductions of the live feed items and detail-table rows, and should be checked against a live capture.',
   ],
   politeness: {
     maxConcurrency: 2, // why: one feed then ~300 detail pages from a single MBIE-run site; two at a time is a reader with two tabs
