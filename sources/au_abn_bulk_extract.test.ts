@@ -38,10 +38,57 @@ describe('au_abn_bulk_extract on its fixtures', () => {
   });
 
   test('both ZIPs stream into one record per ABR element, all valid', () => {
-    assert.equal(entities.length, 11);
+    assert.equal(entities.length, 20);
     assert.deepEqual(crawl.invalid, []);
     assert.deepEqual(crawl.warnings, []);
     for (const entity of entities) AbnRecord.parse(entity);
+  });
+
+  test('the real extract records map as published: a public company, its trading name, the extract date', () => {
+    assert.deepEqual(byAbn('11000000948'), {
+      record_type: 'abn',
+      abn: '11000000948',
+      abn_status: 'ACT',
+      abn_status_from: '1999-11-01',
+      entity_type_code: 'PUB',
+      entity_type: 'Australian Public Company',
+      individual: false,
+      name: 'QBE INSURANCE (INTERNATIONAL) LTD',
+      state: 'NSW',
+      postcode: '2000',
+      asic_number: '000000948',
+      gst_status: 'ACT',
+      gst_status_from: '2000-07-01',
+      trading_names: ['QBE INSURANCE (INTERNATIONAL) LIMITED'],
+      business_names: [],
+      other_names: [],
+      record_updated: '2018-02-16',
+      as_of: '2026-09-23',
+      url: 'https://abr.business.gov.au/ABN/View?id=11000000948',
+    });
+  });
+
+  test('real records: one name per OtherEntity, repeated business names once, DGR names apart, an escaped ampersand', () => {
+    const patrol = byAbn('11000013098');
+    assert.equal(patrol?.name, 'SYDNEY NIGHT PATROL & INQUIRY CO PTY LTD');
+    assert.deepEqual(patrol?.trading_names, ['SNP SECURITY']);
+    assert.deepEqual(patrol?.other_names, ['SECURITY NETWORK PROTECTION']);
+    assert.deepEqual(patrol?.business_names, [
+      'BCD SECURITY ALARM MONITORING SERVICES', 'Certis Security Australia', 'FORSTER-TUNCURRY SECURITY SERVICE', 'PSI Corporate', 'PSI Corporate Security', 'SNP SECURITY', 'STREET BEAT SECURITY', 'Z.S.S SECURITY',
+    ], 'SNP SECURITY is listed twice as a business name and kept once');
+    const college = byAbn('11000047950');
+    assert.deepEqual([college?.trading_names, college?.business_names], [['SYDNEY MISSIONARY & BIBLE COLLEGE'], ["SMBC's The Bridge"]], 'the DGR fund is not a name it trades under');
+    const steel = byAbn('11000009496');
+    assert.deepEqual([steel?.abn_status, steel?.gst_status, steel?.gst_status_from, steel?.other_names], ['CAN', 'NON', null, ['PIONEER STEEL PTY LTD (IN LIQUIDATION)']]);
+  });
+
+  test('real sole traders keep ABN, state and trading names; an empty <State /> is no state; no given or family name survives', () => {
+    assert.deepEqual(
+      ['11001032430', '11001572575', '11003615606', '11005538314'].map((abn) => [byAbn(abn)?.individual, byAbn(abn)?.name, byAbn(abn)?.state, byAbn(abn)?.postcode, byAbn(abn)?.trading_names]),
+      [[true, null, 'WA', null, []], [true, null, 'NSW', null, ['WR LITT']], [true, null, null, null, ['Murley Construction']], [true, null, null, null, []]],
+    );
+    const values = crawl.records.flatMap((record) => Object.values(record).flat()).filter((value): value is string => typeof value === 'string');
+    assert.ok(!values.some((value) => /JOHN MCLEOD|MCLEOD DUFF|WILLIAM RICHARD|ANDREW DOUGLAS|DOUGLAS MURLEY|SIEW LAN|LAN CHONG|6084|2646/.test(value)), 'no personal name or postcode is kept');
   });
 
   test('a company maps to an exact record: trading and business names, ASIC number with leading zeros, GST, extract date', () => {
@@ -141,7 +188,7 @@ describe('ABR XML reading', () => {
         let body = '';
         stream.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve(body));
       });
-      assert.match(text, /<RecordCount>8<\/RecordCount>/);
+      assert.match(text, /<RecordCount>17<\/RecordCount>/);
     });
     assert.deepEqual(names, ['20260923_Public01.xml']);
     assert.ok((await readFile(join(FIXTURES_ROOT, 'au_abn_bulk_extract', 'public_split_1_10.zip'))).subarray(0, 2).toString() === 'PK');

@@ -34,9 +34,10 @@ describe('au_act_contracts_register on its fixtures', () => {
         ['/robots.txt', 404],
         [`/resource/pfs5-8d64.json?$limit=4&$offset=0&$order=${ORDER}`, 200],
         [`/resource/pfs5-8d64.json?$limit=4&$offset=4&$order=${ORDER}`, 200],
+        [`/resource/pfs5-8d64.json?$limit=4&$offset=8&$order=${ORDER}`, 200], // page 2 was full: SODA answers [] past the last row
       ],
     );
-    assert.equal(awards.length, 7);
+    assert.equal(awards.length, 8);
     assert.deepEqual(crawl.invalid, []);
     for (const award of awards) AwardRecord.parse(award);
   });
@@ -106,6 +107,37 @@ describe('au_act_contracts_register on its fixtures', () => {
     assert.deepEqual(crawl.warnings, [
       `${ORIGIN}/resource/pfs5-8d64.json?$limit=4&$offset=0&$order=${ORDER}: contract 2026.43617: abn "N/A" is neither an ABN nor an ACN; recorded without one`,
     ]);
+  });
+
+  test('the real register row (M16/43) maps field by field', () => {
+    const [audit] = releasesOf('M16/43');
+    const { release_id: releaseId, ...rest } = audit!;
+    assert.match(releaseId, /^au_act_contracts_register:M16\/43:[0-9a-f]{16}$/);
+    assert.deepEqual(rest, {
+      record_type: 'award',
+      ocid: 'au_act_contracts_register:M16/43',
+      release_date: '2016-06-19T14:00:00.000Z', // 2016-06-20 00:00 in Canberra (AEST)
+      release_tag: 'contract',
+      contract_id: 'M16/43',
+      amendment_id: null,
+      amends_release_id: null,
+      jurisdiction: 'AU-ACT',
+      buyer: 'ACT Audit Office',
+      buyer_id: null,
+      supplier: 'Axiom Associates',
+      supplier_abn: '98121216662',
+      supplier_id: null,
+      title: 'Computer Information Systems Audit Services 2016',
+      description: 'Computer Information Systems A', // the register cuts it at 30 characters
+      value_amount: '101745.00',
+      value_currency: 'AUD',
+      awarded_date: '2016-06-20',
+      start_date: null,
+      end_date: '2016-09-30',
+      categories: ['80000000'],
+      procurement_method: 'select',
+      url: `${ORIGIN}/resource/pfs5-8d64.json?contract_number=M16%2F43`,
+    });
   });
 
   test('every award links to its rows in the live SODA API', () => {

@@ -45,7 +45,7 @@ describe('au_asic_companies on its fixtures', () => {
   });
 
   test('every data row is one record (the BOM-prefixed header is not); none invalid, no warnings', () => {
-    assert.equal(rows.length, 10);
+    assert.equal(rows.length, 12);
     assert.deepEqual(crawl.invalid, []);
     assert.deepEqual(crawl.warnings, []);
     for (const row of rows) CompanyRecord.parse(row);
@@ -72,6 +72,19 @@ describe('au_asic_companies on its fixtures', () => {
       as_of: '2026-09-22', // Last-Modified Tue, 22 Sep 2026 03:00 GMT is 13:00 that day in Canberra
       url: RESOURCE_PAGE,
     });
+  });
+
+  test('the real rows read as published: a blank "Modified since last report", a former-name row naming its current name', () => {
+    const christensen = rows.find((row) => row.name === 'CHRISTENSEN & ASSOCIATES PTY LTD');
+    assert.deepEqual(
+      [christensen?.acn, christensen?.sub_class, christensen?.registered_date, christensen?.previous_state, christensen?.state_registration_number, christensen?.is_current_name, christensen?.abn],
+      ['000000028', 'PSTC', '1987-09-15', 'NSW', '40398926', true, '91000000028'],
+    );
+    const lovini = rows.find((row) => row.name === 'LOVINI HOLDINGS PTY LTD');
+    assert.deepEqual(
+      [lovini?.acn, lovini?.is_current_name, lovini?.current_name, lovini?.current_name_start_date, lovini?.registered_date, lovini?.abn],
+      ['000000019', false, 'MONAKA PTY LTD', '2016-01-28', '1990-01-08', '89000000019'],
+    );
   });
 
   test('a renamed company\'s former-name row points at its current name and when it took effect', () => {
@@ -117,22 +130,25 @@ describe('au_asic_companies on its fixtures', () => {
   test('the nightly run folds a renamed company into one row per ACN with its former name and the status meaning', async () => {
     const dataDir = await tempDir('asic-nightly-');
     const { manifest, releaseDir } = await runNightly({ dataDir, fixtures: true, registry: [source], progress: quiet });
-    assert.deepEqual([manifest.sources[0]?.status, manifest.sources[0]?.records, manifest.sources[0]?.new], ['ok', 10, 9]);
+    assert.deepEqual([manifest.sources[0]?.status, manifest.sources[0]?.records, manifest.sources[0]?.new], ['ok', 12, 11]);
     const store = await openStore(join(releaseDir, 'store.duckdb'), { readOnly: true });
     try {
       const companies = await store.all<{ acn: string; name: string; former_names: string[]; name_start_date: string | null; status: string; status_meaning: string; abn: string | null; as_of: string }>(
         `SELECT acn, name, former_names, name_start_date::VARCHAR AS name_start_date, status, status_meaning, abn, as_of::VARCHAR AS as_of FROM companies ORDER BY acn`);
-      assert.equal(companies.length, 9, 'ten rows, nine companies');
+      assert.equal(companies.length, 11, 'twelve rows, eleven companies');
       assert.deepEqual(companies[0], {
+        acn: '000000019', name: 'MONAKA PTY LTD', former_names: ['LOVINI HOLDINGS PTY LTD'], name_start_date: '2016-01-28', status: 'REGD', status_meaning: 'registered', abn: '89000000019', as_of: '2026-09-22',
+      }, 'a former-name row alone gives the company its current name');
+      assert.deepEqual(companies[2], {
         acn: '003124507', name: 'BRISBANE TRAFFIC SOLUTIONS PTY LTD', former_names: [], name_start_date: null, status: 'DRGD', status_meaning: 'deregistered', abn: '54003124507', as_of: '2026-09-22',
       });
-      assert.deepEqual(companies[1], {
+      assert.deepEqual(companies[3], {
         acn: '004085616', name: 'HARBOURSIDE CIVIL PTY LTD', former_names: ['KALBAR EARTHWORKS PTY LTD'], name_start_date: '2019-03-04', status: 'REGD', status_meaning: 'registered', abn: '53004085616', as_of: '2026-09-22',
       });
       assert.deepEqual(companies.map((c) => c.status_meaning).filter((m, i, all) => all.indexOf(m) === i).sort(),
         ['deregistered', 'not active', 'registered', 'strike-off action in progress', 'under external administration']);
       const [registry] = await store.all<{ refresh: string; reference_count: number; tender_count: number }>(`SELECT refresh, reference_count, tender_count FROM sources`);
-      assert.deepEqual(registry, { refresh: 'snapshot', reference_count: 9, tender_count: 0 });
+      assert.deepEqual(registry, { refresh: 'snapshot', reference_count: 11, tender_count: 0 });
     } finally {
       store.close();
     }

@@ -5,7 +5,7 @@ import type { TenderRecord } from './_contract/records.ts';
 import { crawlOnFixtures, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
 
 const FEED_URL = 'https://www.vendorpanel.com.au/PublicTendersRssV2.aspx?mode=all';
-const WITHDRAWN_URL = 'https://www.vendorpanel.com.au/PublicTenderPreviewPop.aspx?id=4e5f60718293a4b5c6d7e8f90a1b2c3ds527111';
+const WITHDRAWN_URL = 'https://www.vendorpanel.com.au/PublicTenderPreviewPop.aspx?id=95ab153ac25e459398f86e832c7438c5s521833';
 
 let crawl: FixtureCrawl;
 let tenders: TenderRecord[];
@@ -21,18 +21,20 @@ function tender(url: string): TenderRecord {
   return found;
 }
 
-test('every feed item is read from its public preview; the withdrawn tender is a warning, not a failure', () => {
+test('every feed item is read from its public preview, whether its link is the sign-in gate or the tsi.axd redirect; the withdrawn tender is a warning', () => {
   assert.equal(crawl.failed, false);
   assert.equal(crawl.diagnosis, null);
   assert.deepEqual(crawl.invalid, []);
-  assert.equal(tenders.length, 8);
+  assert.equal(tenders.length, 10);
   assert.deepEqual(crawl.warnings, [`HTTP 404 from GET ${WITHDRAWN_URL} after 1 attempt`]);
   const previews = crawl.requests.filter((request) => request.path.includes('?id='));
-  assert.equal(previews.length, 9);
-  assert.ok(previews.every((request) => request.path.startsWith('/PublicTenderPreviewPop.aspx?id=')), 'the sign-in links in the feed are rewritten to the public previews');
+  assert.equal(previews.length, 11);
+  assert.ok(previews.every((request) => /^\/PublicTenderPreviewPop\.aspx\?id=[0-9a-f]{32}s\d+$/.test(request.path)), 'both link forms are rewritten to the public previews');
+  // VP522175's feed link is "tsi.axd?id=843ed3…s522175s786e23…s1611": the preview is the id's first two parts.
+  assert.ok(previews.some((request) => request.path === '/PublicTenderPreviewPop.aspx?id=843ed3b01f3e4bffaa602695507098f0s522175'));
 });
 
-test('VP527073 is read from the real preview capture', () => {
+test('VP527073 is read from the real preview capture; the feed states no procurement class, so notice_type is null', () => {
   assert.deepEqual(tender('s527073'), {
     record_type: 'tender',
     kind: 'tender',
@@ -45,7 +47,7 @@ test('VP527073 is read from the real preview capture', () => {
       'The University requires the services of a contractor to support maintenance of its electrical, mechanical, and electro-mechanical infrastructure at the Toowoomba, Ipswich, and Springfield campuses, as well as two smaller satellite sites. The works include planned predictive and reactive maintenance, as well as corrective and reactive maintenance.',
     category: null,
     category_name: 'Building Trade & Repairs & Maintenance Services; Construction & Operation; Electrical Systems, Lighting, Equipment & Services; Mechanical Plant & Equipment & Services',
-    notice_type: 'Request for Tender',
+    notice_type: null, // the feed's <category> elements are tender categories ("Building Trade, Repairs, Maint."), not a procurement class
     published_date: '2026-09-24',
     closing_date: '2026-10-22',
     closing_at: '2026-10-22T04:00:00.000Z', // 2:00 PM "E. Australia Standard Time" is Brisbane, UTC+10 all year
@@ -53,50 +55,55 @@ test('VP527073 is read from the real preview capture', () => {
     url: 'https://www.vendorpanel.com.au/PublicTenderPreviewPop.aspx?id=99329f4df5b4499dabc6b78db3d40bd2s527073',
     listing_url: FEED_URL,
   });
+  assert.ok(tenders.every((record) => record.notice_type === null));
 });
 
-test('close times follow the zone printed beside them, across Victoria\'s change to daylight time on 4 October', () => {
+test("close times follow the zone printed beside them, across New South Wales's change to daylight time on 4 October", () => {
   const closings = Object.fromEntries(tenders.map((record) => [record.reference, [record.closing_date, record.closing_at]]));
   assert.deepEqual(closings, {
     UniSQ2026116242: ['2026-10-22', '2026-10-22T04:00:00.000Z'],
-    'NCR2627 022_FPN': ['2026-10-02', '2026-10-02T07:00:00.000Z'], // the instant the real QTenders reply gives for VP525791
-    'CoB-2026-118': ['2026-10-21', '2026-10-21T03:00:00.000Z'], // 2:00 PM AEDT, UTC+11
-    'TRC-T-26-041': ['2026-09-25', '2026-09-25T04:00:00.000Z'], // the capture day itself, still open at 01:00 UTC
-    'MNHHS-2026-552': ['2026-10-12', '2026-10-12T00:00:00.000Z'],
-    VP527355: ['2026-11-03', '2026-11-03T02:00:00.000Z'], // Brisbane noon, although the buyer's state is unknown (Sydney would say 01:00)
-    'RFT 026/26': ['2026-10-08', '2026-10-08T06:00:00.000Z'], // Perth, UTC+8
-    'BSC-2026-17': ['2026-10-16', '2026-10-16T05:00:00.000Z'], // a Queensland council listing in Sydney's daylight time (Brisbane would say 06:00)
+    'RFT-KSC-2026-19': ['2026-10-09', '2026-10-09T03:00:00.000Z'], // 2:00 PM AEDT, UTC+11
+    'WT25-25/26': ['2026-09-25', '2026-09-25T04:00:00.000Z'], // the capture day itself, still open at 01:00 UTC
+    'CCB-RFT-2026-31': ['2026-10-02', '2026-10-02T04:00:00.000Z'], // Sydney before daylight time, UTC+10
+    'BSC-2026-17': ['2026-10-15', '2026-10-15T04:00:00.000Z'], // a Queensland shire listing in Sydney's daylight time (Brisbane would say 05:00)
+    'QH-PMN-2026-88': ['2026-09-30', '2026-09-30T07:00:00.000Z'],
+    VP521923: ['2026-09-30', '2026-09-30T04:00:00.000Z'],
+    'RFT2627-06': ['2026-10-02', '2026-10-02T09:00:00.000Z'], // Perth, UTC+8
+    'AEMO-SRS-2026-NM': ['2026-10-13', '2026-10-13T09:00:00.000Z'], // Perth time, although the buyer's address names no state
+    'TL26-00375': ['2026-10-06', '2026-10-06T06:00:00.000Z'],
   });
 });
 
-test('jurisdiction comes from the state in the buyer\'s address, tier from the buyer\'s name', () => {
+test("jurisdiction comes from the state in the buyer's address, tier from the buyer's name", () => {
   const buyers = Object.fromEntries(tenders.map((record) => [record.buyer, [record.jurisdiction, record.tier]]));
   assert.deepEqual(buyers, {
     'University of Southern Queensland': ['AU-QLD', 'university'],
-    'Department of Transport and Main Roads-North Coast': ['AU-QLD', 'state'],
-    'City of Ballarat': ['AU-VIC', 'council'],
+    'Kempsey Shire Council': ['AU-NSW', 'council'],
     'Toowoomba Regional Council': ['AU-QLD', 'council'],
-    'Metro North Hospital and Health Service': ['AU-QLD', 'health'],
-    'Port of Townsville Limited': ['AU', 'state'], // "Benwell Road, South Townsville, Australia" names no state
-    'City of Joondalup': ['AU-WA', 'council'],
-    'Barcoo Shire Council': ['AU-QLD', 'council'],
+    'City of Canada Bay': ['AU-NSW', 'council'],
+    'Boulia Shire Council': ['AU-QLD', 'council'],
+    'Queensland Health': ['AU-QLD', 'health'],
+    'Palm Island Aboriginal Shire Council': ['AU-QLD', 'council'],
+    'Town of Port Hedland': ['AU-WA', 'council'],
+    'Australian Energy Market Operator (AEMO)': ['AU', 'state'], // "Level 22, 530 Collins Street, Melbourne, Australia" names no state
+    'Department of Transport and Main Roads - NSO': ['AU-QLD', 'state'],
   });
 });
 
 test("the buyer's own reference is the reference; without one, the VP number", () => {
-  assert.equal(tender('s525791').reference, 'NCR2627 022_FPN');
-  assert.equal(tender('s527355').reference, 'VP527355');
+  assert.equal(tender('s522130').reference, 'BSC-2026-17');
+  assert.equal(tender('s521923').reference, 'VP521923');
 });
 
-test('a title with an entity, a non-breaking space and ragged whitespace comes out clean; the money string is kept as published', () => {
-  const wharf = tender('s527355');
-  assert.equal(wharf.title, 'Wharf fender & bollard maintenance – Berth 4');
-  assert.equal(wharf.summary, 'Inspection and maintenance of wharf fenders and bollards at Berth 4.');
-  assert.equal(wharf.notice_type, 'Request for Quote');
-  const ballarat = tender('s527584');
-  assert.equal(ballarat.value_text, '$1,234,567.00 (inc GST)');
-  assert.equal(ballarat.summary, 'The City seeks a panel of contractors for sprayed bitumen resealing of local roads. The contract term is three years.');
-  assert.equal(ballarat.published_date, '2026-09-21');
+test('a title with an entity, a non-breaking space and ragged whitespace comes out clean; the preview details keep line breaks as spaces', () => {
+  const palm = tender('s521923');
+  assert.equal(palm.title, 'Palm Island Waste Transfer Facility – Design & Construction');
+  assert.match(palm.summary ?? '', /^Palm Island Aboriginal Shire Council \(Council\) is seeking suitably qualified and experienced Tenderers/);
+  assert.ok(!palm.summary?.includes('<br'), 'no markup in the summary');
+  assert.equal(palm.category_name, 'Construction & Operation; Engineer, Research, Tech services');
+  assert.equal(palm.published_date, '2026-08-20');
+  assert.equal(tender('s520882').value_text, '$1,234,567.00 (inc GST)', 'an Estimated Value row is kept as published');
+  assert.equal(tender('s527073').value_text, null);
 });
 
 test('every record links to the live public preview and the live feed, never the fixture server', () => {

@@ -18,7 +18,8 @@ export default defineSource({
     'No licence is published for the public tender list or preview pages: VendorPanel hosts them and each notice is the issuing buyer\'s. Treated as all rights reserved: notices are summarised with a link to the preview, not republished in bulk.',
   attribution: 'VendorPanel public tenders (www.vendorpanel.com.au); notice text belongs to the issuing buyer.',
   caveats: [
-    'The feed markup is unverified (no capture exists; it follows third-party parsers); the preview page, from which every field but the feed\'s procurement class is read, follows a real capture.',
+    'The feed follows real captures; the preview page, from which every field is read, follows one real capture (other previews in the fixtures carry real feed values in that page\'s markup). The Estimated Value row is read where a preview prints one, but no capture shows it.',
+    'Neither the feed nor the preview states a procurement class (request for tender, quote, information): notice_type is null. The feed\'s <category> elements are VendorPanel tender categories.',
     'Tender documents need a signed-in supplier who follows the tender, and are not collected; neither are buyer contact details.',
     'Tier is inferred from the buyer name (council, university, health, otherwise state), and jurisdiction from the state in the buyer\'s address on the preview, else AU.',
     'reference is the buyer\'s own reference when the preview prints one, else the VendorPanel VP number, so a notice matches the same tender on a state portal.',
@@ -63,7 +64,7 @@ export default defineSource({
         summary: sectionText($, 'What the buyer is requesting', 'Details'),
         category: null,
         category_name: categoryGroups($),
-        notice_type: item.categories[0] ?? null,
+        notice_type: null, // neither the feed (whose <category> elements are tender categories) nor the preview states a procurement class
         published_date: zonedDate(row($, 'Opens'), jurisdiction)?.date ?? null,
         closing_date: closes?.date ?? null,
         closing_at: closes?.at ?? null,
@@ -75,11 +76,15 @@ export default defineSource({
   },
 });
 
-/** Feed links open the sign-in gate (`PublicTenderAccess.aspx`); the same id opens the public preview. */
+/**
+ * Feed links open the sign-in gate (`PublicTenderAccess.aspx?id={hex}s{VP}`) or go through a click-tracking redirect
+ * (`tsi.axd?id={hex}s{VP}s{hex}s{n}`); the id's first two parts open the public preview either way.
+ */
 function previewUrl(link: string): string {
   const url = new URL(link);
-  if (/^\/PublicTenderAccess\.aspx$/i.test(url.pathname)) url.pathname = '/PublicTenderPreviewPop.aspx';
-  return url.href;
+  const id = /^([0-9a-f]{32}s\d+)/i.exec(url.searchParams.get('id') ?? '')?.[1];
+  if (!id || !/^\/(?:PublicTenderAccess\.aspx|tsi\.axd)$/i.test(url.pathname)) return url.href;
+  return new URL(`/PublicTenderPreviewPop.aspx?id=${id}`, url.origin).href;
 }
 
 /** The content cell of the first preview row labelled `label` (trailing colon ignored). */

@@ -1,11 +1,9 @@
-import { canonicalDetailUrl, cellList, cellText, organisationFromPageTitle, overview } from './_platforms/gets.ts';
+import { canonicalDetailUrl, cellList, cellText, organisationFromPageTitle, overview, parseGetsDate } from './_platforms/gets.ts';
 import { load } from 'cheerio';
 import { defineSource } from './_contract/define-source.ts';
 import { rssItemOf, rssListRoute } from './_platforms/rss.ts';
-import { timeZoneOf, zonedTimeToUtc, type Tier } from '../lib/jurisdictions.ts';
-import { cleanText, parseDayMonthYear } from '../lib/text.ts';
-
-const NZ_TIME_ZONE = timeZoneOf('NZ');
+import type { Tier } from '../lib/jurisdictions.ts';
+import { cleanText } from '../lib/text.ts';
 
 export default defineSource({
   id: 'nz_gets',
@@ -26,6 +24,7 @@ export default defineSource({
     'GETS publishes no estimated value, so value_text is always null; amounts written into an overview stay in the summary.',
     'Tier is inferred from the organisation name (council, university, health provider, otherwise national).',
     'A tender whose detail page fails is missing for that night.',
+    'No verbatim capture of a GETS page or feed is public: the fixtures follow third-party reproductions of the live feed items and detail-table rows, and should be checked against a live capture.',
   ],
   politeness: {
     maxConcurrency: 2, // why: one feed then ~300 detail pages from a single MBIE-run site; two at a time is a reader with two tabs
@@ -50,7 +49,7 @@ export default defineSource({
       const organisation = feed.get('organisation') ?? item.creator ?? organisationFromPageTitle($, title);
       const categories = cellList($, 'Categories');
       const category = /^(\d{8})\s*-\s*(.+)$/.exec(categories[0] ?? item.categories[0] ?? '');
-      // Dates come from the feed, whose form carries the UTC offset; the detail page's own date form is unverified.
+      // Dates come from the feed, whose form ends in the UTC offset (the detail page names the zone instead: "(Pacific/Auckland UTC+13:00)").
       const opens = parseGetsDate(feed.get('open date'));
       const closes = parseGetsDate(feed.get('close date'));
       emit({
@@ -91,17 +90,6 @@ function descriptionRows(description: string | null): Map<string, string> {
     if (label && value) rows.set(label, value);
   }
   return rows;
-}
-
-/** "Monday, 17 August 2026 4:00 PM +12:00": the printed offset gives the instant; without one, New Zealand time. */
-function parseGetsDate(text: string | null | undefined): { date: string; at: string | null } | null {
-  const wall = parseDayMonthYear(text);
-  if (!wall) return null;
-  if (!wall.time) return { date: wall.date, at: null };
-  const offset = /([+-])(\d{2}):?(\d{2})$/.exec(text ?? '');
-  if (!offset) return { date: wall.date, at: zonedTimeToUtc(wall.date, wall.time, NZ_TIME_ZONE).toISOString() };
-  const offsetMinutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
-  return { date: wall.date, at: new Date(Date.parse(`${wall.date}T${wall.time}:00Z`) - offsetMinutes * 60_000).toISOString() };
 }
 
 /**

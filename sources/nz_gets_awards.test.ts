@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import source from './nz_gets_awards.ts';
 import type { AwardRecord } from './_contract/records.ts';
 import { sha256Hex } from '../lib/hash.ts';
+import { parseGetsDate } from './_platforms/gets.ts';
 import { crawlOnFixtures, type FixtureCrawl } from '../test/helpers/crawl-fixtures.ts';
 
-const LIST_URL = 'https://www.gets.govt.nz/ExternalAwardedTenderList.htm';
-const TAKEN_DOWN_URL = 'https://www.gets.govt.nz/HCC/ExternalTenderDetails.htm?id=34598007';
+const LIST_URL = 'https://www.gets.govt.nz/ExternalAwardedTenderList.htm?orderBy=date';
+const TAKEN_DOWN_URL = 'https://www.gets.govt.nz/MEDU/ExternalTenderDetails.htm?id=34721345';
 
 let crawl: FixtureCrawl;
 let awards: AwardRecord[];
@@ -25,68 +26,67 @@ function award(contractId: string): AwardRecord {
   return found;
 }
 
-test('the list is paged back to 90 days before a first run; older awards and later pages are not fetched', () => {
+test('the list is read newest first by ?page=N&orderBy=date back to 90 days before a first run; older rows and later pages are not fetched', () => {
   assert.equal(crawl.failed, false);
   assert.equal(crawl.diagnosis, null);
   assert.deepEqual(crawl.invalid, []);
   // notices are fetched concurrently, so they arrive in any order: which ones were kept is what counts
-  assert.deepEqual(awards.map((record) => record.contract_id).sort(), ['34598001', '34598002', '34598003', '34598005', '34598006', '34598008']);
+  assert.deepEqual(awards.map((record) => record.contract_id).sort(), ['33943523', '34012466', '34117250', '34509000']);
   const paths = crawl.requests.map((request) => request.path);
   assert.deepEqual(paths.filter((path) => path.startsWith('/ExternalAwardedTenderList.htm')), [
-    '/ExternalAwardedTenderList.htm',
-    '/ExternalAwardedTenderList.htm?page=2',
-    '/ExternalAwardedTenderList.htm?page=3', // page 2 still had recent awards; page 3 has none, so its Next link is not followed
+    '/ExternalAwardedTenderList.htm?orderBy=date',
+    '/ExternalAwardedTenderList.htm?page=2&orderBy=date',
+    '/ExternalAwardedTenderList.htm?page=3&orderBy=date', // page 2 still had recent tenders; page 3 has none, so page 4 is not requested
   ]);
-  for (const old of ['34598009', '34597950', '34597921']) assert.ok(!paths.some((path) => path.endsWith(`id=${old}`)), `${old} predates the cutoff`);
+  for (const old of ['32941078', '34705876', '33402281']) assert.ok(!paths.some((path) => path.endsWith(`id=${old}`)), `${old} predates the cutoff`);
   assert.equal(crawl.requests.length, 12, 'robots.txt, three list pages and eight notices');
 });
 
 test('a later night reads back only to two weeks before the last successful run', async () => {
   const later = await crawlOnFixtures(source, { lastSuccessAt: new Date('2026-09-20T01:00:00Z') });
-  assert.deepEqual(later.records.map((record) => (record.record_type === 'award' ? record.contract_id : null)), ['34598001', '34598002', '34598003']);
+  assert.deepEqual(later.records.map((record) => (record.record_type === 'award' ? record.contract_id : null)).sort(), ['33943523', '34117250', '34509000']);
   assert.deepEqual(
     later.requests.map((request) => request.path).filter((path) => path.startsWith('/ExternalAwardedTenderList.htm')),
-    ['/ExternalAwardedTenderList.htm', '/ExternalAwardedTenderList.htm?page=2'],
-    'page 1 still had recent awards; page 2 has none from 6 September on, so page 3 is not requested',
+    ['/ExternalAwardedTenderList.htm?orderBy=date', '/ExternalAwardedTenderList.htm?page=2&orderBy=date'],
+    'page 1 still had recent tenders; page 2 has none from 6 September on, so page 3 is not requested',
   );
-  assert.ok(!later.requests.some((request) => request.path.endsWith('id=34598004')), 'an award from 4 September predates the cutoff');
+  assert.ok(!later.requests.some((request) => request.path.endsWith('id=34012466')), 'a tender completed on 1 September predates the cutoff');
 });
 
-test('an award notice maps to the non-OCDS award convention', () => {
-  const training = award('34598001');
-  const { release_id: releaseId, ...rest } = training;
+test("an award box maps to the non-OCDS award convention: supplier before its address, the Value, the Award Date", () => {
+  const housing = award('33943523');
+  const { release_id: releaseId, ...rest } = housing;
   assert.deepEqual(rest, {
     record_type: 'award',
-    ocid: 'nz_gets_awards:34598001',
-    release_date: '2026-09-21T03:15:00.000Z', // "Date RFx was completed/updated: 3:15 PM 21 Sep 2026", NZST
+    ocid: 'nz_gets_awards:33943523',
+    release_date: '2026-09-21T22:12:00.000Z', // the list's "10:12 AM 22 Sep 2026 (Pacific/Auckland UTC+12:00)"
     release_tag: 'contract',
-    contract_id: '34598001',
+    contract_id: '33943523',
     amendment_id: null,
     amends_release_id: null,
     jurisdiction: 'NZ',
-    buyer: 'Ministry of Business, Innovation and Employment',
+    buyer: 'Ministry of Foreign Affairs and Trade',
     buyer_id: null,
-    supplier: 'Kōwhai Learning Limited',
+    supplier: 'L T MCGUINNESS LIMITED',
     supplier_abn: null,
     supplier_id: null,
-    title: 'Procurement capability training',
-    description: 'MBIE sought a provider to design and deliver procurement capability training for agency staff.',
-    value_amount: '248500.00',
+    title: 'Main Construction Contractor – Pacific Staff Housing',
+    description: 'Main construction contractor for staff housing. Design documentation is complete.',
+    value_amount: '12000000', // "Value $ 12,000,000"; the free text's "~$12,000,000" is not read
     value_currency: 'NZD',
-    awarded_date: '2026-09-18',
-    start_date: '2026-10-01',
-    end_date: '2028-09-30',
-    categories: ['86111600'],
-    procurement_method: 'Request for Proposal (RFP)',
-    url: 'https://www.gets.govt.nz/MBIE/ExternalTenderDetails.htm?id=34598001',
+    awarded_date: '2026-08-31', // "Award Date: Monday, 31 August 2026 (Pacific/Auckland UTC+12:00)"
+    start_date: null,
+    end_date: null,
+    categories: ['72111000', '72121000'],
+    procurement_method: 'Request for Tenders (RFT)',
+    url: 'https://www.gets.govt.nz/MFAT/ExternalTenderDetails.htm?id=33943523',
   });
   const published = {
     contract_id: rest.contract_id, jurisdiction: rest.jurisdiction, buyer: rest.buyer, supplier: rest.supplier, title: rest.title, description: rest.description,
     value_amount: rest.value_amount, value_currency: rest.value_currency, awarded_date: rest.awarded_date, start_date: rest.start_date, end_date: rest.end_date,
     categories: rest.categories, procurement_method: rest.procurement_method,
   };
-  assert.equal(releaseId, `nz_gets_awards:34598001:${sha256Hex(JSON.stringify(published)).slice(0, 16)}`);
-  assert.match(releaseId, /^nz_gets_awards:34598001:[0-9a-f]{16}$/);
+  assert.equal(releaseId, `nz_gets_awards:33943523:${sha256Hex(JSON.stringify(published)).slice(0, 16)}`);
 });
 
 test('release ids are stable across runs and differ between notices', async () => {
@@ -96,50 +96,54 @@ test('release ids are stable across runs and differ between notices', async () =
   assert.equal(new Set(awards.map((record) => record.release_id)).size, awards.length);
 });
 
-test('values: one published amount becomes a plain decimal; a range or no amount is no value', () => {
+test('values: one published amount becomes a plain decimal; a range or no Value is no value', () => {
   const amounts = Object.fromEntries(awards.map((record) => [record.contract_id, [record.value_amount, record.value_currency]]));
   assert.deepEqual(amounts, {
-    '34598001': ['248500.00', 'NZD'], // "$248,500.00 (excl. GST)"
-    '34598002': ['1234567.00', 'NZD'], // "$1,234,567.00 (inc GST)"
-    '34598003': ['3600000.00', 'NZD'], // "$3,600,000.00 (excl. GST, panel total)"
-    '34598005': [null, null], // no value published
-    '34598006': ['845000', 'NZD'], // "NZ$845,000"
-    '34598008': [null, null], // "$95,000 - $120,000"
+    '33943523': ['12000000', 'NZD'],
+    '34509000': ['186340.00', 'NZD'], // "Value $ 186,340.00"
+    '34117250': [null, null], // an exemption award prints no Value
+    '34012466': [null, null], // "Value $ 95,000 - $ 120,000"
   });
   assert.deepEqual(crawl.warnings.sort(), [
     `HTTP 404 from GET ${TAKEN_DOWN_URL} after 1 attempt`,
-    'https://www.gets.govt.nz/WCC/ExternalTenderDetails.htm?id=34598008: contract value "$95,000 - $120,000" is not one amount; recorded without a value',
+    'https://www.gets.govt.nz/MFAT/ExternalTenderDetails.htm?id=34012466: contract value "$ 95,000 - $ 120,000" is not one amount; recorded without a value',
   ]);
 });
 
-test('a panel lists its suppliers in one record; a tender completed without an award gives no record', () => {
-  assert.equal(award('34598003').supplier, 'Kererū Linen Company Limited; Tussock Laundry Services Limited');
-  assert.equal(award('34598003').buyer, 'Te Whatu Ora – Health New Zealand');
-  assert.ok(crawl.requests.some((request) => request.path === '/MOE/ExternalTenderDetails.htm?id=34598004'), 'the notice was read');
-  assert.ok(!awards.some((record) => record.contract_id === '34598004'));
+test("a sole trader's award keeps the name and never the postal address or free-text award information", () => {
+  const adviser = award('34117250');
+  assert.equal(adviser.supplier, 'Sir Alastair Kettleborough');
+  assert.equal(adviser.awarded_date, null, 'the box prints no Award Date');
+  assert.equal(adviser.release_date, '2026-09-08T02:30:00.000Z', 'the list\'s completed time');
+  const everything = JSON.stringify(awards);
+  for (const leaked of ['Example Street', 'Brooklyn', '6011', 'NEW ZEALAND', 'Further Award Information', 'as of 31/8/26']) assert.ok(!everything.includes(leaked), leaked);
 });
 
-test('dates are New Zealand dates; without a completed time the release is the award day at Auckland midnight', () => {
-  const bridges = award('34598006');
-  assert.equal(bridges.awarded_date, '2026-08-02');
-  assert.equal(bridges.release_date, '2026-08-01T12:00:00.000Z');
-  assert.equal(award('34598002').release_date, '2026-09-13T21:40:00.000Z', '9:40 AM 14 Sep 2026 NZST is the previous day in UTC');
-  assert.equal(award('34598008').awarded_date, '2026-06-30', 'the last award inside the 90-day reach (cutoff 27 June)');
+test('tenders completed without an award box give no record: not awarded, completed by system, awarded only in free text', () => {
+  for (const id of ['33995584', '34090273', '33968811']) {
+    assert.ok(crawl.requests.some((request) => request.path.endsWith(`ExternalTenderDetails.htm?id=${id}`)), `notice ${id} was read`);
+    assert.ok(!awards.some((record) => record.contract_id === id), `notice ${id} is not an award`);
+  }
+  assert.ok(!JSON.stringify(awards).includes('Hana Petersen'), 'a person named only in free text is never recorded');
 });
 
-test('a title with an entity, a non-breaking space and ragged whitespace comes out clean; descriptions keep line breaks as spaces', () => {
-  const stormwater = award('34598002');
-  assert.equal(stormwater.title, 'Stormwater pipe renewals & relining – Ōtāhuhu');
-  assert.equal(stormwater.description, 'Renewal and relining of stormwater pipes in Ōtāhuhu. Works include traffic management.');
-  assert.deepEqual(stormwater.categories, ['72141100', '83101600']);
+test('GETS dates: the zone "(Pacific/Auckland UTC+12:00)" gives the offset and is never read as the clock', () => {
+  assert.deepEqual(parseGetsDate('12:00 AM 19 Sep 2026 (Pacific/Auckland UTC+12:00)'), { date: '2026-09-19', at: '2026-09-18T12:00:00.000Z' });
+  assert.deepEqual(parseGetsDate('Monday, 31 August 2026 (Pacific/Auckland UTC+12:00)'), { date: '2026-08-31', at: null });
+  assert.deepEqual(parseGetsDate('Tuesday, 6 October 2026 1:00 PM (Pacific/Auckland UTC+13:00)'), { date: '2026-10-06', at: '2026-10-06T00:00:00.000Z' });
+  assert.deepEqual(parseGetsDate('Monday, 17 August 2026 4:00 PM +12:00'), { date: '2026-08-17', at: '2026-08-17T04:00:00.000Z' });
+  assert.deepEqual(parseGetsDate('Monday, 7 September 2026 10:19 AM'), { date: '2026-09-07', at: '2026-09-06T22:19:00.000Z' }, 'no zone: New Zealand time');
+  assert.equal(award('34509000').release_date, '2026-09-18T12:00:00.000Z', 'midnight at the start of 19 September in Dunedin');
+  assert.equal(award('34509000').awarded_date, '2026-09-17');
 });
 
-test('a notice without a reference, linked with a doubled slash, is fetched and linked at its single-slash address', () => {
-  const vessel = award('34598005');
-  assert.equal(vessel.url, 'https://www.gets.govt.nz/ExternalTenderDetails.htm?id=34598005');
-  assert.equal(vessel.buyer, 'University of Otago');
-  assert.equal(vessel.start_date, null);
-  assert.ok(crawl.requests.every((request) => !request.path.includes('//')));
+test('the buyer is the list\'s organisation; the description keeps line breaks as spaces; categories are UNSPSC codes', () => {
+  const fitout = award('34509000');
+  assert.equal(fitout.buyer, 'University of Otago');
+  assert.equal(fitout.supplier, 'Kōwhai Interiors Limited');
+  assert.equal(fitout.procurement_method, 'Award Notice (AN)');
+  assert.deepEqual(fitout.categories, ['56100000']);
+  assert.equal(fitout.url, 'https://www.gets.govt.nz/UO/ExternalTenderDetails.htm?id=34509000');
 });
 
 test('every record links to the live notice, never the fixture server', () => {
@@ -163,7 +167,7 @@ test('a list answering 200 with a sign-in page fails the source instead of repor
   await writeFile(join(root, source.id, '_meta.json'), JSON.stringify(meta));
   const login = await crawlOnFixtures(source, { root });
   assert.equal(login.failed, true);
-  assert.match(login.diagnosis ?? '', /not the GETS awarded tender list/);
+  assert.match(login.diagnosis ?? '', /not the GETS completed tender list/);
   assert.ok(login.diagnosis?.includes(LIST_URL), login.diagnosis ?? 'no diagnosis');
 });
 

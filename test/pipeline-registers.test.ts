@@ -51,7 +51,7 @@ async function query<T>(releaseDir: string, sql: string): Promise<T[]> {
 
 test('the second night sends the remembered ETag and Last-Modified, gets 304 and does not download the file again', async () => {
   const first = await crawlOnce(asicCompanies);
-  assert.equal(first.result.recordCount, 10);
+  assert.equal(first.result.recordCount, 12);
   const second = await crawlOnce(asicCompanies, { validators: first.result.validators });
   const download = second.requests.find((request) => request.path === ASIC_FILE);
   assert.deepEqual(download, {
@@ -74,13 +74,13 @@ test('a register over four nights: 304 carries rows forward fresh, a failure car
     `SELECT etag, strftime(fetched_at, '%Y-%m-%d') AS fetched_at FROM http_validators`);
 
   const night1 = await run({});
-  assert.equal((await companies(night1.releaseDir)).length, 9);
+  assert.equal((await companies(night1.releaseDir)).length, 11);
 
   const night2 = await run({ now: new Date('2026-09-26T01:00:00Z') });
   const [notModified] = night2.manifest.sources;
   assert.deepEqual([notModified?.status, notModified?.why, notModified?.records, notModified?.new], ['ok', 'not modified since 2026-09-22 03:00 UTC', 0, 0]);
   const carried = await companies(night2.releaseDir);
-  assert.equal(carried.length, 9);
+  assert.equal(carried.length, 11);
   assert.ok(carried.every((c) => !c.stale && c.first_seen === '2026-09-25'), 'carried forward as they are, not stale');
   assert.deepEqual(await validators(night2.releaseDir), [{ etag: '"5c3914e6-20260922"', fetched_at: '2026-09-25' }]);
 
@@ -89,18 +89,18 @@ test('a register over four nights: 304 carries rows forward fresh, a failure car
   assert.equal(failed?.status, 'stale');
   assert.equal(failed?.why, 'HTTP 500 from GET https://data.gov.au/data/dataset/7b8656f9-606d-4337-af29-66b89b2eeefb after 1 attempt; serving rows from the run of 2026-09-26 01:00 UTC');
   const stale = await companies(night3.releaseDir);
-  assert.equal(stale.length, 9);
+  assert.equal(stale.length, 11);
   assert.ok(stale.every((c) => c.stale), 'every row is served stale');
   assert.deepEqual(await validators(night3.releaseDir), [{ etag: '"5c3914e6-20260922"', fetched_at: '2026-09-25' }], 'a failed night keeps the validators of the rows it serves');
   const [registry] = await query<{ reference_count: number; last_success_at: string }>(night3.releaseDir, `SELECT reference_count, strftime(last_success_at, '%Y-%m-%d') AS last_success_at FROM sources`);
-  assert.deepEqual(registry, { reference_count: 9, last_success_at: '2026-09-26' });
+  assert.deepEqual(registry, { reference_count: 11, last_success_at: '2026-09-26' });
 
   // ASIC publishes a new weekly file: DARLING DOWNS deregistered, EYRE PENINSULA gone, JACARANDA registered.
   const night4 = await run({ night: 'night-2', now: new Date('2026-09-28T01:00:00Z') });
   const [replaced] = night4.manifest.sources;
-  assert.deepEqual([replaced?.status, replaced?.why, replaced?.records, replaced?.new, replaced?.updated, replaced?.closed], ['ok', null, 10, 1, 1, 1]);
+  assert.deepEqual([replaced?.status, replaced?.why, replaced?.records, replaced?.new, replaced?.updated, replaced?.closed], ['ok', null, 12, 1, 1, 1]);
   const fresh = await companies(night4.releaseDir);
-  assert.deepEqual(fresh.map((c) => c.acn), ['003124507', '004085616', '142887312', '154039675', '165529840', '608139724', '612983472', '622451085', '635412092']);
+  assert.deepEqual(fresh.map((c) => c.acn), ['000000019', '000000028', '003124507', '004085616', '142887312', '154039675', '165529840', '608139724', '612983472', '622451085', '635412092']);
   assert.ok(fresh.every((c) => !c.stale));
   assert.deepEqual(fresh.find((c) => c.acn === '622451085'), { acn: '622451085', status: 'DRGD', stale: false, first_seen: '2026-09-25' });
   assert.equal(fresh.find((c) => c.acn === '165529840')?.first_seen, '2026-09-28');
@@ -126,7 +126,7 @@ test('a download that keeps failing is retried, then fails the snapshot with a d
 
 test('when one file of a snapshot changed and the other answered 304, the unchanged one is fetched again whole', async () => {
   const first = await crawlOnce(abnBulkExtract);
-  assert.equal(first.result.recordCount, 11);
+  assert.equal(first.result.recordCount, 20);
   const second = await crawlOnce(abnBulkExtract, { night: 'night-2', validators: first.result.validators });
   const downloads = second.requests.filter((request) => request.path === ABN_PART_1 || request.path === ABN_PART_2);
   assert.deepEqual(downloads.map((request) => [request.path, request.status, request.conditional !== undefined]), [
@@ -135,7 +135,7 @@ test('when one file of a snapshot changed and the other answered 304, the unchan
     [ABN_PART_1, 200, false], // so part 1 is read again, unconditionally, and the register is replaced whole
   ]);
   assert.equal(second.result.failed, false, second.result.diagnosis ?? '');
-  assert.equal(second.result.recordCount, 12, 'eight entities from part 1 and four from part 2');
+  assert.equal(second.result.recordCount, 21, 'seventeen entities from part 1 and four from part 2');
   assert.equal(second.result.notModifiedSince, null);
   assert.deepEqual(second.result.validators.map((v) => v.etag).sort(), ['"0ae4d427-20260923"', '"635fcb95-20260930"']);
 });
