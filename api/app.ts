@@ -18,7 +18,7 @@ import { createSandbox, type Sandbox } from './middleware/sandbox.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { steps } from './middleware/steps.ts';
 import type { ReleaseStore } from './release-store.ts';
-import { mcpRoutes } from './mcp/server.ts';
+import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -131,6 +131,8 @@ export function createService(options: AppOptions): Service {
   const burst = options.burst !== false ? createBurstBuckets(options.burst ?? {}) : null;
   // One read cache for every cached read route: one memory budget, and the keys the Node-level lane looks up.
   const cache = new ReadCache({ clock: options.store.now });
+  // A connector URL's token is its caller's key: presented as the Authorization header before the caller is resolved.
+  app.use('/mcp/c/:token', connectorKeyAsAuthorization());
   // Who is calling, their rate headers (on every reply, errors included), the burst guard (every caller) and
   // connector keys confined to /mcp: checks that never wait, run as steps of one middleware (steps.ts says why).
   app.use('*', steps([
