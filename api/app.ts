@@ -182,7 +182,7 @@ export function createService(options: AppOptions): Service {
       version: API_VERSION,
       description:
         `${packageJson.description}. Every response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset: ` +
-        'the caller\'s weekly checker allowance, what is left and the seconds until it resets. Every error is `{detail}`.',
+        'the caller\'s weekly allowance of metered calls, what is left and the seconds until it resets. Every error is `{detail}`.',
     },
   };
   // Agent surfaces are generated from the route and tool registries: MCP tools forward to their REST routes

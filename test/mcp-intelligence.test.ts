@@ -7,7 +7,7 @@ import type { OpenApiDocument } from '../api/mcp/published.ts';
 import { mcpTools } from '../api/mcp/tools.ts';
 import { buyerKey } from '../lib/keys.ts';
 import { keyFor } from './helpers/access.ts';
-import { startAgentApp, type AgentApp } from './helpers/agent-app.ts';
+import { awardIndexReady, startAgentApp, type AgentApp } from './helpers/agent-app.ts';
 import { NOW, NSW_ROADS, scenario } from './helpers/intel-scenario.ts';
 
 type Structured = Record<string, unknown>;
@@ -52,11 +52,7 @@ describe('MCP intelligence tools', () => {
     const { tenders, sources, ...intelligence } = scenario;
     agent = await startAgentApp({ tenders, sources, now: NOW, intelligence });
     keyed = keyFor(agent.state, null).headers;
-    // The award list answers 503 until the release's award index is read, in the background.
-    for (let tries = 0; (await fetch(new URL('/v1/awards', agent.url))).status !== 200; tries += 1) {
-      assert.ok(tries < 100, 'the award index was never ready');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await awardIndexReady(agent);
   });
 
   after(async () => {
@@ -108,6 +104,9 @@ describe('MCP intelligence tools', () => {
       assert.deepEqual(result.structuredContent, expected.body, tool);
       if (gated) assert.notDeepEqual(expected.body, (await rest(path, keyed)).body, `${path} shows an identified caller more`);
     }
+    // Reads are never metered, and the discovery documents do not call them so.
+    assert.equal(((await rest('/v1/usage')).body.current as { used: number }).used, 0);
+    assert.deepEqual(mcpTools.filter((tool) => cases.some((entry) => entry.tool === tool.name) && tool.metered), []);
   });
 
   it('answers each read exactly as its REST route answers the same key, and a connector key sees what a key sees', async () => {

@@ -58,6 +58,11 @@ export interface McpTool<Input extends z.ZodType = z.ZodType, Output extends z.Z
   input: Input;
   /** The route's success reply schema; every reply is checked against it before it becomes structured content. */
   output: Output;
+  /**
+   * True when the route runs the weekly meter (api/middleware/metered.ts), one unit per call: the discovery
+   * documents name these tools as the calls the weekly allowance counts.
+   */
+  metered?: boolean;
   /** The route request for arguments that passed `input`; declared as a method so a registry can hold tools of every input type. */
   toRequest(input: z.input<Input>): RouteRequest;
 }
@@ -171,6 +176,7 @@ export const mcpTools: readonly McpTool[] = [
     route: { method: 'POST', path: '/v1/tenders/match' },
     input: TenderMatchBody,
     output: TenderMatchSchema,
+    metered: true,
   }),
   defineTool({
     name: 'tender_strip',

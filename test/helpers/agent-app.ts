@@ -93,3 +93,11 @@ export async function startAgentApp(options: AgentAppOptions): Promise<AgentApp>
     },
   };
 }
+
+/** Resolves once GET /v1/awards answers 200: the award list answers 503 until the release's award index is read, in the background. */
+export async function awardIndexReady(agent: AgentApp): Promise<void> {
+  for (let tries = 0; (await fetch(new URL('/v1/awards', agent.url))).status !== 200; tries += 1) {
+    if (tries >= 100) throw new Error('the award index was never ready');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
