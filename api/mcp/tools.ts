@@ -288,7 +288,10 @@ export const mcpTools: readonly McpTool[] = [
   defineTool({
     name: 'intelligence_summary',
     title: 'Headline intelligence',
-    description: 'Headline counts across every jurisdiction (open tenders, contracts expiring, planned procurements) with a few rows of each.',
+    description:
+      'Headline counts across Australia and New Zealand: open tenders, new this week, contracts ending within a year, planned ' +
+      'procurements starting this quarter, active buyers and open grant rounds, by jurisdiction, with a few of the soonest expiring, ' +
+      'planned and recurring rows.',
     route: { method: 'GET', path: '/v1/intelligence/summary' },
     input: NoArguments,
     output: IntelligenceSummary,
