@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from '../lib/mailer.ts';
 import type { SafeFetcher } from '../lib/safe-fetch.ts';
 import { burstStep, createBurstBuckets, type BurstGuardOptions } from './middleware/burst-guard.ts';
 import { cachedReads, ReadCache } from './middleware/cached-reads.ts';
+import { clientErrors } from './middleware/client-errors.ts';
 import { callerStep, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
 import { bodyLimit, wellFormedJson } from './middleware/body-limit.ts';
@@ -18,7 +19,7 @@ import { createSandbox, type Sandbox } from './middleware/sandbox.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { steps } from './middleware/steps.ts';
 import type { ReleaseStore } from './release-store.ts';
-import { mcpRoutes } from './mcp/server.ts';
+import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -71,6 +72,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Where unexpected exceptions are reported. */
   log?: (error: unknown, c: Context) => void;
+  /** Where one-line notices go, such as a client that hung up mid-request (default stdout). */
+  notice?: (line: string) => void;
   /** Reads company websites for POST /v1/tenders/match. Default: the SSRF-safe fetcher (lib/safe-fetch.ts) with its real guard. */
   fetchSite?: SafeFetcher;
   /**
@@ -92,6 +95,8 @@ export interface Service {
   app: OpenAPIHono<ForwardEnv>;
   /** Answers a request from the read cache and returns true, or returns false for the app to answer it (cached-reads.ts). */
   answerCachedRead: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+  /** `{detail}` replies with rate headers to requests Node refuses before the app sees them (client-errors.ts). */
+  refusals: ReturnType<typeof clientErrors>;
 }
 
 /** The whole API as one Hono app (see `createService`); what tests and in-process callers use. */
@@ -117,7 +122,7 @@ export function createService(options: AppOptions): Service {
   const meter = options.meter ?? createMeter({ state, now, ...(options.caps ? { caps: options.caps } : {}) });
   const sandbox = options.sandbox ?? createSandbox();
 
-  const errors = errorReplies<ForwardEnv>(options.log ? { log: options.log } : {});
+  const errors = errorReplies<ForwardEnv>({ ...(options.log ? { log: options.log } : {}), ...(options.notice ? { notice: options.notice } : {}) });
   const app = new OpenAPIHono<ForwardEnv>({ defaultHook: errors.validationHook });
   app.notFound(errors.notFound);
   app.onError(errors.onError);
@@ -131,6 +136,8 @@ export function createService(options: AppOptions): Service {
   const burst = options.burst !== false ? createBurstBuckets(options.burst ?? {}) : null;
   // One read cache for every cached read route: one memory budget, and the keys the Node-level lane looks up.
   const cache = new ReadCache({ clock: options.store.now });
+  // A connector URL's token is its caller's key: presented as the Authorization header before the caller is resolved.
+  app.use('/mcp/c/:token', connectorKeyAsAuthorization());
   // Who is calling, their rate headers (on every reply, errors included), the burst guard (every caller) and
   // connector keys confined to /mcp: checks that never wait, run as steps of one middleware (steps.ts says why).
   app.use('*', steps([
@@ -180,7 +187,7 @@ export function createService(options: AppOptions): Service {
       version: API_VERSION,
       description:
         `${packageJson.description}. Every response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset: ` +
-        'the caller\'s weekly checker allowance, what is left and the seconds until it resets. Every error is `{detail}`.',
+        'the caller\'s weekly allowance of metered calls, what is left and the seconds until it resets. Every error is `{detail}`.',
     },
   };
   // Agent surfaces are generated from the route and tool registries: MCP tools forward to their REST routes
@@ -195,5 +202,9 @@ export function createService(options: AppOptions): Service {
   app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
   app.doc31('/openapi.json', openApiConfig);
   isApiRoute = apiRouteMatcher(app.routes);
-  return { app, answerCachedRead: cachedReads({ cache, store: options.store, meter, burst, trustProxy }) };
+  return {
+    app,
+    answerCachedRead: cachedReads({ cache, store: options.store, meter, burst, trustProxy }),
+    refusals: clientErrors({ meter, trustProxy }),
+  };
 }

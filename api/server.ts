@@ -1,4 +1,5 @@
 import { getRequestListener } from '@hono/node-server';
+import type { Context } from 'hono';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,7 +17,10 @@ export interface ServerOptions {
   /** 0 picks a free port. */
   port: number;
   host?: string;
+  /** Where the server's lines go, notices included (default stdout). */
   log?: (message: string) => void;
+  /** Where unexpected exceptions in requests are reported (default stderr, with the stack). */
+  logError?: (error: unknown, c: Context) => void;
   /** Where people reach the service; default the address it listens on. */
   publicUrl?: string | undefined;
   /** SMTP server for sign-in mail; without it, mail is written to `<dataDir>/outbox/`. */
@@ -56,7 +60,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await store.close();
     throw error;
   }
-  const server: Server = createServer();
+  // The missing Host header is answered by the service's own refusals, as JSON with rate headers.
+  const server: Server = createServer({ requireHostHeader: false });
   try {
     // Listening comes first so the default public URL can name the port the system picked.
     await new Promise<void>((resolveListening, reject) => {
@@ -74,10 +79,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
   const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: join(options.dataDir, 'outbox') });
-  const { app, answerCachedRead } = createService({
+  const { app, answerCachedRead, refusals } = createService({
     store,
     state,
     mailer,
+    notice: log,
+    ...(options.logError ? { log: options.logError } : {}),
     documentsDir: join(options.dataDir, 'state', 'documents'),
     publicUrl: options.publicUrl ?? url,
     bidPrice: options.bidPrice,
@@ -88,7 +95,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // Everything since the listening callback ran before the event loop could read a connection: no request is missed.
   const answerWithApp = getRequestListener(app.fetch, { hostname: host });
+  server.on('clientError', refusals.onClientError);
   server.on('request', (incoming, outgoing) => {
+    if (refusals.answerMissingHost(incoming, outgoing)) return;
     let answered = false;
     try {
       answered = answerCachedRead(incoming, outgoing);

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SOURCE_STATUSES } from './schema.ts';
@@ -81,8 +81,18 @@ export async function readCurrentRelease(dataDir: string): Promise<CurrentReleas
   return { pointer, manifest, dir, storePath: join(dir, 'store.duckdb') };
 }
 
-/** Moves `current.json` to a complete release: write a temp file, then rename (atomic on one filesystem). */
-export async function pointCurrentAt(dataDir: string, manifest: Manifest, switchedAt: Date): Promise<Pointer> {
+/** The file system calls `pointCurrentAt` makes: the real ones by default, a recording fake in tests. */
+export interface PointerFiles {
+  open: typeof open;
+  rename: typeof rename;
+}
+
+/**
+ * Moves `current.json` to a complete release: write a temp file, then rename (atomic on one filesystem).
+ * The temp file is synced before the rename and the folder after it, so a power loss leaves either the old
+ * pointer or the new one, never an empty file or a rename the disk never recorded.
+ */
+export async function pointCurrentAt(dataDir: string, manifest: Manifest, switchedAt: Date, files: PointerFiles = { open, rename }): Promise<Pointer> {
   const pointer: Pointer = {
     release_id: manifest.release_id,
     path: `releases/${manifest.release_id}`,
@@ -91,8 +101,20 @@ export async function pointCurrentAt(dataDir: string, manifest: Manifest, switch
   };
   const target = currentPointerPath(dataDir);
   const temp = `${target}.tmp-${process.pid}`;
-  await writeFile(temp, `${JSON.stringify(pointer, null, 2)}\n`);
-  await rename(temp, target);
+  const file = await files.open(temp, 'w');
+  try {
+    await file.writeFile(`${JSON.stringify(pointer, null, 2)}\n`);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await files.rename(temp, target);
+  const folder = await files.open(dataDir, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
   return pointer;
 }
 

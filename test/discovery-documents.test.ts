@@ -1,4 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
@@ -6,7 +8,7 @@ import type { OpenApiDocument } from '../api/mcp/published.ts';
 import { createSandbox } from '../api/middleware/sandbox.ts';
 import { defineTool, mcpTools, type McpTool } from '../api/mcp/tools.ts';
 import { DEFAULT_CAPS } from '../api/usage/meter.ts';
-import { PUBLIC_URL, startAgentApp, type AgentApp } from './helpers/agent-app.ts';
+import { awardIndexReady, PUBLIC_URL, startAgentApp, type AgentApp } from './helpers/agent-app.ts';
 import { sourceRow, tenderRow } from './helpers/seed-release.ts';
 
 const NOW = new Date('2026-06-10T02:00:00.000Z');
@@ -61,6 +63,7 @@ describe('discovery documents', () => {
         );
       },
     });
+    await awardIndexReady(agent);
     document = (await (await fetch(`${agent.url}/openapi.json`)).json()) as OpenApiDocument;
     operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
       METHODS.filter((method) => item[method]).map((method) => ({ method: method.toUpperCase(), path, summary: item[method]!.summary ?? '' })),
@@ -130,6 +133,68 @@ describe('discovery documents', () => {
     assert.ok(body.includes(`- [GET /v1/tenders/{key}](${PUBLIC_URL}/openapi.json): `), 'a templated path links to the contract');
     for (const tool of tools) assert.ok(body.includes(`- [${tool.name}](${PUBLIC_URL}/agents.md): ${tool.description}`), `${tool.name} is missing`);
     assert.ok(body.includes('arguments colour.'));
+  });
+
+  it('every link in /agents.md and /llms.txt answers 2xx when followed as it stands, with no credentials', async () => {
+    const links = new Set<string>();
+    for (const path of ['/agents.md', '/llms.txt']) {
+      for (const match of (await text(path)).body.matchAll(/\]\((https?:[^)\s]+)\)/g)) links.add(match[1]!);
+    }
+    assert.ok(links.size > 15, 'the route links are there');
+    for (const link of links) {
+      assert.ok(link.startsWith(PUBLIC_URL), link);
+      const response = await fetch(`${agent.url}${link.slice(PUBLIC_URL.length)}`);
+      await response.arrayBuffer();
+      assert.ok(response.ok, `${link} answered ${response.status}`);
+    }
+    // Routes that need a parameter or credentials point at the contract instead, and /agents.md says what they need.
+    const { body: llms } = await text('/llms.txt');
+    assert.ok(llms.includes(`- [GET /v1/awards/buyers/lookup](${PUBLIC_URL}/openapi.json): `));
+    assert.ok(llms.includes(`- [GET /v1/keys](${PUBLIC_URL}/openapi.json): `));
+    assert.ok(llms.includes(`- [GET /v1/orgs](${PUBLIC_URL}/openapi.json): `));
+    const { body: guide } = await text('/agents.md');
+    assert.ok(guide.includes('- `GET /v1/awards/buyers/lookup`: Resolve a published buyer name to a buyer (requires `name`, `jurisdiction`)'));
+    assert.ok(guide.includes('- `GET /v1/orgs`: Organisations of the signed-in account (needs a signed-in session)'));
+  });
+
+  it('the MCP endpoint and the sandbox forms the documents give work as written', async () => {
+    const card = (await (await fetch(`${agent.url}/.well-known/agent-card.json`)).json()) as Card;
+    const client = new Client({ name: 'discovery-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(card.url.slice(PUBLIC_URL.length), agent.url)));
+    try {
+      assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), tools.map((tool) => tool.name));
+    } finally {
+      await client.close();
+    }
+
+    const { body } = await text('/agents.md');
+    const sandboxLine = body.split('\n').find((line) => line.includes('Svc-Sandbox: true'))!;
+    assert.ok(sandboxLine.includes('`Svc-Sandbox: true` (or `?sandbox=true`, or `"sandbox": true` in a JSON body)'));
+    const sandboxed = [...sandboxLine.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!).filter((name) => tools.some((tool) => tool.name === name));
+    assert.deepEqual(sandboxed, ['tenders_match']);
+    for (const name of sandboxed) {
+      const { route } = tools.find((tool) => tool.name === name)!;
+      const forms: [string, RequestInit][] = [
+        [route.path, { headers: { 'Svc-Sandbox': 'true', 'Content-Type': 'application/json' }, body: '{}' }],
+        [`${route.path}?sandbox=true`, { headers: { 'Content-Type': 'application/json' }, body: '{}' }],
+        [route.path, { headers: { 'Content-Type': 'application/json' }, body: '{"sandbox": true}' }],
+      ];
+      for (const [path, init] of forms) {
+        const response = await fetch(`${agent.url}${path}`, { ...init, method: route.method });
+        assert.equal(response.status, 200, `${name}: ${path} ${String(init.body)}`);
+        assert.equal(((await response.json()) as { sandbox?: boolean }).sandbox, true);
+      }
+    }
+  });
+
+  it('names the metered tools and no document checks that do not exist', async () => {
+    for (const path of ['/agents.md', '/llms.txt']) {
+      const { body } = await text(path);
+      assert.ok(body.includes('Metered calls, one unit each: `tenders_match` (`POST /v1/tenders/match`).'), path);
+      assert.doesNotMatch(body, /document (checks|verification)/i, path);
+    }
+    const card = (await (await fetch(`${agent.url}/v1/agent-card.json`)).json()) as Card & { securitySchemes: Record<string, { description: string }> };
+    assert.doesNotMatch(`${card.description} ${card.securitySchemes.bearer!.description}`, /document|checker/i);
   });
 
   it('serves one agent card, in the A2A shape, at all four addresses, with a skill per tool', async () => {

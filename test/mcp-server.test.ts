@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { mintKey, revokeKey } from '../api/accounts/keys.ts';
+import { DEFAULT_CAPS } from '../api/usage/meter.ts';
 import type { OpenApiDocument } from '../api/mcp/published.ts';
 import { defineTool, mcpTools } from '../api/mcp/tools.ts';
 import { startAgentApp, type AgentApp } from './helpers/agent-app.ts';
@@ -49,6 +50,23 @@ function textOf(result: CallToolResult): string {
 async function rest(agent: AgentApp, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Structured }> {
   const response = await fetch(new URL(path, agent.url), { headers });
   return { status: response.status, body: (await response.json()) as Structured };
+}
+
+/** A raw MCP POST of one JSON-RPC message, as a client without the SDK sends it. */
+function rpc(agent: AgentApp, path: string, method: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(new URL(path, agent.url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } : {} }),
+  });
+}
+
+/** Every way of reaching an MCP endpoint: each JSON-RPC method a client starts with, and the HTTP methods it may try. */
+function everyMethod(agent: AgentApp, path: string, headers: Record<string, string> = {}): Promise<[string, Response]>[] {
+  return [
+    ...['initialize', 'tools/list', 'ping'].map(async (method): Promise<[string, Response]> => [`POST ${method}`, await rpc(agent, path, method, headers)]),
+    ...['GET', 'DELETE', 'PUT'].map(async (method): Promise<[string, Response]> => [method, await fetch(new URL(path, agent.url), { method, headers })]),
+  ];
 }
 
 /** Rejects with the HTTP status the MCP client saw. */
@@ -182,12 +200,35 @@ describe('MCP server over real HTTP', () => {
     assert.equal((await rest(agent, `/v1/tenders/${key}`, { Authorization: `Bearer ${connector.apiKey}` })).status, 401);
 
     assert.ok(revokeKey(agent.state, connector.key.key_id, { keyId: connector.key.key_id }, new Date()));
-    // Refused at connection or, at the latest, at the first tool call.
-    await assert.rejects(async () => {
-      const revoked = await connect(agent, `/mcp/c/${connector.apiKey}`);
-      await call(revoked, 'get_tender', { key });
-    }, withStatus(401));
+    await assert.rejects(connect(agent, `/mcp/c/${connector.apiKey}`), withStatus(401));
     await assert.rejects(connect(agent, '/mcp/c/not-a-key'), withStatus(401));
+  });
+
+  it('refuses an invalid, revoked or malformed connector token with 401 on every method, as /mcp refuses a bad key', async () => {
+    const revoked = mintKey(agent.state, { accountId: null, scope: 'mcp', now: new Date() });
+    assert.ok(revoked.minted);
+    assert.ok(revokeKey(agent.state, revoked.key.key_id, { keyId: revoked.key.key_id }, new Date()));
+    const refused = [
+      everyMethod(agent, '/mcp', { Authorization: 'Bearer svc_not_a_real_key' }),
+      everyMethod(agent, '/mcp/c/svc_not_a_real_key'),
+      everyMethod(agent, `/mcp/c/${revoked.apiKey}`),
+      everyMethod(agent, '/mcp/c/not-a-key'),
+    ].flat();
+    for (const [method, response] of await Promise.all(refused)) {
+      assert.equal(response.status, 401, `${method} ${response.url}`);
+      assert.match(((await response.json()) as { detail: string }).detail, /key|connector URL/, `${method} ${response.url}`);
+      assert.ok(response.headers.get('ratelimit-limit'), 'rate headers on the refusal');
+    }
+  });
+
+  it("answers a connector URL with its key's rate headers, as /mcp answers the same key sent as a header", async () => {
+    const connector = mintKey(agent.state, { accountId: null, scope: 'mcp', now: new Date() });
+    assert.ok(connector.minted);
+    const viaUrl = await rpc(agent, `/mcp/c/${connector.apiKey}`, 'tools/list');
+    const viaHeader = await rpc(agent, '/mcp', 'tools/list', { Authorization: `Bearer ${connector.apiKey}` });
+    assert.equal(viaUrl.status, 200);
+    assert.equal(viaUrl.headers.get('ratelimit-limit'), String(DEFAULT_CAPS.identified));
+    assert.equal(viaUrl.headers.get('ratelimit-remaining'), viaHeader.headers.get('ratelimit-remaining'));
   });
 
   it('answers GET and DELETE with 405 (stateless: no event stream, no session) and a body that is not JSON with a JSON-RPC parse error', async () => {

@@ -30,9 +30,14 @@ describe('MCP tool tenders_match', () => {
     await agent.close();
   });
 
-  async function connect(headers: Record<string, string> = {}): Promise<Client> {
+  async function connect(headers: Record<string, string> = {}, replies: Response[] = []): Promise<Client> {
     const client = new Client({ name: 'mcp-tender-match-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', agent.url), { requestInit: { headers } }));
+    const recording = async (input: string | URL, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      replies.push(response);
+      return response;
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', agent.url), { requestInit: { headers }, fetch: recording }));
     clients.push(client);
     return client;
   }
@@ -72,6 +77,21 @@ describe('MCP tool tenders_match', () => {
     assert.equal(keyedReply.results.length, 5);
     assert.equal(keyedReply.withheld, 0);
     assert.deepEqual(keyedResult.structuredContent, (await rest({ example: 'civil' }, { Authorization: bearer })).body);
+  });
+
+  it("reports in RateLimit-Remaining what is left after the call, anonymous and keyed, as GET /v1/usage does", async () => {
+    const minted = mintKey(agent.state, { accountId: null, scope: 'api', now: new Date() });
+    assert.ok(minted.minted);
+    const callers: Record<string, string>[] = [{}, { Authorization: `Bearer ${minted.apiKey}` }];
+    for (const headers of callers) {
+      const replies: Response[] = [];
+      const client = await connect(headers, replies);
+      const result = (await client.callTool({ name: 'tenders_match', arguments: { example: 'it' } })) as CallToolResult;
+      assert.notEqual(result.isError, true, JSON.stringify(result));
+      const usage = (await (await fetch(new URL('/v1/usage', agent.url), { headers })).json()) as { current: { used: number; remaining: number } };
+      assert.ok(usage.current.used > 0, 'the call was counted');
+      assert.equal(replies.at(-1)!.headers.get('ratelimit-remaining'), String(usage.current.remaining));
+    }
   });
 
   it("refuses an unknown example in the route's words, and a refused URL as a tool error carrying its detail", async () => {

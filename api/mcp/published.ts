@@ -45,6 +45,13 @@ export interface DocumentRoute {
   summary?: string;
   description?: string;
   tags: string[];
+  /** Query parameters the route refuses to answer without. */
+  requiredQuery: string[];
+  /**
+   * The security schemes that admit a caller (`bearer`, `session`), in document order; empty when a caller
+   * without credentials may call it (no requirement, or one that asks for none: `{}`).
+   */
+  credentials: string[];
 }
 
 /** Every operation in the document, in document order. */
@@ -54,12 +61,18 @@ export function documentRoutes(document: OpenApiDocument): DocumentRoute[] {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
+      const parameters = (operation.parameters ?? []) as { name: string; in: string; required?: boolean }[];
+      // An empty list, or no list here or at the top, asks for no credentials; so does an empty requirement among others.
+      const security = operation.security ?? document.security ?? [];
+      const anonymous = security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
       routes.push({
         method: method.toUpperCase(),
         path,
         ...(operation.summary ? { summary: operation.summary } : {}),
         ...(operation.description ? { description: operation.description } : {}),
         tags: operation.tags ?? [],
+        requiredQuery: parameters.filter((parameter) => parameter.in === 'query' && parameter.required).map((parameter) => parameter.name),
+        credentials: anonymous ? [] : [...new Set(security.flatMap((requirement) => Object.keys(requirement)))],
       });
     }
   }

@@ -5,7 +5,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ZodError } from 'zod';
 import type { Caller, CallerEnv } from '../middleware/caller.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
@@ -34,6 +34,27 @@ interface CallerHeaders {
 
 // Connector keys are `svc_` plus base64url; anything else cannot be a key and must not reach a header.
 const CONNECTOR_TOKEN = /^svc_[A-Za-z0-9_-]{1,200}$/;
+const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+
+/**
+ * Presents a connector URL's token as the request's `Authorization: Bearer` header. Mounted before the caller
+ * is resolved, it makes `/mcp/c/{token}` check its token exactly as `/mcp` checks a key: an invalid, revoked or
+ * disabled one answers 401 on every method, and the reply's rate headers are the key's. A token that cannot be
+ * a key is left for `mcpRoutes` to refuse.
+ *
+ * @example
+ * app.use('/mcp/c/:token', connectorKeyAsAuthorization());
+ * app.use('*', caller({ state }));
+ * app.route('/', mcpRoutes({ forward, tools, openApiDocument }));
+ * // POST /mcp/c/svc_revoked… {"method":"initialize",…} → 401 {"detail":"This API key was revoked. …"}
+ */
+export function connectorKeyAsAuthorization(): MiddlewareHandler {
+  return async function connectorKeyAsAuthorization(c, next) {
+    const token = c.req.param('token');
+    if (token !== undefined && CONNECTOR_TOKEN.test(token)) c.req.raw.headers.set('authorization', `Bearer ${token}`);
+    await next();
+  };
+}
 
 const JsonRpcMessage = z
   .looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).optional(), method: z.string().optional() })
@@ -74,15 +95,18 @@ const connectorEndpoint = mcpRoute(
 );
 
 /**
- * MCP over Streamable HTTP at `/mcp` and `/mcp/c/{token}`. Each tool call is forwarded in process to the
- * REST route the tool wraps, with the caller's Authorization header (or none), so identity, metering,
+ * MCP over Streamable HTTP at `/mcp` and `/mcp/c/{token}` (whose token `connectorKeyAsAuthorization`, mounted
+ * before the caller middleware, has made the Authorization header). Each tool call is forwarded in process to
+ * the REST route the tool wraps, with the caller's Authorization header (or none), so identity, metering,
  * validation and reply shape are the route's own. A 2xx reply becomes structured content checked against
  * the tool's output schema, plus its JSON text; any other reply becomes a tool error carrying the route's
- * `detail`, except 401, which refuses the whole MCP request with 401 so the client sees its key fail.
+ * `detail`, except 401, which refuses the whole MCP request with 401 so the client sees its key fail. The
+ * MCP reply carries the rate headers of the last route reply, so `RateLimit-Remaining` counts the calls made.
  *
  * Stateless: each POST gets a fresh server and transport, so any instance can answer any request.
  *
  * @example
+ * app.use('/mcp/c/:token', connectorKeyAsAuthorization()); // before the caller middleware
  * app.route('/', mcpRoutes({
  *   forward: (path, init) => app.request(path, init, { mcpForward: true }),
  *   tools: mcpTools,
@@ -93,15 +117,17 @@ export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
   const log = options.log ?? ((error: unknown) => console.error('MCP tool reply failed its output schema:', error));
   const surface = fromDocumentOnce(options.openApiDocument, (document) => publish(options.tools, document));
 
-  async function serve(c: Context<CallerEnv>, authorization: string | undefined): Promise<Response> {
+  async function serve(c: Context<CallerEnv>): Promise<Response> {
     let body: unknown;
     try {
       body = await c.req.json();
     } catch {
       return c.json({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'The body must be a JSON-RPC message in JSON.' } }, 400);
     }
-    const caller: CallerHeaders = { authorization, clientIp: clientIp(c), sandbox: c.req.header('svc-sandbox') };
+    const caller: CallerHeaders = { authorization: c.req.header('authorization'), clientIp: clientIp(c), sandbox: c.req.header('svc-sandbox') };
     let refusal: string | undefined;
+    // The request's own rate headers were set before any tool ran; the last route reply's figures replace them.
+    let rateHeaders: Record<string, string> | undefined;
     const { serverInfo, tools } = await surface();
     const server = new Server(serverInfo, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((entry) => entry.listing) }));
@@ -110,14 +136,16 @@ export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `No tool is named ${request.params.name}; tools/list names every tool.`);
       const outcome = await callTool(entry.tool, request.params.arguments ?? {}, caller, options.forward, log);
       refusal ??= outcome.keyRefused;
+      rateHeaders = outcome.rateHeaders ?? rateHeaders;
       return outcome.result;
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(c.req.raw, { parsedBody: body });
-      if (refusal !== undefined) return c.json({ detail: refusal }, 401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
-      // Through the context, so headers other middleware prepared (rate headers) reach the reply.
+      if (refusal !== undefined) return c.json({ detail: refusal }, 401, { ...rateHeaders, 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      for (const [name, value] of Object.entries(rateHeaders ?? {})) c.header(name, value);
+      // Through the context, so headers prepared for the reply (rate headers) reach it.
       return c.newResponse(response.body, response);
     } finally {
       await server.close();
@@ -129,12 +157,13 @@ export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
   // messages itself, in JSON-RPC.
   app.openAPIRegistry.registerPath(mcpEndpoint);
   app.openAPIRegistry.registerPath(connectorEndpoint);
-  app.post('/mcp', (c) => serve(c, c.req.header('authorization')));
-  app.post('/mcp/c/:token', (c) => {
-    const token = c.req.param('token');
-    if (!CONNECTOR_TOKEN.test(token)) return c.json({ detail: 'This connector URL is not valid. Mint a new one with POST /v1/mcp/connector.' }, 401);
-    return serve(c, `Bearer ${token}`);
+  // Every method: a URL that cannot hold a key is refused before anything else is said about it.
+  app.use('/mcp/c/:token', async (c, next) => {
+    if (!CONNECTOR_TOKEN.test(c.req.param('token'))) return c.json({ detail: 'This connector URL is not valid. Mint a new one with POST /v1/mcp/connector.' }, 401);
+    await next();
   });
+  app.post('/mcp', serve);
+  app.post('/mcp/c/:token', serve);
   app.on(['GET', 'DELETE'], ['/mcp', '/mcp/c/:token'], (c) =>
     c.json({ detail: 'This MCP server is stateless: POST each JSON-RPC message; there is no event stream to open and no session to end.' }, 405, { Allow: 'POST' }),
   );
@@ -154,15 +183,18 @@ function publish(tools: readonly McpTool[], document: OpenApiDocument): Publishe
 }
 
 const INSTRUCTIONS =
-  'Australian and New Zealand government tenders and grants, refreshed nightly from about twenty sources. ' +
-  'Search with search_tenders, then read one with get_tender using its page_key. Search replies carry coverage: ' +
-  'an empty result means no match among the sources searched, never that no such tender exists. ' +
-  'Links to original portals appear only for callers with an API key.';
+  'Australian and New Zealand government tenders and grants, contract awards, buyers, suppliers and forward-looking signals, ' +
+  'refreshed nightly from about twenty sources. Search with search_tenders, then read one with get_tender using its page_key ' +
+  '(get_tender_context adds its buyer and similar work). Search replies carry coverage: an empty result means no match among ' +
+  'the sources searched, never that no such tender exists. Links to original portals, supplier names and incumbents appear ' +
+  'only for callers with an API key.';
 
 interface ToolOutcome {
   result: CallToolResult;
   /** Set when the route refused the caller's key: the detail to answer the whole MCP request with, as a 401. */
   keyRefused?: string;
+  /** The route reply's rate headers, when the route was called: the caller's allowance after the call. */
+  rateHeaders?: Record<string, string>;
 }
 
 async function callTool(
@@ -184,6 +216,7 @@ async function callTool(
   if (caller.sandbox !== undefined) headers.set('svc-sandbox', caller.sandbox);
   const response = await forward(request.path, { ...request.init, headers });
   const body: unknown = await response.json().catch(() => undefined);
+  const rateHeaders = rateHeadersOf(response);
 
   if (!response.ok) {
     const detail = (body as { detail?: unknown } | undefined)?.detail;
@@ -191,15 +224,24 @@ async function callTool(
     const text = `${typeof detail === 'string' ? detail : `The route answered ${response.status}.`}${retryAfter ? ` Retry after ${retryAfter} seconds.` : ''}`;
     // A presented key that fails refuses the connection; an anonymous caller at a key-only route just needs a key.
     const keyRefused = response.status === 401 && caller.authorization !== undefined;
-    return { result: toolError(text), ...(keyRefused ? { keyRefused: text } : {}) };
+    return { result: toolError(text), rateHeaders, ...(keyRefused ? { keyRefused: text } : {}) };
   }
   const reply = tool.output.safeParse(body);
   if (!reply.success) {
     log(new Error(`${tool.name}: ${tool.route.method} ${request.path} replied outside its schema: ${reply.error.message}`));
-    return { result: toolError('The service answered with a reply that breaks its own schema; the failure is logged. Try again later.') };
+    return { result: toolError('The service answered with a reply that breaks its own schema; the failure is logged. Try again later.'), rateHeaders };
   }
   // The route's reply itself, not the parsed copy: the tool answers exactly what the route answers.
-  return { result: { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> } };
+  return { result: { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> }, rateHeaders };
+}
+
+function rateHeadersOf(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of RATE_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return headers;
 }
 
 function toolError(text: string): CallToolResult {

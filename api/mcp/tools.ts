@@ -1,4 +1,17 @@
 import { z } from '@hono/zod-openapi';
+import { AwardList } from '../../data/intelligence/awards.ts';
+import { BuyerCohort, BuyerDetail, NewBuyers } from '../../data/intelligence/buyers.ts';
+import { GrantsSummary } from '../../data/intelligence/grants.ts';
+import { JurisdictionIntelligence } from '../../data/intelligence/jurisdictions.ts';
+import { PlanContext } from '../../data/intelligence/plan-context.ts';
+import { PlannedIntelligence } from '../../data/intelligence/planned.ts';
+import { SignalList } from '../../data/intelligence/signals.ts';
+import { IntelligenceSummary } from '../../data/intelligence/summary.ts';
+import { SupplierEntity } from '../../data/intelligence/suppliers.ts';
+import { TenderContext } from '../../data/intelligence/tender-context.ts';
+import { TradePairs, TradeStateIntelligence } from '../../data/intelligence/trades.ts';
+import { AwardQuery, BuyerParams, BuyersQuery, LookupQuery, NewBuyersQuery, SupplierParams } from '../routes/awards.ts';
+import { JurisdictionParams, PlanIdParams, PlannedQuery, SignalsQuery, TradeStateParams } from '../schemas/intelligence.ts';
 import {
   PortalSchema,
   TenderKeyParams,
@@ -45,6 +58,11 @@ export interface McpTool<Input extends z.ZodType = z.ZodType, Output extends z.Z
   input: Input;
   /** The route's success reply schema; every reply is checked against it before it becomes structured content. */
   output: Output;
+  /**
+   * True when the route runs the weekly meter (api/middleware/metered.ts), one unit per call: the discovery
+   * documents name these tools as the calls the weekly allowance counts.
+   */
+  metered?: boolean;
   /** The route request for arguments that passed `input`; declared as a method so a registry can hold tools of every input type. */
   toRequest(input: z.input<Input>): RouteRequest;
 }
@@ -158,6 +176,7 @@ export const mcpTools: readonly McpTool[] = [
     route: { method: 'POST', path: '/v1/tenders/match' },
     input: TenderMatchBody,
     output: TenderMatchSchema,
+    metered: true,
   }),
   defineTool({
     name: 'tender_strip',
@@ -166,5 +185,150 @@ export const mcpTools: readonly McpTool[] = [
     route: { method: 'GET', path: '/v1/tenders/strip' },
     input: NoArguments,
     output: TenderStripSchema,
+  }),
+  defineTool({
+    name: 'get_tender_context',
+    title: "A tender's buyer and similar work",
+    description:
+      "What the release knows around one tender (its `page_key`): the buyer's summary with its most recent and soonest-ending " +
+      "contracts, and contracts and open tenders whose titles share the tender's keywords (a heuristic, labelled `match`). " +
+      'Supplier names need an API key; each contract says whether one is held.',
+    route: { method: 'GET', path: '/v1/tenders/{key}/context' },
+    input: TenderKeyParams,
+    output: TenderContext,
+  }),
+  defineTool({
+    name: 'search_awards',
+    title: 'Search contract awards',
+    description:
+      'Contracts awarded by Australian and New Zealand government buyers, most recent first. Filter by words (`q`), buyer, ' +
+      'buyer_key, supplier, supplier_key (an ABN or `<scheme>:<id>`), jurisdiction and `since`; page with limit and offset. ' +
+      'Supplier names and identifiers and source links need an API key; `withheld` names what was left out.',
+    route: { method: 'GET', path: '/v1/awards' },
+    input: AwardQuery,
+    output: AwardList,
+  }),
+  defineTool({
+    name: 'list_buyers',
+    title: 'List government buyers',
+    description:
+      'The listed buyers of a country (`AU` or `NZ`): those with at least 20 contracts in the last three years or at least 5 open ' +
+      'tenders, with their figures, ordered by contract count or total value. Each has a `buyer_key` for get_buyer.',
+    route: { method: 'GET', path: '/v1/awards/buyers' },
+    input: BuyersQuery,
+    output: BuyerCohort,
+  }),
+  defineTool({
+    name: 'count_new_buyers',
+    title: 'Count new buyers',
+    description: 'How many buyers of a country were first seen on or after a date (`since`, required).',
+    route: { method: 'GET', path: '/v1/awards/buyers/new' },
+    input: NewBuyersQuery,
+    output: NewBuyers,
+  }),
+  defineTool({
+    name: 'lookup_buyer',
+    title: 'Find a buyer by its published name',
+    description:
+      'Resolve a buyer name as a tender or contract publishes it (`name` and `jurisdiction`, both required) to the buyer, and ' +
+      'answer what get_buyer answers for it. A near miss is resolved by a labelled heuristic and the reply says so in `match`.',
+    route: { method: 'GET', path: '/v1/awards/buyers/lookup' },
+    input: LookupQuery,
+    output: BuyerDetail,
+  }),
+  defineTool({
+    name: 'get_buyer',
+    title: 'Read a buyer',
+    description:
+      "One buyer by its `buyer_key`: contract figures, contracts expiring, procurement plans, recent awards and open tenders. " +
+      'Its top suppliers and links need an API key.',
+    route: { method: 'GET', path: '/v1/awards/buyers/{buyer_key}' },
+    input: BuyerParams,
+    output: BuyerDetail,
+  }),
+  defineTool({
+    name: 'get_supplier',
+    title: 'Read a supplier',
+    description:
+      "One supplier by an ABN or `<scheme>:<id>`: its government contracts, buyers and categories, and its business register " +
+      'standing. Without an API key the counts are shown and names and identifiers are withheld.',
+    route: { method: 'GET', path: '/v1/awards/suppliers/{identifier}' },
+    input: SupplierParams,
+    output: SupplierEntity,
+  }),
+  defineTool({
+    name: 'list_signals',
+    title: 'Forward-looking signals',
+    description:
+      'What is likely to come to market: contracts expiring, planned procurements and tenders that recur, sorted by when their ' +
+      'window starts. Filter by kind, jurisdiction, buyer, words and window dates. Incumbents and evidence links need an API key.',
+    route: { method: 'GET', path: '/v1/signals' },
+    input: SignalsQuery,
+    output: SignalList,
+  }),
+  defineTool({
+    name: 'list_planned_procurements',
+    title: 'Planned procurements',
+    description:
+      "Entries of buyers' annual procurement plans and forward notices still to come, filtered by jurisdiction, buyer, " +
+      'buyer_key, words, quarter (such as 2026Q4) or window dates, with facets by quarter, buyer and category. Each result\'s ' +
+      '`evidence_ref` is the plan id get_plan_context takes.',
+    route: { method: 'GET', path: '/v1/intelligence/planned' },
+    input: PlannedQuery,
+    output: PlannedIntelligence,
+  }),
+  defineTool({
+    name: 'get_plan_context',
+    title: "A planned procurement's buyer and similar work",
+    description: "One planned procurement by its id (`evidence_ref`), its buyer's summary, and how many of that buyer's contracts are for similar work.",
+    route: { method: 'GET', path: '/v1/intelligence/planned/{plan_id}/context' },
+    input: PlanIdParams,
+    output: PlanContext,
+  }),
+  defineTool({
+    name: 'intelligence_summary',
+    title: 'Headline intelligence',
+    description:
+      'Headline counts across Australia and New Zealand: open tenders, new this week, contracts ending within a year, planned ' +
+      'procurements starting this quarter, active buyers and open grant rounds, by jurisdiction, with a few of the soonest expiring, ' +
+      'planned and recurring rows.',
+    route: { method: 'GET', path: '/v1/intelligence/summary' },
+    input: NoArguments,
+    output: IntelligenceSummary,
+  }),
+  defineTool({
+    name: 'jurisdiction_intelligence',
+    title: 'One state or country',
+    description:
+      'One jurisdiction (a code such as `AU-NSW`, or `nsw`, `au`, `nz`): contracts expiring, planned procurements, its buyers and open tenders.',
+    route: { method: 'GET', path: '/v1/intelligence/{jurisdiction}' },
+    input: JurisdictionParams,
+    output: JurisdictionIntelligence,
+  }),
+  defineTool({
+    name: 'list_trades',
+    title: 'Trades by jurisdiction',
+    description: 'Every trade × jurisdiction pair with anything to show, largest first, with its counts; the pairs get_trade_intelligence reads.',
+    route: { method: 'GET', path: '/v1/intelligence/trades' },
+    input: NoArguments,
+    output: TradePairs,
+  }),
+  defineTool({
+    name: 'get_trade_intelligence',
+    title: 'One trade in one jurisdiction',
+    description:
+      'One trade (such as `civil-works`) in one jurisdiction (such as `nsw`, `au` or `nz`): open tenders, contracts ending, planned ' +
+      'and recurring work, buyers and how concentrated the market is. Holder names and the re-tender calendar need an API key.',
+    route: { method: 'GET', path: '/v1/intelligence/trades/{trade}/{state}' },
+    input: TradeStateParams,
+    output: TradeStateIntelligence,
+  }),
+  defineTool({
+    name: 'grants_summary',
+    title: 'Open grant rounds',
+    description: 'How many grant rounds are open, how many close this month, and the total value of those stating one.',
+    route: { method: 'GET', path: '/v1/grants/summary' },
+    input: NoArguments,
+    output: GrantsSummary,
   }),
 ];

@@ -1,6 +1,7 @@
 import { invalidBodyStatus } from '../schemas/common.ts';
 import type { Hook } from '@hono/zod-openapi';
 import type { Context, Env, ErrorHandler, NotFoundHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
@@ -9,6 +10,8 @@ import { StateUnavailableError } from '../../data/state/db.ts';
 export interface ErrorRepliesOptions {
   /** Where unexpected exceptions are reported; the caller only learns that something failed. */
   log?: (error: unknown, c: Context) => void;
+  /** Where one-line notices go: a client that hung up before its request arrived in full (default stdout). */
+  notice?: (line: string) => void;
   /** Seconds a client is told to wait (`Retry-After`) while the state store is unreachable (default 30). */
   stateRetryAfterSeconds?: number;
 }
@@ -23,7 +26,8 @@ export interface ErrorReplies<E extends Env> {
   notFound: NotFoundHandler<E>;
   /**
    * `app.onError`: HTTP exceptions keep their status; an unreachable state store answers 503 with
-   * `Retry-After` (the work did not run); anything else answers 500 and is logged.
+   * `Retry-After` (the work did not run); a client that hung up mid-request is one notice line (nobody is
+   * left to read the reply); anything else answers 500 and is logged.
    */
   onError: ErrorHandler<E>;
 }
@@ -47,6 +51,7 @@ const LONGEST_ECHO = 80;
  */
 export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions = {}): ErrorReplies<E> {
   const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path} failed:`, error));
+  const notice = options.notice ?? ((line: string) => console.log(line));
   const stateRetryAfter = options.stateRetryAfterSeconds ?? 30;
   return {
     validationHook: (result, c) => {
@@ -64,10 +69,20 @@ export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions =
         c.header('Retry-After', String(stateRetryAfter));
         return c.json({ detail: `Our account and usage store is unreachable just now, so this call was not run. Try again in ${stateRetryAfter} seconds.` }, 503);
       }
+      if (clientHungUp(error, c)) {
+        notice(`${c.req.method} ${c.req.path}: the client closed the connection before its request arrived in full; nothing was answered.`);
+        return c.json({ detail: 'The request was cut off before it arrived in full. Send it again.' }, 400);
+      }
       log(error, c);
       return c.json({ detail: 'The server failed to answer this request; the failure is logged. Try again shortly.' }, 500);
     },
   };
+}
+
+/** The error a request body read throws when its client closed the connection mid-body (Node's `aborted`, ECONNRESET). */
+function clientHungUp(error: unknown, c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.readableAborted === true && (error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET';
 }
 
 /** One sentence per offending parameter: its name, the value given and what is allowed. */

@@ -52,22 +52,22 @@ const awardParameters = {
 const strictQuery = <T extends z.ZodRawShape>(shape: T) =>
   z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? `this route takes ${Object.keys(shape).join(', ') || 'no parameters'}` : undefined) });
 
-const AwardQuery = strictQuery(awardParameters);
-const BuyersQuery = strictQuery({
+export const AwardQuery = strictQuery(awardParameters);
+export const BuyersQuery = strictQuery({
   country: country.default('AU').openapi({ default: 'AU' }),
   order: z.enum(['count', 'value'], { error: 'must be count or value' }).default('count').openapi({ default: 'count', description: '`count`: most awards first; `value`: largest total first.' }),
 });
-const NewBuyersQuery = strictQuery({ since: isoDate('Buyers first seen on or after this day.'), country: country.default('AU').openapi({ default: 'AU' }) });
-const LookupQuery = strictQuery({
+export const NewBuyersQuery = strictQuery({ since: isoDate('Buyers first seen on or after this day.'), country: country.default('AU').openapi({ default: 'AU' }) });
+export const LookupQuery = strictQuery({
   name: name('The buyer\'s name as published.'),
   jurisdiction: z.enum(JURISDICTIONS, { error: `must be one of ${JURISDICTIONS.join(', ')}` }).openapi({ description: 'The jurisdiction the name was published under.' }),
   source: z.string().regex(/^[a-z]+(_[a-z0-9]+)+$/, { error: 'must be a registry id such as au_vendorpanel (GET /v1/tenders/sources lists them)' }).optional()
     .openapi({ description: 'Registry id of the source that published the name.' }),
 });
-const BuyerParams = z.object({
+export const BuyerParams = z.object({
   buyer_key: z.string().openapi({ param: { name: 'buyer_key', in: 'path' }, pattern: BUYER_KEY_PATTERN.source, example: 'au-nsw-6ef7e680ac1d' }),
 });
-const SupplierParams = z.object({
+export const SupplierParams = z.object({
   identifier: z.string().openapi({ param: { name: 'identifier', in: 'path' }, description: 'An ABN (digits, or spaced) or `<scheme>:<id>`.', example: 'AU-ABN:53004085616' }),
 });
 

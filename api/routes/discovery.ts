@@ -8,7 +8,7 @@ export interface DiscoveryRoutesOptions {
   openApiDocument: ReadOpenApiDocument;
   /** The MCP tool registry. */
   tools: readonly McpTool[];
-  /** The weekly checker allowances in force. */
+  /** The weekly allowances of metered calls in force. */
   caps: WeeklyCaps;
   /** The tools that answer sandbox calls with a fixture (the sandbox registry's list). */
   sandboxFixtures: () => { tool: string; summary: string }[];
@@ -151,7 +151,7 @@ function agentsMarkdown(service: Service): string {
   }
   lines.push('## REST routes', '', `Every route with its schemas is in [/openapi.json](${base}/openapi.json).`, '');
   for (const [tag, routes] of groupByTag(service.routes)) {
-    lines.push(`### ${tag}`, '', ...routes.map((route) => `- \`${route.method} ${route.path}\`: ${route.summary ?? route.description ?? 'no summary given'}`), '');
+    lines.push(`### ${tag}`, '', ...routes.map((route) => `- \`${route.method} ${route.path}\`: ${route.summary ?? route.description ?? 'no summary given'}${requirementsOf(route)}`), '');
   }
   return lines.join('\n');
 }
@@ -183,8 +183,7 @@ function llmsText(service: Service): string {
     '## REST routes',
     '',
     ...service.routes.map((route) => {
-      // A link is followed with GET, so only a GET route without path parameters links to itself.
-      const href = route.method === 'GET' && !route.path.includes('{') ? `${base}${route.path}` : `${base}/openapi.json`;
+      const href = followable(route) ? `${base}${route.path}` : `${base}/openapi.json`;
       return `- [${route.method} ${route.path}](${href}): ${route.summary ?? route.description ?? 'no summary given'}`;
     }),
     '',
@@ -206,8 +205,9 @@ function agentCard(service: Service): AgentCard {
         type: 'http',
         scheme: 'bearer',
         description:
-          `An API key beginning svc_, sent as Authorization: Bearer. Optional: anonymous calls are allowed within ${service.caps.anonymous} ` +
-          `checker calls a week per IP; a key allows ${service.caps.identified} a week per account. Connector URLs (${base}/mcp/c/<token>) carry an MCP-only key in the path.`,
+          `An API key beginning svc_, sent as Authorization: Bearer. Optional: anonymous calls are allowed, and metered calls are limited to ` +
+          `${service.caps.anonymous} a week per IP without a key and ${service.caps.identified} a week per account with one. ` +
+          `Connector URLs (${base}/mcp/c/<token>) carry an MCP-only key in the path.`,
       },
     },
     security: [{ bearer: [] }, {}],
@@ -224,14 +224,34 @@ function agentCard(service: Service): AgentCard {
   };
 }
 
+/** A link is followed with GET and no credentials, so only a route that answers such a request as it stands links to itself. */
+function followable(route: DocumentRoute): boolean {
+  return route.method === 'GET' && !route.path.includes('{') && route.requiredQuery.length === 0 && route.credentials.length === 0;
+}
+
+/** The security schemes the app registers, as a person names them. */
+const CREDENTIAL_NAMES: Record<string, string> = { bearer: 'an API key', session: 'a signed-in session' };
+
+/** What a route needs beyond its path, for the route list of /agents.md. */
+function requirementsOf(route: DocumentRoute): string {
+  const needs = [
+    ...(route.requiredQuery.length > 0 ? [`requires ${route.requiredQuery.map((name) => `\`${name}\``).join(', ')}`] : []),
+    ...(route.credentials.length > 0 ? [`needs ${route.credentials.map((scheme) => CREDENTIAL_NAMES[scheme] ?? `\`${scheme}\` credentials`).join(' or ')}`] : []),
+  ];
+  return needs.length > 0 ? ` (${needs.join('; ')})` : '';
+}
+
 /** The access model in sentences, shared by /agents.md and /llms.txt so the two never disagree. */
 function authenticationLines(service: Service): string[] {
   const { base, caps, sandboxTools } = service;
+  const metered = service.tools.filter(({ tool }) => tool.metered).map(({ tool }) => `\`${tool.name}\` (\`${tool.route.method} ${tool.route.path}\`)`);
   return [
     'Send an API key as `Authorization: Bearer svc_…` on REST calls and MCP connections, or nothing to call anonymously.',
-    'Reads, tender browsing and the sandbox are open to everyone and never counted; document checks allow ' +
-      `${caps.anonymous} calls a week per IP address for anonymous callers (shared by everyone behind it) and ${caps.identified} a week ` +
-      `per account for a key or signed-in session, across all its keys and tools. ${WEEK_RULE}`,
+    metered.length > 0
+      ? `Reads, tender browsing and the sandbox are open to everyone and never counted. Metered calls, one unit each: ${metered.join(', ')}. ` +
+        `They allow ${caps.anonymous} calls a week per IP address for anonymous callers (shared by everyone behind it) and ${caps.identified} a week ` +
+        `per account for a key or signed-in session, across all its keys and tools. ${WEEK_RULE}`
+      : 'Reads, tender browsing and the sandbox are open to everyone, and no call is metered.',
     'A key that is invalid, revoked or disabled is answered 401; it never falls back to anonymous access. A signed-in account creates keys with `POST /v1/keys`.',
     'Links to original portals and other sites, supplier names and evidence URLs are returned only to a key or signed-in session.',
     `Chat apps that take only a URL: a signed-in account mints a connector URL with \`POST /v1/mcp/connector\`, of the form \`${base}/mcp/c/<token>\`. ` +
@@ -239,7 +259,8 @@ function authenticationLines(service: Service): string[] {
     sandboxTools.length
       ? `On ${sandboxTools.map((tool) => `\`${tool}\``).join(', ')}, add \`Svc-Sandbox: true\` (or \`?sandbox=true\`, or \`"sandbox": true\` in a JSON body) for a deterministic fixture reply, free and never counted.`
       : 'No tool offers sandbox replies yet; tools that do will be listed here.',
-    'Every response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. Every error is JSON `{"detail": "…"}`, a sentence to act on; ' +
+    'Every response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`: the weekly allowance of metered calls, what is left ' +
+      'after this call and the seconds until the week resets. Every error is JSON `{"detail": "…"}`, a sentence to act on; ' +
       'on 429 and 503 wait the `Retry-After` seconds before retrying.',
   ];
 }

@@ -66,11 +66,14 @@ const invalid = (what: string) => errorReply(`${what}; \`detail\` names the fiel
 const wrongMediaType = errorReply('The body is not in the media type this route reads.');
 const forbidden = (what: string) => errorReply(`The caller's role may not ${what}.`);
 const tags = ['Organisations'];
+// Every organisation route answers a signed-in session only (the signedIn middleware below).
+const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
 
 const listOrgsRoute = createRoute({
   method: 'get',
   path: '/v1/orgs',
   tags,
+  security: sessionOnly,
   summary: 'Organisations of the signed-in account',
   responses: {
     200: { description: 'Each organisation with the role the account holds there.', content: json(MembershipListSchema) },
@@ -82,6 +85,7 @@ const createOrgRoute = createRoute({
   method: 'post',
   path: '/v1/orgs',
   tags,
+  security: sessionOnly,
   summary: 'Create an organisation',
   description: 'The signed-in account becomes its owner.',
   middleware: [bodyMediaType('json')] as const,
@@ -98,6 +102,7 @@ const inviteRoute = createRoute({
   method: 'post',
   path: '/v1/orgs/{org}/invites',
   tags,
+  security: sessionOnly,
   summary: 'Invite someone by email',
   description:
     "Emails an accept link valid for 7 days. The role may not be above the inviter's; owners and admins may invite. " +
@@ -120,6 +125,7 @@ const acceptRoute = createRoute({
   method: 'post',
   path: '/v1/orgs/invites/{token}/accept',
   tags,
+  security: sessionOnly,
   summary: 'Accept an invitation',
   description: "The signed-in account's email must be the invitation's recipient; the account joins with the invited role.",
   request: { params: InviteTokenParams },
@@ -134,6 +140,7 @@ const membersRoute = createRoute({
   method: 'get',
   path: '/v1/orgs/{org}/members',
   tags,
+  security: sessionOnly,
   summary: 'Members of an organisation',
   request: { params: OrgParams },
   responses: {
@@ -147,6 +154,7 @@ const profileRoute = createRoute({
   method: 'get',
   path: '/v1/orgs/{org}/profile',
   tags,
+  security: sessionOnly,
   summary: 'Organisation profile',
   request: { params: OrgParams },
   responses: {
@@ -160,6 +168,7 @@ const patchProfileRoute = createRoute({
   method: 'patch',
   path: '/v1/orgs/{org}/profile',
   tags,
+  security: sessionOnly,
   summary: 'Change the organisation profile',
   description: 'Any subset of the fields; null clears one. Owners and admins may edit.',
   middleware: [bodyMediaType('json')] as const,
@@ -178,6 +187,7 @@ const listDocumentsRoute = createRoute({
   method: 'get',
   path: '/v1/orgs/{org}/documents',
   tags,
+  security: sessionOnly,
   summary: 'The organisation document library',
   request: { params: OrgParams },
   responses: {
@@ -191,6 +201,7 @@ const uploadDocumentRoute = createRoute({
   method: 'post',
   path: '/v1/orgs/{org}/documents',
   tags,
+  security: sessionOnly,
   summary: 'Upload a document to the library',
   description: 'Multipart field `file`, at most 25 MB. Owners, admins and members may upload.',
   middleware: [
@@ -214,6 +225,7 @@ const patchDocumentRoute = createRoute({
   method: 'patch',
   path: '/v1/orgs/{org}/documents/{doc_id}',
   tags,
+  security: sessionOnly,
   summary: "Set a document's expiry date",
   description: 'Anyone who may upload may set it.',
   middleware: [bodyMediaType('json')] as const,
@@ -232,6 +244,7 @@ const deleteDocumentRoute = createRoute({
   method: 'delete',
   path: '/v1/orgs/{org}/documents/{doc_id}',
   tags,
+  security: sessionOnly,
   summary: 'Delete a document',
   description: 'Removes the record and the stored file. Anyone who may upload may delete.',
   request: { params: DocumentParams },

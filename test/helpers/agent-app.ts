@@ -6,6 +6,7 @@ import { createApp } from '../../api/app.ts';
 import { mcpTools, type McpTool } from '../../api/mcp/tools.ts';
 import { ReleaseStore } from '../../api/release-store.ts';
 import { openStateDb, type StateDb } from '../../data/state/db.ts';
+import { seedIntelRelease, type IntelStoreSeed } from './intel-seed.ts';
 import { makeDataDir, seedRelease, type SourceSeed, type TenderSeed } from './seed-release.ts';
 
 type App = ReturnType<typeof createApp>;
@@ -18,6 +19,8 @@ export interface AgentAppOptions {
   sources: SourceSeed[];
   /** The service clock, pinned so `open` and the strip do not drift. */
   now: Date;
+  /** Awards, plans, buyers and register rows, with the intelligence models run at `now`; default none. */
+  intelligence?: Omit<IntelStoreSeed, 'tenders'>;
   /** Default: the real registry. */
   tools?: readonly McpTool[];
   /** Registers extra routes on the app before the agent surfaces are mounted. */
@@ -47,7 +50,11 @@ export interface AgentApp {
  */
 export async function startAgentApp(options: AgentAppOptions): Promise<AgentApp> {
   const dataDir = await makeDataDir();
-  await seedRelease({ dataDir, tenders: options.tenders, sources: options.sources });
+  if (options.intelligence) {
+    await seedIntelRelease({ dataDir, tenders: options.tenders, sources: options.sources, computedAt: options.now.toISOString(), ...options.intelligence });
+  } else {
+    await seedRelease({ dataDir, tenders: options.tenders, sources: options.sources });
+  }
   const store = await ReleaseStore.open({ dataDir, now: () => options.now, log: () => {} });
   const state = openStateDb(':memory:');
   const forwarded: ForwardedRequest[] = [];
@@ -85,4 +92,12 @@ export async function startAgentApp(options: AgentAppOptions): Promise<AgentApp>
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolves once GET /v1/awards answers 200: the award list answers 503 until the release's award index is read, in the background. */
+export async function awardIndexReady(agent: AgentApp): Promise<void> {
+  for (let tries = 0; (await fetch(new URL('/v1/awards', agent.url))).status !== 200; tries += 1) {
+    if (tries >= 100) throw new Error('the award index was never ready');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

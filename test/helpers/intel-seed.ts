@@ -13,7 +13,7 @@ type SeedValue = string | number | boolean | string[] | null;
 export type SeedRow = Record<string, SeedValue>;
 
 /** The models the intelligence builders read, in dependency order. */
-export const INTELLIGENCE_MODELS = ['signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers'] as const;
+export const INTELLIGENCE_MODELS = ['suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers'] as const;
 
 /** An awards row with plausible defaults; `buyer_key` is derived from jurisdiction and buyer unless given. */
 export function awardRow(overrides: SeedRow = {}): SeedRow {
