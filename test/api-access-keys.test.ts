@@ -25,6 +25,13 @@ const post = (app: App, path: string, headers: Record<string, string>, body?: ob
   });
 const detailOf = async (response: Response) => ((await response.json()) as { detail: string }).detail;
 
+/** Every row of every table of the state store as text, blobs decoded, to look for a secret anywhere in it. */
+function everythingStored(state: ReturnType<typeof openStateDb>): string {
+  const tables = state.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => row.name);
+  return tables.map((table) => JSON.stringify(state.all(`SELECT * FROM "${table}"`), (_, value: unknown) =>
+    value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value)).join('\n');
+}
+
 interface KeyMetadata {
   key_id: string;
   name: string;
@@ -95,6 +102,34 @@ describe('POST /v1/keys and GET /v1/keys', () => {
     assert.equal(response.status, 422);
     assert.match(await detailOf(response), /colour/);
   });
+});
+
+describe('a retry of a key-minting call with the same Idempotency-Key', () => {
+  for (const [path, secretField] of [['/v1/keys', 'api_key'], ['/v1/mcp/connector', 'url']] as const) {
+    it(`${path}: mints nothing again, replays the reply without ${secretField}, and no table keeps the secret`, async () => {
+      const { app, state } = setup();
+      const person = signIn(state, `retry${secretField}@example.com`, NOW);
+      const headers = { ...person.headers, 'idempotency-key': `mint-${secretField}` };
+      const first = await post(app, path, headers, {});
+      assert.equal(first.status, 201);
+      const minted = (await first.json()) as Record<string, string>;
+      const secret = /svc_[A-Za-z0-9_-]{32}/.exec(minted[secretField]!)![0];
+      assert.ok(!everythingStored(state).includes(secret), 'the plaintext is in no table, the idempotency store included');
+      assert.equal(first.headers.get('cache-control'), 'no-store');
+
+      const retry = await post(app, path, headers, {});
+      assert.equal(retry.status, 201);
+      assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+      const replayed = (await retry.json()) as Record<string, unknown>;
+      assert.equal(secretField in replayed, false);
+      assert.ok(!JSON.stringify(replayed).includes(secret));
+      assert.equal(replayed.key_id, minted.key_id, 'the same key, named so it can be revoked');
+      assert.deepEqual(replayed.withheld, [secretField]);
+      assert.match(String(replayed.withheld_reason), /shown once.*never stored.*DELETE \/v1\/keys\/\{key_id\}/);
+      const { keys } = (await (await app.request('/v1/keys', { headers: person.headers })).json()) as { keys: KeyMetadata[] };
+      assert.deepEqual(keys.map((key) => key.key_id), [minted.key_id], 'the retry minted no second key');
+    });
+  }
 });
 
 describe('DELETE /v1/keys/{key_id}', () => {

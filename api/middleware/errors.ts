@@ -46,7 +46,8 @@ const LONGEST_ECHO = 80;
  * // POST /v1/auth/login {"email":"nobody"} → 422 {"detail":"Invalid body field email: must be an email address such as person@example.com."}
  */
 export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions = {}): ErrorReplies<E> {
-  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path} failed:`, error));
+  // The route's pattern, not the path: paths carry secrets (`/mcp/c/<key>`, invitation and stop-link tokens) that no log may keep.
+  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.routePath} failed:`, error));
   const stateRetryAfter = options.stateRetryAfterSeconds ?? 30;
   return {
     validationHook: (result, c) => {
