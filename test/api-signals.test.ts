@@ -194,3 +194,26 @@ describe('GET /v1/intelligence/planned/{plan_id}/context', () => {
     assert.match(unknown.body.detail, /NOPE/);
   });
 });
+
+describe('?sandbox=true on read routes', () => {
+  const withSandbox = (path: string, value: string) => `${path}${path.includes('?') ? '&' : '?'}sandbox=${value}`;
+
+  it('is accepted wherever the Svc-Sandbox header is, and changes nothing on a read', async () => {
+    for (const path of ['/v1/tenders', '/v1/tenders/strip', '/v1/awards/buyers', '/v1/awards/buyers/lookup?name=Transport%20for%20NSW&jurisdiction=AU-NSW',
+      '/v1/signals?kind=planned_procurement', '/v1/intelligence/planned', '/v1/intelligence/summary', '/v1/grants/summary']) {
+      const plain = await get(path);
+      assert.equal(plain.status, 200, path);
+      const switched = await get(withSandbox(path, 'true'));
+      assert.equal(switched.status, 200, `${path} with sandbox=true: ${switched.body.detail}`);
+      assert.deepEqual(switched.body, plain.body, path);
+    }
+  });
+
+  it('answers 400 to a value other than true or false on a route that checks its query', async () => {
+    for (const path of ['/v1/tenders', '/v1/awards/buyers', '/v1/signals', '/v1/intelligence/planned']) {
+      const { status, body } = await get(withSandbox(path, 'maybe'));
+      assert.equal(status, 400, path);
+      assert.match(body.detail, /sandbox=maybe: must be true or false/);
+    }
+  });
+});

@@ -11,7 +11,7 @@ import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
-import { wholeNumber } from '../schemas/common.ts';
+import { strictQuery, wholeNumber } from '../schemas/common.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 
 export interface AwardRoutesOptions {
@@ -49,8 +49,6 @@ const awardParameters = {
   limit: wholeNumber('Page size, at most 100.', 1, 100).default(20).openapi({ default: 20 }),
   offset: wholeNumber('Results to skip.', 0).default(0).openapi({ default: 0 }),
 };
-const strictQuery = <T extends z.ZodRawShape>(shape: T) =>
-  z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? `this route takes ${Object.keys(shape).join(', ') || 'no parameters'}` : undefined) });
 
 const AwardQuery = strictQuery(awardParameters);
 const BuyersQuery = strictQuery({

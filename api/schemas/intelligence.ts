@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { wholeNumber } from './common.ts';
+import { strictQuery, wholeNumber } from './common.ts';
 import type { MiddlewareHandler } from 'hono';
 import { JURISDICTIONS } from '../../lib/jurisdictions.ts';
 import { BUYER_KEY_PATTERN } from '../../lib/keys.ts';
@@ -59,9 +59,6 @@ export const signalFilterParameters = {
   limit: wholeNumber('Page size.', 1, 100).default(20).openapi({ default: 20 }),
   offset: wholeNumber('Results to skip.', 0).default(0).openapi({ default: 0 }),
 };
-
-const strictQuery = <T extends z.core.$ZodLooseShape>(shape: T) =>
-  z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? `this route takes ${Object.keys(shape).join(', ')}` : undefined) });
 
 export const SignalsQuery = strictQuery({
   kind: z.enum(SIGNAL_KINDS, { error: `must be one of ${SIGNAL_KINDS.join(', ')}` }).optional(),
