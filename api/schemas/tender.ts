@@ -58,7 +58,7 @@ const searchParameters = {
 export const TenderSearchQuery = strictQuery(searchParameters);
 
 export const TenderKeyParams = z.object({
-  key: z.string().openapi({
+  key: z.string().regex(TENDER_KEY_PATTERN, { error: 'must be a page_key: 32 lowercase hex characters, or f and 32 (the page_key of a search result)' }).openapi({
     param: { name: 'key', in: 'path' },
     description: 'The tender\'s `page_key`.',
     pattern: TENDER_KEY_PATTERN.source,
