@@ -287,4 +287,33 @@ describe('/openapi.json', () => {
     }
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['bearer', 'session']);
   });
+
+  it('declares the 401 and 429 replies and the rate headers on every route', async () => {
+    const { app } = setup();
+    type Reply = { $ref?: string; headers?: Record<string, { $ref: string }> };
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, Reply> }>>;
+      components: { headers: Record<string, { schema: object }>; responses: Record<string, Reply> };
+    };
+    const rateHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+    const resolved = (reply: Reply) => (reply.$ref ? document.components.responses[reply.$ref.replace('#/components/responses/', '')]! : reply);
+    let operations = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        operations++;
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.ok(operation.responses['401'], `${where} declares 401`);
+        assert.ok(operation.responses['429'], `${where} declares 429`);
+        for (const [status, reply] of Object.entries(operation.responses)) {
+          const headers = resolved(reply).headers ?? {};
+          for (const header of rateHeaders) assert.equal(headers[header]?.$ref, `#/components/headers/${header}`, `${where} ${status} carries ${header}`);
+        }
+        assert.ok(resolved(operation.responses['429']!).headers?.['Retry-After'], `${where} 429 carries Retry-After`);
+      }
+    }
+    assert.ok(operations > 40, `every route (${operations})`);
+    for (const header of [...rateHeaders, 'Retry-After']) assert.deepEqual(document.components.headers[header]!.schema, { type: 'integer' });
+    const keys = document.paths['/v1/keys']!;
+    assert.match(JSON.stringify(keys.get!.responses['401']), /key is not valid/, "a route's own 401 is kept");
+  });
 });
