@@ -131,13 +131,10 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
     try {
       const reply = c.res;
       const streamed = reply.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-      if (threw || reply.status >= 400 || streamed) {
-        state.run("DELETE FROM idempotency_keys WHERE scope = ? AND idempotency_key = ? AND run_token = ? AND state = 'running'", scope, key, runToken);
-        return;
-      }
       const withheld = (c as Context<WithheldEnv>).get(WITHHELD_ON_REPLAY);
-      const noStore = /(^|,)\s*no-store\s*(,|$)/i.test(reply.headers.get('cache-control') ?? '');
-      if (noStore && withheld === undefined) {
+      // A reply no cache may store holds a secret: kept only in the form its route declared without it.
+      const secret = /(^|,)\s*no-store\s*(,|$)/i.test(reply.headers.get('cache-control') ?? '') && withheld === undefined;
+      if (threw || reply.status >= 400 || streamed || secret) {
         state.run("DELETE FROM idempotency_keys WHERE scope = ? AND idempotency_key = ? AND run_token = ? AND state = 'running'", scope, key, runToken);
         return;
       }

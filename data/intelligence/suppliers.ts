@@ -85,11 +85,11 @@ async function supplierKeyOf(ctx: IntelContext, key: string): Promise<string | n
   const [own] = await ctx.store.all<{ supplier_key: string }>('SELECT supplier_key FROM suppliers WHERE supplier_key = ?', [key]);
   if (own) return own.supplier_key;
   // Sources write an org-id either way: `AU-ACN-607067925` or `AU-ACN:607067925` (data/models/awards.sql).
-  const [scheme, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+  const colon = key.indexOf(':');
   const [published] = await ctx.store.all<{ supplier_key: string }>(
     `SELECT supplier_key FROM awards WHERE supplier_id IN (?, ?) AND supplier_key IS NOT NULL
      GROUP BY supplier_key ORDER BY count(*) DESC, supplier_key LIMIT 1`,
-    [`${scheme}:${id}`, `${scheme}-${id}`],
+    [key, `${key.slice(0, colon)}-${key.slice(colon + 1)}`],
   );
   return published?.supplier_key ?? null;
 }
