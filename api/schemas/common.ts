@@ -67,6 +67,10 @@ export const sandboxField = z
   .optional()
   .openapi({ description: '`true` answers the deterministic sandbox fixture of this tool, labelled `sandbox: true`; free and never metered.' });
 
+/** The query switch of the sandbox as every route's query schema takes it. */
+const sandboxQuery = z.enum(['true', 'false'], { error: 'must be true or false' }).optional()
+  .openapi({ description: 'The sandbox switch, accepted on every route like the `Svc-Sandbox` header. A read is free and never metered, so it changes nothing here.' });
+
 /**
  * A route's query schema: an unknown parameter is refused with 400 naming the ones the route takes, and
  * `sandbox` is accepted on every route as the `Svc-Sandbox` header is (spec, Shared input conventions). A
@@ -85,9 +89,6 @@ export function strictQuery<T extends z.ZodRawShape>(shape: T) {
       return rest as z.output<z.ZodObject<T, z.core.$strict>>;
     });
 }
-
-const sandboxQuery = z.enum(['true', 'false'], { error: 'must be true or false' }).optional()
-  .openapi({ description: 'The sandbox switch, accepted on every route like the `Svc-Sandbox` header. A read is free and never metered, so it changes nothing here.' });
 
 /** What a request body holds as JSON. */
 export type JsonBody = { kind: 'json'; value: unknown } | { kind: 'empty' } | { kind: 'malformed'; detail: string };
