@@ -21,6 +21,7 @@ import { steps } from './middleware/steps.ts';
 import type { ReleaseStore } from './release-store.ts';
 import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
+import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -192,7 +193,8 @@ export function createService(options: AppOptions): Service {
   };
   // Agent surfaces are generated from the route and tool registries: MCP tools forward to their REST routes
   // in process (metered, validated and shaped exactly alike), and the discovery documents list both.
-  const openApiDocument = () => app.getOpenAPI31Document(openApiConfig);
+  // The access steps' replies (401, 429, rate headers) are declared on every route of the generated document.
+  const openApiDocument = () => declareAccessReplies(app.getOpenAPI31Document(openApiConfig));
   const tools = options.mcp?.tools ?? mcpTools;
   const forward = (path: string, init: RequestInit) => {
     options.mcp?.onForward?.(path, init);
@@ -200,7 +202,7 @@ export function createService(options: AppOptions): Service {
   };
   app.route('/', mcpRoutes({ forward, tools, openApiDocument, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
   app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
-  app.doc31('/openapi.json', openApiConfig);
+  app.get('/openapi.json', (c) => c.json(openApiDocument()));
   isApiRoute = apiRouteMatcher(app.routes);
   return {
     app,

@@ -16,6 +16,7 @@ const manifest: Manifest = {
   sources: [],
   counts: {},
   stage_timings_ms: {},
+  browser: null,
 };
 
 /** A file's name, with this process's id in the temporary pointer's name written as PID. */

@@ -25,6 +25,13 @@ const post = (app: App, path: string, headers: Record<string, string>, body?: ob
   });
 const detailOf = async (response: Response) => ((await response.json()) as { detail: string }).detail;
 
+/** Every row of every table of the state store as text, blobs decoded, to look for a secret anywhere in it. */
+function everythingStored(state: ReturnType<typeof openStateDb>): string {
+  const tables = state.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => row.name);
+  return tables.map((table) => JSON.stringify(state.all(`SELECT * FROM "${table}"`), (_, value: unknown) =>
+    value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value)).join('\n');
+}
+
 interface KeyMetadata {
   key_id: string;
   name: string;
@@ -95,6 +102,34 @@ describe('POST /v1/keys and GET /v1/keys', () => {
     assert.equal(response.status, 422);
     assert.match(await detailOf(response), /colour/);
   });
+});
+
+describe('a retry of a key-minting call with the same Idempotency-Key', () => {
+  for (const [path, secretField] of [['/v1/keys', 'api_key'], ['/v1/mcp/connector', 'url']] as const) {
+    it(`${path}: mints nothing again, replays the reply without ${secretField}, and no table keeps the secret`, async () => {
+      const { app, state } = setup();
+      const person = signIn(state, `retry${secretField}@example.com`, NOW);
+      const headers = { ...person.headers, 'idempotency-key': `mint-${secretField}` };
+      const first = await post(app, path, headers, {});
+      assert.equal(first.status, 201);
+      const minted = (await first.json()) as Record<string, string>;
+      const secret = /svc_[A-Za-z0-9_-]{32}/.exec(minted[secretField]!)![0];
+      assert.ok(!everythingStored(state).includes(secret), 'the plaintext is in no table, the idempotency store included');
+      assert.equal(first.headers.get('cache-control'), 'no-store');
+
+      const retry = await post(app, path, headers, {});
+      assert.equal(retry.status, 201);
+      assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+      const replayed = (await retry.json()) as Record<string, unknown>;
+      assert.equal(secretField in replayed, false);
+      assert.ok(!JSON.stringify(replayed).includes(secret));
+      assert.equal(replayed.key_id, minted.key_id, 'the same key, named so it can be revoked');
+      assert.deepEqual(replayed.withheld, [secretField]);
+      assert.match(String(replayed.withheld_reason), /shown once.*never stored.*DELETE \/v1\/keys\/\{key_id\}/);
+      const { keys } = (await (await app.request('/v1/keys', { headers: person.headers })).json()) as { keys: KeyMetadata[] };
+      assert.deepEqual(keys.map((key) => key.key_id), [minted.key_id], 'the retry minted no second key');
+    });
+  }
 });
 
 describe('DELETE /v1/keys/{key_id}', () => {
@@ -251,5 +286,34 @@ describe('/openapi.json', () => {
       assert.ok(path in document.paths, `${path} is documented`);
     }
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['bearer', 'session']);
+  });
+
+  it('declares the 401 and 429 replies and the rate headers on every route', async () => {
+    const { app } = setup();
+    type Reply = { $ref?: string; headers?: Record<string, { $ref: string }> };
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, Reply> }>>;
+      components: { headers: Record<string, { schema: object }>; responses: Record<string, Reply> };
+    };
+    const rateHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+    const resolved = (reply: Reply) => (reply.$ref ? document.components.responses[reply.$ref.replace('#/components/responses/', '')]! : reply);
+    let operations = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        operations++;
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.ok(operation.responses['401'], `${where} declares 401`);
+        assert.ok(operation.responses['429'], `${where} declares 429`);
+        for (const [status, reply] of Object.entries(operation.responses)) {
+          const headers = resolved(reply).headers ?? {};
+          for (const header of rateHeaders) assert.equal(headers[header]?.$ref, `#/components/headers/${header}`, `${where} ${status} carries ${header}`);
+        }
+        assert.ok(resolved(operation.responses['429']!).headers?.['Retry-After'], `${where} 429 carries Retry-After`);
+      }
+    }
+    assert.ok(operations > 40, `every route (${operations})`);
+    for (const header of [...rateHeaders, 'Retry-After']) assert.deepEqual(document.components.headers[header]!.schema, { type: 'integer' });
+    const keys = document.paths['/v1/keys']!;
+    assert.match(JSON.stringify(keys.get!.responses['401']), /key is not valid/, "a route's own 401 is kept");
   });
 });

@@ -131,10 +131,10 @@ describe('what identity unlocks', () => {
       });
     });
 
-    it('answers 404 for an unknown or malformed key and for a tender with no link held', async () => {
-      for (const key of ['0123456789abcdef0123456789abcdef', 'not-a-key', String(noLink.tender_key)]) {
+    it('answers 404 for an unknown key and for a tender with no link held, and 400 for a malformed key', async () => {
+      for (const [key, status] of [['0123456789abcdef0123456789abcdef', 404], [String(noLink.tender_key), 404], ['not-a-key', 400]] as const) {
         const response = await app.request(`/v1/tenders/${key}/portal`, { headers: keyHeaders });
-        assert.equal(response.status, 404, key);
+        assert.equal(response.status, status, key);
         assert.deepEqual(Object.keys((await response.json()) as object), ['detail']);
       }
     });

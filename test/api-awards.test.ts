@@ -100,16 +100,25 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
       const ids = async (query: string, headers: Record<string, string> = {}) => (await get(`/v1/awards?limit=100&${query}`, headers)).body.results.map((a: Json) => a.contract_id).sort();
       assert.equal((await ids('buyer=TRANSPORT%20%20for%20nsw')).length, 30);
       assert.deepEqual(await ids(`buyer_key=${DEFENCE}`), ['CN-D1', 'CN-D2', 'CN-X']);
-      assert.deepEqual(await ids('supplier=harbourside%20civil%20pty%20ltd'), ['CN-D1', 'NZ-1']);
-      assert.deepEqual(await ids('supplier_key=AU-ABN:53004085616'), ['CN-D1', 'CN-D2', 'NZ-1']);
-      assert.deepEqual(await ids('supplier_key=53%20004%20085%20616'), ['CN-D1', 'CN-D2', 'NZ-1'], 'a spaced ABN is the same key');
-      assert.deepEqual(await ids('supplier_key=AU-ACN-935063719'), ['QLD-1']);
+      assert.deepEqual(await ids('supplier=harbourside%20civil%20pty%20ltd', keyed), ['CN-D1', 'NZ-1']);
+      assert.deepEqual(await ids('supplier_key=AU-ABN:53004085616', keyed), ['CN-D1', 'CN-D2', 'NZ-1']);
+      assert.deepEqual(await ids('supplier_key=53%20004%20085%20616', keyed), ['CN-D1', 'CN-D2', 'NZ-1'], 'a spaced ABN is the same key');
+      assert.deepEqual(await ids('supplier_key=AU-ACN-935063719', keyed), ['QLD-1']);
       assert.deepEqual(await ids('jurisdiction=NZ'), ['NZ-1']);
       assert.deepEqual(await ids('jurisdiction=AU&since=2026-05-01'), ['CN-D2', 'TFN-future'], 'a country matches its states; since is inclusive');
       assert.deepEqual(await ids('jurisdiction=AU-QLD'), ['QLD-1']);
       assert.deepEqual(await ids('q=road%20maintenance&jurisdiction=AU-VIC'), ['VIC-1', 'VIC-2']);
       assert.deepEqual(await ids('q=harbourside'), [], 'anonymous words never search supplier names');
       assert.deepEqual(await ids('q=harbourside', keyed), ['CN-D1', 'CN-D2', 'NZ-1']);
+    });
+
+    it('answers 401 {detail} to a supplier filter without a key or session', async () => {
+      for (const query of ['supplier=harbourside%20civil%20pty%20ltd', 'supplier_key=AU-ABN:53004085616', 'supplier_key=53004085616&jurisdiction=AU']) {
+        const { status, body } = await get(`/v1/awards?${query}`);
+        assert.equal(status, 401, query);
+        assert.deepEqual(Object.keys(body), ['detail']);
+        assert.match(body.detail, /by supplier.*API key.*signed-in session/);
+      }
     });
 
     it('answers 503 {ready: false} with Retry-After while the release\'s awards are being indexed, then lists them', async () => {
@@ -175,7 +184,7 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
   });
 
   describe('GET /v1/awards/buyers/{buyer_key}', () => {
-    it('gives the figures and lists; top suppliers for identified callers only', async () => {
+    it('gives the figures and lists; top supplier shares to everyone, their names to identified callers', async () => {
       const anonymous = (await get(`/v1/awards/buyers/${DEFENCE}`)).body;
       assert.equal(anonymous.buyer.award_count, 3);
       assert.equal(anonymous.buyer.p25_value, 187.5);
@@ -188,12 +197,21 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
       assert.equal(anonymous.recent_awards[0].supplier, undefined);
       assert.equal(anonymous.open_tenders.length, 6);
       assert.equal(anonymous.open_tenders.at(-1).page_key, 'open-undated', 'no closing date sorts last');
-      assert.equal('top_suppliers' in anonymous, false);
+      assert.deepEqual(anonymous.top_suppliers, [{ share: 0.6667 }, { share: 0.3333 }], 'shares, with names withheld');
       assert.equal('match' in anonymous, false);
 
       const identified = (await get(`/v1/awards/buyers/${DEFENCE}`, keyed)).body;
-      assert.deepEqual(identified.top_suppliers, [{ name: 'Exempt', share: 0.3333 }, { name: 'HARBOURSIDE CIVIL', share: 0.6667 }].sort((a, b) => b.share - a.share));
+      assert.deepEqual(identified.top_suppliers, [{ name: 'HARBOURSIDE CIVIL', share: 0.6667 }, { name: 'Exempt', share: 0.3333 }]);
       assert.equal(identified.planned[0].url, 'https://example.gov.au/p');
+    });
+
+    it('keeps the spec\'s buyer figures present, null when the release holds no value', async () => {
+      const { body } = await get(`/v1/awards/buyers/${QLD_HEALTH}`);
+      for (const figure of ['award_count', 'window_from', 'median_value', 'p25_value', 'p75_value', 'value_currency', 'median_response_days', 'expiring_12m', 'planned_12m']) {
+        assert.ok(figure in body.buyer, figure);
+      }
+      assert.deepEqual([body.buyer.median_value, body.buyer.p25_value, body.buyer.p75_value, body.buyer.value_currency, body.buyer.median_response_days], [null, null, null, null, null]);
+      assert.deepEqual(body.top_suppliers, []);
     });
 
     it('answers 404 for an unknown or malformed key', async () => {
@@ -259,11 +277,16 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
       assert.deepEqual(body.withheld, []);
     });
 
-    it('gives an anonymous caller counts with names and identifiers withheld', async () => {
+    it('gives an anonymous caller counts only, with names, identifiers, contracts and buyers withheld', async () => {
       const { body } = await get('/v1/awards/suppliers/AU-ABN:53004085616');
       assert.deepEqual(Object.keys(body.entity).sort(), ['buyer_count', 'contract_count', 'first_awarded', 'jurisdictions', 'last_awarded', 'scheme', 'value_totals']);
       assert.equal(body.entity.contract_count, 3);
-      assert.equal(body.contracts[0].supplier, undefined);
+      assert.equal(body.entity.buyer_count, 2);
+      assert.deepEqual(body.contracts, [], 'no list ties the supplier to its contracts');
+      assert.deepEqual(body.buyers, []);
+      assert.deepEqual(body.categories, [{ code: '72141000', contracts: 2 }, { code: '72101500', contracts: 1 }]);
+      for (const contractId of ['CN-D1', 'CN-D2', 'NZ-1']) assert.ok(!JSON.stringify(body).includes(contractId), contractId);
+      assert.ok(body.withheld.includes('contracts') && body.withheld.includes('buyers'));
       assert.equal(body.standing.asic.acn, undefined);
       assert.equal(body.standing.asic.company_name, undefined);
       assert.equal(body.standing.abn.abn_name, undefined);
@@ -273,6 +296,12 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
 
     it('takes other schemes, and answers 404 for an unknown identifier and 400 for a malformed one', async () => {
       assert.equal((await get('/v1/awards/suppliers/AU-ACN:935063719', keyed)).body.standing.asic.company_name, 'CAPRICORNIA ENGINEERING PTY LTD');
+      for (const published of ['AU-ACN:004085616', 'AU-ACN-004085616']) {
+        const byAcn = await get(`/v1/awards/suppliers/${published}`, keyed);
+        assert.equal(byAcn.status, 200, `${published}: an ACN an award carries beside its ABN`);
+        assert.equal(byAcn.body.entity.supplier_key, 'AU-ABN:53004085616');
+        assert.equal(byAcn.body.entity.contract_count, 3);
+      }
       assert.equal((await get('/v1/awards/suppliers/11111111111')).status, 404);
       const malformed = await get('/v1/awards/suppliers/12345');
       assert.equal(malformed.status, 400);

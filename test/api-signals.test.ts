@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buyerKey } from '../lib/keys.ts';
-import { NSW_ROADS, intelligenceApp, type IntelligenceApp } from './helpers/intel-scenario.ts';
+import { NSW_ROADS, intelligenceApp, scenario, type IntelligenceApp } from './helpers/intel-scenario.ts';
+import { planRow } from './helpers/intel-seed.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -121,6 +122,26 @@ describe('GET /v1/intelligence/planned', () => {
     assert.equal((await get('/v1/intelligence/planned?quarter=2026Q1')).body.total, 0, 'an ended quarter is outside the current five');
   });
 
+  it('takes quarter=later (windows starting after the current five quarters) and quarter=ended (windows already over)', async () => {
+    // The scenario with a plan starting after the current five quarters (2026Q3 to 2027Q3).
+    const later = planRow({ plan_id: 'APP-HANGAR', buyer: 'Department of Defence', title: 'Hangar refit', trade: 'civil-works', window_start: '2027-10-01', window_end: '2028-06-30' });
+    const wider = await intelligenceApp({ ...scenario, plans: [...scenario.plans, later] });
+    try {
+      const planned = async (query: string) => {
+        const reply = await wider.app.request(`/v1/intelligence/planned?${query}`);
+        assert.equal(reply.status, 200, query);
+        return ((await reply.json()) as Json).results.map((s: Json) => s.evidence_ref);
+      };
+      assert.deepEqual(await planned('quarter=later'), ['APP-HANGAR']);
+      assert.deepEqual(await planned('quarter=ended'), ['NSW-PLAN-OLD'], 'never a withdrawn plan, nor one without a window');
+      assert.deepEqual(await planned('quarter=ended&jurisdiction=AU'), ['NSW-PLAN-OLD'], 'row filters still apply');
+      assert.deepEqual(await planned('quarter=2027Q3'), [], 'the last of the five is not later');
+      assert.deepEqual(await planned(''), ['APP-TRAVEL', 'NSW-PLAN-ROADS', 'APP-HANGAR', 'APP-BIOMETRIC']);
+    } finally {
+      await wider.close();
+    }
+  });
+
   it('takes the jurisdiction code alone with exact=1, buyer_key, window_after, and sorts by buyer', async () => {
     assert.deepEqual((await get('/v1/intelligence/planned?jurisdiction=AU')).body.total, 3);
     assert.deepEqual((await get('/v1/intelligence/planned?jurisdiction=AU&exact=1')).body.results.map((s: Json) => s.evidence_ref), ['APP-TRAVEL', 'APP-BIOMETRIC']);
@@ -137,7 +158,7 @@ describe('GET /v1/intelligence/planned', () => {
   });
 
   for (const [query, named] of [
-    ['quarter=2026Q5', 'quarter=2026Q5'], ['quarter=Q4-2026', 'quarter=Q4-2026'], ['window_after=2026/10/01', 'window_after=2026/10/01'],
+    ['quarter=2026Q5', 'quarter=2026Q5'], ['quarter=Q4-2026', 'quarter=Q4-2026'], ['quarter=soon', 'quarter=soon'], ['window_after=2026/10/01', 'window_after=2026/10/01'],
     ['window_after=2026-02-30', 'window_after=2026-02-30'], ['sort=latest', 'sort=latest'], ['exact=yes', 'exact=yes'], ['buyer_key=nsw', 'buyer_key=nsw'],
     ['jurisdiction=NSW', 'jurisdiction=NSW'], ['kind=contract_expiry', 'kind'], ['limit=abc', 'limit=abc'],
   ] as Array<[string, string]>) {
@@ -171,5 +192,28 @@ describe('GET /v1/intelligence/planned/{plan_id}/context', () => {
     const unknown = await get('/v1/intelligence/planned/NOPE/context');
     assert.equal(unknown.status, 404);
     assert.match(unknown.body.detail, /NOPE/);
+  });
+});
+
+describe('?sandbox=true on read routes', () => {
+  const withSandbox = (path: string, value: string) => `${path}${path.includes('?') ? '&' : '?'}sandbox=${value}`;
+
+  it('is accepted wherever the Svc-Sandbox header is, and changes nothing on a read', async () => {
+    for (const path of ['/v1/tenders', '/v1/tenders/strip', '/v1/awards/buyers', '/v1/awards/buyers/lookup?name=Transport%20for%20NSW&jurisdiction=AU-NSW',
+      '/v1/signals?kind=planned_procurement', '/v1/intelligence/planned', '/v1/intelligence/summary', '/v1/grants/summary']) {
+      const plain = await get(path);
+      assert.equal(plain.status, 200, path);
+      const switched = await get(withSandbox(path, 'true'));
+      assert.equal(switched.status, 200, `${path} with sandbox=true: ${switched.body.detail}`);
+      assert.deepEqual(switched.body, plain.body, path);
+    }
+  });
+
+  it('answers 400 to a value other than true or false on a route that checks its query', async () => {
+    for (const path of ['/v1/tenders', '/v1/awards/buyers', '/v1/signals', '/v1/intelligence/planned']) {
+      const { status, body } = await get(withSandbox(path, 'maybe'));
+      assert.equal(status, 400, path);
+      assert.match(body.detail, /sandbox=maybe: must be true or false/);
+    }
   });
 });

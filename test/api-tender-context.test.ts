@@ -167,11 +167,13 @@ describe('GET /v1/tenders/{key}/context', () => {
     assert.deepEqual(noBuyer.sources.attributions.map((attribution: Json) => attribution.source), ['au_nsw_buy_nsw']);
   });
 
-  it('answers 404 for an unknown or malformed key', async () => {
+  it('answers 404 for an unknown key and 400 for a malformed one', async () => {
     const unknown = await get('0'.repeat(32));
     assert.equal(unknown.status, 404);
     assert.match(unknown.body.detail, /No tender has the key/);
-    assert.equal((await get('not-a-key')).status, 404);
+    const malformed = await get('not-a-key');
+    assert.equal(malformed.status, 400);
+    assert.match(malformed.body.detail, /key=not-a-key: must be a page_key/);
   });
 });
 

@@ -331,13 +331,25 @@ describe('tender API over a seeded release', () => {
       assert.equal(body.jurisdiction, 'NZ');
     });
 
-    it('answers 404 {detail} for an unknown key and for a malformed one', async () => {
-      for (const unknown of ['0123456789abcdef0123456789abcdef', 'f0123456789abcdef0123456789abcdef', 'not-a-key', key(tenders.road).toUpperCase()]) {
+    it('answers 404 {detail} for an unknown key', async () => {
+      for (const unknown of ['0123456789abcdef0123456789abcdef', 'f0123456789abcdef0123456789abcdef']) {
         const response = await app.request(`/v1/tenders/${unknown}`);
         assert.equal(response.status, 404, unknown);
         const body = (await response.json()) as { detail: string };
         assert.deepEqual(Object.keys(body), ['detail']);
         assert.ok(body.detail.includes(unknown));
+      }
+    });
+
+    it('answers 400 {detail} for a malformed key, on the tender, its portal link and its context', async () => {
+      for (const malformed of ['not-a-key', key(tenders.road).toUpperCase(), `${key(tenders.road)}0`]) {
+        for (const path of [`/v1/tenders/${malformed}`, `/v1/tenders/${malformed}/portal`, `/v1/tenders/${malformed}/context`]) {
+          const response = await app.request(path);
+          assert.equal(response.status, 400, path);
+          const body = (await response.json()) as { detail: string };
+          assert.deepEqual(Object.keys(body), ['detail']);
+          assert.equal(body.detail, `Invalid path parameter key=${malformed}: must be a page_key: 32 lowercase hex characters, or f and 32 (the page_key of a search result).`);
+        }
       }
     });
   });

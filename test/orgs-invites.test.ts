@@ -79,6 +79,7 @@ describe('organisations and invitations, with invitation email over a real SMTP 
     );
     assert.equal((await t.app.request('/v1/orgs', { headers: { authorization: `Bearer ${key}` } })).status, 401);
     assert.equal((await t.app.request(`/v1/orgs/${orgId}/invites`, jsonRequest('POST', { email: 'x@y.test', role: 'nobody' }))).status, 401, 'before validation');
+    assert.equal((await t.app.request('/v1/orgs', jsonRequest('POST', { colour: 'red' }))).status, 401, 'creating one too, before validation');
   });
 
   it('lists the organisations of the account with the role held; the creator is owner', async () => {
@@ -89,10 +90,12 @@ describe('organisations and invitations, with invitation email over a real SMTP 
     assert.deepEqual(await (await get('/v1/orgs', t.signIn('nobody@else.test'))).json(), { orgs: [] });
   });
 
-  it('creating an organisation refuses unknown fields and an empty name with 400', async () => {
-    assert.equal((await post('/v1/orgs', { company_name: 'A', abn: '1' }, owner)).status, 400);
-    assert.equal((await post('/v1/orgs', { company_name: '  ' }, owner)).status, 400);
-    assert.equal((await post('/v1/orgs', { company_name: 'Line\nbreak' }, owner)).status, 400);
+  it('creating an organisation refuses a body that does not match its schema with 422 {detail} naming the field', async () => {
+    for (const [body, named] of [[{ company_name: 'A', abn: '1' }, /abn/], [{ company_name: '  ' }, /company_name: must not be empty/], [{ company_name: 'Line\nbreak' }, /control characters/], [{}, /company_name/]] as const) {
+      const response = await post('/v1/orgs', body, owner);
+      assert.equal(response.status, 422, JSON.stringify(body));
+      assert.match(((await response.json()) as { detail: string }).detail, named);
+    }
   });
 
   it('an invitation reply carries the id and expiry but never the token; accepting joins with the invited role', async () => {

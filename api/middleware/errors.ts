@@ -50,7 +50,8 @@ const LONGEST_ECHO = 80;
  * // POST /v1/auth/login {"email":"nobody"} → 422 {"detail":"Invalid body field email: must be an email address such as person@example.com."}
  */
 export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions = {}): ErrorReplies<E> {
-  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path} failed:`, error));
+  // The route's pattern, not the path: paths carry secrets (`/mcp/c/<key>`, invitation and stop-link tokens) that no log may keep.
+  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.routePath} failed:`, error));
   const notice = options.notice ?? ((line: string) => console.log(line));
   const stateRetryAfter = options.stateRetryAfterSeconds ?? 30;
   return {
@@ -70,7 +71,7 @@ export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions =
         return c.json({ detail: `Our account and usage store is unreachable just now, so this call was not run. Try again in ${stateRetryAfter} seconds.` }, 503);
       }
       if (clientHungUp(error, c)) {
-        notice(`${c.req.method} ${c.req.path}: the client closed the connection before its request arrived in full; nothing was answered.`);
+        notice(`${c.req.method} ${c.req.routePath}: the client closed the connection before its request arrived in full; nothing was answered.`);
         return c.json({ detail: 'The request was cut off before it arrived in full. Send it again.' }, 400);
       }
       log(error, c);

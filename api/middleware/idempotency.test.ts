@@ -10,7 +10,7 @@ import { secretHash } from '../../lib/tokens.ts';
 import { StateUnavailableError, openStateDb, type StateDb } from '../../data/state/db.ts';
 import { caller, type CallerEnv } from './caller.ts';
 import { errorReplies } from './errors.ts';
-import { idempotency } from './idempotency.ts';
+import { idempotency, withholdOnReplay } from './idempotency.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -57,6 +57,19 @@ function harness(state: StateDb, clock: { now: Date } = { now: new Date('2026-03
     const body = await c.req.json();
     if (typeof body.verdict !== 'string') return c.json({ detail: 'Invalid body field verdict: required.' }, 422);
     return c.json({ saved: body.verdict, run: runs });
+  });
+  app.post('/v1/secret', (c) => {
+    runs++;
+    return c.json({ token: `tok_${runs}` }, 201, { 'cache-control': 'private, no-store' });
+  });
+  app.post('/v1/withheld', (c) => {
+    runs++;
+    withholdOnReplay(c, { fields: ['token'], reason: 'Shown once.' });
+    return c.json({ id: `id_${runs}`, token: `tok_${runs}` }, 201);
+  });
+  app.post('/v1/tool', (c) => {
+    runs++;
+    return c.json({ sandbox: c.req.header('svc-sandbox') === 'true', run: runs });
   });
   app.post('/v1/stream', (c) => {
     runs++;
@@ -205,6 +218,43 @@ test('a 4xx is not stored, so the same key with a corrected body runs', async ()
   const fixed = await post(app, '/v1/checked', { verdict: 'useful' }, { 'idempotency-key': 'k-fix' });
   assert.deepEqual([fixed.status, await fixed.json()], [200, { saved: 'useful', run: 2 }]);
   assert.equal(runs(), 2);
+});
+
+test('a reply marked Cache-Control: no-store is never stored: the retry runs again', async () => {
+  const state = openStateDb(':memory:');
+  const { app, runs } = harness(state);
+  const bodies = [];
+  for (let i = 0; i < 2; i++) bodies.push(await (await post(app, '/v1/secret', {}, { 'idempotency-key': 'k-secret' })).json());
+  assert.deepEqual(bodies, [{ token: 'tok_1' }, { token: 'tok_2' }]);
+  assert.equal(runs(), 2);
+  assert.equal(state.all('SELECT * FROM idempotency_keys').length, 0);
+});
+
+test('a reply with withheld fields is stored and replayed without them, and says so; the work runs once', async () => {
+  const state = openStateDb(':memory:');
+  const { app, runs } = harness(state);
+  const first = await post(app, '/v1/withheld', {}, { 'idempotency-key': 'k-withheld' });
+  assert.equal(first.headers.get('cache-control'), 'no-store');
+  assert.deepEqual(await first.json(), { id: 'id_1', token: 'tok_1' });
+  const replay = await post(app, '/v1/withheld', {}, { 'idempotency-key': 'k-withheld' });
+  assert.equal(replay.status, 201);
+  assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(await replay.json(), { id: 'id_1', withheld: ['token'], withheld_reason: 'Shown once.' });
+  assert.equal(runs(), 1);
+  const stored = state.all<{ body: Uint8Array }>('SELECT body FROM idempotency_keys');
+  assert.ok(!Buffer.from(stored[0]!.body).toString('utf8').includes('tok_1'), 'the secret is not stored');
+});
+
+test('the Svc-Sandbox header is part of the request: a live call after a sandbox call with the same key never gets the sandbox reply', async () => {
+  const { app, runs } = openHarness();
+  const sandboxed = await post(app, '/v1/tool', {}, { 'idempotency-key': 'k-sandbox', 'svc-sandbox': 'true' });
+  assert.deepEqual(await sandboxed.json(), { sandbox: true, run: 1 });
+  const live = await post(app, '/v1/tool', {}, { 'idempotency-key': 'k-sandbox' });
+  assert.equal(live.status, 422);
+  assert.match((await live.json()).detail, /Svc-Sandbox header.*new key/);
+  const again = await post(app, '/v1/tool', {}, { 'idempotency-key': 'k-sandbox', 'svc-sandbox': 'TRUE' });
+  assert.deepEqual(await again.json(), { sandbox: true, run: 1 }, 'the same switch, any case, replays');
+  assert.equal(runs(), 1);
 });
 
 test('a malformed key answers 400; a POST without a key runs every time', async () => {

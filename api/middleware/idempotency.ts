@@ -4,6 +4,7 @@ import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
 import type { Caller, CallerEnv } from './caller.ts';
 import { canonicalQuery } from './response-cache.ts';
+import { switchedOn } from './sandbox.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -37,6 +38,31 @@ interface StoredReply {
 
 type Claim = { kind: 'run'; runToken: string } | { kind: 'replay'; reply: StoredReply } | { kind: 'mismatch' } | { kind: 'busy' };
 
+/** What a reply carrying a secret keeps for a retry: the fields left out, and the sentence saying why. */
+export interface ReplayWithheld {
+  fields: readonly string[];
+  reason: string;
+}
+
+/** A context variable rather than a WeakMap of contexts, as rate-headers.ts explains. */
+const WITHHELD_ON_REPLAY = 'idempotencyWithheldOnReplay';
+type WithheldEnv = { Variables: { [WITHHELD_ON_REPLAY]: ReplayWithheld | undefined } };
+
+/**
+ * Marks this reply as carrying a secret shown once (an API key, a connector URL). The reply goes out whole
+ * with `Cache-Control: no-store`; what the idempotency store keeps for a retry is the same JSON without
+ * `fields`, plus `withheld` (their names) and `withheld_reason`. A retry with the same key so runs nothing again
+ * (no second key is minted) and never sees the secret; no table keeps it.
+ *
+ * @example
+ * withholdOnReplay(c, { fields: ['api_key'], reason: 'The key is shown once…' });
+ * return c.json({ ...metadata, api_key }, 201);
+ */
+export function withholdOnReplay(c: Context, withheld: ReplayWithheld): void {
+  (c as Context<WithheldEnv>).set(WITHHELD_ON_REPLAY, withheld);
+  c.header('Cache-Control', 'no-store');
+}
+
 /**
  * `Idempotency-Key` on a POST (spec, Shared input conventions): the first request with a key runs; a retry
  * with the same key and the same request (method, path, query and raw body) from the same caller replays the
@@ -52,6 +78,9 @@ type Claim = { kind: 'run'; runToken: string } | { kind: 'replay'; reply: Stored
  *   quota, conflict), so a retry, perhaps with a corrected body under the same key, runs again and answers
  *   the same deterministic 4xx anyway; a 5xx or an exception is a failure the client should retry.
  * - Streamed calls (`?stream=1` or `Accept: text/event-stream`) are exempt (spec, Events 2).
+ * - A secret is never stored. A reply marked `Cache-Control: no-store` is kept only in the form its route
+ *   declared with `withholdOnReplay` (the secret left out), and otherwise not at all: the key is freed and a
+ *   retry runs again.
  * - Expired keys are deleted whenever a key is claimed, through an index on the expiry time.
  * - The state store unreachable: 503 with `Retry-After`, and the call is not run (once-only cannot be promised).
  *
@@ -102,11 +131,14 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
     try {
       const reply = c.res;
       const streamed = reply.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-      if (threw || reply.status >= 400 || streamed) {
+      const withheld = (c as Context<WithheldEnv>).get(WITHHELD_ON_REPLAY);
+      // A reply no cache may store holds a secret: kept only in the form its route declared without it.
+      const secret = /(^|,)\s*no-store\s*(,|$)/i.test(reply.headers.get('cache-control') ?? '') && withheld === undefined;
+      if (threw || reply.status >= 400 || streamed || secret) {
         state.run("DELETE FROM idempotency_keys WHERE scope = ? AND idempotency_key = ? AND run_token = ? AND state = 'running'", scope, key, runToken);
         return;
       }
-      const body = new Uint8Array(await reply.clone().arrayBuffer());
+      const body = withheld === undefined ? new Uint8Array(await reply.clone().arrayBuffer()) : await withoutSecret(reply, withheld);
       state.run(
         "UPDATE idempotency_keys SET state = 'done', run_token = NULL, status = ?, headers = ?, body = ? WHERE scope = ? AND idempotency_key = ? AND run_token = ?",
         reply.status,
@@ -185,15 +217,27 @@ function isStreamed(c: Context): boolean {
   return stream === '1' || stream === 'true' || (c.req.header('accept')?.includes('text/event-stream') ?? false);
 }
 
-/** SHA-256 over what makes a request the same request: method, path, sorted query and the raw body bytes. */
+/**
+ * SHA-256 over what makes a request the same request: method, path, sorted query, the `Svc-Sandbox` switch and
+ * the raw body bytes (the query and body carry the other two sandbox switches), so a live call never replays a
+ * sandbox reply.
+ */
 async function fingerprint(c: Context): Promise<string> {
   const body = await c.req.arrayBuffer();
-  return createHash('sha256').update(`${c.req.method} ${c.req.path}?${canonicalQuery(c.req.url)}\n`).update(new Uint8Array(body)).digest('hex');
+  const sandbox = switchedOn(c.req.header('svc-sandbox')) ? 'sandbox' : 'live';
+  return createHash('sha256').update(`${c.req.method} ${c.req.path}?${canonicalQuery(c.req.url)}\n${sandbox}\n`).update(new Uint8Array(body)).digest('hex');
+}
+
+/** The JSON reply as a retry gets it: the withheld fields removed and named, with the reason. */
+async function withoutSecret(reply: Response, withheld: ReplayWithheld): Promise<Uint8Array<ArrayBuffer>> {
+  const whole = (await reply.clone().json()) as Record<string, unknown>;
+  const kept = Object.fromEntries(Object.entries(whole).filter(([name]) => !withheld.fields.includes(name)));
+  return new TextEncoder().encode(JSON.stringify({ ...kept, withheld: [...withheld.fields], withheld_reason: withheld.reason }));
 }
 
 function mismatch(c: Context, memoryMs: number): Response {
   return c.json(
-    { detail: `This Idempotency-Key was already used in the last ${Math.round(memoryMs / HOUR_MS)} hours for a different request (another body, path or query); send this request with a new key.` },
+    { detail: `This Idempotency-Key was already used in the last ${Math.round(memoryMs / HOUR_MS)} hours for a different request (another body, path, query or Svc-Sandbox header); send this request with a new key.` },
     422,
   );
 }

@@ -89,14 +89,15 @@ export function createSandbox(): Sandbox {
 export async function isSandboxRequest(c: Context): Promise<boolean> {
   const decided: unknown = c.get('sandbox');
   if (typeof decided === 'boolean') return decided;
-  if (isOn(c.req.header('svc-sandbox')) || isOn(c.req.query('sandbox'))) return true;
+  if (switchedOn(c.req.header('svc-sandbox')) || switchedOn(c.req.query('sandbox'))) return true;
   const json = await jsonBody(c);
   if (json !== undefined) return isRecord(json) && json['sandbox'] === true;
   const field = (await formBody(c))?.['sandbox'];
-  return typeof field === 'string' && isOn(field);
+  return typeof field === 'string' && switchedOn(field);
 }
 
-function isOn(value: string | undefined): boolean {
+/** True when a sandbox switch's value (header, query parameter or form field) turns it on: `true`, any case. */
+export function switchedOn(value: string | undefined): boolean {
   return value !== undefined && value.trim().toLowerCase() === 'true';
 }
 

@@ -11,7 +11,7 @@ import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
-import { wholeNumber } from '../schemas/common.ts';
+import { strictQuery, wholeNumber } from '../schemas/common.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 
 export interface AwardRoutesOptions {
@@ -49,8 +49,6 @@ const awardParameters = {
   limit: wholeNumber('Page size, at most 100.', 1, 100).default(20).openapi({ default: 20 }),
   offset: wholeNumber('Results to skip.', 0).default(0).openapi({ default: 0 }),
 };
-const strictQuery = <T extends z.ZodRawShape>(shape: T) =>
-  z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? `this route takes ${Object.keys(shape).join(', ') || 'no parameters'}` : undefined) });
 
 export const AwardQuery = strictQuery(awardParameters);
 export const BuyersQuery = strictQuery({
@@ -74,9 +72,16 @@ export const SupplierParams = z.object({
 const tags = ['Contract awards'];
 const awardsRoute = createRoute({
   method: 'get', path: '/v1/awards', tags, summary: 'Search contract awards',
-  description: 'Most recent first. Supplier names and identifiers and source links are for a key or session; `withheld` says what was left out.',
+  description:
+    'Most recent first. Supplier names and identifiers and source links are for a key or session; `withheld` says what was left out. ' +
+    'The supplier filters (`supplier`, `supplier_key`) need a key or session too.',
   request: { query: AwardQuery },
-  responses: { 200: { description: 'One page of contracts, the total and the attribution of their sources.', content: json(AwardList) }, 400: badInput, 503: notReady },
+  responses: {
+    200: { description: 'One page of contracts, the total and the attribution of their sources.', content: json(AwardList) },
+    400: badInput,
+    401: errorReply('A supplier filter without an API key or a signed-in session, or a key that is not valid.'),
+    503: notReady,
+  },
 });
 const buyersRoute = createRoute({
   method: 'get', path: '/v1/awards/buyers', tags, summary: 'Listed buyers of a country',
@@ -100,13 +105,16 @@ const lookupRoute = createRoute({
 });
 const buyerRoute = createRoute({
   method: 'get', path: '/v1/awards/buyers/{buyer_key}', tags, summary: 'One buyer: figures, expiring contracts, plans, recent awards, open tenders',
-  description: '`top_suppliers` (names and shares) is for a key or session.',
+  description:
+    '`top_suppliers` gives every caller the shares and a key or session the names too. The spec\'s buyer figures are always present, null when unknown.',
   request: { params: BuyerParams },
   responses: { 200: { description: 'The buyer detail.', content: json(BuyerDetail) }, 404: errorReply('No buyer has this key.'), 503: notReady },
 });
 const supplierRoute = createRoute({
   method: 'get', path: '/v1/awards/suppliers/{identifier}', tags, summary: 'One supplier: contracts, buyers, categories and register standing',
-  description: 'Anonymous callers get the counts, with names and identifiers withheld.',
+  description:
+    'An ABN, or any `<scheme>:<id>` the awards carry (an ACN published beside an ABN names the supplier keyed by that ABN). ' +
+    'Anonymous callers get the counts, with names, identifiers and the contracts and buyers lists withheld.',
   request: { params: SupplierParams },
   responses: {
     200: { description: 'The supplier entity.', content: json(SupplierEntity) },
@@ -115,6 +123,10 @@ const supplierRoute = createRoute({
     503: notReady,
   },
 });
+
+const SUPPLIER_FILTER_NEEDS_IDENTITY =
+  'Filtering contract awards by supplier (supplier, supplier_key) needs an API key (Authorization: Bearer svc_…) or a signed-in session; ' +
+  'sign in with POST /v1/auth/login and create a key with POST /v1/keys, or leave the supplier filters out.';
 
 /** Awards routes answer 503 `{ready: false, detail}` until a release is loaded (spec, Errors). */
 function requireIntelligence(options: AwardRoutesOptions): MiddlewareHandler<AwardEnv> {
@@ -148,6 +160,10 @@ export function awardRoutes(options: AwardRoutesOptions): OpenAPIHono<AwardEnv> 
 
   app.openapi(awardsRoute, async (c) => {
     const { limit, offset, ...filters } = c.req.valid('query');
+    // Which contracts a supplier holds is what anonymous callers are not shown (spec, Supplier entity).
+    if ((filters.supplier !== undefined || filters.supplier_key !== undefined) && !isIdentified(c.get('caller'))) {
+      return c.json({ detail: SUPPLIER_FILTER_NEEDS_IDENTITY }, 401);
+    }
     // the release's award index is read once, in the background; until then the list is still loading
     if (!builtAwardIndex(c.get('release').store)) {
       c.header('Retry-After', retryAfter);

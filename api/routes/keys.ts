@@ -2,6 +2,7 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { KEYS_PER_ACCOUNT, linkKey, listKeys, mintKey, revokeKey, type KeyOwner } from '../accounts/keys.ts';
 import type { Caller, CallerEnv } from '../middleware/caller.ts';
+import { withholdOnReplay } from '../middleware/idempotency.ts';
 import {
   ConnectorSchema,
   CreateKeyBody,
@@ -40,11 +41,14 @@ const createKeyRoute = createRoute({
   path: '/v1/keys',
   tags: ['Keys'],
   summary: 'Create an API key',
-  description: `Signed-in accounts only. The key is shown once in \`api_key\`; only its hash is kept. At most ${KEYS_PER_ACCOUNT} per account, connector keys included; the account's keys share its weekly allowance.`,
+  description:
+    `Signed-in accounts only. The key is shown once in \`api_key\`; only its hash is kept. At most ${KEYS_PER_ACCOUNT} per account, connector keys included; ` +
+    'the account\'s keys share its weekly allowance. A retry with the same `Idempotency-Key` mints nothing and replays the reply without `api_key` ' +
+    '(`withheld` names it): the key is never stored, so it cannot be shown again.',
   security: sessionOnly,
   request: { body: { required: false, content: json(CreateKeyBody) } },
   responses: {
-    201: { description: 'The new key, shown this once.', content: json(CreatedKeySchema) },
+    201: { description: 'The new key, shown this once (a replay leaves `api_key` out).', content: json(CreatedKeySchema) },
     401: needsSession,
     403: crossSite,
     409: capReply,
@@ -106,10 +110,11 @@ const connectorRoute = createRoute({
   tags: ['Keys'],
   summary: 'Mint a connector URL for chat clients',
   description:
-    'For chat connectors that take only a URL: `/mcp/c/<key>` with a key scoped to MCP, refused outside /mcp. Shown once; counts toward the key cap; revoke it like any key.',
+    'For chat connectors that take only a URL: `/mcp/c/<key>` with a key scoped to MCP, refused outside /mcp. Shown once; counts toward the key cap; revoke it like any key. ' +
+    'A retry with the same `Idempotency-Key` mints nothing and replays the reply without `url` (`withheld` names it).',
   security: sessionOnly,
   responses: {
-    201: { description: 'The connector URL, shown this once.', content: json(ConnectorSchema) },
+    201: { description: 'The connector URL, shown this once (a replay leaves `url` out).', content: json(ConnectorSchema) },
     401: needsSession,
     403: crossSite,
     409: capReply,
@@ -134,6 +139,11 @@ function keyOwner(caller: Caller): KeyOwner | null {
   }
 }
 
+/** Why a replayed reply lacks its secret: shown once, never stored. */
+const shownOnce = (what: string) =>
+  `The ${what} is shown once, on the first reply, and never stored, so this retry cannot show it again. ` +
+  'If it was lost, revoke this key with DELETE /v1/keys/{key_id} and create another.';
+
 const needsSessionDetail = 'This needs a signed-in session: sign in with POST /v1/auth/login and call it from the same browser. An API key cannot manage keys.';
 const needsIdentityDetail = 'Present your API key (Authorization: Bearer svc_…) or sign in with POST /v1/auth/login.';
 
@@ -147,6 +157,7 @@ export function keyRoutes(options: KeyRoutesOptions): OpenAPIHono<CallerEnv> {
     if (accountId === null) return c.json({ detail: needsSessionDetail }, 401);
     const outcome = mintKey(state, { accountId, name: c.req.valid('json').name, scope: 'api', now: now() });
     if (!outcome.minted) return c.json({ detail: capDetail }, 409);
+    withholdOnReplay(c, { fields: ['api_key'], reason: shownOnce('key') });
     return c.json({ ...outcome.key, api_key: outcome.apiKey }, 201);
   });
 
@@ -185,6 +196,7 @@ export function keyRoutes(options: KeyRoutesOptions): OpenAPIHono<CallerEnv> {
     if (accountId === null) return c.json({ detail: needsSessionDetail }, 401);
     const outcome = mintKey(state, { accountId, name: 'MCP connector', scope: 'mcp', now: now() });
     if (!outcome.minted) return c.json({ detail: capDetail }, 409);
+    withholdOnReplay(c, { fields: ['url'], reason: shownOnce('connector URL') });
     return c.json({ url: `${options.publicUrl}/mcp/c/${outcome.apiKey}`, key_id: outcome.key.key_id }, 201);
   });
 

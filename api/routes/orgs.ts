@@ -92,7 +92,7 @@ const createOrgRoute = createRoute({
   request: { body: { required: true, content: json(CreateOrgBody) } },
   responses: {
     201: { description: 'The new organisation, with the role `owner`.', content: json(MembershipSchema) },
-    400: invalid('The company name is missing or invalid, or the body has an unknown field'),
+    422: invalid('The body does not match the schema: the company name is missing or invalid, or the body has an unknown field'),
     401: notSignedIn,
     415: wrongMediaType,
   },
@@ -291,7 +291,11 @@ export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
 
   app.openapi(listOrgsRoute, (c) => c.json({ orgs: orgsOf(state, c.get('accountId')) }, 200));
 
-  app.openapi(createOrgRoute, (c) => c.json(createOrg(state, c.get('accountId'), c.req.valid('json').company_name, now()), 201));
+  // The spec answers 400 only for an unknown profile field or invite input; the body creating an organisation
+  // follows the general rule, 422, so its route has a validation hook of its own.
+  const creation = new OpenAPIHono<OrgEnv>({ defaultHook: invalidInputAnswers<OrgEnv>(422) });
+  creation.openapi(createOrgRoute, (c) => c.json(createOrg(state, c.get('accountId'), c.req.valid('json').company_name, now()), 201));
+  app.route('/', creation);
 
   app.openapi(acceptRoute, (c) => {
     const membership = acceptInvitation(state, c.req.valid('param').token, c.get('accountId'), now());

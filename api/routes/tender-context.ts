@@ -1,6 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
 import { TenderContext, tenderContext } from '../../data/intelligence/tender-context.ts';
 import type { Audience } from '../../data/intelligence/context.ts';
 import type { ReleaseStore } from '../release-store.ts';
@@ -35,6 +34,7 @@ const contextRoute = createRoute({
   request: { params: TenderKeyParams },
   responses: {
     200: { description: 'The context.', content: json(TenderContext) },
+    400: errorReply('The key is not a page_key (32 lowercase hex characters, or `f` and 32).'),
     404: errorReply('No tender has this key.'),
     503: errorReply('The intelligence store is still loading (`Retry-After` says when to try again).'),
   },
@@ -51,8 +51,7 @@ export function tenderContextRoutes(options: TenderContextRoutesOptions): OpenAP
 
   app.openapi(contextRoute, async (c) => {
     const { key } = c.req.valid('param');
-    // A malformed key cannot name a tender: it answers like any unknown key.
-    const reply = TENDER_KEY_PATTERN.test(key) ? await tenderContext(intelContextOf(c.get('release'), store.now()), key, audienceOf(c)) : null;
+    const reply = await tenderContext(intelContextOf(c.get('release'), store.now()), key, audienceOf(c));
     if (!reply) return c.json({ detail: `No tender has the key ${key.slice(0, 80)}; keys are the page_key of a search result.` }, 404);
     return c.json(reply, 200);
   });

@@ -1,6 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
@@ -39,6 +38,7 @@ function audienceOf(c: Pick<Context<TenderEnv>, 'get'>): Audience {
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const notLoaded = errorReply('No release is loaded yet (`Retry-After` says when to try again).');
+const malformedKey = errorReply('The key is not a page_key (32 lowercase hex characters, or `f` and 32).');
 
 const searchRoute = createRoute({
   method: 'get',
@@ -87,6 +87,7 @@ const tenderRoute = createRoute({
   request: { params: TenderKeyParams },
   responses: {
     200: { description: 'The tender, with the licence attribution of its source.', content: json(TenderReadSchema) },
+    400: malformedKey,
     404: errorReply('No tender has this key.'),
     503: notLoaded,
   },
@@ -104,6 +105,7 @@ const portalRoute = createRoute({
   request: { params: TenderKeyParams },
   responses: {
     200: { description: 'The link, the portal\'s name and whether the link opens a listing rather than the tender.', content: json(PortalSchema) },
+    400: malformedKey,
     401: errorReply('No API key or session was presented.'),
     404: errorReply('No tender has this key, or no link is held for it.'),
     503: notLoaded,
@@ -150,8 +152,7 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
 
   app.openapi(tenderRoute, (c) => {
     const { key } = c.req.valid('param');
-    // A malformed key cannot name a tender: it answers like any unknown key.
-    const hit = TENDER_KEY_PATTERN.test(key) ? c.get('release').tenders.get(key, store.now()) : null;
+    const hit = c.get('release').tenders.get(key, store.now());
     if (!hit) return c.json({ detail: `No tender has the key ${key.slice(0, 80)}; keys are the page_key of a search result.` }, 404);
     const reply = tenderReply(hit.tender, hit.open, audienceOf(c));
     return c.json({ ...reply, sources: attributionsOf([reply.source], c.get('release').tenders.sources) }, 200);
@@ -163,7 +164,7 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
     }
     const { key } = c.req.valid('param');
     const release = c.get('release');
-    const hit = TENDER_KEY_PATTERN.test(key) ? release.tenders.get(key, store.now()) : null;
+    const hit = release.tenders.get(key, store.now());
     if (!hit) return c.json({ detail: `No tender has the key ${key.slice(0, 80)}; keys are the page_key of a search result.` }, 404);
     const { url, listing_url: listingUrl, source } = hit.tender.row;
     if (!url) return c.json({ detail: `No portal link is held for the tender ${key}; its source published none.` }, 404);

@@ -49,8 +49,17 @@ export const CreateKeyBody = z
   })
   .openapi('CreateKeyRequest');
 
+/** What a replay of a reply carrying a secret says in its place (api/middleware/idempotency.ts, withholdOnReplay). */
+const replayWithheld = (field: string) => ({
+  withheld: z.array(z.literal(field)).optional()
+    .openapi({ description: `Only on a replay (\`Idempotent-Replayed: true\`): \`["${field}"]\`, left out because it is shown once and never stored.` }),
+  withheld_reason: z.string().optional().openapi({ description: 'Only on a replay: why the field is left out and what to do if it was lost.' }),
+});
+
 export const CreatedKeySchema = KeyMetadataSchema.extend({
-  api_key: z.string().openapi({ description: 'The key itself, shown this once: only its hash is kept.', example: 'svc_3q2v…' }),
+  api_key: z.string().optional()
+    .openapi({ description: 'The key itself, shown this once: only its hash is kept. Absent on a replay of the same `Idempotency-Key`.', example: 'svc_3q2v…' }),
+  ...replayWithheld('api_key'),
 }).openapi('CreatedKey');
 
 export const KeyIdParams = z.object({
@@ -70,8 +79,10 @@ export const LinkKeyBody = z
 
 export const ConnectorSchema = z
   .object({
-    url: z.url().openapi({ description: 'Paste this into a chat connector that takes only a URL; shown this once.' }),
+    url: z.url().optional()
+      .openapi({ description: 'Paste this into a chat connector that takes only a URL; shown this once. Absent on a replay of the same `Idempotency-Key`.' }),
     key_id: z.string(),
+    ...replayWithheld('url'),
   })
   .openapi('Connector');
 

@@ -67,6 +67,29 @@ export const sandboxField = z
   .optional()
   .openapi({ description: '`true` answers the deterministic sandbox fixture of this tool, labelled `sandbox: true`; free and never metered.' });
 
+/** The query switch of the sandbox as every route's query schema takes it. */
+const sandboxQuery = z.enum(['true', 'false'], { error: 'must be true or false' }).optional()
+  .openapi({ description: 'The sandbox switch, accepted on every route like the `Svc-Sandbox` header. A read is free and never metered, so it changes nothing here.' });
+
+/**
+ * A route's query schema: an unknown parameter is refused with 400 naming the ones the route takes, and
+ * `sandbox` is accepted on every route as the `Svc-Sandbox` header is (spec, Shared input conventions). A
+ * read is free and never metered, so the switch changes nothing there; it is checked and dropped.
+ *
+ * @example
+ * const BuyersQuery = strictQuery({ country: z.enum(['AU', 'NZ']).default('AU') });
+ * // ?country=NZ&sandbox=true → { country: 'NZ' }; ?colour=red → 400 "Unknown query parameter colour: this route takes country."
+ */
+export function strictQuery<T extends z.ZodRawShape>(shape: T) {
+  const takes = `this route takes ${Object.keys(shape).join(', ') || 'no parameters'}`;
+  return z
+    .strictObject({ ...shape, sandbox: sandboxQuery }, { error: (issue) => (issue.code === 'unrecognized_keys' ? takes : undefined) })
+    .transform((query): z.output<z.ZodObject<T, z.core.$strict>> => {
+      const { sandbox: _switch, ...rest } = query as Record<string, unknown>;
+      return rest as z.output<z.ZodObject<T, z.core.$strict>>;
+    });
+}
+
 /** What a request body holds as JSON. */
 export type JsonBody = { kind: 'json'; value: unknown } | { kind: 'empty' } | { kind: 'malformed'; detail: string };
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { wholeNumber } from './common.ts';
+import { strictQuery, wholeNumber } from './common.ts';
 import type { MiddlewareHandler } from 'hono';
 import { JURISDICTIONS } from '../../lib/jurisdictions.ts';
 import { BUYER_KEY_PATTERN } from '../../lib/keys.ts';
@@ -60,9 +60,6 @@ export const signalFilterParameters = {
   offset: wholeNumber('Results to skip.', 0).default(0).openapi({ default: 0 }),
 };
 
-const strictQuery = <T extends z.core.$ZodLooseShape>(shape: T) =>
-  z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? `this route takes ${Object.keys(shape).join(', ')}` : undefined) });
-
 export const SignalsQuery = strictQuery({
   kind: z.enum(SIGNAL_KINDS, { error: `must be one of ${SIGNAL_KINDS.join(', ')}` }).optional(),
   ...signalFilterParameters,
@@ -72,8 +69,14 @@ export const PlannedQuery = strictQuery({
   ...signalFilterParameters,
   buyer_key: z.string().regex(BUYER_KEY_PATTERN, { error: 'must be a buyer key such as au-nsw-3f2a9c1b7d4e' }).optional()
     .openapi({ description: 'A buyer key (see GET /v1/awards/buyers).' }),
-  quarter: z.string().regex(QUARTER_PATTERN, { error: 'must be a quarter id such as 2026Q4 (year, Q, 1 to 4)' }).optional()
-    .openapi({ description: 'Calendar quarter the window starts in, e.g. 2026Q4. A well-formed id outside the current five quarters gives an empty list.' }),
+  quarter: z.string().refine((value) => QUARTER_PATTERN.test(value) || value === 'later' || value === 'ended', {
+    error: 'must be a quarter id such as 2026Q4 (year, Q, 1 to 4), later or ended',
+  }).optional().openapi({
+    description:
+      'A quarter id such as 2026Q4: plans whose window starts in that calendar quarter (a well-formed id outside the current five quarters ' +
+      'gives an empty list). `later`: plans whose window starts after the current five quarters. `ended`: plans whose window has ended ' +
+      '(instead of the plans still to come).',
+  }),
   sort: z.enum(['soon', 'buyer'], { error: 'must be soon or buyer' }).default('soon').openapi({ default: 'soon', description: '`soon`: window start, undated last; `buyer`: buyer name.' }),
   exact: z.enum(['1', '0'], { error: 'must be 1 or 0' }).optional()
     .openapi({ description: '`1`: the jurisdiction code alone (AU without its states).' }),

@@ -1,7 +1,7 @@
 import { TRADES } from '../../lib/trades.ts';
 import { Attribution, attributions } from '../../data/intelligence/context.ts';
 import { z } from '@hono/zod-openapi';
-import { wholeNumber } from './common.ts';
+import { strictQuery, wholeNumber } from './common.ts';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
 import { TENDER_KINDS, type IndexedTender, type SourceRow } from '../../data/search/tender-index.ts';
@@ -55,12 +55,10 @@ const searchParameters = {
   offset: wholeNumber('Results to skip.', 0).default(0).openapi({ default: 0 }),
 };
 
-export const TenderSearchQuery = z.strictObject(searchParameters, {
-  error: (issue) => (issue.code === 'unrecognized_keys' ? `this route takes ${Object.keys(searchParameters).join(', ')}` : undefined),
-});
+export const TenderSearchQuery = strictQuery(searchParameters);
 
 export const TenderKeyParams = z.object({
-  key: z.string().openapi({
+  key: z.string().regex(TENDER_KEY_PATTERN, { error: 'must be a page_key: 32 lowercase hex characters, or f and 32 (the page_key of a search result)' }).openapi({
     param: { name: 'key', in: 'path' },
     description: 'The tender\'s `page_key`.',
     pattern: TENDER_KEY_PATTERN.source,

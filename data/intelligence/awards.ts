@@ -8,7 +8,7 @@ const identifiedOnly = 'Only for a caller with an API key or a signed-in session
 
 /** The fields an anonymous caller is not shown (spec, Contract award; Authentication 7). */
 export const AWARD_IDENTIFIED_FIELDS = ['url', 'supplier', 'supplier_id', 'supplier_key'] as const;
-export const WITHHELD_REASON = 'Supplier names and identifiers and links to source notices need an API key or a signed-in session.';
+const WITHHELD_REASON = 'Supplier names and identifiers and links to source notices need an API key or a signed-in session.';
 
 /** One contract on the wire (spec, Contract award). A value the release does not hold is absent, never null. */
 export const Award = z

@@ -95,10 +95,25 @@ export type BuyerOpenTender = z.infer<typeof BuyerOpenTender>;
 
 export const SupplierShare = z
   .object({
-    name: z.string().meta({ description: 'Supplier as published most often.' }),
+    name: z.string().optional().meta({ description: `Supplier as published most often. ${identifiedOnly}` }),
     share: z.number().meta({ description: 'Its share (0–1) of the window\'s contracts naming a supplier.' }),
   })
   .meta({ id: 'SupplierShare' });
+type SupplierShare = z.infer<typeof SupplierShare>;
+
+/** A figure of the spec's buyer detail: always present, null when the release holds no value. */
+const detailFigure = <T extends z.ZodType>(type: T, description: string) => type.nullable().meta({ description: `${description} Null when unknown.` });
+
+/** The spec's buyer fields of a detail (spec, Buyer: detail) are always present; the cohort row leaves an unknown value out. */
+export const BuyerDetailFigures = Buyer.extend({
+  median_value: detailFigure(z.number(), 'Median value of the window\'s awards in `value_currency`.'),
+  p25_value: detailFigure(z.number(), 'Lower quartile of the window\'s award values.'),
+  p75_value: detailFigure(z.number(), 'Upper quartile of the window\'s award values.'),
+  value_currency: detailFigure(z.string(), 'The currency most of the window\'s valued awards are in; values are never converted.'),
+  median_response_days: detailFigure(z.number(), 'Median days from publication to close over its tenders.'),
+}).meta({ id: 'BuyerDetailFigures' });
+type BuyerDetailFigures = z.infer<typeof BuyerDetailFigures>;
+const DETAIL_FIGURES = ['median_value', 'p25_value', 'p75_value', 'value_currency', 'median_response_days'] as const;
 
 export const BuyerMatch = z
   .object({
@@ -114,11 +129,13 @@ export type BuyerMatch = z.infer<typeof BuyerMatch>;
 
 export const BuyerDetail = z
   .object({
-    buyer: Buyer,
+    buyer: BuyerDetailFigures,
     expiring: z.array(Award).meta({ description: `Contracts ending within 12 months, soonest first (at most ${LIST_LENGTH}).` }),
     planned: z.array(PlannedItem).meta({ description: `Current plans (not withdrawn, window not over), soonest first (at most ${LIST_LENGTH}).` }),
     recent_awards: z.array(Award).meta({ description: `The ${RECENT_AWARDS} most recent contracts.` }),
-    top_suppliers: z.array(SupplierShare).optional().meta({ description: `The ${TOP_SUPPLIERS} suppliers with most of the window's contracts. ${identifiedOnly}` }),
+    top_suppliers: z.array(SupplierShare).meta({
+      description: `The ${TOP_SUPPLIERS} suppliers with most of the window's contracts, largest share first; their names only for a caller with an API key or a signed-in session.`,
+    }),
     open_tenders: z.array(BuyerOpenTender).meta({ description: `Open tenders, closing soonest first (at most ${LIST_LENGTH}).` }),
     match: BuyerMatch.optional().meta({ description: 'Present when a lookup resolved by a heuristic rather than the exact name.' }),
     computed_at: z.string(),
@@ -179,7 +196,7 @@ export async function buyerDetail(ctx: IntelContext, key: string, audience: Audi
       [key, today],
     ),
     ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE buyer_key = ? ORDER BY ${AWARD_DAY_SQL} DESC, contract_id LIMIT ${RECENT_AWARDS}`, [key]),
-    audience.identified ? topSuppliers(ctx, key, row.window_from as string, today) : Promise.resolve(null),
+    topSuppliers(ctx, [{ buyer_key: key, today, window_from: row.window_from as string }]),
     ctx.store.all<Record<string, unknown>>(
       `SELECT ${OPEN_TENDER_SELECT}
        FROM tenders WHERE buyer_key = ? AND kind = 'tender' AND (closing_date IS NULL OR closing_date >= ?::DATE)
@@ -187,14 +204,13 @@ export async function buyerDetail(ctx: IntelContext, key: string, audience: Audi
       [key, today],
     ),
   ]);
-  return detailReply(ctx, row, { expiring, planned, recent, suppliers, open }, audience);
+  return detailReply(ctx, row, { expiring, planned, recent, suppliers: suppliers.get(key) ?? [], open }, audience);
 }
 
 /**
  * The detail of many buyers at once, each exactly as buyerDetail answers for it (the nightly run writes a
  * page per listed buyer): every list is one set-based query over all the keys, ranked per buyer, instead
- * of five queries per buyer. Unknown keys are left out of the map. Top suppliers (identified callers only)
- * are still asked per buyer.
+ * of six queries per buyer. Unknown keys are left out of the map.
  */
 export async function buyerDetails(ctx: IntelContext, keys: readonly string[], audience: Audience): Promise<Map<string, BuyerDetail>> {
   const details = new Map<string, BuyerDetail>();
@@ -214,7 +230,7 @@ export async function buyerDetails(ctx: IntelContext, keys: readonly string[], a
       SELECT t.*, row_number() OVER (PARTITION BY t.buyer_key ORDER BY ${order}) AS list_rank
       FROM ${table} t JOIN wanted w ON t.buyer_key = w.buyer_key WHERE ${where}
     ) WHERE list_rank <= ${limit} ORDER BY for_buyer, list_rank`;
-  const [expiring, planned, recent, open] = await Promise.all([
+  const [expiring, planned, recent, open, suppliers] = await Promise.all([
     ctx.store.all<ListRow>(ranked('awards', AWARD_SELECT, 't.end_date, t.contract_id', "t.end_date BETWEEN w.today AND (w.today + INTERVAL 12 MONTH)::DATE", LIST_LENGTH), [wanted]),
     ctx.store.all<ListRow>(
       ranked('plans', PLAN_SELECT, 't.window_start NULLS LAST, t.plan_id',
@@ -226,6 +242,7 @@ export async function buyerDetails(ctx: IntelContext, keys: readonly string[], a
       ranked('tenders', OPEN_TENDER_SELECT, 't.closing_date NULLS LAST, t.tender_key', "t.kind = 'tender' AND (t.closing_date IS NULL OR t.closing_date >= w.today)", LIST_LENGTH),
       [wanted],
     ),
+    topSuppliers(ctx, rows.map((row) => ({ buyer_key: row.buyer_key as string, today: buyerToday(ctx, row), window_from: row.window_from as string }))),
   ]);
   const expiringOf = byBuyer(expiring);
   const plannedOf = byBuyer(planned);
@@ -233,12 +250,11 @@ export async function buyerDetails(ctx: IntelContext, keys: readonly string[], a
   const openOf = byBuyer(open);
   for (const row of rows) {
     const key = row.buyer_key as string;
-    const suppliers = audience.identified ? await topSuppliers(ctx, key, row.window_from as string, buyerToday(ctx, row)) : null;
     const lists = {
       expiring: (expiringOf.get(key) ?? []) as AwardRow[],
       planned: plannedOf.get(key) ?? [],
       recent: (recentOf.get(key) ?? []) as AwardRow[],
-      suppliers,
+      suppliers: suppliers.get(key) ?? [],
       open: openOf.get(key) ?? [],
     };
     details.set(key, detailReply(ctx, row, lists, audience));
@@ -276,7 +292,7 @@ interface DetailLists {
   expiring: AwardRow[];
   planned: Record<string, unknown>[];
   recent: AwardRow[];
-  suppliers: z.infer<typeof SupplierShare>[] | null;
+  suppliers: SupplierShare[];
   open: Record<string, unknown>[];
 }
 
@@ -284,32 +300,52 @@ interface DetailLists {
 function detailReply(ctx: IntelContext, row: StoredBuyer, lists: DetailLists, audience: Audience): BuyerDetail {
   const linkFields = audience.identified ? [] : ['url'];
   const { sources, ...figures } = row;
+  const detailFigures = Object.fromEntries(DETAIL_FIGURES.map((name) => [name, figures[name]]));
   return {
-    buyer: withoutNulls<Buyer>(figures),
+    buyer: { ...withoutNulls<Buyer>(figures), ...detailFigures } as BuyerDetailFigures,
     expiring: lists.expiring.map((award) => awardReply(award, audience)),
     planned: lists.planned.map((plan) => withoutNulls<PlannedItem>(plan, linkFields)),
     recent_awards: lists.recent.map((award) => awardReply(award, audience)),
-    ...(lists.suppliers ? { top_suppliers: lists.suppliers } : {}),
+    top_suppliers: audience.identified ? lists.suppliers : lists.suppliers.map(({ share }) => ({ share })),
     open_tenders: lists.open.map((tender) => withoutNulls<BuyerOpenTender>(tender, linkFields)),
     computed_at: ctx.computedAt,
     sources: attributions(sources, ctx.registry),
   };
 }
 
+/** A buyer whose top suppliers are asked for, with its award window. */
+interface SupplierWindow {
+  buyer_key: string;
+  window_from: string;
+  today: string;
+}
+
 /**
- * The suppliers holding most of the window's contracts naming one. A supplier is its identifier when
- * published, else its name ignoring case and spaces; shown by the spelling published most often.
+ * The suppliers holding most of each buyer's window contracts naming one, by buyer, largest share first. A
+ * supplier is its identifier when published, else its name ignoring case and spaces; named by the spelling
+ * published most often. One query for any number of buyers (the nightly run asks for every listed buyer).
  */
-async function topSuppliers(ctx: IntelContext, key: string, windowFrom: string, today: string): Promise<z.infer<typeof SupplierShare>[]> {
-  return ctx.store.all<z.infer<typeof SupplierShare>>(
-    `WITH named AS (
-       SELECT coalesce(supplier_key, lower(trim(regexp_replace(supplier, '\\s+', ' ', 'g')))) AS holder, supplier
-       FROM awards WHERE buyer_key = ? AND supplier IS NOT NULL AND ${AWARD_DAY_SQL} BETWEEN ?::DATE AND ?::DATE
+async function topSuppliers(ctx: IntelContext, windows: readonly SupplierWindow[]): Promise<Map<string, SupplierShare[]>> {
+  const rows = await ctx.store.all<ListRow>(
+    `WITH windows AS (
+       SELECT buyer_key, window_from::DATE AS window_from, today::DATE AS today
+       FROM (SELECT unnest(from_json(?::JSON, '[{"buyer_key":"VARCHAR","window_from":"VARCHAR","today":"VARCHAR"}]'), recursive := true))
+     ),
+     named AS (
+       SELECT a.buyer_key, coalesce(a.supplier_key, lower(trim(regexp_replace(a.supplier, '\\s+', ' ', 'g')))) AS holder, a.supplier
+       FROM awards a JOIN windows w ON a.buyer_key = w.buyer_key
+       WHERE a.supplier IS NOT NULL AND ${AWARD_DAY_SQL} BETWEEN w.window_from AND w.today
+     ),
+     holders AS (
+       SELECT buyer_key, mode(supplier ORDER BY supplier) AS name, count(*) AS contracts, sum(count(*)) OVER (PARTITION BY buyer_key) AS named_total
+       FROM named GROUP BY buyer_key, holder
      )
-     SELECT mode(supplier ORDER BY supplier) AS name, round(count(*) / (SELECT count(*) FROM named), 4)::DOUBLE AS share
-     FROM named GROUP BY holder ORDER BY count(*) DESC, name LIMIT ${TOP_SUPPLIERS}`,
-    [key, windowFrom, today],
+     SELECT buyer_key AS for_buyer, name, round(contracts / named_total, 4)::DOUBLE AS share
+     FROM holders QUALIFY row_number() OVER (PARTITION BY buyer_key ORDER BY contracts DESC, name) <= ${TOP_SUPPLIERS}
+     ORDER BY for_buyer, contracts DESC, name`,
+    [JSON.stringify(windows)],
   );
+  return byBuyer(rows) as Map<string, SupplierShare[]>;
 }
 
 export interface BuyerLookup {

@@ -27,25 +27,35 @@ export const PlannedIntelligence = z
       .meta({ description: 'The ten buyers planning most; ignores the row filters.' }),
     top_categories: z.array(z.object({ trade: z.string(), name: z.string(), count: z.number().int() }))
       .meta({ description: 'The ten trades with most planned; ignores the row filters.' }),
-    quarters: z.array(z.string()).meta({ description: 'The current five quarters, the ones `quarter` may name with results.' }),
+    quarters: z.array(z.string()).meta({ description: 'The current five quarters, the ones `quarter` may name with results (besides `later` and `ended`).' }),
     computed_at: z.string(),
     sources: z.array(Attribution),
   })
   .meta({ id: 'PlannedIntelligence' });
 export type PlannedIntelligence = z.infer<typeof PlannedIntelligence>;
 
-export interface PlannedParams extends Omit<SignalFilters, 'kinds'>, SignalPage {}
+export interface PlannedParams extends Omit<SignalFilters, 'kinds' | 'quarter' | 'quarter_after' | 'ended_before'>, SignalPage {
+  /** A quarter id such as `2026Q4`, `later` (after the current five quarters) or `ended`. */
+  quarter?: string;
+}
 
 /**
  * GET /v1/intelligence/planned: planned procurements (plans and forward notices, never withdrawn ones),
  * filtered and paged, plus facets over all of them. Without a window filter only plans still to come are
- * listed (window not ended, or none); a `quarter` outside the current five gives an empty list.
+ * listed (window not ended, or none). `quarter` narrows them: a quarter id to the plans whose window starts
+ * in it (one outside the current five gives an empty list), `later` to those starting after the current five,
+ * and `ended` to the plans whose window has ended instead.
  */
 export async function plannedIntelligence(ctx: IntelContext, params: PlannedParams, audience: Audience): Promise<PlannedIntelligence> {
   const today = referenceDay(ctx.now);
   const quarters = quartersFrom(today, PLANNED_QUARTERS);
-  const { limit, offset, sort, ...rowFilters } = params;
-  const filters: SignalFilters = { window_after: today, ...rowFilters, kinds: ['planned_procurement'] };
+  const { limit, offset, sort, quarter, ...rowFilters } = params;
+  const toCome = { window_after: today, ...rowFilters };
+  const byQuarter: Omit<SignalFilters, 'kinds'> =
+    quarter === 'ended' ? { ...rowFilters, ended_before: today }
+      : quarter === 'later' ? { ...toCome, quarter_after: quarters.at(-1)! }
+        : quarter === undefined ? toCome : { ...toCome, quarter };
+  const filters: SignalFilters = { ...byQuarter, kinds: ['planned_procurement'] };
   const outOfRange = filters.quarter !== undefined && !quarters.includes(filters.quarter);
 
   const page = outOfRange ? { total: 0, results: [] } : await querySignals(ctx, filters, { limit, offset, ...(sort ? { sort } : {}) }, audience);

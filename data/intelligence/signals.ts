@@ -64,7 +64,12 @@ export interface SignalFilters {
   window_after?: string;
   /** First seen strictly after this instant. */
   first_seen_after?: string;
+  /** Window starts in this calendar quarter, e.g. `2026Q4`. */
   quarter?: string;
+  /** Window starts in a quarter after this one. */
+  quarter_after?: string;
+  /** Window ended before this date. */
+  ended_before?: string;
   trade?: string;
 }
 
@@ -90,6 +95,9 @@ export function signalConditions(filters: SignalFilters, audience: Audience): { 
   if (filters.buyer_key !== undefined) conditions.push(`buyer_key = ${bind(filters.buyer_key)}`);
   if (filters.trade !== undefined) conditions.push(`trade = ${bind(filters.trade)}`);
   if (filters.quarter !== undefined) conditions.push(`quarter = ${bind(filters.quarter)}`);
+  // Quarter ids sort as text: a four-digit year, then Q and the quarter.
+  if (filters.quarter_after !== undefined) conditions.push(`quarter > ${bind(filters.quarter_after)}`);
+  if (filters.ended_before !== undefined) conditions.push(`window_end < ${bind(filters.ended_before)}::DATE`);
   if (filters.window_before !== undefined) conditions.push(`window_start <= ${bind(filters.window_before)}::DATE`);
   if (filters.window_after !== undefined) conditions.push(`(window_end IS NULL OR window_end >= ${bind(filters.window_after)}::DATE)`);
   if (filters.first_seen_after !== undefined) conditions.push(`first_seen > ${bind(filters.first_seen_after)}::TIMESTAMPTZ`);

@@ -1,12 +1,16 @@
 import { z } from 'zod';
-import { AWARD_DAY_SQL, AWARD_SELECT, Award, WITHHELD_REASON, awardReply, type AwardRow } from './awards.ts';
+import { AWARD_DAY_SQL, AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
 
 const identifiedOnly = 'Only for a caller with an API key or a signed-in session.';
+const WITHHELD_REASON = 'A supplier\'s names, identifiers, contracts and buyers need an API key or a signed-in session; anonymous callers get the counts.';
 const LIST_LENGTH = 50;
 
-/** What an anonymous caller is not shown of a supplier: its names and identifiers (spec, Supplier entity). */
-export const SUPPLIER_IDENTIFIED_FIELDS = ['supplier_key', 'identifier', 'name', 'names', 'acn', 'abn_name', 'company_name', 'url', 'supplier', 'supplier_id'] as const;
+/**
+ * What an anonymous caller is not shown of a supplier (spec, Supplier entity: counts, with names and identifiers
+ * withheld): its names and identifiers, and the contracts and buyers lists, which would tie it to its awards.
+ */
+export const SUPPLIER_IDENTIFIED_FIELDS = ['supplier_key', 'identifier', 'name', 'names', 'acn', 'abn_name', 'company_name', 'contracts', 'buyers'] as const;
 
 const ValueTotal = z.object({
   currency: z.string(),
@@ -29,9 +33,9 @@ export const SupplierEntity = z
       last_awarded: z.iso.date().optional(),
       jurisdictions: z.array(z.string()),
     }),
-    contracts: z.array(Award).meta({ description: `Its contracts, most recent first (at most ${LIST_LENGTH}).` }),
+    contracts: z.array(Award).meta({ description: `Its contracts, most recent first (at most ${LIST_LENGTH}). Empty for an anonymous caller: \`entity.contract_count\` counts them.` }),
     buyers: z.array(z.object({ buyer_key: z.string(), buyer: z.string(), jurisdiction: z.string(), contracts: z.number().int() }))
-      .meta({ description: `Its buyers, most contracts first (at most ${LIST_LENGTH}).` }),
+      .meta({ description: `Its buyers, most contracts first (at most ${LIST_LENGTH}). Empty for an anonymous caller: \`entity.buyer_count\` counts them.` }),
     categories: z.array(z.object({ code: z.string(), contracts: z.number().int() })).meta({ description: 'UNSPSC codes of its contracts, most used first.' }),
     standing: z.object({
       abn: z.object({
@@ -72,8 +76,33 @@ function present(entries: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== null && value !== undefined));
 }
 
-/** GET /v1/awards/suppliers/{identifier}: a supplier by its key, or null when no contract carries it. */
-export async function supplierEntity(ctx: IntelContext, key: string, audience: Audience): Promise<SupplierEntity | null> {
+/**
+ * The key of the supplier an identifier names: the identifier itself when a supplier is keyed by it, else the
+ * key of the supplier whose contracts publish it as their `supplier_id` (an ACN published beside the ABN the
+ * supplier is keyed by), the one with most such contracts should sources disagree; null when none does.
+ */
+async function supplierKeyOf(ctx: IntelContext, key: string): Promise<string | null> {
+  const [own] = await ctx.store.all<{ supplier_key: string }>('SELECT supplier_key FROM suppliers WHERE supplier_key = ?', [key]);
+  if (own) return own.supplier_key;
+  // Sources write an org-id either way: `AU-ACN-607067925` or `AU-ACN:607067925` (data/models/awards.sql).
+  const colon = key.indexOf(':');
+  const [published] = await ctx.store.all<{ supplier_key: string }>(
+    `SELECT supplier_key FROM awards WHERE supplier_id IN (?, ?) AND supplier_key IS NOT NULL
+     GROUP BY supplier_key ORDER BY count(*) DESC, supplier_key LIMIT 1`,
+    [key, `${key.slice(0, colon)}-${key.slice(colon + 1)}`],
+  );
+  return published?.supplier_key ?? null;
+}
+
+/**
+ * GET /v1/awards/suppliers/{identifier}: a supplier by its key or by any `<scheme>:<id>` its contracts carry,
+ * or null when no contract carries it. An anonymous caller gets the counts, with names, identifiers and the
+ * contracts and buyers lists withheld.
+ */
+export async function supplierEntity(ctx: IntelContext, identifier: string, audience: Audience): Promise<SupplierEntity | null> {
+  const key = await supplierKeyOf(ctx, identifier);
+  if (key === null) return null;
+  const shown = audience.identified;
   const [row] = await ctx.store.all<StoredSupplier>(
     `SELECT *, strftime(first_awarded, '%Y-%m-%d') AS first_awarded, strftime(last_awarded, '%Y-%m-%d') AS last_awarded,
        strftime(abn_status_from, '%Y-%m-%d') AS abn_status_from, strftime(gst_status_from, '%Y-%m-%d') AS gst_status_from,
@@ -84,19 +113,20 @@ export async function supplierEntity(ctx: IntelContext, key: string, audience: A
   );
   if (!row) return null;
   const [contracts, buyers, categories] = await Promise.all([
-    ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE supplier_key = ? ORDER BY ${AWARD_DAY_SQL} DESC, contract_id LIMIT ${LIST_LENGTH}`, [key]),
-    ctx.store.all<{ buyer_key: string; buyer: string; jurisdiction: string; contracts: number }>(
-      `SELECT buyer_key, mode(buyer) AS buyer, any_value(jurisdiction) AS jurisdiction, count(*)::INTEGER AS contracts
-       FROM awards WHERE supplier_key = ? AND buyer_key IS NOT NULL GROUP BY buyer_key ORDER BY contracts DESC, buyer LIMIT ${LIST_LENGTH}`,
-      [key],
-    ),
+    shown ? ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE supplier_key = ? ORDER BY ${AWARD_DAY_SQL} DESC, contract_id LIMIT ${LIST_LENGTH}`, [key]) : [],
+    shown
+      ? ctx.store.all<{ buyer_key: string; buyer: string; jurisdiction: string; contracts: number }>(
+        `SELECT buyer_key, mode(buyer) AS buyer, any_value(jurisdiction) AS jurisdiction, count(*)::INTEGER AS contracts
+         FROM awards WHERE supplier_key = ? AND buyer_key IS NOT NULL GROUP BY buyer_key ORDER BY contracts DESC, buyer LIMIT ${LIST_LENGTH}`,
+        [key],
+      )
+      : [],
     ctx.store.all<{ code: string; contracts: number }>(
       `SELECT code, count(*)::INTEGER AS contracts FROM (SELECT unnest(categories) AS code FROM awards WHERE supplier_key = ?)
        GROUP BY code ORDER BY contracts DESC, code`,
       [key],
     ),
   ]);
-  const shown = audience.identified;
   const entity = present({
     supplier_key: shown ? row.supplier_key : null,
     scheme: row.scheme,

@@ -86,7 +86,8 @@ export const AWARD_SEED: Partial<Record<TableName, Row[]>> = {
     }),
     award({
       source: 'au_federal_austender_ocds', contract_id: 'CN-D2', jurisdiction: 'AU', buyer: 'Department of Defence', supplier: 'HARBOURSIDE CIVIL',
-      supplier_abn: '53004085616', value_amount: 300, value_currency: 'AUD', awarded_date: '2026-05-01', end_date: '2028-03-01', categories: ['72141000'],
+      // the company's ACN published beside its ABN: the supplier is keyed by the ABN and found by either
+      supplier_abn: '53004085616', supplier_id: 'AU-ACN-004085616', value_amount: 300, value_currency: 'AUD', awarded_date: '2026-05-01', end_date: '2028-03-01', categories: ['72141000'],
     }),
     award({
       source: 'nz_gets_awards', contract_id: 'NZ-1', jurisdiction: 'NZ', buyer: 'Auckland Council', supplier: 'Harbourside Civil Pty Ltd',

@@ -73,10 +73,10 @@ export interface IntelligenceApp {
   close(): Promise<void>;
 }
 
-/** The API over a release seeded with the scenario, on the scenario's clock. */
-export async function intelligenceApp(): Promise<IntelligenceApp> {
+/** The API over a release seeded with the scenario (or a variant of it), on the scenario's clock. */
+export async function intelligenceApp(seeded: typeof scenario = scenario): Promise<IntelligenceApp> {
   const dataDir = await makeDataDir();
-  await seedIntelRelease({ dataDir, computedAt: NOW.toISOString(), ...scenario });
+  await seedIntelRelease({ dataDir, computedAt: NOW.toISOString(), ...seeded });
   const store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
   const state = openStateDb(':memory:');
   const app = createApp({ store, state, burst: false });
