@@ -50,8 +50,7 @@ const LONGEST_ECHO = 80;
  * // POST /v1/auth/login {"email":"nobody"} → 422 {"detail":"Invalid body field email: must be an email address such as person@example.com."}
  */
 export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions = {}): ErrorReplies<E> {
-  // The route's pattern, not the path: paths carry secrets (`/mcp/c/<key>`, invitation and stop-link tokens) that no log may keep.
-  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.routePath} failed:`, error));
+  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${loggablePath(c.req.path)} failed:`, error));
   const notice = options.notice ?? ((line: string) => console.log(line));
   const stateRetryAfter = options.stateRetryAfterSeconds ?? 30;
   return {
@@ -71,7 +70,7 @@ export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions =
         return c.json({ detail: `Our account and usage store is unreachable just now, so this call was not run. Try again in ${stateRetryAfter} seconds.` }, 503);
       }
       if (clientHungUp(error, c)) {
-        notice(`${c.req.method} ${c.req.routePath}: the client closed the connection before its request arrived in full; nothing was answered.`);
+        notice(`${c.req.method} ${loggablePath(c.req.path)}: the client closed the connection before its request arrived in full; nothing was answered.`);
         return c.json({ detail: 'The request was cut off before it arrived in full. Send it again.' }, 400);
       }
       log(error, c);
@@ -107,4 +106,15 @@ function describeInvalidInput(target: string, error: ZodError, c: Context): stri
 
 function echo(value: string): string {
   return value.length > LONGEST_ECHO ? `${value.slice(0, LONGEST_ECHO)}…` : value;
+}
+
+/** Path segments that are secrets: the connector key, invitation and watch stop-link tokens. */
+const SECRET_SEGMENT = /(\/mcp\/c|\/invites|\/watch\/stop)\/[^/]+/g;
+
+/**
+ * The request path as a log line may show it: secret segments replaced by `…`. The route pattern cannot serve,
+ * since a failure inside middleware reports the middleware's pattern (`/*`), not the route's.
+ */
+export function loggablePath(path: string): string {
+  return path.replace(SECRET_SEGMENT, '$1/…');
 }
