@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { dropWorkingTables, exportParquet, loadPrevious, loadStaging, prepareWorkingTables, runModels, type HttpValidator, type SourceRun } from '../data/build.ts';
+import { publishDictionary } from '../data/dictionary.ts';
 import { writeServingIndex } from '../data/search/serving-index.ts';
 import {
   Manifest, newReleaseId, pointCurrentAt, pruneReleases, readCurrentRelease, releasesDir, removeAbandonedWork,
@@ -120,6 +121,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       });
       const summaries = await time('export', async () => {
         await exportParquet(store, join(workDir, 'parquet'));
+        await publishDictionary(store, workDir);
         return writeSiteJson(store, join(workDir, 'site-json'), { computedAt: clock.now.toISOString(), now: clock.now });
       });
       manifest = Manifest.parse({
