@@ -1,6 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import Ajv, { type ErrorObject } from 'ajv-draft-04';
+import ajvDraft04, { type ErrorObject } from 'ajv-draft-04';
+
+// a CommonJS module whose class is also its `default` export, which is the one its types describe
+const Ajv = ajvDraft04.default;
 
 /** The official OCDS schemas and codelists kept in the repository (see its README for version and source). */
 const SCHEMA_DIR = new URL('../../data/ocds-schema/1.1.5/', import.meta.url);
@@ -37,26 +40,21 @@ export function ocdsPackageValidator(): (pack: unknown) => OcdsValidation {
   const ajv = new Ajv({ allErrors: true, strict: false });
   ajv.addFormat('date-time', (value: string) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
   ajv.addFormat('uri', (value: string) => URL.canParse(value));
-  ajv.addKeyword({
-    keyword: 'codelist',
-    schemaType: 'string',
-    errors: true,
-    validate: function inCodelist(file: string, data: unknown) {
-      const codes = codelists.get(file);
-      if (!codes) throw new Error(`the schema names a codelist that is not kept: ${file}`);
-      const values = (Array.isArray(data) ? data : [data]).filter((value) => value !== null);
-      const unknown = values.filter((value) => typeof value !== 'string' || !codes.has(value));
-      if (unknown.length === 0) return true;
-      inCodelist.errors = [{ keyword: 'codelist', message: `${JSON.stringify(unknown)} not in ${file}`, params: { file } }];
-      return false;
-    } as ((file: string, data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] },
-  });
+  const inCodelist: ((file: string, data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] } = (file, data) => {
+    const codes = codelists.get(file);
+    if (!codes) throw new Error(`the schema names a codelist that is not kept: ${file}`);
+    const values = (Array.isArray(data) ? data : [data]).filter((value) => value !== null);
+    const unknown = values.filter((value) => typeof value !== 'string' || !codes.has(value));
+    inCodelist.errors = unknown.length === 0 ? [] : [{ keyword: 'codelist', message: `${JSON.stringify(unknown)} not in ${file}`, params: { file } }];
+    return unknown.length === 0;
+  };
+  ajv.addKeyword({ keyword: 'codelist', schemaType: 'string', errors: true, validate: inCodelist });
   const release = readJson('release-schema.json');
   ajv.addSchema(release, release.id);
   const validate = ajv.compile(readJson('release-package-schema.json'));
   return (pack) => {
     const valid = validate(pack);
-    const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? error.keyword}`);
+    const errors = (validate.errors ?? []).map((error: ErrorObject) => `${error.instancePath || '/'} ${error.message ?? error.keyword}`);
     return { valid, errors };
   };
 }
