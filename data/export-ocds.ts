@@ -99,7 +99,8 @@ export function ocdsExportSql(file: string): string {
           ], party -> party IS NOT NULL),
           'tender': {
             'id': process_id,
-            'procurementMethod': CASE WHEN procurement_method IN ('open', 'selective', 'limited', 'direct') THEN procurement_method END
+            'procurementMethod': procurement_method,
+            'procurementMethodDetails': procurement_method_details
           },
           'awards': [{
             'id': chain_id,

@@ -26,7 +26,12 @@ test('the fixture release\'s OCDS export validates against the official OCDS 1.1
   const store = await openStore(join(night.releaseDir, 'store.duckdb'), { readOnly: true });
   const awards = await store.all<{ source: string; contract_id: string; value_amount: number | null }>(
     'SELECT source, contract_id, value_amount::DOUBLE AS value_amount FROM awards ORDER BY source, contract_id');
+  const methods = await store.all<{ procurement_method: string | null; procurement_method_details: string | null }>(
+    'SELECT DISTINCT procurement_method, procurement_method_details FROM award_releases');
   store.close();
+  assert.deepEqual([...new Set(methods.map((row) => row.procurement_method))].toSorted(), ['direct', 'limited', null, 'open', 'selective'],
+    'the published methods are coded in the OCDS method codelist');
+  assert.ok(methods.some((row) => row.procurement_method === 'selective' && row.procurement_method_details === 'Select Tender'), 'the published text is kept');
   assert.equal(packages.length > awards.length, true, 'amendments and variations are releases of their contracts');
 
   const records = compileRecords(packages as { releases: Json[] }[]);
@@ -50,5 +55,6 @@ test('the fixture release\'s OCDS export validates against the official OCDS 1.1
   const release = (contractId: string) => packages.flatMap((pack) => pack.releases as Json[]).find((r) => r.contracts[0].id === contractId)!;
   assert.equal(release('33943523').contracts[0].dateSigned, '2026-08-31T00:00:00+12:00', 'a NZ day starts at Wellington midnight');
   assert.deepEqual(release('33943523').tag, ['award', 'contract']);
+  assert.deepEqual(release('33943523').tender, { id: `${OCDS_OCID_PREFIX}nz_gets_awards-33943523`, procurementMethod: 'open', procurementMethodDetails: 'Request for Tenders (RFT)' });
   for (const pack of packages) assert.ok(pack.license && pack.publicationPolicy, 'every package names its licence and publication policy');
 });
