@@ -6,9 +6,11 @@ import { mintKey } from '../api/accounts/keys.ts';
 import { accountFor } from '../api/accounts/sign-in.ts';
 import { openStateDb } from '../data/state/db.ts';
 import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
+import { OCDS_AWARDS_FILE } from '../data/export-ocds.ts';
 import { writeServingIndex } from '../data/search/serving-index.ts';
 import { SCHEMA_VERSION } from '../data/schema.ts';
 import { PRODUCTION_SCALE } from './generate.ts';
+import { ocdsValidity } from './ocds-validity.ts';
 import { benchPipeline } from './pipeline-bench.ts';
 import { load, loadRequests, searchPaths, serveLaunch, startChild, stopChild, type BenchRequest, type LoadResult } from './search-bench.ts';
 import { benchSite } from './site-bench.ts';
@@ -51,6 +53,10 @@ if (process.env.BENCH_REUSE === '1' && existsSync(manifestPath)) {
   const modelRatio = modelMs / rawModelMs;
   row('(e) all models, pipeline', ms(modelMs), `${pipeline.rows.plans} plans; goal ≤ 30 s ${modelMs <= 30_000 ? 'met' : 'MISSED'}`);
   row('(e) all models, raw DuckDB', ms(rawModelMs), `ratio ${modelRatio.toFixed(2)}×; goal ≤ 3× ${modelRatio <= 3 ? 'met' : 'MISSED'}`);
+  // Every line of the production-scale OCDS export against the official OCDS 1.1 schemas and codelists.
+  const ocds = await ocdsValidity(join(workDir, 'pipeline', 'ours', 'ocds', OCDS_AWARDS_FILE));
+  const ocdsErrors = ocds.topErrors.map(([message, count]) => `${count}× ${message}`).join('; ');
+  row('OCDS export valid (1.1 schemas)', `${ocds.valid}/${ocds.total}`, `goal all ${ocds.valid === ocds.total ? 'met' : `MISSED: ${ocdsErrors}`}`);
 
   // Publish the benchmark's store as a release the API can serve, on the synthetic data's clock.
   await rm(dataDir, { recursive: true, force: true });

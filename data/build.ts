@@ -16,7 +16,7 @@ const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
 export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'http_validators', 'sources', 'buyers', 'suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers', 'award_terms', 'tender_terms'];
 
 const DERIVED_TENDER_COLUMNS = new Set(['buyer_key', 'first_seen', 'last_seen', 'dates_changed_at', 'stale']);
-const DERIVED_AWARD_COLUMNS = new Set(['first_seen']);
+const DERIVED_AWARD_COLUMNS = new Set(['first_seen', 'procurement_method_details']);
 const DERIVED_PLAN_COLUMNS = new Set(['buyer_key', 'first_seen', 'last_seen', 'stale']);
 const DERIVED_ABN_COLUMNS = new Set(['first_seen', 'stale']);
 

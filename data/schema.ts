@@ -68,6 +68,7 @@ export const AWARD_RELEASE_COLUMNS = {
   categories: 'VARCHAR[] NOT NULL',
   trade: 'VARCHAR',
   procurement_method: 'VARCHAR',
+  procurement_method_details: 'VARCHAR',
   url: 'VARCHAR NOT NULL',
   first_seen: 'TIMESTAMPTZ NOT NULL',
 } as const;
@@ -98,6 +99,7 @@ export const AWARD_COLUMNS = {
   categories: 'VARCHAR[] NOT NULL',
   trade: 'VARCHAR',
   procurement_method: 'VARCHAR',
+  procurement_method_details: 'VARCHAR',
   url: 'VARCHAR NOT NULL',
   first_seen: 'TIMESTAMPTZ NOT NULL',
   last_changed: 'TIMESTAMPTZ NOT NULL',

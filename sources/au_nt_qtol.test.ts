@@ -178,7 +178,7 @@ test('award values: a lump sum "(inc GST)", one award per panel contractor, and 
   assert.deepEqual([award('26010').value_amount, award('26010').supplier], ['1234567.00', 'CENTRAL CIVIL & ROADS PTY LTD']);
   assert.deepEqual([award('26033-1').supplier, award('26033-1').value_amount], ['TOP END ELECTRICAL SERVICES PTY LTD', '300000.00']);
   assert.deepEqual([award('26033-2').supplier, award('26033-2').value_amount], ['LARRAKIA SPARKS PTY LTD', '180000.00']);
-  assert.equal(award('26033-2').ocid, 'au_nt_qtol:26033-2');
+  assert.deepEqual([award('26033-1').ocid, award('26033-2').ocid], ['au_nt_qtol:26033', 'au_nt_qtol:26033'], 'a panel is one contracting process');
   assert.deepEqual([award('25998').value_amount, award('25998').value_currency], [null, null]);
   assert.equal(award('25998').supplier, 'KATHERINE GREEN SPACES PTY LTD');
   assert.ok(source.caveats.some((caveat) => /unit rates/.test(caveat) && /null/.test(caveat)));

@@ -132,15 +132,16 @@ export default defineSource({
       };
       // An awarded tender that names no contractor is still an award; it is kept without a supplier.
       const awards = contractors.length === 0 ? [{ name: null, terms: null, amount: null }] : contractors;
+      // One contracting process per tender page, however many contractors it awards (OCDS: one ocid, several awards)
+      const ocid = `${SOURCE_ID}:${pageId}`;
       awards.forEach((contractor, index) => {
         const contractId = awards.length === 1 ? pageId : `${pageId}-${index + 1}`;
-        const ocid = `${SOURCE_ID}:${contractId}`;
         const amount = moneyAmount(contractor.amount);
         const published = JSON.stringify([title, buyer, tenderNumber($), common.awarded_date, common.description, common.procurement_method, contractor.name, contractor.terms, contractor.amount]);
         emit({
           ...common,
           ocid,
-          release_id: `${ocid}:${sha256Hex(published).slice(0, 16)}`,
+          release_id: `${SOURCE_ID}:${contractId}:${sha256Hex(published).slice(0, 16)}`,
           contract_id: contractId,
           supplier: contractor.name,
           value_amount: amount,

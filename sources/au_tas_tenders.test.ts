@@ -78,7 +78,7 @@ test('a panel becomes one award per supplier at its allocated amount', () => {
   const [first, second] = [award('14012-1'), award('14012-2')];
   assert.deepEqual([first.supplier, first.value_amount], ['Hazell Bros Group Pty Ltd', '400000']);
   assert.deepEqual([second.supplier, second.value_amount], ['Vos Construction & Joinery Pty Ltd', '250000.50']);
-  assert.equal(first.ocid, 'au_tas_tenders:14012-1');
+  assert.deepEqual([first.ocid, second.ocid], ['au_tas_tenders:14012', 'au_tas_tenders:14012'], 'a panel is one contracting process');
   assert.notEqual(first.release_id, second.release_id);
   assert.equal(first.url, `${ORIGIN}/ContractAwarded/Details/14012`);
   assert.deepEqual([first.start_date, first.end_date, first.awarded_date], ['2026-10-01', '2028-09-30', '2026-09-08']);

@@ -95,13 +95,14 @@ export default defineSource({
       const awards = suppliers.length <= 1
         ? [{ contractId: pageId, supplier: suppliers[0]?.name ?? null, amount: moneyAmount(total ?? suppliers[0]?.allocated) }]
         : suppliers.map((supplier, index) => ({ contractId: `${pageId}-${index + 1}`, supplier: supplier.name, amount: moneyAmount(supplier.allocated) }));
+      // One contracting process per tender page, however many suppliers it awards (OCDS: one ocid, several awards)
+      const ocid = `${SOURCE_ID}:${pageId}`;
       for (const award of awards) {
-        const ocid = `${SOURCE_ID}:${award.contractId}`;
         const published = JSON.stringify([common.title, common.buyer, common.awarded_date, common.start_date, common.end_date, common.description, common.procurement_method, award.supplier, award.amount, total]);
         emit({
           ...common,
           ocid,
-          release_id: `${ocid}:${sha256Hex(published).slice(0, 16)}`,
+          release_id: `${SOURCE_ID}:${award.contractId}:${sha256Hex(published).slice(0, 16)}`,
           contract_id: award.contractId,
           supplier: award.supplier,
           value_amount: award.amount,

@@ -59,6 +59,7 @@ SELECT
   r.categories,
   r.trade,
   r.procurement_method,
+  r.procurement_method_details,
   r.url,
   r.chain_first_seen AS first_seen,
   r.release_date AS last_changed,
