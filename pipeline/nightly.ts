@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { dropWorkingTables, exportParquet, loadPrevious, loadStaging, prepareWorkingTables, runModels, type HttpValidator, type SourceRun } from '../data/build.ts';
+import { dataQualityFindings } from '../data/quality.ts';
 import { writeServingIndex } from '../data/search/serving-index.ts';
 import {
   Manifest, newReleaseId, pointCurrentAt, pruneReleases, readCurrentRelease, releasesDir, removeAbandonedWork,
@@ -114,9 +115,10 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
         await loadStaging(store, join(workDir, 'staging'));
         if (previous) await loadPrevious(store, previous.storePath);
       });
-      await time('model', async () => {
+      const dataQuality = await time('model', async () => {
         await runModels(store);
         await dropWorkingTables(store);
+        return dataQualityFindings(store);
       });
       const summaries = await time('export', async () => {
         await exportParquet(store, join(workDir, 'parquet'));
@@ -134,6 +136,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
         counts: summaries.counts,
         stage_timings_ms: timings,
         browser: browserUsed(results),
+        data_quality: dataQuality,
       });
       await store.exec('CHECKPOINT');
     } finally {

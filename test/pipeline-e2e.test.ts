@@ -33,6 +33,7 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
   const notOk = first.manifest.sources.filter((s) => s.status !== 'ok').map((s) => [s.id, s.status]);
   assert.deepEqual(notOk, [['au_tenderlink', 'login_walled'], ['au_wa_tenders', 'robots_refused']], 'every other source answers on its fixtures');
   for (const s of first.manifest.sources) assert.equal(s.invalid, 0, `${s.id} has invalid records: ${s.why}`);
+  assert.deepEqual(first.manifest.data_quality, [], 'no invented amount repeats across the fixture sources');
   assert.ok(first.manifest.sources.every((s) => s.status !== 'ok' || s.records > 0));
   assert.equal(first.manifest.sources.length, 21, 'the whole registry runs');
   const { browser } = first.manifest;
