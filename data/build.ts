@@ -209,14 +209,21 @@ export async function dropWorkingTables(store: Store): Promise<void> {
     .map((t) => `DROP TABLE IF EXISTS ${t}`).join('; '));
 }
 
+/**
+ * Every contract release with its award's `year` (that of the chain's award_day, data/models/awards.sql), so a
+ * chain's original and its amendments sit in one partition, the same as their award's.
+ */
+const AWARD_RELEASES_WITH_YEAR_SQL = `SELECT r.*, year(a.award_day) AS year FROM award_releases r
+  JOIN awards a ON a.source = r.source AND a.contract_id = regexp_replace(r.contract_id, '-A[0-9]+$', '')`;
+
 /** The Parquet statements of a release: hive-partitioned, zstd. Shared with the benchmark's raw baseline. */
 export function parquetExportSql(parquetDir: string): string[] {
   const to = (name: string) => sqlString(join(parquetDir, name));
   return [
     `COPY (SELECT * FROM tenders ORDER BY tender_key) TO ${to('tenders')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM tender_changes ORDER BY changed_at, tender_key) TO ${to('tender_changes.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
-    `COPY (SELECT *, year(awarded_date) AS year FROM awards ORDER BY contract_id) TO ${to('awards')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
-    `COPY (SELECT *, year(awarded_date) AS year FROM award_releases ORDER BY release_id) TO ${to('award_releases')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
+    `COPY (SELECT *, year(award_day) AS year FROM awards ORDER BY contract_id) TO ${to('awards')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
+    `COPY (${AWARD_RELEASES_WITH_YEAR_SQL} ORDER BY release_id) TO ${to('award_releases')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM plans ORDER BY source, plan_id) TO ${to('plans')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM companies ORDER BY source, acn) TO ${to('companies.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM abn_entities ORDER BY source, abn) TO ${to('abn_entities.parquet')} (FORMAT parquet, COMPRESSION zstd)`,

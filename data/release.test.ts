@@ -17,6 +17,7 @@ const manifest: Manifest = {
   counts: {},
   stage_timings_ms: {},
   browser: null,
+  data_quality: [],
 };
 
 /** A file's name, with this process's id in the temporary pointer's name written as PID. */

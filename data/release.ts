@@ -1,6 +1,7 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DataQualityFinding } from './quality.ts';
 import { SOURCE_STATUSES } from './schema.ts';
 
 export const SourceRunSummary = z.object({
@@ -38,6 +39,8 @@ export const Manifest = z.object({
     version: z.string().nullable(),
     executable_path: z.string(),
   }).nullable().default(null),
+  /** Release-level data-quality findings (data/quality.ts): cross-source oddities no one source's warnings show. */
+  data_quality: z.array(DataQualityFinding).default([]),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

@@ -96,6 +96,7 @@ export const AWARD_COLUMNS = {
   awarded_date: 'DATE',
   start_date: 'DATE',
   end_date: 'DATE',
+  award_day: 'DATE NOT NULL',
   categories: 'VARCHAR[] NOT NULL',
   trade: 'VARCHAR',
   procurement_method: 'VARCHAR',
@@ -250,7 +251,7 @@ export const SIGNAL_COLUMNS = {
   interval_days: 'INTEGER',
 } as const;
 
-/** One row per trade and jurisdiction with contracts signed in the year to the run (data/models/trade_pairs.sql). */
+/** One row per trade and jurisdiction with contracts dated in the year to the run (data/models/trade_pairs.sql). */
 export const TRADE_PAIR_COLUMNS = {
   trade: 'VARCHAR NOT NULL',
   jurisdiction: 'VARCHAR NOT NULL',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { dropWorkingTables, exportParquet, loadPrevious, loadStaging, prepareWorkingTables, runModels, type HttpValidator, type SourceRun } from '../data/build.ts';
 import { publishDictionary } from '../data/dictionary.ts';
+import { dataQualityFindings } from '../data/quality.ts';
 import { writeServingIndex } from '../data/search/serving-index.ts';
 import {
   Manifest, newReleaseId, pointCurrentAt, pruneReleases, readCurrentRelease, releasesDir, removeAbandonedWork,
@@ -115,9 +116,10 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
         await loadStaging(store, join(workDir, 'staging'));
         if (previous) await loadPrevious(store, previous.storePath);
       });
-      await time('model', async () => {
+      const dataQuality = await time('model', async () => {
         await runModels(store);
         await dropWorkingTables(store);
+        return dataQualityFindings(store);
       });
       const summaries = await time('export', async () => {
         await exportParquet(store, join(workDir, 'parquet'));
@@ -136,6 +138,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
         counts: summaries.counts,
         stage_timings_ms: timings,
         browser: browserUsed(results),
+        data_quality: dataQuality,
       });
       await store.exec('CHECKPOINT');
     } finally {

@@ -16,7 +16,9 @@ export function summaryTable(manifest: Manifest): string {
     ? `browser: ${describeChromium({ which: manifest.browser.which, version: manifest.browser.version, executablePath: manifest.browser.executable_path })}`
     : 'browser: none launched';
   const warnings = manifest.sources.flatMap((s) => warningLines(s.id, s.warnings));
-  return [table.toString(), '', browser, ...(notes.length ? ['', 'diagnoses:', ...notes] : []), ...(warnings.length ? ['', 'warnings:', ...warnings] : [])].join('\n');
+  const quality = manifest.data_quality.map((f) => `  ${f.check}: ${f.detail} (${f.sources.join(', ')})`);
+  return [table.toString(), '', browser, ...(notes.length ? ['', 'diagnoses:', ...notes] : []), ...(warnings.length ? ['', 'warnings:', ...warnings] : []),
+    ...(quality.length ? ['', 'data quality:', ...quality] : [])].join('\n');
 }
 
 /** Warnings shown per source in the summary; the manifest keeps them all. */

@@ -56,7 +56,7 @@ describe('au_act_contracts_register on its fixtures', () => {
     assert.deepEqual(award, {
       record_type: 'award',
       ocid: 'au_act_contracts_register:2026.44871',
-      release_id: 'au_act_contracts_register:2026.44871:03a3212cc178fae8',
+      release_id: 'au_act_contracts_register:2026.44871:22ff8f222f0e51b0',
       release_date: '2026-09-17T14:00:00.000Z', // 2026-09-18 00:00 in Canberra (AEST, UTC+10)
       release_tag: 'contract',
       contract_id: '2026.44871',
@@ -70,7 +70,7 @@ describe('au_act_contracts_register on its fixtures', () => {
       supplier_id: null,
       title: 'Canberra Hospital Clinical Services Building Level 4 Fit-out',
       description: 'Level 4 fit-out of the Clinica',
-      value_amount: '1234567.00',
+      value_amount: '1186437.50',
       value_currency: 'AUD',
       awarded_date: '2026-09-18',
       start_date: null,

@@ -175,7 +175,7 @@ test('the real awarded page (25992) is read field for field, keeping its estimat
 });
 
 test('award values: a lump sum "(inc GST)", one award per panel contractor, and none for unit rates without a total', () => {
-  assert.deepEqual([award('26010').value_amount, award('26010').supplier], ['1234567.00', 'CENTRAL CIVIL & ROADS PTY LTD']);
+  assert.deepEqual([award('26010').value_amount, award('26010').supplier], ['1342718.00', 'CENTRAL CIVIL & ROADS PTY LTD']);
   assert.deepEqual([award('26033-1').supplier, award('26033-1').value_amount], ['TOP END ELECTRICAL SERVICES PTY LTD', '300000.00']);
   assert.deepEqual([award('26033-2').supplier, award('26033-2').value_amount], ['LARRAKIA SPARKS PTY LTD', '180000.00']);
   assert.deepEqual([award('26033-1').ocid, award('26033-2').ocid], ['au_nt_qtol:26033', 'au_nt_qtol:26033'], 'a panel is one contracting process');

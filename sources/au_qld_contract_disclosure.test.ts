@@ -66,7 +66,7 @@ describe('au_qld_contract_disclosure on its fixtures', () => {
     assert.deepEqual(award, {
       record_type: 'award',
       ocid: 'au_qld_contract_disclosure:TMR-NCR-2026-0142',
-      release_id: 'au_qld_contract_disclosure:TMR-NCR-2026-0142:613aaaba5de17936',
+      release_id: 'au_qld_contract_disclosure:TMR-NCR-2026-0142:f48f206a1eabd032',
       release_date: '2026-08-13T14:00:00.000Z', // 14/08/2026 00:00 in Brisbane (UTC+10, no daylight saving)
       release_tag: 'contract',
       contract_id: 'TMR-NCR-2026-0142',
@@ -80,7 +80,7 @@ describe('au_qld_contract_disclosure on its fixtures', () => {
       supplier_id: null,
       title: 'Bruce Highway (Cooroy - Curra) Section D - Pavement Rehabilitation',
       description: 'Pavement rehabilitation with a "heavy duty" asphalt overlay, line marking and guardrail reinstatement',
-      value_amount: '1234567.00',
+      value_amount: '1209874.00',
       value_currency: 'AUD',
       awarded_date: '2026-08-14',
       start_date: '2026-09-01',

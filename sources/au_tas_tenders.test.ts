@@ -87,7 +87,7 @@ test('a panel becomes one award per supplier at its allocated amount', () => {
 test('a total "(inc GST)" with no allocated column, no period, entities and paragraphs', () => {
   const radio = award('14021');
   assert.equal(radio.title, 'Statewide Radio Network Maintenance & Support');
-  assert.equal(radio.value_amount, '1234567.00');
+  assert.equal(radio.value_amount, '1264395.00');
   assert.deepEqual([radio.start_date, radio.end_date], [null, null]);
   assert.equal(radio.supplier, 'Motorola Solutions Australia Pty Limited');
   assert.equal(radio.procurement_method, 'Direct/Limited Submission Sourcing');

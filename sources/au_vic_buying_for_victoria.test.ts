@@ -196,7 +196,7 @@ test('229501 is read from the real contract page: ocid and release follow the aw
 
 test('award values, dates, ABNs and UNSPSC codes as the contract pages print them', () => {
   const traffic = award('DTP-C-2026-1187');
-  assert.equal(traffic.value_amount, '1234567.00', '"$1,234,567.00 (inc GST)"');
+  assert.equal(traffic.value_amount, '1127860.00', '"$1,127,860.00 (inc GST)"');
   assert.equal(traffic.supplier_abn, '51824753556', 'printed "51 824 753 556"');
   assert.equal(traffic.end_date, '2028-09-30', 'printed "30 Sept 2028"');
   assert.deepEqual(traffic.categories, ['92000000']);

@@ -196,7 +196,8 @@ describe('title keywords', () => {
       const release = await openStore(join(dir, 'store.duckdb'));
       try {
         await release.exec(`INSERT INTO awards BY NAME SELECT 's' AS source, 'c' AS contract_id, 'o' AS ocid, 'r' AS latest_release_id, 'AU' AS jurisdiction,
-          'b' AS buyer, ${sqlString(title)} AS title, 0 AS amendment_count, [] AS categories, 'u' AS url, now() AS first_seen, now() AS last_changed, false AS stale`);
+          'b' AS buyer, ${sqlString(title)} AS title, 0 AS amendment_count, [] AS categories, 'u' AS url, now() AS first_seen, now() AS last_changed, false AS stale,
+          current_date AS award_day`);
         await release.exec(`${await readModel('award_terms')}; ${await readModel('tender_terms')}`);
         const expected = titleTerms(title).sort();
         assert.deepEqual((await release.all<{ term: string }>('SELECT term FROM award_terms ORDER BY term')).map((row) => row.term), expected);
@@ -218,7 +219,7 @@ describe('title keywords', () => {
         // CN4161550 as AusTender published it: the title is the agency's purchase-order number
         await release.exec(`INSERT INTO awards BY NAME SELECT 'au_federal_austender_ocds' AS source, 'CN4161550' AS contract_id, 'o' AS ocid, 'r' AS latest_release_id,
           'AU' AS jurisdiction, 'Department of Foreign Affairs and Trade' AS buyer, '4600023005' AS title, 'General Waste Machinery' AS description,
-          DATE '2025-06-20' AS awarded_date, 0 AS amendment_count, [] AS categories, 'u' AS url, now() AS first_seen, now() AS last_changed, false AS stale`);
+          DATE '2025-06-20' AS awarded_date, DATE '2025-06-20' AS award_day, 0 AS amendment_count, [] AS categories, 'u' AS url, now() AS first_seen, now() AS last_changed, false AS stale`);
         await release.exec(await readModel('award_terms'));
         assert.deepEqual((await release.all<{ term: string }>('SELECT term FROM award_terms ORDER BY term')).map((row) => row.term), ['general', 'machinery', 'waste']);
       } finally {

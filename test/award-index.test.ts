@@ -63,8 +63,11 @@ async function seedAwards(store: Store): Promise<void> {
   const values = awardRows().map((row) =>
     `(${[row.source, row.contract_id, 'ocid', 'release', row.jurisdiction, row.buyer, row.buyer_key, row.supplier, row.supplier_key, row.title, row.description, row.awarded_date, row.start_date, row.first_seen].map(literal).join(', ')})`);
   await store.exec(`INSERT INTO awards (source, contract_id, ocid, latest_release_id, jurisdiction, buyer, buyer_key, supplier, supplier_key, title, description,
-      awarded_date, start_date, first_seen, amendment_count, categories, url, last_changed, stale)
-    SELECT *, 0, [], 'https://example.gov.au', TIMESTAMPTZ '2025-06-01 00:00:00+00', false FROM (VALUES ${values.join(', ')})`);
+      awarded_date, start_date, first_seen, amendment_count, categories, url, last_changed, stale, award_day)
+    SELECT *, 0, [], 'https://example.gov.au', TIMESTAMPTZ '2025-06-01 00:00:00+00', false,
+      coalesce(awarded_date::DATE, start_date::DATE, (first_seen::TIMESTAMPTZ AT TIME ZONE 'Australia/Sydney')::DATE)
+    FROM (VALUES ${values.join(', ')}) v(source, contract_id, ocid, latest_release_id, jurisdiction, buyer, buyer_key, supplier, supplier_key, title, description,
+      awarded_date, start_date, first_seen)`);
 }
 
 // The reference: the filters as plain SQL over the whole table. A word matches the start of a word of the

@@ -33,6 +33,7 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
   const notOk = first.manifest.sources.filter((s) => s.status !== 'ok').map((s) => [s.id, s.status]);
   assert.deepEqual(notOk, [['au_tenderlink', 'login_walled'], ['au_wa_tenders', 'robots_refused']], 'every other source answers on its fixtures');
   for (const s of first.manifest.sources) assert.equal(s.invalid, 0, `${s.id} has invalid records: ${s.why}`);
+  assert.deepEqual(first.manifest.data_quality, [], 'no invented amount repeats across the fixture sources');
   assert.ok(first.manifest.sources.every((s) => s.status !== 'ok' || s.records > 0));
   assert.equal(first.manifest.sources.length, 21, 'the whole registry runs');
   const { browser } = first.manifest;
@@ -65,6 +66,23 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
   const [fromParquet] = await query<{ n: number }>(':memory:',
     `SELECT count(*)::INTEGER AS n FROM read_parquet('${parquet}/awards/*/*.parquet', hive_partitioning = true)`);
   assert.equal(fromParquet!.n, awards!.chains, 'analysts read the same awards from Parquet');
+  assert.ok(!awardYears.includes('year=__HIVE_DEFAULT_PARTITION__'), `every award has a year: ${awardYears.join(', ')}`);
+  const releaseYears = await readdir(join(parquet, 'award_releases'));
+  assert.ok(!releaseYears.includes('year=__HIVE_DEFAULT_PARTITION__'), `every release has a year: ${releaseYears.join(', ')}`);
+  // The buyers model's window and the Parquet year date an award by the same day: recounting each buyer's
+  // window from the Parquet awards gives its award_count, and each award's partition is its award_day's year.
+  const [dating] = await query<{ misfiled: number; buyers: number; disagreeing: string[] }>(':memory:',
+    `WITH awards AS (SELECT * FROM read_parquet('${parquet}/awards/*/*.parquet', hive_partitioning = true)),
+          buyers AS (SELECT * FROM read_parquet('${parquet}/buyers/*/*.parquet', hive_partitioning = true)),
+          recount AS (SELECT b.buyer_key, b.award_count, count(a.buyer_key) AS from_parquet FROM buyers b
+                      LEFT JOIN awards a ON a.buyer_key = b.buyer_key AND a.award_day BETWEEN b.window_from AND (b.window_from + INTERVAL 3 YEAR)::DATE
+                      GROUP BY ALL)
+     SELECT (SELECT count(*) FROM awards WHERE year IS DISTINCT FROM year(award_day))::INTEGER AS misfiled,
+            (SELECT count(*) FROM recount WHERE award_count > 0)::INTEGER AS buyers,
+            (SELECT list(buyer_key ORDER BY buyer_key) FILTER (WHERE award_count <> from_parquet) FROM recount) AS disagreeing`);
+  assert.equal(dating!.misfiled, 0, 'each award sits in the partition of its award_day');
+  assert.ok(dating!.buyers > 10, `the buyers model counts awards for ${dating!.buyers} buyers`);
+  assert.deepEqual(dating!.disagreeing ?? [], [], 'the buyers model counts the awards the Parquet dates in its window');
 
   const keysBefore = await query<{ tender_key: string }>(storePath, 'SELECT tender_key FROM tenders ORDER BY tender_key');
   const second = await runNightly({ dataDir, fixtures: true, progress: quiet, now: new Date('2026-09-26T01:00:00Z') });

@@ -148,6 +148,7 @@ test('a source\'s warnings reach the manifest and the end-of-run summary, though
 test('the summary shows three warnings a source and counts the rest', () => {
   const manifest = {
     sources: [{ id: 'au_x', status: 'ok', why: null, records: 1, invalid: 0, new: 1, updated: 0, closed: 0, pages: 1, errors: 0, duration_ms: 1, warnings: ['a', 'b', 'c', 'd', 'e'] }],
+    data_quality: [],
   } as unknown as Manifest;
   assert.ok(summaryTable(manifest).endsWith('\nwarnings:\n  au_x: a\n  au_x: b\n  au_x: c\n  au_x: … and 2 more (manifest.json)'), summaryTable(manifest));
 });

@@ -66,12 +66,6 @@ export interface AwardPage {
   offset: number;
 }
 
-/**
- * An award's day: signed, else started, else the day it was first collected (some registers publish no
- * dates). The same rule as the buyers model's award window.
- */
-export const AWARD_DAY_SQL = "coalesce(awarded_date, start_date, (first_seen AT TIME ZONE 'Australia/Sydney')::DATE)";
-
 export const AWARD_SELECT = `contract_id, buyer, buyer_key, jurisdiction, title, value_amount::DOUBLE AS value_amount, value_currency,
   strftime(awarded_date, '%Y-%m-%d') AS awarded_date, strftime(start_date, '%Y-%m-%d') AS start_date, strftime(end_date, '%Y-%m-%d') AS end_date,
   categories, trade, source, url, supplier, supplier_id, supplier_key`;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isJurisdiction, localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { buyerKey } from '../../lib/keys.ts';
-import { AWARD_DAY_SQL, AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
+import { AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
 
 const identifiedOnly = 'Only for a caller with an API key or a signed-in session.';
@@ -195,7 +195,7 @@ export async function buyerDetail(ctx: IntelContext, key: string, audience: Audi
        ORDER BY window_start NULLS LAST, plan_id LIMIT ${LIST_LENGTH}`,
       [key, today],
     ),
-    ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE buyer_key = ? ORDER BY ${AWARD_DAY_SQL} DESC, contract_id LIMIT ${RECENT_AWARDS}`, [key]),
+    ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE buyer_key = ? ORDER BY award_day DESC, contract_id LIMIT ${RECENT_AWARDS}`, [key]),
     topSuppliers(ctx, [{ buyer_key: key, today, window_from: row.window_from as string }]),
     ctx.store.all<Record<string, unknown>>(
       `SELECT ${OPEN_TENDER_SELECT}
@@ -223,7 +223,7 @@ export async function buyerDetails(ctx: IntelContext, keys: readonly string[], a
   const wanted = JSON.stringify(rows.map((row) => ({ buyer_key: row.buyer_key, today: buyerToday(ctx, row) })));
   const wantedCte = `wanted AS (SELECT buyer_key, today::DATE AS today FROM (SELECT unnest(from_json(?::JSON, '[{"buyer_key":"VARCHAR","today":"VARCHAR"}]'), recursive := true)))`;
   // The n first rows per buyer in the order buyerDetail lists them; `list_rank` keeps that order. `wanted`
-  // adds only buyer_key and today, so the table's other columns need no prefix (AWARD_DAY_SQL has none).
+  // adds only buyer_key and today, so the table's other columns need no prefix (`award_day` has none).
   const ranked = (table: string, select: string, order: string, where: string, limit: number) => `
     WITH ${wantedCte}
     SELECT buyer_key AS for_buyer, ${select} FROM (
@@ -237,7 +237,7 @@ export async function buyerDetails(ctx: IntelContext, keys: readonly string[], a
         'NOT t.withdrawn AND (coalesce(t.window_end, t.window_start) IS NULL OR coalesce(t.window_end, t.window_start) >= w.today)', LIST_LENGTH),
       [wanted],
     ),
-    ctx.store.all<ListRow>(ranked('awards', AWARD_SELECT, `${AWARD_DAY_SQL} DESC, t.contract_id`, 'true', RECENT_AWARDS), [wanted]),
+    ctx.store.all<ListRow>(ranked('awards', AWARD_SELECT, 'award_day DESC, t.contract_id', 'true', RECENT_AWARDS), [wanted]),
     ctx.store.all<ListRow>(
       ranked('tenders', OPEN_TENDER_SELECT, 't.closing_date NULLS LAST, t.tender_key', "t.kind = 'tender' AND (t.closing_date IS NULL OR t.closing_date >= w.today)", LIST_LENGTH),
       [wanted],
@@ -334,7 +334,7 @@ async function topSuppliers(ctx: IntelContext, windows: readonly SupplierWindow[
      named AS (
        SELECT a.buyer_key, coalesce(a.supplier_key, lower(trim(regexp_replace(a.supplier, '\\s+', ' ', 'g')))) AS holder, a.supplier
        FROM awards a JOIN windows w ON a.buyer_key = w.buyer_key
-       WHERE a.supplier IS NOT NULL AND ${AWARD_DAY_SQL} BETWEEN w.window_from AND w.today
+       WHERE a.supplier IS NOT NULL AND a.award_day BETWEEN w.window_from AND w.today
      ),
      holders AS (
        SELECT buyer_key, mode(supplier ORDER BY supplier) AS name, count(*) AS contracts, sum(count(*)) OVER (PARTITION BY buyer_key) AS named_total

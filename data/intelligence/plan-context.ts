@@ -62,7 +62,7 @@ export async function planContext(ctx: IntelContext, planId: string, audience: A
     const [counts] = await ctx.store.all<{ count: number; ending_12m: number; sources: string[] }>(
       `SELECT count(*)::INTEGER AS count, count(*) FILTER (WHERE end_date BETWEEN ?::DATE AND ?::DATE)::INTEGER AS ending_12m,
               list(DISTINCT source) AS sources
-       FROM awards WHERE buyer_key = ? AND trade = ? AND awarded_date BETWEEN ?::DATE AND ?::DATE`,
+       FROM awards WHERE buyer_key = ? AND trade = ? AND award_day BETWEEN ?::DATE AND ?::DATE`,
       [today, addDays(today, 365), buyer.buyer_key, String(plan.trade), from, today],
     );
     similar = { count: counts?.count ?? 0, ending_12m: counts?.ending_12m ?? 0, from, to: today, match: { method: 'heuristic', rule: 'same_buyer_same_trade' } };

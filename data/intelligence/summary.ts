@@ -59,7 +59,7 @@ export async function intelligenceSummary(ctx: IntelContext): Promise<Intelligen
     `SELECT (SELECT count(*) FROM tenders WHERE kind = 'tender' AND first_seen > ?::TIMESTAMPTZ)::INTEGER AS new_this_week,
             (SELECT count(DISTINCT buyer_key) FROM (
                SELECT buyer_key FROM tenders WHERE first_seen::DATE >= ?::DATE
-               UNION ALL SELECT buyer_key FROM awards WHERE awarded_date >= ?::DATE) WHERE buyer_key IS NOT NULL)::INTEGER AS buyers_month`,
+               UNION ALL SELECT buyer_key FROM awards WHERE award_day >= ?::DATE) WHERE buyer_key IS NOT NULL)::INTEGER AS buyers_month`,
     [weekAgo, monthAgo, monthAgo],
   );
   const preview = async (kind: string) =>

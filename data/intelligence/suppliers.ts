@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AWARD_DAY_SQL, AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
+import { AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
 
 const identifiedOnly = 'Only for a caller with an API key or a signed-in session.';
@@ -113,7 +113,7 @@ export async function supplierEntity(ctx: IntelContext, identifier: string, audi
   );
   if (!row) return null;
   const [contracts, buyers, categories] = await Promise.all([
-    shown ? ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE supplier_key = ? ORDER BY ${AWARD_DAY_SQL} DESC, contract_id LIMIT ${LIST_LENGTH}`, [key]) : [],
+    shown ? ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE supplier_key = ? ORDER BY award_day DESC, contract_id LIMIT ${LIST_LENGTH}`, [key]) : [],
     shown
       ? ctx.store.all<{ buyer_key: string; buyer: string; jurisdiction: string; contracts: number }>(
         `SELECT buyer_key, mode(buyer) AS buyer, any_value(jurisdiction) AS jurisdiction, count(*)::INTEGER AS contracts

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JURISDICTIONS, localDate, timeZoneOf } from '../../lib/jurisdictions.ts';
 import { sqlString } from '../store.ts';
-import { AWARD_DAY_SQL, AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
+import { AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
 import { Buyer } from './buyers.ts';
 import { referenceDay } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
@@ -122,7 +122,7 @@ async function buyerBlock(ctx: IntelContext, buyerKey: string | null, audience: 
   const jurisdiction = JURISDICTIONS.find((j) => j === row.jurisdiction);
   const today = localDate(ctx.now, jurisdiction ? timeZoneOf(jurisdiction) : 'Australia/Sydney');
   const [recent, ending] = await Promise.all([
-    ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE buyer_key = ? ORDER BY ${AWARD_DAY_SQL} DESC, contract_id, source LIMIT ${LIST_LENGTH}`, [buyerKey]),
+    ctx.store.all<AwardRow>(`SELECT ${AWARD_SELECT} FROM awards WHERE buyer_key = ? ORDER BY award_day DESC, contract_id, source LIMIT ${LIST_LENGTH}`, [buyerKey]),
     ctx.store.all<AwardRow>(
       `SELECT ${AWARD_SELECT} FROM awards WHERE buyer_key = ? AND end_date >= ?::DATE ORDER BY end_date, contract_id, source LIMIT ${LIST_LENGTH}`,
       [buyerKey, today],

@@ -30,7 +30,7 @@ export const TradePair = z.object({
   open_now: z.number().int().meta({ description: 'Open tenders of the trade, judged in the buyer\'s day.' }),
   ending_12m: z.number().int().meta({ description: 'Contracts of the trade ending within 365 days.' }),
   planned_quarter: z.number().int().meta({ description: 'Planned procurements whose window starts this quarter.' }),
-  year_awards: z.number().int().meta({ description: 'Contracts signed in the year (see `year`).' }),
+  year_awards: z.number().int().meta({ description: 'Contracts dated in the year (see `year`): awarded, else started, else first collected in it.' }),
   volume: z.number().int().meta({ description: 'The sum of the four counts; pairs are ordered by it.' }),
   eligible: z.boolean().meta({ description: 'True when `volume` reaches `minimum`: the pair has a page.' }),
 });
@@ -195,13 +195,13 @@ export async function tradeStateIntelligence(ctx: IntelContext, trade: Trade, ju
     buyers: {
       rows: pair.buyersByCount.map((row) => present<z.infer<typeof BuyerFigure>>(row)),
       by_value: pair.buyersByValue.map((row) => present<z.infer<typeof BuyerFigure>>(row)),
-      covers: await coverOf('awards', `${tradeName} contracts signed by ${place} buyers in the year`, year),
+      covers: await coverOf('awards', `${tradeName} contracts of ${place} buyers dated in the year`, year),
     },
     concentration: {
       suppliers: pair.year?.suppliers ?? 0,
       ...(pair.year?.top_supplier_share != null ? { top_supplier_share: pair.year.top_supplier_share } : {}),
       ...(pair.year?.top_five_share != null ? { top_five_share: pair.year.top_five_share } : {}),
-      covers: await coverOf('awards', `holders of ${tradeName} contracts signed by ${place} buyers in the year, by number of contracts`, year),
+      covers: await coverOf('awards', `holders of ${tradeName} contracts of ${place} buyers dated in the year, by number of contracts`, year),
       ...(audience.identified ? { holders: pair.holders.map((row) => present<{ supplier: string; supplier_key?: string; awards: number; share: number }>(row)) } : {}),
     },
     eligible: volume >= PAIR_MINIMUM,

@@ -13,8 +13,7 @@ WITH split AS (
     source,
     contract_id,
     left(jurisdiction, 2) AS country,
-    -- the same day as the buyers model's award window: signed, else started, else first collected
-    coalesce(awarded_date, start_date, (first_seen AT TIME ZONE 'Australia/Sydney')::DATE) AS award_day,
+    award_day,
     value_amount,
     value_currency,
     regexp_split_to_array(lower(strip_accents(concat_ws(' ', title, description))), '[^a-z0-9]+') AS words

@@ -8,6 +8,10 @@
 -- without a number rank below the numbered ones; ties and unnumbered releases (every release of a register
 -- that publishes no amendments) fall back to the later release date, then the greater release id. The chain's
 -- original value is that of the earliest release in the same order.
+--
+-- award_day is the one day every model, the API and the Parquet `year` date an award by: the awarded date,
+-- else the start date, else the day it was first collected in the buyer's time zone (some registers publish
+-- no award date, and an award left undated would drop out of every window and year filter).
 INSERT INTO awards BY NAME
 WITH chained AS (
   SELECT
@@ -56,6 +60,7 @@ SELECT
   r.awarded_date,
   r.start_date,
   r.end_date,
+  coalesce(r.awarded_date, r.start_date, (r.chain_first_seen AT TIME ZONE z.time_zone)::DATE) AS award_day,
   r.categories,
   r.trade,
   r.procurement_method,
@@ -66,6 +71,8 @@ SELECT
   coalesce(rs.failed, false) AS stale
 FROM ranked r
 LEFT JOIN run_sources rs ON rs.id = r.source AND rs.attempted
+-- a jurisdiction without a zone leaves award_day NULL, which its NOT NULL refuses: the run fails loudly
+LEFT JOIN jurisdiction_zones z ON z.jurisdiction = r.jurisdiction
 WHERE r.latest_rank = 1
 -- stored in buyer order, so a buyer's awards sit together and a filter on buyer_key skips most of the table
 ORDER BY buyer_key, awarded_date DESC, contract_id;

@@ -40,8 +40,7 @@ dated_awards AS (
     a.value_amount,
     a.value_currency,
     a.end_date,
-    -- the day an award counts from: signed, else started, else first collected (some registers publish no dates)
-    coalesce(a.awarded_date, a.start_date, (a.first_seen AT TIME ZONE d.time_zone)::DATE) AS award_day,
+    a.award_day,
     d.today,
     d.window_from
   FROM awards a

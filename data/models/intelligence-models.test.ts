@@ -125,3 +125,25 @@ test('trade rollups count the year to the run and share holders by contracts', a
   const holders = await db.all<Record<string, string | number | null>>("SELECT supplier, rank, share FROM trade_suppliers WHERE trade = 'civil-works' AND jurisdiction = 'AU-NSW' ORDER BY rank");
   assert.deepEqual(holders, [{ supplier: 'Bridgeworks Pty Ltd', rank: 1, share: 2 / 3 }, { supplier: 'Acme Pty Ltd', rank: 2, share: 1 / 3 }]);
 });
+
+test('trade rollups date a contract by its award_day: one with no awarded date counts by its start date', async () => {
+  const db = await seedIntelStore({
+    awards: [
+      // NSW, VIC and ACT registers publish no awarded date: the start date places this contract in the year
+      awardRow({ source: 'au_nsw_contract_awards', contract_id: 'NSW-UNSIGNED', jurisdiction: 'AU-NSW', buyer: 'Transport for NSW', awarded_date: null, start_date: '2026-04-01' }),
+      // started long ago, but awarded in the year: the awarded date wins
+      awardRow({ source: 'au_nsw_contract_awards', contract_id: 'NSW-SIGNED', jurisdiction: 'AU-NSW', buyer: 'Transport for NSW', awarded_date: '2026-05-01', start_date: '2020-01-01' }),
+      awardRow({ source: 'au_nsw_contract_awards', contract_id: 'NSW-OLD', jurisdiction: 'AU-NSW', buyer: 'Transport for NSW', awarded_date: null, start_date: '2020-01-01' }),
+    ],
+  }, RUN_AT);
+  try {
+    const [pair] = await db.all<{ year_awards: number }>("SELECT year_awards FROM trade_pairs WHERE trade = 'civil-works' AND jurisdiction = 'AU-NSW'");
+    assert.equal(pair?.year_awards, 2);
+    const [buyer] = await db.all<{ awards: number }>("SELECT awards FROM trade_buyers WHERE trade = 'civil-works' AND jurisdiction = 'AU-NSW'");
+    assert.equal(buyer?.awards, 2);
+    const [holder] = await db.all<{ supplier: string; share: number }>("SELECT supplier, share FROM trade_suppliers WHERE trade = 'civil-works' AND jurisdiction = 'AU-NSW'");
+    assert.deepEqual(holder, { supplier: 'Acme Pty Ltd', share: 1 });
+  } finally {
+    db.close();
+  }
+});

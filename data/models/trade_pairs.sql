@@ -1,4 +1,4 @@
--- trade_pairs: one row per trade and jurisdiction with contracts signed in the year to the run's day, with
+-- trade_pairs: one row per trade and jurisdiction with contracts dated in the year to the run's day, with
 -- how concentrated the holders are. The routes add the counts that move with the clock (open tenders,
 -- contracts ending, planned this quarter) from the tenders and signals tables.
 INSERT INTO trade_pairs BY NAME
@@ -11,8 +11,9 @@ year_awards AS (
          coalesce(a.supplier_key, 'name:' || lower(trim(a.supplier))) AS holder,
          run.today - 364 AS year_from, run.today AS year_to
   FROM awards a, run
-  -- Contracts without a trade cannot be placed on a trade page; the year is the 365 days ending on the run's day.
-  WHERE a.trade IS NOT NULL AND a.awarded_date BETWEEN run.today - 364 AND run.today
+  -- Contracts without a trade cannot be placed on a trade page; the year is the 365 days ending on the run's
+  -- day, and a contract is dated by its award_day (awarded, else started, else first collected).
+  WHERE a.trade IS NOT NULL AND a.award_day BETWEEN run.today - 364 AND run.today
 ),
 holder_counts AS (
   SELECT trade, jurisdiction, holder, count(*) AS awards

@@ -9,7 +9,7 @@ year_awards AS (
   SELECT a.*, coalesce(a.supplier_key, 'name:' || lower(trim(a.supplier))) AS holder
   FROM awards a, run
   -- The same year as trade_pairs; a contract naming no supplier has no holder to rank.
-  WHERE a.trade IS NOT NULL AND a.awarded_date BETWEEN run.today - 364 AND run.today AND a.supplier IS NOT NULL
+  WHERE a.trade IS NOT NULL AND a.award_day BETWEEN run.today - 364 AND run.today AND a.supplier IS NOT NULL
 ),
 by_currency AS (
   SELECT trade, jurisdiction, holder, value_currency, any_value(supplier_key) AS supplier_key, mode(supplier) AS supplier,

@@ -250,9 +250,9 @@ function gallop(list: Int32Array, from: number, value: number): number {
   return lowerBound(list, low + 1, Math.min(low + step + 1, list.length), value);
 }
 
-// The index's order and fields. The day rule is GET /v1/awards's (data/intelligence/awards.ts, AWARD_DAY_SQL).
+// The index's order and fields. The day is the awards model's award_day (data/models/awards.sql).
 const INDEX_SQL = `SELECT
-    (coalesce(awarded_date, start_date, (first_seen AT TIME ZONE 'Australia/Sydney')::DATE) - DATE '1970-01-01')::INTEGER AS day,
+    (award_day - DATE '1970-01-01')::INTEGER AS day,
     contract_id, buyer, buyer_key, jurisdiction, title, value_amount::DOUBLE AS value_amount, value_currency,
     (awarded_date - DATE '1970-01-01')::INTEGER AS awarded_day, (start_date - DATE '1970-01-01')::INTEGER AS start_day,
     (end_date - DATE '1970-01-01')::INTEGER AS end_day, to_json(categories)::VARCHAR AS categories_json, trade, source, url,

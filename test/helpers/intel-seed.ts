@@ -15,7 +15,10 @@ export type SeedRow = Record<string, SeedValue>;
 /** The models the intelligence builders read, in dependency order. */
 export const INTELLIGENCE_MODELS = ['suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers'] as const;
 
-/** An awards row with plausible defaults; `buyer_key` is derived from jurisdiction and buyer unless given. */
+/**
+ * An awards row with plausible defaults; `buyer_key` is derived from jurisdiction and buyer unless given, and
+ * `award_day` as the awards model derives it (first_seen's UTC day standing in for the buyer's).
+ */
 export function awardRow(overrides: SeedRow = {}): SeedRow {
   const row: SeedRow = {
     source: 'au_federal_austender_ocds', contract_id: 'CN1', ocid: 'ocds-1', latest_release_id: 'rel-1', jurisdiction: 'AU',
@@ -26,6 +29,7 @@ export function awardRow(overrides: SeedRow = {}): SeedRow {
     first_seen: '2026-03-05T00:00:00Z', last_changed: '2026-03-05T00:00:00Z', stale: false,
     ...overrides,
   };
+  if (!('award_day' in overrides)) row.award_day = row.awarded_date ?? row.start_date ?? String(row.first_seen).slice(0, 10);
   return withBuyerKey(row, overrides);
 }
 

@@ -164,6 +164,7 @@ export async function seedRelease(options: SeedReleaseOptions): Promise<SeededRe
     counts: { tenders: tenders.length, sources: sources.length, awards: 0, award_releases: 0 },
     stage_timings_ms: {},
     browser: null,
+    data_quality: [],
   };
   await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   if (options.point ?? true) {
