@@ -109,5 +109,5 @@ test('a release ships the dictionary as Markdown and JSON, and the JSON names ev
     if (!entry.isDirectory()) continue;
     for (const folder of await readdir(join(parquetDir, entry.name))) assert.ok(documented.includes(`${entry.name}.${folder.split('=')[0]}`), `${entry.name}/${folder}`);
   }
-  assert.match(dictionary.partitions.find((p) => p.dataset === 'awards' && p.column === 'year')!.meaning, /awarded date, else of its start date, else of the date it was first seen/);
+  assert.match(dictionary.partitions.find((p) => p.dataset === 'awards' && p.column === 'year')!.meaning, /`award_day` \(its awarded date, else its start date, else the day it was first collected\)/);
 });
