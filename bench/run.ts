@@ -15,9 +15,13 @@ import { benchPipeline } from './pipeline-bench.ts';
 import { load, loadRequests, searchPaths, serveLaunch, startChild, stopChild, type BenchRequest, type LoadResult } from './search-bench.ts';
 import { benchSite } from './site-bench.ts';
 import { awardPaths, readAwardMixKeys, residentBytes, tradeStatePaths } from './intelligence-bench.ts';
+import { readMixPaths, readTenderKeys } from './read-mix.ts';
 
 // Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+// The keyed load of (i): as many clients as a busy integration sends at once, for a minute.
+const KEYED_LOAD_SECONDS = Number(process.env.BENCH_KEYED_SECONDS ?? 60);
+const KEYED_CONNECTIONS = 200;
 const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
 
 const workDir = join(process.env.BENCH_DIR ?? tmpdir(), 'tender-intel-bench');
@@ -74,7 +78,8 @@ if (process.env.BENCH_REUSE === '1' && existsSync(manifestPath)) {
   await pointCurrentAt(dataDir, manifest, new Date());
 }
 
-const describe = (result: LoadResult) => `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`;
+const describe = (result: LoadResult) =>
+  `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} unanswered` : ''}`;
 // Every server runs as `npm run serve` starts the API (its Node flags and environment): (h) is then the memory
 // users would see, and the bare baselines differ from the API by our code alone, not by the runtime's settings.
 const serve = await serveLaunch();
@@ -102,6 +107,7 @@ if (!minted.minted) throw new Error('bench: could not mint an API key');
 const keyed = { authorization: `Bearer ${minted.apiKey}` };
 
 const awardKeys = await readAwardMixKeys(join(releaseDir, 'store.duckdb'));
+const tenderKeys = await readTenderKeys(join(releaseDir, 'store.duckdb'));
 
 // autocannon's connections all come from one address: the burst guard's spec numbers (10 at once, 30 a
 // minute) would refuse nearly all of them, so the benchmark raises them; the guard still runs on every request.
@@ -173,6 +179,21 @@ try {
   row(`(g) /v1/intelligence/trades/{trade}/{state}, ${pairs.length} pairs`, `${Math.round(trades.requestsPerSecond)} req/s`, `${describe(trades)}; goal p99 ≤ 25 ms ${trades.p99Ms <= 25 && trades.non2xx === 0 ? 'met' : 'MISSED'}`);
   const rss = await residentBytes(api.child.pid!);
   row('(h) API resident memory after (b)–(g)', `${(rss / 2 ** 20).toFixed(0)} MB`, `goal ≤ 400 MB ${rss <= 400 * 2 ** 20 ? 'met' : 'MISSED'}`);
+
+  // (i) Keyed reads at 200 connections for a minute: searches, single tenders, awards and intelligence pages
+  // with an API key, every request through the whole app (the lane before routing serves anonymous reads only);
+  // the API's memory sampled each second during it, and after.
+  let peak = rss;
+  const sampler = setInterval(() => {
+    residentBytes(api.child.pid!).then((bytes) => { peak = Math.max(peak, bytes); }, () => undefined);
+  }, 1000);
+  const keyedMix = await load(api.origin, readMixPaths(tenderKeys, awardKeys), KEYED_LOAD_SECONDS, KEYED_CONNECTIONS, keyed).finally(() => clearInterval(sampler));
+  const afterKeyed = await residentBytes(api.child.pid!);
+  peak = Math.max(peak, afterKeyed);
+  const withinGoal = (bytes: number) => `goal ≤ 400 MB ${bytes <= 400 * 2 ** 20 ? 'met' : 'MISSED'}`;
+  row(`(i) keyed reads, ${KEYED_CONNECTIONS} connections, ${KEYED_LOAD_SECONDS} s`, `${Math.round(keyedMix.requestsPerSecond)} req/s`, `${describe(keyedMix)}; search, tender, award, intelligence in turn`);
+  row('(i) API resident memory, peak during (i)', `${(peak / 2 ** 20).toFixed(0)} MB`, withinGoal(peak));
+  row('(i) API resident memory after (i)', `${(afterKeyed / 2 ** 20).toFixed(0)} MB`, withinGoal(afterKeyed));
 } finally {
   await stopChild(api.child);
 }

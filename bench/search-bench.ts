@@ -9,6 +9,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
+  /** Requests that got no reply: timeouts (autocannon's 10 s) and dropped connections. */
+  errors: number;
 }
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -77,6 +79,7 @@ export async function loadRequests(origin: string, requests: BenchRequest[], sec
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
+    errors: result.errors,
   };
 }
 

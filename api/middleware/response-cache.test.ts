@@ -70,3 +70,55 @@ test('mounts sharing one store share its keys, and the store keeps to its byte b
   await app.request('/big');
   assert.ok(store.calculatedSize <= 64, 'a reply over the budget is not kept');
 });
+
+test('concurrent misses of one key run the route once and share its reply; the next asking is a cache hit', async () => {
+  let calls = 0;
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const app = new Hono();
+  app.use('/slow', responseCache({ keyOf: (c) => canonicalQuery(c.req.url), store: createReplyStore() }));
+  app.get('/slow', async (c) => {
+    calls++;
+    await gate;
+    return c.json({ call: calls, q: c.req.query('q') });
+  });
+  const replies = Array.from({ length: 200 }, () => app.request('/slow?q=summary'));
+  const other = app.request('/slow?q=other');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(calls, 2, 'one run for each distinct key in flight, whoever else asks meanwhile');
+  open();
+  const bodies = await Promise.all(replies.map(async (reply) => {
+    const response = await reply;
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    return response.json();
+  }));
+  assert.ok(bodies.every((body) => body.q === 'summary' && body.call === bodies[0].call), 'every caller gets the one run\'s reply');
+  assert.deepEqual(await (await other).json(), { call: 2, q: 'other' });
+  assert.deepEqual(await (await app.request('/slow?q=summary')).json(), bodies[0], 'asked more than once, the shared reply is kept');
+  assert.equal(calls, 2);
+});
+
+test('callers waiting on a run that fails run the route themselves', async () => {
+  let calls = 0;
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const app = new Hono();
+  app.use('/flaky', responseCache({ keyOf: (c) => c.req.path, store: createReplyStore() }));
+  app.get('/flaky', async (c) => {
+    calls++;
+    if (calls === 1) {
+      await gate;
+      return c.json({ detail: 'The store is busy; try again.' }, 503);
+    }
+    return c.json({ call: calls });
+  });
+  const first = app.request('/flaky');
+  const waiting = [app.request('/flaky'), app.request('/flaky')];
+  await new Promise((resolve) => setImmediate(resolve));
+  open();
+  assert.equal((await first).status, 503);
+  const statuses = await Promise.all(waiting.map(async (reply) => (await reply).status));
+  assert.deepEqual(statuses, [200, 200], 'an error reply is never handed to another caller');
+  assert.equal(calls, 3, 'each waiter ran the route once');
+});

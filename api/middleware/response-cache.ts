@@ -29,12 +29,23 @@ export function createReplyStore(options: { maxEntries?: number; maxBytes?: numb
 /** Keys each mount remembers having been asked for once (about 200 KB each). */
 const ASKED_ONCE_KEYS = 2_000;
 
+/** A reply being computed, and how many other requests for its key wait for it. */
+interface Run {
+  waiters: number;
+  /** The body, once the run ends with a 200 JSON reply; undefined when it ends otherwise. */
+  body: Promise<Uint8Array<ArrayBuffer> | undefined>;
+}
+
 /**
  * Replays the body of an earlier 200 JSON reply to a GET with the same key, skipping the work and the
  * serialisation; a reply is kept once its key has been asked for twice.
  * Search traffic repeats itself (default listings, popular words, paging back and forth), and a release never
  * changes once published, so a key made of release id, caller audience, query and clock minute is exact.
  * The read routes mount it through `ReadCache` (cached-reads.ts), which fixes their key.
+ *
+ * At most one request per key runs the route at a time: others asking meanwhile wait for its reply. Without
+ * that, 200 clients asking for the same intelligence page each ran its DuckDB queries at once, and the memory
+ * those queries held (hundreds of megabytes) stayed with the process after the load.
  *
  * @example
  * app.use('/v1/tenders', responseCache({ keyOf: (c) => `${c.get('release').id}|${canonicalQuery(c.req.url)}`, store }));
@@ -45,19 +56,37 @@ export function responseCache(options: ResponseCacheOptions): MiddlewareHandler 
   // pages, one-off filters); keeping each of them cost a copy of the body that only pushed a repeated reply out,
   // and at thousands of such requests a second those copies held tens of megabytes until the collector ran.
   const askedOnce = new LRUCache<string, true>({ max: ASKED_ONCE_KEYS });
+  // Entries leave when their run ends, so this holds no more than the requests in progress.
+  const running = new Map<string, Run>();
   return async function responseCacheMiddleware(c, next) {
     if (c.req.method !== 'GET') return next();
     const key = options.keyOf(c);
     if (key === null) return next();
-    const body = cache.get(key);
-    if (body !== undefined) return c.body(body, 200, { 'content-type': 'application/json' });
-    if (!askedOnce.has(key)) {
-      askedOnce.set(key, true);
-      return next();
+    const kept = cache.get(key);
+    if (kept !== undefined) return c.body(kept, 200, { 'content-type': 'application/json' });
+    const run = running.get(key);
+    if (run !== undefined) {
+      run.waiters++;
+      const shared = await run.body;
+      // An error is this request's own to meet: it runs the route itself.
+      return shared === undefined ? next() : c.body(shared, 200, { 'content-type': 'application/json' });
     }
-    await next();
-    if (c.res.status === 200 && c.res.headers.get('content-type')?.startsWith('application/json')) {
-      cache.set(key, new Uint8Array(await c.res.clone().arrayBuffer()));
+    const askedBefore = askedOnce.has(key);
+    if (!askedBefore) askedOnce.set(key, true);
+    const { promise, resolve } = Promise.withResolvers<Uint8Array<ArrayBuffer> | undefined>();
+    const mine: Run = { waiters: 0, body: promise };
+    running.set(key, mine);
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    try {
+      await next();
+      // Asked for a second time now or while it ran: kept, and handed to those waiting.
+      if ((askedBefore || mine.waiters > 0) && c.res.status === 200 && c.res.headers.get('content-type')?.startsWith('application/json')) {
+        body = new Uint8Array(await c.res.clone().arrayBuffer());
+        cache.set(key, body);
+      }
+    } finally {
+      running.delete(key);
+      resolve(body);
     }
   };
 }
