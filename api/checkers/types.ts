@@ -1,0 +1,16 @@
+import type { IntakeDocument } from '../documents/types.ts';
+
+/**
+ * What every checker analysis receives besides its documents. Analyses are pure functions of their inputs
+ * (DESIGN §10): the clock comes in here and nothing inside reads the system clock, so the same bytes and
+ * options give the same result and the content cache is sound.
+ */
+export interface AnalysisContext {
+  /** ISO instant the call arrived; dates "in the future" are judged against it. */
+  now: string;
+  /** Progress for `?stream=1`: each call becomes an SSE heartbeat (`inspecting` for warrants, else `working`). */
+  progress?: (stage: string) => void;
+}
+
+/** A checker analysis as the worker pool runs it: documents and checked options in, a JSON-able result out. */
+export type Analysis<Options, Result> = (documents: IntakeDocument[], options: Options, context: AnalysisContext) => Promise<Result>;

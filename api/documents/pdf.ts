@@ -1,0 +1,115 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createCanvas } from '@napi-rs/canvas';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.d.ts';
+import type { TextItem as PdfjsTextItem } from 'pdfjs-dist/types/src/display/api.d.ts';
+import type { PageText, TextItem } from './types.ts';
+
+const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+/** pdfjs needs its own font and character-map folders to draw the 14 standard fonts and CJK text offline. */
+const assets = {
+  standardFontDataUrl: pathToFileURL(join(pdfjsRoot, 'standard_fonts') + '/').href,
+  cMapUrl: pathToFileURL(join(pdfjsRoot, 'cmaps') + '/').href,
+  cMapPacked: true,
+};
+
+export type PdfDocument = PDFDocumentProxy;
+
+/**
+ * Opens a PDF with pdfjs-dist, never evaluating anything the file carries (no `eval` of fonts, no
+ * scripting). Throws pdfjs's own error for a file it cannot parse (`InvalidPDFException`,
+ * `PasswordException`); callers turn that into an `error` result.
+ */
+export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+  // pdfjs transfers (detaches) the buffer it is given: hand it a copy so the caller's bytes stay readable.
+  const data = new Uint8Array(bytes);
+  return pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, useSystemFonts: false, verbosity: 0, ...assets }).promise;
+}
+
+/** The text of page `pageNumber` (1-based) with each run's box in points from the page's top-left corner. */
+export async function readPageText(pdf: PdfDocument, pageNumber: number): Promise<PageText> {
+  const page = await pdf.getPage(pageNumber);
+  try {
+    return await pageText(page);
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** Text of pages 1..min(limit, page count). */
+export async function readPagesText(pdf: PdfDocument, limit = pdf.numPages): Promise<PageText[]> {
+  const pages: PageText[] = [];
+  for (let n = 1; n <= Math.min(limit, pdf.numPages); n++) pages.push(await readPageText(pdf, n));
+  return pages;
+}
+
+async function pageText(page: PDFPageProxy): Promise<PageText> {
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  const items: TextItem[] = [];
+  for (const raw of content.items) {
+    if (!('str' in raw)) continue;
+    const item = raw as PdfjsTextItem;
+    if (item.str.trim() === '') continue;
+    // transform = [a b c d e f]: e,f is the baseline origin in PDF space; the viewport flips y to top-left.
+    const [x, baseline] = viewport.convertToViewportPoint(item.transform[4], item.transform[5]) as [number, number];
+    const height = item.height || Math.hypot(item.transform[2], item.transform[3]);
+    items.push({ text: item.str, x, y: baseline - height, width: item.width, height, font: declaredFontName(page, item.fontName) });
+  }
+  return { page: page.pageNumber, width: viewport.width, height: viewport.height, source: 'text_layer', items, text: readingOrder(items), confidence: 1 };
+}
+
+/** The font's PDF name (`ABCDEF+Helvetica`) once pdfjs has loaded it, else pdfjs's own id for it. */
+function declaredFontName(page: PDFPageProxy, loadedName: string): string {
+  if (!page.commonObjs.has(loadedName)) return loadedName;
+  const font = page.commonObjs.get(loadedName) as { name?: unknown } | null;
+  return typeof font?.name === 'string' ? font.name : loadedName;
+}
+
+/**
+ * Lines in reading order: runs whose vertical centres fall within half a line of each other form a line,
+ * lines top to bottom, runs left to right, a tab between runs with a wide gap (table cells stay apart).
+ */
+export function readingOrder(items: readonly TextItem[]): string {
+  const sorted = items.filter((item) => item.text.trim() !== '').sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2) || a.x - b.x);
+  const lines: TextItem[][] = [];
+  for (const item of sorted) {
+    const centre = item.y + item.height / 2;
+    const line = lines.at(-1);
+    const lineCentre = line ? line[0]!.y + line[0]!.height / 2 : Number.NaN;
+    if (line && Math.abs(centre - lineCentre) <= Math.max(2, item.height / 2)) line.push(item);
+    else lines.push([item]);
+  }
+  return lines
+    .map((line) => {
+      line.sort((a, b) => a.x - b.x);
+      let text = '';
+      let end = Number.NEGATIVE_INFINITY;
+      for (const item of line) {
+        const gap = item.x - end;
+        text += text === '' ? item.text : gap > item.height * 1.5 ? `\t${item.text}` : gap > item.height * 0.15 && !text.endsWith(' ') && !item.text.startsWith(' ') ? ` ${item.text}` : item.text;
+        end = item.x + item.width;
+      }
+      return text.trim();
+    })
+    .join('\n');
+}
+
+/** Page `pageNumber` drawn at `scale` (1 = 72 dpi) as PNG bytes. */
+export async function renderPagePng(pdf: PdfDocument, pageNumber: number, scale = 2): Promise<Uint8Array> {
+  const page = await pdf.getPage(pageNumber);
+  try {
+    const viewport = page.getViewport({ scale });
+    const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    // pdfjs's types name the DOM canvas; @napi-rs/canvas implements the same drawing API.
+    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context as unknown as CanvasRenderingContext2D, viewport }).promise;
+    return new Uint8Array(await canvas.encode('png'));
+  } finally {
+    page.cleanup();
+  }
+}
