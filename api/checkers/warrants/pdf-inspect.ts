@@ -125,7 +125,10 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   // Fewer than three characters a page: page numbers at most, the rest is pictures of text.
   const textless = pages.length > 0 && characters < 3 * pages.length;
   if (textless) signals.push(pdfSignal('no_text_layer', `The ${pages.length} page(s) read carry ${characters} characters of text: the pages are images, so text edits, overlaps and arithmetic cannot be checked.`, {}));
-  const minimal = layout.encrypted ? 'the file is encrypted' : textless ? 'the pages have no text layer' : pages.length === 0 && pageCount !== 0 ? 'no page text could be read' : null;
+  // An encrypted file that opens without a password (an owner password only restricts printing or copying)
+  // still shows its text; only its strings and metadata stay unread here.
+  if (layout.encrypted && characters > 0) shortfalls.push('the file is encrypted (it opens without a password): metadata, form values and drawing were not decrypted');
+  const minimal = layout.encrypted && characters === 0 ? 'the file is encrypted' : textless ? 'the pages have no text layer' : pages.length === 0 && pageCount !== 0 ? 'no page text could be read' : null;
   const quality: InspectionQuality = minimal ? 'minimal' : shortfalls.length > 0 || unreadable.length > 0 ? 'partial' : 'full';
   return finish(signals, quality, minimal ?? (shortfalls.join('; ') || null), pageCount, layout.revisions.length || null, metadata);
 }
