@@ -203,6 +203,15 @@ test('a /Prev that loops back is reported and the file still gets a result', asy
   assert.match(signal(result, 'prev_chain_broken').found, /loops back/);
 });
 
+test('bytes changed in place without fixing the cross-reference table are found at the first moved object', async () => {
+  const patched = Buffer.from(Buffer.from(clean).toString('latin1').replace('(Test Writer 1.0)', '(Test Writer 10.0)'), 'latin1');
+  const result = await inspect(patched);
+  const broken = signal(result, 'xref_broken');
+  assert.match(broken.found, /^2 of 6 entries in revision 0's cross-reference table point where their object is not \(first: object 5 at byte \d+\)/);
+  assert.equal(broken.where.object, '5 0 R');
+  assert.ok(!codes(await inspect(clean)).includes('xref_broken'));
+});
+
 test('a stream that inflates past the limit is held back and the band is insufficient', async () => {
   const bomb = deflateSync(Buffer.alloc(40 * 1024 * 1024));
   const pdf = simplePdf({ pages: [invoice], objects: [{ num: 20, body: '<< /Filter /FlateDecode >>', stream: bomb }] });
