@@ -38,5 +38,6 @@ test('the PDF catalogue has at least 24 stable signal codes, none raised by stru
   const codes = Object.keys(pdfSignalCatalogue);
   assert.ok(codes.length >= 24, `${codes.length} codes`);
   for (const code of codes) assert.match(code, /^[a-z][a-z0-9_]*$/);
-  assert.deepEqual(Object.entries(pdfSignalCatalogue).filter(([, entry]) => entry.group === 'structure' && entry.severity === 'high'), []);
+  const entries: [string, { group: string; severity: string }][] = Object.entries(pdfSignalCatalogue);
+  assert.deepEqual(entries.filter(([, entry]) => entry.group === 'structure' && entry.severity === 'high'), []);
 });
