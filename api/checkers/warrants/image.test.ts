@@ -10,7 +10,7 @@ const context = { now: '2025-06-30T00:00:00.000Z' };
 /** A photo-like picture: shapes under smoothed noise, so JPEG coefficients spread the way a photo's do. */
 async function picture(width = 480, height = 320, sigma = 35, variant = 0): Promise<Buffer> {
   const scene = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${variant ? '#2a4d69' : '#e8d8b0'}"/><circle cx="${variant ? width * 0.7 : width * 0.3}" cy="${height / 2}" r="${height / 3}" fill="${variant ? '#f4f1de' : '#3d405b'}"/></svg>`;
-  const noise = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma } } }).png().toBuffer();
+  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma } } }).png().toBuffer();
   return sharp(Buffer.from(scene))
     .composite([{ input: noise, blend: 'soft-light' }])
     .blur(1.5)
