@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
-import type { DocumentType } from '../../api/checkers/document-types.ts';
+import type { DocumentClassification, DocumentType } from '../../api/checkers/document-types.ts';
 import type { IntakeDocument } from '../../api/documents/types.ts';
 
 /**
@@ -257,8 +257,8 @@ async function layoutPdf(layout: Layout, portrait: Uint8Array): Promise<Uint8Arr
 
 async function layoutPng(layout: Layout): Promise<Uint8Array> {
   const isCard = layout.shape === 'card';
-  const width = isCard ? 1100 : 1240;
-  const height = isCard ? 700 : 1754;
+  const width = isCard ? 1200 : 1240;
+  const height = isCard ? 760 : 1754;
   const parts: string[] = [`<rect width="${width}" height="${height}" fill="${isCard ? '#eef2f8' : '#ffffff'}"/>`];
   let textLeft = 40;
   if (layout.portrait) {
@@ -266,7 +266,7 @@ async function layoutPng(layout: Layout): Promise<Uint8Array> {
     textLeft = 300;
   }
   let y = 70;
-  const base = isCard ? 30 : 26;
+  const base = isCard ? 25 : 24;
   for (const line of layout.rows) {
     const size = line.size ? Math.round(base * (line.size / 11)) : base;
     const columnWidth = (width - textLeft - 30) / Math.max(1, line.cells.length);
@@ -287,4 +287,23 @@ async function portraitPng(): Promise<Uint8Array> {
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Accuracy per type over the labelled stand-ins; printed so the figure is on record with every run. */
+export function accuracyByType(results: { standIn: StandIn; classification: DocumentClassification }[]): Map<string, { total: number; correct: number }> {
+  const byType = new Map<string, { total: number; correct: number }>();
+  for (const { standIn, classification } of results) {
+    const tally = byType.get(standIn.label) ?? { total: 0, correct: 0 };
+    tally.total++;
+    if (classification.type === standIn.label) tally.correct++;
+    byType.set(standIn.label, tally);
+  }
+  return byType;
+}
+
+export function printAccuracy(title: string, byType: Map<string, { total: number; correct: number }>): void {
+  const total = [...byType.values()].reduce((sum, tally) => sum + tally.total, 0);
+  const correct = [...byType.values()].reduce((sum, tally) => sum + tally.correct, 0);
+  const lines = [...byType.entries()].map(([type, tally]) => `  ${type.padEnd(28)} ${tally.correct}/${tally.total}  ${(tally.correct / tally.total).toFixed(2)}`);
+  process.stdout.write(`${title}: ${correct}/${total} = ${(correct / total).toFixed(3)}\n${lines.join('\n')}\n`);
 }
