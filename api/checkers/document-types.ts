@@ -387,6 +387,13 @@ export function documentTypeLabel(type: DocumentType): string {
   return profiles[type].label;
 }
 
+/** The type as it reads inside a sentence, with its article: "an Australian passport", "a utility bill (…)". */
+export function documentTypePhrase(type: DocumentType): string {
+  const label = profiles[type].label;
+  const noun = /^(Australian|Medicare|Centrelink|ATO|ImmiCard|Department)\b/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
+  return `${/^[aeio]|^u(?!ti|ni|se)|^ATO/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 /** What is known about pictures on page 1, read alongside its text (api/checkers/first-page.ts). */
 export interface PageImageFacts {
   /** The upload is itself a picture (a photo or scan of the document). */

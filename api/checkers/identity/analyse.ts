@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Analysis } from '../types.ts';
-import { classifyPage, documentTypeLabel, documentTypeNames, type DocumentClassification, type DocumentType, type Shown } from '../document-types.ts';
+import { classifyPage, documentTypeLabel, documentTypeNames, documentTypePhrase, type DocumentClassification, type DocumentType, type Shown } from '../document-types.ts';
 import { readFirstPage } from '../first-page.ts';
 import type { IdentityResult } from './result.ts';
 import rulesFile from './rules.json' with { type: 'json' };
@@ -176,7 +176,7 @@ function eligibleDocuments(rules: Partial<Record<DocumentType, DocumentRule>>, d
     if (classification.type === 'unrecognised') return refuse('not recognised as a document type this checker knows from its first page');
     const type = classification.type;
     const rule = rules[type];
-    if (!rule) return refuse(`a ${documentTypeLabel(type).toLowerCase()} is not on the ${listName} list`);
+    if (!rule) return refuse(`${documentTypePhrase(type)} is not on the ${listName} list`);
     if (rule.needs_pension && !classification.pensionCard) return refuse('only a Centrelink pension card counts here, and this card does not name a pension');
     if (rule.needs_photo && !classification.shows.includes('P')) return refuse('this document type counts only with its photograph, and no photograph was found on page 1');
     const expiry = expiryProblem(classification.expires, rule.expired_grace_days ?? 0, now);
@@ -190,8 +190,8 @@ function eligibleDocuments(rules: Partial<Record<DocumentType, DocumentRule>>, d
       if (!differentOrganisation) {
         return refuse(
           rule.repeat === 'per_organisation'
-            ? `a second ${documentTypeLabel(type).toLowerCase()} counts only from a different organisation, and its issuer matches (or could not be told apart from) one already counted`
-            : `a ${documentTypeLabel(type).toLowerCase()} counts once; an earlier one already counted`,
+            ? `another ${documentTypePhrase(type).replace(/^an? /, '')} counts only from a different organisation, and its issuer matches (or could not be told apart from) one already counted`
+            : `${documentTypePhrase(type)} counts once; an earlier one already counted`,
         );
       }
     }

@@ -1,5 +1,5 @@
 import type { Analysis } from '../types.ts';
-import { classifyPage, documentTypeLabel, isDocumentType, type DocumentClassification } from '../document-types.ts';
+import { classifyPage, documentTypeLabel, documentTypePhrase, isDocumentType, type DocumentClassification } from '../document-types.ts';
 import { readFirstPage } from '../first-page.ts';
 import { packSchemes, type PackScheme } from './options.ts';
 import type { PackResult } from './result.ts';
@@ -95,6 +95,12 @@ function matchSlots(slots: Slot[], documents: PackDocument[]): (number | null)[]
     return document.unreadable === null && slots[slotIndex]!.accepts.includes(document.classification.type);
   };
   const augment = (slotIndex: number, visited: Set<number>): boolean => {
+    // A free fitting document first, so documents stay in upload order wherever nothing needs to move.
+    const free = documents.findIndex((_, documentIndex) => slotOfDocument[documentIndex] === null && !visited.has(documentIndex) && fits(slotIndex, documentIndex));
+    if (free !== -1) {
+      slotOfDocument[free] = slotIndex;
+      return true;
+    }
     for (let documentIndex = 0; documentIndex < documents.length; documentIndex++) {
       if (visited.has(documentIndex) || !fits(slotIndex, documentIndex)) continue;
       visited.add(documentIndex);
@@ -118,8 +124,8 @@ function unmatchedReason(document: PackDocument, slots: Slot[]): string {
   if (document.unreadable) return `could not be read: ${document.unreadable}`;
   const type = document.classification.type;
   if (type === 'unrecognised') return 'not recognised as a document type this checker knows from its first page';
-  if (!slots.some((slot) => slot.accepts.includes(type))) return `a ${typeLabel(type).toLowerCase()} is not asked for here`;
-  return `every slot that takes a ${typeLabel(type).toLowerCase()} is already filled`;
+  if (!slots.some((slot) => slot.accepts.includes(type))) return `${documentTypePhrase(type)} is not asked for here`;
+  return `every slot that takes ${documentTypePhrase(type)} is already filled`;
 }
 
 function collectionFlags(scheme: PackScheme, documents: PackDocument[]): PackResult['flags'] {
