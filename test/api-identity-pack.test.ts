@@ -107,11 +107,14 @@ describe('POST /v1/check-pack', () => {
     const files = [{ bytes: tinyPdf('payslip'), name: 'payslip.pdf' }];
     assert.deepEqual(await schemeOf(await postFiles(checker.app, '/v1/check-pack?scheme=income_proof', 'files', files)), { scheme: 'income_proof' });
     assert.deepEqual(await schemeOf(await postFiles(checker.app, '/v1/check-pack?requirements=payslip&requirements=bank_statement', 'files', files)), { requirements: ['payslip', 'bank_statement'] });
-    const slots = [{ key: 'income', accepts: ['payslip', 'bank_statement'], optional: false }, 'photo_id'];
+    const slots = [{ key: 'income', accepts: ['payslip', 'bank_statement'], optional: false }, 'drivers_licence'];
     assert.deepEqual(await schemeOf(await postJson(checker.app, '/v1/check-pack', { documents: [{ bytes_b64: base64(tinyPdf()) }], requirements: slots })), { requirements: slots });
     const neither = await postFiles(checker.app, '/v1/check-pack', 'files', files);
     assert.equal(neither.status, 400);
-    assert.match(((await neither.json()) as { detail: string }).detail, /^Give exactly one of scheme \(income_proof, lending_prequal, rental_application\) and requirements/);
+    assert.match(((await neither.json()) as { detail: string }).detail, /^Give either scheme or requirements \(not both, not neither\)\. Schemes: income_proof, lending_prequal, rental_application;/);
+    const unknownType = await postFiles(checker.app, '/v1/check-pack?requirements=horoscope', 'files', files);
+    assert.equal(unknownType.status, 400);
+    assert.match(((await unknownType.json()) as { detail: string }).detail, /^requirements\.0: "horoscope" is not a document type this checker knows/);
     const unknown = await postFiles(checker.app, '/v1/check-pack?scheme=mortgage', 'files', files);
     assert.equal(unknown.status, 400);
   });

@@ -1,5 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import packageJson from '../../package.json' with { type: 'json' };
+import { documentTypeNames } from '../checkers/document-types.ts';
+import { packOptions, packRequirement, packSchemeIds } from '../checkers/pack/options.ts';
 import { packResult } from '../checkers/pack/result.ts';
 import { answerCached, countsAgainstAllowance } from '../documents/answer.ts';
 import { readDocuments, type IntakeRules } from '../documents/intake.ts';
@@ -15,21 +17,11 @@ import { packSandboxReply } from './checker-sandbox.ts';
 /** The sandbox registry's name for this tool, the pool's name of its analysis, and its MCP tool's name. */
 export const PACK_TOOL = 'check_pack';
 export const MAX_PACK_DOCUMENTS = 12;
-export const PACK_SCHEMES = ['income_proof', 'lending_prequal', 'rental_application'] as const;
+export const PACK_SCHEMES = packSchemeIds as [string, ...string[]];
 
 const scheme = z.enum(PACK_SCHEMES, { error: `must be one of ${PACK_SCHEMES.join(', ')}` });
 const typeName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, { error: 'must be a document type name such as payslip or bank_statement' });
-
-export const packRequirement = z
-  .union([
-    typeName,
-    z.strictObject({
-      key: typeName.openapi({ description: 'The slot name the result uses.' }),
-      accepts: z.array(typeName).min(1, { error: 'must name at least one document type' }).openapi({ description: 'Document types that fill the slot.' }),
-      optional: z.boolean().optional(),
-    }),
-  ])
-  .openapi('PackRequirement', { description: 'A document type name, or a slot `{key, accepts[], optional}`.' });
+const requirement = packRequirement.openapi('PackRequirement', { description: `A document type name (${documentTypeNames.join(', ')}), or a slot \`{key, accepts[], optional}\`.` });
 
 export const CheckPackQuery = strictQuery({
   scheme: scheme.optional().openapi({ description: 'A built-in checklist; or give `requirements` instead.' }),
@@ -43,7 +35,7 @@ export const CheckPackBody = z
   .strictObject({
     documents: z.array(jsonDocument).openapi({ maxItems: MAX_PACK_DOCUMENTS, description: `Up to ${MAX_PACK_DOCUMENTS} documents, each \`{bytes_b64, filename}\` or \`{url}\`.` }),
     scheme: scheme.optional(),
-    requirements: z.array(packRequirement).min(1).optional(),
+    requirements: z.array(requirement).min(1).optional(),
     sandbox: sandboxField,
   })
   .openapi('CheckPackRequest');
@@ -78,8 +70,6 @@ const rules = (deps: CheckerDeps): IntakeRules => ({
   url: { fetch: deps.fetchDocument },
 });
 
-type Requirement = z.infer<typeof packRequirement>;
-
 /** POST /v1/check-pack (spec, Document checkers; Other checker rules): up to 12 documents, a scheme or requirements. */
 export function checkPackRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & SandboxEnv> {
   const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: errorReplies<CallerEnv & SandboxEnv>().validationHook });
@@ -90,18 +80,16 @@ export function checkPackRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & Sand
   app.openapi(route(deps), async (c) => {
     const query = c.req.valid('query');
     const intake = await readDocuments(c, rules(deps));
-    const body = { scheme: intake.fields['scheme'], requirements: intake.fields['requirements'] };
-    const chosenScheme = query.scheme ?? scheme.optional().catch(undefined).parse(body.scheme);
-    const fromQuery = query.requirements === undefined ? undefined : [query.requirements].flat();
-    const requirements: Requirement[] | undefined = fromQuery ?? z.array(packRequirement).optional().catch(undefined).parse(body.requirements);
-    if ((chosenScheme === undefined) === (requirements === undefined)) {
-      return c.json({ detail: `Give exactly one of scheme (${PACK_SCHEMES.join(', ')}) and requirements (document types, or {key, accepts[], optional} slots).` }, 400);
+    const requirements = query.requirements === undefined ? intake.fields['requirements'] : [query.requirements].flat();
+    const options = packOptions.safeParse({ scheme: query.scheme ?? intake.fields['scheme'], requirements });
+    if (!options.success) {
+      return c.json({ detail: `${describeIssue(options.error.issues[0]!)} Schemes: ${PACK_SCHEMES.join(', ')}; requirements are document types or {key, accepts[], optional} slots.` }, 400);
     }
     return answerCached(c, deps, {
       checker: PACK_TOOL,
       documents: intake.documents,
       namesShown: true,
-      options: chosenScheme !== undefined ? { scheme: chosenScheme } : { requirements },
+      options: options.data,
       engineVersion: packageJson.version,
       fresh: query.fresh,
       stream: query.stream,
@@ -109,4 +97,12 @@ export function checkPackRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & Sand
     });
   });
   return app;
+}
+
+/** An option issue as a sentence naming its field; a union's issue is told by its first alternative (a type name). */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const inner = issue.code === 'invalid_union' ? issue.errors[0]?.[0] : undefined;
+  const path = [...issue.path, ...(inner?.path ?? [])].map(String).join('.');
+  const message = (inner ?? issue).message.replace(/\.?$/, '.');
+  return path === '' ? message : `${path}: ${message}`;
 }
