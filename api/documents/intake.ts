@@ -224,7 +224,7 @@ function jsonDocument(entry: unknown, index: number, count: number, rules: Intak
   }
   if (typeof url === 'string') {
     if (rules.url === 'unavailable') {
-      throw new HTTPException(501, { message: `${rules.checker} does not read documents from a URL; upload the file (multipart field \`file\`) or send its bytes as bytes_b64.` });
+      throw new HTTPException(501, { message: `${rules.checker} do not read documents from a URL; upload the file (multipart field \`file\`) or send its bytes as bytes_b64.` });
     }
     const fetcher = rules.url.fetch;
     return { filename: filename ?? urlFilename(url), read: (label) => fetchDocument(fetcher, url, label) };

@@ -1,8 +1,12 @@
 import { createApp } from '../../api/app.ts';
+import { checkerAnalyses } from '../../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisLocation, type AnalysisPool, type AnalysisPoolOptions } from '../../api/documents/pool.ts';
 import { createMeter, type Meter } from '../../api/usage/meter.ts';
 import { openStateDb, type StateDb } from '../../data/state/db.ts';
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
+
+/** The public URL permalinks are made with. */
+export const PUBLIC_URL = 'https://checks.example';
 
 /** The test analyses (test-analyses.ts) by export name. */
 export type TestAnalysis = 'echo' | 'hang' | 'exhaustMemory' | 'fail' | 'endThread' | 'identity' | 'pack' | 'extraction' | 'warrant';
@@ -16,6 +20,8 @@ const VALID: Record<string, TestAnalysis> = { inspect_document: 'warrant', extra
 export interface CheckerAppOptions {
   /** Replace a checker's analysis (by its pool name, e.g. `identity_check`) with another test analysis. */
   analyses?: Record<string, TestAnalysis>;
+  /** Checkers (by pool name) that run their real analysis (api/checkers/registry.ts). */
+  real?: string[];
   pool?: Omit<AnalysisPoolOptions, 'analyses'>;
   heartbeatMs?: number;
   fetchDocument?: SafeFetcher;
@@ -37,9 +43,11 @@ export function checkerApp(options: CheckerAppOptions = {}): CheckerApp {
   const now = options.now ?? new Date('2026-06-10T02:00:00.000Z');
   const state = options.state ?? openStateDb(':memory:');
   const names = { ...VALID, ...options.analyses };
-  const pool = createAnalysisPool({ analyses: Object.fromEntries(Object.entries(names).map(([name, analysis]) => [name, at(analysis)])), size: 2, ...options.pool });
+  const locations = Object.fromEntries(Object.entries(names).map(([name, analysis]) => [name, (options.real ?? []).includes(name) ? checkerAnalyses[name]! : at(analysis)]));
+  const pool = createAnalysisPool({ analyses: locations, size: 2, ...options.pool });
   const meter = createMeter({ state, now: () => now });
   const app = createApp({
+    publicUrl: PUBLIC_URL,
     store: { state: () => ({ ready: false, detail: 'No release in checker tests.' }), now: () => now },
     state,
     meter,
