@@ -107,3 +107,23 @@ export function spanBox(located: LocatedPage, start: number, end: number): Box |
 export function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
+
+/** The page text inside `box`: characters whose centre falls in it (equal widths within a run, as `spanBox`). */
+export function textInBox(located: LocatedPage, [left, top, width, height]: Box): string {
+  const parts: string[] = [];
+  for (const line of located.lines) {
+    let text = '';
+    for (const run of line.runs) {
+      const centreY = run.item.y + run.item.height / 2;
+      if (centreY < top || centreY > top + height) continue;
+      const charWidth = run.item.width / (run.end - run.start);
+      [...run.item.text].forEach((character, i) => {
+        const centreX = run.item.x + charWidth * (i + 0.5);
+        if (centreX >= left && centreX <= left + width) text += character;
+      });
+      text += ' ';
+    }
+    if (text.trim() !== '') parts.push(text.replace(/\s+/g, ' ').trim());
+  }
+  return parts.join(' ');
+}
