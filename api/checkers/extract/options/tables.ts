@@ -172,8 +172,8 @@ function alignedBlock(page: number, lines: PageLine[], cells: Cell[][]): Omit<Bl
   const columns = columnSpans(cells.flat());
   if (columns.length < 2) return null;
   // Two columns of prose side by side also align: a table's cells are short.
-  const words = cells.flat().map((cell) => cell.text.split(/\s+/).length).sort((a, b) => a - b);
-  if (words[Math.floor(words.length / 2)]! > 6) return null;
+  const lengths = cells.flat().map((cell) => cell.text.length).sort((a, b) => a - b);
+  if (lengths[Math.floor(lengths.length / 2)]! > 24) return null;
   const grid = cells.map((row) => {
     const values = columns.map(() => '');
     for (const cell of row) {
@@ -198,13 +198,13 @@ function columnSpans(cells: Cell[]): [number, number][] {
 }
 
 /**
- * A header names its columns: every non-empty cell has a letter or is a year, and none is a label with
- * its value ("Invoice number:" then "INV-1"), which is a key–value list, not a table.
+ * A header names its columns: every non-empty cell is a few words with a letter (or a year), and none is
+ * a label with its value ("Invoice number:" then "INV-1", a key–value list) or ends a sentence.
  */
 function looksLikeHeader(row: readonly string[]): boolean {
   const filled = row.filter((cell) => cell !== '');
   if (filled.length < 2) return false;
-  return filled.every((cell) => (/\p{L}/u.test(cell) && !/\d{3}/.test(cell) && !cell.endsWith(':')) || /^(?:19|20)\d{2}$/.test(cell));
+  return filled.every((cell) => (/\p{L}/u.test(cell) && !/\d{3}/.test(cell) && !/[:.]$/.test(cell) && cell.split(' ').length <= 5) || /^(?:19|20)\d{2}$/.test(cell));
 }
 
 function headerNames(row: readonly string[]): string[] {

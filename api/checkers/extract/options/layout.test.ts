@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/helpers/layout-pdf.ts';
+import { layout } from './layout.ts';
+
+const lines = (x: number, top: number, texts: string[], pitch = 13): PlacedText[] => texts.map((text, i) => ({ text, x, top: top + i * pitch }));
+
+/** A report page: title, section heading, paragraph, list, table; then a page in two columns. */
+export async function reportPdf(): Promise<Uint8Array> {
+  return layoutPdf([
+    {
+      texts: [
+        { text: 'Site Safety Report', x: 50, top: 40, size: 20 },
+        { text: '1 Summary', x: 50, top: 80, size: 14 },
+        ...lines(50, 104, ['The inspection on 3 March found the site in good order.', 'Two items need attention before the next pour.', 'Details follow in the sections below.']),
+        ...lines(60, 160, ['• Replace the damaged edge protection on level 2.', '• Clear the access path by the north gate.', '• Restock the first aid kit.']),
+        { text: '2 Readings', x: 50, top: 220, size: 14 },
+        { text: 'Location', x: 50, top: 250 },
+        { text: 'Noise dB', x: 250, top: 250 },
+        { text: 'Dust', x: 400, top: 250 },
+        { text: 'Gate', x: 50, top: 266 },
+        { text: '78', x: 250, top: 266 },
+        { text: 'Low', x: 400, top: 266 },
+        { text: 'Crane pad', x: 50, top: 282 },
+        { text: '85', x: 250, top: 282 },
+        { text: 'High', x: 400, top: 282 },
+        ...lines(50, 320, ['Readings were taken at noon.']),
+      ],
+    },
+    {
+      texts: [
+        { text: '3 Observations', x: 50, top: 40, size: 14 },
+        ...lines(50, 70, ['Left column first line of text here', 'left column second line of the text', 'left column third and last line.']),
+        ...lines(320, 70, ['Right column begins with this line', 'right column carries on with more', 'right column ends the observations.']),
+      ],
+    },
+  ]);
+}
+
+test('blocks with types, heading levels and paths, boxes and reading order; two columns read one after the other', async () => {
+  const result = await layout({ ...(await readLayoutPdf(await reportPdf())), fields: {}, settings: true });
+  const summary = result.blocks.map((block) => [block.order, block.type, block.level, block.page, block.text.slice(0, 28)]);
+  assert.deepEqual(summary, [
+    [0, 'heading', 1, 1, 'Site Safety Report'],
+    [1, 'heading', 2, 1, '1 Summary'],
+    [2, 'paragraph', null, 1, 'The inspection on 3 March fo'],
+    [3, 'list', null, 1, '• Replace the damaged edge p'],
+    [4, 'heading', 2, 1, '2 Readings'],
+    [5, 'table', null, 1, '| Location | Noise dB | Dust'],
+    [6, 'paragraph', null, 1, 'Readings were taken at noon.'],
+    [7, 'heading', 2, 2, '3 Observations'],
+    [8, 'paragraph', null, 2, 'Left column first line of te'],
+    [9, 'paragraph', null, 2, 'Right column begins with thi'],
+  ]);
+  const paragraph = result.blocks[2]!;
+  assert.equal(paragraph.text, 'The inspection on 3 March found the site in good order. Two items need attention before the next pour. Details follow in the sections below.');
+  assert.deepEqual(paragraph.heading_path, ['Site Safety Report', '1 Summary']);
+  assert.deepEqual(paragraph.bbox.slice(0, 2), [50, 104]);
+  assert.equal(paragraph.bbox[3], 36);
+  assert.equal(result.blocks[3]!.text.split('\n').length, 3);
+  assert.equal(result.blocks[5]!.text, '| Location | Noise dB | Dust |\n| --- | --- | --- |\n| Gate | 78 | Low |\n| Crane pad | 85 | High |');
+  assert.deepEqual(result.blocks[9]!.heading_path, ['Site Safety Report', '3 Observations']);
+  // char spans tile the reading-order text with blank lines between blocks.
+  assert.deepEqual(result.blocks[0]!.char_span, [0, 18]);
+  assert.equal(result.blocks[1]!.char_span[0], 20);
+});
+
+test('labels keep their values on their line: a key-value block is not cut into two columns', async () => {
+  const bytes = await layoutPdf([
+    {
+      texts: [
+        { text: 'Invoice number:', x: 50, top: 80 },
+        { text: 'INV-2041 issued to Example Holdings Pty Ltd', x: 250, top: 80 },
+        { text: 'Date of issue:', x: 50, top: 96 },
+        { text: '12 March 2025, payable within 30 days', x: 250, top: 96 },
+      ],
+    },
+  ]);
+  const result = await layout({ ...(await readLayoutPdf(bytes)), fields: {}, settings: true });
+  assert.deepEqual(result.blocks.map((block) => block.text), ['Invoice number: INV-2041 issued to Example Holdings Pty Ltd Date of issue: 12 March 2025, payable within 30 days']);
+});
