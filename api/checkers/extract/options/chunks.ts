@@ -19,7 +19,7 @@ export const chunksSettings = z
     strategy: z.enum(chunkStrategies).default('by_title'),
     max_tokens: z.number().int().min(8).max(8192).default(512).describe('Largest chunk in tokens (words and punctuation marks; no model tokenizer); a table kept whole may be larger'),
     overlap: z.number().int().min(0).default(0).describe('Tokens repeated from the end of the previous chunk (fixed and by_sentence)'),
-    keep_tables_whole: z.boolean().default(true).describe('A table is one chunk of its own, never cut'),
+    keep_tables_whole: z.boolean().default(true).describe('A table is never cut: it sits whole in a chunk, or is a chunk of its own when over max_tokens'),
   })
   .strict()
   .refine((settings) => settings.overlap < settings.max_tokens, { message: 'overlap must be smaller than max_tokens', path: ['overlap'] })
@@ -35,7 +35,7 @@ export const documentChunk = z
     heading_path: z.array(z.string()).describe('Headings the chunk starts under, outermost first'),
     page: z.number().int().describe('Page the chunk starts on'),
     char_span: z.array(z.number().int()).length(2).describe('[start, end) in the reading-order text (layout blocks joined by a blank line)'),
-    positions: z.array(z.object({ page: z.number().int(), bbox: z.array(z.number()).length(4) })).describe('Box around the chunk on each page it covers'),
+    positions: z.array(z.object({ page: z.number().int(), bbox: z.array(z.number()).length(4).nullable() })).describe('Box around the chunk on each page it covers; null for text without page geometry'),
     element_types: z.array(z.string()).describe('Layout block types the chunk holds'),
   })
   .openapi('DocumentChunk');
@@ -100,8 +100,8 @@ class Cutter {
     const blocks = this.document.blocks.filter((block) => block.start < end && start < block.end);
     const first = blocks[0]!;
     const boxes = new Map<number, Box[]>();
-    for (const block of blocks) for (const line of block.lines) if (line.start < end && start < line.end) boxes.set(line.page, [...(boxes.get(line.page) ?? []), line.box]);
-    const positions = [...boxes].map(([page, pageBoxes]) => ({ page, bbox: unionBox(pageBoxes)! }));
+    for (const block of blocks) for (const line of block.lines) if (line.start < end && start < line.end) boxes.set(line.page, [...(boxes.get(line.page) ?? []), ...(line.box ? [line.box] : [])]);
+    const positions = [...boxes].map(([page, pageBoxes]) => ({ page, bbox: unionBox(pageBoxes) }));
     return {
       index,
       text: this.document.text.slice(start, end),

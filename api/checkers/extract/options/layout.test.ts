@@ -22,8 +22,7 @@ test('blocks with types, heading levels and paths, boxes and reading order; two 
   const paragraph = result.blocks[2]!;
   assert.equal(paragraph.text, 'The inspection on 3 March found the site in good order. Two items need attention before the next pour. Details follow in the sections below.');
   assert.deepEqual(paragraph.heading_path, ['Site Safety Report', '1 Summary']);
-  assert.deepEqual(paragraph.bbox.slice(0, 2), [50, 104]);
-  assert.equal(paragraph.bbox[3], 36);
+  assert.deepEqual([paragraph.bbox![0], paragraph.bbox![1], paragraph.bbox![3]], [50, 104, 36]);
   assert.equal(result.blocks[3]!.text.split('\n').length, 3);
   assert.equal(result.blocks[5]!.text, '| Location | Noise dB | Dust |\n| --- | --- | --- |\n| Gate | 78 | Low |\n| Crane pad | 85 | High |');
   assert.deepEqual(result.blocks[9]!.heading_path, ['Site Safety Report', '3 Observations']);
@@ -45,4 +44,19 @@ test('labels keep their values on their line: a key-value block is not cut into 
   ]);
   const result = await layout({ ...(await readLayoutPdf(bytes)), fields: {}, settings: true });
   assert.deepEqual(result.blocks.map((block) => block.text), ['Invoice number: INV-2041 issued to Example Holdings Pty Ltd Date of issue: 12 March 2025, payable within 30 days']);
+});
+
+test('text without page geometry (a .docx read as one page): its lines as blocks without boxes', async () => {
+  const pages = [{ page: 1, width: 0, height: 0, source: 'text_layer' as const, items: [], confidence: 1, text: 'Lease Agreement\n\nThe tenant pays rent monthly.\n- Bond: four weeks\n- Keys: two sets' }];
+  const document = { bytes: new Uint8Array([1]), sha256: 'x', kind: 'docx' as const, mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', filename: null };
+  const result = await layout({ document, pages, fields: {}, settings: true });
+  assert.deepEqual(
+    result.blocks.map((block) => [block.type, block.text, block.bbox]),
+    [
+      ['paragraph', 'Lease Agreement', null],
+      ['paragraph', 'The tenant pays rent monthly.', null],
+      ['list', '- Bond: four weeks', null],
+      ['list', '- Keys: two sets', null],
+    ],
+  );
 });

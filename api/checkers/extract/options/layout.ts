@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { PageText, TextItem } from '../../../documents/types.ts';
-import { itemBox, locatePage, unionBox } from './page-lines.ts';
+import { itemBox, locatePage, placedLines, unionBox } from './page-lines.ts';
 import { parseSettings } from './settings.ts';
 import { detectTables, type DetectedTable } from './tables.ts';
 import type { Box, OptionInput } from './types.ts';
@@ -16,7 +16,7 @@ export const layoutBlock = z
     level: z.number().int().nullable().describe('Heading level, 1 for the largest heading size; null for other blocks'),
     text: z.string().describe('Lines of a paragraph joined by spaces; a table as a pipe table'),
     page: z.number().int(),
-    bbox: z.array(z.number()).length(4).describe('[x, y, width, height] in points from the top-left, on `page`'),
+    bbox: z.array(z.number()).length(4).nullable().describe('[x, y, width, height] in points from the top-left, on `page`; null for text without page geometry (.docx, plain text, HTML)'),
     heading_path: z.array(z.string()).describe('The headings this block sits under, outermost first (a heading includes itself)'),
     char_span: z.array(z.number().int()).length(2).describe('[start, end) in the reading-order text: every block text joined by a blank line'),
   })
@@ -31,7 +31,7 @@ export interface BlockLine {
   page: number;
   start: number;
   end: number;
-  box: Box;
+  box: Box | null;
 }
 
 export interface Block {
@@ -39,7 +39,7 @@ export interface Block {
   level: number | null;
   text: string;
   page: number;
-  box: Box;
+  box: Box | null;
   headingPath: string[];
   start: number;
   end: number;
@@ -80,7 +80,8 @@ interface Atom {
 interface Line {
   page: number;
   items: TextItem[];
-  box: Box;
+  /** Null for a line of text without page geometry. */
+  box: Box | null;
   text: string;
   height: number;
 }
@@ -91,6 +92,11 @@ export function documentLayout(pages: readonly PageText[]): DocumentLayout {
   const tables = detectTables(pages.map(locatePage));
   const pieces: Piece[] = [];
   for (const page of pages) {
+    if (page.items.length === 0) {
+      // Text without geometry (.docx, plain text, HTML): its lines in order, each a block of its own.
+      for (const line of locatePage(page).lines) pieces.push({ kind: 'line', line: { page: page.page, items: [], box: null, text: line.text, height: 0 } });
+      continue;
+    }
     const tableItems = new Set<TextItem>();
     const atoms: Atom[] = [];
     for (const table of tables) {
@@ -163,7 +169,7 @@ function split(atoms: Atom[], axis: 0 | 1, at: number): [Atom[], Atom[]] {
 /** Runs of one XY-cut group as lines (the page text's own grouping rule). */
 function linesOf(page: number, items: TextItem[]): Line[] {
   const located = locatePage({ page, width: 0, height: 0, source: 'text_layer', items, text: '', confidence: 1 });
-  return located.lines.map((line) => ({ page, items: line.runs.map((run) => run.item), box: line.box, text: line.text.replace(/\t/g, ' '), height: Math.max(...line.runs.map((run) => run.item.height)) }));
+  return placedLines(located).map((line) => ({ page, items: line.runs.map((run) => run.item), box: line.box, text: line.text.replace(/\t/g, ' '), height: Math.max(...line.runs.map((run) => run.item.height)) }));
 }
 
 const listMarker = /^(?:[•●○▪■◦\-–*]|\(?\d{1,2}[.)]|\(?[a-z][.)]|\(?(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)])\s+/i;
@@ -172,7 +178,7 @@ function assemble(pieces: Piece[]): DocumentLayout {
   const lines = pieces.flatMap((piece) => (piece.kind === 'line' ? [piece.line] : []));
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.height)))].sort((a, b) => b - a);
-  const drafts: { type: Block['type']; level: number | null; page: number; lines: { page: number; text: string; box: Box }[]; table?: DetectedTable }[] = [];
+  const drafts: { type: Block['type']; level: number | null; page: number; lines: { page: number; text: string; box: Box | null }[] }[] = [];
   for (const piece of pieces) {
     if (piece.kind === 'table') {
       drafts.push({ type: 'table', level: null, page: piece.page, lines: [{ page: piece.page, text: pipeTable(piece.table), box: piece.box }] });
@@ -181,18 +187,20 @@ function assemble(pieces: Piece[]): DocumentLayout {
     const { line } = piece;
     const entry = { page: line.page, text: line.text, box: line.box };
     const previous = drafts.at(-1);
-    const previousLine = previous?.lines.at(-1);
-    const close = previous !== undefined && previousLine !== undefined && previous.page === line.page && follows(previousLine.box, line.box);
+    const previousBox = previous?.lines.at(-1)?.box;
+    // The draft this line may join: the block just before, on the same page, ending right above it.
+    const above = previous && previousBox && line.box && previous.page === line.page && follows(previousBox, line.box) ? previous : null;
     if (isHeading(line, body)) {
       const level = headingSizes.indexOf(Math.round(line.height)) + 1;
       // A heading wrapped over two lines of the same size is one heading.
-      if (close && previous.type === 'heading' && previous.level === level) previous.lines.push(entry);
+      if (above?.type === 'heading' && above.level === level) above.lines.push(entry);
       else drafts.push({ type: 'heading', level, page: line.page, lines: [entry] });
     } else if (listMarker.test(line.text)) {
-      if (close && previous.type === 'list') previous.lines.push(entry);
+      if (above?.type === 'list') above.lines.push(entry);
       else drafts.push({ type: 'list', level: null, page: line.page, lines: [entry] });
-    } else if (close && (previous.type === 'paragraph' || (previous.type === 'list' && line.box[0] > previousLine.box[0] + 2))) {
-      previous.lines.push(entry);
+    } else if (above && (above.type === 'paragraph' || (above.type === 'list' && line.box![0] > previousBox![0] + 2))) {
+      // A paragraph line, or a list item's continuation indented under its marker.
+      above.lines.push(entry);
     } else {
       drafts.push({ type: 'paragraph', level: null, page: line.page, lines: [entry] });
     }
@@ -215,7 +223,8 @@ function assemble(pieces: Piece[]): DocumentLayout {
       while (headings.length > 0 && headings.at(-1)!.level >= draft.level!) headings.pop();
       headings.push({ level: draft.level!, text: blockText.replace(/\n/g, ' ') });
     }
-    blocks.push({ type: draft.type, level: draft.level, text: blockText, page: draft.page, box: unionBox(draft.lines.filter((line) => line.page === draft.page).map((line) => line.box))!, headingPath: headings.map((heading) => heading.text), start, end: text.length, lines: blockLines });
+    const boxes = draft.lines.flatMap((line) => (line.page === draft.page && line.box ? [line.box] : []));
+    blocks.push({ type: draft.type, level: draft.level, text: blockText, page: draft.page, box: unionBox(boxes), headingPath: headings.map((heading) => heading.text), start, end: text.length, lines: blockLines });
   }
   return { text, blocks };
 }
@@ -223,13 +232,13 @@ function assemble(pieces: Piece[]): DocumentLayout {
 /** The body text size: the line height most characters are set in. */
 function bodySize(lines: Line[]): number {
   const weight = new Map<number, number>();
-  for (const line of lines) weight.set(Math.round(line.height), (weight.get(Math.round(line.height)) ?? 0) + line.text.length);
+  for (const line of lines) if (line.box) weight.set(Math.round(line.height), (weight.get(Math.round(line.height)) ?? 0) + line.text.length);
   return [...weight].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
 }
 
 /** A heading is set at least a fifth larger than the body and is short. */
 function isHeading(line: Line, body: number): boolean {
-  return line.height >= body * 1.2 && line.text.length <= 120;
+  return line.box !== null && line.height >= body * 1.2 && line.text.length <= 120;
 }
 
 /** The next line belongs to the same block: it starts within about a line's height below. */

@@ -14,7 +14,8 @@ export interface PageLine {
   runs: PlacedRun[];
   start: number;
   end: number;
-  box: Box;
+  /** Null for text without page geometry (.docx, plain text, HTML). */
+  box: Box | null;
   text: string;
 }
 
@@ -32,6 +33,7 @@ export interface LocatedPage {
  * `text` equals `page.text` and an offset found by a regular expression maps back to runs and boxes.
  */
 export function locatePage(page: PageText): LocatedPage {
+  if (page.items.length === 0) return unplacedPage(page);
   const sorted = page.items.filter((item) => item.text.trim() !== '').sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2) || a.x - b.x);
   const grouped: TextItem[][] = [];
   for (const item of sorted) {
@@ -66,6 +68,17 @@ export function locatePage(page: PageText): LocatedPage {
   return { page: page.page, source: page.source, text, lines };
 }
 
+/** Text with no runs (a .docx, plain text, HTML): its own lines, without boxes. */
+function unplacedPage(page: PageText): LocatedPage {
+  const lines: PageLine[] = [];
+  let start = 0;
+  for (const text of page.text.split('\n')) {
+    if (text.trim() !== '') lines.push({ page: page.page, runs: [], start, end: start + text.length, box: null, text });
+    start += text.length + 1;
+  }
+  return { page: page.page, source: page.source, text: page.text, lines };
+}
+
 export function itemBox(item: TextItem): Box {
   return [item.x, item.y, item.width, item.height];
 }
@@ -84,7 +97,7 @@ export function unionBox(boxes: readonly Box[]): Box | null {
 }
 
 /**
- * The box around characters `start..end` of the page text. Within a run the characters are taken as
+ * The box around characters `start..end` of the page text (null where the text has no geometry). Within a run the characters are taken as
  * equally wide (the text layer gives a run's box, not each glyph's), so the box's left and right edges
  * are close, not exact, when the span starts or ends inside a run.
  */
@@ -126,4 +139,12 @@ export function textInBox(located: LocatedPage, [left, top, width, height]: Box)
     if (text.trim() !== '') parts.push(text.replace(/\s+/g, ' ').trim());
   }
   return parts.join(' ');
+}
+
+/** A line with a box: every line of a page read from a PDF or by OCR. */
+export type PlacedLine = PageLine & { box: Box };
+
+/** The lines of the page that have boxes (none for text without page geometry). */
+export function placedLines(located: LocatedPage): PlacedLine[] {
+  return located.lines.filter((line): line is PlacedLine => line.box !== null);
 }

@@ -68,7 +68,7 @@ function pageCues(page: PageText): PageCues {
   const numbering = /\bpage\s+(\d{1,4})(?:\s*(?:of|\/)\s*(\d{1,4}))?\b/i.exec(page.text);
   // The running header and footer: the first and last line within a tenth of the page's edge, numbers blanked.
   const edge = (line: (typeof lines)[number] | undefined, top: boolean) => {
-    if (!line || page.height === 0) return null;
+    if (!line?.box || page.height === 0) return null;
     const inMargin = top ? line.box[1] < page.height * 0.1 : line.box[1] + line.box[3] > page.height * 0.9;
     return inMargin ? line.text.replace(/\d+/g, '#').toLowerCase() : null;
   };

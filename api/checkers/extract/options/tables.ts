@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { extractedTable } from '../result.ts';
-import { locatePage, round, unionBox, type LocatedPage, type PageLine, type PlacedRun } from './page-lines.ts';
+import { locatePage, placedLines, round, unionBox, type LocatedPage, type PageLine, type PlacedLine, type PlacedRun } from './page-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
 
@@ -35,7 +35,7 @@ interface Cell {
 /** One page's share of a table: its lines and box. */
 export interface TablePart {
   page: number;
-  lines: PageLine[];
+  lines: PlacedLine[];
   box: Box;
 }
 
@@ -111,18 +111,19 @@ interface Block {
 }
 
 function pageBlocks(page: LocatedPage): Block[] {
-  const cellsOf = page.lines.map(lineCells);
+  const lines = placedLines(page);
+  const cellsOf = lines.map(lineCells);
   const found: Block[] = [];
   let start = 0;
-  while (start < page.lines.length) {
+  while (start < lines.length) {
     if (cellsOf[start]!.length < 2) {
       start++;
       continue;
     }
     let end = start + 1;
-    while (end < page.lines.length && closeBelow(page.lines[end - 1]!, page.lines[end]!) && (cellsOf[end]!.length >= 2 || rowWithEmptyCells(page.lines, cellsOf, start, end))) end++;
-    const block = alignedBlock(page.page, page.lines.slice(start, end), cellsOf.slice(start, end));
-    if (block) found.push({ ...block, linesBefore: start, linesAfter: page.lines.length - end });
+    while (end < lines.length && closeBelow(lines[end - 1]!, lines[end]!) && (cellsOf[end]!.length >= 2 || rowWithEmptyCells(lines, cellsOf, start, end))) end++;
+    const block = alignedBlock(page.page, lines.slice(start, end), cellsOf.slice(start, end));
+    if (block) found.push({ ...block, linesBefore: start, linesAfter: lines.length - end });
     start = end;
   }
   return found;
@@ -132,7 +133,7 @@ function pageBlocks(page: LocatedPage): Block[] {
  * A one-cell line inside a table is a row whose other cells are empty: its cell lines up (left or right
  * edge) with a cell of the row above, it is short, and it keeps the rows' spacing.
  */
-function rowWithEmptyCells(lines: readonly PageLine[], cellsOf: readonly Cell[][], start: number, index: number): boolean {
+function rowWithEmptyCells(lines: readonly PlacedLine[], cellsOf: readonly Cell[][], start: number, index: number): boolean {
   const cell = cellsOf[index]![0];
   if (!cell || cellsOf[index]!.length !== 1 || cell.text.split(/\s+/).length > 6) return false;
   const aligned = cellsOf[index - 1]!.some((above) => Math.abs(above.left - cell.left) <= 3 || Math.abs(above.right - cell.right) <= 3);
@@ -143,7 +144,7 @@ function rowWithEmptyCells(lines: readonly PageLine[], cellsOf: readonly Cell[][
 }
 
 /** The next line follows within two line heights: a wider gap ends the block. */
-function closeBelow(above: PageLine, below: PageLine): boolean {
+function closeBelow(above: PlacedLine, below: PlacedLine): boolean {
   const gap = below.box[1] - (above.box[1] + above.box[3]);
   return gap <= 2 * Math.max(above.box[3], below.box[3]);
 }
@@ -168,7 +169,7 @@ export function lineCells(line: PageLine): Cell[] {
   return cells;
 }
 
-function alignedBlock(page: number, lines: PageLine[], cells: Cell[][]): Omit<Block, 'linesBefore' | 'linesAfter'> | null {
+function alignedBlock(page: number, lines: PlacedLine[], cells: Cell[][]): Omit<Block, 'linesBefore' | 'linesAfter'> | null {
   const columns = columnSpans(cells.flat());
   if (columns.length < 2) return null;
   // Two columns of prose side by side also align: a table's cells are short.
