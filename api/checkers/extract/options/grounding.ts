@@ -41,20 +41,23 @@ function groundField(field: ExtractedField, pages: LocatedPage[]): GroundedField
   for (const page of ordered) {
     const match = pattern.exec(page.text);
     if (!match) continue;
-    const start = match.index + (match[1]?.length ?? 0);
-    const matched = match[2]!;
+    const start = match.index;
+    const matched = match[1]!;
     if (page.source !== 'text_layer') return { page: page.page, bbox: null, text_layer_match: false, matched_text: matched };
     return { page: page.page, bbox: spanBox(page, start, start + matched.length), text_layer_match: true, matched_text: matched };
   }
   return notFound;
 }
 
-/** A case-insensitive pattern whose group 2 is any printed form of the value (group 1 is the boundary before it). */
+/**
+ * A case-insensitive pattern whose group 1 is any printed form of the value, standing alone: not inside
+ * a longer word or number (540 is not found in 2,540.00).
+ */
 export function valuePattern(value: ExtractedField['value']): RegExp | null {
   const forms = typeof value === 'number' ? amountForms(value) : typeof value === 'string' && value.trim() !== '' ? [...dateForms(value.trim()), value.trim()] : [];
   if (forms.length === 0) return null;
   const alternatives = [...new Set(forms)].sort((a, b) => b.length - a.length).map((form) => escape(form).replace(/\s+/g, '\\s+'));
-  return new RegExp(`(^|[^\\p{L}\\p{N}])(${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?<!\\p{N}[,.])(${alternatives.join('|')})(?![\\p{L}\\p{N}])(?![,.]\\p{N})`, 'iu');
 }
 
 function amountForms(value: number): string[] {
