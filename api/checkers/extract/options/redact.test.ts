@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/helpers/layout-pdf.ts';
 import { abn, medicare, seededRandom, tfn } from '../../../../test/helpers/labelled-numbers.ts';
+import { measuredFigures } from '../capabilities.ts';
 import { piiSpans, redact, validAbn, validMedicare, validTfn } from './redact.ts';
 
 test('check digits: the ATO TFN, the ABR ABN and the Medicare card examples', () => {
@@ -121,4 +122,6 @@ test('measured on 24 generated documents: precision and recall per kind (floor 0
   console.log(`redact overall: precision ${precision.toFixed(3)} recall ${recall.toFixed(3)} over ${expected} labelled spans`);
   assert.ok(precision >= 0.95, `precision ${precision}`);
   assert.ok(recall >= 0.95, `recall ${recall}`);
+  // The capabilities reply states these figures: it must not claim more than is measured.
+  assert.ok(precision >= measuredFigures.redact.precision && recall >= measuredFigures.redact.recall, 'capabilities claims more than measured');
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/helpers/layout-pdf.ts';
 import { seededRandom } from '../../../../test/helpers/labelled-numbers.ts';
+import { measuredFigures } from '../capabilities.ts';
 import { tables } from './tables.ts';
 
 /** A table drawn run by run: header at `top`, one row every 16 points; numbers right-aligned at their column's edge. */
@@ -132,4 +133,7 @@ test('measured on 30 generated pages with 40 labelled tables and distractors: ta
   assert.ok(precision >= 0.95, `precision ${precision}`);
   assert.ok(recall >= 0.95, `recall ${recall}`);
   assert.ok(cellRecall >= 0.95, `cell recall ${cellRecall}`);
+  // The capabilities reply states these figures: it must not claim more than is measured.
+  const claimed = measuredFigures.tables;
+  assert.ok(precision >= claimed.table_precision && recall >= claimed.table_recall && cellRecall >= claimed.cell_accuracy, 'capabilities claims more than measured');
 });
