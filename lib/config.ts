@@ -58,6 +58,24 @@ export function bidPrice(): { amount: number; currency: string } | undefined {
   return { amount: Number(price), currency };
 }
 
+/**
+ * The document analysis pool (`SVC_ANALYSIS_WORKERS` threads, `SVC_ANALYSIS_QUEUE` waiting jobs,
+ * `SVC_ANALYSIS_TIMEOUT_SECONDS` per job, `SVC_ANALYSIS_MEMORY_MB` heap per thread); unset ones keep the
+ * pool's defaults (api/documents/pool.ts).
+ */
+export function analysisPoolLimits(): { size?: number; queueLimit?: number; timeoutMs?: number; memoryMb?: number } {
+  const size = positiveInteger('SVC_ANALYSIS_WORKERS');
+  const queueLimit = positiveInteger('SVC_ANALYSIS_QUEUE');
+  const timeoutSeconds = positiveNumber('SVC_ANALYSIS_TIMEOUT_SECONDS');
+  const memoryMb = positiveInteger('SVC_ANALYSIS_MEMORY_MB');
+  return {
+    ...(size === undefined ? {} : { size }),
+    ...(queueLimit === undefined ? {} : { queueLimit }),
+    ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
+    ...(memoryMb === undefined ? {} : { memoryMb }),
+  };
+}
+
 /** True when `SVC_TRUST_PROXY` is 1 or true: client addresses come from X-Forwarded-For (only behind a proxy you run). */
 export function trustProxy(): boolean {
   return ['1', 'true'].includes((process.env.SVC_TRUST_PROXY ?? '').toLowerCase());

@@ -1,0 +1,88 @@
+import { z } from '@hono/zod-openapi';
+import type { PageText } from '../../../documents/types.ts';
+import { classifyDocument, extractDocumentTypes } from '../classify.ts';
+import { locatePage } from './page-lines.ts';
+import { parseSettings } from './settings.ts';
+import type { OptionInput } from './types.ts';
+
+export const splitSettings = z.object({}).strict().openapi('SplitSettings');
+
+export const splitDocument = z
+  .object({
+    pages: z.array(z.number().int()).length(2).describe('[first, last] page of this document, inclusive'),
+    document_type: z.enum([...extractDocumentTypes, 'unrecognised']),
+    cues: z.array(z.string()).describe('Why a new document starts at the first page (empty for the first document)'),
+  })
+  .openapi('SplitDocument');
+
+export const splitOutput = z.object({ documents: z.array(splitDocument) }).openapi('SplitOutput');
+
+export type SplitOutput = z.infer<typeof splitOutput>;
+
+interface PageCues {
+  page: number;
+  /** "Page 3 of 5" as [3, 5]; [3, null] for "Page 3". */
+  number: [number, number | null] | null;
+  header: string | null;
+  footer: string | null;
+  type: string;
+}
+
+/** A new document starts where the cues at a page boundary add up to this. */
+const boundaryScore = 2;
+
+/**
+ * Page ranges of the distinct documents in one file: a page numbered 1 again (or one after "page N of
+ * N"), a page that opens like page 1 of another kind of document (its own title), and a change of the
+ * running header and footer. Only the pages read are judged.
+ */
+export async function split(input: OptionInput): Promise<SplitOutput> {
+  parseSettings(splitSettings, input.settings);
+  const cues = input.pages.map(pageCues);
+  const starts: { index: number; cues: string[] }[] = [{ index: 0, cues: [] }];
+  for (let i = 1; i < cues.length; i++) {
+    const found = boundaryCues(cues[i - 1]!, cues[i]!);
+    if (found.reduce((sum, cue) => sum + cue.weight, 0) >= boundaryScore) starts.push({ index: i, cues: found.map((cue) => cue.text) });
+  }
+  return {
+    documents: starts.map((start, n) => {
+      const end = (starts[n + 1]?.index ?? input.pages.length) - 1;
+      const pages = input.pages.slice(start.index, end + 1);
+      return { pages: [pages[0]!.page, pages.at(-1)!.page], document_type: classifyDocument(renumbered(pages)).document_type, cues: start.cues };
+    }),
+  };
+}
+
+function boundaryCues(before: PageCues, page: PageCues): { text: string; weight: number }[] {
+  const cues: { text: string; weight: number }[] = [];
+  if (page.number?.[0] === 1) cues.push({ text: `page ${page.page} is numbered 1 again`, weight: 3 });
+  else if (before.number && before.number[1] !== null && before.number[0] === before.number[1]) cues.push({ text: `page ${before.page} was the last of its ${before.number[1]}`, weight: 3 });
+  if (page.type !== 'unrecognised' && page.type !== before.type) cues.push({ text: `page ${page.page} opens as a ${page.type.replace('_', ' ')}`, weight: 2 });
+  if (before.header !== null && page.header !== null && before.header !== page.header) cues.push({ text: `header changes on page ${page.page}`, weight: 1 });
+  if (before.footer !== null && page.footer !== null && before.footer !== page.footer) cues.push({ text: `footer changes on page ${page.page}`, weight: 1 });
+  return cues;
+}
+
+function pageCues(page: PageText): PageCues {
+  const lines = locatePage(page).lines;
+  const numbering = /\bpage\s+(\d{1,4})(?:\s*(?:of|\/)\s*(\d{1,4}))?\b/i.exec(page.text);
+  // The running header and footer: the first and last line within a tenth of the page's edge, numbers blanked.
+  const edge = (line: (typeof lines)[number] | undefined, top: boolean) => {
+    if (!line?.box || page.height === 0) return null;
+    const inMargin = top ? line.box[1] < page.height * 0.1 : line.box[1] + line.box[3] > page.height * 0.9;
+    return inMargin ? line.text.replace(/\d+/g, '#').toLowerCase() : null;
+  };
+  return {
+    page: page.page,
+    number: numbering ? [Number(numbering[1]), numbering[2] ? Number(numbering[2]) : null] : null,
+    header: edge(lines[0], true),
+    footer: edge(lines.at(-1), false),
+    // The page judged alone, as if it were page 1: does it open a document of its own?
+    type: classifyDocument(renumbered([page])).document_type,
+  };
+}
+
+/** Pages numbered from 1, so the classifier weighs the first of a range as a first page. */
+function renumbered(pages: readonly PageText[]): PageText[] {
+  return pages.map((page, i) => ({ ...page, page: i + 1 }));
+}
