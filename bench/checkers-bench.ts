@@ -5,6 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
+import { analyseExtraction } from '../api/checkers/extract/analyse.ts';
+import { extractRequestOptions } from '../api/checkers/extract/options.ts';
+import type { ExtractionResult } from '../api/checkers/extract/result.ts';
 import { analyseWarrant } from '../api/checkers/warrants/analyse.ts';
 import type { WarrantAnalysis } from '../api/checkers/warrants/bundle.ts';
 import { CACHE_HEADER } from '../api/documents/answer.ts';
@@ -18,7 +21,7 @@ import { startChild, stopChild } from './search-bench.ts';
  */
 
 /** Timed rounds of (j) after the warm-up; the row reports each contender's median. */
-const READING_ROUNDS = Number(process.env.BENCH_CHECKER_ROUNDS ?? 9);
+const READING_ROUNDS = Number(process.env.BENCH_CHECKER_ROUNDS ?? 15);
 /** Uploads at once in (k). */
 const CONCURRENT_UPLOADS = 20;
 
@@ -102,6 +105,7 @@ function agreementLines(number: string, variant: number, wrapText: (text: string
     { text: 'Address: Level 9, 60 Margaret Street, Sydney NSW 2000' },
     { text: 'Commencement Date: 1 September 2026' },
     { text: 'Initial term: 24 months, with two options to extend of 12 months each' },
+    { text: `Contract value: ${money(1_240_000 + variant * 1_000)} (excluding GST) for the initial term` },
     { text: '' },
   ];
   CLAUSES.forEach(([heading, body], index) => {
@@ -209,10 +213,13 @@ export interface TextPdfTimes {
   /** Median milliseconds of each contender over `rounds`. */
   pdfjsMs: number;
   warrantMs: number;
+  extractMs: number;
   rounds: number;
-  /** What the warrant found, to show it did its whole work. */
+  /** What the analyses found, to show each did its whole work: the warrant's band and signals, the template fields extract filled. */
   warrantBand: string;
   warrantSignals: number;
+  extractFound: number;
+  extractAsked: number;
 }
 
 /**
@@ -225,14 +232,17 @@ export async function benchTextPdf(): Promise<TextPdfTimes> {
   const bytes = await agreementPdf(0);
   const document: IntakeDocument = { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), kind: 'pdf', mime: 'application/pdf', filename: 'agreement.pdf' };
   const context = { now: '2026-09-25T01:00:00.000Z' };
+  const extractOptions = extractRequestOptions.parse({ template: 'contract' });
   let textRuns = 0;
   let warrant: WarrantAnalysis | undefined;
+  let extraction: ExtractionResult | undefined;
   const contenders = {
     pdfjs: async () => { textRuns = await pdfjsTextRuns(bytes); },
     warrant: async () => { warrant = await analyseWarrant([document], {}, context); },
+    extract: async () => { extraction = await analyseExtraction([document], extractOptions, context); },
   };
   const names = Object.keys(contenders) as (keyof typeof contenders)[];
-  const times: Record<keyof typeof contenders, number[]> = { pdfjs: [], warrant: [] };
+  const times: Record<keyof typeof contenders, number[]> = { pdfjs: [], warrant: [], extract: [] };
   for (let warmUp = 0; warmUp < 2; warmUp++) for (const name of names) await contenders[name]();
   for (let round = 0; round < READING_ROUNDS; round++) {
     for (let i = 0; i < names.length; i++) {
@@ -243,10 +253,12 @@ export async function benchTextPdf(): Promise<TextPdfTimes> {
     }
   }
   if (!warrant || warrant.risk_band === 'error') throw new Error(`bench: the warrant analysis failed on the agreement: ${warrant?.summary.band_rule}`);
+  if (!extraction || extraction.pages_read !== warrant.summary.pages) throw new Error(`bench: the extraction read ${extraction?.pages_read} pages of ${warrant.summary.pages}`);
   return {
     pages: warrant.summary.pages ?? 0, bytes: bytes.length, textRuns, rounds: READING_ROUNDS,
-    pdfjsMs: median(times.pdfjs), warrantMs: median(times.warrant),
+    pdfjsMs: median(times.pdfjs), warrantMs: median(times.warrant), extractMs: median(times.extract),
     warrantBand: warrant.risk_band, warrantSignals: warrant.signals.length,
+    extractFound: Object.keys(extraction.fields).length, extractAsked: Object.keys(extraction.fields).length + extraction.not_found.length,
   };
 }
 
@@ -256,7 +268,7 @@ export async function benchTextPdf(): Promise<TextPdfTimes> {
  * two uploads share bytes and the content cache never answers).
  */
 export async function uploadPdf(variant: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.load(await agreementPdf(variant));
+  const pdf = await PDFDocument.load(await agreementPdf(variant), { updateMetadata: false });
   const [width, height] = [1280, 960];
   const pixels = createHash('shake256', { outputLength: width * height * 3 }).update(`execution page ${variant}`).digest();
   const photo = await pdf.embedJpg(await sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer());

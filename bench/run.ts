@@ -210,10 +210,13 @@ if (!checkersOnly) {
 // uploads at once through the API; after every row above, so their work never overlaps the load and memory rows.
 const reading = await benchTextPdf();
 const warrantRatio = reading.warrantMs / reading.pdfjsMs;
+const extractRatio = reading.extractMs / reading.pdfjsMs;
 row(`(j) ${reading.pages}-page text PDF: pdfjs-dist alone`, `${reading.pdfjsMs.toFixed(0)} ms`,
   `getDocument + getTextContent of every page (${reading.textRuns} text runs, ${(reading.bytes / 1024).toFixed(0)} KB); medians of ${reading.rounds} interleaved rounds`);
 row('(j) warrant (analyseWarrant), same file', `${reading.warrantMs.toFixed(0)} ms`,
   `${warrantRatio.toFixed(2)}× pdfjs; band ${reading.warrantBand}, ${reading.warrantSignals} signals; goal ≤ 3× ${warrantRatio <= 3 ? 'met' : 'MISSED'}`);
+row('(j) extract (analyseExtraction), template contract, no options', `${reading.extractMs.toFixed(0)} ms`,
+  `${extractRatio.toFixed(2)}× pdfjs; ${reading.extractFound} of ${reading.extractAsked} template fields found; goal ≤ 2× ${extractRatio <= 2 ? 'met' : 'MISSED'}`);
 const checkersDataDir = join(workDir, 'checkers');
 await rm(checkersDataDir, { recursive: true, force: true });
 const uploads = await benchWarrantUploads({ dataDir: checkersDataDir, env: { ...serve.env, ...LOAD_TEST_LIMITS }, nodeArgs: serve.nodeArgs, headers: await freshApiKey(checkersDataDir) });
