@@ -15,13 +15,18 @@ const positions = [
   [1, 1],
   [0, 2],
   [2, 0],
+  [1, 2],
+  [2, 1],
+  [2, 2],
+  [0, 3],
+  [3, 0],
 ] as const;
 /** Histogram bins either side of zero. */
 const reach = 16;
 /** A bin counts as a candidate only when its neighbours are well populated, so sparse tails prove nothing. */
-const neighbourFloor = 24;
+const neighbourFloor = 48;
 /** A valley: a bin below this share of its neighbours' mean. */
-const valleyShare = 0.25;
+const valleyShare = 0.35;
 
 export interface DoubleCompressionEvidence {
   /** Bins looked at, and of those, bins nearly empty between populated neighbours. */
