@@ -251,7 +251,7 @@ export const pdfEdits: PdfEdit[] = [
  * Appends a signature revision: a signature field on page 1 whose /ByteRange covers the whole file as it
  * then stood except its /Contents (zeros: the cryptography is not what the corpus tests).
  */
-async function signRevision(original: Uint8Array, spec: DocumentSpec): Promise<Uint8Array> {
+export async function signRevision(original: Uint8Array, spec: DocumentSpec): Promise<Uint8Array> {
   const placeholder = '/ByteRange [0 0000000000 0000000000 0000000000]';
   const contents = `<${'0'.repeat(2048)}>`;
   const prepared = await appendChanges(original, (document) => {
@@ -278,7 +278,8 @@ async function signRevision(original: Uint8Array, spec: DocumentSpec): Promise<U
 
 /** Recomputes the object offsets of an appended section after its objects changed length. */
 function fixXref(section: string, base: number): string {
-  const xrefAt = section.lastIndexOf('xref\n');
+  // The section's own xref keyword starts a line; the later 'startxref' must not be taken for it.
+  const xrefAt = section.lastIndexOf('\nxref\n') + 1;
   const body = section.slice(0, xrefAt);
   const offsets = new Map<string, number>();
   for (const match of body.matchAll(/(\d+) (\d+) obj\n/g)) offsets.set(match[1]!, base + match.index);
