@@ -37,7 +37,10 @@ function altered(text: string): string {
     const value = Number(figure[1]!.replaceAll(',', '')) + 1000 + Number(figure[2]) / 100;
     return text.replace(figure[0], money(cents(value)));
   }
-  return text.replace(/^(\S+)/, 'Alexandra');
+  // A name: another first name of the same length, so the forged line sits where the original did.
+  const first = /^\S+/.exec(text)?.[0] ?? '';
+  const names = ['Ava', 'Noah', 'Chloe', 'Harper', 'Abigail', 'Isabella', 'Charlotte'];
+  return text.replace(first, names.find((name) => name.length === first.length && name !== first) ?? 'Alexandra');
 }
 
 /** The role whose text the edit changes: the total of an invoice, else the document's key figure or name. */
