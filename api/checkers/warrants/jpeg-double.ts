@@ -40,7 +40,7 @@ const cosines = Array.from({ length: 8 }, (_, u) => Array.from({ length: 8 }, (_
 
 /** Counts histogram valleys of the luminance coefficients at `positions`, each divided by its table step. */
 export async function doubleCompressionEvidence(bytes: Uint8Array, luminanceTable: readonly number[]): Promise<DoubleCompressionEvidence> {
-  const { data, info } = await sharp(bytes).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(bytes, { failOn: 'none' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const width = info.width;
   const blocksAcross = Math.floor(width / 8);
   const blocksDown = Math.floor(info.height / 8);
