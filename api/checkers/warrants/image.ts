@@ -3,7 +3,7 @@ import type { AnalysisContext } from '../types.ts';
 import { compareThumbnail } from './image-compare.ts';
 import { clockReading, readImageMetadata, type ImageMetadata, type ImageTags } from './image-metadata.ts';
 import { doubleCompressionEvidence } from './jpeg-double.ts';
-import { jpegEnding } from './jpeg-ending.ts';
+import { jpegEnding, type JpegEnding } from './jpeg-ending.ts';
 import { fingerprintTables, readQuantisationTables, type TableFingerprint } from './jpeg-tables.ts';
 import type { Signal } from './signal.ts';
 
@@ -50,12 +50,15 @@ export async function imageSignals(bytes: Uint8Array, mime: string, context: Ana
     return { signals: [], readable: false, note: `The image could not be decoded (${error instanceof Error ? error.message : String(error)}).` };
   }
   const metadata = await readImageMetadata(bytes, mime);
+  const ending = mime === 'image/jpeg' ? jpegEnding(bytes) : null;
+  // A picture cut short shows grey where its data stops, so it no longer looks like its thumbnail.
+  const truncated = ending?.end === null;
   const signals: Signal[] = [
     ...softwareSignals(metadata.tags),
     ...dateSignals(metadata.tags, context.now),
     ...dimensionSignals(metadata.tags, width, height),
     ...historySignals(metadata.tags),
-    ...(await thumbnailSignals(bytes, metadata)),
+    ...(truncated ? [] : await thumbnailSignals(bytes, metadata)),
   ];
   if (metadata.failure) {
     signals.push({ code: 'image_metadata_unreadable', group: 'structure', severity: 'low', title: 'Metadata could not be read', found: `The image's EXIF/XMP metadata is present but could not be parsed: ${metadata.failure}.`, where: {} });
@@ -63,7 +66,7 @@ export async function imageSignals(bytes: Uint8Array, mime: string, context: Ana
   if (mime === 'image/jpeg') {
     const fingerprint = fingerprintTables(readQuantisationTables(bytes));
     const thumbnailTables = metadata.thumbnail ? fingerprintTables(readQuantisationTables(metadata.thumbnail)) : null;
-    signals.push(...quantisationSignals(fingerprint, thumbnailTables, metadata.tags), ...(await doubleCompressionSignals(bytes, fingerprint)), ...endingSignals(bytes));
+    signals.push(...quantisationSignals(fingerprint, thumbnailTables, metadata.tags), ...(await doubleCompressionSignals(bytes, fingerprint)), ...endingSignals(bytes, ending, metadata.thumbnail !== null));
   }
   if (!metadata.tags.ifd0?.Make && !metadata.tags.exif?.DateTimeOriginal && !metadata.failure) {
     signals.push({
@@ -204,7 +207,9 @@ function quantisationSignals(fingerprint: TableFingerprint, thumbnail: TableFing
       where,
     },
   ];
-  const camera = [tags.ifd0?.Make, tags.ifd0?.Model].filter(Boolean).join(' ');
+  const { Make: make, Model: model } = tags.ifd0 ?? {};
+  // Many makers repeat the make in the model ("Canon" + "Canon EOS 80D").
+  const camera = model && make && model.toLowerCase().startsWith(make.toLowerCase()) ? model : [make, model].filter(Boolean).join(' ');
   if (fingerprint.family && camera !== '') {
     // Many phones encode with the IJG tables themselves, so on its own this is weak; a thumbnail still
     // carrying tables of the camera's own makes it strong: the camera wrote both, software re-encoded one.
@@ -223,11 +228,11 @@ function quantisationSignals(fingerprint: TableFingerprint, thumbnail: TableFing
   return signals;
 }
 
-function endingSignals(bytes: Uint8Array): Signal[] {
-  const ending = jpegEnding(bytes);
+function endingSignals(bytes: Uint8Array, ending: JpegEnding | null, hasThumbnail: boolean): Signal[] {
   if (!ending) return [];
   if (ending.end === null) {
-    return [{ code: 'jpeg_truncated', group: 'structure', severity: 'low', title: 'JPEG cut short', found: 'The JPEG data stops before its end-of-image marker: the file was cut short (an incomplete download or copy), and the missing part of the picture shows grey.', where: { byte_offset: bytes.length } }];
+    const thumbnail = hasThumbnail ? ' The thumbnail was not compared with it.' : '';
+    return [{ code: 'jpeg_truncated', group: 'structure', severity: 'low', title: 'JPEG cut short', found: `The JPEG data stops before its end-of-image marker: the file was cut short (an incomplete download or copy), and the missing part of the picture shows grey.${thumbnail}`, where: { byte_offset: bytes.length } }];
   }
   if (ending.trailing === 0) return [];
   return [
@@ -253,7 +258,7 @@ async function doubleCompressionSignals(bytes: Uint8Array, fingerprint: TableFin
       group: 'tampering',
       severity: 'medium',
       title: 'Saved as JPEG more than once',
-      found: `${evidence.valleys} of ${evidence.candidates} well-populated bins of the low-frequency DCT coefficient histograms are nearly empty at a regular period, the trace of a picture quantised at a coarser JPEG quality before this save.`,
+      found: `${evidence.valleys} of ${evidence.candidates} well-populated bins of the low-frequency DCT coefficient histograms are nearly empty between fuller neighbours, the comb a picture leaves when it was quantised at a coarser JPEG quality before this save.`,
       where: { byte_offset: luminance.offset, exif_tag: 'DQT' },
     },
   ];
