@@ -215,6 +215,8 @@ export async function imageStandIns(types: readonly DocumentType[]): Promise<Sta
 export async function scannedPdfStandIn(type: DocumentType): Promise<StandIn> {
   const picture = await layoutPng(layouts[type][0]!(people[2]!));
   const pdf = await PDFDocument.create();
+  pdf.setCreationDate(GENERATED_ON);
+  pdf.setModificationDate(GENERATED_ON);
   const pdfPage = pdf.addPage([A4.width, A4.height]);
   const image = await pdf.embedPng(picture);
   const width = A4.width - 120;
@@ -233,11 +235,15 @@ export function intake(bytes: Uint8Array, kind: IntakeDocument['kind'], mime: st
 }
 
 const A4 = { width: 595.28, height: 841.89 };
+const GENERATED_ON = new Date('2026-11-01T00:00:00Z');
 const CARD = { width: 400, height: 252 };
 
 async function layoutPdf(layout: Layout, portrait: Uint8Array): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setProducer('identity stand-in generator');
+  // Fixed dates keep the bytes the same run to run, so the committed sample files can be compared with the generator.
+  pdf.setCreationDate(GENERATED_ON);
+  pdf.setModificationDate(GENERATED_ON);
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const pdfPage = pdf.addPage([A4.width, A4.height]);
