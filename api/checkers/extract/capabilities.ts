@@ -59,7 +59,7 @@ const descriptions: Record<OptionName, Described> = {
     measurement: {
       figure: `table precision ${measuredFigures.tables.table_precision.toFixed(2)}, recall ${measuredFigures.tables.table_recall.toFixed(2)}, cells right ${measuredFigures.tables.cell_accuracy.toFixed(2)}`,
       metrics: measuredFigures.tables,
-      labelled_set: '40 generated tables (2 to 5 columns, empty cells, right-aligned numbers) on 30 text-layer pages with key-value blocks and paragraphs between them',
+      labelled_set: '40 generated tables (2 to 5 columns, empty cells, right-aligned numbers, half the pages with a run per word) on 30 text-layer pages with key-value blocks and paragraphs between them',
     },
   },
   grounding: {
@@ -94,7 +94,7 @@ const descriptions: Record<OptionName, Described> = {
     measurement: {
       figure: `precision ${measuredFigures.redact.precision.toFixed(2)}, recall ${measuredFigures.redact.recall.toFixed(2)}`,
       metrics: measuredFigures.redact,
-      labelled_set: '216 labelled spans of seven kinds in 24 generated documents, with invoice numbers, wrong check digits, other dates and amounts as distractors',
+      labelled_set: '312 labelled spans of seven kinds in 24 generated documents, beside labels and inside sentences, with invoice numbers, wrong check digits, other dates, emergency numbers and amounts as distractors',
     },
   },
   layout: {
