@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/helpers/layout-pdf.ts';
 import { seededRandom } from '../../../../test/helpers/labelled-numbers.ts';
 import { measuredFigures } from '../capabilities.ts';
@@ -9,18 +10,21 @@ import { tables } from './tables.ts';
  * A table drawn run by run: header at `top`, one row every 16 points; numbers right-aligned at their
  * column's edge. With `wordRuns` each word is a run of its own, as many PDF producers write them.
  */
+const helvetica = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
+const width = (text: string) => helvetica.widthOfTextAtSize(text, 10);
+
 function drawTable(header: string[], rows: string[][], columnsX: number[], top: number, rightAligned: boolean[] = [], wordRuns = false): PlacedText[] {
   const texts: PlacedText[] = [];
   const place = (row: string[], rowTop: number) =>
     row.forEach((text, i) => {
       if (text === '') return;
-      // Helvetica digits are 0.556 em wide: right-align by the string's approximate width.
-      const x = rightAligned[i] ? columnsX[i]! + 60 - text.length * 5.2 : columnsX[i]!;
+      const x = rightAligned[i] ? columnsX[i]! + 60 - width(text) : columnsX[i]!;
       if (!wordRuns) return texts.push({ text, x, top: rowTop });
+      // Each word placed where the line's own layout puts it: after the previous word and a space.
       let wordX = x;
       for (const word of text.split(' ')) {
         texts.push({ text: word, x: wordX, top: rowTop });
-        wordX += word.length * 6 + 3;
+        wordX += width(`${word} `);
       }
     });
   place(header, top);
@@ -114,8 +118,8 @@ test('measured on 30 generated pages (half with a run per word) with 40 labelled
         header.map((_, i) => (i === 0 ? pick(cellWords) : random() < 0.1 ? '' : (random() * 900 + 10).toFixed(2))),
       );
       // The first column is wide enough for its longest description; the numbers share the rest.
-      const width = 330 / (header.length - 1);
-      texts.push(...drawTable(header, rows, header.map((_, i) => (i === 0 ? 50 : 200 + (i - 1) * width)), top, header.map((_, i) => i > 0), p % 2 === 1));
+      const columnWidth = 330 / (header.length - 1);
+      texts.push(...drawTable(header, rows, header.map((_, i) => (i === 0 ? 50 : 200 + (i - 1) * columnWidth)), top, header.map((_, i) => i > 0), p % 2 === 1));
       truth.push({ header, rows });
       top += 16 * (rows.length + 1) + 40;
       // Distractors between tables: a key-value block and a paragraph.
