@@ -54,7 +54,7 @@ const descriptions: Record<OptionName, Described> = {
     ],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'no' },
     inputs_note: 'On scans the same column alignment is read from OCR word boxes (not measured); a .docx is read as text without positions, so no tables are found in it. Cells wrapped over several lines are split into rows.',
-    mechanism: 'Lines whose runs split into cells at wide gaps are grouped while consecutive; columns are the x-ranges where cells overlap across lines; the first row is the header when it reads as one; a table ending a page and one starting the next with the same columns are joined.',
+    mechanism: 'Consecutive lines whose runs split into cells at gaps wider than 0.8 line heights are grouped; columns are the x-ranges where the cells of the fullest rows overlap, and a cell spanning columns goes to the one it overlaps most; the first row is the header when it reads as one; a table ending a page and one starting the next with the same columns are joined.',
     measured: true,
     measurement: {
       figure: `table precision ${measuredFigures.tables.table_precision.toFixed(2)}, recall ${measuredFigures.tables.table_recall.toFixed(2)}, cells right ${measuredFigures.tables.cell_accuracy.toFixed(2)}`,
