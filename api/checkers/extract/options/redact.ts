@@ -9,7 +9,10 @@ export type PiiKind = (typeof piiKinds)[number];
 
 export const redactSettings = z
   .object({
-    kinds: z.array(z.enum(piiKinds)).min(1).default([...piiKinds]).describe('Kinds of personal information to mask (default all)'),
+    kinds: z
+      .union([z.enum(piiKinds).transform((kind) => [kind]), z.array(z.enum(piiKinds)).min(1)])
+      .default([...piiKinds])
+      .describe('Kinds of personal information to mask, one or a list (default all)'),
   })
   .strict()
   .openapi('RedactSettings');
