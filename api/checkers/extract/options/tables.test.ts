@@ -150,3 +150,36 @@ test('measured on 30 generated pages (half with a run per word) with 40 labelled
   const claimed = measuredFigures.tables;
   assert.ok(precision >= claimed.table_precision && recall >= claimed.table_recall && cellRecall >= claimed.cell_accuracy, 'capabilities claims more than measured');
 });
+
+test('an OCR page (a box per word, heights and baselines that wobble) gives the same table', async () => {
+  const rows = [
+    ['Item', 'Qty', 'Amount'],
+    ['Steel bar', '4', '120.00'],
+    ['Crane hire', '1', '950.00'],
+  ];
+  const items = rows.flatMap((row, r) =>
+    row.flatMap((cell, c) => {
+      let x = [50, 250, 380][c]!;
+      return cell.split(' ').map((word, w) => {
+        const item = { text: word, x, y: 100 + r * 18 + ((r + c + w) % 3) - 1, width: width(word), height: 9 + ((c + w) % 2), font: null };
+        x += width(`${word} `);
+        return item;
+      });
+    }),
+  );
+  const pages = [{ page: 1, width: 595, height: 842, source: 'ocr' as const, items, text: '', confidence: 0.9 }];
+  const document = { bytes: new Uint8Array([1]), sha256: 'x', kind: 'image' as const, mime: 'image/png', filename: null };
+  const result = await tables({ document, pages, fields: {}, settings: true });
+  assert.deepEqual(
+    result.map((table) => [table.header, table.json]),
+    [
+      [
+        ['Item', 'Qty', 'Amount'],
+        [
+          { Item: 'Steel bar', Qty: '4', Amount: '120.00' },
+          { Item: 'Crane hire', Qty: '1', Amount: '950.00' },
+        ],
+      ],
+    ],
+  );
+});
