@@ -3,7 +3,7 @@ import { locatePage, spanBox, type LocatedPage } from './page-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
 
-export const piiKinds = ['tfn', 'abn', 'medicare', 'bank_account', 'email', 'phone', 'date_of_birth'] as const;
+const piiKinds = ['tfn', 'abn', 'medicare', 'bank_account', 'email', 'phone', 'date_of_birth'] as const;
 
 export type PiiKind = (typeof piiKinds)[number];
 

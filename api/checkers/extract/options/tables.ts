@@ -4,7 +4,7 @@ import { locatePage, placedLines, round, unionBox, type LocatedPage, type PageLi
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
 
-export const tableSources = ['native_pdf', 'vlm'] as const;
+const tableSources = ['native_pdf', 'vlm'] as const;
 
 export const tablesSettings = z
   .object({
@@ -153,7 +153,7 @@ function closeBelow(above: PlacedLine, below: PlacedLine): boolean {
  * A line's cells: runs split where the gap is wider than 0.8 of the line height. A word space is about
  * 0.3 em, and table columns are often set closer than the page text's tab (1.5 line heights).
  */
-export function lineCells(line: PageLine): Cell[] {
+function lineCells(line: PageLine): Cell[] {
   const cells: Cell[] = [];
   let current: PlacedRun[] = [];
   const flush = () => {
