@@ -139,7 +139,7 @@ const descriptions: Record<OptionName, Described> = {
     variants: [],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'no' },
     inputs_note: 'Only the pages read (max_pages) are split; a .docx is one page.',
-    mechanism: 'A new document starts where page numbering restarts at 1 (or the last page said "page N of N"), where a page opens with a document title (a larger line naming a type) the page before did not carry, where a page reads as another type, or where the running header and footer change; cues are weighted and must add up.',
+    mechanism: 'A new document starts where page numbering restarts at 1 (or the last page said "page N of N"), where a page opens with a document title (a larger line naming a type), where a page reads as another type, or where the running header and footer change; page numbers that run on count against a break; cues are weighted and must add up.',
     measured: true,
     measurement: {
       figure: `boundary precision ${measuredFigures.split.boundary_precision.toFixed(2)}, recall ${measuredFigures.split.boundary_recall.toFixed(2)}`,

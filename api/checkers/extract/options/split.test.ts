@@ -32,14 +32,30 @@ test('three documents in one file: an invoice over two pages, a payslip, a two-p
   assert.ok(result.documents[2]!.cues.includes('page 4 is numbered 1 again'));
 });
 
-test('one document over pages whose numbers run on stays one document', async () => {
+test('one document over pages whose numbers run on stays one document, its title repeated on each page', async () => {
   const bytes = await layoutPdf([
     page('Bank Statement', ['Statement period 1 March to 31 March', 'Opening balance 1,000.00', 'BSB 062-000'], 'Example Bank  Page 1 of 3'),
-    page(null, ['Transactions continued'], 'Example Bank  Page 2 of 3'),
+    page('Bank Statement', ['Transactions continued'], 'Example Bank  Page 2 of 3'),
     page(null, ['Closing balance 1,250.00'], 'Example Bank  Page 3 of 3'),
   ]);
   const result = await split({ ...(await readLayoutPdf(bytes)), fields: {}, settings: true });
   assert.deepEqual(result.documents, [{ pages: [1, 3], document_type: 'bank_statement', cues: [] }]);
+});
+
+test('two invoices side by side, no page numbers or headers: the second opens with its own title', async () => {
+  const bytes = await layoutPdf([
+    page('TAX INVOICE', ['Invoice number INV-1', 'Total 110.00'], 'Printed copy'),
+    page('TAX INVOICE', ['Invoice number INV-2', 'Total 220.00'], 'Printed copy'),
+    page(null, ['Line items continued', 'Amount due 220.00'], 'Printed copy'),
+  ]);
+  const result = await split({ ...(await readLayoutPdf(bytes)), fields: {}, settings: true });
+  assert.deepEqual(
+    result.documents.map((document) => [document.pages, document.cues]),
+    [
+      [[1, 1], []],
+      [[2, 3], ['page 2 opens with a tax invoice title']],
+    ],
+  );
 });
 
 /** What each kind of document prints on its first page, and on a page that carries on. */

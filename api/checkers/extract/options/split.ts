@@ -35,8 +35,8 @@ const boundaryScore = 2;
 
 /**
  * Page ranges of the distinct documents in one file: a page numbered 1 again (or one after "page N of
- * N"), a page opening with a document title the page before did not carry, a page that reads as another
- * type of document, and a change of the running header and footer. Only the pages read are judged.
+ * N"), a page opening with a document title, a page that reads as another type of document, and a change
+ * of the running header and footer, against page numbers that run on. Only the pages read are judged.
  */
 export async function split(input: OptionInput): Promise<SplitOutput> {
   parseSettings(splitSettings, input.settings);
@@ -44,7 +44,7 @@ export async function split(input: OptionInput): Promise<SplitOutput> {
   const starts: { index: number; cues: string[] }[] = [{ index: 0, cues: [] }];
   for (let i = 1; i < cues.length; i++) {
     const found = boundaryCues(cues[i - 1]!, cues[i]!);
-    if (found.reduce((sum, cue) => sum + cue.weight, 0) >= boundaryScore) starts.push({ index: i, cues: found.map((cue) => cue.text) });
+    if (found.reduce((sum, cue) => sum + cue.weight, 0) >= boundaryScore) starts.push({ index: i, cues: found.filter((cue) => cue.weight > 0).map((cue) => cue.text) });
   }
   return {
     documents: starts.map((start, n) => {
@@ -59,8 +59,9 @@ function boundaryCues(before: PageCues, page: PageCues): { text: string; weight:
   const cues: { text: string; weight: number }[] = [];
   if (page.number?.[0] === 1) cues.push({ text: `page ${page.page} is numbered 1 again`, weight: 3 });
   else if (before.number && before.number[1] !== null && before.number[0] === before.number[1]) cues.push({ text: `page ${before.page} was the last of its ${before.number[1]}`, weight: 3 });
-  // A title at the top that the page before did not carry opens a document (a title repeated on every page does not).
-  if (page.title !== null && page.title !== before.title) cues.push({ text: `page ${page.page} opens with a ${page.title.replace('_', ' ')} title`, weight: 2 });
+  if (page.title !== null) cues.push({ text: `page ${page.page} opens with a ${page.title.replace('_', ' ')} title`, weight: 2 });
+  // Numbering that runs on (page 2 after page 1) outweighs the rest: a title repeated on every page of one document.
+  if (page.number && before.number && page.number[0] === before.number[0] + 1) cues.push({ text: `page ${page.page} continues the numbering`, weight: -3 });
   if (page.type !== 'unrecognised' && page.type !== before.type) cues.push({ text: `page ${page.page} reads as a ${page.type.replace('_', ' ')}`, weight: 1 });
   if (before.header !== null && page.header !== null && before.header !== page.header) cues.push({ text: `header changes on page ${page.page}`, weight: 1 });
   if (before.footer !== null && page.footer !== null && before.footer !== page.footer) cues.push({ text: `footer changes on page ${page.page}`, weight: 1 });
