@@ -21,7 +21,7 @@ export const redactedSpan = z
   .object({
     kind: z.enum(piiKinds),
     page: z.number().int(),
-    start: z.number().int().describe("Offset of the span's first character in the page text"),
+    start: z.number().int().describe("Offset of the span's first character in its page's text (pages[].text here, which masks it character for character)"),
     end: z.number().int().describe('Offset after its last character'),
     bbox: z.array(z.number()).length(4).nullable().describe('[x, y, width, height] in points from the top-left'),
     basis: z.enum(['check_digit', 'label', 'format']).describe('What made it personal information: a valid check digit, a label beside it, or its form alone'),
