@@ -179,6 +179,34 @@ test('an online editor as producer of a file claiming accounting software, and I
   assert.equal(result.risk_band, 'medium');
 });
 
+test('editing software in the XMP history and an editor\'s /PieceInfo on a page are reported', async () => {
+  const xmp = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description><xmpMM:History><rdf:Seq><rdf:li stEvt:action="saved" stEvt:softwareAgent="Adobe Photoshop 24.1 (Windows)"/></rdf:Seq></xmpMM:History></rdf:Description></rdf:RDF></x:xmpmeta>';
+  const traced = simplePdf({
+    pages: [invoice],
+    catalog: '/Metadata 20 0 R',
+    page: '/PieceInfo << /Illustrator << /LastModified (D:20250301) >> >>',
+    objects: [{ num: 20, body: '<< /Type /Metadata /Subtype /XML >>', stream: xmp }],
+  });
+  const result = await inspect(traced);
+  assert.match(signal(result, 'xmp_edit_history').found, /"Adobe Photoshop 24\.1 \(Windows\)"/);
+  assert.deepEqual(signal(result, 'editor_piece_info').where, { page: 1 });
+});
+
+test('a page added in a later revision is reported with both counts', async () => {
+  const grown = appendUpdate(
+    clean,
+    [
+      { num: 2, body: '<< /Type /Pages /Kids [5 0 R 30 0 R] /Count 2 >>' },
+      { num: 30, body: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 31 0 R >>' },
+      { num: 31, body: '<< >>', stream: textLines(['Addendum']) },
+    ],
+    trailer,
+  );
+  const result = await inspect(grown);
+  assert.match(signal(result, 'page_count_changed').found, /from 1 to 2/);
+  assert.equal(result.risk_band, 'medium');
+});
+
 test('dates after the inspection time and malformed dates are reported', async () => {
   const dated = simplePdf({ pages: [invoice], info: '/Producer (Test Writer 1.0) /CreationDate (D:20270101000000Z) /ModDate (D:2025133200)' });
   const result = await inspect(dated);
@@ -201,6 +229,15 @@ test('a /Prev that loops back is reported and the file still gets a result', asy
   const looped = Buffer.from(Buffer.from(once).toString('latin1').replace(/\/Prev \d+/, `/Prev ${lastXref}`), 'latin1');
   const result = await inspect(looped);
   assert.match(signal(result, 'prev_chain_broken').found, /loops back/);
+});
+
+test('bytes changed in place without fixing the cross-reference table are found at the first moved object', async () => {
+  const patched = Buffer.from(Buffer.from(clean).toString('latin1').replace('(Test Writer 1.0)', '(Test Writer 10.0)'), 'latin1');
+  const result = await inspect(patched);
+  const broken = signal(result, 'xref_broken');
+  assert.match(broken.found, /^2 of 6 entries in revision 0's cross-reference table point where their object is not \(first: object 5 at byte \d+\)/);
+  assert.equal(broken.where.object, '5 0 R');
+  assert.ok(!codes(await inspect(clean)).includes('xref_broken'));
 });
 
 test('a stream that inflates past the limit is held back and the band is insufficient', async () => {

@@ -1,9 +1,8 @@
 import { PDFDict, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import type { Signal } from './signal.ts';
 import { asArray, asDict, lookup, nameOf, textOf, type RevisionState } from './pdf-objects.ts';
-import { refText, formFields } from './pdf-revisions.ts';
+import { formFields, OBJECT_LIMIT, refText } from './pdf-revisions.ts';
 import { pdfSignal, type PdfSignalCode } from './pdf-signals.ts';
-import { OBJECT_LIMIT } from './pdf-revisions.ts';
 
 /**
  * Active and interactive content (the pdfid/peepdf keyword families): scripts, automatic and launch actions,

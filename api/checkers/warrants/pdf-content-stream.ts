@@ -189,116 +189,126 @@ type Token = { type: 'operand'; value: Operand } | { type: 'operator'; value: st
 
 const whitespace = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const delimiters = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+const numberPattern = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 
-/** Tokens of a content stream; inline image data (BI … ID … EI) is skipped. */
+/** Tokens of a content stream (read as one byte per character); inline image data (BI … ID … EI) is skipped. */
 function* tokens(bytes: Uint8Array): Generator<Token> {
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const length = source.length;
   let at = 0;
   const arrays: Operand[][] = [];
-  const emit = function* (value: Operand): Generator<Token> {
-    if (arrays.length > 0) arrays.at(-1)!.push(value);
-    else yield { type: 'operand', value };
+  const wordEnd = (from: number): number => {
+    let end = from;
+    while (end < length && !whitespace.has(source.charCodeAt(end)) && !delimiters.has(source.charCodeAt(end))) end += 1;
+    return end;
   };
-  while (at < bytes.length) {
-    const byte = bytes[at]!;
-    if (whitespace.has(byte)) {
+  while (at < length) {
+    const code = source.charCodeAt(at);
+    let operand: Operand | undefined;
+    if (whitespace.has(code)) {
       at += 1;
-    } else if (byte === 0x25) {
-      while (at < bytes.length && bytes[at] !== 0x0a && bytes[at] !== 0x0d) at += 1;
-    } else if (byte === 0x28) {
-      const [text, next] = literalString(bytes, at);
+      continue;
+    } else if (code === 0x25) {
+      while (at < length && source.charCodeAt(at) !== 0x0a && source.charCodeAt(at) !== 0x0d) at += 1;
+      continue;
+    } else if (code === 0x28) {
+      const [text, next] = literalString(source, at);
       at = next;
-      yield* emit(text);
-    } else if (byte === 0x3c && bytes[at + 1] === 0x3c) {
+      operand = text;
+    } else if (code === 0x3c && source.charCodeAt(at + 1) === 0x3c) {
       // Inline dictionaries (BDC properties) are skipped whole.
       let depth = 0;
-      while (at < bytes.length) {
-        if (bytes[at] === 0x3c && bytes[at + 1] === 0x3c) (depth += 1), (at += 2);
-        else if (bytes[at] === 0x3e && bytes[at + 1] === 0x3e) {
+      while (at < length) {
+        if (source.startsWith('<<', at)) {
+          depth += 1;
+          at += 2;
+        } else if (source.startsWith('>>', at)) {
           depth -= 1;
           at += 2;
           if (depth === 0) break;
         } else at += 1;
       }
-      yield* emit(null);
-    } else if (byte === 0x3c) {
-      const end = bytes.indexOf(0x3e, at);
-      const hex = Buffer.from(bytes.subarray(at + 1, end < 0 ? bytes.length : end)).toString('latin1').replace(/[^0-9a-fA-F]/g, '');
-      at = end < 0 ? bytes.length : end + 1;
-      yield* emit(Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex').toString('latin1'));
-    } else if (byte === 0x5b) {
+      operand = null;
+    } else if (code === 0x3c) {
+      const end = source.indexOf('>', at);
+      const hex = source.slice(at + 1, end < 0 ? length : end).replace(/[^0-9a-fA-F]/g, '');
+      at = end < 0 ? length : end + 1;
+      operand = Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex').toString('latin1');
+    } else if (code === 0x5b) {
       arrays.push([]);
       at += 1;
-    } else if (byte === 0x5d) {
-      const array = arrays.pop() ?? [];
+      continue;
+    } else if (code === 0x5d) {
       at += 1;
-      yield* emit(array);
-    } else if (byte === 0x2f) {
-      let end = at + 1;
-      while (end < bytes.length && !whitespace.has(bytes[end]!) && !delimiters.has(bytes[end]!)) end += 1;
-      const name = Buffer.from(bytes.subarray(at + 1, end)).toString('latin1');
+      operand = arrays.pop() ?? [];
+    } else if (code === 0x2f) {
+      const end = wordEnd(at + 1);
+      operand = { name: source.slice(at + 1, end) };
       at = end;
-      yield* emit({ name });
     } else {
-      let end = at + 1;
-      while (end < bytes.length && !whitespace.has(bytes[end]!) && !delimiters.has(bytes[end]!)) end += 1;
-      const word = Buffer.from(bytes.subarray(at, end)).toString('latin1');
-      at = end === at ? at + 1 : end;
-      if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) yield* emit(Number(word));
-      else if (word === 'true' || word === 'false' || word === 'null') yield* emit(null);
-      else if (word === 'BI') at = skipInlineImage(bytes, at);
-      else if (arrays.length === 0) yield { type: 'operator', value: word };
+      const end = Math.max(wordEnd(at), at + 1);
+      const word = source.slice(at, end);
+      at = end;
+      if (numberPattern.test(word)) operand = Number(word);
+      else if (word === 'true' || word === 'false' || word === 'null') operand = null;
+      else if (word === 'BI') {
+        at = skipInlineImage(source, at);
+        continue;
+      } else {
+        if (arrays.length === 0) yield { type: 'operator', value: word };
+        continue;
+      }
     }
+    if (arrays.length > 0) arrays.at(-1)!.push(operand);
+    else yield { type: 'operand', value: operand };
   }
 }
 
-function literalString(bytes: Uint8Array, start: number): [string, number] {
+function literalString(source: string, start: number): [string, number] {
   let depth = 0;
   let at = start;
   let text = '';
-  while (at < bytes.length) {
-    const byte = bytes[at]!;
-    if (byte === 0x5c) {
-      const next = bytes[at + 1];
-      if (next !== undefined && next >= 0x30 && next <= 0x37) {
-        let digits = '';
-        let step = at + 1;
-        while (digits.length < 3 && step < bytes.length && bytes[step]! >= 0x30 && bytes[step]! <= 0x37) digits += String.fromCharCode(bytes[step++]!);
+  while (at < source.length) {
+    const code = source.charCodeAt(at);
+    if (code === 0x5c) {
+      const next = source.charCodeAt(at + 1);
+      if (next >= 0x30 && next <= 0x37) {
+        const digits = /^[0-7]{1,3}/.exec(source.slice(at + 1, at + 4))![0];
         text += String.fromCharCode(Number.parseInt(digits, 8) & 0xff);
-        at = step;
+        at += 1 + digits.length;
         continue;
       }
       const escapes: Record<number, string> = { 0x6e: '\n', 0x72: '\r', 0x74: '\t', 0x62: '\b', 0x66: '\f' };
-      if (next !== undefined && next !== 0x0a && next !== 0x0d) text += escapes[next] ?? String.fromCharCode(next);
+      if (!Number.isNaN(next) && next !== 0x0a && next !== 0x0d) text += escapes[next] ?? String.fromCharCode(next);
       at += 2;
       continue;
     }
-    if (byte === 0x28) {
+    if (code === 0x28) {
       depth += 1;
       if (depth > 1) text += '(';
-    } else if (byte === 0x29) {
+    } else if (code === 0x29) {
       depth -= 1;
       if (depth === 0) return [text, at + 1];
       text += ')';
     } else {
-      text += String.fromCharCode(byte);
+      text += source[at];
     }
     at += 1;
   }
   return [text, at];
 }
 
-/** Past an inline image's data: to the `EI` that follows `ID` and is followed by whitespace. */
-function skipInlineImage(bytes: Uint8Array, from: number): number {
-  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const id = data.indexOf('ID', from, 'latin1');
-  if (id < 0) return bytes.length;
+/** Past an inline image's data: to the `EI` that follows `ID` and stands between whitespace. */
+function skipInlineImage(source: string, from: number): number {
+  const id = source.indexOf('ID', from);
+  if (id < 0) return source.length;
   let at = id + 3;
-  while (at < bytes.length) {
-    const ei = data.indexOf('EI', at, 'latin1');
-    if (ei < 0) return bytes.length;
-    const after = bytes[ei + 2];
-    if (whitespace.has(bytes[ei - 1]!) && (after === undefined || whitespace.has(after))) return ei + 2;
+  while (at < source.length) {
+    const ei = source.indexOf('EI', at);
+    if (ei < 0) return source.length;
+    const after = source.charCodeAt(ei + 2);
+    if (whitespace.has(source.charCodeAt(ei - 1)) && (Number.isNaN(after) || whitespace.has(after))) return ei + 2;
     at = ei + 2;
   }
-  return bytes.length;
+  return source.length;
 }

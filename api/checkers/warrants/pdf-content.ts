@@ -76,13 +76,17 @@ export function fontSubsetSignals(state: RevisionState): Signal[] {
     if (!dict || nameOf(context, dict.get(PDFName.of('Type'))) !== 'Font') continue;
     const subset = subsetName(textOf(context, dict.get(PDFName.of('BaseFont'))));
     if (!subset) continue;
-    tagsByFont.set(subset.font, (tagsByFont.get(subset.font) ?? new Set()).add(subset.tag));
+    // Word and others embed one font twice on purpose, as a composite (Type0/CID) subset for Unicode text and
+    // a simple subset for Latin text; only subsets of the same kind are duplicates.
+    const key = `${subset.font}\u0000${fontKind(nameOf(context, dict.get(PDFName.of('Subtype'))))}`;
+    tagsByFont.set(key, (tagsByFont.get(key) ?? new Set()).add(subset.tag));
   }
   const signals: Signal[] = [];
-  for (const [font, tags] of tagsByFont) {
+  for (const [key, tags] of tagsByFont) {
     if (tags.size < 2) continue;
+    const font = key.split('\u0000')[0]!;
     const samePage = state.pages.slice(0, CONTENT_PAGE_LIMIT).find((page) => {
-      const used = pageFontTags(state, page.dict).filter((name) => name.font === font);
+      const used = pageFontTags(state, page.dict).filter((name) => name.font === font && tags.has(name.tag));
       return new Set(used.map((name) => name.tag)).size > 1;
     });
     const names = [...tags].slice(0, 4).map((tag) => `${tag}+${font}`);
@@ -93,6 +97,10 @@ export function fontSubsetSignals(state: RevisionState): Signal[] {
     );
   }
   return signals;
+}
+
+function fontKind(subtype: string | null): 'composite' | 'simple' {
+  return subtype === 'Type0' || subtype?.startsWith('CIDFontType') ? 'composite' : 'simple';
 }
 
 function subsetName(baseFont: string | null): { tag: string; font: string } | null {
@@ -117,7 +125,7 @@ function pageFontTags(state: RevisionState, page: PDFDict): { tag: string; font:
   return [];
 }
 
-/** Text runs drawn on top of different text (pdfjs boxes overlapping by half of the smaller box or more). */
+/** Text runs drawn on top of different text (pdfjs boxes overlapping by 70% of the larger box or more). */
 export function textOverTextSignals(pages: PageText[]): Signal[] {
   const signals: Signal[] = [];
   for (const page of pages) {
@@ -130,10 +138,12 @@ export function textOverTextSignals(pages: PageText[]): Signal[] {
         const overlapX = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
         const overlapY = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
         if (overlapX <= 0 || overlapY <= 0) continue;
-        const smaller = Math.min(a.width * a.height, b.width * b.height);
+        // Against the larger box: an overlay sits where the old text was, while runs of a tight or
+        // letter-spaced line overlap only by part of their (estimated) widths.
+        const larger = Math.max(a.width * a.height, b.width * b.height);
         const textA = a.text.trim();
         const textB = b.text.trim();
-        if (overlapX * overlapY >= smaller * 0.5 && textA !== textB && !textA.includes(textB) && !textB.includes(textA)) {
+        if (overlapX * overlapY >= larger * 0.7 && textA !== textB && !textA.includes(textB) && !textB.includes(textA)) {
           pairs.push([textA, textB]);
           break;
         }

@@ -19,6 +19,8 @@ import { updateFindings, type PageTextPair, type UpdateFindings } from './pdf-up
 
 /** Revisions loaded and compared at most; a file with more is compared up to here and says so. */
 export const REVISION_LIMIT = 12;
+/** Bytes parsed across all revision prefixes at most (each prefix is parsed whole), bounding time on large files. */
+export const PARSE_BYTES_LIMIT = 96 * 1024 * 1024;
 /** Pages whose text is read for arithmetic and overlap checks. */
 export const TEXT_PAGE_LIMIT = 50;
 
@@ -50,14 +52,17 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
 
   // Each revision as it stood when saved, plus the whole file when bytes follow the last revision.
   const states: (RevisionState | null)[] = [];
+  let parsedBytes = 0;
   for (const revision of layout.revisions.slice(0, REVISION_LIMIT)) {
+    parsedBytes += revision.end;
+    if (parsedBytes > PARSE_BYTES_LIMIT && states.length > 0) break;
     states.push(await loadRevisionState(bytes.subarray(0, revision.end)).catch(() => null));
   }
-  if (layout.revisions.length > REVISION_LIMIT) shortfalls.push(`only the first ${REVISION_LIMIT} of ${layout.revisions.length} revisions were compared`);
+  if (states.length < layout.revisions.length) shortfalls.push(`only the first ${states.length} of ${layout.revisions.length} revisions were compared`);
   const unreadable = states.flatMap((state, index) => (state ? [] : [index]));
   if (unreadable.length > 0) signals.push(pdfSignal('revision_unreadable', `Revision(s) ${unreadable.join(', ')} could not be parsed as saved, so what they changed is not known.`, { revision: unreadable[0] }));
   const lastEnd = layout.revisions.at(-1)?.end ?? 0;
-  const coversFile = layout.revisions.length > 0 && layout.revisions.length <= REVISION_LIMIT && layout.trailingBytes === 0 && states.at(-1);
+  const coversFile = layout.revisions.length > 0 && states.length === layout.revisions.length && layout.trailingBytes === 0 && states.at(-1);
   const final = coversFile ? states.at(-1)! : await loadRevisionState(bytes).catch(() => null);
   if (!coversFile && lastEnd < bytes.length && layout.trailingBytes > 0) shortfalls.push('bytes after the last %%EOF were read as part of the file');
   context.progress?.('revisions');
@@ -125,7 +130,10 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   // Fewer than three characters a page: page numbers at most, the rest is pictures of text.
   const textless = pages.length > 0 && characters < 3 * pages.length;
   if (textless) signals.push(pdfSignal('no_text_layer', `The ${pages.length} page(s) read carry ${characters} characters of text: the pages are images, so text edits, overlaps and arithmetic cannot be checked.`, {}));
-  const minimal = layout.encrypted ? 'the file is encrypted' : textless ? 'the pages have no text layer' : pages.length === 0 && pageCount !== 0 ? 'no page text could be read' : null;
+  // An encrypted file that opens without a password (an owner password only restricts printing or copying)
+  // still shows its text; only its strings and metadata stay unread here.
+  if (layout.encrypted && characters > 0) shortfalls.push('the file is encrypted (it opens without a password): metadata, form values and drawing were not decrypted');
+  const minimal = layout.encrypted && characters === 0 ? 'the file is encrypted' : textless ? 'the pages have no text layer' : pages.length === 0 && pageCount !== 0 ? 'no page text could be read' : null;
   const quality: InspectionQuality = minimal ? 'minimal' : shortfalls.length > 0 || unreadable.length > 0 ? 'partial' : 'full';
   return finish(signals, quality, minimal ?? (shortfalls.join('; ') || null), pageCount, layout.revisions.length || null, metadata);
 }

@@ -149,3 +149,53 @@ export function followPrevChain(bytes: Uint8Array, layout: PdfLayout, limit = 64
   }
   return { visited, problem: null, at: null };
 }
+
+/** Entries of classic cross-reference tables checked at most, per revision. */
+export const XREF_ENTRY_LIMIT = 5000;
+
+export interface XrefMismatch {
+  revision: number;
+  checked: number;
+  wrong: number;
+  first: { object: number; offset: number } | null;
+}
+
+/**
+ * In-use entries of each classic table whose offset does not land on that object's `N G obj` header. A
+ * program that saves a PDF writes exact offsets; wrong ones mean the bytes were changed by hand (or the file
+ * was damaged) after it was written.
+ */
+export function xrefTableMismatches(bytes: Uint8Array, layout: PdfLayout): XrefMismatch[] {
+  const text = latin1(bytes);
+  const mismatches: XrefMismatch[] = [];
+  for (const revision of layout.revisions) {
+    if (revision.xrefKind !== 'table') continue;
+    const tableEnd = text.indexOf('trailer', revision.xrefOffset);
+    const table = text.slice(revision.xrefOffset, tableEnd < 0 ? revision.startxrefAt : tableEnd);
+    let checked = 0;
+    let wrong = 0;
+    let first: XrefMismatch['first'] = null;
+    let object = 0;
+    for (const line of table.split(/\r\n|\r|\n/)) {
+      const header = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
+      if (header) {
+        object = Number(header[1]);
+        continue;
+      }
+      const entry = /^\s*(\d{10})\s+(\d{5})\s+([nf])/.exec(line);
+      if (!entry) continue;
+      const current = object++;
+      if (entry[3] !== 'n' || checked >= XREF_ENTRY_LIMIT) continue;
+      checked += 1;
+      const offset = Number(entry[1]);
+      // Exactly at the header: not at whitespace before it, not inside a longer number.
+      const exact = new RegExp(`^${current}\\s+${Number(entry[2])}\\s+obj\\b`).test(text.slice(offset, offset + 32)) && !/\d/.test(text.charAt(offset - 1));
+      if (!exact) {
+        wrong += 1;
+        first ??= { object: current, offset };
+      }
+    }
+    if (wrong > 0) mismatches.push({ revision: revision.index, checked, wrong, first });
+  }
+  return mismatches;
+}

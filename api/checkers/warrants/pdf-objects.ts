@@ -126,8 +126,3 @@ export function pageContent(context: PDFContext, page: PDFDict): Uint8Array {
   }
   return Buffer.concat(parts.flatMap((part) => [part, Buffer.from('\n')]));
 }
-
-/** Every indirect object of the revision (capped). */
-export function objectsOf(context: PDFContext, limit: number): [PDFRef, PDFObject][] {
-  return context.enumerateIndirectObjects().slice(0, limit);
-}

@@ -11,6 +11,7 @@ export const pdfSignalCatalogue = {
   bytes_after_last_eof: { group: 'structure', severity: 'low', title: 'Bytes after the last %%EOF' },
   startxref_invalid: { group: 'structure', severity: 'low', title: 'startxref points nowhere' },
   xref_missing: { group: 'structure', severity: 'low', title: 'No cross-reference section' },
+  xref_broken: { group: 'structure', severity: 'medium', title: 'Cross-reference entries point to the wrong bytes' },
   xref_mixed: { group: 'structure', severity: 'info', title: 'Cross-reference tables and streams mixed' },
   prev_chain_broken: { group: 'structure', severity: 'medium', title: '/Prev chain broken' },
   linearized: { group: 'structure', severity: 'info', title: 'Linearised for fast web view' },

@@ -28,7 +28,9 @@ export function signatureSignals(bytes: Uint8Array, layout: PdfLayout, state: Re
     const object_ = refText(ref);
     const where = { object: object_, byte_offset: objectOffset(object_) };
     const range = numbersOf(context, dict.get(PDFName.of('ByteRange')));
-    const signer = textOf(context, dict.get(PDFName.of('Name'))) ?? textOf(context, dict.get(PDFName.of('M'))) ?? 'unnamed';
+    const name = textOf(context, dict.get(PDFName.of('Name')));
+    const signedAt = textOf(context, dict.get(PDFName.of('M')));
+    const signer = [name ? `by ${name}` : null, signedAt ? `dated ${signedAt}` : null].filter(Boolean).join(', ') || 'no signer name or date';
     const kind = nameOf(context, dict.get(PDFName.of('Type'))) === 'DocTimeStamp' ? 'document timestamp' : 'signature';
     if (!range || range.length !== 4 || range[0] !== 0 || range[1]! >= range[2]! || bytes[range[1]!] !== 0x3c || bytes[range[2]! - 1] !== 0x3e) {
       signals.push(pdfSignal('signature_coverage_unclear', `The ${kind} in ${object_} has a /ByteRange ${JSON.stringify(range)} that does not cover the file from its first byte with only the signature value left out.`, where));

@@ -1,5 +1,5 @@
 import type { Signal } from './signal.ts';
-import { followPrevChain, type PdfLayout } from './pdf-layout.ts';
+import { followPrevChain, xrefTableMismatches, type PdfLayout } from './pdf-layout.ts';
 import { pdfSignal } from './pdf-signals.ts';
 
 /** Signals about how the file's bytes are laid out: revisions, trailing bytes, cross-reference health. */
@@ -19,6 +19,13 @@ export function structureSignals(bytes: Uint8Array, layout: PdfLayout): Signal[]
     if (revision.xrefKind === 'missing') {
       signals.push(pdfSignal('startxref_invalid', `Revision ${revision.index}'s startxref names byte ${revision.xrefOffset}, where there is no cross-reference table or stream.`, { byte_offset: revision.startxrefAt, revision: revision.index }));
     }
+  }
+  // One stray entry is a careless writer; several mean the objects after an edit moved.
+  for (const mismatch of xrefTableMismatches(bytes, layout)) {
+    const first = mismatch.first!;
+    signals.push(
+      pdfSignal('xref_broken', `${mismatch.wrong} of ${mismatch.checked} entries in revision ${mismatch.revision}'s cross-reference table point where their object is not (first: object ${first.object} at byte ${first.offset}); bytes were changed after the file was written, or it is damaged.`, { byte_offset: first.offset, object: `${first.object} 0 R`, revision: mismatch.revision }, mismatch.wrong === 1 ? 'low' : 'medium'),
+    );
   }
   const kinds = new Set(layout.revisions.map((revision) => revision.xrefKind).filter((kind) => kind !== 'missing'));
   const hybrid = layout.revisions.find((revision) => revision.xrefStm !== null);
