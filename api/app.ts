@@ -30,6 +30,7 @@ import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
 import { warrantRoutes } from './routes/warrants.ts';
+import { extractRoutes } from './routes/extract.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
@@ -112,6 +113,7 @@ const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8787';
 /** Request bodies the document checkers take: documents as base64, several to a request (checker-deps.ts). */
 const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/warrants': checkerBodyLimit(1),
+  '/v1/extract': checkerBodyLimit(1),
   '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
 };
@@ -191,6 +193,7 @@ export function createService(options: AppOptions): Service {
     ...(options.checkers?.heartbeatMs === undefined ? {} : { heartbeatMs: options.checkers.heartbeatMs }),
   };
   app.route('/', warrantRoutes({ ...checkerDeps, state, publicUrl }));
+  app.route('/', extractRoutes(checkerDeps));
   app.route('/', identityCheckRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.

@@ -41,7 +41,13 @@ export async function largestPdfImageShare(bytes: Uint8Array): Promise<number> {
         const op = operators.fnArray[index];
         const args = operators.argsArray[index] as unknown[] | null;
         if (op === pdfjs.OPS.save) saved.push(matrix);
-        else if (op === pdfjs.OPS.restore) matrix = saved.pop() ?? matrix;
+        else if (op === pdfjs.OPS.restore || op === pdfjs.OPS.paintFormXObjectEnd) matrix = saved.pop() ?? matrix;
+        else if (op === pdfjs.OPS.paintFormXObjectBegin) {
+          // A form (a scanner's or pdf-lib's wrapper around an image) draws under its own matrix, undone at its end.
+          saved.push(matrix);
+          const formMatrix = args?.[0] as ArrayLike<number> | null | undefined;
+          if (formMatrix && formMatrix.length === 6) matrix = multiply(matrix, Array.from(formMatrix) as Matrix);
+        }
         else if (op === pdfjs.OPS.transform && args) matrix = multiply(matrix, args as Matrix);
         else if (op === pdfjs.OPS.paintImageXObject || op === pdfjs.OPS.paintInlineImageXObject || op === pdfjs.OPS.paintImageMaskXObject) {
           // The unit square's image under the matrix is a parallelogram whose area is |det|.

@@ -211,6 +211,20 @@ export async function imageStandIns(types: readonly DocumentType[]): Promise<Sta
   return standIns;
 }
 
+/** A picture of the first layout of `type` placed on an A4 PDF page with no text layer: a scanned copy. */
+export async function scannedPdfStandIn(type: DocumentType): Promise<StandIn> {
+  const picture = await layoutPng(layouts[type][0]!(people[2]!));
+  const pdf = await PDFDocument.create();
+  pdf.setCreationDate(GENERATED_ON);
+  pdf.setModificationDate(GENERATED_ON);
+  const pdfPage = pdf.addPage([A4.width, A4.height]);
+  const image = await pdf.embedPng(picture);
+  const width = A4.width - 120;
+  const height = (width * image.height) / image.width;
+  pdfPage.drawImage(image, { x: 60, y: A4.height - 60 - height, width, height });
+  return { label: type, document: intake(await pdf.save(), 'pdf', 'application/pdf', `${type}-scan.pdf`) };
+}
+
 /** A stand-in of one type and layout as a PDF, for the scheme tests. */
 export async function standInPdf(type: DocumentType, variant = 0, person: Person = people[0]!): Promise<IntakeDocument> {
   return intake(await layoutPdf(layouts[type][variant]!(person), await portraitPng()), 'pdf', 'application/pdf', `${type}.pdf`);
@@ -221,11 +235,15 @@ export function intake(bytes: Uint8Array, kind: IntakeDocument['kind'], mime: st
 }
 
 const A4 = { width: 595.28, height: 841.89 };
+const GENERATED_ON = new Date('2026-11-01T00:00:00Z');
 const CARD = { width: 400, height: 252 };
 
 async function layoutPdf(layout: Layout, portrait: Uint8Array): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setProducer('identity stand-in generator');
+  // Fixed dates keep the bytes the same run to run, so the committed sample files can be compared with the generator.
+  pdf.setCreationDate(GENERATED_ON);
+  pdf.setModificationDate(GENERATED_ON);
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const pdfPage = pdf.addPage([A4.width, A4.height]);

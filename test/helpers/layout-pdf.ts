@@ -14,8 +14,8 @@ export interface PlacedText {
 
 export interface LayoutPage {
   texts: PlacedText[];
-  /** Link annotations to a URL, boxes from the top-left. */
-  links?: { x: number; top: number; width: number; height: number; url: string }[];
+  /** Link annotations to a URL or to a page of the same PDF (1-based), boxes from the top-left. */
+  links?: { x: number; top: number; width: number; height: number; url?: string; toPage?: number }[];
   /** Images drawn at these boxes, from the top-left. */
   images?: { x: number; top: number; width: number; height: number }[];
 }
@@ -29,8 +29,9 @@ export async function layoutPdf(pages: LayoutPage[]): Promise<Uint8Array> {
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
   const image = await pdf.embedPng(png);
-  for (const spec of pages) {
-    const page = pdf.addPage([A4.width, A4.height]);
+  const added = pages.map(() => pdf.addPage([A4.width, A4.height]));
+  for (const [index, spec] of pages.entries()) {
+    const page = added[index]!;
     for (const run of spec.texts) {
       const size = run.size ?? 10;
       // pdfjs reports a run's top as baseline minus font size: put the baseline one size below the top.
@@ -44,7 +45,7 @@ export async function layoutPdf(pages: LayoutPage[]): Promise<Uint8Array> {
           Subtype: 'Link',
           Rect: [link.x, A4.height - link.top - link.height, link.x + link.width, A4.height - link.top],
           Border: [0, 0, 0],
-          A: { Type: 'Action', S: 'URI', URI: PDFString.of(link.url) },
+          ...(link.toPage ? { Dest: [added[link.toPage - 1]!.ref, 'Fit'] } : { A: { Type: 'Action', S: 'URI', URI: PDFString.of(link.url ?? '') } }),
         }),
       ),
     );

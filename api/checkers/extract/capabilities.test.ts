@@ -19,6 +19,7 @@ test('every option is described, its settings schema matches what the option acc
       ['tables', 'table precision 1.00, recall 1.00, cells right 1.00'],
       ['classify', 'accuracy 1.00'],
       ['redact', 'precision 1.00, recall 1.00'],
+      ['split', 'boundary precision 1.00, recall 1.00'],
     ],
   );
   assert.ok(reply.options.every((option) => option.measured === (option.measurement !== null)));

@@ -136,22 +136,18 @@ export function arithmeticSignals(pages: PageText[]): Signal[] {
       where: { page: subtotal.page, field: 'Subtotal' },
     });
   }
-  if (gst) {
-    // 10% of the GST-exclusive subtotal when one is stated, else one eleventh of the GST-inclusive total.
-    const expected = subtotal ? Math.round(subtotal.value * 10) / 100 : total ? Math.round((total.value * 100) / 11) / 100 : null;
-    if (expected !== null) {
-      if (!near(gst.value, expected, itemTolerance)) {
-        const basis = subtotal ? `10% of the subtotal ${money(subtotal.value)}` : `one eleventh of the GST-inclusive total ${money(total!.value)}`;
-        signals.push({
-          code: 'arith_gst_not_ten_percent',
-          group: 'arithmetic',
-          severity: mentionsGstFree ? 'low' : 'medium',
-          title: 'GST is not 10%',
-          found: `GST is ${money(gst.value)}, but ${basis} is ${money(expected)}${mentionsGstFree ? ' (the document mentions GST-free items, which would explain a lower figure)' : ''}.`,
-          where: { page: gst.page, field: 'GST' },
-        });
-      }
-    }
+  // 10% of the GST-exclusive subtotal when one is stated, else one eleventh of the GST-inclusive total.
+  const expectedGst = subtotal ? Math.round(subtotal.value * 10) / 100 : total ? Math.round((total.value * 100) / 11) / 100 : null;
+  if (gst && expectedGst !== null && !near(gst.value, expectedGst, itemTolerance)) {
+    const basis = subtotal ? `10% of the subtotal ${money(subtotal.value)}` : `one eleventh of the GST-inclusive total ${money(total!.value)}`;
+    signals.push({
+      code: 'arith_gst_not_ten_percent',
+      group: 'arithmetic',
+      severity: mentionsGstFree ? 'low' : 'medium',
+      title: 'GST is not 10%',
+      found: `GST is ${money(gst.value)}, but ${basis} is ${money(expectedGst)}${mentionsGstFree ? ' (the document mentions GST-free items, which would explain a lower figure)' : ''}.`,
+      where: { page: gst.page, field: 'GST' },
+    });
   }
   if (total && subtotal && gst && !near(subtotal.value + gst.value, total.value, centsPerLine)) {
     signals.push({

@@ -12,8 +12,6 @@ import type { Box, OptionInput } from './types.ts';
  */
 export const chunkStrategies = ['by_page', 'by_title', 'by_element', 'by_sentence', 'fixed', 'hybrid'] as const;
 
-export type ChunkStrategy = (typeof chunkStrategies)[number];
-
 export const chunksSettings = z
   .object({
     strategy: z.enum(chunkStrategies).default('by_title'),
@@ -55,7 +53,7 @@ export async function chunks(input: OptionInput): Promise<ChunksOutput> {
   return { strategy: settings.strategy, max_tokens: settings.max_tokens, overlap: settings.overlap, chunks: chunkLayout(document, settings) };
 }
 
-export function chunkLayout(document: DocumentLayout, settings: ChunksSettings): DocumentChunk[] {
+function chunkLayout(document: DocumentLayout, settings: ChunksSettings): DocumentChunk[] {
   const cutter = new Cutter(document, settings);
   return cutter.ranges().map((range, index) => cutter.describe(range, index));
 }

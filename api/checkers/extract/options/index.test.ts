@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readLayoutPdf } from '../../../../test/helpers/layout-pdf.ts';
 import { reportPdf } from '../../../../test/helpers/report-pdf.ts';
-import { extractOptionNames, extractOptionOutputs, extractOptionRunners } from './index.ts';
+import { extractOptionNames, extractOptionOutputs, extractOptionRunners, invalidOptionSettings } from './index.ts';
 
 test('every option runs with its defaults and returns what its output schema declares, as JSON', async () => {
   const read = await readLayoutPdf(await reportPdf());
@@ -20,4 +20,15 @@ test('the same input gives the same output (the content cache depends on it)', a
     const input = { ...read, fields: {}, settings: true };
     assert.deepEqual(await extractOptionRunners[name](input), await extractOptionRunners[name](input), name);
   }
+});
+
+test('settings are checked at the boundary with the schemas the runners use, naming the option and the setting', () => {
+  assert.equal(invalidOptionSettings({ tables: true, chunks: { strategy: 'fixed', max_tokens: 300, overlap: 30 }, flag_below: 0.7, redact: { kinds: 'tfn' } }), null);
+  assert.equal(
+    invalidOptionSettings({ tables: true, chunks: { strategy: 'by_title', max_tokens: 99999 } }),
+    'Invalid settings for extract option chunks: max_tokens: Too big: expected number to be <=8192. See GET /v1/extract/capabilities for what each option accepts.',
+  );
+  assert.match(invalidOptionSettings({ tables: 3 })!, /^Invalid settings for extract option tables: /);
+  assert.match(invalidOptionSettings({ layout: { columns: 2 } })!, /^Invalid settings for extract option layout: Unrecognized key: "columns"/);
+  assert.equal(invalidOptionSettings({ grounding: false }), null);
 });

@@ -9,6 +9,7 @@ import { links, linksOutput, linksSettings } from './links.ts';
 import { redact, redactOutput, redactSettings } from './redact.ts';
 import { split, splitOutput, splitSettings } from './split.ts';
 import { tables, tablesOutput, tablesSettings } from './tables.ts';
+import { settingsProblem } from './settings.ts';
 import type { OptionInput, OptionName } from './types.ts';
 
 export { extractOptionNames, type ExtractedField, type OptionInput, type OptionName } from './types.ts';
@@ -60,3 +61,17 @@ export const extractOptionOutputs = {
   split: splitOutput,
   flag_below: flagBelowOutput,
 } satisfies Record<OptionName, z.ZodType>;
+
+/**
+ * The first enabled option whose settings its schema refuses, as a sentence for the request's error
+ * reply, or null when all are good. `options` maps option names to what the request gave (`true`, a
+ * number, or settings); `false` and absent options are off.
+ */
+export function invalidOptionSettings(options: Partial<Record<OptionName, unknown>>): string | null {
+  for (const [name, value] of Object.entries(options) as [OptionName, unknown][]) {
+    if (value === undefined || value === false) continue;
+    const problem = settingsProblem(extractOptionSettings[name], value);
+    if (problem) return `Invalid settings for extract option ${name}: ${problem}. See GET /v1/extract/capabilities for what each option accepts.`;
+  }
+  return null;
+}

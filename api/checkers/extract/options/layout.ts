@@ -5,7 +5,7 @@ import { parseSettings } from './settings.ts';
 import { detectTables, type DetectedTable } from './tables.ts';
 import type { Box, OptionInput } from './types.ts';
 
-export const blockTypes = ['heading', 'paragraph', 'list', 'table'] as const;
+const blockTypes = ['heading', 'paragraph', 'list', 'table'] as const;
 
 export const layoutSettings = z.object({}).strict().openapi('LayoutSettings');
 

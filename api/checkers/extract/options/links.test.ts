@@ -12,6 +12,7 @@ test('link annotations with their target and covered text, and URLs and addresse
       ],
       links: [{ x: 50, top: 100, width: 50, height: 10, url: 'https://pay.example.net/inv/2041' }],
     },
+    { texts: [{ text: 'Back to the invoice', x: 50, top: 60 }], links: [{ x: 50, top: 60, width: 90, height: 10, toPage: 1 }] },
   ]);
   const result = await links({ ...(await readLayoutPdf(bytes)), fields: {}, settings: true });
   assert.deepEqual(
@@ -20,6 +21,7 @@ test('link annotations with their target and covered text, and URLs and addresse
       { page: 1, kind: 'url', target: 'https://pay.example.net/inv/2041', text: 'Pay online', source: 'annotation' },
       { page: 1, kind: 'url', target: 'https://example.com.au/terms', text: 'https://example.com.au/terms', source: 'text' },
       { page: 1, kind: 'email', target: 'mailto:accounts@example.com.au', text: 'accounts@example.com.au', source: 'text' },
+      { page: 2, kind: 'internal', target: 'page 1', text: 'Back to the invoice', source: 'annotation' },
     ],
   );
   assert.deepEqual(result[0]!.bbox, [50, 100, 50, 10]);

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api.d.ts';
+import type { PdfDocument } from '../../../documents/pdf.ts';
 import { locatePage, round, spanBox, textInBox } from './page-lines.ts';
 import { eachPdfPage } from './pdf-pages.ts';
 import { parseSettings } from './settings.ts';
@@ -60,13 +61,13 @@ interface LinkAnnotation {
   dest?: unknown;
 }
 
-async function annotationLinks(page: PDFPageProxy): Promise<FoundLink[]> {
+async function annotationLinks(page: PDFPageProxy, pdf: PdfDocument): Promise<FoundLink[]> {
   const viewport = page.getViewport({ scale: 1 });
   const annotations = (await page.getAnnotations()) as LinkAnnotation[];
   const found: FoundLink[] = [];
   for (const annotation of annotations) {
     if (annotation.subtype !== 'Link' || !annotation.rect) continue;
-    const target = annotation.url ?? annotation.unsafeUrl ?? (annotation.dest === undefined ? null : JSON.stringify(annotation.dest));
+    const target = annotation.url ?? annotation.unsafeUrl ?? (await destination(pdf, annotation.dest));
     if (!target) continue;
     const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(annotation.rect) as [number, number, number, number];
     const bbox: Box = [round(Math.min(x1, x2)), round(Math.min(y1, y2)), round(Math.abs(x2 - x1)), round(Math.abs(y2 - y1))];
@@ -74,4 +75,16 @@ async function annotationLinks(page: PDFPageProxy): Promise<FoundLink[]> {
     found.push({ page: page.pageNumber, kind, target, text: '', source: 'annotation', bbox });
   }
   return found;
+}
+
+/** An internal link's target: `page N` when the destination names a page, else the named destination. */
+async function destination(pdf: PdfDocument, dest: unknown): Promise<string | null> {
+  const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest;
+  const target = Array.isArray(explicit) ? explicit[0] : null;
+  if (target && typeof target === 'object' && 'num' in target) {
+    const index = await pdf.getPageIndex(target as { num: number; gen: number }).catch(() => null);
+    if (index !== null) return `page ${index + 1}`;
+  }
+  if (typeof target === 'number') return `page ${target + 1}`;
+  return typeof dest === 'string' ? dest : null;
 }

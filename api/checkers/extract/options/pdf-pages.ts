@@ -7,7 +7,7 @@ import type { IntakeDocument, PageText } from '../../../documents/types.ts';
  * Runs `visit` over each page the extract core read, on the PDF itself (annotations and drawing operators
  * are not in the page text). Documents other than PDFs have no such pages: nothing is visited.
  */
-export async function eachPdfPage<T>(document: IntakeDocument, pages: readonly PageText[], visit: (page: PDFPageProxy) => Promise<T[]>): Promise<T[]> {
+export async function eachPdfPage<T>(document: IntakeDocument, pages: readonly PageText[], visit: (page: PDFPageProxy, pdf: PdfDocument) => Promise<T[]>): Promise<T[]> {
   if (document.kind !== 'pdf') return [];
   const pdf: PdfDocument = await openPdf(document.bytes);
   try {
@@ -16,7 +16,7 @@ export async function eachPdfPage<T>(document: IntakeDocument, pages: readonly P
       if (pageNumber > pdf.numPages) continue;
       const page = await pdf.getPage(pageNumber);
       try {
-        found.push(...(await visit(page)));
+        found.push(...(await visit(page, pdf)));
       } finally {
         page.cleanup();
       }

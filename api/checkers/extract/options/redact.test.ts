@@ -64,6 +64,17 @@ function labelledLines(random: () => number): LabelledLine[] {
     { label: pick(['Phone', 'Mobile', 'Contact']), value: phone, expected: [{ kind: 'phone', text: phone }] },
     { label: pick(['Date of birth:', 'DOB', 'Born on']), value: dob, expected: [{ kind: 'date_of_birth', text: dob }] },
   ];
+  // The same kinds inside sentences, where a label is words rather than a field name.
+  const sentencePhone = pick(['0413 222 901', '(03) 9555 0101', '+61 412 000 777']);
+  const sentenceEmail = `${pick(['sam', 'hr.team'])}@${pick(['example.org', 'agency.gov.au'])}`;
+  const spacelessTfn = tfn(random).replace(/ /g, '');
+  const sentenceDob = pick(['3 March 1990', '21/09/1975']);
+  positives.push(
+    { label: 'Please call me on', value: `${sentencePhone} after 5pm.`, expected: [{ kind: 'phone', text: sentencePhone }] },
+    { label: 'Send the signed form to', value: `${sentenceEmail}.`, expected: [{ kind: 'email', text: sentenceEmail }] },
+    { label: 'My TFN is', value: spacelessTfn, expected: [{ kind: 'tfn', text: spacelessTfn }] },
+    { label: 'I was born on', value: `${sentenceDob} in Perth`, expected: [{ kind: 'date_of_birth', text: sentenceDob }] },
+  );
   const distractors: LabelledLine[] = [
     { label: 'Invoice number', value: String(100000000 + Math.floor(random() * 899999999)), expected: [] },
     { label: 'Reference', value: tfn(random, false), expected: [] },
@@ -75,6 +86,10 @@ function labelledLines(random: () => number): LabelledLine[] {
     { label: 'Qty 12  Unit price', value: '45.00', expected: [] },
     { label: 'Card ending', value: String(1000 + Math.floor(random() * 9000)), expected: [] },
     { label: 'Order', value: `PO-${Math.floor(random() * 1e6)}`, expected: [] },
+    { label: 'In an emergency call', value: '000 or 112', expected: [] },
+    { label: 'Birth certificate issued', value: '01/02/2003', expected: [] },
+    { label: 'Extension', value: String(2000 + Math.floor(random() * 999)), expected: [] },
+    { label: 'Account name', value: 'J & K Citizen', expected: [] },
   ];
   // The grouped, unlabelled valid TFN is personal information by its check digit; it is listed as such.
   positives[1]!.expected.push({ kind: 'tfn', text: positives[1]!.value });

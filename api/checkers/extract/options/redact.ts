@@ -3,13 +3,16 @@ import { locatePage, spanBox, type LocatedPage } from './page-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
 
-export const piiKinds = ['tfn', 'abn', 'medicare', 'bank_account', 'email', 'phone', 'date_of_birth'] as const;
+const piiKinds = ['tfn', 'abn', 'medicare', 'bank_account', 'email', 'phone', 'date_of_birth'] as const;
 
 export type PiiKind = (typeof piiKinds)[number];
 
 export const redactSettings = z
   .object({
-    kinds: z.array(z.enum(piiKinds)).min(1).default([...piiKinds]).describe('Kinds of personal information to mask (default all)'),
+    kinds: z
+      .union([z.enum(piiKinds).transform((kind) => [kind]), z.array(z.enum(piiKinds)).min(1)])
+      .default([...piiKinds])
+      .describe('Kinds of personal information to mask, one or a list (default all)'),
   })
   .strict()
   .openapi('RedactSettings');
@@ -18,7 +21,7 @@ export const redactedSpan = z
   .object({
     kind: z.enum(piiKinds),
     page: z.number().int(),
-    start: z.number().int().describe("Offset of the span's first character in the page text"),
+    start: z.number().int().describe("Offset of the span's first character in its page's text (pages[].text here, which masks it character for character)"),
     end: z.number().int().describe('Offset after its last character'),
     bbox: z.array(z.number()).length(4).nullable().describe('[x, y, width, height] in points from the top-left'),
     basis: z.enum(['check_digit', 'label', 'format']).describe('What made it personal information: a valid check digit, a label beside it, or its form alone'),

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { PageText } from '../../../documents/types.ts';
-import { classifyDocument, extractDocumentTypes } from '../classify.ts';
-import { locatePage } from './page-lines.ts';
+import { classifyDocument, extractDocumentTypes, titleType } from '../classify.ts';
+import { locatePage, placedLines, type LocatedPage } from './page-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { OptionInput } from './types.ts';
 
@@ -26,6 +26,8 @@ interface PageCues {
   header: string | null;
   footer: string | null;
   type: string;
+  /** The type its title names (TAX INVOICE, Payslip …), or null. */
+  title: string | null;
 }
 
 /** A new document starts where the cues at a page boundary add up to this. */
@@ -33,8 +35,8 @@ const boundaryScore = 2;
 
 /**
  * Page ranges of the distinct documents in one file: a page numbered 1 again (or one after "page N of
- * N"), a page that opens like page 1 of another kind of document (its own title), and a change of the
- * running header and footer. Only the pages read are judged.
+ * N"), a page opening with a document title, a page that reads as another type of document, and a change
+ * of the running header and footer, against page numbers that run on. Only the pages read are judged.
  */
 export async function split(input: OptionInput): Promise<SplitOutput> {
   parseSettings(splitSettings, input.settings);
@@ -42,7 +44,7 @@ export async function split(input: OptionInput): Promise<SplitOutput> {
   const starts: { index: number; cues: string[] }[] = [{ index: 0, cues: [] }];
   for (let i = 1; i < cues.length; i++) {
     const found = boundaryCues(cues[i - 1]!, cues[i]!);
-    if (found.reduce((sum, cue) => sum + cue.weight, 0) >= boundaryScore) starts.push({ index: i, cues: found.map((cue) => cue.text) });
+    if (found.reduce((sum, cue) => sum + cue.weight, 0) >= boundaryScore) starts.push({ index: i, cues: found.filter((cue) => cue.weight > 0).map((cue) => cue.text) });
   }
   return {
     documents: starts.map((start, n) => {
@@ -57,7 +59,10 @@ function boundaryCues(before: PageCues, page: PageCues): { text: string; weight:
   const cues: { text: string; weight: number }[] = [];
   if (page.number?.[0] === 1) cues.push({ text: `page ${page.page} is numbered 1 again`, weight: 3 });
   else if (before.number && before.number[1] !== null && before.number[0] === before.number[1]) cues.push({ text: `page ${before.page} was the last of its ${before.number[1]}`, weight: 3 });
-  if (page.type !== 'unrecognised' && page.type !== before.type) cues.push({ text: `page ${page.page} opens as a ${page.type.replace('_', ' ')}`, weight: 2 });
+  if (page.title !== null) cues.push({ text: `page ${page.page} opens with a ${page.title.replace('_', ' ')} title`, weight: 2 });
+  // Numbering that runs on (page 2 after page 1) outweighs the rest: a title repeated on every page of one document.
+  if (page.number && before.number && page.number[0] === before.number[0] + 1) cues.push({ text: `page ${page.page} continues the numbering`, weight: -3 });
+  if (page.type !== 'unrecognised' && page.type !== before.type) cues.push({ text: `page ${page.page} reads as a ${page.type.replace('_', ' ')}`, weight: 1 });
   if (before.header !== null && page.header !== null && before.header !== page.header) cues.push({ text: `header changes on page ${page.page}`, weight: 1 });
   if (before.footer !== null && page.footer !== null && before.footer !== page.footer) cues.push({ text: `footer changes on page ${page.page}`, weight: 1 });
   return cues;
@@ -79,7 +84,25 @@ function pageCues(page: PageText): PageCues {
     footer: edge(lines.at(-1), false),
     // The page judged alone, as if it were page 1: does it open a document of its own?
     type: classifyDocument(renumbered([page])).document_type,
+    title: pageTitle(locatePage(page)),
   };
+}
+
+/**
+ * The type a page's title names: among its first three lines, one set at least a fifth larger than the
+ * page's usual line (or, for text without geometry, one of six words or fewer) that names a document type.
+ * The words alone are not enough: a contract says "agreement" on every page.
+ */
+function pageTitle(located: LocatedPage): string | null {
+  const placed = placedLines(located);
+  const heights = placed.map((line) => line.box[3]).sort((a, b) => a - b);
+  const usual = heights[Math.floor(heights.length / 2)] ?? 0;
+  const candidates = placed.length > 0 ? placed.slice(0, 3).filter((line) => line.box[3] >= usual * 1.2) : located.lines.slice(0, 3).filter((line) => line.text.split(/\s+/).length <= 6);
+  for (const line of candidates) {
+    const type = titleType(line.text);
+    if (type) return type;
+  }
+  return null;
 }
 
 /** Pages numbered from 1, so the classifier weighs the first of a range as a first page. */

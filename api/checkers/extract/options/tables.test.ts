@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/helpers/layout-pdf.ts';
 import { seededRandom } from '../../../../test/helpers/labelled-numbers.ts';
 import { measuredFigures } from '../capabilities.ts';
@@ -9,18 +10,21 @@ import { tables } from './tables.ts';
  * A table drawn run by run: header at `top`, one row every 16 points; numbers right-aligned at their
  * column's edge. With `wordRuns` each word is a run of its own, as many PDF producers write them.
  */
+const helvetica = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
+const width = (text: string) => helvetica.widthOfTextAtSize(text, 10);
+
 function drawTable(header: string[], rows: string[][], columnsX: number[], top: number, rightAligned: boolean[] = [], wordRuns = false): PlacedText[] {
   const texts: PlacedText[] = [];
   const place = (row: string[], rowTop: number) =>
     row.forEach((text, i) => {
       if (text === '') return;
-      // Helvetica digits are 0.556 em wide: right-align by the string's approximate width.
-      const x = rightAligned[i] ? columnsX[i]! + 60 - text.length * 5.2 : columnsX[i]!;
+      const x = rightAligned[i] ? columnsX[i]! + 60 - width(text) : columnsX[i]!;
       if (!wordRuns) return texts.push({ text, x, top: rowTop });
+      // Each word placed where the line's own layout puts it: after the previous word and a space.
       let wordX = x;
       for (const word of text.split(' ')) {
         texts.push({ text: word, x: wordX, top: rowTop });
-        wordX += word.length * 6 + 3;
+        wordX += width(`${word} `);
       }
     });
   place(header, top);
@@ -114,8 +118,8 @@ test('measured on 30 generated pages (half with a run per word) with 40 labelled
         header.map((_, i) => (i === 0 ? pick(cellWords) : random() < 0.1 ? '' : (random() * 900 + 10).toFixed(2))),
       );
       // The first column is wide enough for its longest description; the numbers share the rest.
-      const width = 330 / (header.length - 1);
-      texts.push(...drawTable(header, rows, header.map((_, i) => (i === 0 ? 50 : 200 + (i - 1) * width)), top, header.map((_, i) => i > 0), p % 2 === 1));
+      const columnWidth = 330 / (header.length - 1);
+      texts.push(...drawTable(header, rows, header.map((_, i) => (i === 0 ? 50 : 200 + (i - 1) * columnWidth)), top, header.map((_, i) => i > 0), p % 2 === 1));
       truth.push({ header, rows });
       top += 16 * (rows.length + 1) + 40;
       // Distractors between tables: a key-value block and a paragraph.
@@ -145,4 +149,37 @@ test('measured on 30 generated pages (half with a run per word) with 40 labelled
   // The capabilities reply states these figures: it must not claim more than is measured.
   const claimed = measuredFigures.tables;
   assert.ok(precision >= claimed.table_precision && recall >= claimed.table_recall && cellRecall >= claimed.cell_accuracy, 'capabilities claims more than measured');
+});
+
+test('an OCR page (a box per word, heights and baselines that wobble) gives the same table', async () => {
+  const rows = [
+    ['Item', 'Qty', 'Amount'],
+    ['Steel bar', '4', '120.00'],
+    ['Crane hire', '1', '950.00'],
+  ];
+  const items = rows.flatMap((row, r) =>
+    row.flatMap((cell, c) => {
+      let x = [50, 250, 380][c]!;
+      return cell.split(' ').map((word, w) => {
+        const item = { text: word, x, y: 100 + r * 18 + ((r + c + w) % 3) - 1, width: width(word), height: 9 + ((c + w) % 2), font: null };
+        x += width(`${word} `);
+        return item;
+      });
+    }),
+  );
+  const pages = [{ page: 1, width: 595, height: 842, source: 'ocr' as const, items, text: '', confidence: 0.9 }];
+  const document = { bytes: new Uint8Array([1]), sha256: 'x', kind: 'image' as const, mime: 'image/png', filename: null };
+  const result = await tables({ document, pages, fields: {}, settings: true });
+  assert.deepEqual(
+    result.map((table) => [table.header, table.json]),
+    [
+      [
+        ['Item', 'Qty', 'Amount'],
+        [
+          { Item: 'Steel bar', Qty: '4', Amount: '120.00' },
+          { Item: 'Crane hire', Qty: '1', Amount: '950.00' },
+        ],
+      ],
+    ],
+  );
 });

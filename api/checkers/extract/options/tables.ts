@@ -4,7 +4,7 @@ import { locatePage, placedLines, round, unionBox, type LocatedPage, type PageLi
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
 
-export const tableSources = ['native_pdf', 'vlm'] as const;
+const tableSources = ['native_pdf', 'vlm'] as const;
 
 export const tablesSettings = z
   .object({
@@ -149,8 +149,11 @@ function closeBelow(above: PlacedLine, below: PlacedLine): boolean {
   return gap <= 2 * Math.max(above.box[3], below.box[3]);
 }
 
-/** A line's cells: runs split where the gap is wider than 1.5 line heights (the page text's tab). */
-export function lineCells(line: PageLine): Cell[] {
+/**
+ * A line's cells: runs split where the gap is wider than 0.8 of the line height. A word space is about
+ * 0.3 em, and table columns are often set closer than the page text's tab (1.5 line heights).
+ */
+function lineCells(line: PageLine): Cell[] {
   const cells: Cell[] = [];
   let current: PlacedRun[] = [];
   const flush = () => {
@@ -162,7 +165,7 @@ export function lineCells(line: PageLine): Cell[] {
   };
   for (const run of line.runs) {
     const previous = current.at(-1);
-    if (previous && run.item.x - (previous.item.x + previous.item.width) > run.item.height * 1.5) flush();
+    if (previous && run.item.x - (previous.item.x + previous.item.width) > run.item.height * 0.8) flush();
     current.push(run);
   }
   flush();
@@ -170,7 +173,10 @@ export function lineCells(line: PageLine): Cell[] {
 }
 
 function alignedBlock(page: number, lines: PlacedLine[], cells: Cell[][]): Omit<Block, 'linesBefore' | 'linesAfter'> | null {
-  const columns = columnSpans(cells.flat());
+  // Columns come from the rows with the most cells: a cell spanning columns elsewhere (a merged header)
+  // must not fuse the columns it covers.
+  const most = Math.max(...cells.map((row) => row.length));
+  const columns = columnSpans(cells.filter((row) => row.length === most).flat());
   if (columns.length < 2) return null;
   // Two columns of prose side by side also align: a table's cells are short.
   const lengths = cells.flat().map((cell) => cell.text.length).sort((a, b) => a - b);
@@ -178,13 +184,24 @@ function alignedBlock(page: number, lines: PlacedLine[], cells: Cell[][]): Omit<
   const grid = cells.map((row) => {
     const values = columns.map(() => '');
     for (const cell of row) {
-      const column = columns.findIndex(([left, right]) => cell.left < right && left < cell.right);
+      const column = nearestColumn(columns, cell);
       values[column] = values[column] === '' ? cell.text : `${values[column]} ${cell.text}`;
     }
     return values;
   });
   const header = looksLikeHeader(grid[0]!) ? grid[0]! : null;
   return { header, rows: header ? grid.slice(1) : grid, columns, part: { page, lines, box: unionBox(lines.map((line) => line.box))! } };
+}
+
+/** The column a cell overlaps most, or the one nearest to it when it overlaps none. */
+function nearestColumn(columns: readonly [number, number][], cell: Cell): number {
+  let best = 0;
+  let bestScore = -Infinity;
+  columns.forEach(([left, right], i) => {
+    const overlap = Math.min(right, cell.right) - Math.max(left, cell.left);
+    if (overlap > bestScore) [best, bestScore] = [i, overlap];
+  });
+  return best;
 }
 
 /** Column spans: the x-ranges of all cells merged where they overlap. */
