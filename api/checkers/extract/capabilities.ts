@@ -36,7 +36,7 @@ type Described = Omit<OptionCapability, 'option' | 'accepts'>;
 
 /**
  * What each option does, on what, how, and how well as measured. The figures are what the labelled-set
- * tests measured (tables.test.ts, redact.test.ts, classify.test.ts, split.test.ts); each test fails if its measurement
+ * tests measured (tables, redact, classify, split and corpus tests); each test fails if its measurement
  * falls below the figure stated here.
  */
 export const measuredFigures = {
@@ -44,6 +44,7 @@ export const measuredFigures = {
   redact: { precision: 1, recall: 1 },
   classify: { accuracy: 1 },
   split: { boundary_precision: 1, boundary_recall: 1 },
+  grounding: { located: 0.99, text_in_box: 1 },
 } as const;
 
 const descriptions: Record<OptionName, Described> = {
@@ -67,10 +68,14 @@ const descriptions: Record<OptionName, Described> = {
     available: true,
     variants: [],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'partial' },
-    inputs_note: 'On scans and in a .docx the value is located in the text but bbox is null (no text layer geometry); text_layer_match is false on OCR pages.',
+    inputs_note: 'On scans and in a .docx the value is located in the text but bbox is null (no text layer geometry); text_layer_match is false on OCR pages. A month-first date (05/03/2026 for 3 May) is not located, as it reads as another day-first date.',
     mechanism: "Each extracted value's printed forms (amounts with and without thousands separators, ISO dates as the page may print them) are searched in the page text, the field's own page first; the run boxes give the box.",
-    measured: false,
-    measurement: null,
+    measured: true,
+    measurement: {
+      figure: `${measuredFigures.grounding.located.toFixed(2)} of labelled values located, ${measuredFigures.grounding.text_in_box.toFixed(2)} of them with their text inside the box`,
+      metrics: measuredFigures.grounding,
+      labelled_set: "the extract core's 64 generated documents (five templates, several layouts and date styles), 598 labelled values",
+    },
   },
   classify: {
     available: true,
