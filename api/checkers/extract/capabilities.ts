@@ -55,13 +55,13 @@ const descriptions: Record<OptionName, Described> = {
       { setting: 'source', value: 'vlm', available: false, reason: 'no vision model is configured on this server' },
     ],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'no' },
-    inputs_note: 'On scans the same column alignment is read from OCR word boxes (not measured); a .docx is read as text without positions, so no tables are found in it. Cells wrapped over several lines are split into rows.',
-    mechanism: 'Consecutive lines whose runs split into cells at gaps wider than 0.8 line heights are grouped; columns are the x-ranges where the cells of the fullest rows overlap, and a cell spanning columns goes to the one it overlaps most; the first row is the header when it reads as one; a table ending a page and one starting the next with the same columns are joined.',
+    inputs_note: 'On scans the same column alignment is read from OCR word boxes (not measured); a .docx is read as text without positions, so no tables are found in it. Cells wrapped over several lines are split into rows; a two-column list of labels and values without colons (a contract schedule) reads as a table whose header is its first pair.',
+    mechanism: 'Consecutive lines (less than 1.5 line heights apart) whose runs split into cells at gaps wider than 0.8 line heights are grouped; columns are the x-ranges where the cells of the fullest rows overlap, and a cell spanning columns goes to the one it overlaps most; the first row is the header when it reads as one; a table ending a page and one starting the next with the same columns are joined.',
     measured: true,
     measurement: {
       figure: `table precision ${measuredFigures.tables.table_precision.toFixed(2)}, recall ${measuredFigures.tables.table_recall.toFixed(2)}, cells right ${measuredFigures.tables.cell_accuracy.toFixed(2)}`,
       metrics: measuredFigures.tables,
-      labelled_set: '40 generated tables (2 to 5 columns, empty cells, right-aligned numbers, half the pages with a run per word) on 30 text-layer pages with key-value blocks and paragraphs between them',
+      labelled_set: "40 generated tables (2 to 5 columns, empty cells, right-aligned numbers, half the pages with a run per word) on 30 text-layer pages with key-value blocks and paragraphs between them; also every invoice and statement of the extract core's 64-document corpus read whole (27 of 27, line amounts adding to the subtotal)",
     },
   },
   grounding: {
