@@ -4,7 +4,9 @@ import { generateExtractionCorpus } from '../../../../test/helpers/extraction-co
 import { readLayoutPdf } from '../../../../test/helpers/layout-pdf.ts';
 import { measuredFigures } from '../capabilities.ts';
 import { classifyDocument } from '../classify.ts';
+import { chunkStrategies, chunks } from './chunks.ts';
 import { grounding } from './grounding.ts';
+import { layout } from './layout.ts';
 import { locatePage, textInBox } from './page-lines.ts';
 import { tables } from './tables.ts';
 
@@ -64,4 +66,24 @@ test('extraction corpus: grounding finds each labelled value in the text layer, 
   assert.ok(located / values >= 0.95, `located ${located / values}`);
   assert.ok(boxed / located >= 0.95, `boxed ${boxed / located}`);
   assert.ok(located / values >= measuredFigures.grounding.located && boxed / located >= measuredFigures.grounding.text_in_box, 'capabilities claims more than measured');
+});
+
+test('extraction corpus: every chunk strategy keeps each table whole and places every chunk', async () => {
+  let [chunked, tablesSeen] = [0, 0];
+  for (const { read } of await corpus) {
+    const { blocks } = await layout({ ...read, fields: {}, settings: true });
+    const tableSpans = blocks.filter((block) => block.type === 'table').map((block) => block.char_span as [number, number]);
+    tablesSeen += tableSpans.length;
+    for (const strategy of chunkStrategies) {
+      const result = await chunks({ ...read, fields: {}, settings: { strategy, max_tokens: 64, overlap: 8 } });
+      for (const chunk of result.chunks) {
+        chunked++;
+        const [start, end] = chunk.char_span as [number, number];
+        for (const [tableStart, tableEnd] of tableSpans) assert.ok(end <= tableStart || start >= tableEnd || (start <= tableStart && end >= tableEnd), `${strategy} cuts a table`);
+        assert.ok(chunk.positions.length > 0 && chunk.positions.every((position) => position.bbox !== null), `${strategy} chunk ${chunk.index} has no box`);
+      }
+    }
+  }
+  console.log(`chunks on the extraction corpus: ${chunked} chunks over six strategies, ${tablesSeen} tables, none cut`);
+  assert.ok(tablesSeen >= 27);
 });
