@@ -8,6 +8,7 @@ import { chunkStrategies, chunks } from './chunks.ts';
 import { grounding } from './grounding.ts';
 import { layout } from './layout.ts';
 import { locatePage, textInBox } from './page-lines.ts';
+import { redact } from './redact.ts';
 import { tables } from './tables.ts';
 
 // The extraction corpus (64 labelled documents over the five templates) was written for the extract core,
@@ -86,4 +87,21 @@ test('extraction corpus: every chunk strategy keeps each table whole and places 
   }
   console.log(`chunks on the extraction corpus: ${chunked} chunks over six strategies, ${tablesSeen} tables, none cut`);
   assert.ok(tablesSeen >= 27);
+});
+
+test('extraction corpus: redact finds every labelled ABN, BSB and account number', async () => {
+  const kinds: Record<string, string> = { supplier_abn: 'abn', buyer_abn: 'abn', employer_abn: 'abn', seller_abn: 'abn', bsb: 'bank_account', account_number: 'bank_account' };
+  let [expected, found] = [0, 0];
+  for (const { document, read } of await corpus) {
+    const result = await redact({ ...read, fields: {}, settings: true });
+    const texts = new Map(result.spans.map((span) => [`${span.kind} ${locatePage(read.pages[span.page - 1]!).text.slice(span.start, span.end)}`, span]));
+    for (const [field, kind] of Object.entries(kinds)) {
+      const value = document.truth[field];
+      if (value === undefined) continue;
+      expected++;
+      if (texts.has(`${kind} ${value}`)) found++;
+    }
+  }
+  console.log(`redact on the extraction corpus: ${found}/${expected} labelled ABNs, BSBs and account numbers found (recall ${(found / expected).toFixed(3)})`);
+  assert.ok(found / expected >= 0.95, `recall ${found / expected}`);
 });
