@@ -100,7 +100,7 @@ const descriptions: Record<OptionName, Described> = {
     measurement: {
       figure: `precision ${measuredFigures.redact.precision.toFixed(2)}, recall ${measuredFigures.redact.recall.toFixed(2)}`,
       metrics: measuredFigures.redact,
-      labelled_set: '312 labelled spans of seven kinds in 24 generated documents, beside labels and inside sentences, with invoice numbers, wrong check digits, other dates, emergency numbers and amounts as distractors',
+      labelled_set: "312 labelled spans of seven kinds in 24 generated documents, beside labels and inside sentences, with invoice numbers, wrong check digits, other dates, emergency numbers and amounts as distractors; also 79 of 79 labelled ABNs, BSBs and account numbers in the extract core's 64-document corpus",
     },
   },
   layout: {
