@@ -60,9 +60,9 @@ export class FieldLocator {
     for (const lines of this.#lines) {
       for (const line of lines) {
         for (const cell of line.cells) {
-          const match = this.#labelOf(cell.text);
+          const match = this.#labelOf(cell.text, line.page.source === 'ocr');
           if (!match || !ownLabels.has(match.label)) continue;
-          const rangeIndex = rule.rangeLabels?.includes(match.label) && !rule.labels.includes(match.label) ? (rule.rangeIndex ?? 0) : 0;
+          const rangeIndex = rule.rangeLabels?.includes(match.label) && !rule.labels.includes(match.label) ? (rule.rangeIndex ?? 0) : null;
           const found = this.#valueNear(rule.kind, line, cell, match, lines, rangeIndex);
           if (found && (!best || found.confidence > best.confidence)) best = found;
         }
@@ -87,16 +87,31 @@ export class FieldLocator {
     return pairs;
   }
 
-  #labelOf(text: string): LabelMatch | null {
+  /** The longest label the cell starts with; on an OCR page a label misread by a letter or two counts too. */
+  #labelOf(text: string, ocr: boolean): LabelMatch | null {
     for (const { label, pattern } of this.#labels) {
       const match = pattern.exec(text);
       if (match) return { label, rest: text.slice(match[0].length) };
     }
+    return ocr ? this.#misreadLabelOf(text) : null;
+  }
+
+  /** "Cantractor", "Conmencement date", "Tem": OCR's usual one-letter slips, at most one per five letters. */
+  #misreadLabelOf(text: string): LabelMatch | null {
+    const words = text.split(/(?<=\S)(?=\s)/);
+    for (const { label } of this.#labels) {
+      const wordCount = label.split(' ').length;
+      if (label.length < 3 || words.length < wordCount) continue;
+      const head = words.slice(0, wordCount).join('');
+      const candidate = head.trim().toLowerCase().replace(/[:.]$/, '');
+      if (editDistance(candidate, label) <= Math.floor(label.length / 5)) return { label, rest: text.slice(head.length) };
+    }
     return null;
   }
 
-  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number): LocatedValue | null {
+  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number | null): LocatedValue | null {
     const pageConfidence = line.page.confidence;
+    const ocr = line.page.source === 'ocr';
     const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): LocatedValue | null =>
       value === null ? null : { value, confidence: round(placementConfidence[placement] * pageConfidence), page: line.page.page };
     if (kind === 'boolean') {
@@ -110,11 +125,11 @@ export class FieldLocator {
     if (stripSeparators(match.rest) !== '') return null;
     const below = lines.slice(line.number + 1).find((candidate) => candidate.cells.some((other) => other.text !== ''));
     const underneath = below?.cells[Math.min(cell.index, below.cells.length - 1)];
-    const readBelow = () => (underneath && !this.#labelOf(underneath.text) ? at(readValue(kind, stripSeparators(underneath.text), this.#country, rangeIndex), 'below') : null);
+    const readBelow = () => (underneath && !this.#labelOf(underneath.text, ocr) ? at(readValue(kind, stripSeparators(underneath.text), this.#country, rangeIndex), 'below') : null);
     // A table's header row ("Description  Qty  Price"): each heading's value is in the row below, not beside it.
     if (isHeaderRow(line, below)) return readBelow();
     const next = line.cells[cell.index + 1];
-    if (next && !this.#labelOf(next.text)) {
+    if (next && !this.#labelOf(next.text, ocr)) {
       const value = readValue(kind, stripSeparators(next.text), this.#country, rangeIndex);
       if (value !== null) return at(value, 'nextCell');
     }
@@ -135,7 +150,7 @@ export class FieldLocator {
     const firstPage = this.#lines[0];
     for (const line of firstPage ?? []) {
       const first = line.cells[0]!.text;
-      if (first === '' || titleWords.test(first) || !/[A-Za-z]{2}/.test(first) || this.#labelOf(first)) continue;
+      if (first === '' || titleWords.test(first) || !/[A-Za-z]{2}/.test(first) || this.#labelOf(first, line.page.source === 'ocr')) continue;
       return { value: first, confidence: round(placementConfidence.letterhead * line.page.confidence), page: line.page.page };
     }
     return null;
@@ -154,6 +169,17 @@ function labelPattern(label: string): RegExp {
   return new RegExp(`^${words.join('\\s*')}(?![A-Za-z0-9])\\s*\\.?`, 'i');
 }
 
+/** Levenshtein distance: insertions, deletions and substitutions each cost one. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -162,22 +188,29 @@ function stripSeparators(text: string): string {
   return text.replace(/^[\s:#.\-–—=]+/, '').trim();
 }
 
-/** The value of `kind` in `text`, or null when the text holds none. */
-export function readValue(kind: ValueKind, text: string, country: string | undefined, rangeIndex = 0): string | number | boolean | null {
+/**
+ * The value of `kind` in `text`, or null when the text holds none. `rangeIndex` picks one date of a range
+ * ("1 May 2026 to 14 May 2026"); a range with a date missing or misread gives neither rather than a wrong one.
+ */
+export function readValue(kind: ValueKind, text: string, country: string | undefined, rangeIndex: number | null = null): string | number | boolean | null {
   if (text === '') return null;
   switch (kind) {
     case 'text':
       return cleanText(text);
     case 'governing_law': {
-      const law = /laws? of (?:the State of |the Commonwealth of )?([A-Z][A-Za-z ]+?)(?:[.,;]|$)/.exec(text);
-      return law ? law[1]!.trim() : cleanText(text);
+      const law = /laws?\s*of\s*(?:the State of |the Commonwealth of )?([A-Z][A-Za-z ]+?)(?:[.,;]|$)/.exec(text);
+      // A clause that wraps before naming the place is left to the sentence search over the whole page.
+      return law ? law[1]!.trim() : text.split(/\s+/).length <= 4 ? cleanText(text) : null;
     }
     case 'amount':
       return findAmounts(text)[0]?.value ?? null;
     case 'number':
       return findNumbers(text)[0]?.value ?? null;
-    case 'date':
-      return findDates(text, country)[rangeIndex]?.value ?? null;
+    case 'date': {
+      const dates = findDates(text, country);
+      if (rangeIndex === null) return dates[0]?.value ?? null;
+      return dates.length >= 2 ? (dates[rangeIndex]?.value ?? null) : null;
+    }
     case 'boolean':
       return readBoolean('', text);
     default:
