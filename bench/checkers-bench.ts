@@ -321,13 +321,17 @@ async function uploadWarrant(origin: string, bytes: Uint8Array, filename: string
   const form = new FormData();
   form.set('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), filename);
   const started = performance.now();
-  const response = await fetch(`${origin}/v1/warrants`, { method: 'POST', headers, body: form });
-  const body = (await response.json()) as { risk_band?: string; detail?: string };
-  const ms = performance.now() - started;
-  if (response.status !== 200) return { ms, failure: `${filename}: ${response.status} ${body.detail ?? ''}` };
-  if (response.headers.get(CACHE_HEADER) === 'hit') return { ms, failure: `${filename}: answered from the content cache` };
-  if (body.risk_band === 'error') return { ms, failure: `${filename}: the engine gave an error warrant` };
-  return { ms };
+  try {
+    const response = await fetch(`${origin}/v1/warrants`, { method: 'POST', headers, body: form });
+    const text = await response.text();
+    const ms = performance.now() - started;
+    if (response.status !== 200) return { ms, failure: `${filename}: ${response.status} ${text.slice(0, 200)}` };
+    if (response.headers.get(CACHE_HEADER) === 'hit') return { ms, failure: `${filename}: answered from the content cache` };
+    if ((JSON.parse(text) as { risk_band?: string }).risk_band === 'error') return { ms, failure: `${filename}: the engine gave an error warrant` };
+    return { ms };
+  } catch (error) {
+    return { ms: performance.now() - started, failure: `${filename}: ${String(error)}` };
+  }
 }
 
 function median(values: number[]): number {
