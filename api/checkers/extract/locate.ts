@@ -46,6 +46,8 @@ export class FieldLocator {
   readonly #lines: Line[][];
   readonly #labels: { label: string; pattern: RegExp }[];
   readonly #country: string | undefined;
+  /** Each distinct cell text's label, worked out once: every field asks about every cell. */
+  readonly #labelCache = new Map<string, LabelMatch | null>();
 
   constructor(pages: readonly PageText[], labels: Iterable<string>, country: string | undefined) {
     this.#lines = pages.map((page) =>
@@ -77,6 +79,13 @@ export class FieldLocator {
 
   /** The longest label the cell starts with; on an OCR page a label misread by a letter or two counts too. */
   #labelOf(cellText: string, ocr: boolean): LabelMatch | null {
+    const key = `${ocr ? 'ocr' : 'text'}\u0000${cellText}`;
+    let match = this.#labelCache.get(key);
+    if (match === undefined) this.#labelCache.set(key, (match = this.#findLabel(cellText, ocr)));
+    return match;
+  }
+
+  #findLabel(cellText: string, ocr: boolean): LabelMatch | null {
     const box = leadingCheckbox.exec(cellText)?.[0] ?? '';
     const text = cellText.slice(box.length);
     for (const { label, pattern } of this.#labels) {
