@@ -91,7 +91,7 @@ interface LazyOcr {
   close(): Promise<void>;
 }
 
-/** Starts the OCR worker only when a page needs it (most PDFs never do: starting it costs ~0.3 s). */
+/** Starts the OCR worker only when a page needs it: most PDFs never do, and starting it (loading the 3 MB English model) took about a second here. */
 function lazyOcr(): LazyOcr {
   let opened: Promise<OcrReader> | null = null;
   return {
