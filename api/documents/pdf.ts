@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createCanvas } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.d.ts';
 import type { TextItem as PdfjsTextItem } from 'pdfjs-dist/types/src/display/api.d.ts';
@@ -17,6 +17,35 @@ const assets = {
 
 export type PdfDocument = PDFDocumentProxy;
 
+interface CanvasAndContext {
+  canvas: Canvas | null;
+  context: SKRSContext2D | null;
+}
+
+/**
+ * pdfjs's own Node factory loads the copy of @napi-rs/canvas that pdfjs-dist nests (0.1.x) for the
+ * scratch canvases it draws images through; drawing those onto our page canvas (1.x) crashes the process
+ * (segmentation fault) on any page with an image. This factory makes pdfjs draw with the one copy we use.
+ */
+class SharedCanvasFactory {
+  create(width: number, height: number): CanvasAndContext {
+    const canvas = createCanvas(width, height);
+    return { canvas, context: canvas.getContext('2d') };
+  }
+
+  reset(pair: CanvasAndContext, width: number, height: number): void {
+    if (!pair.canvas) throw new Error('Canvas is not specified');
+    pair.canvas.width = width;
+    pair.canvas.height = height;
+  }
+
+  destroy(pair: CanvasAndContext): void {
+    if (pair.canvas) pair.canvas.width = pair.canvas.height = 0;
+    pair.canvas = null;
+    pair.context = null;
+  }
+}
+
 /**
  * Opens a PDF with pdfjs-dist, never evaluating anything the file carries (no `eval` of fonts, no
  * scripting). Throws pdfjs's own error for a file it cannot parse (`InvalidPDFException`,
@@ -25,7 +54,7 @@ export type PdfDocument = PDFDocumentProxy;
 export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   // pdfjs transfers (detaches) the buffer it is given: hand it a copy so the caller's bytes stay readable.
   const data = new Uint8Array(bytes);
-  return pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, useSystemFonts: false, verbosity: 0, ...assets }).promise;
+  return pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, useSystemFonts: false, verbosity: 0, CanvasFactory: SharedCanvasFactory, ...assets }).promise;
 }
 
 /** The text of page `pageNumber` (1-based) with each run's box in points from the page's top-left corner. */

@@ -1,0 +1,39 @@
+import sharp from 'sharp';
+
+/**
+ * Decompression-bomb guard: sharp refuses to decode an image with more pixels than this (a 25 MB PNG can
+ * declare billions). 40 megapixels is an A4 page scanned at 600 dpi with room to spare.
+ */
+export const maxInputPixels = 40_000_000;
+/** Longest side handed to OCR: beyond this tesseract gains nothing and slows down. */
+export const maxReadingSide = 4_000;
+/** What sharp assumes when an image states no resolution; 72 makes one pixel one point. */
+const defaultDensity = 72;
+
+/** An image ready to read: upright, first frame only, PNG. */
+export interface NormalisedImage {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** Pixels per PDF point, so OCR boxes can be given in points (1 when the image states no resolution). */
+  scale: number;
+}
+
+/**
+ * Decodes any image sharp reads (PNG, JPEG, WebP, GIF, TIFF, AVIF; the first frame or page), turns it
+ * upright by its EXIF orientation, shrinks it to `maxReadingSide` and re-encodes it as PNG. Throws for
+ * bytes sharp cannot decode or an image over `maxInputPixels`; callers turn that into a reason.
+ */
+export async function normaliseImage(bytes: Uint8Array): Promise<NormalisedImage> {
+  // failOn 'error' reads a slightly damaged scan (a truncated tail still gives most of the page).
+  const input = sharp(bytes, { limitInputPixels: maxInputPixels, failOn: 'error', autoOrient: true });
+  const metadata = await input.metadata();
+  const { data, info } = await input
+    .resize({ width: maxReadingSide, height: maxReadingSide, fit: 'inside', withoutEnlargement: true })
+    .png({ compressionLevel: 1 })
+    .toBuffer({ resolveWithObject: true });
+  const uprightWidth = metadata.autoOrient?.width ?? metadata.width;
+  const shrink = uprightWidth ? info.width / uprightWidth : 1;
+  const density = metadata.density && metadata.density > 0 ? metadata.density : defaultDensity;
+  return { png: new Uint8Array(data), width: info.width, height: info.height, scale: (density / 72) * shrink };
+}

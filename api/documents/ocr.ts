@@ -1,0 +1,82 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createWorker, type Worker } from 'tesseract.js';
+import { readingOrder } from './pdf.ts';
+import type { PageText, TextItem } from './types.ts';
+
+/**
+ * The English model ships inside `@tesseract.js-data/eng`; pointing tesseract.js at that folder keeps OCR
+ * offline (it would otherwise download the model from a CDN on first use).
+ */
+const englishModelFolder = join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+/** OEM 1 = the LSTM engine, the only one the `best_int` model carries. */
+const lstmOnly = 1;
+
+/** Words tesseract is less sure of than this (0..100) are left out: at this level they are mostly speckle. */
+const minimumWordConfidence = 20;
+
+/** One tesseract worker, reused for every page of one analysis and closed when the analysis ends. */
+export interface OcrReader {
+  /**
+   * Reads one image of a page. `scale` is pixels per PDF point of that image (a page rendered at 2 has 2),
+   * so boxes come back in points like a text-layer page.
+   */
+  readPage(image: Uint8Array, pageNumber: number, scale: number): Promise<PageText>;
+  close(): Promise<void>;
+}
+
+export async function openOcrReader(): Promise<OcrReader> {
+  const worker = await createWorker('eng', lstmOnly, { langPath: englishModelFolder, gzip: true, cacheMethod: 'none' });
+  return {
+    readPage: (image, pageNumber, scale) => recognisePage(worker, image, pageNumber, scale),
+    close: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+/** Opens a reader, hands it to `use`, and always terminates the worker afterwards. */
+export async function withOcrReader<T>(use: (reader: OcrReader) => Promise<T>): Promise<T> {
+  const reader = await openOcrReader();
+  try {
+    return await use(reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+async function recognisePage(worker: Worker, image: Uint8Array, pageNumber: number, scale: number): Promise<PageText> {
+  const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { blocks: true, text: false });
+  const items: TextItem[] = [];
+  const confidences: number[] = [];
+  for (const block of data.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        for (const word of line.words) {
+          const text = word.text.trim();
+          if (text === '' || word.confidence < minimumWordConfidence) continue;
+          confidences.push(word.confidence / 100);
+          // The line's top and height, not the word's: a word's box shrinks to its letters ("a" vs "T"),
+          // and reading order groups runs into lines by their vertical centre.
+          items.push({
+            text,
+            x: word.bbox.x0 / scale,
+            y: line.bbox.y0 / scale,
+            width: (word.bbox.x1 - word.bbox.x0) / scale,
+            height: (line.bbox.y1 - line.bbox.y0) / scale,
+            font: null,
+          });
+        }
+      }
+    }
+  }
+  const { width, height } = pixelSize(image);
+  const confidence = confidences.length === 0 ? 0 : confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
+  return { page: pageNumber, width: width / scale, height: height / scale, source: 'ocr', items, text: readingOrder(items), confidence };
+}
+
+/** Width and height from a PNG's IHDR chunk (the only format pages reach OCR in: image.ts normalises to PNG). */
+function pixelSize(png: Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}

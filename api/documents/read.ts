@@ -1,0 +1,103 @@
+import { readDocxText } from './docx.ts';
+import { normaliseImage } from './image.ts';
+import { openOcrReader, type OcrReader } from './ocr.ts';
+import { openPdf, readPageText, renderPagePng, type PdfDocument } from './pdf.ts';
+import { htmlText, textPage } from './plain-text.ts';
+import type { IntakeDocument, PageText } from './types.ts';
+
+/**
+ * A PDF page whose text layer has fewer visible characters than this is treated as a scan and read by OCR
+ * (a scanned page often carries a stray page number or a producer stamp and nothing else).
+ */
+export const minTextLayerCharacters = 20;
+
+export interface ReadOptions {
+  /** Pages read from a PDF, from the first. */
+  maxPages: number;
+  /** Pixels per PDF point when a page is drawn for OCR (2 = 144 dpi). */
+  renderScale: number;
+  /** false: pages without a text layer stay empty instead of being drawn and read by OCR. */
+  ocr: boolean;
+}
+
+export interface ReadDocument {
+  /** Pages the document has (1 for an image, text, HTML or .docx). */
+  pageCount: number;
+  /** The pages read, at most `maxPages`. */
+  pages: PageText[];
+}
+
+/**
+ * The text of any accepted document, page by page: a PDF's text layer, with OCR of the pages that have
+ * none; an image by OCR; .docx, plain text and HTML as one page of text. One OCR worker serves the whole
+ * document and is terminated before this returns. Throws when the bytes cannot be parsed as their kind.
+ */
+export async function readDocument(document: IntakeDocument, options: ReadOptions): Promise<ReadDocument> {
+  const ocr = lazyOcr();
+  try {
+    switch (document.kind) {
+      case 'pdf':
+        return await readPdf(document.bytes, options, ocr);
+      case 'image':
+        return { pageCount: 1, pages: [await readImage(document.bytes, options, ocr)] };
+      case 'docx':
+        return { pageCount: 1, pages: [await readDocxText(document.bytes)] };
+      case 'text':
+        return { pageCount: 1, pages: [textPage(decodeText(document.bytes))] };
+      case 'html':
+        return { pageCount: 1, pages: [textPage(htmlText(decodeText(document.bytes)))] };
+    }
+  } finally {
+    await ocr.close();
+  }
+}
+
+async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: LazyOcr): Promise<ReadDocument> {
+  const pdf = await openPdf(bytes);
+  try {
+    const pages: PageText[] = [];
+    for (let pageNumber = 1; pageNumber <= Math.min(options.maxPages, pdf.numPages); pageNumber++) {
+      const page = await readPageText(pdf, pageNumber);
+      pages.push(options.ocr && visibleCharacters(page.text) < minTextLayerCharacters ? await ocrPdfPage(pdf, pageNumber, options.renderScale, ocr) : page);
+    }
+    return { pageCount: pdf.numPages, pages };
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+async function ocrPdfPage(pdf: PdfDocument, pageNumber: number, renderScale: number, ocr: LazyOcr): Promise<PageText> {
+  const png = await renderPagePng(pdf, pageNumber, renderScale);
+  return (await ocr.reader()).readPage(png, pageNumber, renderScale);
+}
+
+async function readImage(bytes: Uint8Array, options: ReadOptions, ocr: LazyOcr): Promise<PageText> {
+  const image = await normaliseImage(bytes);
+  if (!options.ocr) return { page: 1, width: image.width / image.scale, height: image.height / image.scale, source: 'ocr', items: [], text: '', confidence: 0 };
+  return (await ocr.reader()).readPage(image.png, 1, image.scale);
+}
+
+function visibleCharacters(text: string): number {
+  return text.replace(/\s/g, '').length;
+}
+
+/** UTF-8 with a byte-order mark dropped; invalid bytes become U+FFFD rather than failing the read. */
+function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+interface LazyOcr {
+  reader(): Promise<OcrReader>;
+  close(): Promise<void>;
+}
+
+/** Starts the OCR worker only when a page needs it (most PDFs never do: starting it costs ~0.3 s). */
+function lazyOcr(): LazyOcr {
+  let opened: Promise<OcrReader> | null = null;
+  return {
+    reader: () => (opened ??= openOcrReader()),
+    close: async () => {
+      if (opened) await (await opened).close();
+    },
+  };
+}
