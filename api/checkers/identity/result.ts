@@ -4,7 +4,7 @@ import { z } from '@hono/zod-openapi';
 export const identityDocument = z
   .object({
     filename: z.string().nullable(),
-    classified_type: z.string().describe('A type of the rules file (data/identity-rules.json), or "unrecognised"'),
+    classified_type: z.string().describe('A document type of api/checkers/document-types.ts, or "unrecognised"'),
     shows: z.array(z.enum(['N', 'P', 'A', 'S'])).describe('N name, P photo, A address, S signature'),
     points: z.number().int(),
     counts: z.boolean(),

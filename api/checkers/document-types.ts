@@ -1,0 +1,533 @@
+import type { PageText } from '../documents/types.ts';
+
+/**
+ * The document types the identity check and the document-pack checker share, and a classifier that names a
+ * document's type from its page-1 text. Each type is a set of weighted cues (phrases a person would look for
+ * on the page); the type with the highest score wins and the cues it matched are reported, so every
+ * classification can be read back and argued with.
+ */
+
+/** What a document shows: N name, P photo, A address, S signature (the AFP checklist's letters). */
+export type Shown = 'N' | 'P' | 'A' | 'S';
+
+interface Cue {
+  /** Said back to the caller when it matches, e.g. `"DRIVER LICENCE" heading`. */
+  name: string;
+  pattern: RegExp;
+  /** Negative weights count against the type (e.g. "EXTRACT" on a full birth certificate). */
+  weight: number;
+}
+
+interface TypeProfile {
+  label: string;
+  cues: Cue[];
+  /** What a document of this type carries by design besides a photo; A is still confirmed on the page. */
+  carries: Shown[];
+  /** The document carries the holder's photograph (shown as P when the page holds a picture). */
+  photo: boolean;
+}
+
+const cue = (name: string, pattern: RegExp, weight: number): Cue => ({ name, pattern, weight });
+
+const AU_STATE_ISSUERS = /TRANSPORT FOR NSW|SERVICE NSW|ROADS AND MARITIME|VICROADS|DEPARTMENT OF TRANSPORT|TRANSPORT AND MAIN ROADS|QUEENSLAND GOVERNMENT|ACCESS CANBERRA|SERVICE TASMANIA|MOTOR VEHICLE REGISTRY|DEPARTMENT FOR INFRASTRUCTURE/;
+const REGISTRY = /BIRTHS,? DEATHS,? (AND|&) MARRIAGES/;
+const COUNCIL = /\b(COUNCIL|SHIRE|MUNICIPAL|CITY OF [A-Z]+)\b/;
+const UTILITY_METERING = /SUPPLY ADDRESS|SERVICE ADDRESS|\bMETER\b|\bKWH\b|\bNMI\b|\bMIRN\b|\bUSAGE\b|\bTARIFF\b|\bDATA (ALLOWANCE|USAGE)\b/;
+
+const profiles = {
+  australian_passport: {
+    label: 'Australian passport',
+    carries: ['N', 'S'],
+    photo: true,
+    cues: [
+      cue('machine-readable zone of an Australian passport (P<AUS)', /P<AUS/, 6),
+      cue('"PASSPORT"', /\bPASSPORT\b/, 3),
+      cue('"AUSTRALIA"', /\bAUSTRALIA\b/, 2),
+      cue('nationality Australian', /NATIONALITY[^A-Z]{0,4}AUSTRALIAN/, 2),
+      cue('foreign machine-readable zone', /P<(?!AUS)[A-Z]{3}/, -8),
+    ],
+  },
+  foreign_passport: {
+    label: 'Foreign passport',
+    carries: ['N', 'S'],
+    photo: true,
+    cues: [
+      cue('machine-readable zone of a passport issued outside Australia', /P<(?!AUS)[A-Z]{3}/, 6),
+      cue('"PASSPORT"', /\bPASSPORT\b|\bPASSEPORT\b|\bPASAPORTE\b|\bREISEPASS\b/, 3),
+      cue('"NATIONALITY"', /NATIONALITY|NATIONALIT[EÉ]/, 1),
+      cue('machine-readable zone of an Australian passport', /P<AUS/, -8),
+      cue('nationality Australian', /NATIONALITY[^A-Z]{0,4}AUSTRALIAN/, -4),
+      cue('"AUSTRALIA"', /\bAUSTRALIA\b/, -2),
+    ],
+  },
+  drivers_licence: {
+    label: 'Australian driver licence or learner permit',
+    carries: ['N', 'S'],
+    photo: true,
+    cues: [
+      cue('"DRIVER LICENCE" heading', /DRIVER'?S?\s*LICEN[CS]E|DRIVING LICEN[CS]E|LEARNER'?S?\s*(LICEN[CS]E|PERMIT)|PROVISIONAL LICEN[CS]E|P[12] LICEN[CS]E/, 5),
+      cue('licence number', /LICEN[CS]E\s*(NO|NUMBER)/, 2),
+      cue('licence class', /LICEN[CS]E CLASS|\bCLASS\s*:?\s*(C|LR|MR|HR|HC|MC|R|C A)\b/, 2),
+      cue('state licensing authority', AU_STATE_ISSUERS, 1),
+      cue('"PROOF OF AGE" / "PHOTO CARD"', /PROOF OF AGE|PHOTO CARD|KEYPASS|AGE CARD/, -4),
+    ],
+  },
+  proof_of_age_card: {
+    label: 'State or territory proof-of-age or photo card',
+    carries: ['N', 'S'],
+    photo: true,
+    cues: [
+      cue('"PROOF OF AGE" / "PHOTO CARD" heading', /PROOF OF AGE|PHOTO CARD|KEYPASS|AGE CARD|EVIDENCE OF AGE|18\+ CARD/, 5),
+      cue('date of birth', /DATE OF BIRTH|\bDOB\b/, 1),
+      cue('state issuing authority', AU_STATE_ISSUERS, 1),
+      cue('"DRIVER LICENCE"', /DRIVER'?S?\s*LICEN[CS]E/, -3),
+    ],
+  },
+  medicare_card: {
+    label: 'Medicare card',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"MEDICARE"', /MEDICARE/, 4),
+      cue('Medicare number layout (4 5 1)', /\b\d{4}\s\d{5}\s\d\b/, 2),
+      cue('"VALID TO"', /VALID\s*TO/, 1),
+      cue('tax notice wording', /NOTICE OF ASSESSMENT|MEDICARE LEVY|TAXABLE INCOME|PAY ?SLIP|GROSS PAY/, -6),
+    ],
+  },
+  birth_certificate: {
+    label: 'Full birth certificate',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"BIRTH CERTIFICATE" heading', /BIRTH CERTIFICATE|CERTIFICATE OF BIRTH/, 4),
+      cue('registry of births, deaths and marriages', REGISTRY, 2),
+      cue('parents recorded', /\bMOTHER\b|\bFATHER\b|\bPARENT\b/, 1),
+      cue('registration number', /REGISTRATION (NUMBER|NO)/, 1),
+      cue('"EXTRACT" or "BIRTH CARD"', /\bEXTRACT\b|BIRTH CARD/, -6),
+      cue('marriage or change of name wording', /MARRIAGE CERTIFICATE|CERTIFICATE OF MARRIAGE|CHANGE OF NAME/, -6),
+    ],
+  },
+  birth_extract: {
+    label: 'Birth certificate extract or birth card',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"BIRTH EXTRACT" / "BIRTH CARD" heading', /BIRTH (CERTIFICATE )?EXTRACT|EXTRACT OF (BIRTH|AN ENTRY)|BIRTH CARD|EXTRACT OF BIRTH/, 6),
+      cue('registry of births, deaths and marriages', REGISTRY, 2),
+    ],
+  },
+  citizenship_certificate: {
+    label: 'Australian citizenship certificate',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"CITIZENSHIP CERTIFICATE" heading', /CITIZENSHIP CERTIFICATE|CERTIFICATE OF (AUSTRALIAN )?CITIZENSHIP/, 5),
+      cue('citizenship wording', /AUSTRALIAN CITIZENSHIP ACT|BECAME AN AUSTRALIAN CITIZEN|AUSTRALIAN CITIZEN\b/, 2),
+      cue('Department of Home Affairs', /HOME AFFAIRS|DEPARTMENT OF IMMIGRATION/, 1),
+      cue('ImmiCard', /IMMICARD/, -6),
+    ],
+  },
+  immicard: {
+    label: 'ImmiCard',
+    carries: ['N', 'S'],
+    photo: true,
+    cues: [
+      cue('"IMMICARD"', /IMMI\s?CARD/, 7),
+      cue('Department of Home Affairs', /HOME AFFAIRS/, 1),
+      cue('visa wording', /\bVISA\b/, 1),
+    ],
+  },
+  centrelink_card: {
+    label: 'Centrelink concession or pension card',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"CENTRELINK"', /CENTRELINK/, 2),
+      cue('concession card heading', /PENSIONER CONCESSION CARD|HEALTH CARE CARD|CONCESSION CARD|COMMONWEALTH SENIORS HEALTH CARD/, 5),
+      cue('customer reference number', /\bCRN\b|CUSTOMER REFERENCE (NUMBER|NO)|\b\d{3}\s?\d{3}\s?\d{3}[A-Z]\b/, 2),
+      cue('statement wording', /INCOME STATEMENT|PAYMENT SUMMARY|STATEMENT OF (BENEFITS?|PAYMENTS)|CONFIRMATION OF (BENEFITS?|PAYMENTS?)|PAYMENT HISTORY/, -6),
+    ],
+  },
+  centrelink_statement: {
+    label: 'Centrelink income statement or benefit confirmation',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"CENTRELINK"', /CENTRELINK/, 2),
+      cue('benefit statement heading', /INCOME STATEMENT|PAYMENT SUMMARY|STATEMENT OF (BENEFITS?|PAYMENTS)|CONFIRMATION OF (BENEFITS?|PAYMENTS?)|PAYMENT HISTORY|BENEFIT STATEMENT/, 4),
+      cue('Services Australia', /SERVICES AUSTRALIA|DEPARTMENT OF HUMAN SERVICES/, 1),
+      cue('payment rate wording', /FORTNIGHTLY|PAYMENT TYPE|RATE OF PAYMENT|AGE PENSION|JOBSEEKER|PARENTING PAYMENT|DISABILITY SUPPORT/, 1),
+    ],
+  },
+  bank_card: {
+    label: 'Credit, debit or account card',
+    carries: ['N', 'S'],
+    photo: false,
+    cues: [
+      cue('card scheme or expiry wording', /VALID\s*(THRU|THROUGH|FROM)|MEMBER SINCE|\b(VISA|MASTERCARD|EFTPOS|DEBIT|AMEX|AMERICAN EXPRESS)\b/, 3),
+      cue('16-digit card number', /\b\d{4}\s\d{4}\s\d{4}\s\d{4}\b/, 3),
+      cue('statement wording', /STATEMENT|OPENING BALANCE|CLOSING BALANCE|CREDIT LIMIT/, -5),
+    ],
+  },
+  bank_statement: {
+    label: 'Bank account statement',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"STATEMENT"', /STATEMENT/, 1),
+      cue('opening or closing balance', /OPENING BALANCE|CLOSING BALANCE/, 3),
+      cue('BSB', /\bBSB\b/, 2),
+      cue('statement period', /STATEMENT PERIOD|STATEMENT (FROM|BEGINS|STARTS)|PERIOD\s*:?\s*\d/, 2),
+      cue('transaction columns', /TRANSACTION|WITHDRAWAL|DEPOSIT|\bDEBIT\b|\bCREDIT\b/, 1),
+      cue('credit-card or loan wording', /CREDIT LIMIT|MINIMUM (PAYMENT|REPAYMENT)|AVAILABLE CREDIT|LOAN (ACCOUNT|STATEMENT|BALANCE)|HOME LOAN|PERSONAL LOAN/, -5),
+    ],
+  },
+  credit_card_statement: {
+    label: 'Credit card statement',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('credit limit', /CREDIT LIMIT/, 3),
+      cue('minimum payment', /MINIMUM (PAYMENT|REPAYMENT)/, 3),
+      cue('"CREDIT CARD"', /CREDIT CARD/, 2),
+      cue('"STATEMENT"', /STATEMENT/, 1),
+      cue('payment due or available credit', /PAYMENT DUE|AVAILABLE CREDIT|CLOSING BALANCE/, 1),
+    ],
+  },
+  loan_statement: {
+    label: 'Loan statement',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('loan heading', /LOAN (STATEMENT|ACCOUNT|BALANCE)|HOME LOAN|PERSONAL LOAN|CAR LOAN|MORTGAGE (STATEMENT|ACCOUNT)/, 4),
+      cue('interest rate or repayment', /INTEREST RATE|LOAN AMOUNT|REPAYMENT|LIMIT OF FACILITY/, 2),
+      cue('"STATEMENT"', /STATEMENT/, 1),
+      cue('credit card wording', /CREDIT LIMIT|MINIMUM PAYMENT|CREDIT CARD/, -3),
+    ],
+  },
+  utility_bill: {
+    label: 'Utility bill (electricity, gas, water, telephone, internet)',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('utility service', /ELECTRICITY|\bGAS\b|\bWATER\b|INTERNET|\bNBN\b|TELEPHONE|\bMOBILE\b|\bENERGY\b|BROADBAND/, 2),
+      cue('supply address or metering', UTILITY_METERING, 3),
+      cue('amount due', /AMOUNT DUE|TOTAL DUE|DUE DATE|PAY BY|AMOUNT PAYABLE/, 1),
+      cue('rates wording', /RATES? NOTICE|RATES AND CHARGES|LAND VALUE|RATEABLE/, -4),
+    ],
+  },
+  rates_notice: {
+    label: 'Council rates notice',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('rates notice heading', /RATES? NOTICE|NOTICE OF RATES|RATES AND CHARGES|RATES INSTALMENT|RATE ASSESSMENT/, 5),
+      cue('council or shire', COUNCIL, 2),
+      cue('valuation or assessment', /ASSESSMENT (NUMBER|NO)|LAND VALUE|RATEABLE|CAPITAL IMPROVED VALUE|SITE VALUE|VALUATION/, 2),
+      cue('property address', /PROPERTY (ADDRESS|LOCATION)/, 1),
+    ],
+  },
+  council_document: {
+    label: 'Other council document',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('council or shire', COUNCIL, 3),
+      cue('council notice wording', /PERMIT|APPROVAL|REGISTRATION|ANIMAL|DEVELOPMENT APPLICATION|WASTE|PARKING|INFRINGEMENT|CERTIFICATE|NOTICE/, 1),
+      cue('rates wording', /RATES? NOTICE|RATES AND CHARGES|LAND VALUE|RATEABLE/, -4),
+    ],
+  },
+  payslip: {
+    label: 'Payslip',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"PAYSLIP" heading', /PAY\s?SLIP|PAY ADVICE|EARNINGS STATEMENT|REMUNERATION ADVICE/, 4),
+      cue('gross and net pay', /GROSS (PAY|EARNINGS)|NET (PAY|EARNINGS)/, 3),
+      cue('pay period', /PAY PERIOD|PAY DATE|PERIOD ENDING|PAYMENT DATE/, 2),
+      cue('year to date, super or PAYG', /\bYTD\b|YEAR TO DATE|SUPERANNUATION|\bPAYG\b|TAX WITHHELD|ORDINARY HOURS|HOURLY RATE/, 1),
+      cue('tax notice wording', /NOTICE OF ASSESSMENT/, -4),
+    ],
+  },
+  tax_notice_of_assessment: {
+    label: 'ATO notice of assessment',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"NOTICE OF ASSESSMENT" heading', /NOTICE OF ASSESSMENT/, 5),
+      cue('Australian Taxation Office', /AUSTRALIAN TAXATION OFFICE|\bATO\b/, 2),
+      cue('assessment figures', /TAXABLE INCOME|TAX FILE NUMBER|\bTFN\b|YOUR REFUND|AMOUNT PAYABLE|MEDICARE LEVY|TAX ON TAXABLE/, 2),
+    ],
+  },
+  employment_letter: {
+    label: 'Employment letter',
+    carries: ['N', 'S'],
+    photo: false,
+    cues: [
+      cue('employment letter heading', /TO WHOM IT MAY CONCERN|CONFIRMATION OF EMPLOYMENT|EMPLOYMENT (VERIFICATION|CONFIRMATION)|LETTER OF EMPLOYMENT|EMPLOYMENT LETTER|STATEMENT OF SERVICE/, 3),
+      cue('employment wording', /(IS|HAS BEEN) EMPLOYED|EMPLOYED (BY|WITH|AS)|COMMENCED (EMPLOYMENT|WITH)|EMPLOYMENT (TYPE|STATUS)|FULL[- ]TIME|PART[- ]TIME|PERMANENT/, 2),
+      cue('salary, position or HR signatory', /ANNUAL SALARY|BASE SALARY|POSITION|HUMAN RESOURCES|PEOPLE (AND|&) CULTURE|PAYROLL/, 1),
+      cue('payslip figures', /GROSS PAY|NET PAY/, -4),
+      cue('tenancy wording', /TENANT|TENANCY|RENTAL/, -3),
+    ],
+  },
+  rental_ledger: {
+    label: 'Rental (tenant) ledger',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('ledger heading', /(TENANT|TENANCY|RENTAL|RENT) LEDGER|LEDGER/, 5),
+      cue('rent paid-to wording', /PAID TO|RENT PAID|ARREARS|RENT RECEIPT/, 2),
+      cue('tenant or property', /TENANT|PROPERTY/, 1),
+    ],
+  },
+  tenancy_reference: {
+    label: 'Rental or tenancy reference',
+    carries: ['N', 'S'],
+    photo: false,
+    cues: [
+      cue('reference heading', /(RENTAL|TENANCY|TENANT|LANDLORD|RENTAL HISTORY) REFERENCE|REFERENCE FOR|LETTER OF REFERENCE/, 4),
+      cue('rental behaviour wording', /WOULD (HAPPILY )?(RENT|LEASE) TO|RENT AGAIN|LEFT THE PROPERTY|CONDITION OF THE PROPERTY|(RENT|PAYMENTS) (WAS|WERE|ALWAYS) (PAID )?ON TIME|RECOMMEND/, 2),
+      cue('property manager or tenancy', /PROPERTY MANAGER|TENANT|TENANCY|RENTED/, 1),
+      cue('ledger wording', /LEDGER/, -3),
+    ],
+  },
+  lease_agreement: {
+    label: 'Residential tenancy (lease) agreement',
+    carries: ['N', 'S'],
+    photo: false,
+    cues: [
+      cue('tenancy agreement heading', /RESIDENTIAL (TENANCY|RENTAL) AGREEMENT|TENANCY AGREEMENT|LEASE AGREEMENT|RENTAL AGREEMENT|GENERAL TENANCY AGREEMENT/, 5),
+      cue('landlord or rental provider', /LANDLORD|RENTAL PROVIDER|LESSOR/, 1),
+      cue('tenant or renter', /\bTENANTS?\b|\bRENTERS?\b|LESSEE/, 1),
+      cue('bond or term', /\bBOND\b|TERM OF (THE )?AGREEMENT|FIXED TERM|PERIODIC/, 1),
+    ],
+  },
+  tax_invoice: {
+    label: 'Tax invoice',
+    carries: [],
+    photo: false,
+    cues: [
+      cue('"TAX INVOICE" heading', /TAX INVOICE/, 5),
+      cue('ABN', /\bABN\b/, 1),
+      cue('GST', /\bGST\b/, 1),
+      cue('invoice number or total', /INVOICE (NUMBER|NO|DATE)|TOTAL (INC|INCL|INCLUDING)/, 1),
+      cue('utility metering', UTILITY_METERING, -4),
+      cue('rates wording', /RATES? NOTICE|RATES AND CHARGES/, -4),
+    ],
+  },
+  marriage_certificate: {
+    label: 'Marriage certificate',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"MARRIAGE CERTIFICATE" heading', /MARRIAGE CERTIFICATE|CERTIFICATE OF MARRIAGE/, 5),
+      cue('registry of births, deaths and marriages', REGISTRY, 2),
+      cue('marriage particulars', /\bBRIDE\b|\bGROOM\b|\bPARTIES\b|CELEBRANT|PLACE OF MARRIAGE|DATE OF MARRIAGE/, 1),
+    ],
+  },
+  change_of_name_certificate: {
+    label: 'Change of name certificate',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('"CHANGE OF NAME" heading', /CHANGE OF NAME|NAME CHANGE/, 5),
+      cue('registry of births, deaths and marriages', REGISTRY, 2),
+      cue('former and new names', /FORMER NAME|NEW NAME|PREVIOUS NAME|NAME BEFORE/, 2),
+    ],
+  },
+  student_id_card: {
+    label: 'Tertiary student photo identification card',
+    carries: ['N'],
+    photo: true,
+    cues: [
+      cue('"STUDENT"', /\bSTUDENT\b/, 3),
+      cue('tertiary institution', /UNIVERSITY|\bTAFE\b|INSTITUTE OF TECHNOLOGY|POLYTECHNIC/, 2),
+      cue('student number', /STUDENT (NO|NUMBER|ID)/, 2),
+    ],
+  },
+  government_employee_id: {
+    label: 'Government employee identification card',
+    carries: ['N'],
+    photo: true,
+    cues: [
+      cue('staff identification wording', /(STAFF|EMPLOYEE|OFFICER) (ID|IDENTIFICATION|IDENTITY)( CARD)?|AUTHORISED OFFICER|PUBLIC SERVICE/, 4),
+      cue('government agency', /DEPARTMENT OF|GOVERNMENT|AGENCY/, 1),
+      cue('employee number', /EMPLOYEE (NO|NUMBER)|STAFF (NO|NUMBER)/, 1),
+    ],
+  },
+  dva_card: {
+    label: 'Department of Veterans\' Affairs card',
+    carries: ['N'],
+    photo: false,
+    cues: [
+      cue('Veterans\' Affairs', /VETERANS'? AFFAIRS|\bDVA\b|VETERAN CARD/, 5),
+      cue('DVA card colour or file number', /GOLD CARD|WHITE CARD|ORANGE CARD|FILE (NO|NUMBER)/, 1),
+    ],
+  },
+  working_with_children_card: {
+    label: 'Working with children check card',
+    carries: ['N'],
+    photo: true,
+    cues: [
+      cue('working with children wording', /WORKING WITH CHILDREN|WORKING WITH VULNERABLE PEOPLE|\bWWC\b|BLUE CARD/, 6),
+      cue('check or clearance number', /CHECK (NUMBER|NO)|CLEARANCE|CARD (NUMBER|NO)/, 1),
+    ],
+  },
+} satisfies Record<string, TypeProfile>;
+
+export type DocumentType = keyof typeof profiles;
+export const documentTypeNames = Object.keys(profiles) as DocumentType[];
+
+export function isDocumentType(name: string): name is DocumentType {
+  return Object.hasOwn(profiles, name);
+}
+
+export function documentTypeLabel(type: DocumentType): string {
+  return profiles[type].label;
+}
+
+/** The type as it reads inside a sentence, with its article: "an Australian passport", "a utility bill (…)". */
+export function documentTypePhrase(type: DocumentType): string {
+  const label = profiles[type].label;
+  const noun = /^(Australian|Medicare|Centrelink|ATO|ImmiCard|Department)\b/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
+  return `${/^[aeio]|^u(?!ti|ni|se)|^ATO/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+/** What is known about pictures on page 1, read alongside its text (api/checkers/first-page.ts). */
+export interface PageImageFacts {
+  /** The upload is itself a picture (a photo or scan of the document). */
+  isImage: boolean;
+  /** Share of page 1's area covered by its largest embedded image; 1 for an image upload. */
+  largestImageShare: number;
+}
+
+export interface DocumentClassification {
+  type: DocumentType | 'unrecognised';
+  /** 0..1: how clearly the winning type's cues outweigh the runner-up's. */
+  confidence: number;
+  /** The cues of the winning type that matched. */
+  cues: string[];
+  shows: Shown[];
+  /** ISO date read next to an expiry label ("Expiry", "Valid to"), or null. */
+  expires: string | null;
+  /** ISO date read next to an issue or statement label, or null. */
+  issued: string | null;
+  /** The page's first line, used to tell two documents of one type from different organisations apart. */
+  issuer: string | null;
+  /** Lines on page 1 that read as transactions (a date and an amount). */
+  transactionLines: number;
+  /** A Centrelink card that names a pension (AUSTRAC's primary non-photographic pension card). */
+  pensionCard: boolean;
+}
+
+/** The least score a type needs before it is named at all; below it the document is `unrecognised`. */
+const RECOGNITION_FLOOR = 4;
+/** A score at which a type is named with full confidence when nothing else competes. */
+const CLEAR_SCORE = 7;
+/** Share of the page an image must cover to count as a photo on a PDF page (a card photo on an A4 scan is ~1%). */
+const PHOTO_SHARE = 0.008;
+
+export function classifyPage(page: PageText | null, images: PageImageFacts): DocumentClassification {
+  const text = normalise(page?.text ?? '');
+  const scored = documentTypeNames
+    .map((type) => {
+      const matched = profiles[type].cues.filter((candidate) => candidate.pattern.test(text));
+      return { type, score: matched.reduce((sum, candidate) => sum + candidate.weight, 0), cues: matched.filter((candidate) => candidate.weight > 0).map((candidate) => candidate.name) };
+    })
+    .sort((a, b) => b.score - a.score);
+  const best = scored[0]!;
+  const runnerUp = Math.max(0, scored[1]?.score ?? 0);
+  const common = {
+    expires: labelledDate(text, EXPIRY_LABELS),
+    issued: labelledDate(text, ISSUE_LABELS),
+    issuer: firstLine(page?.text ?? ''),
+    transactionLines: transactionLines(text),
+  };
+  if (best.score < RECOGNITION_FLOOR) {
+    return { type: 'unrecognised', confidence: 0, cues: best.score > 0 ? best.cues : [], shows: [], pensionCard: false, ...common };
+  }
+  const profile: TypeProfile = profiles[best.type];
+  const confidence = Math.min(1, best.score / CLEAR_SCORE) * (best.score / (best.score + runnerUp));
+  return {
+    type: best.type,
+    confidence: Math.round(confidence * 100) / 100,
+    cues: best.cues,
+    shows: shown(profile, text, images),
+    pensionCard: best.type === 'centrelink_card' && /PENSION/.test(text),
+    ...common,
+  };
+}
+
+function shown(profile: TypeProfile, text: string, images: PageImageFacts): Shown[] {
+  const shows = new Set<Shown>(profile.carries.filter((letter) => letter !== 'A'));
+  if (profile.photo && (images.isImage || images.largestImageShare >= PHOTO_SHARE)) shows.add('P');
+  if (ADDRESS.test(text)) shows.add('A');
+  if (/SIGNATURE/.test(text)) shows.add('S');
+  return (['N', 'P', 'A', 'S'] as const).filter((letter) => shows.has(letter));
+}
+
+/** Upper case, straight quotes, single spaces within lines: OCR and text layers then read alike. */
+function normalise(text: string): string {
+  return text
+    .toUpperCase()
+    .replace(/[‘’`]/g, "'")
+    .replace(/[^\S\n]+/g, ' ');
+}
+
+function firstLine(text: string): string | null {
+  const line = text
+    .split('\n')
+    .map((candidate) => candidate.replace(/\s+/g, ' ').trim())
+    .find((candidate) => /[A-Za-z]{3}/.test(candidate));
+  return line ? line.slice(0, 80) : null;
+}
+
+/** A street address with an Australian state and postcode, e.g. "12 Example St, Suburb NSW 2000". */
+const ADDRESS = /\b\d+[A-Z]?\s+[A-Z][A-Z' ]+\b(STREET|ST|ROAD|RD|AVENUE|AVE|DRIVE|DR|PLACE|PL|COURT|CT|CRESCENT|CRES|LANE|LN|PARADE|PDE|TERRACE|TCE|WAY|BOULEVARD|BVD|HIGHWAY|HWY|CLOSE|CL|CIRCUIT|CCT|GROVE|GR)\b[\s\S]{0,60}?\b(NSW|VIC|QLD|SA|WA|TAS|NT|ACT)\b\s*\d{4}\b/;
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const DATE = /\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\b|\b(\d{1,2}) ?(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]* ?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b|\b(\d{1,2})[/-](\d{4})\b/g;
+const EXPIRY_LABELS = /EXPIRY|EXPIRES|DATE OF EXPIRY|VALID (TO|UNTIL|THRU|THROUGH)|EXP\b/;
+const ISSUE_LABELS = /DATE OF ISSUE|ISSUE DATE|ISSUED( ON)?|STATEMENT DATE|STATEMENT PERIOD|DATE ISSUED|NOTICE DATE|DATE OF NOTICE|PERIOD ENDING|PAY DATE|PAYMENT DATE|BILL DATE|INVOICE DATE|BILLING PERIOD|DATE OF THIS NOTICE|ISSUE\b|DATED/;
+
+/** ISO dates in a piece of text, in order; "MM/YYYY" (a card's "valid to") reads as the month's last day. */
+export function datesIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.toUpperCase().matchAll(DATE)) {
+    const [, d1, m1, y1, d2, mon, y2, y3, m3, d3, m4, y4] = match;
+    let iso: string | null = null;
+    if (y1) iso = isoDate(Number(y1), Number(m1), Number(d1));
+    else if (y2) iso = isoDate(Number(y2), MONTHS.indexOf(mon!) + 1, Number(d2));
+    else if (y3) iso = isoDate(Number(y3), Number(m3), Number(d3));
+    else if (y4) iso = isoDate(Number(y4), Number(m4), new Date(Date.UTC(Number(y4), Number(m4), 0)).getUTCDate());
+    if (iso) found.push(iso);
+  }
+  return found;
+}
+
+function isoDate(year: number, month: number, day: number): string | null {
+  if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1900 || year > 2200) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCDate() !== day) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+/** The last date on the label's line (a period's end), or on the next line when the label stands alone. */
+function labelledDate(text: string, label: RegExp): string | null {
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    const found = label.exec(line);
+    if (!found) continue;
+    const after = line.slice(found.index);
+    const dates = datesIn(after).length > 0 ? datesIn(after) : datesIn(lines[index + 1] ?? '');
+    if (dates.length > 0) return dates.at(-1)!;
+  }
+  return null;
+}
+
+const AMOUNT = /-?\$?\d{1,3}(,\d{3})*\.\d{2}\b/;
+function transactionLines(text: string): number {
+  return text.split('\n').filter((line) => datesIn(line).length > 0 && AMOUNT.test(line) && !/BALANCE|PERIOD|TOTAL|DUE/.test(line)).length;
+}

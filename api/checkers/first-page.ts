@@ -1,0 +1,70 @@
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { openPdf } from '../documents/pdf.ts';
+import { readDocument } from '../documents/read.ts';
+import type { IntakeDocument, PageText } from '../documents/types.ts';
+import type { PageImageFacts } from './document-types.ts';
+
+/** Page 1 of a document as the identity and pack checkers classify it: its text and what pictures it holds. */
+export interface FirstPage {
+  page: PageText | null;
+  images: PageImageFacts;
+}
+
+/**
+ * One read of page 1 (OCR when there is no text layer, so a photographed card still reads). For a PDF the
+ * same page's drawing operations are also walked to measure its largest picture, because a scanned licence
+ * inside a PDF shows its photo only as an embedded image.
+ */
+export async function readFirstPage(document: IntakeDocument): Promise<FirstPage> {
+  const { pages } = await readDocument(document, { maxPages: 1, renderScale: 2, ocr: true });
+  const page = pages[0] ?? null;
+  if (document.kind === 'image') return { page, images: { isImage: true, largestImageShare: 1 } };
+  if (document.kind !== 'pdf') return { page, images: { isImage: false, largestImageShare: 0 } };
+  return { page, images: { isImage: false, largestImageShare: await largestPdfImageShare(document.bytes) } };
+}
+
+type Matrix = [number, number, number, number, number, number];
+
+/** The share of page 1's area covered by its largest image: images are drawn into the unit square under the current matrix. */
+export async function largestPdfImageShare(bytes: Uint8Array): Promise<number> {
+  const pdf = await openPdf(bytes);
+  try {
+    const page = await pdf.getPage(1);
+    try {
+      const [x0, y0, x1, y1] = page.view as [number, number, number, number];
+      const pageArea = Math.abs((x1 - x0) * (y1 - y0)) || 1;
+      const operators = await page.getOperatorList();
+      let matrix: Matrix = [1, 0, 0, 1, 0, 0];
+      const saved: Matrix[] = [];
+      let largest = 0;
+      for (let index = 0; index < operators.fnArray.length; index++) {
+        const op = operators.fnArray[index];
+        const args = operators.argsArray[index] as unknown[] | null;
+        if (op === pdfjs.OPS.save) saved.push(matrix);
+        else if (op === pdfjs.OPS.restore || op === pdfjs.OPS.paintFormXObjectEnd) matrix = saved.pop() ?? matrix;
+        else if (op === pdfjs.OPS.paintFormXObjectBegin) {
+          // A form (a scanner's or pdf-lib's wrapper around an image) draws under its own matrix, undone at its end.
+          saved.push(matrix);
+          const formMatrix = args?.[0] as ArrayLike<number> | null | undefined;
+          if (formMatrix && formMatrix.length === 6) matrix = multiply(matrix, Array.from(formMatrix) as Matrix);
+        }
+        else if (op === pdfjs.OPS.transform && args) matrix = multiply(matrix, args as Matrix);
+        else if (op === pdfjs.OPS.paintImageXObject || op === pdfjs.OPS.paintInlineImageXObject || op === pdfjs.OPS.paintImageMaskXObject) {
+          // The unit square's image under the matrix is a parallelogram whose area is |det|.
+          largest = Math.max(largest, Math.abs(matrix[0] * matrix[3] - matrix[1] * matrix[2]) / pageArea);
+        }
+      }
+      return Math.min(1, largest);
+    } finally {
+      page.cleanup();
+    }
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+function multiply(current: Matrix, next: Matrix): Matrix {
+  const [a, b, c, d, e, f] = current;
+  const [a2, b2, c2, d2, e2, f2] = next;
+  return [a2 * a + b2 * c, a2 * b + b2 * d, c2 * a + d2 * c, c2 * b + d2 * d, e2 * a + f2 * c + e, e2 * b + f2 * d + f];
+}

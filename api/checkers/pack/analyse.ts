@@ -1,0 +1,141 @@
+import type { Analysis } from '../types.ts';
+import { classifyPage, documentTypeLabel, documentTypePhrase, isDocumentType, type DocumentClassification } from '../document-types.ts';
+import { readFirstPage } from '../first-page.ts';
+import { packSchemes, type PackScheme } from './options.ts';
+import type { PackResult } from './result.ts';
+
+type Requirement = string | { key: string; accepts: string[]; optional?: boolean };
+export type PackAnalysisOptions = { scheme?: string; requirements?: Requirement[] };
+
+interface Slot {
+  key: string;
+  label: string;
+  accepts: string[];
+  optional: boolean;
+}
+
+/** A document of the pack as the matcher sees it. */
+export interface PackDocument {
+  filename: string | null;
+  classification: DocumentClassification;
+  unreadable: string | null;
+}
+
+const LIMITATIONS =
+  'A completeness signal, not verification. Each document is classified from the text of its first page (OCR for pictures), with no field extraction: ' +
+  'nothing is authenticated, names, dates and amounts are not compared across documents, a statement\'s period and a payslip\'s recency are not checked, ' +
+  'and a document of the right type for the wrong person still fills its slot. Flags cite the published rule they come from; they say a document should not have been collected, not that it is false.';
+
+export const analysePack: Analysis<PackAnalysisOptions, PackResult> = async (documents, options, context) => {
+  const classified: PackDocument[] = [];
+  for (const [index, document] of documents.entries()) {
+    context.progress?.(`reading document ${index + 1} of ${documents.length}`);
+    try {
+      const { page, images } = await readFirstPage(document);
+      classified.push({ filename: document.filename, classification: classifyPage(page, images), unreadable: null });
+    } catch (error) {
+      classified.push({ filename: document.filename, classification: classifyPage(null, { isImage: false, largestImageShare: 0 }), unreadable: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return judgePack(options, classified);
+};
+
+/** The pack's judgement over classified documents: pure, so slot matching is tested without reading files. */
+export function judgePack(options: PackAnalysisOptions, documents: PackDocument[]): PackResult {
+  const { id, name, slots, scheme } = packDefinition(options);
+  const assignment = matchSlots(slots, documents);
+  const slotOf = new Map<number, number>();
+  assignment.forEach((documentIndex, slotIndex) => {
+    if (documentIndex !== null) slotOf.set(documentIndex, slotIndex);
+  });
+  const resultSlots = slots.map((slot, slotIndex) => {
+    const documentIndex = assignment[slotIndex] ?? null;
+    return { key: slot.key, label: slot.label, optional: slot.optional, satisfied: documentIndex !== null, matched: documentIndex === null ? null : (documents[documentIndex]!.filename ?? `document ${documentIndex + 1}`) };
+  });
+  const missing = resultSlots.filter((slot) => !slot.satisfied && !slot.optional).map((slot) => slot.key);
+  return {
+    scheme: { id, name },
+    complete: missing.length === 0,
+    slots: resultSlots,
+    missing,
+    documents: documents.map((document) => ({ filename: document.filename, classified_type: document.classification.type, confidence: document.classification.confidence })),
+    unmatched_documents: documents.flatMap((document, index) => (slotOf.has(index) ? [] : [{ filename: document.filename, classified_type: document.classification.type, reason: unmatchedReason(document, slots) }])),
+    flags: scheme ? collectionFlags(scheme, documents) : [],
+    limitations: LIMITATIONS,
+  };
+}
+
+function packDefinition(options: PackAnalysisOptions): { id: string; name: string; slots: Slot[]; scheme: PackScheme | null } {
+  if (options.requirements && options.requirements.length > 0) return { id: 'custom', name: 'Custom requirements', slots: customSlots(options.requirements), scheme: null };
+  const scheme = options.scheme === undefined ? undefined : packSchemes[options.scheme];
+  if (!scheme) throw new Error(`Unknown pack scheme ${JSON.stringify(options.scheme)}; known schemes: ${Object.keys(packSchemes).join(', ')}.`);
+  return { id: options.scheme!, name: scheme.name, slots: scheme.slots, scheme };
+}
+
+/** A type name becomes a slot keyed by the name (a repeated name gets `_2`, `_3` so two payslips are two slots). */
+function customSlots(requirements: Requirement[]): Slot[] {
+  const used = new Map<string, number>();
+  return requirements.map((requirement) => {
+    const base = typeof requirement === 'string' ? { key: requirement, accepts: [requirement], optional: false } : { key: requirement.key, accepts: requirement.accepts, optional: requirement.optional ?? false };
+    const seen = (used.get(base.key) ?? 0) + 1;
+    used.set(base.key, seen);
+    return { ...base, key: seen === 1 ? base.key : `${base.key}_${seen}`, label: base.accepts.map(typeLabel).join(' or ') };
+  });
+}
+
+/**
+ * Documents to slots, one each, filling as many required slots as possible and then as many optional ones
+ * (augmenting paths, Kuhn's algorithm: a later slot may move an earlier slot's document to another fitting
+ * document, so order in the upload never costs a slot).
+ */
+function matchSlots(slots: Slot[], documents: PackDocument[]): (number | null)[] {
+  const slotOfDocument: (number | null)[] = documents.map(() => null);
+  const fits = (slotIndex: number, documentIndex: number) => {
+    const document = documents[documentIndex]!;
+    return document.unreadable === null && slots[slotIndex]!.accepts.includes(document.classification.type);
+  };
+  const augment = (slotIndex: number, visited: Set<number>): boolean => {
+    // A free fitting document first, so documents stay in upload order wherever nothing needs to move.
+    const free = documents.findIndex((_, documentIndex) => slotOfDocument[documentIndex] === null && !visited.has(documentIndex) && fits(slotIndex, documentIndex));
+    if (free !== -1) {
+      slotOfDocument[free] = slotIndex;
+      return true;
+    }
+    for (let documentIndex = 0; documentIndex < documents.length; documentIndex++) {
+      if (visited.has(documentIndex) || !fits(slotIndex, documentIndex)) continue;
+      visited.add(documentIndex);
+      const holder = slotOfDocument[documentIndex];
+      if (holder === null || holder === undefined || augment(holder, visited)) {
+        slotOfDocument[documentIndex] = slotIndex;
+        return true;
+      }
+    }
+    return false;
+  };
+  const order = slots.map((slot, index) => ({ slot, index })).sort((a, b) => Number(a.slot.optional) - Number(b.slot.optional));
+  for (const { index } of order) augment(index, new Set());
+  return slots.map((_, slotIndex) => {
+    const documentIndex = slotOfDocument.indexOf(slotIndex);
+    return documentIndex === -1 ? null : documentIndex;
+  });
+}
+
+function unmatchedReason(document: PackDocument, slots: Slot[]): string {
+  if (document.unreadable) return `could not be read: ${document.unreadable}`;
+  const type = document.classification.type;
+  if (type === 'unrecognised') return 'not recognised as a document type this checker knows from its first page';
+  if (!slots.some((slot) => slot.accepts.includes(type))) return `${documentTypePhrase(type)} is not asked for here`;
+  return `every slot that takes ${documentTypePhrase(type)} is already filled`;
+}
+
+function collectionFlags(scheme: PackScheme, documents: PackDocument[]): PackResult['flags'] {
+  return documents.flatMap((document) =>
+    scheme.flags
+      .filter((flag) => (flag.types as string[]).includes(document.classification.type) && document.classification.transactionLines >= flag.min_transaction_lines)
+      .map((flag) => ({ filename: document.filename, code: flag.code, message: flag.message, source: flag.source })),
+  );
+}
+
+function typeLabel(type: string): string {
+  return isDocumentType(type) ? documentTypeLabel(type) : type;
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { PDFName, PDFRef } from 'pdf-lib';
+import { appendUpdate } from '../../../test/helpers/pdf-files.ts';
+import { analyseWarrant } from './analyse.ts';
+import type { WarrantAnalysis } from './bundle.ts';
+import { loadRevisionState, pageContent } from './pdf-objects.ts';
+
+/** Real PDFs from public test corpora (fixtures/documents/real/SOURCES.md says where each came from). */
+const folder = new URL('../../../fixtures/documents/real/', import.meta.url);
+const sources = JSON.parse(readFileSync(new URL('sources.json', folder), 'utf8')) as { file: string; repository: string; commit: string; path: string }[];
+
+function bytesOf(file: string): Uint8Array {
+  return new Uint8Array(readFileSync(new URL(file, folder)));
+}
+
+async function inspect(bytes: Uint8Array): Promise<WarrantAnalysis> {
+  return analyseWarrant([{ bytes, sha256: createHash('sha256').update(bytes).digest('hex'), kind: 'pdf', mime: 'application/pdf', filename: null }], {}, { now: '2026-11-24T00:00:00Z' });
+}
+
+/** What each real file must and must not raise, and the bands it may get. */
+const expectations: Record<string, { raises?: string[]; never?: string[]; bands: WarrantAnalysis['risk_band'][] }> = {
+  // Benign structure: signing, long-term validation data, form filling, annotation, linearisation, object streams.
+  'pyhanko-minimal-signed-twice-both-created.pdf': { raises: ['digital_signature', 'incremental_update'], never: ['page_text_changed', 'signature_coverage_unclear'], bands: ['low'] },
+  'pyhanko-pades-lta-dss-indirect-arrs-test-2.pdf': { raises: ['digital_signature', 'modified_after_signing'], bands: ['low'] },
+  'pyhanko-form-update-override-appearance-stream.pdf': { raises: ['digital_signature', 'modified_after_signing'], bands: ['low'] },
+  'pypdf-form_acrobatReader.pdf': { raises: ['form_value_changed', 'incremental_update'], bands: ['low'] },
+  'pypdf-commented.pdf': { raises: ['annotation_added'], bands: ['low'] },
+  'pypdf-crazyones.pdf': { raises: ['object_streams'], bands: ['low'] },
+  'pypdf-example.pdf': { raises: ['linearized', 'object_streams', 'embedded_file'], never: ['incremental_update'], bands: ['medium'] },
+  'pypdf-issue-301.pdf': { raises: ['linearized'], never: ['text_over_text', 'incremental_update'], bands: ['low'] },
+  'pypdf-issue-914-xmp-data.pdf': { raises: ['linearized'], never: ['font_subset_duplicate'], bands: ['low'] },
+  'pypdf-libreoffice-form.pdf': { raises: ['acroform'], never: ['white_box_over_text'], bands: ['low'] },
+  // Files that carry what the signals are for.
+  'pyhanko-coverage-anomalies-tail-uncovered.pdf': { raises: ['signature_coverage_unclear'], bands: ['medium'] },
+  'pyhanko-coverage-anomalies-base.pdf': { raises: ['modified_after_signing', 'info_changed'], bands: ['low'] },
+  'pyhanko-fontembed.pdf': { raises: ['page_text_changed'], bands: ['high'] },
+  'pypdf-commented-xmp.pdf': { raises: ['exiftool_update'], bands: ['medium'] },
+  'pypdf-attachment.pdf': { raises: ['embedded_file'], bands: ['medium'] },
+  'pypdf-issue-297.pdf': { raises: ['javascript', 'open_action'], bands: ['medium'] },
+  'pypdf-SF424_page2.pdf': { raises: ['javascript', 'launch_action', 'additional_actions'], bands: ['medium'] },
+  'pypdf-encrypted-file.pdf': { raises: ['encrypted'], bands: ['insufficient'] },
+};
+
+test('every real file has its source recorded and an expectation here', () => {
+  assert.deepEqual(sources.map((source) => source.file).sort(), Object.keys(expectations).sort());
+  for (const source of sources) assert.match(source.commit, /^[0-9a-f]{40}$/);
+});
+
+for (const [file, expected] of Object.entries(expectations)) {
+  test(`real file ${file}: ${expected.bands.join('/')}${expected.raises ? `, raises ${expected.raises.join(', ')}` : ''}`, async () => {
+    const result = await inspect(bytesOf(file));
+    const codes = new Set(result.signals.map((signal) => signal.code));
+    for (const code of expected.raises ?? []) assert.ok(codes.has(code), `${file} should raise ${code}; raised ${[...codes].join(', ')}`);
+    for (const code of expected.never ?? []) assert.ok(!codes.has(code), `${file} should not raise ${code}`);
+    assert.ok(expected.bands.includes(result.risk_band), `${file} got ${result.risk_band}: ${result.summary.band_rule}`);
+  });
+}
+
+test('page text changed after a real signature is high, where the same file with only its Info changed is low', async () => {
+  const signed = bytesOf('pyhanko-coverage-anomalies-base.pdf');
+  const state = await loadRevisionState(signed);
+  const page = state.pages[0]!;
+  const contents = page.dict.get(PDFName.of('Contents'));
+  assert.ok(contents instanceof PDFRef);
+  const text = Buffer.from(pageContent(state.context, page.dict)).toString('latin1');
+  const altered = text.replace(/\((.*?)\)\s*Tj/, '(Altered after signing) Tj');
+  assert.notEqual(altered, text);
+  const root = state.context.trailerInfo.Root as PDFRef;
+  const tampered = appendUpdate(signed, [{ num: contents.objectNumber, body: '<< >>', stream: altered }], `/Root ${root.objectNumber} 0 R /Size ${state.context.largestObjectNumber + 1}`);
+  const result = await inspect(tampered);
+  const afterSigning = result.signals.find((signal) => signal.code === 'modified_after_signing');
+  assert.equal(afterSigning?.severity, 'high');
+  assert.match(afterSigning?.found ?? '', /page text/);
+  assert.equal(result.risk_band, 'high');
+});
