@@ -93,6 +93,17 @@ test('a camera photo re-saved by software: IJG tables under a camera name, and d
   assert.ok(!once.signals.some((signal) => signal.code === 'jpeg_double_compression'));
 });
 
+test('an EXIF segment that cannot be parsed is reported at its offset, and the pixels are still checked', async () => {
+  const jpeg = await sharp(await picture(64, 64)).jpeg({ quality: 80 }).toBuffer();
+  // APP1 "Exif" with a TIFF header whose first IFD points past the segment.
+  const payload = Buffer.from('Exif\0\0MM\0\x2a\xff\xff\xff\xff\0\0\0\0\0\0', 'latin1');
+  const broken = Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xe1, 0, payload.length + 2]), payload, jpeg.subarray(2)]);
+  const { signals, readable } = await imageSignals(broken, 'image/jpeg', context);
+  assert.equal(readable, true);
+  assert.deepEqual(signals.find((signal) => signal.code === 'image_metadata_unreadable')?.where, { exif_tag: 'Exif', byte_offset: 6 });
+  assert.ok(signals.some((signal) => signal.code === 'jpeg_quantisation_tables'));
+});
+
 test('bytes that are not a decodable image are unreadable, with a note', async () => {
   const result = await imageSignals(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 1, 2, 3]), 'image/jpeg', context);
   assert.equal(result.readable, false);

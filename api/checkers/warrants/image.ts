@@ -61,7 +61,15 @@ export async function imageSignals(bytes: Uint8Array, mime: string, context: Ana
     ...(truncated ? [] : await thumbnailSignals(bytes, metadata)),
   ];
   if (metadata.failure) {
-    signals.push({ code: 'image_metadata_unreadable', group: 'structure', severity: 'low', title: 'Metadata could not be read', found: `The image's EXIF/XMP metadata is present but could not be parsed: ${metadata.failure}.`, where: {} });
+    const offset = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('Exif\0\0', 0, 'latin1');
+    signals.push({
+      code: 'image_metadata_unreadable',
+      group: 'structure',
+      severity: 'low',
+      title: 'Metadata could not be read',
+      found: `The image's EXIF/XMP metadata is present but could not be parsed: ${metadata.failure}.`,
+      where: offset >= 0 ? { exif_tag: 'Exif', byte_offset: offset } : { exif_tag: 'Exif' },
+    });
   }
   if (mime === 'image/jpeg') {
     const fingerprint = fingerprintTables(readQuantisationTables(bytes));
