@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { AnalysisContext } from '../types.ts';
-import { compareThumbnail } from './image-compare.ts';
+import { compareThumbnail, greySide } from './image-compare.ts';
 import { clockReading, readImageMetadata, type ImageMetadata, type ImageTags } from './image-metadata.ts';
 import { doubleCompressionEvidence } from './jpeg-double.ts';
 import { jpegEnding, type JpegEnding } from './jpeg-ending.ts';
@@ -13,15 +13,14 @@ import type { Signal } from './signal.ts';
  * information only.
  */
 const editorPattern =
-  /photoshop|lightroom|\bgimp\b|snapseed|pixelmator|affinity photo|paint\.net|picsart|canva|fotor|pixlr|facetune|photopea|paintshop|photoscape|luminar|krita|befunky|inpixio|adobe express|photo ?director|corel/i;
+  /photoshop|lightroom|\bgimp\b|snapseed|pixelmator|affinity photo|paint\.net|picsart|\bcanva\b|fotor|pixlr|facetune|photopea|paintshop|photoscape|luminar|krita|befunky|inpixio|adobe express|photo ?director|corel/i;
 
 /** One minute: cameras write DateTime and DateTimeOriginal in the same second; anything wider is a later save. */
 const sameMomentMinutes = 1;
 /** EXIF dates carry no zone: a date counts as future only beyond the widest zone offset plus a day of slack. */
 const futureSlackMinutes = 38 * 60;
-/** Thumbnail against image: grey squares differing by more than this mean (0–255). */
 /**
- * Measured: the same picture scores 0–5.4 on the corpus photos and 0–10.5 on exifr's real camera files
+ * Thumbnail against image: grey squares differing by more than this mean (0–255). Measured: the same picture scores 0–5.4 on the corpus photos and 0–10.5 on exifr's real camera files
  * (a 100-pixel resize of a Hasselblad photo is the 10.5); the corpus's stale thumbnails score 39 and more.
  */
 const thumbnailDifferenceLimit = 20;
@@ -193,7 +192,7 @@ async function thumbnailSignals(bytes: Uint8Array, metadata: ImageMetadata): Pro
       group: 'tampering',
       severity: 'high',
       title: 'Thumbnail differs from the image',
-      found: `The embedded EXIF thumbnail does not show this image: reduced to ${24}×${24} grey, the two differ by ${difference.meanDifference.toFixed(1)} grey levels on average (more than ${thumbnailDifferenceLimit})${shapes}. The picture was changed after the thumbnail was made.`,
+      found: `The embedded EXIF thumbnail does not show this image: reduced to ${greySide}×${greySide} grey, the two differ by ${difference.meanDifference.toFixed(1)} grey levels on average (more than ${thumbnailDifferenceLimit})${shapes}. The picture was changed after the thumbnail was made.`,
       where,
     },
   ];
