@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import sharp from 'sharp';
+import { withXmpSegment } from '../../../test/helpers/warrant-corpus/edits.ts';
 import { withExifSegment, type ExifFields } from '../../../test/helpers/warrant-corpus/exif.ts';
 import { imageSignals } from './image.ts';
 import { fingerprintTables, readQuantisationTables } from './jpeg-tables.ts';
@@ -61,6 +62,18 @@ test('dates: modified before capture, saved later, and a future date', async () 
     future.signals.filter((signal) => signal.code === 'image_future_date').map((signal) => signal.where.exif_tag),
     ['DateTimeOriginal', 'CreateDate', 'ModifyDate'],
   );
+});
+
+test('an XMP capture date in UTC beside the camera\'s local EXIF time is a time zone, not a second capture', async () => {
+  const xmp = (when: string): string =>
+    `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreateDate="${when}"/></rdf:RDF></x:xmpmeta>`;
+  const pixels = await picture();
+  const base = await cameraJpeg(pixels);
+  // The camera's clock read 14:05:31 in Sydney (UTC+11): 03:05:31 UTC.
+  const zoned = await imageSignals(withXmpSegment(base, xmp('2024-11-02T03:05:31Z')), 'image/jpeg', context);
+  assert.equal(zoned.signals.some((signal) => signal.code === 'image_dates_inconsistent'), false);
+  const shifted = await imageSignals(withXmpSegment(base, xmp('2024-11-02T09:47:00Z')), 'image/jpeg', context);
+  assert.equal(shifted.signals.find((signal) => signal.code === 'image_dates_inconsistent')?.where.exif_tag, 'xmp:CreateDate');
 });
 
 test('a size that differs from PixelXDimension/PixelYDimension is reported', async () => {

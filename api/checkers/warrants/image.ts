@@ -128,14 +128,14 @@ function dateSignals(tags: ImageTags, now: string): Signal[] {
   if (original) {
     for (const tag of ['CreateDate', 'xmp:CreateDate']) {
       const other = byTag.get(tag);
-      if (other && Math.abs(other.minutes - original.minutes) > sameMomentMinutes) {
+      if (other && Math.abs(other.minutes - original.minutes) > sameMomentMinutes && !(tag.startsWith('xmp:') && zoneShift(other.minutes - original.minutes))) {
         signals.push({ code: 'image_dates_inconsistent', group: 'tampering', severity: 'medium', title: 'Capture dates disagree', found: `${tag} is ${other.value} but DateTimeOriginal is ${original.value}: one capture cannot have two times.`, where: { exif_tag: tag } });
       }
     }
     for (const tag of ['ModifyDate', 'xmp:ModifyDate']) {
       const modified = byTag.get(tag);
       if (!modified) continue;
-      if (modified.minutes < original.minutes - sameMomentMinutes) {
+      if (modified.minutes < original.minutes - sameMomentMinutes && !(tag.startsWith('xmp:') && zoneShift(modified.minutes - original.minutes))) {
         signals.push({ code: 'image_dates_inconsistent', group: 'tampering', severity: 'medium', title: 'Modified before it was taken', found: `${tag} is ${modified.value}, earlier than DateTimeOriginal ${original.value}.`, where: { exif_tag: tag } });
       } else if (modified.minutes > original.minutes + sameMomentMinutes) {
         signals.push({ code: 'image_modified_after_capture', group: 'tampering', severity: 'low', title: 'Saved again after capture', found: `${tag} is ${modified.value}, later than DateTimeOriginal ${original.value}: the file was saved again after the photo was taken.`, where: { exif_tag: tag } });
@@ -143,6 +143,14 @@ function dateSignals(tags: ImageTags, now: string): Signal[] {
     }
   }
   return signals;
+}
+
+/**
+ * Some tools write XMP dates in UTC while EXIF holds the camera's local clock: a gap of whole quarter
+ * hours up to 14 hours between an XMP and an EXIF date is a time zone, not a second capture time.
+ */
+function zoneShift(minutes: number): boolean {
+  return Math.abs(minutes) <= 14 * 60 && Math.abs(minutes) % 15 === 0;
 }
 
 function dimensionSignals(tags: ImageTags, width: number, height: number): Signal[] {
