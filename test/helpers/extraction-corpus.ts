@@ -550,7 +550,7 @@ async function degradedPage(png: Uint8Array, rand: Random): Promise<Buffer> {
 export async function scanExtractionCorpus(documents: readonly LabelledDocument[]): Promise<ScannedDocument[]> {
   const scans: ScannedDocument[] = [];
   for (const [index, document] of documents.entries()) {
-    if (random(index + 1)() > 0.4 || document.pages > 2) continue;
+    if (random(index + 1)() > 0.34 || document.pages > 2) continue;
     const rand = random(7_919 * (index + 1));
     const pdf = await openPdf(document.pdf);
     const pages: Buffer[] = [];

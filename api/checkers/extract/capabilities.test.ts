@@ -17,6 +17,7 @@ test('every option is described, its settings schema matches what the option acc
     reply.options.filter((option) => option.measured).map((option) => [option.option, option.measurement!.figure]),
     [
       ['tables', 'table precision 1.00, recall 1.00, cells right 1.00'],
+      ['grounding', '0.99 of labelled values located, 1.00 of them with their text inside the box'],
       ['classify', 'accuracy 1.00'],
       ['redact', 'precision 1.00, recall 1.00'],
       ['split', 'boundary precision 1.00, recall 1.00'],

@@ -36,7 +36,7 @@ type Described = Omit<OptionCapability, 'option' | 'accepts'>;
 
 /**
  * What each option does, on what, how, and how well as measured. The figures are what the labelled-set
- * tests measured (tables.test.ts, redact.test.ts, classify.test.ts, split.test.ts); each test fails if its measurement
+ * tests measured (tables, redact, classify, split and corpus tests); each test fails if its measurement
  * falls below the figure stated here.
  */
 export const measuredFigures = {
@@ -44,6 +44,7 @@ export const measuredFigures = {
   redact: { precision: 1, recall: 1 },
   classify: { accuracy: 1 },
   split: { boundary_precision: 1, boundary_recall: 1 },
+  grounding: { located: 0.99, text_in_box: 1 },
 } as const;
 
 const descriptions: Record<OptionName, Described> = {
@@ -54,23 +55,27 @@ const descriptions: Record<OptionName, Described> = {
       { setting: 'source', value: 'vlm', available: false, reason: 'no vision model is configured on this server' },
     ],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'no' },
-    inputs_note: 'On scans the same column alignment is read from OCR word boxes (not measured); a .docx is read as text without positions, so no tables are found in it. Cells wrapped over several lines are split into rows.',
-    mechanism: 'Consecutive lines whose runs split into cells at gaps wider than 0.8 line heights are grouped; columns are the x-ranges where the cells of the fullest rows overlap, and a cell spanning columns goes to the one it overlaps most; the first row is the header when it reads as one; a table ending a page and one starting the next with the same columns are joined.',
+    inputs_note: 'On scans the same column alignment is read from OCR word boxes (not measured); a .docx is read as text without positions, so no tables are found in it. Cells wrapped over several lines are split into rows; a two-column list of labels and values without colons (a contract schedule) reads as a table whose header is its first pair.',
+    mechanism: 'Consecutive lines (less than 1.5 line heights apart) whose runs split into cells at gaps wider than 0.8 line heights are grouped; columns are the x-ranges where the cells of the fullest rows overlap, and a cell spanning columns goes to the one it overlaps most; the first row is the header when it reads as one; a table ending a page and one starting the next with the same columns are joined.',
     measured: true,
     measurement: {
       figure: `table precision ${measuredFigures.tables.table_precision.toFixed(2)}, recall ${measuredFigures.tables.table_recall.toFixed(2)}, cells right ${measuredFigures.tables.cell_accuracy.toFixed(2)}`,
       metrics: measuredFigures.tables,
-      labelled_set: '40 generated tables (2 to 5 columns, empty cells, right-aligned numbers, half the pages with a run per word) on 30 text-layer pages with key-value blocks and paragraphs between them',
+      labelled_set: "40 generated tables (2 to 5 columns, empty cells, right-aligned numbers, half the pages with a run per word) on 30 text-layer pages with key-value blocks and paragraphs between them; also every invoice and statement of the extract core's 64-document corpus read whole (27 of 27, line amounts adding to the subtotal)",
     },
   },
   grounding: {
     available: true,
     variants: [],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'partial' },
-    inputs_note: 'On scans and in a .docx the value is located in the text but bbox is null (no text layer geometry); text_layer_match is false on OCR pages.',
+    inputs_note: 'On scans and in a .docx the value is located in the text but bbox is null (no text layer geometry); text_layer_match is false on OCR pages. A month-first date (05/03/2026 for 3 May) is not located, as it reads as another day-first date.',
     mechanism: "Each extracted value's printed forms (amounts with and without thousands separators, ISO dates as the page may print them) are searched in the page text, the field's own page first; the run boxes give the box.",
-    measured: false,
-    measurement: null,
+    measured: true,
+    measurement: {
+      figure: `${measuredFigures.grounding.located.toFixed(2)} of labelled values located, ${measuredFigures.grounding.text_in_box.toFixed(2)} of them with their text inside the box`,
+      metrics: measuredFigures.grounding,
+      labelled_set: "the extract core's 64 generated documents (five templates, several layouts and date styles), 598 labelled values",
+    },
   },
   classify: {
     available: true,
@@ -95,7 +100,7 @@ const descriptions: Record<OptionName, Described> = {
     measurement: {
       figure: `precision ${measuredFigures.redact.precision.toFixed(2)}, recall ${measuredFigures.redact.recall.toFixed(2)}`,
       metrics: measuredFigures.redact,
-      labelled_set: '312 labelled spans of seven kinds in 24 generated documents, beside labels and inside sentences, with invoice numbers, wrong check digits, other dates, emergency numbers and amounts as distractors',
+      labelled_set: "312 labelled spans of seven kinds in 24 generated documents, beside labels and inside sentences, with invoice numbers, wrong check digits, other dates, emergency numbers and amounts as distractors; also 79 of 79 labelled ABNs, BSBs and account numbers in the extract core's 64-document corpus",
     },
   },
   layout: {

@@ -33,6 +33,8 @@ interface LabelMatch {
   label: string;
   /** The cell's text after the label. */
   rest: string;
+  /** A checkbox the cell opens with, before the label ("[x] Goods received"), or ''. */
+  box: string;
 }
 
 /**
@@ -44,6 +46,8 @@ export class FieldLocator {
   readonly #lines: Line[][];
   readonly #labels: { label: string; pattern: RegExp }[];
   readonly #country: string | undefined;
+  /** Each distinct cell text's label, worked out once: every field asks about every cell. */
+  readonly #labelCache = new Map<string, LabelMatch | null>();
 
   constructor(pages: readonly PageText[], labels: Iterable<string>, country: string | undefined) {
     this.#lines = pages.map((page) =>
@@ -60,9 +64,9 @@ export class FieldLocator {
     for (const lines of this.#lines) {
       for (const line of lines) {
         for (const cell of line.cells) {
-          const match = this.#labelOf(cell.text);
+          const match = this.#labelOf(cell.text, line.page.source === 'ocr');
           if (!match || !ownLabels.has(match.label)) continue;
-          const rangeIndex = rule.rangeLabels?.includes(match.label) && !rule.labels.includes(match.label) ? (rule.rangeIndex ?? 0) : 0;
+          const rangeIndex = rule.rangeLabels?.includes(match.label) && !rule.labels.includes(match.label) ? (rule.rangeIndex ?? 0) : null;
           const found = this.#valueNear(rule.kind, line, cell, match, lines, rangeIndex);
           if (found && (!best || found.confidence > best.confidence)) best = found;
         }
@@ -73,34 +77,45 @@ export class FieldLocator {
     return rule.letterhead ? this.#letterhead() : null;
   }
 
-  /** Every `Label: value` pair in reading order, for a document of no recognised type. */
-  labelledPairs(): { label: string; value: string; page: number; confidence: number }[] {
-    const pairs: { label: string; value: string; page: number; confidence: number }[] = [];
-    for (const lines of this.#lines) {
-      for (const line of lines) {
-        for (const cell of line.cells) {
-          const pair = /^([A-Za-z][\w ()/&.'#-]{0,40}?)\s*:\s*(\S.*)$/.exec(cell.text);
-          if (pair) pairs.push({ label: pair[1]!, value: pair[2]!.trim(), page: line.page.page, confidence: round(placementConfidence.sameCell * line.page.confidence) });
-        }
-      }
-    }
-    return pairs;
+  /** The longest label the cell starts with; on an OCR page a label misread by a letter or two counts too. */
+  #labelOf(cellText: string, ocr: boolean): LabelMatch | null {
+    const key = `${ocr ? 'ocr' : 'text'}\u0000${cellText}`;
+    let match = this.#labelCache.get(key);
+    if (match === undefined) this.#labelCache.set(key, (match = this.#findLabel(cellText, ocr)));
+    return match;
   }
 
-  #labelOf(text: string): LabelMatch | null {
+  #findLabel(cellText: string, ocr: boolean): LabelMatch | null {
+    const box = leadingCheckbox.exec(cellText)?.[0] ?? '';
+    const text = cellText.slice(box.length);
     for (const { label, pattern } of this.#labels) {
       const match = pattern.exec(text);
-      if (match) return { label, rest: text.slice(match[0].length) };
+      if (match) return { label, rest: text.slice(match[0].length), box };
+    }
+    const misread = ocr ? this.#misreadLabelOf(text) : null;
+    return misread ? { ...misread, box } : null;
+  }
+
+  /** "Cantractor", "Conmencement date", "Tem": OCR's usual one-letter slips, at most one per five letters. */
+  #misreadLabelOf(text: string): Omit<LabelMatch, 'box'> | null {
+    const words = text.split(/(?<=\S)(?=\s)/);
+    for (const { label } of this.#labels) {
+      const wordCount = label.split(' ').length;
+      if (label.length < 3 || words.length < wordCount) continue;
+      const head = words.slice(0, wordCount).join('');
+      const candidate = head.trim().toLowerCase().replace(/[:.]$/, '');
+      if (editDistance(candidate, label) <= Math.floor(label.length / 5)) return { label, rest: text.slice(head.length) };
     }
     return null;
   }
 
-  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number): LocatedValue | null {
+  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number | null): LocatedValue | null {
     const pageConfidence = line.page.confidence;
+    const ocr = line.page.source === 'ocr';
     const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): LocatedValue | null =>
       value === null ? null : { value, confidence: round(placementConfidence[placement] * pageConfidence), page: line.page.page };
     if (kind === 'boolean') {
-      const before = line.cells.slice(0, cell.index).map((other) => other.text).join(' ');
+      const before = match.box || line.cells.slice(0, cell.index).map((other) => other.text).join(' ');
       return at(readBoolean(before, match.rest), 'sameCell');
     }
     // "The Contractor must perform…" is prose that starts with a label's words, not a label and its value.
@@ -110,11 +125,11 @@ export class FieldLocator {
     if (stripSeparators(match.rest) !== '') return null;
     const below = lines.slice(line.number + 1).find((candidate) => candidate.cells.some((other) => other.text !== ''));
     const underneath = below?.cells[Math.min(cell.index, below.cells.length - 1)];
-    const readBelow = () => (underneath && !this.#labelOf(underneath.text) ? at(readValue(kind, stripSeparators(underneath.text), this.#country, rangeIndex), 'below') : null);
+    const readBelow = () => (underneath && !this.#labelOf(underneath.text, ocr) ? at(readValue(kind, stripSeparators(underneath.text), this.#country, rangeIndex), 'below') : null);
     // A table's header row ("Description  Qty  Price"): each heading's value is in the row below, not beside it.
     if (isHeaderRow(line, below)) return readBelow();
     const next = line.cells[cell.index + 1];
-    if (next && !this.#labelOf(next.text)) {
+    if (next && !this.#labelOf(next.text, ocr)) {
       const value = readValue(kind, stripSeparators(next.text), this.#country, rangeIndex);
       if (value !== null) return at(value, 'nextCell');
     }
@@ -135,12 +150,29 @@ export class FieldLocator {
     const firstPage = this.#lines[0];
     for (const line of firstPage ?? []) {
       const first = line.cells[0]!.text;
-      if (first === '' || titleWords.test(first) || !/[A-Za-z]{2}/.test(first) || this.#labelOf(first)) continue;
+      if (first === '' || titleWords.test(first) || !/[A-Za-z]{2}/.test(first) || this.#labelOf(first, line.page.source === 'ocr')) continue;
       return { value: first, confidence: round(placementConfidence.letterhead * line.page.confidence), page: line.page.page };
     }
     return null;
   }
 }
+
+/** Every `Label: value` pair on the pages in reading order: the labels the document itself uses. */
+export function labelledPairs(pages: readonly PageText[]): { label: string; value: string; page: number; confidence: number }[] {
+  const pairs: { label: string; value: string; page: number; confidence: number }[] = [];
+  for (const page of pages) {
+    for (const line of page.text.split('\n')) {
+      for (const cell of line.split('\t')) {
+        const pair = /^([A-Za-z][\w ()/&.'#-]{0,40}?)\s*:\s*(\S.*)$/.exec(cell.trim());
+        if (pair) pairs.push({ label: pair[1]!, value: pair[2]!.trim(), page: page.page, confidence: round(placementConfidence.sameCell * page.confidence) });
+      }
+    }
+  }
+  return pairs;
+}
+
+/** A checkbox opening a cell: ☐ ☑ ☒, [x] [ ], (x) ( ). */
+const leadingCheckbox = /^\s*(?:\[\s*[xX✓✔]?\s*\]|[☐☑☒□■✔✓]|\(\s*[xX]?\s*\))\s*/;
 
 /** Three or more cells of words without digits, above a line with at least as many cells. */
 function isHeaderRow(line: Line, below: Line | undefined): boolean {
@@ -154,6 +186,17 @@ function labelPattern(label: string): RegExp {
   return new RegExp(`^${words.join('\\s*')}(?![A-Za-z0-9])\\s*\\.?`, 'i');
 }
 
+/** Levenshtein distance: insertions, deletions and substitutions each cost one. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -162,22 +205,29 @@ function stripSeparators(text: string): string {
   return text.replace(/^[\s:#.\-–—=]+/, '').trim();
 }
 
-/** The value of `kind` in `text`, or null when the text holds none. */
-export function readValue(kind: ValueKind, text: string, country: string | undefined, rangeIndex = 0): string | number | boolean | null {
+/**
+ * The value of `kind` in `text`, or null when the text holds none. `rangeIndex` picks one date of a range
+ * ("1 May 2026 to 14 May 2026"); a range with a date missing or misread gives neither rather than a wrong one.
+ */
+export function readValue(kind: ValueKind, text: string, country: string | undefined, rangeIndex: number | null = null): string | number | boolean | null {
   if (text === '') return null;
   switch (kind) {
     case 'text':
       return cleanText(text);
     case 'governing_law': {
-      const law = /laws? of (?:the State of |the Commonwealth of )?([A-Z][A-Za-z ]+?)(?:[.,;]|$)/.exec(text);
-      return law ? law[1]!.trim() : cleanText(text);
+      const law = /laws?\s*of\s*(?:the State of |the Commonwealth of )?([A-Z][A-Za-z ]+?)(?:[.,;]|$)/.exec(text);
+      // A clause that wraps before naming the place is left to the sentence search over the whole page.
+      return law ? law[1]!.trim() : text.split(/\s+/).length <= 4 ? cleanText(text) : null;
     }
     case 'amount':
       return findAmounts(text)[0]?.value ?? null;
     case 'number':
       return findNumbers(text)[0]?.value ?? null;
-    case 'date':
-      return findDates(text, country)[rangeIndex]?.value ?? null;
+    case 'date': {
+      const dates = findDates(text, country);
+      if (rangeIndex === null) return dates[0]?.value ?? null;
+      return dates.length >= 2 ? (dates[rangeIndex]?.value ?? null) : null;
+    }
     case 'boolean':
       return readBoolean('', text);
     default:

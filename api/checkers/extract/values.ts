@@ -9,7 +9,12 @@ const monthFirstCountries = new Set(['US', 'PH', 'FM', 'MH', 'PW']);
 const monthNumbers: Record<string, number> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
 };
-const monthName = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+// OCR often sets a capital J apart from the rest of the word ("J une"), so a space may follow it.
+const monthName = '(j ?an(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|j ?une?|j ?uly?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+
+function monthNumber(name: string): number {
+  return monthNumbers[name.replace(/\s/g, '').slice(0, 3).toLowerCase()]!;
+}
 
 const datePatterns: { pattern: RegExp; read: (match: RegExpExecArray, dayFirst: boolean) => [number, number, number] }[] = [
   // 2026-05-03
@@ -17,12 +22,12 @@ const datePatterns: { pattern: RegExp; read: (match: RegExpExecArray, dayFirst: 
   // 3 May 2026, 3rd May, 2026, 03-May-2026
   {
     pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[\\s-]+(?:of\\s+)?${monthName}[\\s,-]+(\\d{4}|\\d{2})\\b`, 'i'),
-    read: (m) => [fullYear(m[3]!), monthNumbers[m[2]!.slice(0, 3).toLowerCase()]!, Number(m[1])],
+    read: (m) => [fullYear(m[3]!), monthNumber(m[2]!), Number(m[1])],
   },
   // May 3, 2026
   {
     pattern: new RegExp(`\\b${monthName}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'i'),
-    read: (m) => [Number(m[3]), monthNumbers[m[1]!.slice(0, 3).toLowerCase()]!, Number(m[2])],
+    read: (m) => [Number(m[3]), monthNumber(m[1]!), Number(m[2])],
   },
   // 03/05/2026, 3.5.26, 03-05-2026: day or month first by country
   {

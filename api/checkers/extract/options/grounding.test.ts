@@ -37,4 +37,8 @@ test('on an OCR page the value is found but has no box; numbers inside longer nu
   assert.equal(valuePattern(540)!.test('2,540.00'), false);
   assert.equal(valuePattern('2025-01-03')!.test('on 3/1/2025'), true);
   assert.equal(valuePattern('2025-01-03')!.test('on 13/1/2025'), false);
+  assert.equal(valuePattern('2026-10-23')!.exec('Invoice date: 23-Oct-2026')?.[1], '23-Oct-2026');
+  // Month first only where no day-first reading exists: 05/21 can only be 21 May, 05/03 could be 5 March.
+  assert.equal(valuePattern('2026-05-21')!.exec('Pay period: 05/21/2026')?.[1], '05/21/2026');
+  assert.equal(valuePattern('2026-05-03')!.test('Paid 05/03/2026'), false);
 });

@@ -75,7 +75,14 @@ function dateForms(value: string): string[] {
   const d = String(Number(day));
   const m = String(Number(month));
   const name = months[Number(month) - 1]!;
+  const short = name.slice(0, 3);
+  // Month-first (US) forms only where they cannot be read as another day-first date.
+  const monthFirst = Number(day) > 12 || day === month ? [`${month}/${day}/${year}`, `${m}/${d}/${year}`] : [];
   return [
+    ...monthFirst,
+    `${day}-${short}-${year}`,
+    `${d}-${short}-${year}`,
+    `${short} ${d}, ${year}`,
     `${day}/${month}/${year}`,
     `${d}/${m}/${year}`,
     `${day}-${month}-${year}`,
@@ -83,8 +90,8 @@ function dateForms(value: string): string[] {
     `${day}/${month}/${year.slice(2)}`,
     `${d} ${name} ${year}`,
     `${day} ${name} ${year}`,
-    `${d} ${name.slice(0, 3)} ${year}`,
-    `${day} ${name.slice(0, 3)} ${year}`,
+    `${d} ${short} ${year}`,
+    `${day} ${short} ${year}`,
     `${name} ${d}, ${year}`,
   ];
 }

@@ -32,3 +32,14 @@ test('settings are checked at the boundary with the schemas the runners use, nam
   assert.match(invalidOptionSettings({ layout: { columns: 2 } })!, /^Invalid settings for extract option layout: Unrecognized key: "columns"/);
   assert.equal(invalidOptionSettings({ grounding: false }), null);
 });
+
+test('a document with no pages read (or nothing on them) gives empty results, not a failure', async () => {
+  const document = { bytes: new Uint8Array([1]), sha256: 'x', kind: 'image' as const, mime: 'image/png', filename: null };
+  const blank = [{ page: 1, width: 595, height: 842, source: 'ocr' as const, items: [], text: '', confidence: 0 }];
+  for (const pages of [[], blank]) {
+    for (const name of extractOptionNames) {
+      const output = await extractOptionRunners[name]({ document, pages, fields: {}, settings: true });
+      assert.deepEqual(extractOptionOutputs[name].parse(output), output, `${name} on ${pages.length} pages`);
+    }
+  }
+});

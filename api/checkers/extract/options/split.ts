@@ -40,6 +40,7 @@ const boundaryScore = 2;
  */
 export async function split(input: OptionInput): Promise<SplitOutput> {
   parseSettings(splitSettings, input.settings);
+  if (input.pages.length === 0) return { documents: [] };
   const cues = input.pages.map(pageCues);
   const starts: { index: number; cues: string[] }[] = [{ index: 0, cues: [] }];
   for (let i = 1; i < cues.length; i++) {

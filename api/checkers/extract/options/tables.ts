@@ -143,10 +143,10 @@ function rowWithEmptyCells(lines: readonly PlacedLine[], cellsOf: readonly Cell[
   return Math.abs(pitch - (lines[index - 1]!.box[1] - lines[index - 2]!.box[1])) <= 2;
 }
 
-/** The next line follows within two line heights: a wider gap ends the block. */
+/** The next line follows within one and a half line heights: a wider gap (before totals, say) ends the block. */
 function closeBelow(above: PlacedLine, below: PlacedLine): boolean {
   const gap = below.box[1] - (above.box[1] + above.box[3]);
-  return gap <= 2 * Math.max(above.box[3], below.box[3]);
+  return gap <= 1.5 * Math.max(above.box[3], below.box[3]);
 }
 
 /**
@@ -189,6 +189,9 @@ function alignedBlock(page: number, lines: PlacedLine[], cells: Cell[][]): Omit<
     }
     return values;
   });
+  // Cells that are themselves "Label: value" pairs side by side (a letterhead's details) are not a table.
+  const filled = grid.slice(1).flat().filter((cell) => cell !== '');
+  if (filled.filter((cell) => /^[^:]{2,40}:\s+\S/.test(cell)).length * 2 >= filled.length) return null;
   const header = looksLikeHeader(grid[0]!) ? grid[0]! : null;
   return { header, rows: header ? grid.slice(1) : grid, columns, part: { page, lines, box: unionBox(lines.map((line) => line.box))! } };
 }
