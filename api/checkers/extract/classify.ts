@@ -1,0 +1,90 @@
+import type { PageText } from '../../documents/types.ts';
+
+/**
+ * The document types extraction knows (one per template), shared by the extract core's template choice
+ * and the `classify` option. `unrecognised` when no type's cues are strong enough.
+ */
+export const extractDocumentTypes = ['payslip', 'tax_invoice', 'bank_statement', 'receipt', 'contract'] as const;
+
+export type ExtractDocumentType = (typeof extractDocumentTypes)[number];
+
+export interface Cue {
+  type: ExtractDocumentType;
+  /** What was seen, as the pattern's name (e.g. `"tax invoice" title`). */
+  cue: string;
+  page: number;
+  weight: number;
+}
+
+export interface Classification {
+  document_type: ExtractDocumentType | 'unrecognised';
+  confidence: number;
+  cues: Cue[];
+  scores: Record<ExtractDocumentType, number>;
+}
+
+interface CueRule {
+  type: ExtractDocumentType;
+  cue: string;
+  pattern: RegExp;
+  weight: number;
+}
+
+/**
+ * Words and labels that the ATO (tax invoice), Fair Work (payslip) and common practice (statements,
+ * receipts, contracts) put on each kind of document (checkers-research §5.3–5.5). A title counts most.
+ */
+const rules: CueRule[] = [
+  { type: 'tax_invoice', cue: '"tax invoice" title', pattern: /\btax\s+invoice\b/i, weight: 5 },
+  { type: 'tax_invoice', cue: 'invoice number', pattern: /\binvoice\s*(?:no\.?|number|#)/i, weight: 2 },
+  { type: 'tax_invoice', cue: 'due date', pattern: /\b(?:due\s+date|payment\s+terms|amount\s+due)\b/i, weight: 1.5 },
+  { type: 'tax_invoice', cue: 'bill to', pattern: /\b(?:bill\s+to|invoice\s+to|customer\s+abn)\b/i, weight: 1.5 },
+  { type: 'tax_invoice', cue: 'subtotal and GST', pattern: /\bsub\s*-?total\b/i, weight: 1 },
+  { type: 'payslip', cue: '"payslip" title', pattern: /\bpay\s*(?:slip|advice)\b/i, weight: 5 },
+  { type: 'payslip', cue: 'gross and net pay', pattern: /\b(?:gross|net)\s+pay\b/i, weight: 2 },
+  { type: 'payslip', cue: 'pay period', pattern: /\bpay\s+(?:period|date)\b/i, weight: 2 },
+  { type: 'payslip', cue: 'superannuation', pattern: /\bsuper(?:annuation)?\s+(?:guarantee|fund|contribution)/i, weight: 1.5 },
+  { type: 'payslip', cue: 'PAYG withholding', pattern: /\bPAYG\b|\btax\s+withheld\b/i, weight: 1.5 },
+  { type: 'payslip', cue: 'year to date', pattern: /\bYTD\b|\byear\s+to\s+date\b/i, weight: 1 },
+  { type: 'payslip', cue: 'employee and employer', pattern: /\bemploy(?:ee|er)\b/i, weight: 1 },
+  { type: 'bank_statement', cue: '"statement" title', pattern: /\b(?:bank|account)\s+statement\b|\bstatement\s+of\s+account\b/i, weight: 5 },
+  { type: 'bank_statement', cue: 'opening and closing balance', pattern: /\b(?:opening|closing)\s+balance\b/i, weight: 2.5 },
+  { type: 'bank_statement', cue: 'statement period', pattern: /\bstatement\s+(?:period|date|from)\b/i, weight: 2 },
+  { type: 'bank_statement', cue: 'BSB', pattern: /\bBSB\b/, weight: 1.5 },
+  { type: 'bank_statement', cue: 'debit and credit columns', pattern: /\bdebits?\b[^\n]*\bcredits?\b/i, weight: 1.5 },
+  { type: 'receipt', cue: '"receipt" title', pattern: /\breceipt\b/i, weight: 4 },
+  { type: 'receipt', cue: 'payment method', pattern: /\b(?:EFTPOS|cash\s+tendered|change\s+given|card\s+payment|paid\s+by)\b/i, weight: 2 },
+  { type: 'receipt', cue: 'total includes GST', pattern: /\b(?:total\s+)?includes\s+GST\b/i, weight: 1 },
+  { type: 'receipt', cue: 'thank you', pattern: /\bthank\s+you\b/i, weight: 1 },
+  { type: 'contract', cue: '"agreement" title', pattern: /\b(?:agreement|contract|deed)\b/i, weight: 3 },
+  { type: 'contract', cue: 'parties', pattern: /\b(?:between|the\s+parties|party)\b/i, weight: 1.5 },
+  { type: 'contract', cue: 'governing law', pattern: /\bgoverning\s+law\b|\bjurisdiction\b/i, weight: 2 },
+  { type: 'contract', cue: 'term and termination', pattern: /\bterminat(?:e|ion)\b|\bcommencement\s+date\b/i, weight: 1.5 },
+  { type: 'contract', cue: 'execution block', pattern: /\b(?:executed|signed)\s+(?:as\s+an?\s+agreement|by|for\s+and\s+on\s+behalf)\b|\bwitness\b/i, weight: 2 },
+];
+
+/** Below this summed weight the type is `unrecognised`: one weak label alone is not a document type. */
+const minimumScore = 3.5;
+
+/** The document's type from the cues its pages show, with how sure and which cues decided it. */
+export function classifyDocument(pages: readonly PageText[]): Classification {
+  const cues: Cue[] = [];
+  for (const rule of rules) {
+    const page = pages.find((candidate) => rule.pattern.test(candidate.text));
+    // A title on page 1 decides more than the same words deep inside a document.
+    if (page) cues.push({ type: rule.type, cue: rule.cue, page: page.page, weight: page.page === 1 ? rule.weight : rule.weight / 2 });
+  }
+  const scores = Object.fromEntries(extractDocumentTypes.map((type) => [type, 0])) as Record<ExtractDocumentType, number>;
+  for (const cue of cues) scores[cue.type] += cue.weight;
+  const ranked = [...extractDocumentTypes].sort((a, b) => scores[b] - scores[a]);
+  const best = ranked[0]!;
+  const total = extractDocumentTypes.reduce((sum, type) => sum + scores[type], 0);
+  if (scores[best] < minimumScore) return { document_type: 'unrecognised', confidence: round(1 - scores[best] / minimumScore / 2), cues, scores };
+  // Share of the evidence, discounted when the evidence itself is thin.
+  const confidence = (scores[best] / total) * Math.min(1, scores[best] / (2 * minimumScore));
+  return { document_type: best, confidence: round(confidence), cues: cues.filter((cue) => cue.type === best), scores };
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
