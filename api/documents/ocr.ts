@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createWorker, type Worker } from 'tesseract.js';
+import { createWorker, type Line as OcrLine, type Word as OcrWord, type Worker } from 'tesseract.js';
 import { readingOrder } from './pdf.ts';
 import type { PageText, TextItem } from './types.ts';
 
@@ -52,27 +52,44 @@ async function recognisePage(worker: Worker, image: Uint8Array, pageNumber: numb
   for (const block of data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
-        for (const word of line.words) {
-          const text = word.text.trim();
-          if (text === '' || word.confidence < minimumWordConfidence) continue;
-          confidences.push(word.confidence / 100);
-          // The line's top and height, not the word's: a word's box shrinks to its letters ("a" vs "T"),
-          // and reading order groups runs into lines by their vertical centre.
-          items.push({
-            text,
-            x: word.bbox.x0 / scale,
-            y: line.bbox.y0 / scale,
-            width: (word.bbox.x1 - word.bbox.x0) / scale,
-            height: (line.bbox.y1 - line.bbox.y0) / scale,
-            font: null,
-          });
-        }
+        const words = line.words.filter((word) => word.text.trim() !== '' && word.confidence >= minimumWordConfidence);
+        for (const word of words) confidences.push(word.confidence / 100);
+        for (const run of wordRuns(words, line.bbox.y1 - line.bbox.y0)) items.push(runItem(run, line, scale));
       }
     }
   }
   const { width, height } = pixelSize(image);
   const confidence = confidences.length === 0 ? 0 : confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
   return { page: pageNumber, width: width / scale, height: height / scale, source: 'ocr', items, text: readingOrder(items), confidence };
+}
+
+/**
+ * A line's words grouped into runs the way a PDF's text layer groups them: words a space apart form one
+ * run, and a gap wider than one and a half line heights (a table column, a second column) starts another,
+ * so reading order puts a tab there exactly as it does for a text-layer page.
+ */
+function wordRuns(words: OcrWord[], lineHeight: number): OcrWord[][] {
+  const runs: OcrWord[][] = [];
+  for (const word of words) {
+    const run = runs.at(-1);
+    if (run && word.bbox.x0 - run.at(-1)!.bbox.x1 <= lineHeight * 1.5) run.push(word);
+    else runs.push([word]);
+  }
+  return runs;
+}
+
+/** One run as a text item in points; top and height are the line's, since a word's box shrinks to its letters. */
+function runItem(run: OcrWord[], line: OcrLine, scale: number): TextItem {
+  const x0 = run[0]!.bbox.x0;
+  const x1 = run.at(-1)!.bbox.x1;
+  return {
+    text: run.map((word) => word.text.trim()).join(' '),
+    x: x0 / scale,
+    y: line.bbox.y0 / scale,
+    width: (x1 - x0) / scale,
+    height: (line.bbox.y1 - line.bbox.y0) / scale,
+    font: null,
+  };
 }
 
 /** Width and height from a PNG's IHDR chunk (the only format pages reach OCR in: image.ts normalises to PNG). */

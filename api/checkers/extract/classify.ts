@@ -28,6 +28,8 @@ interface CueRule {
   cue: string;
   pattern: RegExp;
   weight: number;
+  /** The words a document of this type is titled with. */
+  title?: true;
 }
 
 /**
@@ -35,28 +37,28 @@ interface CueRule {
  * receipts, contracts) put on each kind of document (checkers-research §5.3–5.5). A title counts most.
  */
 const rules: CueRule[] = [
-  { type: 'tax_invoice', cue: '"tax invoice" title', pattern: /\btax\s+invoice\b/i, weight: 5 },
+  { type: 'tax_invoice', cue: '"tax invoice" title', pattern: /\btax\s+invoice\b/i, weight: 5, title: true },
   { type: 'tax_invoice', cue: 'invoice number', pattern: /\binvoice\s*(?:no\.?|number|#)/i, weight: 2 },
   { type: 'tax_invoice', cue: 'due date', pattern: /\b(?:due\s+date|payment\s+terms|amount\s+due)\b/i, weight: 1.5 },
   { type: 'tax_invoice', cue: 'bill to', pattern: /\b(?:bill\s+to|invoice\s+to|customer\s+abn)\b/i, weight: 1.5 },
   { type: 'tax_invoice', cue: 'subtotal and GST', pattern: /\bsub\s*-?total\b/i, weight: 1 },
-  { type: 'payslip', cue: '"payslip" title', pattern: /\bpay\s*(?:slip|advice)\b/i, weight: 5 },
+  { type: 'payslip', cue: '"payslip" title', pattern: /\bpay\s*(?:slip|advice)\b/i, weight: 5, title: true },
   { type: 'payslip', cue: 'gross and net pay', pattern: /\b(?:gross|net)\s+pay\b/i, weight: 2 },
   { type: 'payslip', cue: 'pay period', pattern: /\bpay\s+(?:period|date)\b/i, weight: 2 },
   { type: 'payslip', cue: 'superannuation', pattern: /\bsuper(?:annuation)?\s+(?:guarantee|fund|contribution)/i, weight: 1.5 },
   { type: 'payslip', cue: 'PAYG withholding', pattern: /\bPAYG\b|\btax\s+withheld\b/i, weight: 1.5 },
   { type: 'payslip', cue: 'year to date', pattern: /\bYTD\b|\byear\s+to\s+date\b/i, weight: 1 },
   { type: 'payslip', cue: 'employee and employer', pattern: /\bemploy(?:ee|er)\b/i, weight: 1 },
-  { type: 'bank_statement', cue: '"statement" title', pattern: /\b(?:bank|account)\s+statement\b|\bstatement\s+of\s+account\b/i, weight: 5 },
+  { type: 'bank_statement', cue: '"statement" title', pattern: /\b(?:bank|account)\s+statement\b|\bstatement\s+of\s+account\b/i, weight: 5, title: true },
   { type: 'bank_statement', cue: 'opening and closing balance', pattern: /\b(?:opening|closing)\s+balance\b/i, weight: 2.5 },
   { type: 'bank_statement', cue: 'statement period', pattern: /\bstatement\s+(?:period|date|from)\b/i, weight: 2 },
   { type: 'bank_statement', cue: 'BSB', pattern: /\bBSB\b/, weight: 1.5 },
   { type: 'bank_statement', cue: 'debit and credit columns', pattern: /\bdebits?\b[^\n]*\bcredits?\b/i, weight: 1.5 },
-  { type: 'receipt', cue: '"receipt" title', pattern: /\breceipt\b/i, weight: 4 },
+  { type: 'receipt', cue: '"receipt" title', pattern: /\breceipt\b/i, weight: 4, title: true },
   { type: 'receipt', cue: 'payment method', pattern: /\b(?:EFTPOS|cash\s+tendered|change\s+given|card\s+payment|paid\s+by)\b/i, weight: 2 },
   { type: 'receipt', cue: 'total includes GST', pattern: /\b(?:total\s+)?includes\s+GST\b/i, weight: 1 },
   { type: 'receipt', cue: 'thank you', pattern: /\bthank\s+you\b/i, weight: 1 },
-  { type: 'contract', cue: '"agreement" title', pattern: /\b(?:agreement|contract|deed)\b/i, weight: 3 },
+  { type: 'contract', cue: '"agreement" title', pattern: /\b(?:agreement|contract|deed)\b/i, weight: 3, title: true },
   { type: 'contract', cue: 'parties', pattern: /\b(?:between|the\s+parties|party)\b/i, weight: 1.5 },
   { type: 'contract', cue: 'governing law', pattern: /\bgoverning\s+law\b|\bjurisdiction\b/i, weight: 2 },
   { type: 'contract', cue: 'term and termination', pattern: /\bterminat(?:e|ion)\b|\bcommencement\s+date\b/i, weight: 1.5 },
@@ -87,4 +89,9 @@ export function classifyDocument(pages: readonly PageText[]): Classification {
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** The document type a title line names (TAX INVOICE, Payslip, Services Agreement …), or null. */
+export function titleType(line: string): ExtractDocumentType | null {
+  return rules.find((rule) => rule.title && rule.pattern.test(line))?.type ?? null;
 }

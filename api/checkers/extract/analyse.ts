@@ -1,0 +1,129 @@
+import { readDocument } from '../../documents/read.ts';
+import type { PageText } from '../../documents/types.ts';
+import type { Analysis } from '../types.ts';
+import { classifyDocument, type ExtractDocumentType } from './classify.ts';
+import { FieldLocator } from './locate.ts';
+import type { ExtractOptions, FieldRequest } from './options.ts';
+import type { ExtractedField, OptionName } from './options/types.ts';
+import type { ExtractionResult } from './result.ts';
+import { templates, type FieldRule, type ValueKind } from './templates.ts';
+
+const limitations =
+  'Extraction is not verification, and the document is never stored: each value is read as the document shows it, not checked against any register, ' +
+  'the other fields or the arithmetic, and a value that is absent or written in an unusual way is reported in not_found rather than guessed. ' +
+  'Confidence says how the value was located and how clearly its page was read, not whether it is true.';
+
+/** Options that, asked for alone, skip field extraction (spec, Extract parameter rules). */
+const extractionFreeOptions = new Set<OptionName>(['classify', 'redact']);
+
+/** Value shapes a field named like a template field takes even when the caller asked for plain text. */
+const identifierKinds = new Set<ValueKind>(['abn', 'acn', 'bsb', 'account_number', 'reference', 'governing_law']);
+
+type Mode = ExtractionResult['mode'];
+
+/**
+ * Structured fields from one document (spec, Extraction result): the caller's fields, a template's, or,
+ * with neither, the fields of the type the document is classified as (every `Label: value` pair when no
+ * type fits). Pages come from the text layer, OCR where a page has none.
+ */
+export const analyseExtraction: Analysis<ExtractOptions, ExtractionResult> = async (documents, options, context) => {
+  const document = documents[0];
+  if (!document) throw new Error('extract needs one document');
+  context.progress?.('reading');
+  const read = await readDocument(document, { maxPages: options.max_pages, renderScale: options.render_scale, ocr: true });
+  context.progress?.('extracting');
+  const mode = modeOf(options);
+  const classification = options.template ? null : classifyDocument(read.pages);
+  const documentType: ExtractDocumentType | 'unrecognised' = options.template ?? classification!.document_type;
+  const { fields, notFound } = mode === 'classify_only' || mode === 'redact_only' ? { fields: {}, notFound: [] } : extractFields(read.pages, options, documentType, mode);
+  return {
+    mode,
+    document_type: documentType,
+    fields,
+    not_found: notFound,
+    pages_read: read.pages.length,
+    page_limit: options.max_pages,
+    page_count: read.pageCount,
+    capabilities_used: capabilitiesUsed(read.pages, options, documentType, mode),
+    limitations,
+  };
+};
+
+function modeOf(options: ExtractOptions): Mode {
+  if (options.fields && options.fields.length > 0) return 'fields';
+  if (options.template) return 'template';
+  const enabled = Object.keys(options.options) as OptionName[];
+  if (enabled.length > 0 && enabled.every((name) => extractionFreeOptions.has(name))) return enabled.includes('classify') ? 'classify_only' : 'redact_only';
+  return 'classified';
+}
+
+function extractFields(pages: PageText[], options: ExtractOptions, documentType: ExtractDocumentType | 'unrecognised', mode: Mode): { fields: Record<string, ExtractedField>; notFound: string[] } {
+  const rules = [...(documentType === 'unrecognised' || (mode === 'fields' && !options.template) ? [] : templates[documentType].fields), ...(options.fields ?? []).map(customRule)];
+  const locator = new FieldLocator(pages, allLabels(rules), options.country);
+  const fields: Record<string, ExtractedField> = {};
+  const notFound: string[] = [];
+  for (const rule of rules) {
+    const found = locator.locate(rule);
+    if (found) fields[rule.name] = found;
+    else notFound.push(rule.name);
+  }
+  if (mode === 'classified' && documentType === 'unrecognised') {
+    for (const pair of locator.labelledPairs()) {
+      const name = snakeCase(pair.label);
+      if (name !== '' && !(name in fields)) fields[name] = { value: pair.value, confidence: pair.confidence, page: pair.page };
+    }
+  }
+  return { fields, notFound };
+}
+
+/** Every label of every template (so a cell goes to its longest label) plus the rules' own. */
+function allLabels(rules: FieldRule[]): string[] {
+  const labels = Object.values(templates).flatMap((template) => template.fields.flatMap((rule) => [...rule.labels, ...(rule.rangeLabels ?? [])]));
+  return [...labels, ...rules.flatMap((rule) => [...rule.labels, ...(rule.rangeLabels ?? [])])];
+}
+
+/**
+ * A caller's field as a rule: its name is a label, and so are the labels of any template field with the
+ * same name or label ("Invoice No" finds "Invoice number:"), or whose label the description or question
+ * mentions ("When is payment due?" finds "Due date:").
+ */
+function customRule(field: FieldRequest): FieldRule {
+  const label = normaliseLabel(field.name);
+  const hint = field.hint ? ` ${normaliseLabel(field.hint)} ` : '';
+  const related = Object.values(templates).flatMap((template) =>
+    template.fields.filter((rule) => rule.name === snakeCase(field.name) || rule.labels.includes(label) || rule.labels.some((other) => other.length > 3 && hint.includes(` ${other} `))),
+  );
+  const sameName = related.find((rule) => rule.name === snakeCase(field.name) || rule.labels.includes(label));
+  const kind: ValueKind = field.type === 'text' && sameName && identifierKinds.has(sameName.kind) ? sameName.kind : field.type;
+  return {
+    name: field.name,
+    kind,
+    labels: [...new Set([label, ...related.flatMap((rule) => rule.labels)])],
+    ...(sameName?.rangeLabels ? { rangeLabels: sameName.rangeLabels, rangeIndex: sameName.rangeIndex ?? 0 } : {}),
+  };
+}
+
+function normaliseLabel(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[_?]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function snakeCase(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+}
+
+function capabilitiesUsed(pages: PageText[], options: ExtractOptions, documentType: ExtractDocumentType | 'unrecognised', mode: Mode): string[] {
+  const used = new Set<string>();
+  if (pages.some((page) => page.source === 'text_layer')) used.add('read.text_layer');
+  if (pages.some((page) => page.source === 'ocr')) used.add('read.ocr');
+  if (!options.template) used.add('classify.rules');
+  if (mode === 'template' || mode === 'classified' || (mode === 'fields' && options.template)) used.add(documentType === 'unrecognised' ? 'fields.labelled_pairs' : `template.${documentType}`);
+  if (mode === 'fields') used.add('fields.label_match');
+  return [...used];
+}

@@ -1,0 +1,205 @@
+import { z } from '@hono/zod-openapi';
+import { extractOptionNames, extractOptionSettings, type OptionName } from './options/index.ts';
+
+const support = z.enum(['yes', 'partial', 'no']).describe('yes: works as described; partial: works with less (see inputs_note); no: returns nothing for this input');
+
+export const optionCapability = z
+  .object({
+    option: z.enum(extractOptionNames),
+    available: z.boolean().describe('false: a request asking for it is refused with 400'),
+    accepts: z.record(z.string(), z.unknown()).describe('JSON Schema of the settings; `true` turns the option on with the defaults'),
+    variants: z
+      .array(z.object({ setting: z.string(), value: z.string(), available: z.boolean(), reason: z.string().nullable() }))
+      .describe('Setting values whose availability differs from the option as a whole'),
+    inputs: z.object({ pdf_text_layer: support, scanned_pdf_or_image: support, docx: support }),
+    inputs_note: z.string(),
+    mechanism: z.string(),
+    measured: z.boolean().describe('A test measures it on a labelled set and fails below its floor'),
+    measurement: z
+      .object({ figure: z.string(), metrics: z.record(z.string(), z.number()), labelled_set: z.string() })
+      .nullable()
+      .describe('The figure the test last measured, on what'),
+  })
+  .openapi('ExtractOptionCapability');
+
+export const capabilities = z
+  .object({
+    options: z.array(optionCapability),
+    limitations: z.string(),
+  })
+  .openapi('ExtractCapabilities');
+
+export type Capabilities = z.infer<typeof capabilities>;
+export type OptionCapability = z.infer<typeof optionCapability>;
+
+type Described = Omit<OptionCapability, 'option' | 'accepts'>;
+
+/**
+ * What each option does, on what, how, and how well as measured. The figures are what the labelled-set
+ * tests measured (tables, redact, classify, split and corpus tests); each test fails if its measurement
+ * falls below the figure stated here.
+ */
+export const measuredFigures = {
+  tables: { table_precision: 1, table_recall: 1, cell_accuracy: 1 },
+  redact: { precision: 1, recall: 1 },
+  classify: { accuracy: 1 },
+  split: { boundary_precision: 1, boundary_recall: 1 },
+  grounding: { located: 0.99, text_in_box: 1 },
+} as const;
+
+const descriptions: Record<OptionName, Described> = {
+  tables: {
+    available: true,
+    variants: [
+      { setting: 'source', value: 'native_pdf', available: true, reason: null },
+      { setting: 'source', value: 'vlm', available: false, reason: 'no vision model is configured on this server' },
+    ],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'no' },
+    inputs_note: 'On scans the same column alignment is read from OCR word boxes (not measured); a .docx is read as text without positions, so no tables are found in it. Cells wrapped over several lines are split into rows; a two-column list of labels and values without colons (a contract schedule) reads as a table whose header is its first pair.',
+    mechanism: 'Consecutive lines (less than 1.5 line heights apart) whose runs split into cells at gaps wider than 0.8 line heights are grouped; columns are the x-ranges where the cells of the fullest rows overlap, and a cell spanning columns goes to the one it overlaps most; the first row is the header when it reads as one; a table ending a page and one starting the next with the same columns are joined.',
+    measured: true,
+    measurement: {
+      figure: `table precision ${measuredFigures.tables.table_precision.toFixed(2)}, recall ${measuredFigures.tables.table_recall.toFixed(2)}, cells right ${measuredFigures.tables.cell_accuracy.toFixed(2)}`,
+      metrics: measuredFigures.tables,
+      labelled_set: "40 generated tables (2 to 5 columns, empty cells, right-aligned numbers, half the pages with a run per word) on 30 text-layer pages with key-value blocks and paragraphs between them; also every invoice and statement of the extract core's 64-document corpus read whole (27 of 27, line amounts adding to the subtotal)",
+    },
+  },
+  grounding: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'partial' },
+    inputs_note: 'On scans and in a .docx the value is located in the text but bbox is null (no text layer geometry); text_layer_match is false on OCR pages. A month-first date (05/03/2026 for 3 May) is not located, as it reads as another day-first date.',
+    mechanism: "Each extracted value's printed forms (amounts with and without thousands separators, ISO dates as the page may print them) are searched in the page text, the field's own page first; the run boxes give the box.",
+    measured: true,
+    measurement: {
+      figure: `${measuredFigures.grounding.located.toFixed(2)} of labelled values located, ${measuredFigures.grounding.text_in_box.toFixed(2)} of them with their text inside the box`,
+      metrics: measuredFigures.grounding,
+      labelled_set: "the extract core's 64 generated documents (five templates, several layouts and date styles), 598 labelled values",
+    },
+  },
+  classify: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'yes' },
+    inputs_note: 'Reads the text of the pages read; OCR errors in titles lower the confidence. The measurement is on text-layer documents; scans are not measured by a test.',
+    mechanism: 'Weighted title and label cues per template type (tax invoice, payslip, bank statement, receipt, contract); a cue on page 1 counts double; below a minimum score the type is unrecognised.',
+    measured: true,
+    measurement: {
+      figure: `accuracy ${measuredFigures.classify.accuracy.toFixed(2)}`,
+      metrics: measuredFigures.classify,
+      labelled_set: '60 generated documents: ten of each type with words borrowed from the other types, and ten letters and minutes',
+    },
+  },
+  redact: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'yes' },
+    inputs_note: 'Boxes come from the text layer or OCR words; a .docx has spans and masked text but null boxes. On scans one misread digit fails a check digit and the number is not masked; scans are not measured by a test.',
+    mechanism: 'Patterns for TFN, ABN and Medicare numbers kept only when their check digit is right, BSB and account numbers and dates of birth only beside their label, email addresses and Australian phone numbers by form; overlapping findings keep the longer.',
+    measured: true,
+    measurement: {
+      figure: `precision ${measuredFigures.redact.precision.toFixed(2)}, recall ${measuredFigures.redact.recall.toFixed(2)}`,
+      metrics: measuredFigures.redact,
+      labelled_set: "312 labelled spans of seven kinds in 24 generated documents, beside labels and inside sentences, with invoice numbers, wrong check digits, other dates, emergency numbers and amounts as distractors; also 79 of 79 labelled ABNs, BSBs and account numbers in the extract core's 64-document corpus",
+    },
+  },
+  layout: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'partial' },
+    inputs_note: 'On scans OCR line heights stand in for font sizes; a .docx gives one block per paragraph without boxes or heading levels.',
+    mechanism: 'Recursive XY-cut of the page runs (tables kept as one piece) gives reading order with columns read one after another; lines set at least a fifth larger than the body are headings, levelled by size; marker-led lines are lists; close lines are paragraphs.',
+    measured: false,
+    measurement: null,
+  },
+  links: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'partial' },
+    inputs_note: 'Only PDFs carry link annotations; elsewhere only URLs and addresses written in the text are found.',
+    mechanism: 'PDF link annotations with their target and the text they cover (pdfjs getAnnotations), and URLs and email addresses matched in the text.',
+    measured: false,
+    measurement: null,
+  },
+  figures: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'no' },
+    inputs_note: 'A scanned PDF page is one figure covering the page; an image upload or a .docx gives none.',
+    mechanism: "Image paint operators in the page's operator list (pdfjs getOperatorList) with the transformation matrix in force, giving each image's box on the page.",
+    measured: false,
+    measurement: null,
+  },
+  chunks: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'partial', docx: 'partial' },
+    inputs_note: 'Built on the layout blocks, so scans and .docx files chunk with the limits layout has there.',
+    mechanism: 'Six strategies over the layout blocks (by_page, by_title, by_element, by_sentence, fixed token windows with overlap, hybrid packing that lets small sections share); tokens are words and punctuation marks; a table is never cut.',
+    measured: false,
+    measurement: null,
+  },
+  split: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'no' },
+    inputs_note: 'Only the pages read (max_pages) are split; a .docx is one page.',
+    mechanism: 'A new document starts where page numbering restarts at 1 (or the last page said "page N of N"), where a page opens with a document title (a larger line naming a type), where a page reads as another type, or where the running header and footer change; page numbers that run on count against a break; cues are weighted and must add up.',
+    measured: true,
+    measurement: {
+      figure: `boundary precision ${measuredFigures.split.boundary_precision.toFixed(2)}, recall ${measuredFigures.split.boundary_recall.toFixed(2)}`,
+      metrics: measuredFigures.split,
+      labelled_set: '20 generated files of 2 to 4 documents (1 to 3 pages each; numbered "page k of n", "page k" or not at all; with or without a running header; the same type side by side too), 36 boundaries',
+    },
+  },
+  flag_below: {
+    available: true,
+    variants: [],
+    inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'yes' },
+    inputs_note: 'Lists what extraction found; it reads nothing itself.',
+    mechanism: 'The extracted fields whose confidence is under the threshold, lowest first.',
+    measured: false,
+    measurement: null,
+  },
+};
+
+/** GET /v1/extract/capabilities: every option, what it takes and does, and whether it is available here. */
+export function extractCapabilities(): Capabilities {
+  return {
+    options: extractOptionNames.map((option) => ({
+      option,
+      accepts: settingsJsonSchema(option),
+      ...descriptions[option],
+    })),
+    limitations:
+      'Extraction is not verification: options read what the document shows and do not judge whether it is true. Options see only the pages read (max_pages, at most 10). Measured figures come from generated documents, not from a sample of real-world files.',
+  };
+}
+
+function settingsJsonSchema(option: OptionName): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(extractOptionSettings[option], { io: 'input', unrepresentable: 'any' });
+  return schema;
+}
+
+/**
+ * Why a request's options cannot be served here, as a sentence for a 400 reply, or null when every option
+ * it asks for is available. `options` is the request's option switches (name to `true`, a number or
+ * settings), as the extract request schema gives them.
+ */
+export function unavailableOptionsDetail(options: Partial<Record<OptionName, unknown>>): string | null {
+  const refused: string[] = [];
+  for (const [name, value] of Object.entries(options) as [OptionName, unknown][]) {
+    if (value === undefined || value === false) continue;
+    const description = descriptions[name];
+    if (!description.available) {
+      refused.push(`option ${name} is not available`);
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    for (const variant of description.variants) {
+      if (!variant.available && (value as Record<string, unknown>)[variant.setting] === variant.value) refused.push(`${name} with ${variant.setting} ${variant.value} is not available (${variant.reason})`);
+    }
+  }
+  if (refused.length === 0) return null;
+  return `Unsupported extract option: ${refused.join('; ')}. See GET /v1/extract/capabilities for what this server offers.`;
+}

@@ -1,0 +1,196 @@
+import type { PageText } from '../../documents/types.ts';
+import type { FieldRule, ValueKind } from './templates.ts';
+import { findAmounts, findDates, findIdentifier, findNumbers, readBoolean } from './values.ts';
+
+/** A located value, before it becomes a result field. */
+export interface LocatedValue {
+  value: string | number | boolean;
+  /** 0..1: how the value was found (beside its label, in the next cell, below it, by letterhead) times the page's reading confidence. */
+  confidence: number;
+  page: number;
+}
+
+/** How sure each way of finding a value is, on a page read perfectly. */
+const placementConfidence = { sameCell: 0.95, nextCell: 0.92, below: 0.85, sentence: 0.8, letterhead: 0.7 } as const;
+
+/** Words a document title is made of: a letterhead is the first line that is not one of these. */
+const titleWords = /^(?:tax\s+invoice|invoice|receipt|tax\s+invoice\s*\/\s*receipt|pay\s*slip|payslip|pay\s+advice|(?:bank\s+|account\s+)?statement(?:\s+of\s+account)?|agreement|page\s+\d+.*)$/i;
+
+interface Cell {
+  text: string;
+  /** Index of the cell in its line (cells are the tab-separated runs of a line). */
+  index: number;
+}
+
+interface Line {
+  cells: Cell[];
+  page: PageText;
+  /** Index of the line on its page. */
+  number: number;
+}
+
+interface LabelMatch {
+  label: string;
+  /** The cell's text after the label. */
+  rest: string;
+}
+
+/**
+ * Finds labelled values in pages of text. Every label any field knows competes for each cell: a cell
+ * belongs to the longest label it starts with, so "Total GST: $10" is GST's and never Total's, and
+ * "Customer ABN" is the buyer's ABN rather than the supplier's.
+ */
+export class FieldLocator {
+  readonly #lines: Line[][];
+  readonly #labels: { label: string; pattern: RegExp }[];
+  readonly #country: string | undefined;
+
+  constructor(pages: readonly PageText[], labels: Iterable<string>, country: string | undefined) {
+    this.#lines = pages.map((page) =>
+      page.text.split('\n').map((text, number) => ({ page, number, cells: text.split('\t').map((cell, index) => ({ text: cell.trim(), index })) })),
+    );
+    this.#labels = [...new Set(labels)].sort((a, b) => b.length - a.length).map((label) => ({ label, pattern: labelPattern(label) }));
+    this.#country = country;
+  }
+
+  /** The field's value: the best placement anywhere in the pages, the earliest on ties; null when absent. */
+  locate(rule: FieldRule): LocatedValue | null {
+    const ownLabels = new Set([...rule.labels, ...(rule.rangeLabels ?? [])]);
+    let best: LocatedValue | null = null;
+    for (const lines of this.#lines) {
+      for (const line of lines) {
+        for (const cell of line.cells) {
+          const match = this.#labelOf(cell.text);
+          if (!match || !ownLabels.has(match.label)) continue;
+          const rangeIndex = rule.rangeLabels?.includes(match.label) && !rule.labels.includes(match.label) ? (rule.rangeIndex ?? 0) : 0;
+          const found = this.#valueNear(rule.kind, line, cell, match, lines, rangeIndex);
+          if (found && (!best || found.confidence > best.confidence)) best = found;
+        }
+      }
+    }
+    if (best) return best;
+    if (rule.sentence) return this.#inSentence(rule);
+    return rule.letterhead ? this.#letterhead() : null;
+  }
+
+  /** Every `Label: value` pair in reading order, for a document of no recognised type. */
+  labelledPairs(): { label: string; value: string; page: number; confidence: number }[] {
+    const pairs: { label: string; value: string; page: number; confidence: number }[] = [];
+    for (const lines of this.#lines) {
+      for (const line of lines) {
+        for (const cell of line.cells) {
+          const pair = /^([A-Za-z][\w ()/&.'#-]{0,40}?)\s*:\s*(\S.*)$/.exec(cell.text);
+          if (pair) pairs.push({ label: pair[1]!, value: pair[2]!.trim(), page: line.page.page, confidence: round(placementConfidence.sameCell * line.page.confidence) });
+        }
+      }
+    }
+    return pairs;
+  }
+
+  #labelOf(text: string): LabelMatch | null {
+    for (const { label, pattern } of this.#labels) {
+      const match = pattern.exec(text);
+      if (match) return { label, rest: text.slice(match[0].length) };
+    }
+    return null;
+  }
+
+  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number): LocatedValue | null {
+    const pageConfidence = line.page.confidence;
+    const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): LocatedValue | null =>
+      value === null ? null : { value, confidence: round(placementConfidence[placement] * pageConfidence), page: line.page.page };
+    if (kind === 'boolean') {
+      const before = line.cells.slice(0, cell.index).map((other) => other.text).join(' ');
+      return at(readBoolean(before, match.rest), 'sameCell');
+    }
+    // "The Contractor must perform…" is prose that starts with a label's words, not a label and its value.
+    if ((kind === 'text' || kind === 'governing_law') && /^\s*[a-z]/.test(match.rest)) return null;
+    const beside = readValue(kind, stripSeparators(match.rest), this.#country, rangeIndex);
+    if (beside !== null) return at(beside, 'sameCell');
+    if (stripSeparators(match.rest) !== '') return null;
+    const below = lines.slice(line.number + 1).find((candidate) => candidate.cells.some((other) => other.text !== ''));
+    const underneath = below?.cells[Math.min(cell.index, below.cells.length - 1)];
+    const readBelow = () => (underneath && !this.#labelOf(underneath.text) ? at(readValue(kind, stripSeparators(underneath.text), this.#country, rangeIndex), 'below') : null);
+    // A table's header row ("Description  Qty  Price"): each heading's value is in the row below, not beside it.
+    if (isHeaderRow(line, below)) return readBelow();
+    const next = line.cells[cell.index + 1];
+    if (next && !this.#labelOf(next.text)) {
+      const value = readValue(kind, stripSeparators(next.text), this.#country, rangeIndex);
+      if (value !== null) return at(value, 'nextCell');
+    }
+    return readBelow();
+  }
+
+  #inSentence(rule: FieldRule): LocatedValue | null {
+    for (const lines of this.#lines) {
+      const page = lines[0]?.page;
+      if (!page) continue;
+      const match = rule.sentence!.exec(page.text.replace(/\s*\n\s*/g, ' '));
+      if (match) return { value: match[1]!.trim(), confidence: round(placementConfidence.sentence * page.confidence), page: page.page };
+    }
+    return null;
+  }
+
+  #letterhead(): LocatedValue | null {
+    const firstPage = this.#lines[0];
+    for (const line of firstPage ?? []) {
+      const first = line.cells[0]!.text;
+      if (first === '' || titleWords.test(first) || !/[A-Za-z]{2}/.test(first) || this.#labelOf(first)) continue;
+      return { value: first, confidence: round(placementConfidence.letterhead * line.page.confidence), page: line.page.page };
+    }
+    return null;
+  }
+}
+
+/** Three or more cells of words without digits, above a line with at least as many cells. */
+function isHeaderRow(line: Line, below: Line | undefined): boolean {
+  const cells = line.cells.filter((cell) => cell.text !== '');
+  return cells.length >= 3 && cells.every((cell) => !/\d/.test(cell.text) && cell.text.length <= 30) && (below?.cells.length ?? 0) >= cells.length;
+}
+
+/** A label at the start of a cell, then anything that is not a letter or digit (so "to" never matches "Total"). */
+function labelPattern(label: string): RegExp {
+  const words = label.split(/\s+/).map((word) => (word === 'number' ? '(?:number|no\\.?|num\\.?|nbr|#)' : escapeRegExp(word)));
+  return new RegExp(`^${words.join('\\s*')}(?![A-Za-z0-9])\\s*\\.?`, 'i');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function stripSeparators(text: string): string {
+  return text.replace(/^[\s:#.\-–—=]+/, '').trim();
+}
+
+/** The value of `kind` in `text`, or null when the text holds none. */
+export function readValue(kind: ValueKind, text: string, country: string | undefined, rangeIndex = 0): string | number | boolean | null {
+  if (text === '') return null;
+  switch (kind) {
+    case 'text':
+      return cleanText(text);
+    case 'governing_law': {
+      const law = /laws? of (?:the State of |the Commonwealth of )?([A-Z][A-Za-z ]+?)(?:[.,;]|$)/.exec(text);
+      return law ? law[1]!.trim() : cleanText(text);
+    }
+    case 'amount':
+      return findAmounts(text)[0]?.value ?? null;
+    case 'number':
+      return findNumbers(text)[0]?.value ?? null;
+    case 'date':
+      return findDates(text, country)[rangeIndex]?.value ?? null;
+    case 'boolean':
+      return readBoolean('', text);
+    default:
+      return findIdentifier(text, kind)?.value ?? null;
+  }
+}
+
+/** Text as the value of a field: an ABN or ACN written after a name is not part of the name. */
+function cleanText(text: string): string | null {
+  const cleaned = text.replace(/[,;]?\s+\(?(?:ABN|ACN|ARBN)\b.*$/i, '').replace(/[\s,;:]+$/, '').trim();
+  return cleaned === '' ? null : cleaned;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}

@@ -1,0 +1,142 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/helpers/layout-pdf.ts';
+import { abn, medicare, seededRandom, tfn } from '../../../../test/helpers/labelled-numbers.ts';
+import { measuredFigures } from '../capabilities.ts';
+import { piiSpans, redact, validAbn, validMedicare, validTfn } from './redact.ts';
+
+test('check digits: the ATO TFN, the ABR ABN and the Medicare card examples', () => {
+  assert.equal(validTfn('123456782'), true);
+  assert.equal(validTfn('123456781'), false);
+  assert.equal(validAbn('51824753556'), true);
+  assert.equal(validAbn('51824753557'), false);
+  assert.equal(validMedicare('2123456701'), true);
+  assert.equal(validMedicare('2123456711'), false);
+});
+
+test('a labelled TFN on a PDF: its span in the page text, its box and the masked text', async () => {
+  const bytes = await layoutPdf([
+    { texts: [{ text: 'Employee declaration', x: 50, top: 50, size: 14 }, { text: 'TFN', x: 50, top: 100 }, { text: '123 456 782', x: 200, top: 100 }, { text: 'Invoice 123456782', x: 50, top: 130 }] },
+  ]);
+  const { document, pages } = await readLayoutPdf(bytes);
+  const result = await redact({ document, pages, fields: {}, settings: true });
+  assert.equal(pages[0]!.text, 'Employee declaration\nTFN\t123 456 782\nInvoice 123456782');
+  assert.deepEqual(result.spans.map(({ kind, page, start, end, basis }) => ({ kind, page, start, end, basis })), [{ kind: 'tfn', page: 1, start: 25, end: 36, basis: 'label' }]);
+  const bbox = result.spans[0]!.bbox!;
+  assert.deepEqual([bbox[0], bbox[1], bbox[3]], [200, 100, 10]);
+  assert.ok(Math.abs(bbox[2]! - 50) < 8, `width ${bbox[2]}`);
+  assert.equal(result.pages[0]!.text, 'Employee declaration\nTFN\t███ ███ ███\nInvoice 123456782');
+  assert.deepEqual(result.counts, { tfn: 1, abn: 0, medicare: 0, bank_account: 0, email: 0, phone: 0, date_of_birth: 0 });
+});
+
+test('settings choose the kinds; unknown settings are refused', async () => {
+  const pages = [{ page: 1, width: 595, height: 842, source: 'ocr' as const, confidence: 0.9, text: '', items: [{ text: 'Email jo@example.com  ABN 51 824 753 556', x: 10, y: 10, width: 300, height: 10, font: null }] }];
+  const document = { bytes: new Uint8Array(), sha256: 'x', kind: 'image' as const, mime: 'image/png', filename: null };
+  const result = await redact({ document, pages, fields: {}, settings: { kinds: ['email'] } });
+  assert.deepEqual(result.spans.map((span) => span.kind), ['email']);
+  await assert.rejects(redact({ document, pages, fields: {}, settings: { kinds: ['passport'] } }));
+});
+
+/** One line of a labelled document: what it prints and the personal information in it (kind, exact text). */
+interface LabelledLine {
+  label: string;
+  value: string;
+  expected: { kind: string; text: string }[];
+}
+
+function labelledLines(random: () => number): LabelledLine[] {
+  const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const t = tfn(random);
+  const a = abn(random);
+  const m = medicare(random);
+  const bsb = `0${Math.floor(random() * 9) + 1}${Math.floor(random() * 10)}-${100 + Math.floor(random() * 900)}`;
+  const account = `${1000 + Math.floor(random() * 9000)} ${1000 + Math.floor(random() * 9000)}`;
+  const email = `${pick(['jane.citizen', 'a.nguyen', 'payroll', 'j_smith'])}@${pick(['example.com.au', 'mail.example.org', 'firm.net'])}`;
+  const phone = pick(['(02) 9876 5432', '0412 345 678', '+61 3 9123 4567', '1300 123 456', '08 8123 4567']);
+  const dob = pick(['14/07/1985', '3 March 1990', '1979-12-01', '02.11.1968']);
+  const positives: LabelledLine[] = [
+    { label: pick(['Tax file number:', 'TFN']), value: t, expected: [{ kind: 'tfn', text: t }] },
+    { label: 'Your reference', value: tfn(random), expected: [] },
+    { label: pick(['ABN', 'Supplier ABN:', 'Employer ABN']), value: a, expected: [{ kind: 'abn', text: a }] },
+    { label: 'Medicare card', value: m, expected: [{ kind: 'medicare', text: m }] },
+    { label: `BSB ${bsb}`, value: `Account ${account}`, expected: [{ kind: 'bank_account', text: bsb }, { kind: 'bank_account', text: account }] },
+    { label: 'Email:', value: email, expected: [{ kind: 'email', text: email }] },
+    { label: pick(['Phone', 'Mobile', 'Contact']), value: phone, expected: [{ kind: 'phone', text: phone }] },
+    { label: pick(['Date of birth:', 'DOB', 'Born on']), value: dob, expected: [{ kind: 'date_of_birth', text: dob }] },
+  ];
+  // The same kinds inside sentences, where a label is words rather than a field name.
+  const sentencePhone = pick(['0413 222 901', '(03) 9555 0101', '+61 412 000 777']);
+  const sentenceEmail = `${pick(['sam', 'hr.team'])}@${pick(['example.org', 'agency.gov.au'])}`;
+  const spacelessTfn = tfn(random).replace(/ /g, '');
+  const sentenceDob = pick(['3 March 1990', '21/09/1975']);
+  positives.push(
+    { label: 'Please call me on', value: `${sentencePhone} after 5pm.`, expected: [{ kind: 'phone', text: sentencePhone }] },
+    { label: 'Send the signed form to', value: `${sentenceEmail}.`, expected: [{ kind: 'email', text: sentenceEmail }] },
+    { label: 'My TFN is', value: spacelessTfn, expected: [{ kind: 'tfn', text: spacelessTfn }] },
+    { label: 'I was born on', value: `${sentenceDob} in Perth`, expected: [{ kind: 'date_of_birth', text: sentenceDob }] },
+  );
+  const distractors: LabelledLine[] = [
+    { label: 'Invoice number', value: String(100000000 + Math.floor(random() * 899999999)), expected: [] },
+    { label: 'Reference', value: tfn(random, false), expected: [] },
+    { label: 'Supplier ABN', value: abn(random, false), expected: [] },
+    { label: 'Ref', value: medicare(random, false), expected: [] },
+    { label: 'Issue date:', value: pick(['01/02/2024', '15 June 2025', '2024-11-05']), expected: [] },
+    { label: 'Total', value: `$${(random() * 9000 + 100).toFixed(2)}`, expected: [] },
+    { label: 'Postcode', value: String(2000 + Math.floor(random() * 5000)), expected: [] },
+    { label: 'Qty 12  Unit price', value: '45.00', expected: [] },
+    { label: 'Card ending', value: String(1000 + Math.floor(random() * 9000)), expected: [] },
+    { label: 'Order', value: `PO-${Math.floor(random() * 1e6)}`, expected: [] },
+    { label: 'In an emergency call', value: '000 or 112', expected: [] },
+    { label: 'Birth certificate issued', value: '01/02/2003', expected: [] },
+    { label: 'Extension', value: String(2000 + Math.floor(random() * 999)), expected: [] },
+    { label: 'Account name', value: 'J & K Citizen', expected: [] },
+  ];
+  // The grouped, unlabelled valid TFN is personal information by its check digit; it is listed as such.
+  positives[1]!.expected.push({ kind: 'tfn', text: positives[1]!.value });
+  const lines = [...positives, ...distractors];
+  for (let i = lines.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [lines[i], lines[j]] = [lines[j]!, lines[i]!];
+  }
+  return lines;
+}
+
+test('measured on 24 generated documents: precision and recall per kind (floor 0.95)', async () => {
+  const random = seededRandom(15);
+  const tally = new Map<string, { expected: number; found: number; correct: number }>();
+  const count = (kind: string) => tally.get(kind) ?? tally.set(kind, { expected: 0, found: 0, correct: 0 }).get(kind)!;
+  for (let doc = 0; doc < 24; doc++) {
+    const lines = labelledLines(random);
+    const texts: PlacedText[] = lines.flatMap((line, i) => [
+      { text: line.label, x: 50, top: 60 + i * 18 },
+      { text: line.value, x: 220, top: 60 + i * 18 },
+    ]);
+    const { pages } = await readLayoutPdf(await layoutPdf([{ texts }]));
+    const found = piiSpans(pages[0]!.text).map((span) => ({ kind: span.kind, text: pages[0]!.text.slice(span.start, span.end) }));
+    const expected = lines.flatMap((line) => line.expected);
+    for (const item of expected) count(item.kind).expected++;
+    const unmatched = [...expected];
+    for (const item of found) {
+      count(item.kind).found++;
+      const at = unmatched.findIndex((wanted) => wanted.kind === item.kind && wanted.text === item.text);
+      if (at !== -1) {
+        count(item.kind).correct++;
+        unmatched.splice(at, 1);
+      }
+    }
+  }
+  let [expected, found, correct] = [0, 0, 0];
+  for (const [kind, figures] of [...tally].sort()) {
+    expected += figures.expected;
+    found += figures.found;
+    correct += figures.correct;
+    console.log(`redact ${kind}: precision ${(figures.correct / figures.found).toFixed(3)} recall ${(figures.correct / figures.expected).toFixed(3)} (${figures.correct}/${figures.found} found, ${figures.expected} labelled)`);
+  }
+  const precision = correct / found;
+  const recall = correct / expected;
+  console.log(`redact overall: precision ${precision.toFixed(3)} recall ${recall.toFixed(3)} over ${expected} labelled spans`);
+  assert.ok(precision >= 0.95, `precision ${precision}`);
+  assert.ok(recall >= 0.95, `recall ${recall}`);
+  // The capabilities reply states these figures: it must not claim more than is measured.
+  assert.ok(precision >= measuredFigures.redact.precision && recall >= measuredFigures.redact.recall, 'capabilities claims more than measured');
+});
