@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
-import type { SafeFetcher } from '../lib/safe-fetch.ts';
+import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
+import { checkerAnalyses } from './checkers/registry.ts';
+import { createContentCache } from './documents/content-cache.ts';
+import { createAnalysisPool, type AnalysisPool, type AnalysisPoolOptions } from './documents/pool.ts';
 import { burstStep, createBurstBuckets, type BurstGuardOptions } from './middleware/burst-guard.ts';
 import { cachedReads, ReadCache } from './middleware/cached-reads.ts';
 import { clientErrors } from './middleware/client-errors.ts';
@@ -23,6 +26,11 @@ import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
 import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
+import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
+import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
+import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
+import { warrantRoutes } from './routes/warrants.ts';
+import { extractRoutes } from './routes/extract.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
@@ -82,6 +90,17 @@ export interface AppOptions {
    * call, and where a tool reply that breaks its output schema is reported (default: stderr).
    */
   mcp?: { tools?: readonly McpTool[]; onForward?: (path: string, init: RequestInit) => void; log?: (error: unknown) => void };
+  /**
+   * The document checkers: the pool of analysis threads (default: threads over the real analyses, with
+   * `poolLimits` or the pool's defaults), the fetcher of `{url}` documents (default: the SSRF-safe fetcher)
+   * and the interval of streamed heartbeats.
+   */
+  checkers?: {
+    pool?: AnalysisPool;
+    poolLimits?: Omit<AnalysisPoolOptions, 'analyses'>;
+    fetchDocument?: SafeFetcher;
+    heartbeatMs?: number;
+  };
   /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
   site?: { dataDir: string };
 }
@@ -91,6 +110,14 @@ export const API_VERSION = '0.6.0';
 
 const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8787';
 
+/** Request bodies the document checkers take: documents as base64, several to a request (checker-deps.ts). */
+const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
+  '/v1/warrants': checkerBodyLimit(1),
+  '/v1/extract': checkerBodyLimit(1),
+  '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
+  '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
+};
+
 /** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
 export interface Service {
   app: OpenAPIHono<ForwardEnv>;
@@ -98,6 +125,8 @@ export interface Service {
   answerCachedRead: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
   /** `{detail}` replies with rate headers to requests Node refuses before the app sees them (client-errors.ts). */
   refusals: ReturnType<typeof clientErrors>;
+  /** The document checkers' analysis threads; close it when the server stops. */
+  analysisPool: AnalysisPool;
 }
 
 /** The whole API as one Hono app (see `createService`); what tests and in-process callers use. */
@@ -150,9 +179,23 @@ export function createService(options: AppOptions): Service {
   // Cookie writes from our own origin only; bodies bounded before anything reads them; idempotent replays
   // before any meter, so a replay is never counted twice. None of it concerns a read: registered for the
   // writing methods alone, a read never enters it.
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit(), wellFormedJson({ exceptPrefixes: ['/mcp'] }), idempotency({ state, now }));
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit({ largerFor: CHECKER_BODY_LIMITS }), wellFormedJson({ exceptPrefixes: ['/mcp'] }), idempotency({ state, now }));
 
   app.route('/', healthRoutes({ store: options.store }));
+  const analysisPool = options.checkers?.pool ?? createAnalysisPool({ analyses: checkerAnalyses, ...options.checkers?.poolLimits });
+  const checkerDeps: CheckerDeps = {
+    meter,
+    sandbox,
+    pool: analysisPool,
+    cache: createContentCache(state),
+    fetchDocument: options.checkers?.fetchDocument ?? createSafeFetcher(),
+    now,
+    ...(options.checkers?.heartbeatMs === undefined ? {} : { heartbeatMs: options.checkers.heartbeatMs }),
+  };
+  app.route('/', warrantRoutes({ ...checkerDeps, state, publicUrl }));
+  app.route('/', extractRoutes(checkerDeps));
+  app.route('/', identityCheckRoutes(checkerDeps));
+  app.route('/', checkPackRoutes(checkerDeps));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.
@@ -208,5 +251,6 @@ export function createService(options: AppOptions): Service {
     app,
     answerCachedRead: cachedReads({ cache, store: options.store, meter, burst, trustProxy }),
     refusals: clientErrors({ meter, trustProxy }),
+    analysisPool,
   };
 }

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
+import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { createService } from './app.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
@@ -31,6 +31,8 @@ export interface ServerOptions {
   caps?: Partial<WeeklyCaps>;
   bidPrice?: { amount: number; currency: string } | undefined;
   trustProxy?: boolean;
+  /** The document analysis pool's size, queue, time and memory limits; unset ones keep the pool's defaults. */
+  analysisPool?: { size?: number; queueLimit?: number; timeoutMs?: number; memoryMb?: number };
 }
 
 export interface RunningServer {
@@ -51,7 +53,8 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** Opens the release store, the state store and the mailer, and serves the API over them. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((message: string) => console.log(message));
-  const store = await ReleaseStore.open({ dataDir: options.dataDir, log });
+  const memoryLimit = duckdbMemoryLimit();
+  const store = await ReleaseStore.open({ dataDir: options.dataDir, log, ...(memoryLimit ? { duckdbMemoryLimit: memoryLimit } : {}) });
   const host = options.host ?? DEFAULT_HOST;
   let state: StateDb;
   try {
@@ -79,7 +82,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
   const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: join(options.dataDir, 'outbox') });
-  const { app, answerCachedRead, refusals } = createService({
+  const { app, answerCachedRead, refusals, analysisPool } = createService({
     store,
     state,
     mailer,
@@ -92,6 +95,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     site: { dataDir: options.dataDir },
     ...(options.burst ? { burst: options.burst } : {}),
     ...(options.caps ? { caps: options.caps } : {}),
+    ...(options.analysisPool ? { checkers: { poolLimits: options.analysisPool } } : {}),
   });
   // Everything since the listening callback ran before the event loop could read a connection: no request is missed.
   const answerWithApp = getRequestListener(app.fetch, { hostname: host });
@@ -119,6 +123,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.close(() => resolveClosed());
         server.closeIdleConnections();
       });
+      await analysisPool.close();
       state.close();
       await store.close();
     },
@@ -141,6 +146,7 @@ async function main(): Promise<void> {
     caps: weeklyCaps(),
     bidPrice: bidPrice(),
     trustProxy: trustProxy(),
+    analysisPool: analysisPoolLimits(),
   });
   console.log(`API listening on ${running.url} (data: ${dataDir})`);
   console.log(`  mail:    sign-in links go to ${running.mailDescription}`);

@@ -58,9 +58,40 @@ export function bidPrice(): { amount: number; currency: string } | undefined {
   return { amount: Number(price), currency };
 }
 
+/**
+ * The document analysis pool (`SVC_ANALYSIS_WORKERS` threads, `SVC_ANALYSIS_QUEUE` waiting jobs,
+ * `SVC_ANALYSIS_TIMEOUT_SECONDS` per job, `SVC_ANALYSIS_MEMORY_MB` heap per thread); unset ones keep the
+ * pool's defaults (api/documents/pool.ts).
+ */
+export function analysisPoolLimits(): { size?: number; queueLimit?: number; timeoutMs?: number; memoryMb?: number } {
+  const size = positiveInteger('SVC_ANALYSIS_WORKERS');
+  const queueLimit = positiveInteger('SVC_ANALYSIS_QUEUE');
+  const timeoutSeconds = positiveNumber('SVC_ANALYSIS_TIMEOUT_SECONDS');
+  const memoryMb = positiveInteger('SVC_ANALYSIS_MEMORY_MB');
+  return {
+    ...(size === undefined ? {} : { size }),
+    ...(queueLimit === undefined ? {} : { queueLimit }),
+    ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
+    ...(memoryMb === undefined ? {} : { memoryMb }),
+  };
+}
+
 /** True when `SVC_TRUST_PROXY` is 1 or true: client addresses come from X-Forwarded-For (only behind a proxy you run). */
 export function trustProxy(): boolean {
   return ['1', 'true'].includes((process.env.SVC_TRUST_PROXY ?? '').toLowerCase());
+}
+
+/**
+ * What the API's read-only DuckDB may keep (`SVC_DUCKDB_MEMORY_LIMIT`; unset: the release store's 128MB): its buffer pool holds
+ * blocks of the release file it has read, by default up to 80% of the machine's memory, and never gives them
+ * back while the API runs. Serving reads come mostly from the API's own indexes, so a small pool costs them
+ * nothing measurable (`npm run bench` (f)) and keeps the API's memory within its goal.
+ */
+export function duckdbMemoryLimit(): string | undefined {
+  const raw = process.env.SVC_DUCKDB_MEMORY_LIMIT;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(raw)) throw new Error(`SVC_DUCKDB_MEMORY_LIMIT must be a size such as 128MB or 1GB, got ${raw}`);
+  return raw;
 }
 
 function positiveNumber(variable: string): number | undefined {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import packageJson from '../package.json' with { type: 'json' };
+import { INSPECTION_VERSION } from '../api/checkers/warrants/version.ts';
 import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
 import { TenderSearchQuery } from '../api/schemas/tender.ts';
@@ -405,7 +405,7 @@ describe('tender API over a seeded release', () => {
         assert.equal(response.status, 200);
         assert.deepEqual(await response.json(), {
           status: 'ok',
-          engine_version: packageJson.version,
+          engine_version: INSPECTION_VERSION,
           release_id: releaseId,
           computed_at: COMPUTED_AT,
         });
@@ -461,7 +461,7 @@ describe('tender API before any release exists', () => {
     assert.equal(health.status, 200);
     const healthBody = (await health.json()) as Record<string, unknown>;
     assert.equal(healthBody.status, 'starting');
-    assert.equal(healthBody.engine_version, packageJson.version);
+    assert.equal(healthBody.engine_version, INSPECTION_VERSION);
     assert.equal('release_id' in healthBody, false);
 
     await seedRelease({ dataDir: emptyDir, tenders: [tenders.road], sources: [sources[0]!], computedAt: COMPUTED_AT });

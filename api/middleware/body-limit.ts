@@ -8,6 +8,11 @@ export const MAX_BODY_BYTES = 25 * 1024 * 1024;
 export interface BodyLimitOptions {
   /** Largest request body accepted, in bytes (default `MAX_BODY_BYTES`, 25 MB). */
   maxBytes?: number;
+  /**
+   * Paths whose bodies may be larger, by exact path: the document checkers, whose 25 MB documents arrive as
+   * base64 (a third larger) or several to a request.
+   */
+  largerFor?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -21,13 +26,17 @@ export interface BodyLimitOptions {
  * // POST /v1/extract with a 30 MB body → 413 {"detail":"The request body is larger than 25 MB (26214400 bytes); …"}
  */
 export function bodyLimit(options: BodyLimitOptions = {}): MiddlewareHandler {
-  const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
-  const tooLarge = (c: Context) =>
-    c.json({ detail: `The request body is larger than ${describeSize(maxBytes)} (${maxBytes} bytes); send a smaller document, or split it into several.` }, 413);
-  const countStreamedBody = honoBodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  const limiter = (maxBytes: number) => {
+    const tooLarge = (c: Context) =>
+      c.json({ detail: `The request body is larger than ${describeSize(maxBytes)} (${maxBytes} bytes); send a smaller document, or split it into several.` }, 413);
+    return { maxBytes, tooLarge, countStreamedBody: honoBodyLimit({ maxSize: maxBytes, onError: tooLarge }) };
+  };
+  const standard = limiter(options.maxBytes ?? MAX_BODY_BYTES);
+  const larger = new Map(Object.entries(options.largerFor ?? {}).map(([path, maxBytes]) => [path, limiter(maxBytes)]));
   return async function bodyLimit(c, next) {
     // Reads carry no body; skipping them also avoids building the full Request object Hono's limit inspects.
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const { maxBytes, tooLarge, countStreamedBody } = larger.get(c.req.path) ?? standard;
     // Hono's limit trusts Content-Length only without Transfer-Encoding; a declared size over the limit is refused either way.
     const declared = Number(c.req.header('content-length') ?? '0');
     if (declared > maxBytes) return tooLarge(c);

@@ -32,6 +32,31 @@ export interface MeteredOptions {
  *   // request, responses …
  * });
  */
+/** A context variable rather than a WeakMap of contexts, as rate-headers.ts explains. */
+const SETTLEMENT = 'meteredSettlement';
+interface Settlement {
+  deferred: boolean;
+  settle(counts: boolean): void;
+}
+type SettlementEnv = { Variables: { [SETTLEMENT]: Settlement | undefined } };
+
+/**
+ * Hands the settling of this call's unit to the route, for a reply that is still being made when the
+ * middleware chain returns: a `?stream=1` Server-Sent Events reply starts before its result is known. The
+ * route calls the function once, when it knows whether the call counts; the first call wins. On a route
+ * without the meter (a sandbox reply) it does nothing.
+ *
+ * @example
+ * const settle = settleLater(c);
+ * return streamSSE(c, async (stream) => { …; settle(outcome.ok); });
+ */
+export function settleLater(c: Context): (counts: boolean) => void {
+  const settlement = (c as Context<SettlementEnv>).get(SETTLEMENT);
+  if (settlement === undefined) return () => {};
+  settlement.deferred = true;
+  return (counts) => settlement.settle(counts);
+}
+
 export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
   const { meter } = options;
   const countIf = options.countIf ?? ((response: Response) => response.ok);
@@ -45,22 +70,32 @@ export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
     }
     // The reservation is part of this call's figures: refresh the prepared rate headers before the reply is built.
     prepareRateHeaders(c, meter, c.get('caller'));
+    let settled = false;
+    const settlement: Settlement = {
+      deferred: false,
+      settle(counts) {
+        if (settled) return;
+        settled = true;
+        try {
+          if (counts) meter.commit(outcome.reservation);
+          else {
+            meter.release(outcome.reservation);
+            // The reply already says the unit was spent; the outer rate-header middleware corrects it.
+            invalidateRateHeaders(c);
+          }
+        } catch (error) {
+          if (!(error instanceof StateUnavailableError)) throw error;
+          log(error, c);
+        }
+      },
+    };
+    (c as Context as Context<SettlementEnv>).set(SETTLEMENT, settlement);
     let counts = false;
     try {
       await next();
       counts = c.error === undefined && (await countIf(c.res));
     } finally {
-      try {
-        if (counts) meter.commit(outcome.reservation);
-        else {
-          meter.release(outcome.reservation);
-          // The reply already says the unit was spent; the outer rate-header middleware corrects it.
-          invalidateRateHeaders(c);
-        }
-      } catch (error) {
-        if (!(error instanceof StateUnavailableError)) throw error;
-        log(error, c);
-      }
+      if (!settlement.deferred || c.error !== undefined) settlement.settle(counts);
     }
   };
 }

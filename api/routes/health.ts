@@ -1,10 +1,10 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import packageJson from '../../package.json' with { type: 'json' };
+import { INSPECTION_VERSION } from '../checkers/warrants/version.ts';
 import type { ReleaseStore } from '../release-store.ts';
 
 export interface HealthRoutesOptions {
   store: Pick<ReleaseStore, 'state'>;
-  /** Reported as `engine_version`; the package version by default. */
+  /** Reported as `engine_version`: the forensic inspection engine's version, which stored warrants carry (spec, Versioning 3). */
   engineVersion?: string;
 }
 
@@ -13,7 +13,7 @@ export const HealthSchema = z
     status: z.enum(['ok', 'starting']).openapi({
       description: '`ok` while a release is served; `starting` while none is loaded yet (data routes answer 503 meanwhile).',
     }),
-    engine_version: z.string(),
+    engine_version: z.string().openapi({ description: 'The forensic inspection engine: stored warrants carry the version that made them.' }),
     release_id: z.string().optional().openapi({ description: 'The release being served.' }),
     computed_at: z.iso.datetime({ offset: true }).optional().openapi({ description: 'When that release was computed.' }),
     detail: z.string().optional().openapi({ description: 'Why no release is served, while `starting`.' }),
@@ -25,7 +25,7 @@ export const HealthSchema = z
  * liveness probe never restarts a server that is only waiting for its first release.
  */
 export function healthRoutes(options: HealthRoutesOptions): OpenAPIHono {
-  const engineVersion = options.engineVersion ?? packageJson.version;
+  const engineVersion = options.engineVersion ?? INSPECTION_VERSION;
   const app = new OpenAPIHono();
   for (const path of ['/livez', '/health', '/healthz']) {
     const route = createRoute({

@@ -85,3 +85,31 @@ test('a letter with figures but no invoice table raises nothing', () => {
   const letter = ['Dear Ms Chen,', 'Your account balance of $1,250.00 is due on 14 March.', 'Total paid this year\t$3,400.00', 'Yours sincerely'].join('\n');
   assert.deepEqual(arithmeticSignals([page(letter)]), []);
 });
+
+test('labels: "Total GST" is the tax and "Amount due (inc GST)" the total', () => {
+  const invoice = [header, 'Design work\t4\t$125.00\t$500.00', 'Sub-total\t$500.00', 'Total GST\t$50.00', 'Amount due (inc GST)\t$650.00'].join('\n');
+  assert.deepEqual(
+    arithmeticSignals([page(invoice)]).map((signal) => [signal.code, signal.found]),
+    [['arith_total_mismatch', 'Subtotal 500.00 + GST 50.00 = 550.00, but the total says 650.00.']],
+  );
+});
+
+test('GST below 10% on an invoice that mentions GST-free items is only low', () => {
+  const mixed = [header, 'Fresh fruit box (GST-free)\t2\t$40.00\t$80.00', 'Delivery\t1\t$20.00\t$20.00', 'Subtotal\t$100.00', 'GST\t$2.00', 'Total\t$102.00'].join('\n');
+  const signals = arithmeticSignals([page(mixed)]);
+  assert.deepEqual(
+    signals.map((signal) => [signal.code, signal.severity]),
+    [['arith_gst_not_ten_percent', 'low']],
+  );
+  assert.match(signals[0]!.found, /mentions GST-free items/);
+});
+
+test('receipt lines "quantity x item, amount" are added up against the GST-inclusive total', () => {
+  const receipt = ['Ironbark Joinery Pty Ltd', 'TAX INVOICE / RECEIPT', '11 x Switchboard upgrade\t553.52', '12 x Training course - first aid\t398.40', '11 x Switchboard upgrade\t50.82', 'TOTAL\t$1,002.74', 'GST included\t$91.16', 'Paid by: EFTPOS'].join('\n');
+  assert.deepEqual(arithmeticSignals([page(receipt)]), []);
+  const raised = arithmeticSignals([page(receipt.replace('TOTAL\t$1,002.74', 'TOTAL\t$1,092.74').replace('$91.16', '$99.34'))]);
+  assert.deepEqual(
+    raised.map((signal) => [signal.code, signal.found]),
+    [['arith_total_mismatch', 'The 3 line items add up to 1002.74 (1102.08 with GST 99.34), but the total says 1092.74.']],
+  );
+});

@@ -1,0 +1,163 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { settleLater } from '../middleware/metered.ts';
+import { cacheKey, type ContentCache } from './content-cache.ts';
+import { AnalysisPoolFullError, type AnalysisOutcome, type AnalysisPool } from './pool.ts';
+import type { IntakeDocument } from './types.ts';
+
+/**
+ * How every checker route answers once its documents and options are read: from the stored result, or by
+ * running the analysis in the pool; as one JSON reply, or with `?stream=1` as Server-Sent Events
+ * (spec, Events): `received`, then `inspecting` (warrants) or `working` heartbeats, then `result` (the reply
+ * body) or `error` (`{detail}`). A stored reply and an engine failure do not use the caller's weekly unit
+ * (spec, Limits): the JSON reply says so in a header the route's meter reads (`countsAgainstAllowance`).
+ */
+
+/** Set on a reply answered from the content-hash cache. */
+export const CACHE_HEADER = 'Svc-Cache';
+/** Set on a reply made although the engine failed (a warrant with `risk_band: error` after a time or memory limit). */
+export const ENGINE_HEADER = 'Svc-Engine';
+
+/** The meter's rule for checker replies: a 2xx counts unless it came from the cache or the engine failed. */
+export function countsAgainstAllowance(response: Response): boolean {
+  return response.ok && response.headers.get(CACHE_HEADER) !== 'hit' && response.headers.get(ENGINE_HEADER) !== 'failed';
+}
+
+export interface AnswerServices {
+  pool: AnalysisPool;
+  /** Milliseconds between `working`/`inspecting` heartbeats when no progress stage arrives (default 5 s). */
+  heartbeatMs?: number;
+}
+
+/** What the route makes of an analysis outcome: a reply (counted or not), or a failure answered `{detail}`. */
+export type Settled<Reply> = { reply: Reply; engineFailed: boolean } | { status: 422; detail: string };
+
+export interface AnswerPlan<Reply> {
+  /** The pool's name of the analysis. */
+  analysis: string;
+  documents: IntakeDocument[];
+  options: unknown;
+  now: Date;
+  stream: boolean;
+  heartbeat: 'inspecting' | 'working';
+  /** The stored reply for these bytes and options, unless the caller asked `fresh=1`. */
+  stored: Reply | undefined;
+  /** Turns the outcome into the reply and stores it where the route keeps results. */
+  settle(outcome: AnalysisOutcome<unknown>): Settled<Reply>;
+}
+
+export async function answerAnalysis<Reply extends object>(c: Context, services: AnswerServices, plan: AnswerPlan<Reply>): Promise<Response> {
+  const heartbeatMs = services.heartbeatMs ?? 5_000;
+  let lastStage = 'queued';
+  let emitStage: ((stage: string) => void) | null = null;
+  let pending: Promise<AnalysisOutcome<unknown>> | null = null;
+  if (plan.stored === undefined) {
+    try {
+      pending = services.pool.run({
+        analysis: plan.analysis,
+        documents: plan.documents,
+        options: plan.options,
+        now: plan.now.toISOString(),
+        onProgress: (stage) => {
+          lastStage = stage;
+          emitStage?.(stage);
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof AnalysisPoolFullError)) throw error;
+      c.header('Retry-After', String(error.retryAfterSeconds));
+      return c.json({ detail: error.message }, 503);
+    }
+  }
+
+  if (!plan.stream) {
+    if (pending === null) {
+      c.header(CACHE_HEADER, 'hit');
+      return c.json(plan.stored as Reply, 200);
+    }
+    const settled = plan.settle(await pending);
+    if ('detail' in settled) return c.json({ detail: settled.detail }, settled.status);
+    if (settled.engineFailed) c.header(ENGINE_HEADER, 'failed');
+    return c.json(settled.reply, 200);
+  }
+
+  const settleUnit = settleLater(c);
+  const received = {
+    documents: plan.documents.map((document) => ({ filename: document.filename, sha256: document.sha256, size_bytes: document.bytes.byteLength, media_type: document.mime })),
+    cached: pending === null,
+  };
+  if (pending === null) c.header(CACHE_HEADER, 'hit');
+  return streamSSE(c, async (stream) => {
+    const started = performance.now();
+    const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+    await send('received', received);
+    if (pending === null) {
+      settleUnit(false);
+      await send('result', plan.stored);
+      return;
+    }
+    const beat = () => void send(plan.heartbeat, { stage: lastStage, elapsed_ms: Math.round(performance.now() - started) });
+    emitStage = beat;
+    beat();
+    const heartbeat = setInterval(beat, heartbeatMs);
+    try {
+      const settled = plan.settle(await pending);
+      if ('detail' in settled) {
+        settleUnit(false);
+        await send('error', { detail: settled.detail });
+      } else {
+        settleUnit(!settled.engineFailed);
+        await send('result', settled.reply);
+      }
+    } catch (error) {
+      settleUnit(false);
+      await send('error', { detail: 'The server failed to finish this analysis; the failure is logged. Try again shortly.' });
+      throw error;
+    } finally {
+      clearInterval(heartbeat);
+      emitStage = null;
+    }
+  });
+}
+
+export interface CachedAnswerPlan {
+  /** The checker's name: its analysis in the pool and its results in the cache. */
+  checker: string;
+  documents: IntakeDocument[];
+  /** Whether the reply shows file names (then they are part of the cache key). */
+  namesShown: boolean;
+  options: unknown;
+  engineVersion: string;
+  fresh: boolean;
+  stream: boolean;
+  now: Date;
+}
+
+/**
+ * `answerAnalysis` for the checkers whose results live in the content-hash cache (extract, identity, pack):
+ * a stored result answers unless `fresh`; a result is stored; an engine failure is 422 `{detail}` (an
+ * `error` event when streamed), is not stored and does not count.
+ */
+export function answerCached(c: Context, services: AnswerServices & { cache: ContentCache }, plan: CachedAnswerPlan): Promise<Response> {
+  const key = cacheKey({
+    checker: plan.checker,
+    documents: plan.documents.map((document) => (plan.namesShown ? { sha256: document.sha256, filename: document.filename } : { sha256: document.sha256 })),
+    options: plan.options,
+    engineVersion: plan.engineVersion,
+  });
+  const stored = plan.fresh ? undefined : (services.cache.get(key) as object | undefined);
+  return answerAnalysis<object>(c, services, {
+    analysis: plan.checker,
+    documents: plan.documents,
+    options: plan.options,
+    now: plan.now,
+    stream: plan.stream,
+    heartbeat: 'working',
+    stored,
+    settle(outcome) {
+      if (!outcome.ok) return { status: 422, detail: `The document could not be analysed: ${outcome.detail} Nothing was counted against your allowance.` };
+      services.cache.put(key, outcome.result, plan.now);
+      return { reply: outcome.result as object, engineFailed: false };
+    },
+  });
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { StateDb } from '../../data/state/db.ts';
+
+/**
+ * The content-hash cache of checker results (spec, Shared input conventions): a result is kept under the
+ * checker, the SHA-256 of what it read and a hash of its canonical options, so identical bytes with
+ * identical options are answered from the state store, free and at once. It holds results only, never a
+ * document's bytes. Engine failures are never put here, so a retry runs the engine again.
+ */
+
+export interface CacheKey {
+  checker: string;
+  contentKey: string;
+  optionsHash: string;
+}
+
+export interface CacheKeyInput {
+  checker: string;
+  /** The documents in request order; `filename` only where the result shows it (it is then part of the key). */
+  documents: readonly { sha256: string; filename?: string | null }[];
+  /** The checked options, as the analysis receives them. */
+  options: unknown;
+  /** The engine that makes the result: a new engine never answers with an old engine's result. */
+  engineVersion: string;
+}
+
+export function cacheKey(input: CacheKeyInput): CacheKey {
+  const contentKey = sha256(input.documents.map((document) => (document.filename === undefined ? document.sha256 : `${document.sha256}:${document.filename ?? ''}`)).join('\n'));
+  return { checker: input.checker, contentKey, optionsHash: sha256(`${input.engineVersion}\n${canonicalJson(input.options)}`) };
+}
+
+export interface ContentCache {
+  /** The stored result, or undefined. */
+  get(key: CacheKey): unknown;
+  /** Stores (or replaces, after `fresh=1`) a result. */
+  put(key: CacheKey, result: unknown, now: Date): void;
+}
+
+export function createContentCache(state: StateDb): ContentCache {
+  return {
+    get(key) {
+      const row = state.get<{ result: string }>(
+        'SELECT result FROM checker_results WHERE checker = ? AND content_key = ? AND options_hash = ?',
+        key.checker,
+        key.contentKey,
+        key.optionsHash,
+      );
+      return row === undefined ? undefined : JSON.parse(row.result);
+    },
+    put(key, result, now) {
+      state.run(
+        `INSERT INTO checker_results (checker, content_key, options_hash, result, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (checker, content_key, options_hash) DO UPDATE SET result = excluded.result, created_at = excluded.created_at`,
+        key.checker,
+        key.contentKey,
+        key.optionsHash,
+        JSON.stringify(result),
+        now.toISOString(),
+      );
+    },
+  };
+}
+
+/** JSON with object keys sorted at every depth and undefined members left out, so equal options hash alike. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) => {
+    if (member === null || typeof member !== 'object' || Array.isArray(member)) return member;
+    return Object.fromEntries(Object.entries(member as Record<string, unknown>).filter(([, inner]) => inner !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }) ?? 'null';
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
