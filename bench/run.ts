@@ -14,6 +14,7 @@ import { ocdsValidity } from './ocds-validity.ts';
 import { benchPipeline } from './pipeline-bench.ts';
 import { load, loadRequests, searchPaths, serveLaunch, startChild, stopChild, type BenchRequest, type LoadResult } from './search-bench.ts';
 import { benchSite } from './site-bench.ts';
+import { benchConcurrentWarrants, benchWarrantRatio } from './warrant-bench.ts';
 import { awardPaths, readAwardMixKeys, residentBytes, tradeStatePaths } from './intelligence-bench.ts';
 import { readMixPaths, readTenderKeys } from './read-mix.ts';
 
@@ -207,6 +208,17 @@ row('(d) site build (Astro)', `${site.pages} pages, ${perSecond(site.pages, site
 row('(d) bare Astro build, same page count', `${site.barePages} pages, ${perSecond(site.barePages, site.bareMs).toFixed(0)} pages/s`, ms(site.bareMs));
 row('(d) site pages/s share of bare', `${siteRatio.toFixed(2)}×`, `goal ≥ 0.5 ${siteRatio >= 0.5 ? 'met' : 'MISSED'}`);
 row('(d) largest page with its CSS', `${(site.largestPage.bytes / 1024).toFixed(1)} KB`, `${site.largestPage.path}; goal ≤ 100 KB ${site.largestPage.bytes <= 100 * 1024 ? 'met' : 'MISSED'}`);
+
+// (j) Document checkers: a warrant of a 10-page text PDF (in a pool thread, as the route runs it) against
+// pdfjs-dist alone reading its text, and 20 distinct 1 MB PDFs posted to POST /v1/warrants at once.
+const warrantRatio = await benchWarrantRatio();
+row('(j) warrant, 10-page text PDF', `${warrantRatio.warrantMs.toFixed(0)} ms`, `pdfjs alone ${warrantRatio.pdfjsMs.toFixed(0)} ms; ratio ${warrantRatio.ratio.toFixed(2)}×; goal ≤ 3× ${warrantRatio.ratio <= 3 ? 'met' : 'MISSED'}`);
+const concurrentWarrants = await benchConcurrentWarrants();
+row(
+  `(j) ${concurrentWarrants.uploads} concurrent warrant uploads, ${(concurrentWarrants.bytesEach / 2 ** 20).toFixed(1)} MB each`,
+  `p99 ${concurrentWarrants.p99Ms.toFixed(0)} ms`,
+  `p50 ${concurrentWarrants.p50Ms.toFixed(0)} ms, all in ${ms(concurrentWarrants.wallMs)}; goal no error ${concurrentWarrants.errors === 0 ? 'met' : `MISSED: ${concurrentWarrants.errors} errors`}`,
+);
 
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
