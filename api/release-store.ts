@@ -32,6 +32,8 @@ export interface ReleaseStoreOptions {
   /** How long a replaced release stays open for requests that started on it. */
   graceMs?: number;
   log?: (message: string) => void;
+  /** DuckDB's `memory_limit` for each release's store (default 128MB; lib/config.ts `duckdbMemoryLimit` says why). */
+  duckdbMemoryLimit?: string;
 }
 
 export type ReleaseStoreState =
@@ -42,6 +44,7 @@ export type ReleaseStoreState =
 const DEFAULT_POLL_MS = 1_000;
 // Longer than any request takes, so nothing that started on the old release meets a closed store.
 const DEFAULT_GRACE_MS = 60_000;
+const DEFAULT_DUCKDB_MEMORY_LIMIT = '128MB';
 
 /**
  * Serves the release `current.json` points at. It opens the release's DuckDB file read-only and loads the
@@ -63,6 +66,7 @@ export class ReleaseStore {
   readonly #pollMs: number;
   readonly #graceMs: number;
   readonly #log: (message: string) => void;
+  readonly #duckdbMemoryLimit: string;
   #current: LoadedRelease | null = null;
   #pinnedClock: { manifest: LoadedRelease['manifest']; at: number } | null = null;
   #notReady = 'No release has been published yet; the nightly run publishes one.';
@@ -80,6 +84,7 @@ export class ReleaseStore {
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.#graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     this.#log = options.log ?? ((message) => console.error(message));
+    this.#duckdbMemoryLimit = options.duckdbMemoryLimit ?? DEFAULT_DUCKDB_MEMORY_LIMIT;
   }
 
   /** Opens the current release (if any) and starts watching the pointer. */
@@ -156,7 +161,7 @@ export class ReleaseStore {
 
       let loaded: LoadedRelease;
       try {
-        loaded = await loadRelease(next);
+        loaded = await loadRelease(next, this.#duckdbMemoryLimit);
       } catch (error) {
         this.#failed(`release ${next.pointer.release_id} could not be opened: ${errorText(error)}`);
         return;
@@ -191,10 +196,10 @@ export class ReleaseStore {
   }
 }
 
-async function loadRelease(release: CurrentRelease): Promise<LoadedRelease> {
+async function loadRelease(release: CurrentRelease, memoryLimit: string): Promise<LoadedRelease> {
   if (!(await hasServingIndex(release.dir))) await writeServingIndexApart(release.dir);
   const tenders = await readServingTenders(release.dir);
-  const store = await openStore(release.storePath, { readOnly: true });
+  const store = await openStore(release.storePath, { readOnly: true, memoryLimit });
   // The awards list's index loads in the background (the list answers 503 {ready: false} until it has).
   const awards = readServingAwards(release.dir);
   useAwardIndex(store, awards);

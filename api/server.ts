@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
+import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { createService } from './app.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
@@ -53,7 +53,8 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** Opens the release store, the state store and the mailer, and serves the API over them. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((message: string) => console.log(message));
-  const store = await ReleaseStore.open({ dataDir: options.dataDir, log });
+  const memoryLimit = duckdbMemoryLimit();
+  const store = await ReleaseStore.open({ dataDir: options.dataDir, log, ...(memoryLimit ? { duckdbMemoryLimit: memoryLimit } : {}) });
   const host = options.host ?? DEFAULT_HOST;
   let state: StateDb;
   try {

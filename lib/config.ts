@@ -81,6 +81,19 @@ export function trustProxy(): boolean {
   return ['1', 'true'].includes((process.env.SVC_TRUST_PROXY ?? '').toLowerCase());
 }
 
+/**
+ * What the API's read-only DuckDB may keep (`SVC_DUCKDB_MEMORY_LIMIT`; unset: the release store's 128MB): its buffer pool holds
+ * blocks of the release file it has read, by default up to 80% of the machine's memory, and never gives them
+ * back while the API runs. Serving reads come mostly from the API's own indexes, so a small pool costs them
+ * nothing measurable (`npm run bench` (f)) and keeps the API's memory within its goal.
+ */
+export function duckdbMemoryLimit(): string | undefined {
+  const raw = process.env.SVC_DUCKDB_MEMORY_LIMIT;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(raw)) throw new Error(`SVC_DUCKDB_MEMORY_LIMIT must be a size such as 128MB or 1GB, got ${raw}`);
+  return raw;
+}
+
 function positiveNumber(variable: string): number | undefined {
   const raw = process.env[variable];
   if (raw === undefined || raw === '') return undefined;

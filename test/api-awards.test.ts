@@ -309,6 +309,15 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
     });
   });
 
+  it('serves each release from a DuckDB kept to 128 MB that hands freed memory back past 16 MB (the API stays within its memory goal)', async () => {
+    const loaded = store.state();
+    assert.ok(loaded.ready);
+    const [settings] = await loaded.release.store.all<{ memory_limit: string; flush: string }>(
+      "SELECT current_setting('memory_limit') AS memory_limit, current_setting('allocator_flush_threshold') AS flush",
+    );
+    assert.deepEqual(settings, { memory_limit: '122.0 MiB', flush: '15.2 MiB' });
+  });
+
   it('lists every awards route in the OpenAPI document', async () => {
     const { body } = await get('/openapi.json');
     for (const path of ['/v1/awards', '/v1/awards/buyers', '/v1/awards/buyers/new', '/v1/awards/buyers/lookup', '/v1/awards/buyers/{buyer_key}', '/v1/awards/suppliers/{identifier}']) {

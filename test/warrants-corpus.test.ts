@@ -59,7 +59,7 @@ test('warrant corpus: recall per edit kind and false positives on clean original
   const found = [...byKind.values()].reduce((sum, kind) => sum + kind.found, 0);
   const rate = falsePositives.length / clean;
   process.stdout.write(
-    [`Warrant corpus (${clean} clean, ${edited} edited over ${byKind.size} kinds of edit)`, ...rows, `  overall recall ${(found / edited).toFixed(3)}`, `  false positives ${falsePositives.length}/${clean} = ${(rate * 100).toFixed(1)}%`, ...falsePositives.map((file) => `    ${file}`), ''].join('\n'),
+    [`Warrant corpus (${clean} clean, ${edited} edited over ${byKind.size} kinds of edit)`, ...rows, `  overall recall ${(found / edited).toFixed(3)}`, `  false positives ${falsePositives.length}/${clean} = ${(rate * 100).toFixed(1)}% (a clean file banded medium or high, or with a tampering signal of medium or high severity)`, ...falsePositives.map((file) => `    ${file}`), ''].join('\n'),
   );
   for (const [kind, { found: hits, total, missed }] of byKind) assert.ok(hits / total >= recallFloor, `${kind}: recall ${hits}/${total}; ${missed.join('; ')}`);
   assert.ok(found / edited >= recallFloor);

@@ -25,7 +25,7 @@ export function countsAgainstAllowance(response: Response): boolean {
 
 export interface AnswerServices {
   pool: AnalysisPool;
-  /** Seconds between `working`/`inspecting` heartbeats when no progress stage arrives (default 5). */
+  /** Milliseconds between `working`/`inspecting` heartbeats when no progress stage arrives (default 5 s). */
   heartbeatMs?: number;
 }
 

@@ -4,9 +4,9 @@ import sharp from 'sharp';
  * Decompression-bomb guard: sharp refuses to decode an image with more pixels than this (a 25 MB PNG can
  * declare billions). 40 megapixels is an A4 page scanned at 600 dpi with room to spare.
  */
-export const maxInputPixels = 40_000_000;
+const maxInputPixels = 40_000_000;
 /** Longest side handed to OCR: beyond this tesseract gains nothing and slows down. */
-export const maxReadingSide = 4_000;
+const maxReadingSide = 4_000;
 /** What sharp assumes when an image states no resolution; 72 makes one pixel one point. */
 const defaultDensity = 72;
 

@@ -201,14 +201,10 @@ async function fromJson(c: Context, rules: IntakeRules): Promise<RawIntake> {
   const body = await parseJsonBody(c);
   if (body.kind === 'malformed') throw new HTTPException(400, { message: body.detail });
   if (body.kind === 'empty' || !isRecord(body.value)) throw new HTTPException(400, { message: noDocument(rules) });
-  const { documents: listed, bytes_b64: _bytes, url: _url, filename: _filename, ...fields } = body.value;
-  const entries: unknown[] = listed === undefined ? (body.value['bytes_b64'] !== undefined || body.value['url'] !== undefined ? [body.value] : []) : Array.isArray(listed) ? listed : [listed];
-  if (listed !== undefined && (body.value['bytes_b64'] !== undefined || body.value['url'] !== undefined)) {
-    throw new HTTPException(400, { message: 'Send either `documents` or a single `bytes_b64`/`url`, not both.' });
-  }
-  if (entries.length > rules.maxDocuments) {
-    throw new HTTPException(400, { message: `${entries.length} documents were sent; ${rules.checker} read at most ${rules.maxDocuments} documents in one request.` });
-  }
+  const { documents: listed, bytes_b64: encoded, url, filename: _filename, ...fields } = body.value;
+  const single = encoded !== undefined || url !== undefined;
+  if (listed !== undefined && single) throw new HTTPException(400, { message: 'Send either `documents` or a single `bytes_b64`/`url`, not both.' });
+  const entries: unknown[] = listed === undefined ? (single ? [body.value] : []) : Array.isArray(listed) ? listed : [listed];
   const documents = entries.map((entry, index) => jsonDocument(entry, index, entries.length, rules));
   return { documents, fields };
 }

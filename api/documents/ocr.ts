@@ -25,6 +25,7 @@ export interface OcrReader {
   close(): Promise<void>;
 }
 
+/** Starts a tesseract worker on the bundled English model (no network); the caller closes it. */
 export async function openOcrReader(): Promise<OcrReader> {
   const worker = await createWorker('eng', lstmOnly, { langPath: englishModelFolder, gzip: true, cacheMethod: 'none' });
   return {
@@ -33,16 +34,6 @@ export async function openOcrReader(): Promise<OcrReader> {
       await worker.terminate();
     },
   };
-}
-
-/** Opens a reader, hands it to `use`, and always terminates the worker afterwards. */
-export async function withOcrReader<T>(use: (reader: OcrReader) => Promise<T>): Promise<T> {
-  const reader = await openOcrReader();
-  try {
-    return await use(reader);
-  } finally {
-    await reader.close();
-  }
 }
 
 async function recognisePage(worker: Worker, image: Uint8Array, pageNumber: number, scale: number): Promise<PageText> {

@@ -9,7 +9,7 @@ import type { IntakeDocument, PageText } from './types.ts';
  * A PDF page whose text layer has fewer visible characters than this is treated as a scan and read by OCR
  * (a scanned page often carries a stray page number or a producer stamp and nothing else).
  */
-export const minTextLayerCharacters = 20;
+const minTextLayerCharacters = 20;
 
 export interface ReadOptions {
   /** Pages read from a PDF, from the first. */
@@ -91,7 +91,7 @@ interface LazyOcr {
   close(): Promise<void>;
 }
 
-/** Starts the OCR worker only when a page needs it (most PDFs never do: starting it costs ~0.3 s). */
+/** Starts the OCR worker only when a page needs it: most PDFs never do, and starting it (loading the 3 MB English model) took about a second here. */
 function lazyOcr(): LazyOcr {
   let opened: Promise<OcrReader> | null = null;
   return {

@@ -125,6 +125,8 @@ function inputSchemaOf(operation: JsonObject): Tool['inputSchema'] {
   for (const parameter of (operation.parameters as JsonObject[] | undefined) ?? []) {
     // Headers and cookies are the transport's business, not arguments.
     if (parameter.in !== 'path' && parameter.in !== 'query') continue;
+    // A tool call answers one JSON result; the checkers' Server-Sent Events switch is not for MCP clients.
+    if (parameter.in === 'query' && parameter.name === 'stream') continue;
     const name = String(parameter.name);
     const schema = (parameter.schema as JsonObject | undefined) ?? {};
     properties[name] = parameter.description ? { ...schema, description: parameter.description } : schema;

@@ -22,6 +22,15 @@ import {
   TenderStripSchema,
 } from '../schemas/tender.ts';
 import { TenderMatchBody, TenderMatchSchema } from '../schemas/tender-match.ts';
+import { capabilities } from '../checkers/extract/capabilities.ts';
+import { extractionResult } from '../checkers/extract/result.ts';
+import { identityResult } from '../checkers/identity/result.ts';
+import { packResult } from '../checkers/pack/result.ts';
+import { warrantBundle } from '../checkers/warrants/bundle.ts';
+import { CheckPackBody } from '../routes/check-pack.ts';
+import { ExtractBody } from '../routes/extract.ts';
+import { IdentityCheckBody } from '../routes/identity-check.ts';
+import { WarrantBody, WarrantCheckQuery, WarrantCheckSchema, WarrantFeedbackBody, WarrantFeedbackSchema, WarrantIdParams } from '../routes/warrants.ts';
 
 /**
  * The MCP tool registry. Every tool is a typed wrapper over one REST route and is called in process
@@ -117,6 +126,23 @@ function pathParameters(path: string): string[] {
 
 /** Routes that take no parameters; extra arguments are ignored, as the route ignores extra query parameters. */
 const NoArguments = z.object({});
+
+/** `fresh` on a document checker tool: travels in the query, as the route reads it. */
+const freshArgument = z.boolean().optional().describe('true: inspect again even if identical bytes were checked before');
+
+/**
+ * A document checker tool: the route's JSON body (documents as `bytes_b64`, or `url` where the checker reads
+ * URLs) and `fresh`, sent as the route's query. An MCP call never streams: the reply is the JSON result.
+ */
+function documentCheckerRequest(path: string) {
+  return (input: Record<string, unknown>): RouteRequest => {
+    const { fresh, stream: _stream, ...body } = input;
+    return {
+      path: fresh === true || fresh === 'true' ? `${path}?fresh=1` : path,
+      init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    };
+  };
+}
 
 export const mcpTools: readonly McpTool[] = [
   defineTool({
@@ -330,5 +356,98 @@ export const mcpTools: readonly McpTool[] = [
     route: { method: 'GET', path: '/v1/grants/summary' },
     input: NoArguments,
     output: GrantsSummary,
+  }),
+  defineTool({
+    name: 'inspect_document',
+    title: 'Inspect a document for signs of editing',
+    description:
+      'Forensic inspection of a PDF or image (PNG, JPEG, WebP, BMP, TIFF; up to 25 MB) sent as `bytes_b64` with its `filename`: ' +
+      'revisions and what each later save changed, signatures, scripts, metadata, fonts, covered or overdrawn text, image ' +
+      'EXIF and JPEG traces, and invoice arithmetic. Returns a stored warrant: `risk_band` (low, medium, high; `insufficient` ' +
+      'when too little could be read; `error` when it could not be parsed), each signal with where it was found, and a ' +
+      'recommended action. A signal for a person to review, never a fraud verdict. The same bytes return the stored warrant ' +
+      'free (`fresh: true` inspects again). URLs are not read. Uses one unit of the weekly allowance per inspection.',
+    route: { method: 'POST', path: '/v1/warrants' },
+    input: WarrantBody.extend({ fresh: freshArgument }),
+    output: warrantBundle,
+    metered: true,
+    toRequest: documentCheckerRequest('/v1/warrants'),
+  }),
+  defineTool({
+    name: 'check_warrant_cache',
+    title: 'Find a stored warrant by file hash',
+    description: "Whether a file (by its SHA-256, 64 lowercase hex) already has a warrant; inspecting it again would return that warrant free. Not metered.",
+    route: { method: 'GET', path: '/v1/warrants/check' },
+    input: WarrantCheckQuery,
+    output: WarrantCheckSchema,
+  }),
+  defineTool({
+    name: 'get_warrant',
+    title: 'Read a stored warrant',
+    description: 'A stored warrant by its `warrant_id` (`warrant_` and 16 hex characters), with every signal. Not metered.',
+    route: { method: 'GET', path: '/v1/warrants/{warrant_id}' },
+    input: WarrantIdParams,
+    output: warrantBundle,
+  }),
+  defineTool({
+    name: 'warrant_feedback',
+    title: 'Rate a warrant',
+    description: 'Say whether a warrant was useful: `verdict` up or down, with an optional `note`. Not metered.',
+    route: { method: 'POST', path: '/v1/warrants/{warrant_id}/feedback' },
+    input: WarrantIdParams.extend(WarrantFeedbackBody.shape),
+    output: WarrantFeedbackSchema,
+  }),
+  defineTool({
+    name: 'extract_document',
+    title: 'Extract fields from a document',
+    description:
+      'Structured fields from a PDF, image, .docx, text or HTML document (`bytes_b64` with `filename`, or `url`; up to 25 MB, at ' +
+      'most 10 pages read): name the `fields` (names, or {name, type, description}), or a `template` (payslip, tax_invoice, ' +
+      'bank_statement, receipt, contract), or neither to have the document classified first. Each value comes with its ' +
+      'confidence and page; `not_found` lists what was not located. `options` adds tables, grounding, classify, redact, layout, ' +
+      'links, figures, chunks, split or flag_below (see extract_capabilities). Extraction is not verification, and the document ' +
+      'is never stored. Uses one unit of the weekly allowance per call.',
+    route: { method: 'POST', path: '/v1/extract' },
+    input: ExtractBody.extend({ fresh: freshArgument }),
+    output: extractionResult,
+    metered: true,
+    toRequest: documentCheckerRequest('/v1/extract'),
+  }),
+  defineTool({
+    name: 'extract_capabilities',
+    title: 'What extraction options this server offers',
+    description: 'Each extract option: what it accepts, which inputs it works on, how it works, whether it was measured (with the figure) and whether it is available here. Free.',
+    route: { method: 'GET', path: '/v1/extract/capabilities' },
+    input: NoArguments,
+    output: capabilities,
+  }),
+  defineTool({
+    name: 'identity_check',
+    title: 'Check identity documents against an Australian scheme',
+    description:
+      'Up to 10 identity documents (PDF or images, each `{bytes_b64, filename}` or `{url}`) counted under `scheme` ' +
+      '`afp_100_point` (default: points and primaries) or `austrac_safe_harbour` (a category path). Each document is classified ' +
+      '(passport, driver licence, Medicare card, utility bill, …) with what it shows (N name, P photo, A address, S signature) ' +
+      'and how it counts; `established` says whether the set meets the scheme. Coverage for a person to act on: no document is ' +
+      'authenticated. Uses one unit of the weekly allowance per call.',
+    route: { method: 'POST', path: '/v1/identity-check' },
+    input: IdentityCheckBody.extend({ fresh: freshArgument }),
+    output: identityResult,
+    metered: true,
+    toRequest: documentCheckerRequest('/v1/identity-check'),
+  }),
+  defineTool({
+    name: 'check_pack',
+    title: 'Check a document pack against a checklist',
+    description:
+      'Up to 12 documents (each `{bytes_b64, filename}` or `{url}`) classified from their first page and matched to the slots of ' +
+      'a `scheme` (income_proof, lending_prequal, rental_application) or your own `requirements` (document types, or {key, ' +
+      'accepts[], optional}): which slots are filled, what is `missing`, documents that matched nothing, and documents a scheme ' +
+      'should not collect where a published rule says so. Uses one unit of the weekly allowance per call.',
+    route: { method: 'POST', path: '/v1/check-pack' },
+    input: CheckPackBody.extend({ fresh: freshArgument }),
+    output: packResult,
+    metered: true,
+    toRequest: documentCheckerRequest('/v1/check-pack'),
   }),
 ];

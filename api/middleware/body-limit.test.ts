@@ -118,3 +118,13 @@ test('malformed JSON answers 400 {detail} naming the problem; well-formed, empty
   assert.equal((await app.request('/v1/upload', { method: 'POST', body: '{not json', headers: { 'content-type': 'text/plain' } })).status, 200);
   assert.equal(calls.handler, 3);
 });
+
+test('a path given a larger limit takes bodies up to it, and only that path', async () => {
+  const app = new Hono();
+  app.use('*', bodyLimit({ maxBytes: 100, largerFor: { '/v1/warrants': 1000 } }));
+  app.post('*', async (c) => c.json({ received: (await c.req.arrayBuffer()).byteLength }));
+  const body = 'x'.repeat(500);
+  assert.deepEqual(await (await app.request('/v1/warrants', { method: 'POST', body })).json(), { received: 500 });
+  assert.equal((await app.request('/v1/warrants', { method: 'POST', body: 'x'.repeat(1001) })).status, 413);
+  assert.equal((await app.request('/v1/feedback', { method: 'POST', body })).status, 413);
+});

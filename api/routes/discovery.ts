@@ -137,6 +137,7 @@ function agentsMarkdown(service: Service): string {
     '',
     ...authenticationLines(service).map((line) => `- ${line}`),
     '',
+    ...(hasCheckers(service) ? ['## Document checkers', '', ...checkerLines().map((line) => `- ${line}`), ''] : []),
     '## MCP tools',
     '',
     `Connect an MCP client to \`${base}/mcp\` with the same \`Authorization\` header as REST calls, or none. Each tool wraps one REST ` +
@@ -166,6 +167,7 @@ function llmsText(service: Service): string {
     `Interface version ${service.version}. ${authenticationLines(service).slice(0, 2).join(' ')} ` +
       `The MCP server is at ${base}/mcp (Streamable HTTP).`,
     '',
+    ...(hasCheckers(service) ? [`Document checkers: ${checkerLines().join(' ')}`, ''] : []),
     '## Docs',
     '',
     `- [Guide for agents](${base}/agents.md): authentication, limits, every MCP tool with its arguments and every REST route`,
@@ -262,6 +264,28 @@ function authenticationLines(service: Service): string[] {
     'Every response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`: the weekly allowance of metered calls, what is left ' +
       'after this call and the seconds until the week resets. Every error is JSON `{"detail": "…"}`, a sentence to act on; ' +
       'on 429 and 503 wait the `Retry-After` seconds before retrying.',
+  ];
+}
+
+/** The tag of the document checker routes (api/routes/warrants.ts, extract.ts, identity-check.ts, check-pack.ts). */
+const CHECKER_TAG = 'Document checkers';
+
+function hasCheckers(service: Service): boolean {
+  return service.routes.some((route) => route.tags.includes(CHECKER_TAG));
+}
+
+/** How every document checker takes documents and answers (spec, Shared input conventions), shared by both documents. */
+function checkerLines(): string[] {
+  return [
+    'Send a document as JSON `{"bytes_b64": "…", "filename": "…"}` (the MCP tools take the same), or as a multipart upload in `file` ' +
+      '(`files`, one part each, for the identity and pack checks); checkers other than warrants also read `{"url": "…"}` from public hosts ' +
+      '(warrants answer 501). Each document is at most 25 MB (413), and its type is judged from its content, never its name.',
+    'Identical bytes with identical options answer from the stored result, free and at once (header `Svc-Cache: hit`); `fresh=1` checks ' +
+      'again. Before uploading a file for a warrant, `GET /v1/warrants/check?sha256=…` says whether one is stored.',
+    '`?stream=1` answers Server-Sent Events: `received`, then `inspecting` (warrants) or `working` heartbeats, then `result` (the reply) ' +
+      'or `error` (`{detail}`). Streamed calls are never replayed by `Idempotency-Key`.',
+    'Every checker reports coverage for a person to act on, never a verdict, and every reply carries `limitations` saying what it did ' +
+      'not check. A call whose analysis could not finish is not counted; while every analysis slot is busy the answer is 503 with `Retry-After`.',
   ];
 }
 

@@ -29,6 +29,12 @@ export const WARRANT_LIMITATIONS =
   'signal says what it found and where so you can judge it. Nothing is checked with the issuer, and a clean result does not ' +
   'prove a document genuine: a file re-created from scratch after editing leaves few traces.';
 
+/**
+ * The warrant as the routes declare it: the bundle's fields as one object, so /openapi.json (and the MCP
+ * tools published from it) shows a plain object rather than the analysis extended by reference (`allOf`).
+ */
+export const WarrantSchema = z.object(warrantBundle.shape).openapi('Warrant');
+
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 
@@ -116,7 +122,7 @@ export function warrantRoutes(options: WarrantRoutesOptions): OpenAPIHono<Caller
         body: { required: false, content: { 'application/json': { schema: WarrantBody }, 'multipart/form-data': { schema: WarrantForm } } },
       },
       responses: {
-        200: checkerReply(warrantBundle, 'The warrant.'),
+        200: checkerReply(WarrantSchema, 'The warrant.'),
         ...checkerErrors,
         501: errorReply('`url` was given: warrants read uploaded bytes only.'),
       },
@@ -167,7 +173,7 @@ export function warrantRoutes(options: WarrantRoutesOptions): OpenAPIHono<Caller
       summary: 'A stored warrant, as JSON or a Markdown report',
       request: { params: WarrantIdParams, query: WarrantReadQuery },
       responses: {
-        200: { description: 'The warrant (`format=json`), or its report (`format=md`).', content: { ...json(warrantBundle), 'text/markdown': { schema: z.string() } } },
+        200: { description: 'The warrant (`format=json`), or its report (`format=md`).', content: { ...json(WarrantSchema), 'text/markdown': { schema: z.string() } } },
         400: errorReply('The id is not a warrant id.'),
         404: errorReply('No warrant has this id.'),
       },

@@ -2,9 +2,10 @@ import { readDocument } from '../../documents/read.ts';
 import type { PageText } from '../../documents/types.ts';
 import type { Analysis } from '../types.ts';
 import { classifyDocument, type ExtractDocumentType } from './classify.ts';
-import { FieldLocator } from './locate.ts';
+import { FieldLocator, labelledPairs } from './locate.ts';
 import type { ExtractOptions, FieldRequest } from './options.ts';
-import type { ExtractedField, OptionName } from './options/types.ts';
+import { extractOptionNames, extractOptionRunners, type ExtractedField, type OptionName } from './options/index.ts';
+import type { GroundedField } from './options/grounding.ts';
 import type { ExtractionResult } from './result.ts';
 import { templates, type FieldRule, type ValueKind } from './templates.ts';
 
@@ -36,6 +37,13 @@ export const analyseExtraction: Analysis<ExtractOptions, ExtractionResult> = asy
   const classification = options.template ? null : classifyDocument(read.pages);
   const documentType: ExtractDocumentType | 'unrecognised' = options.template ?? classification!.document_type;
   const { fields, notFound } = mode === 'classify_only' || mode === 'redact_only' ? { fields: {}, notFound: [] } : extractFields(read.pages, options, documentType, mode);
+  const optionResults: Partial<Record<OptionName, unknown>> = {};
+  for (const name of extractOptionNames) {
+    if (!(name in options.options)) continue;
+    context.progress?.(name);
+    optionResults[name] = await extractOptionRunners[name]({ document, pages: read.pages, fields, settings: options.options[name] });
+  }
+  if (optionResults.grounding) groundFields(fields, optionResults.grounding as Record<string, GroundedField>);
   return {
     mode,
     document_type: documentType,
@@ -44,10 +52,22 @@ export const analyseExtraction: Analysis<ExtractOptions, ExtractionResult> = asy
     pages_read: read.pages.length,
     page_limit: options.max_pages,
     page_count: read.pageCount,
-    capabilities_used: capabilitiesUsed(read.pages, options, documentType, mode),
+    capabilities_used: [...capabilitiesUsed(read.pages, options, documentType, mode), ...Object.keys(optionResults)],
+    // Each option's module declares its key's shape (tables' is the spec's); the runners return exactly that.
+    ...(optionResults as Pick<ExtractionResult, 'tables'> & Record<string, unknown>),
     limitations,
   };
 };
+
+/** With grounding, each field the text layer locates carries its box (spec: "gains bbox and text_layer_match"; null on scans). */
+function groundFields(fields: Record<string, ExtractedField>, grounded: Record<string, GroundedField>): void {
+  for (const [name, field] of Object.entries(fields)) {
+    const place = grounded[name];
+    if (!place) continue;
+    field.bbox = place.bbox;
+    field.text_layer_match = place.text_layer_match;
+  }
+}
 
 function modeOf(options: ExtractOptions): Mode {
   if (options.fields && options.fields.length > 0) return 'fields';
@@ -58,7 +78,9 @@ function modeOf(options: ExtractOptions): Mode {
 }
 
 function extractFields(pages: PageText[], options: ExtractOptions, documentType: ExtractDocumentType | 'unrecognised', mode: Mode): { fields: Record<string, ExtractedField>; notFound: string[] } {
-  const rules = [...(documentType === 'unrecognised' || (mode === 'fields' && !options.template) ? [] : templates[documentType].fields), ...(options.fields ?? []).map(customRule)];
+  const pairs = labelledPairs(pages);
+  const documentLabels = [...new Set(pairs.map((pair) => normaliseLabel(pair.label)))];
+  const rules = [...(documentType === 'unrecognised' || (mode === 'fields' && !options.template) ? [] : templates[documentType].fields), ...(options.fields ?? []).map((field) => customRule(field, documentLabels))];
   const locator = new FieldLocator(pages, allLabels(rules), options.country);
   const fields: Record<string, ExtractedField> = {};
   const notFound: string[] = [];
@@ -68,7 +90,7 @@ function extractFields(pages: PageText[], options: ExtractOptions, documentType:
     else notFound.push(rule.name);
   }
   if (mode === 'classified' && documentType === 'unrecognised') {
-    for (const pair of locator.labelledPairs()) {
+    for (const pair of pairs) {
       const name = snakeCase(pair.label);
       if (name !== '' && !(name in fields)) fields[name] = { value: pair.value, confidence: pair.confidence, page: pair.page };
     }
@@ -84,21 +106,21 @@ function allLabels(rules: FieldRule[]): string[] {
 
 /**
  * A caller's field as a rule: its name is a label, and so are the labels of any template field with the
- * same name or label ("Invoice No" finds "Invoice number:"), or whose label the description or question
- * mentions ("When is payment due?" finds "Due date:").
+ * same name or label ("Invoice No" finds "Invoice number:"), and any label, a template's or one the
+ * document itself shows, that the description or question mentions ("What is the amount payable?"
+ * finds "Amount payable:").
  */
-function customRule(field: FieldRequest): FieldRule {
+function customRule(field: FieldRequest, documentLabels: string[]): FieldRule {
   const label = normaliseLabel(field.name);
-  const hint = field.hint ? ` ${normaliseLabel(field.hint)} ` : '';
-  const related = Object.values(templates).flatMap((template) =>
-    template.fields.filter((rule) => rule.name === snakeCase(field.name) || rule.labels.includes(label) || rule.labels.some((other) => other.length > 3 && hint.includes(` ${other} `))),
-  );
+  const hint = field.hint ? ` ${normaliseLabel(field.hint).replace(/[^\w\s]/g, ' ')} ` : '';
+  const mentioned = (other: string) => other.length > 3 && hint.includes(` ${other} `);
+  const related = Object.values(templates).flatMap((template) => template.fields.filter((rule) => rule.name === snakeCase(field.name) || rule.labels.includes(label) || rule.labels.some(mentioned)));
   const sameName = related.find((rule) => rule.name === snakeCase(field.name) || rule.labels.includes(label));
   const kind: ValueKind = field.type === 'text' && sameName && identifierKinds.has(sameName.kind) ? sameName.kind : field.type;
   return {
     name: field.name,
     kind,
-    labels: [...new Set([label, ...related.flatMap((rule) => rule.labels)])],
+    labels: [...new Set([label, ...related.flatMap((rule) => rule.labels), ...documentLabels.filter(mentioned)])],
     ...(sameName?.rangeLabels ? { rangeLabels: sameName.rangeLabels, rangeIndex: sameName.rangeIndex ?? 0 } : {}),
   };
 }

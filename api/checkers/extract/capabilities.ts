@@ -81,7 +81,7 @@ const descriptions: Record<OptionName, Described> = {
     available: true,
     variants: [],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'yes' },
-    inputs_note: 'Reads the text of the pages read; OCR errors in titles lower the confidence.',
+    inputs_note: 'Reads the text of the pages read; OCR errors in titles lower the confidence. The measurement is on text-layer documents; scans are not measured by a test.',
     mechanism: 'Weighted title and label cues per template type (tax invoice, payslip, bank statement, receipt, contract); a cue on page 1 counts double; below a minimum score the type is unrecognised.',
     measured: true,
     measurement: {
@@ -94,7 +94,7 @@ const descriptions: Record<OptionName, Described> = {
     available: true,
     variants: [],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'yes' },
-    inputs_note: 'Boxes come from the text layer or OCR words; a .docx has spans and masked text but null boxes.',
+    inputs_note: 'Boxes come from the text layer or OCR words; a .docx has spans and masked text but null boxes. On scans one misread digit fails a check digit and the number is not masked; scans are not measured by a test.',
     mechanism: 'Patterns for TFN, ABN and Medicare numbers kept only when their check digit is right, BSB and account numbers and dates of birth only beside their label, email addresses and Australian phone numbers by form; overlapping findings keep the longer.',
     measured: true,
     measurement: {

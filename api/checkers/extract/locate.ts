@@ -33,6 +33,8 @@ interface LabelMatch {
   label: string;
   /** The cell's text after the label. */
   rest: string;
+  /** A checkbox the cell opens with, before the label ("[x] Goods received"), or ''. */
+  box: string;
 }
 
 /**
@@ -44,6 +46,8 @@ export class FieldLocator {
   readonly #lines: Line[][];
   readonly #labels: { label: string; pattern: RegExp }[];
   readonly #country: string | undefined;
+  /** Each distinct cell text's label, worked out once: every field asks about every cell. */
+  readonly #labelCache = new Map<string, LabelMatch | null>();
 
   constructor(pages: readonly PageText[], labels: Iterable<string>, country: string | undefined) {
     this.#lines = pages.map((page) =>
@@ -73,31 +77,27 @@ export class FieldLocator {
     return rule.letterhead ? this.#letterhead() : null;
   }
 
-  /** Every `Label: value` pair in reading order, for a document of no recognised type. */
-  labelledPairs(): { label: string; value: string; page: number; confidence: number }[] {
-    const pairs: { label: string; value: string; page: number; confidence: number }[] = [];
-    for (const lines of this.#lines) {
-      for (const line of lines) {
-        for (const cell of line.cells) {
-          const pair = /^([A-Za-z][\w ()/&.'#-]{0,40}?)\s*:\s*(\S.*)$/.exec(cell.text);
-          if (pair) pairs.push({ label: pair[1]!, value: pair[2]!.trim(), page: line.page.page, confidence: round(placementConfidence.sameCell * line.page.confidence) });
-        }
-      }
-    }
-    return pairs;
+  /** The longest label the cell starts with; on an OCR page a label misread by a letter or two counts too. */
+  #labelOf(cellText: string, ocr: boolean): LabelMatch | null {
+    const key = `${ocr ? 'ocr' : 'text'}\u0000${cellText}`;
+    let match = this.#labelCache.get(key);
+    if (match === undefined) this.#labelCache.set(key, (match = this.#findLabel(cellText, ocr)));
+    return match;
   }
 
-  /** The longest label the cell starts with; on an OCR page a label misread by a letter or two counts too. */
-  #labelOf(text: string, ocr: boolean): LabelMatch | null {
+  #findLabel(cellText: string, ocr: boolean): LabelMatch | null {
+    const box = leadingCheckbox.exec(cellText)?.[0] ?? '';
+    const text = cellText.slice(box.length);
     for (const { label, pattern } of this.#labels) {
       const match = pattern.exec(text);
-      if (match) return { label, rest: text.slice(match[0].length) };
+      if (match) return { label, rest: text.slice(match[0].length), box };
     }
-    return ocr ? this.#misreadLabelOf(text) : null;
+    const misread = ocr ? this.#misreadLabelOf(text) : null;
+    return misread ? { ...misread, box } : null;
   }
 
   /** "Cantractor", "Conmencement date", "Tem": OCR's usual one-letter slips, at most one per five letters. */
-  #misreadLabelOf(text: string): LabelMatch | null {
+  #misreadLabelOf(text: string): Omit<LabelMatch, 'box'> | null {
     const words = text.split(/(?<=\S)(?=\s)/);
     for (const { label } of this.#labels) {
       const wordCount = label.split(' ').length;
@@ -115,7 +115,7 @@ export class FieldLocator {
     const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): LocatedValue | null =>
       value === null ? null : { value, confidence: round(placementConfidence[placement] * pageConfidence), page: line.page.page };
     if (kind === 'boolean') {
-      const before = line.cells.slice(0, cell.index).map((other) => other.text).join(' ');
+      const before = match.box || line.cells.slice(0, cell.index).map((other) => other.text).join(' ');
       return at(readBoolean(before, match.rest), 'sameCell');
     }
     // "The Contractor must perform…" is prose that starts with a label's words, not a label and its value.
@@ -156,6 +156,23 @@ export class FieldLocator {
     return null;
   }
 }
+
+/** Every `Label: value` pair on the pages in reading order: the labels the document itself uses. */
+export function labelledPairs(pages: readonly PageText[]): { label: string; value: string; page: number; confidence: number }[] {
+  const pairs: { label: string; value: string; page: number; confidence: number }[] = [];
+  for (const page of pages) {
+    for (const line of page.text.split('\n')) {
+      for (const cell of line.split('\t')) {
+        const pair = /^([A-Za-z][\w ()/&.'#-]{0,40}?)\s*:\s*(\S.*)$/.exec(cell.trim());
+        if (pair) pairs.push({ label: pair[1]!, value: pair[2]!.trim(), page: page.page, confidence: round(placementConfidence.sameCell * page.confidence) });
+      }
+    }
+  }
+  return pairs;
+}
+
+/** A checkbox opening a cell: ☐ ☑ ☒, [x] [ ], (x) ( ). */
+const leadingCheckbox = /^\s*(?:\[\s*[xX✓✔]?\s*\]|[☐☑☒□■✔✓]|\(\s*[xX]?\s*\))\s*/;
 
 /** Three or more cells of words without digits, above a line with at least as many cells. */
 function isHeaderRow(line: Line, below: Line | undefined): boolean {

@@ -56,7 +56,7 @@ test('the flat query form gives the same object as the JSON body', () => {
     redact: 'false',
     flag_below: '0.6',
     'chunks.strategy': 'by_title',
-    'chunks.max_characters': '800',
+    'chunks.max_tokens': '800',
     stream: '1',
   });
   const fromBody = extractRequestOptions.parse({
@@ -64,7 +64,7 @@ test('the flat query form gives the same object as the JSON body', () => {
     template: 'tax_invoice',
     max_pages: 4,
     render_scale: 3,
-    options: { tables: true, grounding: true, flag_below: 0.6, chunks: { strategy: 'by_title', max_characters: 800 } },
+    options: { tables: true, grounding: true, flag_below: 0.6, chunks: { strategy: 'by_title', max_tokens: 800 } },
   });
   assert.deepEqual(fromQuery, fromBody);
 });
@@ -87,4 +87,12 @@ test('the query form refuses an unknown parameter or option, naming it, with 400
   assert.match(queryError({ max_pages: 'many' }).message, /^Invalid query parameter max_pages:/);
   assert.match(queryError({ tables: 'yes please' }).message, /^Invalid query parameter tables=yes please/);
   assert.match(queryError({ tables: 'true', 'tables.min_rows': '2' }).message, /both as a switch and with settings/);
+});
+
+test("an option's settings are checked by the option's own schema, in both forms", () => {
+  const body = extractRequestOptions.safeParse({ options: { chunks: { strategy: 'by_vibes' } } });
+  assert.equal(body.success, false);
+  assert.equal(invalidBodyStatus(body.error!), 422);
+  assert.match(body.error!.issues[0]!.message, /^has settings its option refuses \(strategy: /);
+  assert.match(queryError({ 'tables.min_rows': '0' }).message, /^Invalid query parameter tables: has settings its option refuses \(min_rows: /);
 });

@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { malformedInputParams } from '../../schemas/common.ts';
 import { extractDocumentTypes } from './classify.ts';
-import { extractOptionNames, type OptionName } from './options/types.ts';
+import { extractOptionNames, extractOptionSettings, type OptionName } from './options/index.ts';
+import { settingsProblem } from './options/settings.ts';
 
 /** Pages read per document at most, whatever `max_pages` asks (spec, Extract parameter rules). */
 export const maxPagesCeiling = 10;
@@ -46,9 +47,13 @@ const optionValue = z.union([z.boolean(), z.number(), z.record(z.string(), z.unk
 const extractOptionsObject = z
   .record(z.string(), optionValue)
   .check((ctx) => {
-    for (const name of Object.keys(ctx.value)) {
-      if (isOptionName(name)) continue;
-      ctx.issues.push({ code: 'custom', message: unknownOptionSentence(name), input: ctx.value, path: [name], params: malformedInputParams });
+    for (const [name, value] of Object.entries(ctx.value)) {
+      if (!isOptionName(name)) {
+        ctx.issues.push({ code: 'custom', message: unknownOptionSentence(name), input: ctx.value, path: [name], params: malformedInputParams });
+        continue;
+      }
+      const problem = value === false ? null : settingsProblem(extractOptionSettings[name], value);
+      if (problem) ctx.issues.push({ code: 'custom', message: `has settings its option refuses (${problem}); GET /v1/extract/capabilities shows what it accepts`, input: value, path: [name] });
     }
   })
   .transform((options) => {

@@ -103,3 +103,13 @@ test('GST below 10% on an invoice that mentions GST-free items is only low', () 
   );
   assert.match(signals[0]!.found, /mentions GST-free items/);
 });
+
+test('receipt lines "quantity x item, amount" are added up against the GST-inclusive total', () => {
+  const receipt = ['Ironbark Joinery Pty Ltd', 'TAX INVOICE / RECEIPT', '11 x Switchboard upgrade\t553.52', '12 x Training course - first aid\t398.40', '11 x Switchboard upgrade\t50.82', 'TOTAL\t$1,002.74', 'GST included\t$91.16', 'Paid by: EFTPOS'].join('\n');
+  assert.deepEqual(arithmeticSignals([page(receipt)]), []);
+  const raised = arithmeticSignals([page(receipt.replace('TOTAL\t$1,002.74', 'TOTAL\t$1,092.74').replace('$91.16', '$99.34'))]);
+  assert.deepEqual(
+    raised.map((signal) => [signal.code, signal.found]),
+    [['arith_total_mismatch', 'The 3 line items add up to 1002.74 (1102.08 with GST 99.34), but the total says 1092.74.']],
+  );
+});

@@ -19,15 +19,18 @@ type SummaryField = 'Subtotal' | 'GST' | 'Total';
 interface Figure {
   value: number;
   page: number;
-  text: string;
 }
 
 interface LineItem extends Figure {
   description: string;
   quantity: number;
-  unitPrice: number;
+  /** Null on a receipt line that gives only the quantity and the line's amount. */
+  unitPrice: number | null;
   line: number;
 }
+
+/** A receipt line's first cell: "11 x Switchboard upgrade" (the amount is the line's other cell). */
+const receiptLine = /^(\d+(?:\.\d+)?)\s*[x×]\s+(\S.*)$/i;
 
 function parseNumber(cell: string): number | null {
   const match = numberCell.exec(cell.trim());
@@ -55,8 +58,9 @@ interface InvoiceFigures {
 }
 
 /**
- * Reads the table rows under a header naming quantity, price and amount columns, and the first Subtotal,
- * GST and Total rows after them. A row's numbers align with the header's right-hand columns.
+ * Reads the table rows under a header naming quantity, price and amount columns (or receipt lines
+ * "quantity x description, amount"), and the first Subtotal, GST and Total rows after them. A row's
+ * numbers align with the header's right-hand columns.
  */
 function readInvoice(pages: PageText[]): InvoiceFigures {
   const items: LineItem[] = [];
@@ -80,7 +84,12 @@ function readInvoice(pages: PageText[]): InvoiceFigures {
       const values = numbers.filter((value): value is number => value !== null);
       if (field && values.length >= 1 && values.length <= 2) {
         itemsClosed = items.length > 0 || itemsClosed;
-        summary[field] ??= { value: values.at(-1)!, page: page.page, text: line.replaceAll('\t', ' ') };
+        summary[field] ??= { value: values.at(-1)!, page: page.page };
+        continue;
+      }
+      const receipt = cells.length === 2 && numbers[0] === null && numbers[1] !== null ? receiptLine.exec(cells[0]!) : null;
+      if (receipt && !itemsClosed) {
+        items.push({ description: receipt[2]!, quantity: Number(receipt[1]), unitPrice: null, value: numbers[1]!, page: page.page, line: index + 1 });
         continue;
       }
       if (!columns || itemsClosed || numbers.length < 3) continue;
@@ -92,7 +101,7 @@ function readInvoice(pages: PageText[]): InvoiceFigures {
       const amount = at(columns.amount);
       if (quantity === null || unitPrice === null || amount === null) continue;
       const description = cells.slice(0, Math.max(1, columns.quantity - shift)).join(' ');
-      items.push({ description, quantity, unitPrice, value: amount, page: page.page, line: index + 1, text: line.replaceAll('\t', ' ') });
+      items.push({ description, quantity, unitPrice, value: amount, page: page.page, line: index + 1 });
     }
   }
   return { items, summary, mentionsGstFree };
@@ -111,6 +120,7 @@ export function arithmeticSignals(pages: PageText[]): Signal[] {
   const { items, summary, mentionsGstFree } = readInvoice(pages);
   const signals: Signal[] = [];
   for (const item of items) {
+    if (item.unitPrice === null) continue;
     const product = item.quantity * item.unitPrice;
     if (!near(product, item.value, centsPerLine)) {
       signals.push({

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 /** Side of the grey square both pictures are reduced to before comparing: coarse enough to ignore JPEG noise. */
-const side = 24;
+export const greySide = 24;
 
 export interface PictureDifference {
   /** Width/height of the image and of the thumbnail. */
@@ -39,5 +39,5 @@ export async function compareThumbnail(image: Uint8Array, thumbnail: Uint8Array)
 }
 
 async function greySquare(picture: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await sharp(picture, { failOn: 'none' }).greyscale().resize(side, side, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer());
+  return new Uint8Array(await sharp(picture, { failOn: 'none' }).greyscale().resize(greySide, greySide, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer());
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import sharp from 'sharp';
+import { withXmpSegment } from '../../../test/helpers/warrant-corpus/edits.ts';
 import { withExifSegment, type ExifFields } from '../../../test/helpers/warrant-corpus/exif.ts';
 import { imageSignals } from './image.ts';
 import { fingerprintTables, readQuantisationTables } from './jpeg-tables.ts';
@@ -63,6 +64,18 @@ test('dates: modified before capture, saved later, and a future date', async () 
   );
 });
 
+test('an XMP capture date in UTC beside the camera\'s local EXIF time is a time zone, not a second capture', async () => {
+  const xmp = (when: string): string =>
+    `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreateDate="${when}"/></rdf:RDF></x:xmpmeta>`;
+  const pixels = await picture();
+  const base = await cameraJpeg(pixels);
+  // The camera's clock read 14:05:31 in Sydney (UTC+11): 03:05:31 UTC.
+  const zoned = await imageSignals(withXmpSegment(base, xmp('2024-11-02T03:05:31Z')), 'image/jpeg', context);
+  assert.equal(zoned.signals.some((signal) => signal.code === 'image_dates_inconsistent'), false);
+  const shifted = await imageSignals(withXmpSegment(base, xmp('2024-11-02T09:47:00Z')), 'image/jpeg', context);
+  assert.equal(shifted.signals.find((signal) => signal.code === 'image_dates_inconsistent')?.where.exif_tag, 'xmp:CreateDate');
+});
+
 test('a size that differs from PixelXDimension/PixelYDimension is reported', async () => {
   const { signals } = await imageSignals(await cameraJpeg(await picture(), { pixelWidth: 6000, pixelHeight: 4000 }), 'image/jpeg', context);
   const mismatch = signals.find((signal) => signal.code === 'image_dimensions_mismatch');
@@ -91,6 +104,17 @@ test('a camera photo re-saved by software: IJG tables under a camera name, and d
   assert.ok(signals.some((signal) => signal.code === 'jpeg_double_compression'));
   const once = await imageSignals(await sharp(await picture()).jpeg({ quality: 75 }).toBuffer(), 'image/jpeg', context);
   assert.ok(!once.signals.some((signal) => signal.code === 'jpeg_double_compression'));
+});
+
+test('an EXIF segment that cannot be parsed is reported at its offset, and the pixels are still checked', async () => {
+  const jpeg = await sharp(await picture(64, 64)).jpeg({ quality: 80 }).toBuffer();
+  // APP1 "Exif" with a TIFF header whose first IFD points past the segment.
+  const payload = Buffer.from('Exif\0\0MM\0\x2a\xff\xff\xff\xff\0\0\0\0\0\0', 'latin1');
+  const broken = Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xe1, 0, payload.length + 2]), payload, jpeg.subarray(2)]);
+  const { signals, readable } = await imageSignals(broken, 'image/jpeg', context);
+  assert.equal(readable, true);
+  assert.deepEqual(signals.find((signal) => signal.code === 'image_metadata_unreadable')?.where, { exif_tag: 'Exif', byte_offset: 6 });
+  assert.ok(signals.some((signal) => signal.code === 'jpeg_quantisation_tables'));
 });
 
 test('bytes that are not a decodable image are unreadable, with a note', async () => {

@@ -99,6 +99,22 @@ export function contentEvents(content: Uint8Array): ContentEvent[] {
         path.push({ x0: Math.min(...corners.map((c) => c[0])), y0: Math.min(...corners.map((c) => c[1])), x1: Math.max(...corners.map((c) => c[0])), y1: Math.max(...corners.map((c) => c[1])) });
         break;
       }
+      case 'm':
+      case 'l':
+      case 'c':
+      case 'v':
+      case 'y': {
+        // A path drawn point by point (pdf-lib's drawRectangle and many editors' white-out draw m/l/h, not
+        // re): its bounding box, the curves' control points included, stands for the filled area.
+        const count = token.value === 'c' ? 3 : token.value === 'v' || token.value === 'y' ? 2 : 1;
+        const points = Array.from({ length: count }, (_, index) => apply(state.ctm, num(2 * (count - index)), num(2 * (count - index) - 1)));
+        const last = path.at(-1);
+        const xs = points.map((point) => point[0]);
+        const ys = points.map((point) => point[1]);
+        if (token.value === 'm' || !last) path.push({ x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
+        else path[path.length - 1] = { x0: Math.min(last.x0, ...xs), y0: Math.min(last.y0, ...ys), x1: Math.max(last.x1, ...xs), y1: Math.max(last.y1, ...ys) };
+        break;
+      }
       case 'f':
       case 'F':
       case 'f*':

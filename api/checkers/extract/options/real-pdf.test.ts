@@ -6,7 +6,8 @@ import { figures } from './figures.ts';
 import { layout } from './layout.ts';
 import { tables } from './tables.ts';
 
-const example = readLayoutPdf(new Uint8Array(readFileSync(new URL('../../../../fixtures/documents/extract-options/pypdf-example.pdf', import.meta.url))));
+// pypdf's resources/example.pdf (fixtures/documents/real/SOURCES.md): a real producer's table with spanning cells.
+const example = readLayoutPdf(new Uint8Array(readFileSync(new URL('../../../../fixtures/documents/real/pypdf-example.pdf', import.meta.url))));
 
 test("pypdf's example.pdf: its table with cells spanning columns, read row by row", async () => {
   const result = await tables({ ...(await example), fields: {}, settings: true });

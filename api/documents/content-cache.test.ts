@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { openStateDb } from '../../data/state/db.ts';
+import { cacheKey, canonicalJson, createContentCache } from './content-cache.ts';
+
+const sha = (digit: string) => digit.repeat(64);
+
+describe('content cache', () => {
+  it('keys equal options alike whatever their key order, and tells engines, documents, order and shown names apart', () => {
+    const base = { checker: 'extract_document', documents: [{ sha256: sha('a') }], options: { template: 'payslip', options: { tables: true, flag_below: 0.5 } }, engineVersion: '1' };
+    const key = cacheKey(base);
+    assert.deepEqual(cacheKey({ ...base, options: { options: { flag_below: 0.5, tables: true }, template: 'payslip', country: undefined } }), key);
+    assert.notDeepEqual(cacheKey({ ...base, engineVersion: '2' }), key);
+    assert.notDeepEqual(cacheKey({ ...base, options: { template: 'receipt' } }), key);
+    const two = { ...base, documents: [{ sha256: sha('a'), filename: 'a.pdf' }, { sha256: sha('b'), filename: 'b.pdf' }] };
+    assert.notDeepEqual(cacheKey(two).contentKey, cacheKey({ ...two, documents: [...two.documents].reverse() }).contentKey);
+    assert.notDeepEqual(cacheKey(two).contentKey, cacheKey({ ...two, documents: [{ sha256: sha('a'), filename: 'x.pdf' }, two.documents[1]!] }).contentKey);
+    assert.equal(canonicalJson({ b: [{ d: 1, c: 2 }], a: null }), '{"a":null,"b":[{"c":2,"d":1}]}');
+  });
+
+  it('stores a result and replaces it', () => {
+    const cache = createContentCache(openStateDb(':memory:'));
+    const key = cacheKey({ checker: 'check_pack', documents: [{ sha256: sha('c') }], options: { scheme: 'income_proof' }, engineVersion: '1' });
+    assert.equal(cache.get(key), undefined);
+    cache.put(key, { complete: false }, new Date('2026-06-10T00:00:00Z'));
+    assert.deepEqual(cache.get(key), { complete: false });
+    cache.put(key, { complete: true }, new Date('2026-06-11T00:00:00Z'));
+    assert.deepEqual(cache.get(key), { complete: true });
+  });
+});
