@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import JSZip from 'jszip';
 import { firstPageStore } from '../api/checkers/first-page-cache.ts';
@@ -182,5 +183,19 @@ describe('page-1 reads kept per document (real identity and pack analyses)', () 
     assert.equal(reply.status, 200);
     const body = (await reply.json()) as IdentityReply;
     assert.deepEqual(body.documents.map((document) => document.classified_type), ['australian_passport', 'utility_bill']);
+  });
+});
+
+describe('page-1 reads of a failed analysis', () => {
+  let checker: CheckerApp;
+  before(() => (checker = checkerApp({ analyses: { identity_check: 'readThenFail' } })));
+  after(() => checker.close());
+
+  it('are kept although the analysis then failed, so a retry does not read those documents again', async () => {
+    const bytes = tinyPdf('read then fail');
+    const reply = await postJson(checker.app, '/v1/identity-check', { documents: [{ bytes_b64: base64(bytes), filename: 'a.pdf' }] });
+    assert.equal(reply.status, 422);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    assert.deepEqual(firstPageStore(createContentCache(checker.state)).known([sha256]), new Map([[sha256, { page: null, images: { isImage: false, largestImageShare: 0 } }]]));
   });
 });

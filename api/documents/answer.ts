@@ -46,7 +46,7 @@ export interface AnswerPlan<Reply> {
   stored: Reply | undefined;
   /** Page-1 reads of these documents made before, by SHA-256, for the analysis to use instead of reading again. */
   firstPages?: ReadonlyMap<string, FirstPage>;
-  /** Keeps each page-1 read the analysis makes, as it makes it. */
+  /** Told each page-1 read the analysis makes, as it makes it. */
   onFirstPageRead?: (sha256: string, read: FirstPage) => void;
   /** Turns the outcome into the reply and stores it where the route keeps results. */
   settle(outcome: AnalysisOutcome<unknown>): Settled<Reply>;
@@ -149,7 +149,8 @@ export interface CachedAnswerPlan {
 /**
  * `answerAnalysis` for the checkers whose results live in the content-hash cache (extract, identity, pack):
  * a stored result answers unless `fresh`; a result is stored; an engine failure is 422 `{detail}` (an
- * `error` event when streamed), is not stored and does not count.
+ * `error` event when streamed), is not stored and does not count. Page-1 reads (`firstPages`) are kept
+ * per document whatever the outcome.
  */
 export function answerCached(c: Context, services: AnswerServices & { cache: ContentCache }, plan: CachedAnswerPlan): Promise<Response> {
   const key = cacheKey({
@@ -160,6 +161,8 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
   });
   const stored = plan.fresh ? undefined : (services.cache.get(key) as object | undefined);
   const firstPages = plan.firstPages;
+  // Page-1 reads the job makes, kept when it settles (on the request's path, so a store failure is the request's).
+  const newReads = new Map<string, FirstPage>();
   return answerAnalysis<object>(c, services, {
     analysis: plan.checker,
     documents: plan.documents,
@@ -172,9 +175,11 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
       ? {}
       : {
           firstPages: plan.fresh ? new Map() : firstPages.known(plan.documents.map((document) => document.sha256)),
-          onFirstPageRead: (sha256: string, read: FirstPage) => firstPages.keep(sha256, read, plan.now),
+          onFirstPageRead: (sha256: string, read: FirstPage) => newReads.set(sha256, read),
         }),
     settle(outcome) {
+      // Kept even when the job then failed: a read made before a time limit is as good as any.
+      for (const [sha256, read] of newReads) firstPages?.keep(sha256, read, plan.now);
       if (!outcome.ok) return { status: 422, detail: `The document could not be analysed: ${outcome.detail} Nothing was counted against your allowance.` };
       services.cache.put(key, outcome.result, plan.now);
       return { reply: outcome.result as object, engineFailed: false };
