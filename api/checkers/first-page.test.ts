@@ -78,3 +78,10 @@ test('every picture of one analysis is read by one OCR worker, terminated when t
   const alone = await classifyFirstPages([pictures[1]!], { now: NOW });
   assert.deepEqual(alone[0], classified[2]);
 });
+
+test('when the OCR worker fails to start, each picture is unreadable with the reason and the other documents are still classified', async () => {
+  const [picture] = (await imageStandIns(['medicare_card'])).map((standIn) => standIn.document);
+  const payslip = await standInPdf('payslip');
+  const classified = await classifyFirstPages([picture!, payslip], { now: NOW }, () => Promise.reject(new Error('the OCR model is missing')));
+  assert.deepEqual(classified.map((document) => [document.classification.type, document.unreadable]), [['unrecognised', 'the OCR model is missing'], ['payslip', null]]);
+});

@@ -54,7 +54,9 @@ export function openOcrSession(start: () => Promise<OcrReader> = openOcrReader):
   return {
     reader: () => (opened ??= start()),
     close: async () => {
-      if (opened) await (await opened).close();
+      // A worker that failed to start has nothing to terminate; its failure was each reading page's.
+      const reader = await opened?.catch(() => null);
+      await reader?.close();
     },
   };
 }
