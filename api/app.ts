@@ -249,7 +249,7 @@ export function createService(options: AppOptions): Service {
   isApiRoute = apiRouteMatcher(app.routes);
   return {
     app,
-    answerCachedRead: cachedReads({ cache, store: options.store, meter, burst, trustProxy }),
+    answerCachedRead: cachedReads({ cache, state, now, store: options.store, meter, burst, trustProxy }),
     refusals: clientErrors({ meter, trustProxy }),
     analysisPool,
   };

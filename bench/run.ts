@@ -178,7 +178,7 @@ if (!checkersOnly) {
     row('(h) API resident memory after (b)–(g)', `${(rss / 2 ** 20).toFixed(0)} MB`, `goal ≤ 400 MB ${rss <= 400 * 2 ** 20 ? 'met' : 'MISSED'}`);
 
     // (i) Keyed reads at 200 connections for a minute: searches, single tenders, awards and intelligence pages
-    // with an API key, every request through the whole app (the lane before routing serves anonymous reads only);
+    // with an API key (repeats answered by the lane before routing, as anonymous repeats are, the rest by the app);
     // the API's memory sampled each second during it, and after.
     let peak = 0;
     const sampler = setInterval(() => {

@@ -105,23 +105,52 @@ describe('repeated anonymous reads answered before routing', () => {
     }
   });
 
-  it('leaves keyed and cookie callers, other methods and unusual targets to the app', async () => {
+  it('answers a valid API key\'s repeats too, with the identified reply and the key\'s rate headers; refused and connector keys go to the app', async () => {
+    const served = await serveCounting({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
+    try {
+      const path = '/v1/tenders?q=pump';
+      const key = keyFor(state, null);
+      await fetch(`${served.origin}${path}`, key);
+      const kept = await fetch(`${served.origin}${path}`, key);
+      const keptBody = await kept.text();
+      assert.equal(served.appAnswers(), 2);
+      const replayed = await fetch(`${served.origin}${path}`, key);
+      assert.equal(served.appAnswers(), 2, 'the keyed third asking never reached the app');
+      assert.equal(await replayed.text(), keptBody);
+      assert.deepEqual(headersOf(replayed), headersOf(kept));
+      assert.equal(replayed.headers.get('ratelimit-limit'), '100', 'the key\'s own allowance, not the anonymous one');
+      const [tender] = (JSON.parse(keptBody) as { results: Record<string, unknown>[] }).results;
+      assert.equal(tender!.link, 'https://buy.nsw.gov.au/notices/sw-1', 'the identified reply, with the links anonymous replies leave out');
+
+      const anonymous = await fetch(`${served.origin}${path}`);
+      assert.equal(((await anonymous.json()) as { results: Record<string, unknown>[] }).results[0]!.link, undefined, 'an anonymous caller never gets the identified reply');
+
+      state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ?', NOW.toISOString(), key.keyId);
+      const before = served.appAnswers();
+      assert.equal((await fetch(`${served.origin}${path}`, key)).status, 401, 'a revoked key is refused although its reply is kept');
+      const connector = keyFor(state, null, 'mcp');
+      assert.equal((await fetch(`${served.origin}${path}`, connector)).status, 401, 'a connector key works only at /mcp');
+      assert.equal((await fetch(`${served.origin}${path}`, { headers: { authorization: 'Bearer nonsense' } })).status, 401);
+      assert.equal(served.appAnswers(), before + 3);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('leaves cookie callers, other methods and unusual targets to the app', async () => {
     const served = await serveCounting({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
     try {
       const path = '/v1/tenders?q=pump';
       for (let i = 0; i < 3; i++) await fetch(`${served.origin}${path}`);
       const before = served.appAnswers();
-      const keyed = await fetch(`${served.origin}${path}`, { headers: keyFor(state, null).headers });
-      const [tender] = ((await keyed.json()) as { results: Record<string, unknown>[] }).results;
-      assert.equal(tender!.link, 'https://buy.nsw.gov.au/notices/sw-1', 'a keyed caller gets the links anonymous replies leave out');
       await fetch(`${served.origin}${path}`, { headers: { cookie: 'theme=dark' } });
       await fetch(`${served.origin}${path}`, { method: 'HEAD' });
-      assert.equal(served.appAnswers(), before + 3);
+      assert.equal(served.appAnswers(), before + 2);
       // Targets URL parsing would rewrite (sent as they are: fetch would rewrite them first), each asked three times.
       for (const target of ['/v1/./tenders?q=pump', '/v1/%2E/tenders?q=pump', '/v1/tenders?q="pump"']) {
         for (let i = 0; i < 3; i++) assert.equal(await statusOf(served.origin, target), 200);
       }
-      assert.equal(served.appAnswers(), before + 12);
+      assert.equal(served.appAnswers(), before + 11);
     } finally {
       await served.close();
     }

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import JSZip from 'jszip';
+import { firstPageStore } from '../api/checkers/first-page-cache.ts';
+import type { FirstPage } from '../api/checkers/first-page.ts';
+import { createContentCache } from '../api/documents/content-cache.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
+import { standInPdf } from './helpers/identity-documents.ts';
 
 const PNG_HEADER = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]);
 
@@ -132,5 +137,65 @@ describe('POST /v1/check-pack', () => {
     const tooMany = await postFiles(checker.app, '/v1/check-pack?scheme=income_proof', 'files', thirteen);
     assert.equal(tooMany.status, 400);
     assert.equal(((await tooMany.json()) as { detail: string }).detail, '13 documents were sent; pack checks read at most 12 documents in one request.');
+  });
+});
+
+describe('page-1 reads kept per document (real identity and pack analyses)', () => {
+  let checker: CheckerApp;
+  before(() => (checker = checkerApp({ real: ['identity_check', 'check_pack'] })));
+  after(() => checker.close());
+
+  /** The documents the analysis read, from the stages of a streamed reply. */
+  const streamed = async (reply: Response) => {
+    const blocks = (await reply.text()).split('\n\n').filter((block) => block.trim() !== '');
+    const events = blocks.map((block) => ({ event: /^event: ?(.*)$/m.exec(block)![1]!, data: JSON.parse(/^data: ?(.*)$/m.exec(block)![1]!) as { stage?: string } }));
+    const reads = [...new Set(events.flatMap((event) => (event.data.stage?.startsWith('reading document') ? [event.data.stage] : [])))];
+    return { reads, result: events.at(-1)!.data as unknown as { documents: { filename: string; classified_type: string }[] } };
+  };
+  const pageReads = () => checker.state.get<{ reads: number }>("SELECT COUNT(*) AS reads FROM checker_results WHERE checker = 'page1'")!.reads;
+  const file = (document: { bytes: Uint8Array; filename: string | null }) => ({ bytes: document.bytes, name: document.filename! });
+  const passportText: FirstPage = { page: { page: 1, width: 400, height: 252, source: 'text_layer', items: [], text: 'AUSTRALIA\nPASSPORT\nP<AUSCITIZEN<<JANE', confidence: 1 }, images: { isImage: false, largestImageShare: 0 } };
+
+  it('a document sent again in another request is not read again; fresh=1 reads everything again, to the same result', async () => {
+    const [payslip, statement] = [await standInPdf('payslip'), await standInPdf('bank_statement')];
+    const first = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=income_proof&stream=1', 'files', [file(payslip)]));
+    assert.deepEqual(first.reads, ['reading document 1 of 1']);
+    assert.equal(pageReads(), 1);
+    const second = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=rental_application&stream=1', 'files', [file(payslip), file(statement)]));
+    assert.deepEqual(second.reads, ['reading document 2 of 2'], 'only the new document was read');
+    assert.equal(pageReads(), 2);
+    assert.deepEqual(second.result.documents.map((document) => document.classified_type), ['payslip', 'bank_statement']);
+    // fresh=1 uses no kept read: a kept read saying passport is not followed, and is replaced by the real one.
+    firstPageStore(createContentCache(checker.state)).keep(payslip.sha256, passportText, new Date('2026-06-01T00:00:00Z'));
+    const fresh = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=rental_application&stream=1&fresh=1', 'files', [file(payslip), file(statement)]));
+    assert.deepEqual(fresh.result, second.result);
+    assert.equal(firstPageStore(createContentCache(checker.state)).known([payslip.sha256]).get(payslip.sha256)?.page?.source, 'text_layer');
+    assert.notEqual(firstPageStore(createContentCache(checker.state)).known([payslip.sha256]).get(payslip.sha256)?.page?.text, passportText.page!.text);
+  });
+
+  it('an identity check classifies from the kept read, and a read kept by another read version is not used', async () => {
+    const licence = await standInPdf('drivers_licence');
+    const utility = await standInPdf('utility_bill');
+    // Kept reads that say passport: a reply that follows one shows the document was not read again.
+    firstPageStore(createContentCache(checker.state)).keep(licence.sha256, passportText, new Date('2026-06-01T00:00:00Z'));
+    firstPageStore(createContentCache(checker.state), 'an earlier read version').keep(utility.sha256, passportText, new Date('2026-06-01T00:00:00Z'));
+    const reply = await postFiles(checker.app, '/v1/identity-check', 'files', [file(licence), file(utility)]);
+    assert.equal(reply.status, 200);
+    const body = (await reply.json()) as IdentityReply;
+    assert.deepEqual(body.documents.map((document) => document.classified_type), ['australian_passport', 'utility_bill']);
+  });
+});
+
+describe('page-1 reads of a failed analysis', () => {
+  let checker: CheckerApp;
+  before(() => (checker = checkerApp({ analyses: { identity_check: 'readThenFail' } })));
+  after(() => checker.close());
+
+  it('are kept although the analysis then failed, so a retry does not read those documents again', async () => {
+    const bytes = tinyPdf('read then fail');
+    const reply = await postJson(checker.app, '/v1/identity-check', { documents: [{ bytes_b64: base64(bytes), filename: 'a.pdf' }] });
+    assert.equal(reply.status, 422);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    assert.deepEqual(firstPageStore(createContentCache(checker.state)).known([sha256]), new Map([[sha256, { page: null, images: { isImage: false, largestImageShare: 0 } }]]));
   });
 });

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PDFDocument, concatTransformationMatrix, drawObject, popGraphicsState, pushGraphicsState } from 'pdf-lib';
 import sharp from 'sharp';
-import { largestPdfImageShare } from './first-page.ts';
+import { intake, imageStandIns, standInPdf } from '../../test/helpers/identity-documents.ts';
+import { openOcrReader, type OcrReader } from '../documents/ocr.ts';
+import { classifyFirstPages, largestPdfImageShare, type FirstPage } from './first-page.ts';
+
+const NOW = '2026-11-20T00:00:00.000Z';
 
 async function squarePng(): Promise<Uint8Array> {
   return new Uint8Array(await sharp({ create: { width: 40, height: 40, channels: 3, background: '#888888' } }).png().toBuffer());
@@ -28,4 +32,56 @@ test('a page with text and no image has no picture share', async () => {
   const pdf = await PDFDocument.create();
   pdf.addPage([300, 300]).drawText('Statement');
   assert.equal(await largestPdfImageShare(await pdf.save()), 0);
+});
+
+test('documents whose page-1 read is known are classified from it and not read again; only new reads are reported', async () => {
+  const [licence, payslip] = [await standInPdf('drivers_licence'), await standInPdf('payslip')];
+  const reported: string[] = [];
+  const readAlone = await classifyFirstPages([licence, payslip], { now: NOW, firstPageRead: (sha256) => reported.push(sha256) });
+  assert.deepEqual(reported, [licence.sha256, payslip.sha256]);
+
+  // The licence's known read says passport: a classification that follows it proves the licence was not read.
+  const passportRead: FirstPage = { page: { page: 1, width: 400, height: 252, source: 'text_layer', items: [], text: 'AUSTRALIA\nPASSPORT\nP<AUSCITIZEN<<JANE', confidence: 1 }, images: { isImage: false, largestImageShare: 0 } };
+  const reads: string[] = [];
+  const stages: string[] = [];
+  const known = await classifyFirstPages([licence, payslip], { now: NOW, firstPages: new Map([[licence.sha256, passportRead]]), firstPageRead: (sha256) => reads.push(sha256), progress: (stage) => stages.push(stage) });
+  assert.deepEqual(reads, [payslip.sha256]);
+  assert.deepEqual(stages, ['reading document 2 of 2']);
+  assert.deepEqual(known.map((document) => document.classification.type), ['australian_passport', 'payslip']);
+  assert.deepEqual(known[1], readAlone[1]);
+});
+
+test('the same bytes twice in one request are read once', async () => {
+  const payslip = await standInPdf('payslip');
+  const reads: string[] = [];
+  const classified = await classifyFirstPages([payslip, { ...payslip, filename: 'again.pdf' }], { now: NOW, firstPageRead: (sha256) => reads.push(sha256) });
+  assert.deepEqual(reads, [payslip.sha256]);
+  assert.deepEqual(classified.map((document) => [document.filename, document.classification.type]), [['payslip.pdf', 'payslip'], ['again.pdf', 'payslip']]);
+});
+
+test('every picture of one analysis is read by one OCR worker, terminated when the analysis ends, even after a document fails', async () => {
+  const pictures = (await imageStandIns(['medicare_card', 'utility_bill'])).map((standIn) => standIn.document);
+  const broken = intake(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]), 'image', 'image/png', 'broken.png');
+  let started = 0;
+  let closed = 0;
+  const countingStart = async (): Promise<OcrReader> => {
+    started++;
+    const reader = await openOcrReader();
+    return { readPage: reader.readPage, close: async () => { closed++; await reader.close(); } };
+  };
+  const classified = await classifyFirstPages([pictures[0]!, broken, pictures[1]!], { now: NOW }, countingStart);
+  assert.equal(started, 1);
+  assert.equal(closed, 1);
+  assert.deepEqual(classified.map((document) => document.classification.type), ['medicare_card', 'unrecognised', 'utility_bill']);
+  assert.match(classified[1]!.unreadable ?? '', /./);
+  // The LSTM engine does not adapt between pictures: the bill reads alike after the card and on its own.
+  const alone = await classifyFirstPages([pictures[1]!], { now: NOW });
+  assert.deepEqual(alone[0], classified[2]);
+});
+
+test('when the OCR worker fails to start, each picture is unreadable with the reason and the other documents are still classified', async () => {
+  const [picture] = (await imageStandIns(['medicare_card'])).map((standIn) => standIn.document);
+  const payslip = await standInPdf('payslip');
+  const classified = await classifyFirstPages([picture!, payslip], { now: NOW }, () => Promise.reject(new Error('the OCR model is missing')));
+  assert.deepEqual(classified.map((document) => [document.classification.type, document.unreadable]), [['unrecognised', 'the OCR model is missing'], ['payslip', null]]);
 });

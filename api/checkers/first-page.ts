@@ -1,8 +1,19 @@
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { z } from 'zod';
+import { openOcrReader, openOcrSession, type OcrReader, type OcrSession } from '../documents/ocr.ts';
 import { openPdf } from '../documents/pdf.ts';
 import { readDocument } from '../documents/read.ts';
 import type { IntakeDocument, PageText } from '../documents/types.ts';
-import type { PageImageFacts } from './document-types.ts';
+import { classifyPage, type DocumentClassification, type PageImageFacts } from './document-types.ts';
+import type { AnalysisContext } from './types.ts';
+
+/**
+ * The version of what `readFirstPage` produces (text, boxes, image facts). A stored read is kept under the
+ * document's SHA-256 and this version (api/checkers/first-page-cache.ts), so changing how page 1 is read
+ * (render scale, OCR, image facts) means bumping it, and every document is read again. The classifier is
+ * run on every request over the stored read, so a change to its cues needs no bump.
+ */
+export const FIRST_PAGE_READ_VERSION = 'page1-2026.11.1';
 
 /** Page 1 of a document as the identity and pack checkers classify it: its text and what pictures it holds. */
 export interface FirstPage {
@@ -10,17 +21,73 @@ export interface FirstPage {
   images: PageImageFacts;
 }
 
+const textItem = z.strictObject({ text: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), font: z.string().nullable() });
+const pageText = z.strictObject({
+  page: z.number().int().positive(),
+  width: z.number(),
+  height: z.number(),
+  source: z.enum(['text_layer', 'ocr']),
+  items: z.array(textItem),
+  text: z.string(),
+  confidence: z.number(),
+});
+/** A stored page-1 read, checked when it comes back from the state store. */
+export const firstPage: z.ZodType<FirstPage> = z.strictObject({
+  page: pageText.nullable(),
+  images: z.strictObject({ isImage: z.boolean(), largestImageShare: z.number().min(0).max(1) }),
+});
+
 /**
- * One read of page 1 (OCR when there is no text layer, so a photographed card still reads). For a PDF the
- * same page's drawing operations are also walked to measure its largest picture, because a scanned licence
- * inside a PDF shows its photo only as an embedded image.
+ * One read of page 1 (OCR when there is no text layer, so a photographed card still reads), in `ocr`'s
+ * worker when one is given. For a PDF the same page's drawing operations are also walked to measure its
+ * largest picture, because a scanned licence inside a PDF shows its photo only as an embedded image.
  */
-export async function readFirstPage(document: IntakeDocument): Promise<FirstPage> {
-  const { pages } = await readDocument(document, { maxPages: 1, renderScale: 2, ocr: true });
+export async function readFirstPage(document: IntakeDocument, ocr?: OcrSession): Promise<FirstPage> {
+  const { pages } = await readDocument(document, { maxPages: 1, renderScale: 2, ocr: true }, ocr);
   const page = pages[0] ?? null;
   if (document.kind === 'image') return { page, images: { isImage: true, largestImageShare: 1 } };
   if (document.kind !== 'pdf') return { page, images: { isImage: false, largestImageShare: 0 } };
   return { page, images: { isImage: false, largestImageShare: await largestPdfImageShare(document.bytes) } };
+}
+
+/** A document as the identity and pack judgements see it: its name and what page 1 was classified as. */
+export interface ClassifiedDocument {
+  filename: string | null;
+  classification: DocumentClassification;
+  /** Why the document could not be read, when it could not. */
+  unreadable: string | null;
+}
+
+/**
+ * Each document classified from page 1, in order. A document whose read an earlier request made
+ * (`context.firstPages`) is classified from that read; the others are read, all in one OCR worker that is
+ * terminated before this returns, and each new read is told to `context.firstPageRead` for the route to
+ * keep. `startOcr` starts that worker (tests count starts through it).
+ */
+export async function classifyFirstPages(documents: IntakeDocument[], context: AnalysisContext, startOcr: () => Promise<OcrReader> = openOcrReader): Promise<ClassifiedDocument[]> {
+  const ocr = openOcrSession(startOcr);
+  // The same bytes sent twice in one request are read once too.
+  const reads = new Map(context.firstPages);
+  try {
+    const classified: ClassifiedDocument[] = [];
+    for (const [index, document] of documents.entries()) {
+      try {
+        let read = reads.get(document.sha256);
+        if (read === undefined) {
+          context.progress?.(`reading document ${index + 1} of ${documents.length}`);
+          read = await readFirstPage(document, ocr);
+          reads.set(document.sha256, read);
+          context.firstPageRead?.(document.sha256, read);
+        }
+        classified.push({ filename: document.filename, classification: classifyPage(read.page, read.images), unreadable: null });
+      } catch (error) {
+        classified.push({ filename: document.filename, classification: classifyPage(null, { isImage: false, largestImageShare: 0 }), unreadable: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return classified;
+  } finally {
+    await ocr.close();
+  }
 }
 
 type Matrix = [number, number, number, number, number, number];

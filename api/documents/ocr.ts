@@ -36,6 +36,31 @@ export async function openOcrReader(): Promise<OcrReader> {
   };
 }
 
+/**
+ * One OCR worker shared by every page and document of one analysis: started only when a page first needs it
+ * (most PDFs never do, and starting it, loading the English model, takes about a second here), then kept,
+ * so ten pictures start tesseract once. The LSTM engine does not adapt between images, so a page reads the
+ * same whatever was read before it in the session. The owner closes it when the analysis ends.
+ */
+export interface OcrSession {
+  reader(): Promise<OcrReader>;
+  /** Terminates the worker if one was started. */
+  close(): Promise<void>;
+}
+
+/** `start` is how the worker is started (tests count starts through it). */
+export function openOcrSession(start: () => Promise<OcrReader> = openOcrReader): OcrSession {
+  let opened: Promise<OcrReader> | null = null;
+  return {
+    reader: () => (opened ??= start()),
+    close: async () => {
+      // A worker that failed to start has nothing to terminate; its failure was each reading page's.
+      const reader = await opened?.catch(() => null);
+      await reader?.close();
+    },
+  };
+}
+
 async function recognisePage(worker: Worker, image: Uint8Array, pageNumber: number, scale: number): Promise<PageText> {
   const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { blocks: true, text: false });
   const items: TextItem[] = [];

@@ -1,9 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import './canvas-globals.ts';
-import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.d.ts';
 import type { TextItem as PdfjsTextItem } from 'pdfjs-dist/types/src/display/api.d.ts';
 import type { PageText, TextItem } from './types.ts';
@@ -17,6 +15,28 @@ const assets = {
 };
 
 export type PdfDocument = PDFDocumentProxy;
+
+type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type CreateCanvas = typeof import('@napi-rs/canvas').createCanvas;
+let loaded: Promise<{ pdfjs: Pdfjs; createCanvas: CreateCanvas }> | undefined;
+let createCanvas: CreateCanvas = () => {
+  throw new Error('the canvas is used before pdfLibraries() loaded it');
+};
+
+/**
+ * pdfjs-dist and the canvas, loaded on first use. The API's main thread imports this module through the
+ * checkers' schemas but only routes documents to the analysis threads; loading pdfjs and the canvas there
+ * would add about 40 MB to every server for nothing. The DOM stand-ins go first (canvas-globals.ts says why).
+ */
+export function pdfLibraries(): Promise<{ pdfjs: Pdfjs; createCanvas: CreateCanvas }> {
+  loaded ??= (async () => {
+    await import('./canvas-globals.ts');
+    const canvas = await import('@napi-rs/canvas');
+    createCanvas = canvas.createCanvas;
+    return { pdfjs: await import('pdfjs-dist/legacy/build/pdf.mjs'), createCanvas };
+  })();
+  return loaded;
+}
 
 interface CanvasAndContext {
   canvas: Canvas | null;
@@ -55,6 +75,7 @@ class SharedCanvasFactory {
 export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   // pdfjs transfers (detaches) the buffer it is given: hand it a copy so the caller's bytes stay readable.
   const data = new Uint8Array(bytes);
+  const { pdfjs } = await pdfLibraries();
   return pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, useSystemFonts: false, verbosity: 0, CanvasFactory: SharedCanvasFactory, ...assets }).promise;
 }
 

@@ -1,6 +1,6 @@
 import { readDocxText } from './docx.ts';
 import { normaliseImage } from './image.ts';
-import { openOcrReader, type OcrReader } from './ocr.ts';
+import { openOcrSession, type OcrSession } from './ocr.ts';
 import { openPdf, readPageText, renderPagePng, type PdfDocument } from './pdf.ts';
 import { htmlText, textPage } from './plain-text.ts';
 import type { IntakeDocument, PageText } from './types.ts';
@@ -29,30 +29,35 @@ export interface ReadDocument {
 
 /**
  * The text of any accepted document, page by page: a PDF's text layer, with OCR of the pages that have
- * none; an image by OCR; .docx, plain text and HTML as one page of text. One OCR worker serves the whole
- * document and is terminated before this returns. Throws when the bytes cannot be parsed as their kind.
+ * none; an image by OCR; .docx, plain text and HTML as one page of text. OCR runs in `session` when one is
+ * given (its owner closes it, so several documents share one worker); otherwise one worker serves the
+ * whole document and is terminated before this returns. Throws when the bytes cannot be parsed as their kind.
  */
-export async function readDocument(document: IntakeDocument, options: ReadOptions): Promise<ReadDocument> {
-  const ocr = lazyOcr();
+export async function readDocument(document: IntakeDocument, options: ReadOptions, session?: OcrSession): Promise<ReadDocument> {
+  const ocr = session ?? openOcrSession();
   try {
-    switch (document.kind) {
-      case 'pdf':
-        return await readPdf(document.bytes, options, ocr);
-      case 'image':
-        return { pageCount: 1, pages: [await readImage(document.bytes, options, ocr)] };
-      case 'docx':
-        return { pageCount: 1, pages: [await readDocxText(document.bytes)] };
-      case 'text':
-        return { pageCount: 1, pages: [textPage(decodeText(document.bytes))] };
-      case 'html':
-        return { pageCount: 1, pages: [textPage(htmlText(decodeText(document.bytes)))] };
-    }
+    return await readByKind(document, options, ocr);
   } finally {
-    await ocr.close();
+    if (session === undefined) await ocr.close();
   }
 }
 
-async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: LazyOcr): Promise<ReadDocument> {
+async function readByKind(document: IntakeDocument, options: ReadOptions, ocr: OcrSession): Promise<ReadDocument> {
+  switch (document.kind) {
+    case 'pdf':
+      return readPdf(document.bytes, options, ocr);
+    case 'image':
+      return { pageCount: 1, pages: [await readImage(document.bytes, options, ocr)] };
+    case 'docx':
+      return { pageCount: 1, pages: [await readDocxText(document.bytes)] };
+    case 'text':
+      return { pageCount: 1, pages: [textPage(decodeText(document.bytes))] };
+    case 'html':
+      return { pageCount: 1, pages: [textPage(htmlText(decodeText(document.bytes)))] };
+  }
+}
+
+async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession): Promise<ReadDocument> {
   const pdf = await openPdf(bytes);
   try {
     const pages: PageText[] = [];
@@ -66,12 +71,12 @@ async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: LazyOcr): P
   }
 }
 
-async function ocrPdfPage(pdf: PdfDocument, pageNumber: number, renderScale: number, ocr: LazyOcr): Promise<PageText> {
+async function ocrPdfPage(pdf: PdfDocument, pageNumber: number, renderScale: number, ocr: OcrSession): Promise<PageText> {
   const png = await renderPagePng(pdf, pageNumber, renderScale);
   return (await ocr.reader()).readPage(png, pageNumber, renderScale);
 }
 
-async function readImage(bytes: Uint8Array, options: ReadOptions, ocr: LazyOcr): Promise<PageText> {
+async function readImage(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession): Promise<PageText> {
   const image = await normaliseImage(bytes);
   if (!options.ocr) return { page: 1, width: image.width / image.scale, height: image.height / image.scale, source: 'ocr', items: [], text: '', confidence: 0 };
   return (await ocr.reader()).readPage(image.png, 1, image.scale);
@@ -84,20 +89,4 @@ function visibleCharacters(text: string): number {
 /** UTF-8 with a byte-order mark dropped; invalid bytes become U+FFFD rather than failing the read. */
 function decodeText(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
-}
-
-interface LazyOcr {
-  reader(): Promise<OcrReader>;
-  close(): Promise<void>;
-}
-
-/** Starts the OCR worker only when a page needs it: most PDFs never do, and starting it (loading the 3 MB English model) took about a second here. */
-function lazyOcr(): LazyOcr {
-  let opened: Promise<OcrReader> | null = null;
-  return {
-    reader: () => (opened ??= openOcrReader()),
-    close: async () => {
-      if (opened) await (await opened).close();
-    },
-  };
 }

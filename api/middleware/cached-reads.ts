@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReleaseStore } from '../release-store.ts';
 import { subjectIdOf } from '../usage/meter.ts';
 import type { BurstBuckets } from './burst-guard.ts';
-import { clientIpOf, isIdentified, type Caller, type CallerEnv } from './caller.ts';
+import { bearerKey, clientIpOf, isIdentified, keyCaller, type Caller, type CallerEnv } from './caller.ts';
+import type { StateDb } from '../../data/state/db.ts';
 import { rateFiguresOf, type RateHeadersOptions } from './rate-headers.ts';
 import type { ReleaseEnv } from './require-release.ts';
 import { canonicalQuery, createReplyStore, responseCache, type ReplyStore } from './response-cache.ts';
@@ -62,14 +63,18 @@ export class ReadCache {
     });
   }
 
-  /** The kept reply to an anonymous caller's GET of `target` on the release `releaseId`, if there is one. */
-  anonymousReply(releaseId: string, target: string): Uint8Array<ArrayBuffer> | undefined {
-    return this.#replies.get(readKey(releaseId, false, this.#clock(), target));
+  /** The kept reply to a GET of `target` on the release `releaseId` for an anonymous or identified caller, if there is one. */
+  keptReply(releaseId: string, identified: boolean, target: string): Uint8Array<ArrayBuffer> | undefined {
+    return this.#replies.get(readKey(releaseId, identified, this.#clock(), target));
   }
 }
 
 export interface CachedReadsOptions {
   cache: ReadCache;
+  /** The state store API keys are looked up in, exactly as `caller()` looks them up. */
+  state: StateDb;
+  /** The clock keys are marked used by. */
+  now: () => Date;
   store: Pick<ReleaseStore, 'state'>;
   meter: RateHeadersOptions['meter'];
   /** The burst guard's buckets, or null when it is off. */
@@ -78,13 +83,17 @@ export interface CachedReadsOptions {
 }
 
 /**
- * Answers a repeated anonymous read from the read cache before the request reaches Hono: what the access steps,
+ * Answers a repeated read from the read cache before the request reaches Hono: what the access steps,
  * the release check and the route's cache middleware would do for it, without routing, a request context or a
  * Response object (together about half of a cached read's CPU, measured with `npm run bench`'s search mix). It
  * keeps every rule of the full path: the burst guard takes a request from the caller's bucket, the reply carries
  * the caller's rate headers, and it is the very bytes the route kept for this release, audience, minute and
- * query. Whatever is not a plain anonymous GET with a kept reply returns false and goes the whole way: a key or
- * a cookie (the caller steps decide who that is), an empty bucket (the burst guard answers the 429), no release.
+ * query. An API key is looked up as the caller step looks it up (`keyCaller`), so a key answered here is one the
+ * full path accepts for /v1 (scope `api`); under a 200-client keyed load, answering repeats here rather than
+ * through routing halves what each keyed read allocates. Whatever is not a GET with a kept reply from an
+ * anonymous caller or a valid API key returns false and goes the whole way: a refused or connector key (the
+ * caller and scope steps answer 401 or 403), a cookie (sessions are the caller step's), an empty bucket (the
+ * burst guard answers the 429), no release.
  *
  * @example
  * const answerCachedRead = cachedReads({ cache, store, meter, burst, trustProxy: false });
@@ -97,12 +106,20 @@ export function cachedReads(options: CachedReadsOptions): (incoming: IncomingMes
     // escapes) finds nothing: replies are kept under targets as Hono parsed them, and parsing a parsed URL
     // changes nothing, so a raw target matches a kept key only when it is already in its parsed form.
     if (incoming.method !== 'GET' || target === undefined || !target.startsWith('/v1/')) return false;
-    if (incoming.headers.authorization !== undefined || incoming.headers.cookie !== undefined) return false;
-    const state = options.store.state();
-    if (!state.ready) return false;
-    const body = options.cache.anonymousReply(state.release.id, target);
+    if (incoming.headers.cookie !== undefined) return false;
+    const release = options.store.state();
+    if (!release.ready) return false;
+    const ip = clientIpOf(incoming, options.trustProxy);
+    const authorization = incoming.headers.authorization;
+    let caller: Caller = { kind: 'anonymous', ip };
+    if (authorization !== undefined) {
+      const token = bearerKey(authorization);
+      const resolved = token === null ? null : keyCaller(options.state, token, ip, options.now());
+      if (resolved === null || 'refusal' in resolved || resolved.scope !== 'api') return false;
+      caller = resolved;
+    }
+    const body = options.cache.keptReply(release.release.id, isIdentified(caller), target);
     if (body === undefined) return false;
-    const caller: Caller = { kind: 'anonymous', ip: clientIpOf(incoming, options.trustProxy) };
     // An empty bucket gives nothing up, so the burst guard on the full path refuses this request just the same.
     if (options.burst?.take(subjectIdOf(caller).id) !== undefined) return false;
     const figures = rateFiguresOf(options.meter, caller);

@@ -55,23 +55,13 @@ export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
     const ip = clientIp(c);
     const authorization = c.req.header('authorization');
     if (authorization !== undefined) {
-      const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-      if (!match || !match[1]!.startsWith('svc_')) {
+      const token = bearerKey(authorization);
+      if (token === null) {
         return c.json({ detail: 'The Authorization header must be "Bearer svc_…" with an API key; omit it to call anonymously.' }, 401);
       }
-      const key = options.state.get<{ key_id: string; account_id: string | null; scope: string; revoked_at: string | null; disabled_at: string | null; last_used_at: string | null }>(
-        'SELECT key_id, account_id, scope, revoked_at, disabled_at, last_used_at FROM api_keys WHERE key_hash = ?',
-        secretHash(match[1]!),
-      );
-      if (!key) return c.json({ detail: 'This API key is not valid. Check it was copied whole, or create a new one.' }, 401);
-      if (key.revoked_at) return c.json({ detail: 'This API key was revoked. Create a new one with POST /v1/keys.' }, 401);
-      if (key.disabled_at) return c.json({ detail: 'This API key is disabled. Contact us to restore it, or create a new one.' }, 401);
-      // To the minute is all "last used" needs; writing on every request would make each keyed call a write.
-      const at = now();
-      if (key.last_used_at === null || at.getTime() - Date.parse(key.last_used_at) >= LAST_USED_PRECISION_MS) {
-        options.state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', at.toISOString(), key.key_id);
-      }
-      c.set('caller', { kind: 'key', ip, keyId: key.key_id, accountId: key.account_id, scope: key.scope === 'mcp' ? 'mcp' : 'api' });
+      const resolved = keyCaller(options.state, token, ip, now());
+      if ('refusal' in resolved) return c.json({ detail: resolved.refusal }, 401);
+      c.set('caller', resolved);
       return undefined;
     }
     const token = getCookie(c, SESSION_COOKIE);
@@ -90,6 +80,31 @@ export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
     c.set('caller', { kind: 'anonymous', ip });
     return undefined;
   };
+}
+
+/**
+ * The caller an API key stands for, or why the key is refused (401). Marks the key used, to the minute.
+ * Shared by `caller()` and the lane that answers kept reads before routing (cached-reads.ts), so both
+ * accept exactly the same keys.
+ */
+export function keyCaller(state: StateDb, token: string, ip: string, at: Date): Extract<Caller, { kind: 'key' }> | { refusal: string } {
+  const key = state.get<{ key_id: string; account_id: string | null; scope: string; revoked_at: string | null; disabled_at: string | null; last_used_at: string | null }>(
+    'SELECT key_id, account_id, scope, revoked_at, disabled_at, last_used_at FROM api_keys WHERE key_hash = ?',
+    secretHash(token),
+  );
+  if (!key) return { refusal: 'This API key is not valid. Check it was copied whole, or create a new one.' };
+  if (key.revoked_at) return { refusal: 'This API key was revoked. Create a new one with POST /v1/keys.' };
+  if (key.disabled_at) return { refusal: 'This API key is disabled. Contact us to restore it, or create a new one.' };
+  if (key.last_used_at === null || at.getTime() - Date.parse(key.last_used_at) >= LAST_USED_PRECISION_MS) {
+    state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', at.toISOString(), key.key_id);
+  }
+  return { kind: 'key', ip, keyId: key.key_id, accountId: key.account_id, scope: key.scope === 'mcp' ? 'mcp' : 'api' };
+}
+
+/** The bearer token of an Authorization header (`Bearer svc_…`), or null when the header is not one. */
+export function bearerKey(authorization: string): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+  return match && match[1]!.startsWith('svc_') ? match[1]! : null;
 }
 
 /** The client's address as `caller()` reads it by default; exported so middleware running before it agrees. */

@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { documentTypeNames } from '../checkers/document-types.ts';
 import { packOptions, packRequirement, packSchemeIds } from '../checkers/pack/options.ts';
 import { packResult } from '../checkers/pack/result.ts';
+import { firstPageStore } from '../checkers/first-page-cache.ts';
 import { answerCached, countsAgainstAllowance } from '../documents/answer.ts';
 import { readDocuments, type IntakeRules } from '../documents/intake.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
@@ -94,6 +95,7 @@ export function checkPackRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & Sand
       fresh: query.fresh,
       stream: query.stream,
       now: deps.now(),
+      firstPages: firstPageStore(deps.cache),
     });
   });
   return app;

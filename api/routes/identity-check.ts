@@ -1,6 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import packageJson from '../../package.json' with { type: 'json' };
 import { identityResult } from '../checkers/identity/result.ts';
+import { firstPageStore } from '../checkers/first-page-cache.ts';
 import { answerCached, countsAgainstAllowance } from '../documents/answer.ts';
 import { readDocuments, type IntakeRules } from '../documents/intake.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
@@ -89,6 +90,7 @@ export function identityCheckRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & 
       fresh: query.fresh,
       stream: query.stream,
       now: deps.now(),
+      firstPages: firstPageStore(deps.cache),
     });
   });
   return app;

@@ -2,7 +2,6 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { warrantAnalysis, warrantBundle, type WarrantAnalysis, type WarrantBundle } from '../checkers/warrants/bundle.ts';
 import { warrantMarkdown } from '../checkers/warrants/report-md.ts';
-import { warrantReportPdf } from '../checkers/warrants/report-pdf.ts';
 import { createWarrantStore, WARRANT_ID_PATTERN, warrantIdOf, type WarrantStore } from '../checkers/warrants/store.ts';
 import { INSPECTION_VERSION } from '../checkers/warrants/version.ts';
 import { answerAnalysis, countsAgainstAllowance } from '../documents/answer.ts';
@@ -200,6 +199,8 @@ export function warrantRoutes(options: WarrantRoutesOptions): OpenAPIHono<Caller
     }),
     async (c) => {
       const bundle = storedOr404(store, c.req.valid('param').warrant_id);
+      // pdf-lib loads on the first scorecard asked for, not in every server that never draws one.
+      const { warrantReportPdf } = await import('../checkers/warrants/report-pdf.ts');
       const pdf = await warrantReportPdf(bundle);
       return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${bundle.warrant_id}.pdf"` });
     },

@@ -9,7 +9,7 @@ import type { SafeFetcher } from '../../lib/safe-fetch.ts';
 export const PUBLIC_URL = 'https://checks.example';
 
 /** The test analyses (test-analyses.ts) by export name. */
-export type TestAnalysis = 'echo' | 'hang' | 'exhaustMemory' | 'fail' | 'endThread' | 'identity' | 'pack' | 'extraction' | 'warrant';
+export type TestAnalysis = 'echo' | 'hang' | 'exhaustMemory' | 'fail' | 'readThenFail' | 'endThread' | 'identity' | 'pack' | 'extraction' | 'warrant';
 
 const TEST_ANALYSES = new URL('./test-analyses.ts', import.meta.url).href;
 const at = (exportName: TestAnalysis): AnalysisLocation => ({ moduleUrl: TEST_ANALYSES, exportName });

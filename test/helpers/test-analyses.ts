@@ -36,6 +36,12 @@ export const exhaustMemory: Analysis<unknown, never> = async () => {
   for (;;) kept.push(new Array<number>(1_000_000).fill(1));
 };
 
+/** Reads page 1 of its first document (a blank read), then throws, as an engine that fails on a later document does. */
+export const readThenFail: Analysis<unknown, never> = async (documents, _options, context) => {
+  context.firstPageRead?.(documents[0]!.sha256, { page: null, images: { isImage: false, largestImageShare: 0 } });
+  throw new Error('the test analysis failed after reading page 1');
+};
+
 export const fail: Analysis<unknown, never> = async () => {
   throw new Error('the test analysis refuses every document');
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Analysis } from '../types.ts';
-import { classifyPage, documentTypeLabel, documentTypeNames, documentTypePhrase, type DocumentClassification, type DocumentType, type Shown } from '../document-types.ts';
-import { readFirstPage } from '../first-page.ts';
+import { documentTypeLabel, documentTypeNames, documentTypePhrase, type DocumentType, type Shown } from '../document-types.ts';
+import { classifyFirstPages, type ClassifiedDocument } from '../first-page.ts';
 import type { IdentityResult } from './result.ts';
 import rulesFile from './rules.json' with { type: 'json' };
 
@@ -55,13 +55,7 @@ type PointsScheme = z.infer<typeof pointsScheme>;
 type PathScheme = z.infer<typeof pathScheme>;
 type DocumentRule = z.infer<typeof documentRule>;
 
-/** One document as the judgement sees it: its name and what page 1 was classified as. */
-export interface ClassifiedDocument {
-  filename: string | null;
-  classification: DocumentClassification;
-  /** Why the document could not be read, when it could not. */
-  unreadable: string | null;
-}
+export type { ClassifiedDocument };
 
 const LIMITATIONS =
   'A coverage signal, not identity verification. Each document\'s type is read from the text of its first page (OCR for pictures); no document is authenticated, ' +
@@ -69,19 +63,8 @@ const LIMITATIONS =
   'A photo is reported for a picture upload of a photo-bearing document type, or for a PDF page holding a large image; faces are not detected. ' +
   'Expiry and issue dates count only where they could be read. The rules and which of their facts are not yet confirmed against the official text are in the rules file.';
 
-export const analyseIdentity: Analysis<{ scheme: SchemeId }, IdentityResult> = async (documents, options, context) => {
-  const classified: ClassifiedDocument[] = [];
-  for (const [index, document] of documents.entries()) {
-    context.progress?.(`reading document ${index + 1} of ${documents.length}`);
-    try {
-      const { page, images } = await readFirstPage(document);
-      classified.push({ filename: document.filename, classification: classifyPage(page, images), unreadable: null });
-    } catch (error) {
-      classified.push({ filename: document.filename, classification: classifyPage(null, { isImage: false, largestImageShare: 0 }), unreadable: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return judgeIdentity(options.scheme, classified, context.now);
-};
+export const analyseIdentity: Analysis<{ scheme: SchemeId }, IdentityResult> = async (documents, options, context) =>
+  judgeIdentity(options.scheme, await classifyFirstPages(documents, context), context.now);
 
 /** The scheme's judgement over already-classified documents: pure, so the rules are tested without reading files. */
 export function judgeIdentity(schemeId: SchemeId, documents: ClassifiedDocument[], now: string): IdentityResult {

@@ -1,6 +1,6 @@
 import type { Analysis } from '../types.ts';
-import { classifyPage, documentTypeLabel, documentTypePhrase, isDocumentType, type DocumentClassification } from '../document-types.ts';
-import { readFirstPage } from '../first-page.ts';
+import { documentTypeLabel, documentTypePhrase, isDocumentType } from '../document-types.ts';
+import { classifyFirstPages, type ClassifiedDocument } from '../first-page.ts';
 import { packSchemes, type PackScheme } from './options.ts';
 import type { PackResult } from './result.ts';
 
@@ -15,30 +15,15 @@ interface Slot {
 }
 
 /** A document of the pack as the matcher sees it. */
-export interface PackDocument {
-  filename: string | null;
-  classification: DocumentClassification;
-  unreadable: string | null;
-}
+export type PackDocument = ClassifiedDocument;
 
 const LIMITATIONS =
   'A completeness signal, not verification. Each document is classified from the text of its first page (OCR for pictures), with no field extraction: ' +
   'nothing is authenticated, names, dates and amounts are not compared across documents, a statement\'s period and a payslip\'s recency are not checked, ' +
   'and a document of the right type for the wrong person still fills its slot. Flags cite the published rule they come from; they say a document should not have been collected, not that it is false.';
 
-export const analysePack: Analysis<PackAnalysisOptions, PackResult> = async (documents, options, context) => {
-  const classified: PackDocument[] = [];
-  for (const [index, document] of documents.entries()) {
-    context.progress?.(`reading document ${index + 1} of ${documents.length}`);
-    try {
-      const { page, images } = await readFirstPage(document);
-      classified.push({ filename: document.filename, classification: classifyPage(page, images), unreadable: null });
-    } catch (error) {
-      classified.push({ filename: document.filename, classification: classifyPage(null, { isImage: false, largestImageShare: 0 }), unreadable: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return judgePack(options, classified);
-};
+export const analysePack: Analysis<PackAnalysisOptions, PackResult> = async (documents, options, context) =>
+  judgePack(options, await classifyFirstPages(documents, context));
 
 /** The pack's judgement over classified documents: pure, so slot matching is tested without reading files. */
 export function judgePack(options: PackAnalysisOptions, documents: PackDocument[]): PackResult {

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api.d.ts';
 import { round, unionBox } from './page-lines.ts';
+import { pdfLibraries } from '../../../documents/pdf.ts';
 import { eachPdfPage } from './pdf-pages.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
@@ -28,13 +28,17 @@ export type FoundFigure = z.infer<typeof foundFigure>;
 
 type Matrix = [number, number, number, number, number, number];
 
-const paints = new Map<number, FoundFigure['kind']>([
-  [pdfjs.OPS.paintImageXObject, 'image'],
-  [pdfjs.OPS.paintImageXObjectRepeat, 'image'],
-  [pdfjs.OPS.paintInlineImageXObject, 'inline_image'],
-  [pdfjs.OPS.paintInlineImageXObjectGroup, 'inline_image'],
-  [pdfjs.OPS.paintImageMaskXObject, 'image_mask'],
-]);
+type Operators = Awaited<ReturnType<typeof pdfLibraries>>['pdfjs']['OPS'];
+
+function paintKinds(OPS: Operators): Map<number, FoundFigure['kind']> {
+  return new Map<number, FoundFigure['kind']>([
+    [OPS.paintImageXObject, 'image'],
+    [OPS.paintImageXObjectRepeat, 'image'],
+    [OPS.paintInlineImageXObject, 'inline_image'],
+    [OPS.paintInlineImageXObjectGroup, 'inline_image'],
+    [OPS.paintImageMaskXObject, 'image_mask'],
+  ]);
+}
 
 /**
  * Images drawn on each PDF page, found in the page's drawing operators: the current transformation
@@ -42,11 +46,13 @@ const paints = new Map<number, FoundFigure['kind']>([
  */
 export async function figures(input: OptionInput): Promise<FoundFigure[]> {
   const { min_size } = parseSettings(figuresSettings, input.settings);
-  const found = await eachPdfPage(input.document, input.pages, pageFigures);
+  const { OPS } = (await pdfLibraries()).pdfjs;
+  const paints = paintKinds(OPS);
+  const found = await eachPdfPage(input.document, input.pages, (page) => pageFigures(page, OPS, paints));
   return found.filter((figure) => figure.bbox[2]! >= min_size && figure.bbox[3]! >= min_size);
 }
 
-async function pageFigures(page: PDFPageProxy): Promise<FoundFigure[]> {
+async function pageFigures(page: PDFPageProxy, OPS: Operators, paints: Map<number, FoundFigure['kind']>): Promise<FoundFigure[]> {
   const viewport = page.getViewport({ scale: 1 });
   const operators = await page.getOperatorList();
   const stack: Matrix[] = [];
@@ -54,13 +60,13 @@ async function pageFigures(page: PDFPageProxy): Promise<FoundFigure[]> {
   const found: FoundFigure[] = [];
   operators.fnArray.forEach((operator, i) => {
     const args = (operators.argsArray[i] ?? []) as unknown[];
-    if (operator === pdfjs.OPS.save) stack.push(matrix);
-    else if (operator === pdfjs.OPS.restore) matrix = stack.pop() ?? matrix;
-    else if (operator === pdfjs.OPS.transform) matrix = multiply(Array.from(args as number[]) as Matrix, matrix);
-    else if (operator === pdfjs.OPS.paintFormXObjectBegin) {
+    if (operator === OPS.save) stack.push(matrix);
+    else if (operator === OPS.restore) matrix = stack.pop() ?? matrix;
+    else if (operator === OPS.transform) matrix = multiply(Array.from(args as number[]) as Matrix, matrix);
+    else if (operator === OPS.paintFormXObjectBegin) {
       stack.push(matrix);
       if (args[0]) matrix = multiply(Array.from(args[0] as number[]) as Matrix, matrix);
-    } else if (operator === pdfjs.OPS.paintFormXObjectEnd) matrix = stack.pop() ?? matrix;
+    } else if (operator === OPS.paintFormXObjectEnd) matrix = stack.pop() ?? matrix;
     else {
       const kind = paints.get(operator);
       if (!kind) return;
