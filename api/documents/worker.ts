@@ -35,7 +35,7 @@ port.on('message', async (job: WorkerJob) => {
       now: job.now,
       progress: (stage) => report({ type: 'progress', jobId: job.jobId, stage }),
       ...(job.firstPages === undefined ? {} : { firstPages: job.firstPages }),
-      firstPageRead: (sha256, read) => report({ type: 'first-page', jobId: job.jobId, sha256, read }),
+      firstPageClassified: (sha256, classification) => report({ type: 'first-page', jobId: job.jobId, sha256, classification }),
     });
     report({ type: 'result', jobId: job.jobId, result });
   } catch (error) {
