@@ -158,7 +158,7 @@ describe('page-1 classifications kept per document (real identity and pack analy
     return { reads, result: events.at(-1)!.data as unknown as { documents: { filename: string; classified_type: string }[] } };
   };
   const keptClassifications = () => checker.state.get<{ kept: number }>("SELECT COUNT(*) AS kept FROM checker_results WHERE checker = 'page1'")!.kept;
-  const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuer: 'AUSTRALIA', transactionLines: 0, pensionCard: false };
+  const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false };
 
   it('a document sent again in another request is not read again; fresh=1 reads everything again, to the same result', async () => {
     const [payslip, statement] = [await standInPdf('payslip'), await standInPdf('bank_statement')];
@@ -202,16 +202,17 @@ describe('what an identity check leaves in the state store', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  it('keeps the passport\'s classification but none of its page text, in the database file or its write-ahead log', async () => {
-    const passport = await standInPdf('australian_passport');
-    const reply = await postFiles(checker.app, '/v1/identity-check', 'files', [file(passport)]);
+  it('keeps each document\'s classification but none of its page text, in the database file or its write-ahead log', async () => {
+    const [passport, bill] = [await standInPdf('australian_passport'), await standInPdf('utility_bill')];
+    const reply = await postFiles(checker.app, '/v1/identity-check', 'files', [file(passport), file(bill)]);
     assert.equal(reply.status, 200);
-    assert.deepEqual(((await reply.json()) as IdentityReply).documents.map((document) => document.classified_type), ['australian_passport']);
+    assert.deepEqual(((await reply.json()) as IdentityReply).documents.map((document) => document.classified_type), ['australian_passport', 'utility_bill']);
     const storePath = join(directory, 'state', 'state.sqlite');
     const stored = Buffer.concat([storePath, `${storePath}-wal`].map((path) => (existsSync(path) ? readFileSync(path) : Buffer.alloc(0))));
     // The reply (which names the file) is in the store, so the search reaches what was written.
     assert.ok(stored.includes('australian_passport.pdf'));
-    for (const pageText of ['PA1234567', 'SAMPLEWOOD', 'JORDAN ALEX', '14/03/1988']) assert.equal(stored.includes(pageText), false, `${pageText} is in the state store`);
+    // The passport's number, the holder's name and date of birth, and the bill's first line (its issuer).
+    for (const pageText of ['PA1234567', 'SAMPLEWOOD', 'JORDAN ALEX', '14/03/1988', 'Brightwave']) assert.equal(stored.includes(pageText), false, `${pageText} is in the state store`);
     assert.equal(firstPageStore(createContentCache(checker.state)).known([passport.sha256]).get(passport.sha256)?.type, 'australian_passport');
   });
 });

@@ -13,7 +13,7 @@ const payslip: DocumentClassification = {
   shows: ['N', 'A'],
   expires: null,
   issued: '2026-10-31',
-  issuer: 'Example Employer Pty Ltd',
+  issuerDigest: 'a'.repeat(64),
   transactionLines: 0,
   pensionCard: false,
 };
@@ -27,11 +27,11 @@ test('a kept classification comes back for its document only, under its own chec
   assert.equal(firstPageStore(createContentCache(state), 'v2').known([sha('a')]).size, 0);
 });
 
-test('a stored value that is not a classification (a page-1 read kept by an earlier version, an unknown type, extra fields) is left out, so the document is read again', () => {
+test('a stored value that is not a classification (a page-1 read kept by an earlier version, an unknown type, extra fields, a plain issuer line) is left out, so the document is read again', () => {
   const state = openStateDb(':memory:');
   const store = firstPageStore(createContentCache(state), 'v1');
   const earlierRead = { page: { page: 1, width: 200, height: 100, source: 'ocr', items: [], text: 'PAYSLIP', confidence: 0.91 }, images: { isImage: true, largestImageShare: 1 } };
-  const notClassifications = [earlierRead, { ...payslip, type: 'library_card' }, { ...payslip, text: 'PAYSLIP' }, { ...payslip, issued: '31/10/2026' }];
+  const notClassifications = [earlierRead, { ...payslip, type: 'library_card' }, { ...payslip, text: 'PAYSLIP' }, { ...payslip, issued: '31/10/2026' }, { ...payslip, issuerDigest: 'Example Employer Pty Ltd' }];
   notClassifications.forEach((stored, index) => store.keep(sha(String(index)), stored as unknown as DocumentClassification, new Date('2026-11-20T00:00:00Z')));
   assert.equal(store.known(notClassifications.map((_, index) => sha(String(index)))).size, 0);
 });

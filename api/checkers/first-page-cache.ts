@@ -15,7 +15,7 @@ const storedClassification: z.ZodType<DocumentClassification> = z.strictObject({
   shows: z.array(z.enum(['N', 'P', 'A', 'S'])),
   expires: isoDate.nullable(),
   issued: isoDate.nullable(),
-  issuer: z.string().nullable(),
+  issuerDigest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   transactionLines: z.number().int().nonnegative(),
   pensionCard: z.boolean(),
 });
@@ -24,8 +24,8 @@ const storedClassification: z.ZodType<DocumentClassification> = z.strictObject({
  * Page-1 classifications kept per document (spec, Other checker rules: "classified by one page-1 read,
  * hash-cached"), so a document sent again in another identity check or pack is not read again. Each is kept
  * in the content cache under the document's SHA-256 and FIRST_PAGE_CLASSIFICATION_VERSION. Only the
- * classification is kept (type, cues, dates, issuer, counts), never the page's text: an identity document's
- * names and numbers must not outlive the request.
+ * classification is kept (type, cue names, dates, a digest of the first line, counts), never the page's
+ * text: an identity document's names and numbers must not outlive the request.
  */
 export interface FirstPageStore {
   /** The stored classifications of these documents, by SHA-256. */
