@@ -5,9 +5,9 @@ import type { WorkerJob, WorkerReport } from './pool.ts';
 /**
  * One analysis thread of the pool (pool.ts). It loads each named analysis module once and keeps it, so a
  * second job of the same checker does not pay for loading pdfjs again; it runs one job at a time and posts
- * its progress stages, the page-1 reads it makes (for the route to keep) and its result (or the error it
- * threw) back. Hangs and memory exhaustion are the pool's to handle: it terminates this thread and starts
- * another.
+ * its progress stages, the page-1 classifications it makes (for the route to keep) and its result (or the
+ * error it threw) back. Hangs and memory exhaustion are the pool's to handle: it terminates this thread and
+ * starts another.
  */
 if (parentPort === null) throw new Error('api/documents/worker.ts runs only as a worker thread of the analysis pool.');
 const port = parentPort;
