@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import JSZip from 'jszip';
 import { firstPageStore } from '../api/checkers/first-page-cache.ts';
-import type { FirstPage } from '../api/checkers/first-page.ts';
+import { classifyPage, type DocumentClassification } from '../api/checkers/document-types.ts';
 import { createContentCache } from '../api/documents/content-cache.ts';
+import { openStateDb } from '../data/state/db.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 import { standInPdf } from './helpers/identity-documents.ts';
 
@@ -18,6 +22,7 @@ interface IdentityReply {
   detail?: string;
 }
 
+const file = (document: { bytes: Uint8Array; filename: string | null }) => ({ bytes: document.bytes, name: document.filename! });
 const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
 
 describe('POST /v1/identity-check', () => {
@@ -140,7 +145,7 @@ describe('POST /v1/check-pack', () => {
   });
 });
 
-describe('page-1 reads kept per document (real identity and pack analyses)', () => {
+describe('page-1 classifications kept per document (real identity and pack analyses)', () => {
   let checker: CheckerApp;
   before(() => (checker = checkerApp({ real: ['identity_check', 'check_pack'] })));
   after(() => checker.close());
@@ -152,33 +157,31 @@ describe('page-1 reads kept per document (real identity and pack analyses)', () 
     const reads = [...new Set(events.flatMap((event) => (event.data.stage?.startsWith('reading document') ? [event.data.stage] : [])))];
     return { reads, result: events.at(-1)!.data as unknown as { documents: { filename: string; classified_type: string }[] } };
   };
-  const pageReads = () => checker.state.get<{ reads: number }>("SELECT COUNT(*) AS reads FROM checker_results WHERE checker = 'page1'")!.reads;
-  const file = (document: { bytes: Uint8Array; filename: string | null }) => ({ bytes: document.bytes, name: document.filename! });
-  const passportText: FirstPage = { page: { page: 1, width: 400, height: 252, source: 'text_layer', items: [], text: 'AUSTRALIA\nPASSPORT\nP<AUSCITIZEN<<JANE', confidence: 1 }, images: { isImage: false, largestImageShare: 0 } };
+  const keptClassifications = () => checker.state.get<{ kept: number }>("SELECT COUNT(*) AS kept FROM checker_results WHERE checker = 'page1'")!.kept;
+  const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false };
 
   it('a document sent again in another request is not read again; fresh=1 reads everything again, to the same result', async () => {
     const [payslip, statement] = [await standInPdf('payslip'), await standInPdf('bank_statement')];
     const first = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=income_proof&stream=1', 'files', [file(payslip)]));
     assert.deepEqual(first.reads, ['reading document 1 of 1']);
-    assert.equal(pageReads(), 1);
+    assert.equal(keptClassifications(), 1);
     const second = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=rental_application&stream=1', 'files', [file(payslip), file(statement)]));
     assert.deepEqual(second.reads, ['reading document 2 of 2'], 'only the new document was read');
-    assert.equal(pageReads(), 2);
+    assert.equal(keptClassifications(), 2);
     assert.deepEqual(second.result.documents.map((document) => document.classified_type), ['payslip', 'bank_statement']);
-    // fresh=1 uses no kept read: a kept read saying passport is not followed, and is replaced by the real one.
-    firstPageStore(createContentCache(checker.state)).keep(payslip.sha256, passportText, new Date('2026-06-01T00:00:00Z'));
+    // fresh=1 uses no kept classification: one saying passport is not followed, and is replaced by the real one.
+    firstPageStore(createContentCache(checker.state)).keep(payslip.sha256, passport, new Date('2026-06-01T00:00:00Z'));
     const fresh = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=rental_application&stream=1&fresh=1', 'files', [file(payslip), file(statement)]));
     assert.deepEqual(fresh.result, second.result);
-    assert.equal(firstPageStore(createContentCache(checker.state)).known([payslip.sha256]).get(payslip.sha256)?.page?.source, 'text_layer');
-    assert.notEqual(firstPageStore(createContentCache(checker.state)).known([payslip.sha256]).get(payslip.sha256)?.page?.text, passportText.page!.text);
+    assert.equal(firstPageStore(createContentCache(checker.state)).known([payslip.sha256]).get(payslip.sha256)?.type, 'payslip');
   });
 
-  it('an identity check classifies from the kept read, and a read kept by another read version is not used', async () => {
+  it('an identity check takes the kept classification, and one kept by another classification version is not used', async () => {
     const licence = await standInPdf('drivers_licence');
     const utility = await standInPdf('utility_bill');
-    // Kept reads that say passport: a reply that follows one shows the document was not read again.
-    firstPageStore(createContentCache(checker.state)).keep(licence.sha256, passportText, new Date('2026-06-01T00:00:00Z'));
-    firstPageStore(createContentCache(checker.state), 'an earlier read version').keep(utility.sha256, passportText, new Date('2026-06-01T00:00:00Z'));
+    // Kept classifications that say passport: a reply that follows one shows the document was not read again.
+    firstPageStore(createContentCache(checker.state)).keep(licence.sha256, passport, new Date('2026-06-01T00:00:00Z'));
+    firstPageStore(createContentCache(checker.state), 'an earlier classification version').keep(utility.sha256, passport, new Date('2026-06-01T00:00:00Z'));
     const reply = await postFiles(checker.app, '/v1/identity-check', 'files', [file(licence), file(utility)]);
     assert.equal(reply.status, 200);
     const body = (await reply.json()) as IdentityReply;
@@ -186,7 +189,35 @@ describe('page-1 reads kept per document (real identity and pack analyses)', () 
   });
 });
 
-describe('page-1 reads of a failed analysis', () => {
+describe('what an identity check leaves in the state store', () => {
+  let directory: string;
+  let checker: CheckerApp;
+  before(() => {
+    directory = mkdtempSync(join(tmpdir(), 'identity-state-'));
+    checker = checkerApp({ real: ['identity_check'], state: openStateDb(directory) });
+  });
+  after(async () => {
+    await checker.close();
+    checker.state.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('keeps each document\'s classification but none of its page text, in the database file or its write-ahead log', async () => {
+    const [passport, bill] = [await standInPdf('australian_passport'), await standInPdf('utility_bill')];
+    const reply = await postFiles(checker.app, '/v1/identity-check', 'files', [file(passport), file(bill)]);
+    assert.equal(reply.status, 200);
+    assert.deepEqual(((await reply.json()) as IdentityReply).documents.map((document) => document.classified_type), ['australian_passport', 'utility_bill']);
+    const storePath = join(directory, 'state', 'state.sqlite');
+    const stored = Buffer.concat([storePath, `${storePath}-wal`].map((path) => (existsSync(path) ? readFileSync(path) : Buffer.alloc(0))));
+    // The reply (which names the file) is in the store, so the search reaches what was written.
+    assert.ok(stored.includes('australian_passport.pdf'));
+    // The passport's number, the holder's name and date of birth, and the bill's first line (its issuer).
+    for (const pageText of ['PA1234567', 'SAMPLEWOOD', 'JORDAN ALEX', '14/03/1988', 'Brightwave']) assert.equal(stored.includes(pageText), false, `${pageText} is in the state store`);
+    assert.equal(firstPageStore(createContentCache(checker.state)).known([passport.sha256]).get(passport.sha256)?.type, 'australian_passport');
+  });
+});
+
+describe('page-1 classifications of a failed analysis', () => {
   let checker: CheckerApp;
   before(() => (checker = checkerApp({ analyses: { identity_check: 'readThenFail' } })));
   after(() => checker.close());
@@ -196,6 +227,6 @@ describe('page-1 reads of a failed analysis', () => {
     const reply = await postJson(checker.app, '/v1/identity-check', { documents: [{ bytes_b64: base64(bytes), filename: 'a.pdf' }] });
     assert.equal(reply.status, 422);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    assert.deepEqual(firstPageStore(createContentCache(checker.state)).known([sha256]), new Map([[sha256, { page: null, images: { isImage: false, largestImageShare: 0 } }]]));
+    assert.deepEqual(firstPageStore(createContentCache(checker.state)).known([sha256]), new Map([[sha256, classifyPage(null, { isImage: false, largestImageShare: 0 })]]));
   });
 });

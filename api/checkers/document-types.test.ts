@@ -42,6 +42,16 @@ test('a photo is shown for a photo-bearing card whose PDF page holds its portrai
   assert.deepEqual(classifyPage(medicarePage.page, { isImage: true, largestImageShare: 1 }).shows, ['N']);
 });
 
+test('the first line is kept only as a digest: equal for the same issuer, different for another, never the line itself', () => {
+  const statement = (firstLine: string) => classifyPage(textPage(`${firstLine}\nStatement\nOpening balance $10.00\nClosing balance $12.00\nBSB 062-999`), noPicture);
+  const [first, again, other] = [statement('JANE Q CITIZEN'), statement('JANE Q CITIZEN'), statement('Harbourline Bank')];
+  assert.equal(first.type, 'bank_statement');
+  assert.match(first.issuerDigest ?? '', /^[0-9a-f]{64}$/);
+  assert.equal(again.issuerDigest, first.issuerDigest);
+  assert.notEqual(other.issuerDigest, first.issuerDigest);
+  assert.doesNotMatch(JSON.stringify(first), /JANE|CITIZEN/);
+});
+
 test('text naming no known document is unrecognised with confidence 0', () => {
   const classification = classifyPage(textPage('Minutes of the committee meeting\nApologies: none\nNext meeting Tuesday'), noPicture);
   assert.equal(classification.type, 'unrecognised');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PageText } from '../documents/types.ts';
 
 /**
@@ -413,8 +414,12 @@ export interface DocumentClassification {
   expires: string | null;
   /** ISO date read next to an issue or statement label, or null. */
   issued: string | null;
-  /** The page's first line, used to tell two documents of one type from different organisations apart. */
-  issuer: string | null;
+  /**
+   * SHA-256 of the page's first line, used to tell two documents of one type from different organisations
+   * apart. A digest, not the line: on some documents the first line is the holder's name, and the
+   * classification is kept (api/checkers/first-page-cache.ts).
+   */
+  issuerDigest: string | null;
   /** Lines on page 1 that read as transactions (a date and an amount). */
   transactionLines: number;
   /** A Centrelink card that names a pension (AUSTRAC's primary non-photographic pension card). */
@@ -441,7 +446,7 @@ export function classifyPage(page: PageText | null, images: PageImageFacts): Doc
   const common = {
     expires: labelledDate(text, EXPIRY_LABELS),
     issued: labelledDate(text, ISSUE_LABELS),
-    issuer: firstLine(page?.text ?? ''),
+    issuerDigest: digestOf(firstLine(page?.text ?? '')),
     transactionLines: transactionLines(text),
   };
   if (best.score < RECOGNITION_FLOOR) {
@@ -473,6 +478,10 @@ function normalise(text: string): string {
     .toUpperCase()
     .replace(/[‘’`]/g, "'")
     .replace(/[^\S\n]+/g, ' ');
+}
+
+function digestOf(line: string | null): string | null {
+  return line === null ? null : createHash('sha256').update(line).digest('hex');
 }
 
 function firstLine(text: string): string | null {

@@ -1,35 +1,52 @@
+import { z } from 'zod';
 import { cacheKey, type ContentCache } from '../documents/content-cache.ts';
-import { FIRST_PAGE_READ_VERSION, firstPage, type FirstPage } from './first-page.ts';
+import { documentTypeNames, type DocumentClassification } from './document-types.ts';
+import { FIRST_PAGE_CLASSIFICATION_VERSION } from './first-page.ts';
 
-/** The content cache's checker name for page-1 reads. */
+/** The content cache's checker name for page-1 classifications. */
 export const FIRST_PAGE_CACHE_CHECKER = 'page1';
 
+const isoDate = z.iso.date();
+/** A stored classification, checked when it comes back from the state store. */
+const storedClassification: z.ZodType<DocumentClassification> = z.strictObject({
+  type: z.union([z.enum(documentTypeNames), z.literal('unrecognised')]),
+  confidence: z.number().min(0).max(1),
+  cues: z.array(z.string()),
+  shows: z.array(z.enum(['N', 'P', 'A', 'S'])),
+  expires: isoDate.nullable(),
+  issued: isoDate.nullable(),
+  issuerDigest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  transactionLines: z.number().int().nonnegative(),
+  pensionCard: z.boolean(),
+});
+
 /**
- * Page-1 reads kept per document (spec, Other checker rules: "classified by one page-1 read,
- * hash-cached"), so a document sent again in another identity check or pack is classified without being
- * read again. Each read is kept in the content cache under the document's SHA-256 and the read's version;
- * only what was read (text, boxes, image facts) is kept, never the document's bytes.
+ * Page-1 classifications kept per document (spec, Other checker rules: "classified by one page-1 read,
+ * hash-cached"), so a document sent again in another identity check or pack is not read again. Each is kept
+ * in the content cache under the document's SHA-256 and FIRST_PAGE_CLASSIFICATION_VERSION. Only the
+ * classification is kept (type, cue names, dates, a digest of the first line, counts), never the page's
+ * text: an identity document's names and numbers must not outlive the request.
  */
 export interface FirstPageStore {
-  /** The stored reads of these documents, by SHA-256. */
-  known(sha256s: readonly string[]): Map<string, FirstPage>;
-  keep(sha256: string, read: FirstPage, now: Date): void;
+  /** The stored classifications of these documents, by SHA-256. */
+  known(sha256s: readonly string[]): Map<string, DocumentClassification>;
+  keep(sha256: string, classification: DocumentClassification, now: Date): void;
 }
 
-export function firstPageStore(cache: ContentCache, version = FIRST_PAGE_READ_VERSION): FirstPageStore {
+export function firstPageStore(cache: ContentCache, version = FIRST_PAGE_CLASSIFICATION_VERSION): FirstPageStore {
   const keyOf = (sha256: string) => cacheKey({ checker: FIRST_PAGE_CACHE_CHECKER, documents: [{ sha256 }], options: null, engineVersion: version });
   return {
     known(sha256s) {
-      const reads = new Map<string, FirstPage>();
+      const classifications = new Map<string, DocumentClassification>();
       for (const sha256 of new Set(sha256s)) {
-        // A stored read that no longer fits the shape is left out, so the document is read again.
-        const stored = firstPage.safeParse(cache.get(keyOf(sha256)));
-        if (stored.success) reads.set(sha256, stored.data);
+        // A stored value that no longer fits the shape is left out, so the document is read again.
+        const stored = storedClassification.safeParse(cache.get(keyOf(sha256)));
+        if (stored.success) classifications.set(sha256, stored.data);
       }
-      return reads;
+      return classifications;
     },
-    keep(sha256, read, now) {
-      cache.put(keyOf(sha256), read, now);
+    keep(sha256, classification, now) {
+      cache.put(keyOf(sha256), classification, now);
     },
   };
 }

@@ -4,7 +4,8 @@ import { PDFDocument, concatTransformationMatrix, drawObject, popGraphicsState, 
 import sharp from 'sharp';
 import { intake, imageStandIns, standInPdf } from '../../test/helpers/identity-documents.ts';
 import { openOcrReader, type OcrReader } from '../documents/ocr.ts';
-import { classifyFirstPages, largestPdfImageShare, type FirstPage } from './first-page.ts';
+import type { DocumentClassification } from './document-types.ts';
+import { classifyFirstPages, largestPdfImageShare } from './first-page.ts';
 
 const NOW = '2026-11-20T00:00:00.000Z';
 
@@ -34,27 +35,27 @@ test('a page with text and no image has no picture share', async () => {
   assert.equal(await largestPdfImageShare(await pdf.save()), 0);
 });
 
-test('documents whose page-1 read is known are classified from it and not read again; only new reads are reported', async () => {
+test('documents whose classification is known take it and are not read again; only new classifications are reported', async () => {
   const [licence, payslip] = [await standInPdf('drivers_licence'), await standInPdf('payslip')];
-  const reported: string[] = [];
-  const readAlone = await classifyFirstPages([licence, payslip], { now: NOW, firstPageRead: (sha256) => reported.push(sha256) });
-  assert.deepEqual(reported, [licence.sha256, payslip.sha256]);
+  const reported = new Map<string, DocumentClassification>();
+  const readAlone = await classifyFirstPages([licence, payslip], { now: NOW, firstPageClassified: (sha256, classification) => reported.set(sha256, classification) });
+  assert.deepEqual(reported, new Map([[licence.sha256, readAlone[0]!.classification], [payslip.sha256, readAlone[1]!.classification]]));
 
-  // The licence's known read says passport: a classification that follows it proves the licence was not read.
-  const passportRead: FirstPage = { page: { page: 1, width: 400, height: 252, source: 'text_layer', items: [], text: 'AUSTRALIA\nPASSPORT\nP<AUSCITIZEN<<JANE', confidence: 1 }, images: { isImage: false, largestImageShare: 0 } };
+  // The licence's known classification says passport: a reply that follows it proves the licence was not read.
+  const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false };
   const reads: string[] = [];
   const stages: string[] = [];
-  const known = await classifyFirstPages([licence, payslip], { now: NOW, firstPages: new Map([[licence.sha256, passportRead]]), firstPageRead: (sha256) => reads.push(sha256), progress: (stage) => stages.push(stage) });
+  const known = await classifyFirstPages([licence, payslip], { now: NOW, firstPages: new Map([[licence.sha256, passport]]), firstPageClassified: (sha256) => reads.push(sha256), progress: (stage) => stages.push(stage) });
   assert.deepEqual(reads, [payslip.sha256]);
   assert.deepEqual(stages, ['reading document 2 of 2']);
-  assert.deepEqual(known.map((document) => document.classification.type), ['australian_passport', 'payslip']);
+  assert.deepEqual(known[0]!.classification, passport);
   assert.deepEqual(known[1], readAlone[1]);
 });
 
 test('the same bytes twice in one request are read once', async () => {
   const payslip = await standInPdf('payslip');
   const reads: string[] = [];
-  const classified = await classifyFirstPages([payslip, { ...payslip, filename: 'again.pdf' }], { now: NOW, firstPageRead: (sha256) => reads.push(sha256) });
+  const classified = await classifyFirstPages([payslip, { ...payslip, filename: 'again.pdf' }], { now: NOW, firstPageClassified: (sha256) => reads.push(sha256) });
   assert.deepEqual(reads, [payslip.sha256]);
   assert.deepEqual(classified.map((document) => [document.filename, document.classification.type]), [['payslip.pdf', 'payslip'], ['again.pdf', 'payslip']]);
 });
@@ -79,9 +80,11 @@ test('every picture of one analysis is read by one OCR worker, terminated when t
   assert.deepEqual(alone[0], classified[2]);
 });
 
-test('when the OCR worker fails to start, each picture is unreadable with the reason and the other documents are still classified', async () => {
+test('when the OCR worker fails to start, each picture is unreadable with the reason, is not reported to be kept, and the other documents are still classified', async () => {
   const [picture] = (await imageStandIns(['medicare_card'])).map((standIn) => standIn.document);
   const payslip = await standInPdf('payslip');
-  const classified = await classifyFirstPages([picture!, payslip], { now: NOW }, () => Promise.reject(new Error('the OCR model is missing')));
+  const reported: string[] = [];
+  const classified = await classifyFirstPages([picture!, payslip], { now: NOW, firstPageClassified: (sha256) => reported.push(sha256) }, () => Promise.reject(new Error('the OCR model is missing')));
   assert.deepEqual(classified.map((document) => [document.classification.type, document.unreadable]), [['unrecognised', 'the OCR model is missing'], ['payslip', null]]);
+  assert.deepEqual(reported, [payslip.sha256]);
 });

@@ -1,5 +1,4 @@
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { z } from 'zod';
 import { openOcrReader, openOcrSession, type OcrReader, type OcrSession } from '../documents/ocr.ts';
 import { openPdf } from '../documents/pdf.ts';
 import { readDocument } from '../documents/read.ts';
@@ -8,34 +7,18 @@ import { classifyPage, type DocumentClassification, type PageImageFacts } from '
 import type { AnalysisContext } from './types.ts';
 
 /**
- * The version of what `readFirstPage` produces (text, boxes, image facts). A stored read is kept under the
- * document's SHA-256 and this version (api/checkers/first-page-cache.ts), so changing how page 1 is read
- * (render scale, OCR, image facts) means bumping it, and every document is read again. The classifier is
- * run on every request over the stored read, so a change to its cues needs no bump.
+ * The version of a document's page-1 classification: how page 1 is read (render scale, OCR, image facts)
+ * and how `classifyPage` names its type (cues, weights, dates, issuer digest). A classification is kept
+ * under the document's SHA-256 and this version (api/checkers/first-page-cache.ts), so bump it whenever
+ * either changes, and every document is read and classified again.
  */
-export const FIRST_PAGE_READ_VERSION = 'page1-2026.11.1';
+export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.11.1';
 
 /** Page 1 of a document as the identity and pack checkers classify it: its text and what pictures it holds. */
 export interface FirstPage {
   page: PageText | null;
   images: PageImageFacts;
 }
-
-const textItem = z.strictObject({ text: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), font: z.string().nullable() });
-const pageText = z.strictObject({
-  page: z.number().int().positive(),
-  width: z.number(),
-  height: z.number(),
-  source: z.enum(['text_layer', 'ocr']),
-  items: z.array(textItem),
-  text: z.string(),
-  confidence: z.number(),
-});
-/** A stored page-1 read, checked when it comes back from the state store. */
-export const firstPage: z.ZodType<FirstPage> = z.strictObject({
-  page: pageText.nullable(),
-  images: z.strictObject({ isImage: z.boolean(), largestImageShare: z.number().min(0).max(1) }),
-});
 
 /**
  * One read of page 1 (OCR when there is no text layer, so a photographed card still reads), in `ocr`'s
@@ -59,27 +42,29 @@ export interface ClassifiedDocument {
 }
 
 /**
- * Each document classified from page 1, in order. A document whose read an earlier request made
- * (`context.firstPages`) is classified from that read; the others are read, all in one OCR worker that is
- * terminated before this returns, and each new read is told to `context.firstPageRead` for the route to
- * keep. `startOcr` starts that worker (tests count starts through it).
+ * Each document classified from page 1, in order. A document an earlier request classified
+ * (`context.firstPages`) takes that classification; the others are read, all in one OCR worker that is
+ * terminated before this returns, and each new classification (never the page's text) is told to
+ * `context.firstPageClassified` for the route to keep. A document that could not be read is not told.
+ * `startOcr` starts that worker (tests count starts through it).
  */
 export async function classifyFirstPages(documents: IntakeDocument[], context: AnalysisContext, startOcr: () => Promise<OcrReader> = openOcrReader): Promise<ClassifiedDocument[]> {
   const ocr = openOcrSession(startOcr);
   // The same bytes sent twice in one request are read once too.
-  const reads = new Map(context.firstPages);
+  const classifications = new Map(context.firstPages);
   try {
     const classified: ClassifiedDocument[] = [];
     for (const [index, document] of documents.entries()) {
       try {
-        let read = reads.get(document.sha256);
-        if (read === undefined) {
+        let classification = classifications.get(document.sha256);
+        if (classification === undefined) {
           context.progress?.(`reading document ${index + 1} of ${documents.length}`);
-          read = await readFirstPage(document, ocr);
-          reads.set(document.sha256, read);
-          context.firstPageRead?.(document.sha256, read);
+          const read = await readFirstPage(document, ocr);
+          classification = classifyPage(read.page, read.images);
+          classifications.set(document.sha256, classification);
+          context.firstPageClassified?.(document.sha256, classification);
         }
-        classified.push({ filename: document.filename, classification: classifyPage(read.page, read.images), unreadable: null });
+        classified.push({ filename: document.filename, classification, unreadable: null });
       } catch (error) {
         classified.push({ filename: document.filename, classification: classifyPage(null, { isImage: false, largestImageShare: 0 }), unreadable: error instanceof Error ? error.message : String(error) });
       }

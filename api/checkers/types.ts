@@ -1,5 +1,5 @@
 import type { IntakeDocument } from '../documents/types.ts';
-import type { FirstPage } from './first-page.ts';
+import type { DocumentClassification } from './document-types.ts';
 
 /**
  * What every checker analysis receives besides its documents. Analyses are pure functions of their inputs
@@ -12,12 +12,12 @@ export interface AnalysisContext {
   /** Progress for `?stream=1`: each call becomes an SSE heartbeat (`inspecting` for warrants, else `working`). */
   progress?: (stage: string) => void;
   /**
-   * Page-1 reads earlier requests made of these documents, by SHA-256 (api/checkers/first-page.ts): a
-   * document sent again is classified from its stored read instead of being read again.
+   * Page-1 classifications earlier requests made of these documents, by SHA-256 (api/checkers/first-page.ts):
+   * a document sent again takes its stored classification instead of being read again.
    */
-  firstPages?: ReadonlyMap<string, FirstPage>;
-  /** Told each page-1 read the analysis makes, so the route keeps it for the next request that sends the document. */
-  firstPageRead?: (sha256: string, read: FirstPage) => void;
+  firstPages?: ReadonlyMap<string, DocumentClassification>;
+  /** Told each page-1 classification the analysis makes, so the route keeps it for the next request that sends the document. */
+  firstPageClassified?: (sha256: string, classification: DocumentClassification) => void;
 }
 
 /** A checker analysis as the worker pool runs it: documents and checked options in, a JSON-able result out. */

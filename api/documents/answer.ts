@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { DocumentClassification } from '../checkers/document-types.ts';
 import type { FirstPageStore } from '../checkers/first-page-cache.ts';
-import type { FirstPage } from '../checkers/first-page.ts';
 import { settleLater } from '../middleware/metered.ts';
 import { cacheKey, type ContentCache } from './content-cache.ts';
 import { AnalysisPoolFullError, type AnalysisOutcome, type AnalysisPool } from './pool.ts';
@@ -44,10 +44,10 @@ export interface AnswerPlan<Reply> {
   heartbeat: 'inspecting' | 'working';
   /** The stored reply for these bytes and options, unless the caller asked `fresh=1`. */
   stored: Reply | undefined;
-  /** Page-1 reads of these documents made before, by SHA-256, for the analysis to use instead of reading again. */
-  firstPages?: ReadonlyMap<string, FirstPage>;
-  /** Told each page-1 read the analysis makes, as it makes it. */
-  onFirstPageRead?: (sha256: string, read: FirstPage) => void;
+  /** Page-1 classifications of these documents made before, by SHA-256, for the analysis to use instead of reading again. */
+  firstPages?: ReadonlyMap<string, DocumentClassification>;
+  /** Told each page-1 classification the analysis makes, as it makes it. */
+  onFirstPageClassified?: (sha256: string, classification: DocumentClassification) => void;
   /** Turns the outcome into the reply and stores it where the route keeps results. */
   settle(outcome: AnalysisOutcome<unknown>): Settled<Reply>;
 }
@@ -69,7 +69,7 @@ export async function answerAnalysis<Reply extends object>(c: Context, services:
           emitStage?.(stage);
         },
         ...(plan.firstPages === undefined ? {} : { firstPages: plan.firstPages }),
-        ...(plan.onFirstPageRead === undefined ? {} : { onFirstPageRead: plan.onFirstPageRead }),
+        ...(plan.onFirstPageClassified === undefined ? {} : { onFirstPageClassified: plan.onFirstPageClassified }),
       });
     } catch (error) {
       if (!(error instanceof AnalysisPoolFullError)) throw error;
@@ -140,8 +140,8 @@ export interface CachedAnswerPlan {
   stream: boolean;
   now: Date;
   /**
-   * For checkers that classify by page 1 (identity, pack): each document's stored page-1 read is handed to
-   * the analysis (none with `fresh`), and each read it makes is kept.
+   * For checkers that classify by page 1 (identity, pack): each document's stored page-1 classification is
+   * handed to the analysis (none with `fresh`), and each classification it makes is kept.
    */
   firstPages?: FirstPageStore;
 }
@@ -149,8 +149,8 @@ export interface CachedAnswerPlan {
 /**
  * `answerAnalysis` for the checkers whose results live in the content-hash cache (extract, identity, pack):
  * a stored result answers unless `fresh`; a result is stored; an engine failure is 422 `{detail}` (an
- * `error` event when streamed), is not stored and does not count. Page-1 reads (`firstPages`) are kept
- * per document whatever the outcome.
+ * `error` event when streamed), is not stored and does not count. Page-1 classifications (`firstPages`) are
+ * kept per document whatever the outcome.
  */
 export function answerCached(c: Context, services: AnswerServices & { cache: ContentCache }, plan: CachedAnswerPlan): Promise<Response> {
   const key = cacheKey({
@@ -161,8 +161,8 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
   });
   const stored = plan.fresh ? undefined : (services.cache.get(key) as object | undefined);
   const firstPages = plan.firstPages;
-  // Page-1 reads the job makes, kept when it settles (on the request's path, so a store failure is the request's).
-  const newReads = new Map<string, FirstPage>();
+  // Page-1 classifications the job makes, kept when it settles (on the request's path, so a store failure is the request's).
+  const newClassifications = new Map<string, DocumentClassification>();
   return answerAnalysis<object>(c, services, {
     analysis: plan.checker,
     documents: plan.documents,
@@ -175,11 +175,11 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
       ? {}
       : {
           firstPages: plan.fresh ? new Map() : firstPages.known(plan.documents.map((document) => document.sha256)),
-          onFirstPageRead: (sha256: string, read: FirstPage) => newReads.set(sha256, read),
+          onFirstPageClassified: (sha256: string, classification: DocumentClassification) => newClassifications.set(sha256, classification),
         }),
     settle(outcome) {
-      // Kept even when the job then failed: a read made before a time limit is as good as any.
-      for (const [sha256, read] of newReads) firstPages?.keep(sha256, read, plan.now);
+      // Kept even when the job then failed: a classification made before a time limit is as good as any.
+      for (const [sha256, classification] of newClassifications) firstPages?.keep(sha256, classification, plan.now);
       if (!outcome.ok) return { status: 422, detail: `The document could not be analysed: ${outcome.detail} Nothing was counted against your allowance.` };
       services.cache.put(key, outcome.result, plan.now);
       return { reply: outcome.result as object, engineFailed: false };

@@ -5,8 +5,8 @@ import type { StateDb } from '../../data/state/db.ts';
  * The content-hash cache of checker results (spec, Shared input conventions): a result is kept under the
  * checker, the SHA-256 of what it read and a hash of its canonical options, so identical bytes with
  * identical options are answered from the state store, free and at once. It holds results, and the identity
- * and pack checkers' page-1 reads (api/checkers/first-page-cache.ts), never a document's bytes. Engine
- * failures are never put here, so a retry runs the engine again.
+ * and pack checkers' page-1 classifications (api/checkers/first-page-cache.ts, never the page's text), never
+ * a document's bytes. Engine failures are never put here, so a retry runs the engine again.
  */
 
 export interface CacheKey {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { FirstPage } from '../checkers/first-page.ts';
+import type { DocumentClassification } from '../checkers/document-types.ts';
 import type { IntakeDocument } from './types.ts';
 
 /**
@@ -38,10 +38,10 @@ export interface AnalysisRequest {
   /** The instant the call arrived (AnalysisContext.now). */
   now: string;
   onProgress?: (stage: string) => void;
-  /** Page-1 reads of these documents made before, by SHA-256 (AnalysisContext.firstPages). */
-  firstPages?: ReadonlyMap<string, FirstPage>;
-  /** Where each page-1 read the analysis makes goes (AnalysisContext.firstPageRead). */
-  onFirstPageRead?: (sha256: string, read: FirstPage) => void;
+  /** Page-1 classifications of these documents made before, by SHA-256 (AnalysisContext.firstPages). */
+  firstPages?: ReadonlyMap<string, DocumentClassification>;
+  /** Where each page-1 classification the analysis makes goes (AnalysisContext.firstPageClassified). */
+  onFirstPageClassified?: (sha256: string, classification: DocumentClassification) => void;
 }
 
 /** Why a job gave no result: stopped at the time limit, stopped for memory, threw, or its thread died. */
@@ -82,13 +82,13 @@ export interface WorkerJob {
   documents: IntakeDocument[];
   options: unknown;
   now: string;
-  firstPages: ReadonlyMap<string, FirstPage> | undefined;
+  firstPages: ReadonlyMap<string, DocumentClassification> | undefined;
 }
 
 /** What a worker posts back. */
 export type WorkerReport =
   | { type: 'progress'; jobId: number; stage: string }
-  | { type: 'first-page'; jobId: number; sha256: string; read: FirstPage }
+  | { type: 'first-page'; jobId: number; sha256: string; classification: DocumentClassification }
   | { type: 'result'; jobId: number; result: unknown }
   | { type: 'threw'; jobId: number; message: string };
 
@@ -99,7 +99,7 @@ const ASSUMED_JOB_MS = 5_000;
 interface PendingJob {
   job: WorkerJob;
   onProgress: ((stage: string) => void) | undefined;
-  onFirstPageRead: ((sha256: string, read: FirstPage) => void) | undefined;
+  onFirstPageClassified: ((sha256: string, classification: DocumentClassification) => void) | undefined;
   settle: (outcome: AnalysisOutcome<unknown>) => void;
 }
 
@@ -132,7 +132,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       const busy = slot.busy;
       if (busy === null || busy.pending.job.jobId !== report.jobId) return;
       if (report.type === 'progress') return busy.pending.onProgress?.(report.stage);
-      if (report.type === 'first-page') return busy.pending.onFirstPageRead?.(report.sha256, report.read);
+      if (report.type === 'first-page') return busy.pending.onFirstPageClassified?.(report.sha256, report.classification);
       finish(slot, report.type === 'result' ? { ok: true, result: report.result } : { ok: false, failure: 'threw', detail: `The analysis failed: ${report.message}` });
     });
     worker.on('error', (error: Error & { code?: string }) => {
@@ -202,7 +202,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       queue.push({
         job: { jobId: nextJobId++, ...location, documents: request.documents, options: request.options, now: request.now, firstPages: request.firstPages },
         onProgress: request.onProgress,
-        onFirstPageRead: request.onFirstPageRead,
+        onFirstPageClassified: request.onFirstPageClassified,
         settle: resolve,
       });
       dispatch();

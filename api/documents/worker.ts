@@ -5,9 +5,9 @@ import type { WorkerJob, WorkerReport } from './pool.ts';
 /**
  * One analysis thread of the pool (pool.ts). It loads each named analysis module once and keeps it, so a
  * second job of the same checker does not pay for loading pdfjs again; it runs one job at a time and posts
- * its progress stages, the page-1 reads it makes (for the route to keep) and its result (or the error it
- * threw) back. Hangs and memory exhaustion are the pool's to handle: it terminates this thread and starts
- * another.
+ * its progress stages, the page-1 classifications it makes (for the route to keep) and its result (or the
+ * error it threw) back. Hangs and memory exhaustion are the pool's to handle: it terminates this thread and
+ * starts another.
  */
 if (parentPort === null) throw new Error('api/documents/worker.ts runs only as a worker thread of the analysis pool.');
 const port = parentPort;
@@ -35,7 +35,7 @@ port.on('message', async (job: WorkerJob) => {
       now: job.now,
       progress: (stage) => report({ type: 'progress', jobId: job.jobId, stage }),
       ...(job.firstPages === undefined ? {} : { firstPages: job.firstPages }),
-      firstPageRead: (sha256, read) => report({ type: 'first-page', jobId: job.jobId, sha256, read }),
+      firstPageClassified: (sha256, classification) => report({ type: 'first-page', jobId: job.jobId, sha256, classification }),
     });
     report({ type: 'result', jobId: job.jobId, result });
   } catch (error) {

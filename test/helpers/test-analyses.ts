@@ -1,3 +1,4 @@
+import { classifyPage } from '../../api/checkers/document-types.ts';
 import type { Analysis } from '../../api/checkers/types.ts';
 import type { ExtractionResult } from '../../api/checkers/extract/result.ts';
 import type { IdentityResult } from '../../api/checkers/identity/result.ts';
@@ -36,9 +37,9 @@ export const exhaustMemory: Analysis<unknown, never> = async () => {
   for (;;) kept.push(new Array<number>(1_000_000).fill(1));
 };
 
-/** Reads page 1 of its first document (a blank read), then throws, as an engine that fails on a later document does. */
+/** Classifies its first document from page 1 (a blank page), then throws, as an engine that fails on a later document does. */
 export const readThenFail: Analysis<unknown, never> = async (documents, _options, context) => {
-  context.firstPageRead?.(documents[0]!.sha256, { page: null, images: { isImage: false, largestImageShare: 0 } });
+  context.firstPageClassified?.(documents[0]!.sha256, classifyPage(null, { isImage: false, largestImageShare: 0 }));
   throw new Error('the test analysis failed after reading page 1');
 };
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { intake, standInPdf } from '../../../test/helpers/identity-documents.ts';
 import type { DocumentClassification, DocumentType, Shown } from '../document-types.ts';
@@ -6,13 +7,14 @@ import { analyseIdentity, judgeIdentity, type ClassifiedDocument } from './analy
 import { identityResult } from './result.ts';
 
 const NOW = '2026-11-20T03:00:00.000Z';
+const issuerDigestOf = (firstLine: string) => createHash('sha256').update(firstLine).digest('hex');
 
 function doc(type: DocumentType | 'unrecognised', shows: Shown[], overrides: Partial<DocumentClassification> & { filename?: string } = {}): ClassifiedDocument {
   const { filename, ...classification } = overrides;
   return {
     filename: filename ?? `${type}.pdf`,
     unreadable: null,
-    classification: { type, confidence: 0.9, cues: [], shows, expires: null, issued: null, issuer: null, transactionLines: 0, pensionCard: false, ...classification },
+    classification: { type, confidence: 0.9, cues: [], shows, expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false, ...classification },
   };
 }
 
@@ -46,8 +48,8 @@ test('AFP: a licence and a Medicare card make 65 points and no primary, and the 
 
 test('AFP: 140 points without a primary document is not established; a further secondary scores 25, not 40', () => {
   const student = doc('student_id_card', ['N', 'P'], { expires: '2027-12-31' });
-  const card = doc('bank_card', ['N', 'S'], { issuer: 'SOUTHERN CROSSWAY BANK', expires: '2029-09-30' });
-  const bill = doc('utility_bill', ['N', 'A'], { issuer: 'Brightwave Energy', issued: '2026-10-05' });
+  const card = doc('bank_card', ['N', 'S'], { issuerDigest: issuerDigestOf('SOUTHERN CROSSWAY BANK'), expires: '2029-09-30' });
+  const bill = doc('utility_bill', ['N', 'A'], { issuerDigest: issuerDigestOf('Brightwave Energy'), issued: '2026-10-05' });
   const result = judgeIdentity('afp_100_point', [licence, student, medicare, card, bill], NOW);
   assert.equal(result.points, 40 + 25 + 25 + 25 + 25);
   assert.equal(result.primaries, 0);
@@ -62,9 +64,9 @@ test('AFP: a second document of a count-once type does not count; a second bank 
   assert.deepEqual(result.documents.map((entry) => entry.counts), [true, true, false]);
   assert.match(result.documents[2]!.note, /counts once/);
   assert.equal(result.points, 95);
-  const bankA = doc('bank_card', ['N'], { issuer: 'SOUTHERN CROSSWAY BANK', filename: 'a.png' });
-  const bankA2 = doc('bank_card', ['N'], { issuer: 'SOUTHERN CROSSWAY BANK', filename: 'a2.png' });
-  const bankB = doc('bank_card', ['N'], { issuer: 'HARBOURLINE CREDIT UNION', filename: 'b.png' });
+  const bankA = doc('bank_card', ['N'], { issuerDigest: issuerDigestOf('SOUTHERN CROSSWAY BANK'), filename: 'a.png' });
+  const bankA2 = doc('bank_card', ['N'], { issuerDigest: issuerDigestOf('SOUTHERN CROSSWAY BANK'), filename: 'a2.png' });
+  const bankB = doc('bank_card', ['N'], { issuerDigest: issuerDigestOf('HARBOURLINE CREDIT UNION'), filename: 'b.png' });
   const cards = judgeIdentity('afp_100_point', [passport, bankA, bankA2, bankB], NOW);
   assert.deepEqual(cards.documents.map((entry) => entry.counts), [true, true, false, true]);
   assert.match(cards.documents[2]!.note, /different organisation/);
@@ -95,7 +97,7 @@ test('AFP: a utility bill over 12 months old, a payslip and an unrecognised docu
 });
 
 test('AFP: 145 points with a primary but no photo anywhere in the set is not established', () => {
-  const card = doc('bank_card', ['N', 'S'], { issuer: 'BANK' });
+  const card = doc('bank_card', ['N', 'S'], { issuerDigest: issuerDigestOf('BANK') });
   const bill = doc('utility_bill', ['N', 'A'], { issued: '2026-10-01' });
   const result = judgeIdentity('afp_100_point', [birth, medicare, card, bill], NOW);
   assert.equal(result.points, 145);

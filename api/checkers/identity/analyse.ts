@@ -150,7 +150,7 @@ function judgePaths(scheme: PathScheme, documents: ClassifiedDocument[], now: st
 
 /** Whether each document may count under the scheme's list at all (type, photo, pension, expiry, age, repeats). */
 function eligibleDocuments(rules: Partial<Record<DocumentType, DocumentRule>>, documents: ClassifiedDocument[], now: string, listName: string): Verdict[] {
-  const issuersCounted = new Map<DocumentType, (string | null)[]>();
+  const issuerDigestsCounted = new Map<DocumentType, (string | null)[]>();
   return documents.map((document): Verdict => {
     const { classification } = document;
     const base = { filename: document.filename, classified_type: classification.type, shows: classification.shows, points: 0 };
@@ -167,9 +167,9 @@ function eligibleDocuments(rules: Partial<Record<DocumentType, DocumentRule>>, d
     if (rule.max_age_months && classification.issued && monthsBetween(classification.issued, now) > rule.max_age_months) {
       return refuse(`issued ${classification.issued}, more than ${rule.max_age_months} months before the check`);
     }
-    const earlier = issuersCounted.get(type) ?? [];
+    const earlier = issuerDigestsCounted.get(type) ?? [];
     if (earlier.length > 0) {
-      const differentOrganisation = rule.repeat === 'per_organisation' && classification.issuer !== null && earlier.every((issuer) => issuer !== null && issuer !== classification.issuer);
+      const differentOrganisation = rule.repeat === 'per_organisation' && classification.issuerDigest !== null && earlier.every((digest) => digest !== null && digest !== classification.issuerDigest);
       if (!differentOrganisation) {
         return refuse(
           rule.repeat === 'per_organisation'
@@ -178,7 +178,7 @@ function eligibleDocuments(rules: Partial<Record<DocumentType, DocumentRule>>, d
         );
       }
     }
-    issuersCounted.set(type, [...earlier, classification.issuer]);
+    issuerDigestsCounted.set(type, [...earlier, classification.issuerDigest]);
     const notes: string[] = [];
     if (classification.expires === null && rule.expired_grace_days === undefined && hasExpiry(type)) notes.push('expiry date not readable');
     if (rule.max_age_months && classification.issued === null) notes.push(`issue date not readable (it must be within ${rule.max_age_months} months)`);

@@ -1,5 +1,6 @@
 -- Document checkers (spec, Content-hash cache): a checker's result kept by the content of what it read,
--- so identical bytes with identical options are answered again for free. Only results are kept: never a
+-- so identical bytes with identical options are answered again for free. Only results are kept, and under
+-- checker 'page1' each document's page-1 classification (its type and cue names, never its text): never a
 -- document's bytes (spec, Extraction result: "the document is never stored").
 CREATE TABLE checker_results (
   checker TEXT NOT NULL,
