@@ -88,12 +88,20 @@ export class FieldLocator {
   #findLabel(cellText: string, ocr: boolean): LabelMatch | null {
     const box = leadingCheckbox.exec(cellText)?.[0] ?? '';
     const text = cellText.slice(box.length);
+    const exact = this.#exactLabelOf(text);
+    // "Invoice mumber" starts with the label "invoice", but the label of more words read with a slip is the
+    // cell's; a slip never beats an exact label of as many words ("Date" is not "dated" misread).
+    const misread = ocr ? this.#misreadLabelOf(text) : null;
+    const match = misread && (!exact || wordCount(misread.label) > wordCount(exact.label)) ? misread : exact;
+    return match ? { ...match, box } : null;
+  }
+
+  #exactLabelOf(text: string): Omit<LabelMatch, 'box'> | null {
     for (const { label, pattern } of this.#labels) {
       const match = pattern.exec(text);
-      if (match) return { label, rest: text.slice(match[0].length), box };
+      if (match) return { label, rest: text.slice(match[0].length) };
     }
-    const misread = ocr ? this.#misreadLabelOf(text) : null;
-    return misread ? { ...misread, box } : null;
+    return null;
   }
 
   /** "Cantractor", "Conmencement date", "Tem": OCR's usual one-letter slips, at most one per five letters. */
@@ -184,6 +192,10 @@ function isHeaderRow(line: Line, below: Line | undefined): boolean {
 function labelPattern(label: string): RegExp {
   const words = label.split(/\s+/).map((word) => (word === 'number' ? '(?:number|no\\.?|num\\.?|nbr|#)' : escapeRegExp(word)));
   return new RegExp(`^${words.join('\\s*')}(?![A-Za-z0-9])\\s*\\.?`, 'i');
+}
+
+function wordCount(label: string): number {
+  return label.split(' ').length;
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions each cost one. */
