@@ -31,3 +31,8 @@ test('on an OCR page an exact label is not taken for a label of as many words on
   const page = ocrPage([['Receipt No: 805135'], ['Date: 06/09/2025 08:08']]);
   assert.equal(locate(page, 'receipt', 'date'), '2025-09-06');
 });
+
+test('on an OCR page a label whose r ran into the next n or m reads as its label: "Tem" is Term', () => {
+  const page = ocrPage([['Agreement date', '22 January 2025'], ['Tem', '12 months'], ['Cantradt value', '$131,500.00']]);
+  assert.equal(locate(page, 'contract', 'term'), '12 months');
+});

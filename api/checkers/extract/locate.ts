@@ -104,7 +104,10 @@ export class FieldLocator {
     return null;
   }
 
-  /** "Cantractor", "Conmencement date", "Tem": OCR's usual one-letter slips, at most one per five letters. */
+  /**
+   * "Cantractor", "Conmencement date": OCR's usual one-letter slips, at most one per five letters; and "Tem"
+   * for "Term", since OCR reads an r run into an n or m ("rn", "rm") as one m.
+   */
   #misreadLabelOf(text: string): Omit<LabelMatch, 'box'> | null {
     const words = text.split(/(?<=\S)(?=\s)/);
     for (const { label } of this.#labels) {
@@ -112,7 +115,8 @@ export class FieldLocator {
       if (label.length < 3 || words.length < wordCount) continue;
       const head = words.slice(0, wordCount).join('');
       const candidate = head.trim().toLowerCase().replace(/[:.]$/, '');
-      if (editDistance(candidate, label) <= Math.floor(label.length / 5)) return { label, rest: text.slice(head.length) };
+      const slips = Math.min(editDistance(candidate, label), editDistance(candidate, label.replace(/r[nm]/g, 'm')));
+      if (slips <= Math.floor(label.length / 5)) return { label, rest: text.slice(head.length) };
     }
     return null;
   }
