@@ -36,3 +36,10 @@ test('on an OCR page a label whose r ran into the next n or m reads as its label
   const page = ocrPage([['Agreement date', '22 January 2025'], ['Tem', '12 months'], ['Cantradt value', '$131,500.00']]);
   assert.equal(locate(page, 'contract', 'term'), '12 months');
 });
+
+test('on a scan of several pages the first placement wins, even when a later page was read more clearly', () => {
+  const firstPage = { ...ocrPage([['Description', 'Qty', 'Unit price', 'Amount'], ['Network cabling (per point)', '10', '144.82', '1,448.20']]), confidence: 0.88 };
+  const secondPage = { ...ocrPage([['Description', 'Qty', 'Unit price', 'Amount'], ['Labour - site attendance', '12', '838.02', '10,056.24']]), page: 2, confidence: 0.94 };
+  const rule = templates.tax_invoice.fields.find((candidate) => candidate.name === 'description')!;
+  assert.deepEqual(new FieldLocator([firstPage, secondPage], everyLabel, 'AU').locate(rule), { value: 'Network cabling (per point)', confidence: 0.75, page: 1 });
+});

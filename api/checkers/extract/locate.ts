@@ -10,6 +10,11 @@ export interface LocatedValue {
   page: number;
 }
 
+/** A located value and how sure its way of being found is on a page read perfectly. */
+interface PlacedValue extends LocatedValue {
+  placement: number;
+}
+
 /** How sure each way of finding a value is, on a page read perfectly. */
 const placementConfidence = { sameCell: 0.95, nextCell: 0.92, below: 0.85, sentence: 0.8, letterhead: 0.7 } as const;
 
@@ -57,10 +62,14 @@ export class FieldLocator {
     this.#country = country;
   }
 
-  /** The field's value: the best placement anywhere in the pages, the earliest on ties; null when absent. */
+  /**
+   * The field's value: the best placement anywhere in the pages, the earliest on ties; null when absent.
+   * Placements are compared without the page's reading confidence: a later OCR page read more clearly does
+   * not make a value placed the same way there (the first row under a repeated table heading) the better one.
+   */
   locate(rule: FieldRule): LocatedValue | null {
     const ownLabels = new Set([...rule.labels, ...(rule.rangeLabels ?? [])]);
-    let best: LocatedValue | null = null;
+    let best: PlacedValue | null = null;
     for (const lines of this.#lines) {
       for (const line of lines) {
         for (const cell of line.cells) {
@@ -68,11 +77,11 @@ export class FieldLocator {
           if (!match || !ownLabels.has(match.label)) continue;
           const rangeIndex = rule.rangeLabels?.includes(match.label) && !rule.labels.includes(match.label) ? (rule.rangeIndex ?? 0) : null;
           const found = this.#valueNear(rule.kind, line, cell, match, lines, rangeIndex);
-          if (found && (!best || found.confidence > best.confidence)) best = found;
+          if (found && (!best || found.placement > best.placement)) best = found;
         }
       }
     }
-    if (best) return best;
+    if (best) return { value: best.value, confidence: best.confidence, page: best.page };
     if (rule.sentence) return this.#inSentence(rule);
     return rule.letterhead ? this.#letterhead() : null;
   }
@@ -121,11 +130,11 @@ export class FieldLocator {
     return null;
   }
 
-  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number | null): LocatedValue | null {
+  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number | null): PlacedValue | null {
     const pageConfidence = line.page.confidence;
     const ocr = line.page.source === 'ocr';
-    const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): LocatedValue | null =>
-      value === null ? null : { value, confidence: round(placementConfidence[placement] * pageConfidence), page: line.page.page };
+    const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): PlacedValue | null =>
+      value === null ? null : { value, confidence: round(placementConfidence[placement] * pageConfidence), page: line.page.page, placement: placementConfidence[placement] };
     if (kind === 'boolean') {
       const before = match.box || line.cells.slice(0, cell.index).map((other) => other.text).join(' ');
       return at(readBoolean(before, match.rest), 'sameCell');
