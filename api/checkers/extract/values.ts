@@ -10,9 +10,9 @@ const monthNumbers: Record<string, number> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
 };
 /**
- * OCR misreads a capital J more than any other letter of a date: it sets it apart ("J une"), reads it as a
- * bar or bracket or two ("| une", "02+] an-2026") or drops it ("1 anuary"). Between a day and a year the rest of the
- * word still names exactly one month, so the J may be any of those or missing.
+ * OCR misreads a capital J more than any other letter of a date: it sets it apart ("J une"), reads it as
+ * a bar or bracket or two ("| une", "02+] an-2026") or drops it ("1 anuary"). Between a day and a year the
+ * rest of the word still names exactly one month, so the J may be any of those or missing.
  */
 const capitalJ = '(?:j|[|)\\]}+!l]{1,2})?\\s?';
 const monthName = `(${capitalJ}(?:an(?:uary)?|une?|uly?)|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?`;
