@@ -47,12 +47,8 @@ async function extract(file: string, kind: DocumentKind, mime: string, template:
   return analyseExtraction([{ bytes, kind, mime, sha256: '0'.repeat(64), filename: null }], options, { now: '2026-06-01T00:00:00.000Z' });
 }
 
-/**
- * Prints one row per template and the whole, and returns the rows under the floor: every row for text-layer
- * documents; for scans only the whole (`all`), since a template's few scans (4 to 5 documents) move its
- * figure by several points with one misread letter.
- */
-function report(title: string, tallies: Map<string, Tally>, floor: number, perTemplate: boolean): string[] {
+/** Prints one row per template and the whole, and returns the rows under the floor. */
+function report(title: string, tallies: Map<string, Tally>, floor: number): string[] {
   const all: Tally = { correct: 0, extracted: 0, expected: 0 };
   const below: string[] = [];
   const rows = [...tallies].map(([template, tally]) => {
@@ -66,7 +62,7 @@ function report(title: string, tallies: Map<string, Tally>, floor: number, perTe
     const precision = tally.correct / tally.extracted;
     const recall = tally.correct / tally.expected;
     console.log(`  ${name.padEnd(15)} precision ${precision.toFixed(3)}  recall ${recall.toFixed(3)}  (${tally.correct} right of ${tally.extracted} extracted, ${tally.expected} labelled)`);
-    if ((perTemplate || name === 'all') && (precision < floor || recall < floor)) below.push(name);
+    if (precision < floor || recall < floor) below.push(name);
   }
   return below;
 }
@@ -98,13 +94,14 @@ test(`text-layer PDFs, template given and classified: precision and recall of at
       const misses = score(tallyFor(tallies, document.template), result, document.truth);
       if (misses.length > 0) console.log(`  ${document.id} (${document.layout}): ${misses.join('; ')}`);
     }
-    const below = report(classified ? 'Text layer, type classified' : 'Text layer, template given', tallies, floors.text_layer, true);
+    const below = report(classified ? 'Text layer, type classified' : 'Text layer, template given', tallies, floors.text_layer);
     assert.deepEqual(misclassified, []);
     assert.deepEqual(below, [], `under ${floors.text_layer}: ${below.join(', ')}`);
   }
 });
 
-test(`scans read by OCR, template given: precision and recall of at least ${floors.scans} over all scans`, async () => {
+// About 70 s alone; OCR of 30 pages beside the rest of the suite on two busy cores once passed the suite's 240 s default.
+test(`scans read by OCR, template given: precision and recall of at least ${floors.scans} per template`, { timeout: 600_000 }, async () => {
   const documents = new Map(labels.documents.map((document) => [document.id, document]));
   const tallies = new Map<string, Tally>();
   for (const scan of labels.scans) {
@@ -114,6 +111,6 @@ test(`scans read by OCR, template given: precision and recall of at least ${floo
     const misses = score(tallyFor(tallies, document.template), result, document.truth);
     if (misses.length > 0) console.log(`  ${scan.id} (${document.layout}): ${misses.join('; ')}`);
   }
-  const below = report('Scans (OCR)', tallies, floors.scans, false);
+  const below = report('Scans (OCR)', tallies, floors.scans);
   assert.deepEqual(below, [], `under ${floors.scans}: ${below.join(', ')}`);
 });

@@ -12,8 +12,12 @@ const englishModelFolder = join(dirname(createRequire(import.meta.url).resolve('
 /** OEM 1 = the LSTM engine, the only one the `best_int` model carries. */
 const lstmOnly = 1;
 
-/** Words tesseract is less sure of than this (0..100) are left out: at this level they are mostly speckle. */
-const minimumWordConfidence = 20;
+/**
+ * A word tesseract is less sure of than this (0..100) is left out when it has no letter or digit: such a
+ * word is speckle. A low-confidence word with letters or digits is kept, since the LSTM engine often scores
+ * a correctly read word 0 (a name missing from its dictionary, a lone digit, an amount at a line's end).
+ */
+const minimumSymbolConfidence = 20;
 
 /** One tesseract worker, reused for every page of one analysis and closed when the analysis ends. */
 export interface OcrReader {
@@ -68,7 +72,7 @@ async function recognisePage(worker: Worker, image: Uint8Array, pageNumber: numb
   for (const block of data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
-        const words = line.words.filter((word) => word.text.trim() !== '' && word.confidence >= minimumWordConfidence);
+        const words = line.words.filter(isReadWord);
         for (const word of words) confidences.push(word.confidence / 100);
         for (const run of wordRuns(words, line.bbox.y1 - line.bbox.y0)) items.push(runItem(run, line, scale));
       }
@@ -77,6 +81,10 @@ async function recognisePage(worker: Worker, image: Uint8Array, pageNumber: numb
   const { width, height } = pixelSize(image);
   const confidence = confidences.length === 0 ? 0 : confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
   return { page: pageNumber, width: width / scale, height: height / scale, source: 'ocr', items, text: readingOrder(items), confidence };
+}
+
+function isReadWord(word: OcrWord): boolean {
+  return word.text.trim() !== '' && (word.confidence >= minimumSymbolConfidence || /[\p{L}\p{N}]/u.test(word.text));
 }
 
 /**

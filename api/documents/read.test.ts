@@ -84,3 +84,11 @@ test('plain text, HTML and .docx become one page of text', async () => {
   const fromDocx = await readDocument(intake(new Uint8Array(docx), 'docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'), options);
   assert.equal(fromDocx.pages[0]!.text, 'Above\n\nTop left\n\nTop right\n\nBottom left\n\nBottom right\n\nBelow');
 });
+
+test('a word tesseract reads right but scores 0 is kept: only low-confidence words without a letter or digit are dropped', async () => {
+  // A corpus scan (a 200 dpi JPEG, blurred and speckled, in a PDF) whose due date "1 July 2024"
+  // tesseract reads correctly but scores 0.
+  const scan = await readFile(new URL('../../fixtures/documents/extraction/corpus/scans/tax_invoice-15-scan.pdf', import.meta.url));
+  const read = await readDocument(intake(new Uint8Array(scan), 'pdf', 'application/pdf'), { maxPages: 1, renderScale: 2, ocr: true });
+  assert.match(read.pages[0]!.text, /24 June 2024\t1 July 2024\tHillview Property Group/);
+});

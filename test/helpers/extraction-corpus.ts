@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { seededRandom } from './seeded-random.ts';
 import { join } from 'node:path';
 import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
@@ -28,17 +29,6 @@ export interface LabelledDocument {
   pdf: Uint8Array;
 }
 
-/** Seeded PRNG (mulberry32) so every run draws the same documents. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 
@@ -501,7 +491,7 @@ export async function generateExtractionCorpus(): Promise<LabelledDocument[]> {
   const documents: LabelledDocument[] = [];
   for (const { template, count, draft } of recipe) {
     for (let index = 0; index < count; index++) {
-      const rand = random(1_000 * (documents.length + 1) + index);
+      const rand = seededRandom(1_000 * (documents.length + 1) + index);
       const { layout, country, truth, sheet } = await draft(rand, index);
       const pdf = await sheet.save();
       documents.push({ id: `${template}-${String(index + 1).padStart(2, '0')}`, template, layout, country, pages: sheet.pdf.getPageCount(), truth, pdf });
@@ -550,8 +540,8 @@ async function degradedPage(png: Uint8Array, rand: Random): Promise<Buffer> {
 export async function scanExtractionCorpus(documents: readonly LabelledDocument[]): Promise<ScannedDocument[]> {
   const scans: ScannedDocument[] = [];
   for (const [index, document] of documents.entries()) {
-    if (random(index + 1)() > 0.34 || document.pages > 2) continue;
-    const rand = random(7_919 * (index + 1));
+    if (seededRandom(index + 1)() > 0.34 || document.pages > 2) continue;
+    const rand = seededRandom(7_919 * (index + 1));
     const pdf = await openPdf(document.pdf);
     const pages: Buffer[] = [];
     for (let page = 1; page <= document.pages; page++) pages.push(await degradedPage(await renderPagePng(pdf, page, scanScale), rand));

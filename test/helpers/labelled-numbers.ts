@@ -1,17 +1,9 @@
+import { seededRandom } from './seeded-random.ts';
+
 /**
  * Australian identifiers with correct (or deliberately wrong) check digits, drawn from a seeded generator
  * so a labelled set is the same on every run.
  */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const digits = (random: () => number, count: number) => Array.from({ length: count }, () => Math.floor(random() * 10)).join('');
 

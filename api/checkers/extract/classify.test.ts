@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PageText } from '../../documents/types.ts';
-import { seededRandom } from '../../../test/helpers/labelled-numbers.ts';
+import { seededRandom } from '../../../test/helpers/seeded-random.ts';
 import { measuredFigures } from './capabilities.ts';
 import { classifyDocument, type ExtractDocumentType } from './classify.ts';
 

@@ -10,6 +10,11 @@ export interface LocatedValue {
   page: number;
 }
 
+/** A located value and how sure its way of being found is on a page read perfectly. */
+interface PlacedValue extends LocatedValue {
+  placement: number;
+}
+
 /** How sure each way of finding a value is, on a page read perfectly. */
 const placementConfidence = { sameCell: 0.95, nextCell: 0.92, below: 0.85, sentence: 0.8, letterhead: 0.7 } as const;
 
@@ -57,10 +62,14 @@ export class FieldLocator {
     this.#country = country;
   }
 
-  /** The field's value: the best placement anywhere in the pages, the earliest on ties; null when absent. */
+  /**
+   * The field's value: the best placement anywhere in the pages, the earliest on ties; null when absent.
+   * Placements are compared without the page's reading confidence: a later OCR page read more clearly does
+   * not make a value placed the same way there (the first row under a repeated table heading) the better one.
+   */
   locate(rule: FieldRule): LocatedValue | null {
     const ownLabels = new Set([...rule.labels, ...(rule.rangeLabels ?? [])]);
-    let best: LocatedValue | null = null;
+    let best: PlacedValue | null = null;
     for (const lines of this.#lines) {
       for (const line of lines) {
         for (const cell of line.cells) {
@@ -68,11 +77,11 @@ export class FieldLocator {
           if (!match || !ownLabels.has(match.label)) continue;
           const rangeIndex = rule.rangeLabels?.includes(match.label) && !rule.labels.includes(match.label) ? (rule.rangeIndex ?? 0) : null;
           const found = this.#valueNear(rule.kind, line, cell, match, lines, rangeIndex);
-          if (found && (!best || found.confidence > best.confidence)) best = found;
+          if (found && (!best || found.placement > best.placement)) best = found;
         }
       }
     }
-    if (best) return best;
+    if (best) return { value: best.value, confidence: best.confidence, page: best.page };
     if (rule.sentence) return this.#inSentence(rule);
     return rule.letterhead ? this.#letterhead() : null;
   }
@@ -88,15 +97,26 @@ export class FieldLocator {
   #findLabel(cellText: string, ocr: boolean): LabelMatch | null {
     const box = leadingCheckbox.exec(cellText)?.[0] ?? '';
     const text = cellText.slice(box.length);
-    for (const { label, pattern } of this.#labels) {
-      const match = pattern.exec(text);
-      if (match) return { label, rest: text.slice(match[0].length), box };
-    }
+    const exact = this.#exactLabelOf(text);
+    // "Invoice mumber" starts with the label "invoice", but the label of more words read with a slip is the
+    // cell's; a slip never beats an exact label of as many words ("Date" is not "dated" misread).
     const misread = ocr ? this.#misreadLabelOf(text) : null;
-    return misread ? { ...misread, box } : null;
+    const match = misread && (!exact || wordCount(misread.label) > wordCount(exact.label)) ? misread : exact;
+    return match ? { ...match, box } : null;
   }
 
-  /** "Cantractor", "Conmencement date", "Tem": OCR's usual one-letter slips, at most one per five letters. */
+  #exactLabelOf(text: string): Omit<LabelMatch, 'box'> | null {
+    for (const { label, pattern } of this.#labels) {
+      const match = pattern.exec(text);
+      if (match) return { label, rest: text.slice(match[0].length) };
+    }
+    return null;
+  }
+
+  /**
+   * "Cantractor", "Conmencement date": OCR's usual one-letter slips, at most one per five letters; and "Tem"
+   * for "Term", since OCR reads an r run into an n or m ("rn", "rm") as one m.
+   */
   #misreadLabelOf(text: string): Omit<LabelMatch, 'box'> | null {
     const words = text.split(/(?<=\S)(?=\s)/);
     for (const { label } of this.#labels) {
@@ -104,16 +124,17 @@ export class FieldLocator {
       if (label.length < 3 || words.length < wordCount) continue;
       const head = words.slice(0, wordCount).join('');
       const candidate = head.trim().toLowerCase().replace(/[:.]$/, '');
-      if (editDistance(candidate, label) <= Math.floor(label.length / 5)) return { label, rest: text.slice(head.length) };
+      const slips = Math.min(editDistance(candidate, label), editDistance(candidate, label.replace(/r[nm]/g, 'm')));
+      if (slips <= Math.floor(label.length / 5)) return { label, rest: text.slice(head.length) };
     }
     return null;
   }
 
-  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number | null): LocatedValue | null {
+  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number | null): PlacedValue | null {
     const pageConfidence = line.page.confidence;
     const ocr = line.page.source === 'ocr';
-    const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): LocatedValue | null =>
-      value === null ? null : { value, confidence: round(placementConfidence[placement] * pageConfidence), page: line.page.page };
+    const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): PlacedValue | null =>
+      value === null ? null : { value, confidence: round(placementConfidence[placement] * pageConfidence), page: line.page.page, placement: placementConfidence[placement] };
     if (kind === 'boolean') {
       const before = match.box || line.cells.slice(0, cell.index).map((other) => other.text).join(' ');
       return at(readBoolean(before, match.rest), 'sameCell');
@@ -184,6 +205,10 @@ function isHeaderRow(line: Line, below: Line | undefined): boolean {
 function labelPattern(label: string): RegExp {
   const words = label.split(/\s+/).map((word) => (word === 'number' ? '(?:number|no\\.?|num\\.?|nbr|#)' : escapeRegExp(word)));
   return new RegExp(`^${words.join('\\s*')}(?![A-Za-z0-9])\\s*\\.?`, 'i');
+}
+
+function wordCount(label: string): number {
+  return label.split(' ').length;
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions each cost one. */

@@ -20,6 +20,14 @@ test('dates: the ways Australian documents write them, day-first numbers unless 
   assert.deepEqual(dates('31/02/2026 is no date'), []);
 });
 
+test('dates: a capital J that OCR read as a bar or bracket, or dropped, still names its month between a day and a year', () => {
+  assert.deepEqual(dates('Due date: 6 | une 2025'), ['2025-06-06']);
+  assert.deepEqual(dates('Statement period: 1 anuary 2026 to 30 J anuary 2026'), ['2026-01-01', '2026-01-30']);
+  assert.deepEqual(dates('01+ an-2026 then 06-) an-2026 then 02+] an-2026'), ['2026-01-01', '2026-01-06', '2026-01-02']);
+  assert.deepEqual(dates('4 ) uly 2024, 9 luly 2024'), ['2024-07-04', '2024-07-09']);
+  assert.deepEqual(dates('an 3 of 12, a plan for 2026'), []);
+});
+
 test('checkboxes before a label and written answers after it', () => {
   assert.equal(readBoolean('☑', ' Paid'), true);
   assert.equal(readBoolean('[x]', ''), true);

@@ -9,11 +9,17 @@ const monthFirstCountries = new Set(['US', 'PH', 'FM', 'MH', 'PW']);
 const monthNumbers: Record<string, number> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
 };
-// OCR often sets a capital J apart from the rest of the word ("J une"), so a space may follow it.
-const monthName = '(j ?an(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|j ?une?|j ?uly?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+/**
+ * OCR misreads a capital J more than any other letter of a date: it sets it apart ("J une"), reads it as
+ * a bar or bracket or two ("| une", "02+] an-2026") or drops it ("1 anuary"). Between a day and a year the
+ * rest of the word still names exactly one month, so the J may be any of those or missing.
+ */
+const capitalJ = '(?:j|[|)\\]}+!l]{1,2})?\\s?';
+const monthName = `(${capitalJ}(?:an(?:uary)?|une?|uly?)|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?`;
 
 function monthNumber(name: string): number {
-  return monthNumbers[name.replace(/\s/g, '').slice(0, 3).toLowerCase()]!;
+  const word = name.toLowerCase().replace(/[^a-z]/g, '').replace(/^[jl]?(?=an|un|ul)/, 'j');
+  return monthNumbers[word.slice(0, 3)]!;
 }
 
 const datePatterns: { pattern: RegExp; read: (match: RegExpExecArray, dayFirst: boolean) => [number, number, number] }[] = [
@@ -21,7 +27,7 @@ const datePatterns: { pattern: RegExp; read: (match: RegExpExecArray, dayFirst: 
   { pattern: /\b(\d{4})-(\d{1,2})-(\d{1,2})\b/, read: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
   // 3 May 2026, 3rd May, 2026, 03-May-2026
   {
-    pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[\\s-]+(?:of\\s+)?${monthName}[\\s,-]+(\\d{4}|\\d{2})\\b`, 'i'),
+    pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[\\s-]*(?:of\\s+)?${monthName}[\\s,-]+(\\d{4}|\\d{2})\\b`, 'i'),
     read: (m) => [fullYear(m[3]!), monthNumber(m[2]!), Number(m[1])],
   },
   // May 3, 2026

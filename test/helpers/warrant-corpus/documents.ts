@@ -1,5 +1,6 @@
 import { PDFDocument, PDFName, PDFOperator, StandardFonts, rgb, type PDFFont } from 'pdf-lib';
-import { between, pick, seeded, withSeededMathRandom, type Random } from './random.ts';
+import { between, pick, withSeededMathRandom, type Random } from './random.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 /**
  * Clean originals for the warrant corpus: invoices, letters, statements and certificates laid out as the
@@ -274,7 +275,7 @@ function certificate(random: Random, created: Date): { title: string; author: st
 const makers = { invoice, letter, statement, certificate };
 
 export function cleanSpec(index: number): DocumentSpec {
-  const random = seeded(1000 + index);
+  const random = seededRandom(1000 + index);
   const producer = producers[index % producers.length]!;
   const types = ['invoice', 'letter', 'statement', 'certificate', 'invoice'] as const;
   const type = types[Math.floor(index / producers.length) % types.length]!;

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { ExifFields } from './exif.ts';
-import { between, pick, seeded, type Random } from './random.ts';
+import { between, pick, type Random } from './random.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 /**
  * Clean photos and scans for the warrant corpus. Pixels are computed here (no resampling by sharp, whose
@@ -145,7 +146,7 @@ export async function decodeJpeg(jpeg: Uint8Array): Promise<RawPicture> {
 const exifDate = (instant: number): string => new Date(instant).toISOString().slice(0, 19).replace('T', ' ').replace(/-/g, ':');
 
 export async function cameraShot(index: number): Promise<CameraShot> {
-  const random = seeded(9000 + index);
+  const random = seededRandom(9000 + index);
   const camera = cameras[index % cameras.length]!;
   const landscape = random() < 0.7;
   const picture = scene(random, landscape ? 400 : 300, landscape ? 300 : 400);
@@ -159,7 +160,7 @@ export async function cameraShot(index: number): Promise<CameraShot> {
 
 /** A scanned page as a greyscale PNG without metadata (a flatbed scanner's or a screenshot's output). */
 export async function scannedPage(index: number): Promise<{ id: string; png: Uint8Array }> {
-  const random = seeded(9500 + index);
+  const random = seededRandom(9500 + index);
   const width = 300;
   const height = 400;
   const data = new Uint8Array(width * height);

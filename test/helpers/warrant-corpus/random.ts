@@ -1,14 +1,5 @@
-/** mulberry32: a small seeded generator, so the corpus is the same bytes on every run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../seeded-random.ts';
+
 
 export type Random = () => number;
 
@@ -22,7 +13,7 @@ export const between = (random: Random, low: number, high: number): number => lo
  */
 export async function withSeededMathRandom<T>(seed: number, build: () => Promise<T>): Promise<T> {
   const original = Math.random;
-  Math.random = seeded(seed);
+  Math.random = seededRandom(seed);
   try {
     return await build();
   } finally {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/helpers/layout-pdf.ts';
-import { abn, medicare, seededRandom, tfn } from '../../../../test/helpers/labelled-numbers.ts';
+import { abn, medicare, tfn } from '../../../../test/helpers/labelled-numbers.ts';
+import { seededRandom } from '../../../../test/helpers/seeded-random.ts';
 import { measuredFigures } from '../capabilities.ts';
 import { piiSpans, redact, validAbn, validMedicare, validTfn } from './redact.ts';
 

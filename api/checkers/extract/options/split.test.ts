@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutPdf, readLayoutPdf, type LayoutPage } from '../../../../test/helpers/layout-pdf.ts';
-import { seededRandom } from '../../../../test/helpers/labelled-numbers.ts';
+import { seededRandom } from '../../../../test/helpers/seeded-random.ts';
 import { measuredFigures } from '../capabilities.ts';
 import { split } from './split.ts';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/helpers/layout-pdf.ts';
-import { seededRandom } from '../../../../test/helpers/labelled-numbers.ts';
+import { seededRandom } from '../../../../test/helpers/seeded-random.ts';
 import { measuredFigures } from '../capabilities.ts';
 import { tables } from './tables.ts';
 
