@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from '../data/store.ts';
 import { runNightly } from '../pipeline/nightly.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
@@ -66,16 +65,23 @@ test('every example query of the READMEs reads one release and gives its documen
   assert.equal(dirname(releaseDir), join(root, 'data', 'releases'));
 
   const analyst = await (await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false' })).connect();
-  await analyst.run(`SET file_search_path = ${sqlString(root)}`);
+  // Relative paths resolve from the working folder as an analyst's would: from <root>, never from this checkout,
+  // whose own data/current.json (after `npm start`) would otherwise answer some paths and not others.
+  const checkout = process.cwd();
+  process.chdir(root);
   const store = await (await DuckDBInstance.create(join(releaseDir, 'store.duckdb'), { access_mode: 'READ_ONLY', autoinstall_known_extensions: 'false' })).connect();
   // Instants render in the session's zone: the answers are written in UTC.
   for (const connection of [analyst, store]) await connection.run("SET TimeZone = 'UTC'");
   const wrong: string[] = [];
-  // In document order: the first example sets the variables the others read.
-  for (const { file, sql, answer } of all) {
-    const inStore = /^--.*store\.duckdb/m.test(sql);
-    const actual = answerLine(await run(inStore ? store : analyst, sql));
-    if (!answer?.startsWith(actual)) wrong.push(`${file}, under:\n${sql}\ndocuments: ${answer ?? '(no "Fixture release:" line)'}\nanswers:   ${actual}`);
+  try {
+    // In document order: the first example sets the variables the others read.
+    for (const { file, sql, answer } of all) {
+      const inStore = /^--.*store\.duckdb/m.test(sql);
+      const actual = answerLine(await run(inStore ? store : analyst, sql));
+      if (!answer?.startsWith(actual)) wrong.push(`${file}, under:\n${sql}\ndocuments: ${answer ?? '(no "Fixture release:" line)'}\nanswers:   ${actual}`);
+    }
+  } finally {
+    process.chdir(checkout);
   }
   analyst.closeSync();
   store.closeSync();
