@@ -540,3 +540,11 @@ const AMOUNT = /-?\$?\d{1,3}(,\d{3})*\.\d{2}\b/;
 function transactionLines(text: string): number {
   return text.split('\n').filter((line) => datesIn(line).length > 0 && AMOUNT.test(line) && !/BALANCE|PERIOD|TOTAL|DUE/.test(line)).length;
 }
+
+/**
+ * The version of a document's page-1 classification: how page 1 is read (render scale, OCR, image facts)
+ * and how `classifyPage` names its type (cues, weights, dates, issuer digest). A classification is kept
+ * under the document's SHA-256 and this version (api/checkers/first-page-cache.ts), so bump it whenever
+ * either changes, and every document is read and classified again.
+ */
+export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.11.1';

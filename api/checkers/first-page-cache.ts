@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { cacheKey, type ContentCache } from '../documents/content-cache.ts';
-import { documentTypeNames, type DocumentClassification } from './document-types.ts';
-import { FIRST_PAGE_CLASSIFICATION_VERSION } from './first-page.ts';
+import { documentTypeNames, FIRST_PAGE_CLASSIFICATION_VERSION, type DocumentClassification } from './document-types.ts';
 
 /** The content cache's checker name for page-1 classifications. */
 export const FIRST_PAGE_CACHE_CHECKER = 'page1';

@@ -6,14 +6,6 @@ import type { IntakeDocument, PageText } from '../documents/types.ts';
 import { classifyPage, type DocumentClassification, type PageImageFacts } from './document-types.ts';
 import type { AnalysisContext } from './types.ts';
 
-/**
- * The version of a document's page-1 classification: how page 1 is read (render scale, OCR, image facts)
- * and how `classifyPage` names its type (cues, weights, dates, issuer digest). A classification is kept
- * under the document's SHA-256 and this version (api/checkers/first-page-cache.ts), so bump it whenever
- * either changes, and every document is read and classified again.
- */
-export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.11.1';
-
 /** Page 1 of a document as the identity and pack checkers classify it: its text and what pictures it holds. */
 export interface FirstPage {
   page: PageText | null;
