@@ -14,13 +14,23 @@ const MAX_PREFIX = 4;
 /** Winkler applied the prefix bonus only to pairs already this similar. */
 const BOOST_THRESHOLD = 0.7;
 
+// Two reusable match-flag buffers: screening compares thousands of pairs per name, and allocating two arrays
+// for each comparison was a measurable share of it. Grown when a longer string comes.
+const buffers = [new Uint8Array(64), new Uint8Array(64)];
+function scratch(which: 0 | 1, length: number): Uint8Array {
+  if (buffers[which]!.length < length) buffers[which] = new Uint8Array(length * 2);
+  const buffer = buffers[which]!;
+  buffer.fill(0, 0, length);
+  return buffer;
+}
+
 /** Jaro-Winkler similarity of two strings, 0 to 1. */
 export function jaroWinkler(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length === 0 || b.length === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
-  const aMatched = new Uint8Array(a.length);
-  const bMatched = new Uint8Array(b.length);
+  const aMatched = scratch(0, a.length);
+  const bMatched = scratch(1, b.length);
   let matches = 0;
   for (let i = 0; i < a.length; i++) {
     const from = Math.max(0, i - window);
@@ -89,14 +99,23 @@ export function consonantSkeleton(token: string): string {
 
 const VOWEL = /^[aeiou]/;
 
-function partSimilarity(a: string, b: string): number {
+/** A name's tokens with their consonant skeletons, worked out once (an index prepares every listed name). */
+export interface PreparedName {
+  tokens: string[];
+  skeletons: string[];
+}
+
+export function prepareName(tokens: string[]): PreparedName {
+  return { tokens, skeletons: tokens.map(consonantSkeleton) };
+}
+
+function partSimilarity(a: string, b: string, skeletonA: string, skeletonB: string): number {
   const lengths = Math.min(a.length, b.length) / Math.max(a.length, b.length);
   if (lengths < LENGTH_RATIO_FLOOR) return 0;
   const similarity = jaroWinkler(a, b);
-  const skeleton = consonantSkeleton(a);
   // a one-consonant skeleton (Ali, Ola, Eli) says too little to pair on
   const sameStart = a[0] === b[0] || (VOWEL.test(a) && VOWEL.test(b));
-  const soundsAlike = skeleton.length >= 2 && lengths >= SAME_CONSONANTS_LENGTHS && sameStart && skeleton === consonantSkeleton(b);
+  const soundsAlike = skeletonA.length >= 2 && lengths >= SAME_CONSONANTS_LENGTHS && sameStart && skeletonA === skeletonB;
   return soundsAlike ? Math.max(similarity, SAME_CONSONANTS) : similarity;
 }
 
@@ -112,12 +131,40 @@ function rotations(tokens: readonly string[]): string[] {
  * UNPAIRED_PENALTY for each unpaired part after the first, so "Ayman al-Zawahiri" against "Ayman Muhammad
  * Rabi al-Zawahiri" stays high while one shared part of two-part names stays low.
  */
-export function nameSimilarity(query: readonly string[], listed: readonly string[]): number {
+export function nameSimilarity(query: string[], listed: string[]): number {
+  return preparedSimilarity(prepareName(query), prepareName(listed));
+}
+
+/**
+ * Whether a prepared name can reach a score worth reporting against another: one of the query's `anchors`
+ * (token indexes) pairs with a listed part, or the two could meet as joined letters. A cheap test run before
+ * the full score, since most names the blocking brings share a key with the query and no more.
+ */
+export function mightMatch(preparedQuery: PreparedName, anchors: readonly number[], preparedListed: PreparedName): boolean {
+  const query = preparedQuery.tokens;
+  const listed = preparedListed.tokens;
+  if (query.length !== listed.length) {
+    const queryLetters = query.reduce((sum, token) => sum + token.length, 0);
+    const listedLetters = listed.reduce((sum, token) => sum + token.length, 0);
+    if (Math.abs(queryLetters - listedLetters) <= JOINED_LENGTH_SLACK) return true;
+  }
+  for (const q of anchors) {
+    for (let l = 0; l < listed.length; l++) {
+      if (partSimilarity(query[q]!, listed[l]!, preparedQuery.skeletons[q]!, preparedListed.skeletons[l]!) >= TOKEN_FLOOR) return true;
+    }
+  }
+  return false;
+}
+
+/** nameSimilarity of two prepared names. */
+export function preparedSimilarity(preparedQuery: PreparedName, preparedListed: PreparedName): number {
+  const query = preparedQuery.tokens;
+  const listed = preparedListed.tokens;
   if (query.length === 0 || listed.length === 0) return 0;
   const pairs: { similarity: number; q: number; l: number }[] = [];
   for (let q = 0; q < query.length; q++) {
     for (let l = 0; l < listed.length; l++) {
-      const similarity = partSimilarity(query[q]!, listed[l]!);
+      const similarity = partSimilarity(query[q]!, listed[l]!, preparedQuery.skeletons[q]!, preparedListed.skeletons[l]!);
       if (similarity >= TOKEN_FLOOR) pairs.push({ similarity, q, l });
     }
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../../../data/store.ts';
-import { CANDIDATE_FLOOR, compareCountry, compareDateOfBirth, judge, nameSimilarity, type Strength } from './match.ts';
+import { CANDIDATE_FLOOR, compareCountry, compareDateOfBirth, consonantSkeleton, judge, mightMatch, prepareName, preparedSimilarity, type PreparedName, type Strength } from './match.ts';
 import { nameTokens, normaliseName } from './names.ts';
 
 /** One listed party as the release's `sanctions_entries` table holds it (data/models/sanctions_entries.sql). */
@@ -30,37 +30,68 @@ export interface IndexedList {
   as_of: string | null;
 }
 
-interface IndexedName {
+interface IndexedName extends PreparedName {
   entry: number;
-  tokens: string[];
 }
 
 /**
- * The lists held in memory for screening: every primary name and strong alias as tokens, and a blocking map
- * from short keys of each token to the names holding it, so a query scores a few hundred names rather than
- * every one. Memory: about 1 KB per listed party (bench/sanctions-bench.ts measures 20,000 parties).
+ * The lists held in memory for screening: every primary name and strong alias as prepared tokens, and a
+ * blocking map from short keys of each token to the names holding it, so a query scores hundreds of names
+ * rather than every one. Memory: about 2.5 KB per listed party, 50 MB of heap for 20,000 (bench/sanctions-bench.ts).
  */
 export interface SanctionsIndex {
   entries: SanctionsEntry[];
   lists: IndexedList[];
   names: IndexedName[];
   blocks: Map<string, number[]>;
+  /**
+   * Names of two or three parts filed under each pair of their parts' keys (see `pairKeys`), as
+   * `name * 4 + pair` so a screening can tell which of a name's pairs (0 to 2) it met.
+   */
+  pairBlocks: Map<string, number[]>;
+  /** Scratch counters, one per name, reused by every screening (screening is synchronous). */
+  scratch: { hits: Uint8Array; lastToken: Uint32Array; token: number };
 }
 
 /**
- * The keys a token is filed under: its first two letters, its first two consonants (so Osama and Usama, or
- * Mohammed and Muhammad, meet) and its last three letters (so Ntaganda meets Taganda).
+ * The keys a token is filed under: its first three letters; its first three sounding consonants, marked when
+ * it starts with a vowel (so Osama and Usama, or Mohammed and Muhammad, meet); and, for longer tokens, its
+ * last three letters (so Ntaganda meets Taganda).
  */
 export function blockKeys(token: string): string[] {
-  const consonants = token.slice(1).replace(/[aeiouyhw]/g, '');
-  const keys = [`p:${token.slice(0, 2)}`, `c:${(token[0] ?? '').replace(/[aeiouyhw]/, '')}${consonants.slice(0, 2)}`];
-  if (token.length >= 4) keys.push(`s:${token.slice(-3)}`);
+  const keys = [`p:${token.slice(0, 3)}`];
+  const skeleton = consonantSkeleton(token);
+  // a one-consonant skeleton (Ali, Elai) would file thousands of unrelated names together
+  if (skeleton.length >= 2) keys.push(`k:${/^[aeiou]/.test(token) ? '_' : ''}${skeleton.slice(0, 3)}`);
+  if (token.length >= 5) keys.push(`s:${token.slice(-3)}`);
   return keys;
+}
+
+/** A listed name of at most this many parts is also found through any two of its parts, common ones included. */
+const SHORT_NAME_PARTS = 3;
+
+/**
+ * The keys a pair of parts is filed under: each combination of their first-three-letter and sounding-consonant
+ * keys, in a fixed order, so "AHMAD, Muhammad" is found from "Muhammad Ahmad Rezaei" though both parts are
+ * common and the rare one (Rezaei) is not in the listed name.
+ */
+function pairKeys(a: string, b: string): string[] {
+  const keysOf = (token: string) => blockKeys(token).filter((key) => !key.startsWith('s:'));
+  const keys: string[] = [];
+  for (const x of keysOf(a)) for (const y of keysOf(b)) keys.push(x < y ? `${x}|${y}` : `${y}|${x}`);
+  return keys;
+}
+
+function file(blocks: Map<string, number[]>, key: string, name: number): void {
+  const holders = blocks.get(key);
+  if (holders) holders.push(name);
+  else blocks.set(key, [name]);
 }
 
 export function buildSanctionsIndex(entries: SanctionsEntry[], lists: IndexedList[] = []): SanctionsIndex {
   const names: IndexedName[] = [];
   const blocks = new Map<string, number[]>();
+  const pairBlocks = new Map<string, number[]>();
   entries.forEach((entry, entryIndex) => {
     const seen = new Set<string>();
     for (const text of [entry.name, ...entry.aliases]) {
@@ -68,16 +99,24 @@ export function buildSanctionsIndex(entries: SanctionsEntry[], lists: IndexedLis
       const key = tokens.join(' ');
       if (tokens.length === 0 || seen.has(key)) continue;
       seen.add(key);
-      const nameIndex = names.push({ entry: entryIndex, tokens }) - 1;
-      const keys = new Set(tokens.flatMap(blockKeys));
-      for (const blockKey of keys) {
-        const holders = blocks.get(blockKey);
-        if (holders) holders.push(nameIndex);
-        else blocks.set(blockKey, [nameIndex]);
+      const nameIndex = names.push({ entry: entryIndex, ...prepareName(tokens) }) - 1;
+      for (const blockKey of new Set(tokens.flatMap(blockKeys))) file(blocks, blockKey, nameIndex);
+      if (tokens.length >= 2 && tokens.length <= SHORT_NAME_PARTS) {
+        const filed = new Set<string>();
+        let pair = 0;
+        for (let i = 0; i < tokens.length; i++) {
+          for (let j = i + 1; j < tokens.length; j++, pair++) {
+            for (const key of pairKeys(tokens[i]!, tokens[j]!)) {
+              if (filed.has(`${key} ${pair}`)) continue;
+              filed.add(`${key} ${pair}`);
+              file(pairBlocks, key, nameIndex * 4 + pair);
+            }
+          }
+        }
       }
     }
   });
-  return { entries, lists, names, blocks };
+  return { entries, lists, names, blocks, pairBlocks, scratch: { hits: new Uint8Array(names.length), lastToken: new Uint32Array(names.length), token: 0 } };
 }
 
 export interface ScreeningQuery {
@@ -111,22 +150,64 @@ export interface SanctionsBlock {
 const MAX_CANDIDATES = 10;
 
 /**
- * The names that share blocking keys with enough of the query's tokens to be worth scoring: at least two
- * of them (or every token, for one-token names), since a single shared part is capped low anyway.
+ * A query part whose keys together file more names than this is a common one (Muhammad, Trading, Bank): it
+ * still counts in the score, but does not bring names to score while the query has a rarer part.
  */
-function blockedNames(index: SanctionsIndex, queryTokens: string[]): number[] {
-  const hits = new Map<number, number>();
-  for (const token of new Set(queryTokens)) {
-    const holders = new Set<number>();
-    for (const key of blockKeys(token)) for (const name of index.blocks.get(key) ?? []) holders.add(name);
-    for (const name of holders) hits.set(name, (hits.get(name) ?? 0) + 1);
+const COMMON_PART_NAMES = 1_500;
+
+/**
+ * The names worth scoring, in two groups. `anchored`: names filed under the keys of the query's rarer parts
+ * (its two rarest when every part is common), held by at least two of those parts (or every one, for names
+ * of fewer parts), since one shared part is capped low anyway; `anchors` (token indexes) are those parts,
+ * for the cheap test before scoring. `short`: names of two or three parts every part of which the query's
+ * parts meet, common ones included, through the pair keys.
+ */
+function blockedNames(index: SanctionsIndex, queryTokens: string[]): { anchored: number[]; short: number[]; anchors: number[] } {
+  const distinct = [...new Set(queryTokens)];
+  const parts = distinct.map((token) => {
+    const buckets = blockKeys(token).map((key) => index.blocks.get(key) ?? []);
+    return { at: queryTokens.indexOf(token), buckets, size: buckets.reduce((sum, bucket) => sum + bucket.length, 0) };
+  }).sort((a, b) => a.size - b.size);
+  const rare = parts.filter((part) => part.size <= COMMON_PART_NAMES);
+  // a name made only of common parts is screened on its two rarest (its candidates are many: it is ambiguous)
+  const generating = rare.length > 0 ? rare : parts.slice(0, 2);
+  const { hits, lastToken } = index.scratch;
+  const touched: number[] = [];
+  for (const part of generating) {
+    const token = ++index.scratch.token;
+    for (const bucket of part.buckets) {
+      for (const name of bucket) {
+        if (lastToken[name] === token) continue;
+        lastToken[name] = token;
+        if (hits[name] === 0) touched.push(name);
+        hits[name]!++;
+      }
+    }
   }
-  const chosen: number[] = [];
-  for (const [name, count] of hits) {
-    const listed = index.names[name]!.tokens.length;
-    if (count >= Math.min(2, queryTokens.length, listed)) chosen.push(name);
+  const anchored: number[] = [];
+  for (const name of touched) {
+    if (hits[name]! >= Math.min(2, generating.length, index.names[name]!.tokens.length)) anchored.push(name);
+    hits[name] = 0;
   }
-  return chosen;
+  // which of each short name's pairs the query met: both parts of a two-part name, or two pairs (so all three
+  // parts) of a three-part one; a three-part name met on one pair has a part the query lacks
+  const pairsMet = new Map<number, number>();
+  for (let i = 0; i < distinct.length; i++) {
+    for (let j = i + 1; j < distinct.length; j++) {
+      for (const key of pairKeys(distinct[i]!, distinct[j]!)) {
+        for (const filed of index.pairBlocks.get(key) ?? []) {
+          const name = Math.floor(filed / 4);
+          pairsMet.set(name, (pairsMet.get(name) ?? 0) | (1 << (filed % 4)));
+        }
+      }
+    }
+  }
+  const short: number[] = [];
+  for (const [name, mask] of pairsMet) {
+    const met = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1);
+    if (met >= (index.names[name]!.tokens.length === 2 ? 1 : 2)) short.push(name);
+  }
+  return { anchored, short, anchors: generating.map((part) => part.at) };
 }
 
 // Programme names and codes to OpenSanctions topics (checkers-research §8.1): the list says what a party is
@@ -150,6 +231,13 @@ function topicsOf(entries: SanctionsEntry[]): string[] {
 
 const STRENGTH_ORDER: Record<Strength, number> = { strong: 0, possible: 1, weak: 2 };
 
+/**
+ * The parts of a screened name that are compared: the longest names on the lists have about ten (Spanish and
+ * Arabic names with patronymics); text longer than this is not a name, and its pairs of parts would grow
+ * with its square.
+ */
+const MAX_QUERY_PARTS = 12;
+
 /** One listed party (its listings on one or more lists) that matched a screened subject. */
 export interface PartyMatch {
   /** The listed name of the best-scoring listing. */
@@ -169,12 +257,17 @@ export interface PartyMatch {
  * Ordered strong, possible, weak, then by score.
  */
 export function matchParties(index: SanctionsIndex, query: ScreeningQuery): PartyMatch[] {
-  const queryNames = [query.name, ...(query.aliases ?? [])].map(nameTokens).filter((tokens) => tokens.length > 0);
+  const queryNames = [query.name, ...(query.aliases ?? [])]
+    .map((name) => nameTokens(name).slice(0, MAX_QUERY_PARTS))
+    .filter((tokens) => tokens.length > 0);
   const bestByEntry = new Map<number, number>();
   for (const tokens of queryNames) {
-    for (const nameIndex of blockedNames(index, tokens)) {
+    const prepared = prepareName(tokens);
+    const { anchored, short, anchors } = blockedNames(index, tokens);
+    const chosen = new Set([...anchored.filter((name) => mightMatch(prepared, anchors, index.names[name]!)), ...short]);
+    for (const nameIndex of chosen) {
       const listed = index.names[nameIndex]!;
-      const similarity = nameSimilarity(tokens, listed.tokens);
+      const similarity = preparedSimilarity(prepared, listed);
       if (similarity >= CANDIDATE_FLOOR && similarity > (bestByEntry.get(listed.entry) ?? 0)) bestByEntry.set(listed.entry, similarity);
     }
   }
