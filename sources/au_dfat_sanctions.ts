@@ -28,7 +28,7 @@ export default defineSource({
   refresh: 'snapshot',
   origin: ORIGIN,
   homepage: `${ORIGIN}${PAGE_PATH}`,
-  licence: 'Creative Commons Attribution 4.0 International, as DFAT licenses its website content unless stated otherwise.',
+  licence: 'Creative Commons Attribution 4.0 International, as DFAT\'s sites state for their material (a DFAT site\'s copyright notice was read; dfat.gov.au\'s own was not, so this is unconfirmed for the list).',
   attribution: 'Australian Sanctions Consolidated List © Commonwealth of Australia (Department of Foreign Affairs and Trade).',
   caveats: [
     'The list covers both UN Security Council sanctions Australia implements and Australia\'s autonomous sanctions; a party is one reference (101) with its aliases (101a, 101b).',

@@ -21,7 +21,7 @@ export default defineSource({
   refresh: 'snapshot',
   origin: ORIGIN,
   homepage: 'https://main.un.org/securitycouncil/en/content/un-sc-consolidated-list',
-  licence: 'United Nations material, published for public use by the Security Council; no open licence is stated on the list.',
+  licence: 'United Nations material published by the Security Council for the public to apply the sanctions; its terms of reuse were not read to confirm any licence.',
   attribution: 'Consolidated List © United Nations Security Council.',
   caveats: [
     'Listed under AU because the registry holds Australian and New Zealand sources: this is the United Nations\' own list, which Australia must implement (DFAT\'s Consolidated List carries the same parties).',
