@@ -17,6 +17,7 @@ import { benchSite } from './site-bench.ts';
 import { awardPaths, readAwardMixKeys, residentBytes, tradeStatePaths } from './intelligence-bench.ts';
 import { readMixPaths, readTenderKeys } from './read-mix.ts';
 import { benchTextPdf, benchWarrantUploads } from './checkers-bench.ts';
+import { benchSanctionsScreening } from './sanctions-bench.ts';
 
 // Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -222,6 +223,11 @@ await rm(checkersDataDir, { recursive: true, force: true });
 const uploads = await benchWarrantUploads({ dataDir: checkersDataDir, env: { ...serve.env, ...LOAD_TEST_LIMITS }, nodeArgs: serve.nodeArgs, headers: await freshApiKey(checkersDataDir) });
 row(`(k) ${uploads.uploads} warrant uploads at once, distinct ${(uploads.meanBytes / 2 ** 20).toFixed(2)} MB PDFs`, `p50 ${ms(uploads.p50Ms)}, p99 ${ms(uploads.p99Ms)}`,
   `all answered in ${ms(uploads.wallMs)}; goal no error ${uploads.failures.length === 0 ? 'met' : `MISSED: ${uploads.failures.join('; ')}`}`);
+
+// (l) Sanctions screening: one name against 20,000 listed parties, in process (bench/sanctions-bench.ts).
+const screening = benchSanctionsScreening();
+row(`(l) sanctions screening, one name against ${screening.entries} parties`, `p50 ${screening.p50Ms.toFixed(1)} ms, p99 ${screening.p99Ms.toFixed(1)} ms`,
+  `${screening.queries} names, fastest of 3 runs each; ${screening.names} listed names indexed in ${ms(screening.buildMs)}, ${(screening.indexBytes / 2 ** 20).toFixed(0)} MB of heap; goal p99 ≤ 50 ms ${screening.p99Ms <= 50 ? 'met' : 'MISSED'}`);
 
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
