@@ -9,13 +9,13 @@ import type { SafeFetcher } from '../../lib/safe-fetch.ts';
 export const PUBLIC_URL = 'https://checks.example';
 
 /** The test analyses (test-analyses.ts) by export name. */
-export type TestAnalysis = 'echo' | 'hang' | 'exhaustMemory' | 'fail' | 'readThenFail' | 'endThread' | 'identity' | 'pack' | 'extraction' | 'warrant';
+export type TestAnalysis = 'echo' | 'hang' | 'exhaustMemory' | 'fail' | 'readThenFail' | 'endThread' | 'identity' | 'pack' | 'extraction' | 'warrant' | 'readText';
 
 const TEST_ANALYSES = new URL('./test-analyses.ts', import.meta.url).href;
 const at = (exportName: TestAnalysis): AnalysisLocation => ({ moduleUrl: TEST_ANALYSES, exportName });
 
 /** The checkers' analysis names, each answered by a test analysis that gives a valid result. */
-const VALID: Record<string, TestAnalysis> = { inspect_document: 'warrant', extract_document: 'extraction', identity_check: 'identity', check_pack: 'pack' };
+const VALID: Record<string, TestAnalysis> = { inspect_document: 'warrant', extract_document: 'extraction', identity_check: 'identity', check_pack: 'pack', read_text: 'readText' };
 
 export interface CheckerAppOptions {
   /** Replace a checker's analysis (by its pool name, e.g. `identity_check`) with another test analysis. */
