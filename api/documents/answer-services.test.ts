@@ -19,7 +19,10 @@ function textDocument(text: string): IntakeDocument {
 }
 
 /** Pages are never read by these tests' judge: a client that would say so if it were. */
-const services: Services = { pages: { read: async () => ({ ok: false, reason: 'not_configured', detail: 'not used in this test' }) } };
+const services: Services = {
+  pages: { read: async () => ({ ok: false, reason: 'not_configured', detail: 'not used in this test' }) },
+  news: { provider: 'news', search: async () => ({ ok: false, reason: 'not_configured', detail: 'not used in this test' }) },
+};
 
 /**
  * A route over `answerWithServices`: the judge counts the words of the text it is handed and asks the meter

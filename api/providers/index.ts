@@ -1,5 +1,6 @@
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
 import { botUserAgent, createProviderTransport, type ProviderTransport } from './http.ts';
+import { newsFromEnv, type NewsSearch } from './news.ts';
 import { createPageFetch, type PageFetch } from './page-fetch.ts';
 
 /**
@@ -10,6 +11,8 @@ import { createPageFetch, type PageFetch } from './page-fetch.ts';
 export interface Services {
   /** Cited and candidate pages, through the SSRF-safe fetcher, robots.txt respected. */
   pages: PageFetch;
+  /** News search (adverse media): GDELT DOC 2.0, `SVC_NEWS_GDELT_URL`. */
+  news: NewsSearch;
 }
 
 /** The environment variables `servicesFromEnv` reads (each is a row of the README's configuration table). */
@@ -31,6 +34,7 @@ export function servicesFromEnv(env: ServicesEnv, fetcher: SafeFetcher, options:
   const transport = providerTransportFromEnv(env, options);
   return {
     pages: createPageFetch({ fetcher, transport }),
+    news: newsFromEnv(env, transport),
   };
 }
 
