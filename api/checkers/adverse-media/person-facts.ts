@@ -36,8 +36,8 @@ const OCCUPATION = new RegExp(`\\b(${[...occupationGroups.keys()].sort((a, b) =>
 const APPOSITIVE_AFTER = /^\s*(?:\(\d{1,3}\)\s*)?(?:,\s*\d{1,3}\s*(?=,))?,\s*(?!(?:was|is|has|had|who|and|said|will|were|did|pleaded|faces|appeared|told|says)\b)([^.;:!?"“”]{1,120}?)(?=,\s*(?:was|is|has|had|who|and|said|will|has been|were)\b|[.;:!?"“”]|,|$)/;
 const AGE_AFTER = /^\s*(?:,\s*|\()(\d{1,3})(?:\)|,|\s*-year-old)|^\s*,\s*(?:a|an|the)\s+(\d{1,3})-year-old|^\s*,\s*aged\s+(\d{1,3})\b/;
 const AGE_BEFORE = /\b(\d{1,3})-year-old\s+(?:[\w'’-]+\s+){0,4}$/;
-/** The few lower-case or capitalised words right before the name that make its title: "former Labor MP". */
-const TITLE_BEFORE = /((?:[\w'’&.-]+\s+){1,6})$/;
+/** The few words right before the name that make its title: "former Labor MP", "A Houston man,". */
+const TITLE_BEFORE = /((?:[\w'’&.-]+\s+){0,5}[\w'’&.-]+,?\s+)$/;
 /** "chief executive of Acme Mining", "a director at Ridgeline Civil". */
 const ORGANISATION_AFTER_ROLE = /\b(?:of|at|for|with)\s+((?:the\s+)?[A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*){0,4})/g;
 /** "Acme Mining's chief executive", "Acme Mining chief executive", just before the name. */
