@@ -66,7 +66,10 @@ export async function answerWithServices<Reply extends object>(c: Context, deps:
 
   let reading: ReturnType<typeof deps.pool.run<ReadTextResult>>;
   try {
-    reading = deps.pool.run<ReadTextResult>({ analysis: READ_TEXT_ANALYSIS, documents: plan.documents, options: plan.read, now: plan.now.toISOString(), onProgress: progress });
+    // A plan with nothing to read (adverse media screening a name) goes straight to its judge, taking no thread.
+    reading = plan.documents.length === 0
+      ? Promise.resolve({ ok: true, result: { documents: [] }, ms: 0 })
+      : deps.pool.run<ReadTextResult>({ analysis: READ_TEXT_ANALYSIS, documents: plan.documents, options: plan.read, now: plan.now.toISOString(), onProgress: progress });
   } catch (error) {
     if (!(error instanceof AnalysisPoolFullError)) throw error;
     c.header('Retry-After', String(error.retryAfterSeconds));

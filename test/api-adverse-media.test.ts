@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { adverseMediaResult, type AdverseMediaResult } from '../api/checkers/adverse-media/result.ts';
+import { createProviderTransport } from '../api/providers/http.ts';
+import type { Services } from '../api/providers/index.ts';
+import { createGdeltNews, newsFromEnv } from '../api/providers/news.ts';
+import { base64, checkerApp, postFiles, postJson, type CheckerApp } from './helpers/checker-app.ts';
+import { startFakeGdelt, type FakeGdelt } from './helpers/fake-gdelt.ts';
+import { people, standInPdf } from './helpers/identity-documents.ts';
+
+const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const transport = () => createProviderTransport({ userAgent: 'test', minIntervalMs: 0, timeoutMs: 2_000 });
+// Article pages are not served: every article is judged on its title, as when a news site refuses robots.
+const noPages = { read: async () => ({ ok: false as const, reason: 'unreachable' as const, detail: 'no pages in this test' }) };
+
+describe('POST /v1/adverse-media', () => {
+  let gdelt: FakeGdelt;
+  let checker: CheckerApp;
+  let unconfigured: CheckerApp;
+  before(async () => {
+    gdelt = await startFakeGdelt({
+      articles: {
+        'John Smith': [
+          { url: 'https://news.example/charged', title: 'Ridgeline Civil boss John Smith charged over invoice fraud', seendate: '20261002T041500Z', domain: 'news.example' },
+          { url: 'https://news.example/footballer', title: 'Footballer John Smith, 23, charged with assault', seendate: '20260703T041500Z', domain: 'sport.example' },
+        ],
+        'Priya Mae Fictone': [{ url: 'https://news.example/fictone', title: 'Priya Mae Fictone accused of bribery', seendate: '20261101T000000Z', domain: 'news.example' }],
+      },
+    });
+    const services: Services = { pages: noPages, news: createGdeltNews({ transport: transport(), baseUrl: gdelt.url, intervalMs: 0 }) };
+    checker = checkerApp({ services, real: ['read_text'] });
+    unconfigured = checkerApp({ services: { pages: noPages, news: newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport()) } });
+  });
+  after(async () => {
+    await checker.close();
+    await unconfigured.close();
+    await gdelt.close();
+  });
+
+  it('screens a name: news hits with category and evidence, the namesake excluded, sanctions said to be unscreened without a release; one unit', async () => {
+    const before = unitsUsed(checker);
+    const reply = await postJson(checker.app, '/v1/adverse-media', { name: 'John Smith', dob: '1971-05-14', country: 'Australia', employer: 'Ridgeline Civil Pty Ltd', role: 'Managing Director' });
+    assert.equal(reply.status, 200);
+    const body = adverseMediaResult.parse(await reply.json());
+    assert.deepEqual(body.subject, { name: 'John Smith', source: 'request', country: 'AU' });
+    assert.deepEqual(body.adverse_media.hits.map((hit) => [hit.url, hit.match, hit.category, hit.severity, hit.evidence]), [
+      ['https://news.example/charged', 'name_and_details', 'fraud', 'high', 'Ridgeline Civil boss John Smith charged over invoice fraud'],
+    ]);
+    assert.deepEqual(body.adverse_media.excluded.map((excluded) => excluded.url), ['https://news.example/footballer']);
+    assert.equal(body.risk_flag, 'high');
+    assert.match(body.limitations, /Lists of politically exposed persons \(PEPs\) are not screened\. Sanctions lists were not screened: No release in checker tests\./);
+    assert.match(body.limitations, /News: GDELT DOC 2\.0 answered with 2 articles/);
+    assert.match(gdelt.queries.at(-1)!.get('query')!, /^"John Smith" \(/);
+    assert.equal(unitsUsed(checker) - before, 1);
+  });
+
+  it('with no news provider and no release, answers incomplete and counts nothing', async () => {
+    const before = unitsUsed(unconfigured);
+    const body = (await (await postJson(unconfigured.app, '/v1/adverse-media', { name: 'John Smith' })).json()) as AdverseMediaResult;
+    assert.equal(body.risk_flag, 'incomplete');
+    assert.match(body.limitations, /News was not searched: News search \(GDELT DOC 2\.0\) is turned off on this server \(SVC_NEWS_GDELT_URL=off\)/);
+    assert.equal(unitsUsed(unconfigured), before);
+  });
+
+  it('reads the subject from a passport sent as bytes_b64 (machine-readable zone) and searches that name', async () => {
+    const passport = await standInPdf('australian_passport', 0, people[1]!);
+    const reply = await postJson(checker.app, '/v1/adverse-media', { bytes_b64: base64(passport.bytes), filename: 'passport.pdf', role: 'procurement manager' });
+    assert.equal(reply.status, 200);
+    const body = adverseMediaResult.parse(await reply.json());
+    assert.deepEqual(body.subject, { name: 'Priya Mae Fictone', source: 'australian_passport:machine_readable_zone', country: 'AU' });
+    assert.deepEqual(body.adverse_media.hits.map((hit) => [hit.category, hit.match]), [['corruption_bribery', 'name_only']]);
+  });
+
+  it('reads a driver licence uploaded as multipart `file`', async () => {
+    const licence = await standInPdf('drivers_licence', 1, people[1]!);
+    const body = (await (await postFiles(checker.app, '/v1/adverse-media', 'file', [{ bytes: licence.bytes, name: 'licence.pdf' }], { employer: 'Harbour Health' })).json()) as AdverseMediaResult;
+    assert.deepEqual(body.subject, { name: 'Priya Mae Fictone', source: 'drivers_licence:printed_fields', country: 'AU' });
+  });
+
+  it('answers 422 for a document that is not an identity document, not counted', async () => {
+    const before = unitsUsed(checker);
+    const bill = await standInPdf('utility_bill', 0, people[1]!);
+    const reply = await postJson(checker.app, '/v1/adverse-media', { bytes_b64: base64(bill.bytes) });
+    assert.equal(reply.status, 422);
+    assert.match(((await reply.json()) as { detail: string }).detail, /reads as a utility bill .*not an identity document.*Nothing was counted against your allowance\.$/);
+    assert.equal(unitsUsed(checker), before);
+  });
+
+  it('refuses a name with a document, neither, and malformed details, each naming what to change', async () => {
+    const both = await postJson(checker.app, '/v1/adverse-media', { name: 'John Smith', bytes_b64: base64(new Uint8Array([1])) });
+    assert.equal(both.status, 400);
+    assert.match(((await both.json()) as { detail: string }).detail, /gives both `name` and a document/);
+    const neither = await postJson(checker.app, '/v1/adverse-media', { country: 'AU' });
+    assert.equal(neither.status, 400);
+    assert.match(((await neither.json()) as { detail: string }).detail, /^Give the subject's `name`, or an identity document/);
+    const badCountry = await postJson(checker.app, '/v1/adverse-media', { name: 'John Smith', country: 'Atlantis' });
+    assert.equal(badCountry.status, 422);
+    assert.match(((await badCountry.json()) as { detail: string }).detail, /country.*ISO 3166 country code/);
+    const badDob = await postJson(checker.app, '/v1/adverse-media', { name: 'John Smith', dob: '14/05/1971' });
+    assert.equal(badDob.status, 422);
+    assert.match(((await badDob.json()) as { detail: string }).detail, /dob.*YYYY, YYYY-MM or YYYY-MM-DD/);
+  });
+
+  it('streams received, working, then the result with ?stream=1', async () => {
+    const reply = await postJson(checker.app, '/v1/adverse-media?stream=1', { name: 'John Smith' });
+    const events = (await reply.text()).split('\n\n').filter((block) => block.trim() !== '').map((block) => /event: (\w+)/.exec(block)![1]);
+    assert.equal(events[0], 'received');
+    assert.equal(events.at(-1), 'result');
+    assert.ok(events.includes('working'));
+  });
+
+  it('answers the sandbox fixture, labelled and never metered', async () => {
+    const before = unitsUsed(checker);
+    const body = (await (await postJson(checker.app, '/v1/adverse-media', {}, { 'svc-sandbox': 'true' })).json()) as AdverseMediaResult & { sandbox?: boolean };
+    assert.equal(body.sandbox, true);
+    const { sandbox: _label, ...fixture } = body;
+    adverseMediaResult.parse(fixture);
+    assert.match(body.limitations, /politically exposed persons \(PEPs\) are not screened/);
+    assert.equal(unitsUsed(checker), before);
+  });
+});
