@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JURISDICTIONS, timeZoneOf } from '../lib/jurisdictions.ts';
 import {
-  ABN_ENTITY_COLUMNS, AWARD_RELEASE_COLUMNS, COMPANY_COLUMNS, HTTP_VALIDATOR_COLUMNS, PLAN_COLUMNS, TENDER_CHANGE_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS,
+  ABN_ENTITY_COLUMNS, AWARD_RELEASE_COLUMNS, COMPANY_COLUMNS, HTTP_VALIDATOR_COLUMNS, PLAN_COLUMNS, SANCTIONS_ENTRY_COLUMNS, TENDER_CHANGE_COLUMNS, TABLES, TENDER_COLUMNS, SOURCE_COLUMNS,
   createTableSql, type TableName,
 } from './schema.ts';
 import { exportOcds } from './export-ocds.ts';
@@ -13,7 +13,7 @@ import { sqlString, type Store } from './store.ts';
 const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
 
 /** Models in dependency order; each file `data/models/<table>.sql` fills the table of its name. */
-export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'http_validators', 'sources', 'buyers', 'suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers', 'award_terms', 'tender_terms'];
+export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'sanctions_entries', 'http_validators', 'sources', 'buyers', 'suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers', 'award_terms', 'tender_terms'];
 
 const DERIVED_TENDER_COLUMNS = new Set(['buyer_key', 'first_seen', 'last_seen', 'dates_changed_at', 'stale']);
 const DERIVED_AWARD_COLUMNS = new Set(['first_seen', 'procurement_method_details']);
@@ -46,6 +46,23 @@ export const STAGED_COMPANY_COLUMNS = {
   previous_state: 'VARCHAR',
   state_registration_number: 'VARCHAR',
   abn: 'VARCHAR',
+  as_of: 'DATE',
+  url: 'VARCHAR',
+} as const;
+
+/** A sanctions list's name rows as staged: one per published name (the `sanctions_entries` model folds them per party). */
+export const STAGED_SANCTION_COLUMNS = {
+  source: 'VARCHAR',
+  list_name: 'VARCHAR',
+  entry_id: 'VARCHAR',
+  name_type: 'VARCHAR',
+  entity_type: 'VARCHAR',
+  name: 'VARCHAR',
+  dates_of_birth: 'VARCHAR[]',
+  nationalities: 'VARCHAR[]',
+  countries: 'VARCHAR[]',
+  programmes: 'VARCHAR[]',
+  listed_on: 'DATE',
   as_of: 'DATE',
   url: 'VARCHAR',
 } as const;
@@ -106,12 +123,14 @@ export async function prepareWorkingTables(store: Store, run: RunConstants, sour
     ${createTableSql('staged_plans', STAGED_PLAN_COLUMNS)};
     ${createTableSql('staged_companies', STAGED_COMPANY_COLUMNS)};
     ${createTableSql('staged_abns', STAGED_ABN_COLUMNS)};
+    ${createTableSql('staged_sanctions', STAGED_SANCTION_COLUMNS)};
     ${createTableSql('prev_tenders', TENDER_COLUMNS)};
     ${createTableSql('prev_tender_changes', TENDER_CHANGE_COLUMNS)};
     ${createTableSql('prev_award_releases', AWARD_RELEASE_COLUMNS)};
     ${createTableSql('prev_plans', PLAN_COLUMNS)};
     ${createTableSql('prev_companies', COMPANY_COLUMNS)};
     ${createTableSql('prev_abn_entities', ABN_ENTITY_COLUMNS)};
+    ${createTableSql('prev_sanctions_entries', SANCTIONS_ENTRY_COLUMNS)};
     ${createTableSql('prev_http_validators', HTTP_VALIDATOR_COLUMNS)};
     ${createTableSql('prev_sources', SOURCE_COLUMNS)};
     CREATE TABLE run_context AS SELECT TIMESTAMPTZ ${sqlString(run.runAt.toISOString())} AS run_at, ${sqlString(run.releaseId)} AS release_id,
@@ -155,6 +174,7 @@ export async function loadStaging(store: Store, stagingDir: string): Promise<voi
   await load('staged_plans', '.plans.ndjson', STAGED_PLAN_COLUMNS);
   await load('staged_companies', '.companies.ndjson', STAGED_COMPANY_COLUMNS);
   await load('staged_abns', '.abns.ndjson', STAGED_ABN_COLUMNS);
+  await load('staged_sanctions', '.sanctions.ndjson', STAGED_SANCTION_COLUMNS);
 }
 
 /**
@@ -166,7 +186,8 @@ export async function loadPrevious(store: Store, previousStorePath: string): Pro
   try {
     const carried = [
       ['tenders', TENDER_COLUMNS], ['tender_changes', TENDER_CHANGE_COLUMNS], ['award_releases', AWARD_RELEASE_COLUMNS], ['plans', PLAN_COLUMNS],
-      ['companies', COMPANY_COLUMNS], ['abn_entities', ABN_ENTITY_COLUMNS], ['http_validators', HTTP_VALIDATOR_COLUMNS], ['sources', SOURCE_COLUMNS],
+      ['companies', COMPANY_COLUMNS], ['abn_entities', ABN_ENTITY_COLUMNS], ['sanctions_entries', SANCTIONS_ENTRY_COLUMNS], ['http_validators', HTTP_VALIDATOR_COLUMNS],
+      ['sources', SOURCE_COLUMNS],
     ] as const;
     for (const [table, columns] of carried) {
       const existing = await store.all<{ column_name: string }>(
@@ -204,8 +225,8 @@ export async function runModels(store: Store): Promise<Record<string, number>> {
 
 /** Drops the working tables so the published store holds only documented tables. */
 export async function dropWorkingTables(store: Store): Promise<void> {
-  await store.exec(['staged_tenders', 'staged_awards', 'staged_plans', 'staged_companies', 'staged_abns', 'prev_tenders', 'prev_tender_changes', 'prev_award_releases', 'prev_plans',
-    'prev_companies', 'prev_abn_entities', 'prev_http_validators', 'prev_sources', 'run_context', 'run_sources', 'run_validators', 'jurisdiction_zones']
+  await store.exec(['staged_tenders', 'staged_awards', 'staged_plans', 'staged_companies', 'staged_abns', 'staged_sanctions', 'prev_tenders', 'prev_tender_changes', 'prev_award_releases',
+    'prev_plans', 'prev_companies', 'prev_abn_entities', 'prev_sanctions_entries', 'prev_http_validators', 'prev_sources', 'run_context', 'run_sources', 'run_validators', 'jurisdiction_zones']
     .map((t) => `DROP TABLE IF EXISTS ${t}`).join('; '));
 }
 
@@ -227,6 +248,7 @@ export function parquetExportSql(parquetDir: string): string[] {
     `COPY (SELECT * FROM plans ORDER BY source, plan_id) TO ${to('plans')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (jurisdiction), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM companies ORDER BY source, acn) TO ${to('companies.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM abn_entities ORDER BY source, abn) TO ${to('abn_entities.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (SELECT * FROM sanctions_entries ORDER BY source, entry_id) TO ${to('sanctions_entries.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM sources ORDER BY id) TO ${to('sources.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM buyers ORDER BY buyer_key) TO ${to('buyers')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (country), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM suppliers ORDER BY supplier_key) TO ${to('suppliers.parquet')} (FORMAT parquet, COMPRESSION zstd)`,

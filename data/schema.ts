@@ -2,7 +2,7 @@
  * The release store's tables. Column order here is the order in DuckDB and Parquet; every column is
  * documented in data/README.md (a test compares the two). Bump SCHEMA_VERSION when a column changes.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export const TENDER_COLUMNS = {
   tender_key: 'VARCHAR NOT NULL',
@@ -175,6 +175,26 @@ export const ABN_ENTITY_COLUMNS = {
   business_names: 'VARCHAR[] NOT NULL',
   other_names: 'VARCHAR[] NOT NULL',
   record_updated: 'DATE',
+  as_of: 'DATE NOT NULL',
+  url: 'VARCHAR NOT NULL',
+  first_seen: 'TIMESTAMPTZ NOT NULL',
+  stale: 'BOOLEAN NOT NULL',
+} as const;
+
+/** One row per party of a sanctions list (data/models/sanctions_entries.sql); the screening index reads it. */
+export const SANCTIONS_ENTRY_COLUMNS = {
+  source: 'VARCHAR NOT NULL',
+  list_name: 'VARCHAR NOT NULL',
+  entry_id: 'VARCHAR NOT NULL',
+  entity_type: 'VARCHAR NOT NULL',
+  name: 'VARCHAR NOT NULL',
+  aliases: 'VARCHAR[] NOT NULL',
+  weak_aliases: 'VARCHAR[] NOT NULL',
+  dates_of_birth: 'VARCHAR[] NOT NULL',
+  nationalities: 'VARCHAR[] NOT NULL',
+  countries: 'VARCHAR[] NOT NULL',
+  programmes: 'VARCHAR[] NOT NULL',
+  listed_on: 'DATE',
   as_of: 'DATE NOT NULL',
   url: 'VARCHAR NOT NULL',
   first_seen: 'TIMESTAMPTZ NOT NULL',
@@ -373,6 +393,7 @@ export const TABLES = {
   plans: PLAN_COLUMNS,
   companies: COMPANY_COLUMNS,
   abn_entities: ABN_ENTITY_COLUMNS,
+  sanctions_entries: SANCTIONS_ENTRY_COLUMNS,
   http_validators: HTTP_VALIDATOR_COLUMNS,
   sources: SOURCE_COLUMNS,
   buyers: BUYER_COLUMNS,

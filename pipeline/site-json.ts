@@ -88,6 +88,7 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
     SELECT (SELECT count(*) FROM tenders)::INTEGER AS tenders, (SELECT count(*) FROM awards)::INTEGER AS awards,
       (SELECT count(*) FROM award_releases)::INTEGER AS award_releases, (SELECT count(*) FROM plans)::INTEGER AS plans,
       (SELECT count(*) FROM companies)::INTEGER AS companies, (SELECT count(*) FROM abn_entities)::INTEGER AS abn_entities,
+      (SELECT count(*) FROM sanctions_entries)::INTEGER AS sanctions_entries,
       (SELECT count(*) FROM sources)::INTEGER AS sources`);
   return { sources: summaries, counts: counts ?? {}, files };
 }

@@ -4,7 +4,7 @@ import { sha256Hex } from '../lib/hash.ts';
 import { tenderKey } from '../lib/keys.ts';
 import { classifyTrade } from '../lib/trades.ts';
 import type { SourceDefinition } from '../sources/_contract/define-source.ts';
-import type { AbnRecord, AwardRecord, CompanyRecord, PlanRecord, SourceRecord, TenderRecord } from '../sources/_contract/records.ts';
+import type { AbnRecord, AwardRecord, CompanyRecord, PlanRecord, SanctionRecord, SourceRecord, TenderRecord } from '../sources/_contract/records.ts';
 
 /** The tender row the load stage reads: the record plus the fields the pipeline derives. */
 export function stagedTender(source: SourceDefinition, record: TenderRecord) {
@@ -40,6 +40,11 @@ export function stagedAbn(source: SourceDefinition, record: AbnRecord) {
   return { ...fields, source: source.id };
 }
 
+export function stagedSanction(source: SourceDefinition, record: SanctionRecord) {
+  const { record_type: _recordType, ...fields } = record;
+  return { ...fields, source: source.id };
+}
+
 /** The staging file name's suffix per record type: `<source>.<suffix>`. */
 export const STAGING_SUFFIX: Record<SourceRecord['record_type'], string> = {
   tender: 'tenders.ndjson',
@@ -47,6 +52,7 @@ export const STAGING_SUFFIX: Record<SourceRecord['record_type'], string> = {
   plan: 'plans.ndjson',
   company: 'companies.ndjson',
   abn: 'abns.ndjson',
+  sanction: 'sanctions.ndjson',
 };
 
 /** One staging file per source and record type: `staging/<source>.<type suffix>`. */
@@ -66,6 +72,8 @@ function staged(source: SourceDefinition, record: SourceRecord): object {
       return stagedCompany(source, record);
     case 'abn':
       return stagedAbn(source, record);
+    case 'sanction':
+      return stagedSanction(source, record);
   }
 }
 

@@ -35,7 +35,7 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
   for (const s of first.manifest.sources) assert.equal(s.invalid, 0, `${s.id} has invalid records: ${s.why}`);
   assert.deepEqual(first.manifest.data_quality, [], 'no invented amount repeats across the fixture sources');
   assert.ok(first.manifest.sources.every((s) => s.status !== 'ok' || s.records > 0));
-  assert.equal(first.manifest.sources.length, 21, 'the whole registry runs');
+  assert.equal(first.manifest.sources.length, 24, 'the whole registry runs');
   const { browser } = first.manifest;
   assert.ok(browser, 'the manifest names the browser au_nsw_buy_nsw was crawled with');
   const browserLine = `browser: ${describeChromium({ which: browser.which, version: browser.version, executablePath: browser.executable_path })}`;
@@ -48,6 +48,7 @@ test('the nightly run on the bundled fixtures publishes every source, and keys h
     ['au_asic_companies', 'ok', null, 12, 11],
   ], 'the registers read their files: twelve ASIC rows are eleven companies');
   assert.deepEqual([first.manifest.counts.companies, first.manifest.counts.abn_entities], [11, 20]);
+  assert.equal(first.manifest.counts.sanctions_entries, 134, 'the three sanctions lists fold into their parties: DFAT 10, OFAC 117, UN 7');
 
   const storePath = join(first.releaseDir, 'store.duckdb');
   const jurisdictions = await query<{ jurisdiction: string }>(storePath, 'SELECT DISTINCT jurisdiction FROM tenders ORDER BY 1');

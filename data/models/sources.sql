@@ -17,7 +17,7 @@ plan_counts AS (
 ),
 reference_counts AS (
   SELECT source, count(*) AS reference_count, count(*) FILTER (WHERE stale) AS stale_rows
-  FROM (SELECT source, stale FROM companies UNION ALL SELECT source, stale FROM abn_entities)
+  FROM (SELECT source, stale FROM companies UNION ALL SELECT source, stale FROM abn_entities UNION ALL SELECT source, stale FROM sanctions_entries)
   GROUP BY source
 ),
 reference_changes AS (
@@ -40,6 +40,15 @@ reference_changes AS (
              OR a.entity_type_code <> p.entity_type_code OR a.state IS DISTINCT FROM p.state)) AS records_updated,
       count(*) FILTER (WHERE a.abn IS NULL) AS records_closed
     FROM abn_entities a FULL JOIN prev_abn_entities p ON p.source = a.source AND p.abn = a.abn
+    GROUP BY 1
+    UNION ALL
+    -- a sanctions list's "updated" is a party whose names, dates of birth or programmes changed
+    SELECT coalesce(e.source, p.source) AS source,
+      count(*) FILTER (WHERE p.entry_id IS NULL) AS records_new,
+      count(*) FILTER (WHERE e.entry_id IS NOT NULL AND p.entry_id IS NOT NULL
+        AND (e.name <> p.name OR e.aliases <> p.aliases OR e.dates_of_birth <> p.dates_of_birth OR e.programmes <> p.programmes)) AS records_updated,
+      count(*) FILTER (WHERE e.entry_id IS NULL) AS records_closed
+    FROM sanctions_entries e FULL JOIN prev_sanctions_entries p ON p.source = e.source AND p.entry_id = e.entry_id
     GROUP BY 1
   )
   GROUP BY source

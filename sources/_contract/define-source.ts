@@ -3,7 +3,7 @@ import type { Jurisdiction, Tier } from '../../lib/jurisdictions.ts';
 import type { SourceRecord } from './records.ts';
 
 export type SourceMode = 'rss' | 'json-api' | 'csv' | 'xml' | 'html' | 'browser';
-export type SourceKind = 'tender' | 'grant' | 'award' | 'plan' | 'company' | 'abn';
+export type SourceKind = 'tender' | 'grant' | 'award' | 'plan' | 'company' | 'abn' | 'sanction';
 
 /**
  * How tonight's rows relate to the last release's. `incremental` (the default): rows are merged by key across

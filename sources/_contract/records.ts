@@ -178,5 +178,39 @@ export const AbnRecord = z
   });
 export type AbnRecord = z.infer<typeof AbnRecord>;
 
-export const SourceRecord = z.discriminatedUnion('record_type', [TenderRecord, AwardRecord, PlanRecord, CompanyRecord, AbnRecord]);
+const partialDate = z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'a date as precise as published: YYYY, YYYY-MM or YYYY-MM-DD');
+
+/**
+ * One name row of a sanctions list, as the lists publish them: DFAT one row per name (reference `101`, its
+ * aliases `101a`, `101b`), OFAC's SDN.CSV the primary name and ALT.CSV the aliases, the UN one record per party
+ * (mapped to a primary row and a row per alias). The `sanctions_entries` model folds a party's rows into one
+ * entry by `entry_id`; a column any row of the party carries is the party's (DFAT fills some on alias rows
+ * only). Columns a row does not publish are empty, never guessed.
+ */
+export const SanctionRecord = z.object({
+  record_type: z.literal('sanction'),
+  /** The list's own name, e.g. "Australian Sanctions Consolidated List". */
+  list_name: nonEmpty,
+  /** The list's identifier of the party (DFAT reference without its letter, OFAC ent_num, UN reference number). */
+  entry_id: nonEmpty,
+  /** `primary` (the listed name), `alias` (a strong or unqualified alias) or `weak_alias` (graded weak or low by the list). */
+  name_type: z.enum(['primary', 'alias', 'weak_alias']),
+  /** Null on a row that does not say (OFAC's ALT.CSV rows). */
+  entity_type: z.enum(['person', 'organisation', 'vessel', 'aircraft']).nullable(),
+  name: nonEmpty,
+  dates_of_birth: z.array(partialDate),
+  nationalities: z.array(nonEmpty),
+  /** Countries of address and of birth. */
+  countries: z.array(nonEmpty),
+  /** The regime, committee or programme the party is listed under. */
+  programmes: z.array(nonEmpty),
+  listed_on: isoDate.nullable(),
+  /** The date of the file the row came from. */
+  as_of: isoDate,
+  /** The public address of the file the row came from. */
+  url: z.url(),
+});
+export type SanctionRecord = z.infer<typeof SanctionRecord>;
+
+export const SourceRecord = z.discriminatedUnion('record_type', [TenderRecord, AwardRecord, PlanRecord, CompanyRecord, AbnRecord, SanctionRecord]);
 export type SourceRecord = z.infer<typeof SourceRecord>;

@@ -49,33 +49,75 @@ export function jaroWinkler(a: string, b: string): number {
   return jaro + prefix * PREFIX_SCALE * (1 - jaro);
 }
 
-/** Two name parts below this similarity are different parts (Mohammed/Muhammad ≈ 0.86, Ali/Alan 0.7). */
-export const TOKEN_FLOOR = 0.82;
+/**
+ * Two name parts below this similarity are different parts: Hawatmeh/Hawatma (0.95) and Husain/Husayn (0.93)
+ * pair, Arango/Arana (0.89 on their shared prefix) and Taha/Taher (0.85) do not.
+ */
+export const TOKEN_FLOOR = 0.9;
+/**
+ * Parts that sound alike in the usual romanisations pair even when their letters differ more: the same
+ * consonants once vowels, y and h are dropped, q and c read as k and doubled letters as one (Osama/Usama,
+ * Mousa/Musa, Marzook/Marzuq, Dawa/Daawa, Husayn/Hussein), the same first letter or both a vowel, and lengths
+ * within SAME_CONSONANTS_LENGTHS of each other (Abboud and Abd, or Ahmed and Mohamed, share their consonants
+ * but are different names). They count as this similar.
+ */
+const SAME_CONSONANTS = 0.9;
+const SAME_CONSONANTS_LENGTHS = 0.67;
 /**
  * A short part that is only the start of a long one ("Abd" in "Abdulrahman") scores high on Jaro-Winkler's
  * prefix bonus; parts whose lengths differ more than this are not paired (Mhmd/Mohammad is the limit).
  */
 const LENGTH_RATIO_FLOOR = 0.5;
-/** A name joined differently ("Abdulrahman", "Abdul Rahman") counts when its letters agree this closely. */
+/**
+ * A name joined differently ("Abdulrahman", "Abdul Rahman") counts when its letters agree this closely and
+ * their lengths differ by JOINED_LENGTH_SLACK letters at most (more is a different name sharing a prefix).
+ */
 const JOINED_FLOOR = 0.93;
+const JOINED_LENGTH_SLACK = 2;
 /** Only one part of a name of several agreeing is a surname or given-name hit, never above this. */
 const ONE_PART_CEILING = 0.6;
+/**
+ * Each part left unpaired, after the first, takes this share off: "Abu Abbas" inside "Palestine Liberation
+ * Front - Abu Abbas Faction" is not that organisation, while one extra middle name costs nothing.
+ */
+const UNPAIRED_PENALTY = 0.05;
+
+/** A part's consonants as they sound: vowels, y and h dropped, q and c as k, doubled letters once. */
+export function consonantSkeleton(token: string): string {
+  return token.replace(/[qc]/g, 'k').replace(/[aeiouyh]/g, '').replace(/(.)\1+/g, '$1');
+}
+
+const VOWEL = /^[aeiou]/;
+
+function partSimilarity(a: string, b: string): number {
+  const lengths = Math.min(a.length, b.length) / Math.max(a.length, b.length);
+  if (lengths < LENGTH_RATIO_FLOOR) return 0;
+  const similarity = jaroWinkler(a, b);
+  const skeleton = consonantSkeleton(a);
+  // a one-consonant skeleton (Ali, Ola, Eli) says too little to pair on
+  const sameStart = a[0] === b[0] || (VOWEL.test(a) && VOWEL.test(b));
+  const soundsAlike = skeleton.length >= 2 && lengths >= SAME_CONSONANTS_LENGTHS && sameStart && skeleton === consonantSkeleton(b);
+  return soundsAlike ? Math.max(similarity, SAME_CONSONANTS) : similarity;
+}
+
+/** The listed parts in each rotation, so "AWDA, Abd Al Aziz" is also read as "Abd Aziz Awda". */
+function rotations(tokens: readonly string[]): string[] {
+  return tokens.map((_, start) => [...tokens.slice(start), ...tokens.slice(0, start)].join(''));
+}
 
 /**
  * How alike two names are, 0 to 1, from their tokens (names.ts `nameTokens`). Parts are paired greedily by
- * Jaro-Winkler (pairs under TOKEN_FLOOR are not pairs); the score is the share of the better-explained name,
- * lowered by a tenth of the share the other name leaves unexplained, so "Ayman al-Zawahiri" against "Ayman
- * Muhammad Rabi al-Zawahiri" stays high while one shared part of two-part names stays low.
+ * similarity (Jaro-Winkler, or alike consonants; pairs under TOKEN_FLOOR are not pairs); the score is the
+ * share of the better-explained name, lowered by a tenth of the share the other leaves unexplained and by
+ * UNPAIRED_PENALTY for each unpaired part after the first, so "Ayman al-Zawahiri" against "Ayman Muhammad
+ * Rabi al-Zawahiri" stays high while one shared part of two-part names stays low.
  */
 export function nameSimilarity(query: readonly string[], listed: readonly string[]): number {
   if (query.length === 0 || listed.length === 0) return 0;
   const pairs: { similarity: number; q: number; l: number }[] = [];
   for (let q = 0; q < query.length; q++) {
     for (let l = 0; l < listed.length; l++) {
-      const a = query[q]!;
-      const b = listed[l]!;
-      if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < LENGTH_RATIO_FLOOR) continue;
-      const similarity = jaroWinkler(a, b);
+      const similarity = partSimilarity(query[q]!, listed[l]!);
       if (similarity >= TOKEN_FLOOR) pairs.push({ similarity, q, l });
     }
   }
@@ -90,16 +132,23 @@ export function nameSimilarity(query: readonly string[], listed: readonly string
     total += pair.similarity;
   }
   let score = 0;
-  if (usedQuery.size > 0) {
+  const paired = usedQuery.size;
+  if (paired > 0) {
     const queryShare = total / query.length;
     const listedShare = total / listed.length;
-    score = Math.max(queryShare, listedShare) * (0.9 + 0.1 * Math.min(queryShare, listedShare));
-    if (usedQuery.size === 1 && (query.length > 1 || listed.length > 1)) score = Math.min(score, ONE_PART_CEILING);
+    const unpaired = query.length + listed.length - 2 * paired;
+    score = Math.max(queryShare, listedShare) * (0.9 + 0.1 * Math.min(queryShare, listedShare)) * (1 - UNPAIRED_PENALTY * Math.max(0, unpaired - 1));
+    if (paired === 1 && (query.length > 1 || listed.length > 1)) score = Math.min(score, ONE_PART_CEILING);
   }
-  // A part split or joined differently: compare the names' letters run together, in order.
+  // A part split or joined differently: compare the names' letters run together (the listed name in each
+  // rotation, since lists write the surname first).
   if (query.length !== listed.length) {
-    const joined = jaroWinkler(query.join(''), listed.join(''));
-    if (joined >= JOINED_FLOOR) score = Math.max(score, joined);
+    const joinedQuery = query.join('');
+    for (const joinedListed of rotations(listed)) {
+      if (Math.abs(joinedQuery.length - joinedListed.length) > JOINED_LENGTH_SLACK) break;
+      const joined = jaroWinkler(joinedQuery, joinedListed);
+      if (joined >= JOINED_FLOOR) score = Math.max(score, joined);
+    }
   }
   return score;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../../../data/store.ts';
-import { CANDIDATE_FLOOR, compareCountry, compareDateOfBirth, judge, nameSimilarity, type Judgement, type Strength } from './match.ts';
+import { CANDIDATE_FLOOR, compareCountry, compareDateOfBirth, judge, nameSimilarity, type Strength } from './match.ts';
 import { nameTokens, normaliseName } from './names.ts';
 
 /** One listed party as the release's `sanctions_entries` table holds it (data/models/sanctions_entries.sql). */
@@ -150,14 +150,25 @@ function topicsOf(entries: SanctionsEntry[]): string[] {
 
 const STRENGTH_ORDER: Record<Strength, number> = { strong: 0, possible: 1, weak: 2 };
 
+/** One listed party (its listings on one or more lists) that matched a screened subject. */
+export interface PartyMatch {
+  /** The listed name of the best-scoring listing. */
+  name: string;
+  /** Every listing of the party that matched (one per list that names it). */
+  entries: SanctionsEntry[];
+  score: number;
+  strength: Strength;
+  corroboration: string[];
+  contradiction: string[];
+}
+
 /**
- * Screens one subject against the index. Every listing whose name (primary or strong alias) is at least
+ * The listed parties a subject matches. Every listing whose name (primary or strong alias) is at least
  * CANDIDATE_FLOOR alike to the subject's name or one of its aliases is judged with the date of birth and
- * country; listings of one party on several lists (same normalised name) are one candidate whose `datasets`
- * counts the lists. `common_name_ambiguity` is true when the name alone cannot pick out one party: a
- * one-part name, or more than one party matching without a qualifier that differs.
+ * country; listings of one party on several lists (same entity type and normalised name) are one match.
+ * Ordered strong, possible, weak, then by score.
  */
-export function screenName(index: SanctionsIndex, query: ScreeningQuery): SanctionsBlock {
+export function matchParties(index: SanctionsIndex, query: ScreeningQuery): PartyMatch[] {
   const queryNames = [query.name, ...(query.aliases ?? [])].map(nameTokens).filter((tokens) => tokens.length > 0);
   const bestByEntry = new Map<number, number>();
   for (const tokens of queryNames) {
@@ -167,7 +178,7 @@ export function screenName(index: SanctionsIndex, query: ScreeningQuery): Sancti
       if (similarity >= CANDIDATE_FLOOR && similarity > (bestByEntry.get(listed.entry) ?? 0)) bestByEntry.set(listed.entry, similarity);
     }
   }
-  const groups = new Map<string, { entries: SanctionsEntry[]; best: Judgement & { name: string } }>();
+  const parties = new Map<string, PartyMatch>();
   for (const [entryIndex, similarity] of bestByEntry) {
     const entry = index.entries[entryIndex]!;
     const judgement = judge(
@@ -176,30 +187,40 @@ export function screenName(index: SanctionsIndex, query: ScreeningQuery): Sancti
       compareCountry(query.country, [...entry.nationalities, ...entry.countries]),
     );
     const key = `${entry.entity_type}:${normaliseName(entry.name)}`;
-    const group = groups.get(key);
-    if (!group) groups.set(key, { entries: [entry], best: { ...judgement, name: entry.name } });
+    const party = parties.get(key);
+    if (!party) parties.set(key, { name: entry.name, entries: [entry], ...judgement });
     else {
-      group.entries.push(entry);
-      if (judgement.score > group.best.score) group.best = { ...judgement, name: entry.name };
+      party.entries.push(entry);
+      if (judgement.score > party.score) Object.assign(party, { name: entry.name, ...judgement });
     }
   }
-  const candidates: SanctionsCandidate[] = [...groups.values()]
-    .map(({ entries, best }) => ({
-      name: best.name,
-      score: best.score,
-      strength: best.strength,
-      corroboration: best.corroboration,
-      topics: topicsOf(entries),
-      datasets: new Set(entries.map((entry) => entry.source)).size,
-    }))
-    .sort((a, b) => STRENGTH_ORDER[a.strength] - STRENGTH_ORDER[b.strength] || b.score - a.score || a.name.localeCompare(b.name))
-    .slice(0, MAX_CANDIDATES);
+  return [...parties.values()].sort(
+    (a, b) => STRENGTH_ORDER[a.strength] - STRENGTH_ORDER[b.strength] || b.score - a.score || a.name.localeCompare(b.name),
+  );
+}
+
+/**
+ * Screens one subject against the index and answers the spec's `sanctions` block: the best MAX_CANDIDATES
+ * parties, `datasets` counting the lists that name each. `common_name_ambiguity` is true when the name alone
+ * cannot pick out one party: a one-part name, or more than one party matching without a qualifier that differs.
+ */
+export function screenName(index: SanctionsIndex, query: ScreeningQuery): SanctionsBlock {
+  const candidates: SanctionsCandidate[] = matchParties(index, query)
+    .slice(0, MAX_CANDIDATES)
+    .map((party) => ({
+      name: party.name,
+      score: party.score,
+      strength: party.strength,
+      corroboration: party.corroboration,
+      topics: topicsOf(party.entries),
+      datasets: new Set(party.entries.map((entry) => entry.source)).size,
+    }));
   const unrefuted = candidates.filter((candidate) => candidate.strength !== 'weak').length;
   return {
     candidates,
     strong_matches: candidates.filter((candidate) => candidate.strength === 'strong').length,
     possible_matches: candidates.filter((candidate) => candidate.strength === 'possible').length,
-    common_name_ambiguity: (queryNames[0]?.length ?? 0) === 1 || unrefuted > 1,
+    common_name_ambiguity: nameTokens(query.name).length === 1 || unrefuted > 1,
   };
 }
 
