@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { screenSubject } from '../api/checkers/adverse-media/analyse.ts';
 import { adverseMediaResult, type AdverseMediaResult } from '../api/checkers/adverse-media/result.ts';
 import { createProviderTransport } from '../api/providers/http.ts';
 import type { Services } from '../api/providers/index.ts';
 import { createGdeltNews, newsFromEnv } from '../api/providers/news.ts';
+import type { LoadedRelease } from '../api/release-store.ts';
+import { releaseSanctions } from '../api/routes/adverse-media.ts';
+import { openStore } from '../data/store.ts';
 import { base64, checkerApp, postFiles, postJson, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeGdelt, type FakeGdelt } from './helpers/fake-gdelt.ts';
 import { people, standInPdf } from './helpers/identity-documents.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
 const transport = () => createProviderTransport({ userAgent: 'test', minIntervalMs: 0, timeoutMs: 2_000 });
@@ -117,5 +123,29 @@ describe('POST /v1/adverse-media', () => {
     adverseMediaResult.parse(fixture);
     assert.match(body.limitations, /politically exposed persons \(PEPs\) are not screened/);
     assert.equal(unitsUsed(checker), before);
+  });
+});
+
+describe('the served release\'s sanctions lists for adverse media', () => {
+  it('are read from the release store once it is ready, and say why not before', async () => {
+    const store = await openStore(join(await tempDir('adverse-sanctions-'), 'store.duckdb'));
+    try {
+      await store.exec(`CREATE TABLE sanctions_entries (source VARCHAR, list_name VARCHAR, entry_id VARCHAR, entity_type VARCHAR, name VARCHAR,
+        aliases VARCHAR[], weak_aliases VARCHAR[], dates_of_birth VARCHAR[], nationalities VARCHAR[], countries VARCHAR[], programmes VARCHAR[], as_of DATE);
+        INSERT INTO sanctions_entries VALUES ('au_dfat_sanctions', 'DFAT Consolidated List', '101', 'person', 'SMITH, John', [], [], ['1971-05-14'], ['Australia'], [], ['Autonomous'], DATE '2026-11-20')`);
+      let ready = false;
+      const release = { state: () => (ready ? { ready: true as const, release: { store } as LoadedRelease } : { ready: false as const, detail: 'The first release is still loading.' }) };
+      const lookup = releaseSanctions(release);
+      assert.deepEqual(await lookup(), { ok: false, detail: 'The first release is still loading.' });
+      ready = true;
+      const found = await lookup();
+      assert.ok(found.ok);
+      assert.deepEqual(found.index.lists.map((list) => [list.list_name, list.entries]), [['DFAT Consolidated List', 1]]);
+      const { result } = await screenSubject({ name: 'John Smith', aliases: [], dob: '1971-05-14', country: 'AU', employer: null, role: null, source: 'request' }, { pages: noPages, news: newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport()) }, found);
+      assert.deepEqual([result.sanctions.strong_matches, result.risk_flag], [1, 'high']);
+      assert.match(result.limitations, /Sanctions screened against DFAT Consolidated List \(as of 2026-11-20\)/);
+    } finally {
+      store.close();
+    }
   });
 });
