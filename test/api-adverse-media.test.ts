@@ -60,11 +60,19 @@ describe('POST /v1/adverse-media', () => {
     assert.equal(unitsUsed(checker) - before, 1);
   });
 
+  it('takes a name written surname first, as lists and forms write it, and searches it given name first', async () => {
+    const body = (await (await postJson(checker.app, '/v1/adverse-media', { name: 'SMITH, John', employer: 'Ridgeline Civil' })).json()) as AdverseMediaResult;
+    assert.equal(body.subject.name, 'John SMITH');
+    assert.match(gdelt.queries.at(-1)!.get('query')!, /^"John SMITH" \(/);
+    // No age or role was given, so the footballer can be neither matched nor set aside.
+    assert.deepEqual(body.adverse_media.hits.map((hit) => [hit.url, hit.match]), [['https://news.example/charged', 'name_and_details'], ['https://news.example/footballer', 'name_only']]);
+  });
+
   it('with no news provider and no release, answers incomplete and counts nothing', async () => {
     const before = unitsUsed(unconfigured);
     const body = (await (await postJson(unconfigured.app, '/v1/adverse-media', { name: 'John Smith' })).json()) as AdverseMediaResult;
     assert.equal(body.risk_flag, 'incomplete');
-    assert.match(body.limitations, /News was not searched: News search \(GDELT DOC 2\.0\) is turned off on this server \(SVC_NEWS_GDELT_URL=off\)/);
+    assert.match(body.limitations, /News was not searched \(not configured\): News search \(GDELT DOC 2\.0\) is turned off on this server \(SVC_NEWS_GDELT_URL=off\)/);
     assert.equal(unitsUsed(unconfigured), before);
   });
 

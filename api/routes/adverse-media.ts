@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { screenSubject, type SanctionsLookup } from '../checkers/adverse-media/analyse.ts';
 import { adverseMediaResult } from '../checkers/adverse-media/result.ts';
-import { countryCode, subjectFromText, type Subject } from '../checkers/adverse-media/subject.ts';
+import { countryCode, naturalOrder, subjectFromText, type Subject } from '../checkers/adverse-media/subject.ts';
 import { sanctionsIndexOf } from '../checkers/screening/sanctions.ts';
 import { answerWithServices, judgedReplyCounts } from '../documents/answer-services.ts';
 import { readDocuments, type IntakeRules } from '../documents/intake.ts';
@@ -128,7 +128,7 @@ export function adverseMediaRoutes(deps: AdverseMediaDeps): OpenAPIHono<CallerEn
       stream: query.stream,
       judge: async (read, services, context) => {
         let subject: Subject;
-        if (named !== undefined) subject = { name: named, source: 'request', ...details };
+        if (named !== undefined) subject = { name: naturalOrder(named), source: 'request', ...details };
         else {
           const found = subjectFromText(read);
           if (!found.ok) return { status: 422, detail: `${found.detail} Nothing was counted against your allowance.` };
@@ -165,7 +165,7 @@ function requestFields(body: z.infer<typeof AdverseMediaBody> | z.infer<typeof A
 
 function detailsOf(fields: RequestFields): SubjectDetails {
   return {
-    aliases: fields.aliases ?? [],
+    aliases: (fields.aliases ?? []).map(naturalOrder),
     dob: fields.dob ?? null,
     country: fields.country === undefined ? null : countryCode(fields.country),
     employer: fields.employer ?? null,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A stand-in for the GDELT DOC 2.0 API on 127.0.0.1, speaking its article-list wire format (see
  * api/providers/news.ts for the documented shape): `GET /api/v2/doc/doc?query=…&mode=ArtList&format=json`
- * answers `{"articles": [...]}` for the quoted names it holds, `{}` when none match, a line of text/html for
+ * answers `{"articles": [...]}` for the quoted names it holds (in any case), `{}` when none match, a line of text/html for
  * a phrase GDELT finds too short, HTTP 503 for a name listed in `failing`, and no answer at all for a
  * name listed in `silent` (to test the time limit).
  */
@@ -45,7 +45,8 @@ export async function startFakeGdelt(options: FakeGdeltOptions): Promise<FakeGde
     if (names.some((name) => options.silent?.includes(name))) return;
     if (names.some((name) => options.failing?.includes(name))) return void res.writeHead(503, { 'content-type': 'text/html' }).end('Service Unavailable');
     if (names.some((name) => name.length < 3)) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('The specified phrase is too short.\n');
-    const found = names.flatMap((name) => options.articles[name] ?? []);
+    // GDELT matches phrases without regard to case.
+    const found = names.flatMap((name) => Object.entries(options.articles).filter(([phrase]) => phrase.toLowerCase() === name.toLowerCase()).flatMap(([, articles]) => articles));
     const body = found.length === 0 ? {} : { articles: found.map((article) => ({ url: article.url, url_mobile: '', title: article.title, seendate: article.seendate, socialimage: '', domain: article.domain, language: article.language ?? 'English', sourcecountry: article.sourcecountry ?? 'Australia' })) };
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
   });

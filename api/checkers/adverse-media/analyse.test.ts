@@ -100,7 +100,7 @@ describe('adverse-media screening against a fake GDELT and fake news pages', () 
     assert.equal(result.risk_flag, 'incomplete');
     assert.equal(result.adverse_media.hits.length, 0);
     assert.match(result.limitations, /Sanctions lists were not screened: No release is loaded yet\./);
-    assert.match(result.limitations, /News was not searched: 127\.0\.0\.1:\d+ answered HTTP 503; try again later\./);
+    assert.match(result.limitations, /News was not searched \(unreachable now\): 127\.0\.0\.1:\d+ answered HTTP 503; try again later\./);
   });
 
   it('a name-only sanctions hit is possible and flags review, never high', async () => {

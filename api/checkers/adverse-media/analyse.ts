@@ -1,3 +1,4 @@
+import type { ProviderFailureReason } from '../../providers/http.ts';
 import type { Services } from '../../providers/index.ts';
 import type { NewsArticleRef } from '../../providers/news.ts';
 import { screenName, type SanctionsBlock, type SanctionsIndex } from '../screening/sanctions.ts';
@@ -59,7 +60,7 @@ export async function screenSubject(subject: Subject, services: Services, sancti
     limitations: limitations({
       sanctions,
       newsProvider: services.news.provider,
-      news: found.ok ? { ok: true, articles: found.value.length, pagesRead, pagesTried } : { ok: false, detail: found.detail },
+      news: found.ok ? { ok: true, articles: found.value.length, pagesRead, pagesTried } : { ok: false, reason: found.reason, detail: found.detail },
       media,
     }),
   };
@@ -101,7 +102,7 @@ function headline(name: string, sanctions: SanctionsBlock, media: MediaSummary |
 interface LimitationFacts {
   sanctions: SanctionsLookup;
   newsProvider: string;
-  news: { ok: true; articles: number; pagesRead: number; pagesTried: number } | { ok: false; detail: string };
+  news: { ok: true; articles: number; pagesRead: number; pagesTried: number } | { ok: false; reason: ProviderFailureReason; detail: string };
   media: MediaSummary | null;
 }
 
@@ -113,11 +114,11 @@ function limitations(facts: LimitationFacts): string {
     const lists = facts.sanctions.index.lists.map((list) => `${list.list_name}${list.as_of ? ` (as of ${list.as_of.slice(0, 10)})` : ''}`);
     sentences.push(`Sanctions screened against ${lists.join(', ')}, by name with date of birth and country as qualifiers; a name-only hit is possible, never confirmed.`);
   }
-  if (!facts.news.ok) sentences.push(`News was not searched: ${facts.news.detail}`);
+  if (!facts.news.ok) sentences.push(`News was not searched (${FAILURE_WORDS[facts.news.reason]}): ${facts.news.detail}`);
   else {
     sentences.push(
       `News: ${facts.newsProvider} answered with ${count(facts.news.articles, 'article', 'articles')} (English-language coverage of about the last three months); ` +
-        `${facts.news.pagesRead} of the first ${facts.news.pagesTried} article pages could be read, the others were judged on their titles.`,
+        `${facts.news.pagesRead} of the first ${facts.news.pagesTried} article pages could be read; the others (unreachable now, closed to robots, or not text) were judged on their titles.`,
     );
   }
   if (facts.media !== null && facts.media.not_adverse + facts.media.subject_not_seen > 0) {
@@ -128,6 +129,9 @@ function limitations(facts: LimitationFacts): string {
   );
   return sentences.join(' ');
 }
+
+/** How a provider's failure reads in the limitations. */
+const FAILURE_WORDS: Readonly<Record<ProviderFailureReason, string>> = { not_configured: 'not configured', unreachable: 'unreachable now', refused: 'refused' };
 
 function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { people, standInPdf } from '../../../test/helpers/identity-documents.ts';
 import { readText, type ReadTextResult } from '../read-text.ts';
-import { countryCode, readMachineReadableZone, subjectFromText } from './subject.ts';
+import { countryCode, naturalOrder, readMachineReadableZone, subjectFromText } from './subject.ts';
 
 const textOf = (text: string): ReadTextResult => ({ documents: [{ sha256: 'a'.repeat(64), filename: 'id.png', kind: 'image', page_count: 1, ocr_used: true, pages: [{ page: 1, text, source: 'ocr' }] }] });
 
@@ -45,5 +45,15 @@ describe('the subject read from an identity document', () => {
 
   it('a caller\'s country as ISO alpha-2, from a code, a name or an ICAO code', () => {
     assert.deepEqual(['au', 'Australia', 'NZL', 'New Zealand', 'XX', 'Atlantis'].map(countryCode), ['AU', 'AU', 'NZ', 'NZ', null, null]);
+  });
+
+  it('puts a "Surname, Given" name in the order news writes it, and leaves other names alone', () => {
+    assert.deepEqual(['SMITH, John', "O'Brien, Sarah Jane", 'Al-Rashid, Mohammed', 'John Smith', 'Acme Pty Ltd, Sydney Branch, NSW'].map(naturalOrder), [
+      'John SMITH',
+      "Sarah Jane O'Brien",
+      'Mohammed Al-Rashid',
+      'John Smith',
+      'Acme Pty Ltd, Sydney Branch, NSW',
+    ]);
   });
 });

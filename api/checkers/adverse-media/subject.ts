@@ -145,6 +145,15 @@ function titleCase(name: string): string {
     .replace(/(^|[\s'’-])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
 }
 
+/**
+ * A name as news writes it: "SMITH, John" (the order lists and forms use) becomes "John SMITH", so the
+ * article search and the mention finder look for given names first. Anything else is kept as given.
+ */
+export function naturalOrder(name: string): string {
+  const parts = /^\s*([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})\s*,\s*([\p{L}'’.-]+(?:\s+[\p{L}'’.-]+){0,3})\s*$/u.exec(name);
+  return parts ? `${parts[2]} ${parts[1]}` : name.trim();
+}
+
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 const ALPHA2_BY_NAME = new Map<string, string>();
 for (const first of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') {
