@@ -293,7 +293,7 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "a plumber", "an accountant". */
+/** "a plumber", "an accountant", "a university student". */
 function withArticle(noun: string): string {
-  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+  return `${/^[aeio]|^u(?!ni|se|su)/i.test(noun) ? 'an' : 'a'} ${noun}`;
 }
