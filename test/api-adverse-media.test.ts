@@ -4,11 +4,12 @@ import { after, before, describe, it } from 'node:test';
 import { screenSubject } from '../api/checkers/adverse-media/analyse.ts';
 import { adverseMediaResult, type AdverseMediaResult } from '../api/checkers/adverse-media/result.ts';
 import { createProviderTransport } from '../api/providers/http.ts';
-import type { Services } from '../api/providers/index.ts';
-import { createGdeltNews, newsFromEnv } from '../api/providers/news.ts';
+import { servicesFromEnv, type Services } from '../api/providers/index.ts';
+import { createGdeltNews, newsFromEnv, type NewsSearch } from '../api/providers/news.ts';
 import type { LoadedRelease } from '../api/release-store.ts';
 import { releaseSanctions } from '../api/routes/adverse-media.ts';
 import { openStore } from '../data/store.ts';
+import { createSafeFetcher } from '../lib/safe-fetch.ts';
 import { base64, checkerApp, postFiles, postJson, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeGdelt, type FakeGdelt } from './helpers/fake-gdelt.ts';
 import { people, standInPdf } from './helpers/identity-documents.ts';
@@ -18,6 +19,8 @@ const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | nu
 const transport = () => createProviderTransport({ userAgent: 'test', minIntervalMs: 0, timeoutMs: 2_000 });
 // Article pages are not served: every article is judged on its title, as when a news site refuses robots.
 const noPages = { read: async () => ({ ok: false as const, reason: 'unreachable' as const, detail: 'no pages in this test' }) };
+/** The providers of a server with none configured, with this test's pages and news clients. */
+const servicesWith = (news: NewsSearch): Services => ({ ...servicesFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, createSafeFetcher()), pages: noPages, news });
 
 describe('POST /v1/adverse-media', () => {
   let gdelt: FakeGdelt;
@@ -33,9 +36,8 @@ describe('POST /v1/adverse-media', () => {
         'Priya Mae Fictone': [{ url: 'https://news.example/fictone', title: 'Priya Mae Fictone accused of bribery', seendate: '20261101T000000Z', domain: 'news.example' }],
       },
     });
-    const services: Services = { pages: noPages, news: createGdeltNews({ transport: transport(), baseUrl: gdelt.url, intervalMs: 0 }) };
-    checker = checkerApp({ services, real: ['read_text'] });
-    unconfigured = checkerApp({ services: { pages: noPages, news: newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport()) } });
+    checker = checkerApp({ services: servicesWith(createGdeltNews({ transport: transport(), baseUrl: gdelt.url, intervalMs: 0 })), real: ['read_text'] });
+    unconfigured = checkerApp({ services: servicesWith(newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport())) });
   });
   after(async () => {
     await checker.close();
@@ -149,7 +151,7 @@ describe('the served release\'s sanctions lists for adverse media', () => {
       const found = await lookup();
       assert.ok(found.ok);
       assert.deepEqual(found.index.lists.map((list) => [list.list_name, list.entries]), [['DFAT Consolidated List', 1]]);
-      const { result } = await screenSubject({ name: 'John Smith', aliases: [], dob: '1971-05-14', country: 'AU', employer: null, role: null, source: 'request' }, { pages: noPages, news: newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport()) }, found);
+      const { result } = await screenSubject({ name: 'John Smith', aliases: [], dob: '1971-05-14', country: 'AU', employer: null, role: null, source: 'request' }, servicesWith(newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport())), found);
       assert.deepEqual([result.sanctions.strong_matches, result.risk_flag], [1, 'high']);
       assert.match(result.limitations, /Sanctions screened against DFAT Consolidated List \(as of 2026-11-20\)/);
     } finally {

@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { adverseMediaResult } from '../api/checkers/adverse-media/result.ts';
 import { createProviderTransport } from '../api/providers/http.ts';
+import { servicesFromEnv } from '../api/providers/index.ts';
 import { createGdeltNews } from '../api/providers/news.ts';
+import { createSafeFetcher } from '../lib/safe-fetch.ts';
 import { checkerApp, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeGdelt, type FakeGdelt } from './helpers/fake-gdelt.ts';
 
@@ -27,6 +29,7 @@ describe('MCP tool adverse_media', () => {
     const transport = createProviderTransport({ userAgent: 'test', minIntervalMs: 0, timeoutMs: 2_000 });
     checker = checkerApp({
       services: {
+        ...servicesFromEnv({}, createSafeFetcher()),
         pages: { read: async () => ({ ok: false, reason: 'unreachable', detail: 'no pages in this test' }) },
         news: createGdeltNews({ transport, baseUrl: gdelt.url, intervalMs: 0 }),
       },

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { createSafeFetcher } from '../../../lib/safe-fetch.ts';
 import { startFakeGdelt, type FakeGdelt } from '../../../test/helpers/fake-gdelt.ts';
 import { createProviderTransport } from '../../providers/http.ts';
-import type { Services } from '../../providers/index.ts';
+import { servicesFromEnv, type Services } from '../../providers/index.ts';
 import { createGdeltNews } from '../../providers/news.ts';
 import { createPageFetch } from '../../providers/page-fetch.ts';
 import { buildSanctionsIndex, type SanctionsEntry } from '../screening/sanctions.ts';
@@ -60,7 +60,8 @@ describe('adverse-media screening against a fake GDELT and fake news pages', () 
   const services = (): Services => {
     const transport = createProviderTransport({ userAgent: 'test', minIntervalMs: 0, timeoutMs: 2_000 });
     const fetcher = createSafeFetcher({ resolve: async () => [{ address: '127.0.0.1', family: 4 }], testOnlyPermittedAddresses: ['127.0.0.1'], timeoutMs: 2_000 });
-    return { pages: createPageFetch({ fetcher, transport }), news: createGdeltNews({ transport, baseUrl: gdelt.url, intervalMs: 0 }) };
+    // The other providers as on a server with none configured; this checker asks only for pages and news.
+    return { ...servicesFromEnv({}, fetcher), pages: createPageFetch({ fetcher, transport }), news: createGdeltNews({ transport, baseUrl: gdelt.url, intervalMs: 0 }) };
   };
 
   it('reads each article page, keeps the subject\'s article, sets aside the namesake, judges an unreadable page on its title, and screens the lists', async () => {
