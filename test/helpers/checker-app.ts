@@ -26,7 +26,7 @@ export interface CheckerAppOptions {
   pool?: Omit<AnalysisPoolOptions, 'analyses'>;
   heartbeatMs?: number;
   fetchDocument?: SafeFetcher;
-  /** Outside clients, pointed at local fakes (default: none configured, as with every SVC_* provider variable unset). */
+  /** Outside clients, pointed at local fakes (default: none configured; news search, on by default in production, turned off). */
   services?: Services;
   /** The state store; default a fresh in-memory one. */
   state?: StateDb;
@@ -60,7 +60,7 @@ export function checkerApp(options: CheckerAppOptions = {}): CheckerApp {
       pool,
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       ...(options.fetchDocument ? { fetchDocument: options.fetchDocument } : {}),
-      services: options.services ?? servicesFromEnv({}, createSafeFetcher()),
+      services: options.services ?? servicesFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, createSafeFetcher()),
     },
   });
   return { app, state, meter, pool, close: () => pool.close() };
