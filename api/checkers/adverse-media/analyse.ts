@@ -122,7 +122,7 @@ function limitations(facts: LimitationFacts): string {
     );
   }
   if (facts.media !== null && facts.media.not_adverse + facts.media.subject_not_seen > 0) {
-    sentences.push(`Not listed: ${facts.media.not_adverse} of the articles found named the subject with nothing adverse beside the name, and ${facts.media.subject_not_seen} did not name the subject in the text that could be read.`);
+    sentences.push(`Not listed: ${facts.media.not_adverse} of the articles found named the subject with nothing adverse beside the name, and ${facts.media.subject_not_seen} named neither the subject nor anything adverse in what could be read.`);
   }
   sentences.push(
     'Categories and severities are read from the words beside the name; an article is set aside as about someone else only when it states an age, place, occupation or employer that differs from the details given, so give dob, country, employer and role for fewer possible hits. This is screening for a person to review, not a finding about the subject.',

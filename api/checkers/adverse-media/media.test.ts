@@ -113,8 +113,10 @@ test('a title that does not name the subject, with no text read, is a search_onl
   assert.equal(judgeArticle(smith, article({ title: 'Roads budget announced' })).kind, 'subject_not_seen');
 });
 
-test('text that was read and never names the subject is not a hit, whatever its title says', () => {
-  assert.equal(judgeArticle(smith, article({ title: 'Contractor charged with fraud', text: 'A Sydney contractor was charged with fraud on Monday.' })).kind, 'subject_not_seen');
+test('a page read without the subject\'s name (a paywall, a consent page) falls back to its title: a search_only hit when adverse', () => {
+  const paywalled = judgeArticle(smith, article({ title: 'Contractor charged with fraud', text: 'Subscribe to keep reading. Already a subscriber? Log in.' }));
+  assert.deepEqual(paywalled.kind === 'hit' && [paywalled.hit.match, paywalled.hit.category, paywalled.hit.evidence], ['search_only', 'fraud', 'Contractor charged with fraud']);
+  assert.equal(judgeArticle(smith, article({ title: 'Roads budget announced', text: 'Subscribe to keep reading.' })).kind, 'subject_not_seen');
 });
 
 test('severity: cleared is low, charged is high, an allegation is medium', () => {

@@ -33,7 +33,8 @@ export interface NewsArticle {
 /**
  * How the article is tied to the subject: `name_and_details` names the subject and agrees with a detail
  * given (age, place, occupation, employer); `name_only` names the subject with no detail either way;
- * `search_only` is an article the news index matched on the name in text this service could not read.
+ * `search_only` is an article the news index matched on the name in text this service could not read (or
+ * read without the name in it), listed by its adverse title.
  */
 export type MediaMatch = 'name_and_details' | 'name_only' | 'search_only';
 
@@ -58,15 +59,16 @@ export type ArticleJudgement =
   | { kind: 'excluded'; excluded: ExcludedArticle }
   /** Read, and nothing adverse is said beside the subject's name. */
   | { kind: 'not_adverse' }
-  /** Neither the title nor the readable text names the subject. */
+  /** Neither the title nor the readable text names the subject, and the title reports nothing adverse. */
   | { kind: 'subject_not_seen' };
 
 export function judgeArticle(subject: MediaSubject, article: NewsArticle): ArticleJudgement {
   const sentences = sentencesOf(article);
   const mentions = subjectMentions(subject, sentences);
   if (mentions.length === 0) {
-    // The index matched the name in the body; the title alone can show what the article is about, never who.
-    const reading = article.text === null ? readSentence(article.title) : null;
+    // The news index matched the name in the article; a page read without it was most likely a paywall or a
+    // consent page. The title can show what the article is about, never who: at most a possible hit.
+    const reading = readSentence(article.title);
     if (reading === null) return { kind: 'subject_not_seen' };
     return { kind: 'hit', hit: hitOf(article, 'search_only', reading, article.title) };
   }
