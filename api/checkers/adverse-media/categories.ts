@@ -3,9 +3,10 @@
  *
  * The categories follow the taxonomy AML screening products publish (money laundering, fraud and financial
  * crime, corruption and bribery, regulatory enforcement, sanctions violations, terrorism financing; violent
- * crime is the usual addition) and map onto OpenSanctions' `crime.*` and `reg.*` topics, so a reader can
- * line them up with the sanctions block (checkers-research §8.1, §8.3). A keyword never decides on its own
- * that an article is about the subject: media.ts first finds the subject in the sentence.
+ * crime is the usual addition) and line up with OpenSanctions' topics (fraud `crime.fraud`, money laundering
+ * and corruption `crime.fin`, terrorism `crime.terror`, regulatory action `reg.action`; checkers-research
+ * §8.1, §8.3). A keyword never decides on its own that an article is about the subject: media.ts first finds
+ * the subject in the sentence.
  */
 
 export const MEDIA_CATEGORIES = [
@@ -22,18 +23,6 @@ export type MediaCategory = (typeof MEDIA_CATEGORIES)[number];
 
 export const MEDIA_SEVERITIES = ['high', 'medium', 'low'] as const;
 export type MediaSeverity = (typeof MEDIA_SEVERITIES)[number];
-
-/** The OpenSanctions topic each category corresponds to (for the reader; the reply names categories). */
-export const CATEGORY_TOPICS: Readonly<Record<MediaCategory, string>> = {
-  money_laundering: 'crime.fin',
-  sanctions_evasion: 'sanction.linked',
-  terrorism: 'crime.terror',
-  corruption_bribery: 'crime.fin',
-  fraud: 'crime.fraud',
-  violence: 'crime',
-  regulatory_action: 'reg.action',
-  other: 'crime',
-};
 
 /**
  * Cues per category, most specific category first: a sentence naming several takes the first listed

@@ -95,12 +95,6 @@ export function occupationsIn(text: string): string[] {
   return [...text.matchAll(OCCUPATION)].map((found) => found[1]!.toLowerCase());
 }
 
-/** The one country a place belongs to, or null when it is unknown or belongs to several. */
-export function countryOfPlace(place: string): string | null {
-  const countries = placeCountries.get(place);
-  return countries?.size === 1 ? [...countries][0]! : null;
-}
-
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
