@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { people, standInPdf } from '../../../test/helpers/identity-documents.ts';
+import { imageStandIns, people, standInPdf } from '../../../test/helpers/identity-documents.ts';
 import { readText, type ReadTextResult } from '../read-text.ts';
 import { countryCode, naturalOrder, readMachineReadableZone, subjectFromText } from './subject.ts';
 
@@ -33,6 +33,14 @@ describe('the subject read from an identity document', () => {
       const subject = subjectFromText(read);
       assert.deepEqual(subject.ok && [subject.subject.name, subject.subject.dob, subject.subject.country, subject.subject.source], ['Priya Mae Fictone', '1975-11-02', 'AU', source], `${type} ${variant}`);
     }
+  });
+
+  it('reads a photographed passport (a PNG, through OCR) from its machine-readable zone', async () => {
+    const [photo] = await imageStandIns(['australian_passport']);
+    const read = await readText([photo!.document], {}, { now: '2026-11-24T00:00:00.000Z' });
+    assert.equal(read.documents[0]!.ocr_used, true);
+    const subject = subjectFromText(read);
+    assert.deepEqual(subject.ok && [subject.subject.name, subject.subject.country, subject.subject.source], ['Priya Mae Fictone', 'AU', 'australian_passport:machine_readable_zone']);
   });
 
   it('refuses a document that is not an identity document, and one with no text, with what to send instead', async () => {

@@ -1,4 +1,4 @@
-import { classifyPage, documentTypePhrase, type DocumentType } from '../document-types.ts';
+import { classifyPage, documentTypePhrase } from '../document-types.ts';
 import type { ReadTextResult } from '../read-text.ts';
 
 /**
@@ -23,7 +23,7 @@ export interface Subject {
   source: string;
 }
 
-export type SubjectFromDocument = { ok: true; subject: Subject; documentType: DocumentType | 'unrecognised' } | { ok: false; detail: string };
+export type SubjectFromDocument = { ok: true; subject: Subject } | { ok: false; detail: string };
 
 /** Identity documents issued in Australia: their holder is taken to be in Australia. */
 const AUSTRALIAN_TYPES = new Set<string>(['australian_passport', 'drivers_licence', 'proof_of_age_card', 'birth_certificate', 'birth_extract', 'citizenship_certificate', 'immicard', 'medicare_card']);
@@ -53,7 +53,7 @@ export function subjectFromText(read: ReadTextResult): SubjectFromDocument {
   const type = classification.type;
   const mrz = readMachineReadableZone(text);
   if (mrz !== null) {
-    return { ok: true, documentType: type, subject: { name: mrz.name, aliases: [], dob: mrz.dob ?? labelledDateOfBirth(text), country: mrz.country, employer: null, role: null, source: `${type}:machine_readable_zone` } };
+    return { ok: true, subject: { name: mrz.name, aliases: [], dob: mrz.dob ?? labelledDateOfBirth(text), country: mrz.country, employer: null, role: null, source: `${type}:machine_readable_zone` } };
   }
   if (type === 'unrecognised' || !IDENTITY_TYPES.has(type)) {
     const what = type === 'unrecognised' ? 'The document was not recognised as an identity document' : `The document reads as ${documentTypePhrase(type)}, not an identity document`;
@@ -65,7 +65,6 @@ export function subjectFromText(read: ReadTextResult): SubjectFromDocument {
   }
   return {
     ok: true,
-    documentType: type,
     subject: { name: labelled, aliases: [], dob: labelledDateOfBirth(text), country: AUSTRALIAN_TYPES.has(type) ? 'AU' : null, employer: null, role: null, source: `${type}:printed_fields` },
   };
 }
