@@ -93,6 +93,16 @@ describe('POST /v1/adverse-media', () => {
     assert.deepEqual(body.subject, { name: 'Priya Mae Fictone', source: 'drivers_licence:printed_fields', country: 'AU' });
   });
 
+  it('takes the details as multipart fields, an alias given once or repeated, and asks for a file when none is attached', async () => {
+    const licence = await standInPdf('drivers_licence', 0, people[1]!);
+    const once = await postFiles(checker.app, '/v1/adverse-media', 'file', [{ bytes: licence.bytes, name: 'licence.pdf' }], { aliases: 'Priya Fictone' });
+    assert.equal(once.status, 200);
+    assert.match(gdelt.queries.at(-1)!.get('query')!, /^\("Priya Mae Fictone" OR "Priya Fictone"\) /);
+    const noFile = await postFiles(checker.app, '/v1/adverse-media', 'file', [], { aliases: 'Priya Fictone', role: 'director' });
+    assert.equal(noFile.status, 400);
+    assert.match(((await noFile.json()) as { detail: string }).detail, /^Give the subject's `name`, or an identity document/);
+  });
+
   it('answers 422 for a document that is not an identity document, not counted', async () => {
     const before = unitsUsed(checker);
     const bill = await standInPdf('utility_bill', 0, people[1]!);

@@ -110,7 +110,8 @@ export function adverseMediaRoutes(deps: AdverseMediaDeps): OpenAPIHono<CallerEn
   });
   app.openapi(route(deps), async (c) => {
     const query = c.req.valid('query');
-    const fields = requestFields(hasJsonBody(c) ? c.req.valid('json') : c.req.valid('form'));
+    const isJson = hasJsonBody(c);
+    const fields = requestFields(isJson ? c.req.valid('json') : c.req.valid('form'), isJson);
     const details = detailsOf(fields);
     if (fields.name !== undefined && fields.hasDocument) {
       return c.json({ detail: 'The request gives both `name` and a document; give one of them (the document is read only to find the name).' }, 400);
@@ -153,13 +154,16 @@ interface RequestFields {
   hasDocument: boolean;
 }
 
-/** The subject fields of a JSON or multipart body, as the route's schema checked them. */
-function requestFields(body: z.infer<typeof AdverseMediaBody> | z.infer<typeof AdverseMediaForm>): RequestFields {
-  if (!('file' in body)) {
+/**
+ * The subject fields of a JSON or multipart body, as the route's schema checked them (which schema did is
+ * told by the request's content type, not guessed from the fields).
+ */
+function requestFields(body: z.infer<typeof AdverseMediaBody> | z.infer<typeof AdverseMediaForm>, isJson: boolean): RequestFields {
+  if (isJson) {
     const { bytes_b64: encoded, url, filename: _filename, sandbox: _sandbox, ...fields } = body as z.infer<typeof AdverseMediaBody>;
     return { ...fields, hasDocument: encoded !== undefined || url !== undefined };
   }
-  const { file, aliases, ...fields } = body;
+  const { file, aliases, ...fields } = body as z.infer<typeof AdverseMediaForm>;
   return { ...fields, ...(aliases === undefined ? {} : { aliases: [aliases].flat() }), hasDocument: file !== undefined };
 }
 
