@@ -98,6 +98,12 @@ describe('POST /v1/adverse-media', () => {
     const once = await postFiles(checker.app, '/v1/adverse-media', 'file', [{ bytes: licence.bytes, name: 'licence.pdf' }], { aliases: 'Priya Fictone' });
     assert.equal(once.status, 200);
     assert.match(gdelt.queries.at(-1)!.get('query')!, /^\("Priya Mae Fictone" OR "Priya Fictone"\) /);
+    const form = new FormData();
+    form.append('file', new File([licence.bytes as Uint8Array<ArrayBuffer>], 'licence.pdf'));
+    form.append('aliases', 'Priya Fictone');
+    form.append('aliases', 'P M Fictone');
+    assert.equal((await checker.app.request('/v1/adverse-media', { method: 'POST', body: form })).status, 200);
+    assert.match(gdelt.queries.at(-1)!.get('query')!, /^\("Priya Mae Fictone" OR "Priya Fictone" OR "P M Fictone"\) /);
     const noFile = await postFiles(checker.app, '/v1/adverse-media', 'file', [], { aliases: 'Priya Fictone', role: 'director' });
     assert.equal(noFile.status, 400);
     assert.match(((await noFile.json()) as { detail: string }).detail, /^Give the subject's `name`, or an identity document/);
