@@ -7,6 +7,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { checkerAnalyses } from './checkers/registry.ts';
+import { servicesFromEnv, type Services } from './providers/index.ts';
 import { createContentCache } from './documents/content-cache.ts';
 import { createAnalysisPool, type AnalysisPool, type AnalysisPoolOptions } from './documents/pool.ts';
 import { burstStep, createBurstBuckets, type BurstGuardOptions } from './middleware/burst-guard.ts';
@@ -29,6 +30,7 @@ import { awardRoutes } from './routes/awards.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
+import { adverseMediaRoutes, releaseSanctions } from './routes/adverse-media.ts';
 import { warrantRoutes } from './routes/warrants.ts';
 import { extractRoutes } from './routes/extract.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -100,6 +102,8 @@ export interface AppOptions {
     poolLimits?: Omit<AnalysisPoolOptions, 'analyses'>;
     fetchDocument?: SafeFetcher;
     heartbeatMs?: number;
+    /** The outside clients of the checkers that judge against the outside world (default: `servicesFromEnv(process.env, …)`). */
+    services?: Services;
   };
   /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
   site?: { dataDir: string };
@@ -116,6 +120,7 @@ const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/extract': checkerBodyLimit(1),
   '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
+  '/v1/adverse-media': checkerBodyLimit(1),
 };
 
 /** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
@@ -189,6 +194,7 @@ export function createService(options: AppOptions): Service {
     pool: analysisPool,
     cache: createContentCache(state),
     fetchDocument: options.checkers?.fetchDocument ?? createSafeFetcher(),
+    services: options.checkers?.services ?? servicesFromEnv(process.env, createSafeFetcher()),
     now,
     ...(options.checkers?.heartbeatMs === undefined ? {} : { heartbeatMs: options.checkers.heartbeatMs }),
   };
@@ -196,6 +202,7 @@ export function createService(options: AppOptions): Service {
   app.route('/', extractRoutes(checkerDeps));
   app.route('/', identityCheckRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
+  app.route('/', adverseMediaRoutes({ ...checkerDeps, sanctions: releaseSanctions(options.store) }));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.

@@ -25,11 +25,13 @@ import { TenderMatchBody, TenderMatchSchema } from '../schemas/tender-match.ts';
 import { capabilities } from '../checkers/extract/capabilities.ts';
 import { extractionResult } from '../checkers/extract/result.ts';
 import { identityResult } from '../checkers/identity/result.ts';
+import { adverseMediaResult } from '../checkers/adverse-media/result.ts';
 import { packResult } from '../checkers/pack/result.ts';
 import { warrantBundle } from '../checkers/warrants/bundle.ts';
 import { CheckPackBody } from '../routes/check-pack.ts';
 import { ExtractBody } from '../routes/extract.ts';
 import { IdentityCheckBody } from '../routes/identity-check.ts';
+import { AdverseMediaBody } from '../routes/adverse-media.ts';
 import { WarrantBody, WarrantCheckQuery, WarrantCheckSchema, WarrantFeedbackBody, WarrantFeedbackSchema, WarrantIdParams } from '../routes/warrants.ts';
 
 /**
@@ -449,5 +451,21 @@ export const mcpTools: readonly McpTool[] = [
     output: packResult,
     metered: true,
     toRequest: documentCheckerRequest('/v1/check-pack'),
+  }),
+  defineTool({
+    name: 'adverse_media',
+    title: 'Screen a person against sanctions lists and adverse news',
+    description:
+      'Screens a person by `name` (with `dob`, `country`, `aliases`, `employer`, `role` when known: they set aside same-name ' +
+      'articles about someone else), or the holder of an identity document (`bytes_b64` with `filename`, or `url`: a passport or ' +
+      'driver licence), against the sanctions lists of the loaded release (DFAT, UN Security Council, OFAC SDN) and against news. ' +
+      'News hits carry a category (fraud, corruption_bribery, money_laundering, sanctions_evasion, terrorism, violence, ' +
+      'regulatory_action, other), a severity and the sentence that says it; `excluded` lists namesakes with the reason. A ' +
+      'name-only sanctions hit is `possible`, never confirmed; lists of politically exposed persons are not screened. ' +
+      '`limitations` says which sources answered. Uses one unit of the weekly allowance per call in which a source answered.',
+    route: { method: 'POST', path: '/v1/adverse-media' },
+    input: AdverseMediaBody,
+    output: adverseMediaResult,
+    metered: true,
   }),
 ];
