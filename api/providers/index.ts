@@ -1,4 +1,5 @@
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
+import { createAbnLookup, type AbnLookup } from './abn-lookup.ts';
 import { botUserAgent, createProviderTransport, type ProviderTransport } from './http.ts';
 import { createPageFetch, type PageFetch } from './page-fetch.ts';
 
@@ -10,6 +11,8 @@ import { createPageFetch, type PageFetch } from './page-fetch.ts';
 export interface Services {
   /** Cited and candidate pages, through the SSRF-safe fetcher, robots.txt respected. */
   pages: PageFetch;
+  /** The ABR's ABN Lookup web services (`SVC_ABN_LOOKUP_GUID`, `SVC_ABN_LOOKUP_URL`). */
+  abnLookup: AbnLookup;
 }
 
 /** The environment variables `servicesFromEnv` reads (each is a row of the README's configuration table). */
@@ -31,6 +34,7 @@ export function servicesFromEnv(env: ServicesEnv, fetcher: SafeFetcher, options:
   const transport = providerTransportFromEnv(env, options);
   return {
     pages: createPageFetch({ fetcher, transport }),
+    abnLookup: createAbnLookup({ guid: env['SVC_ABN_LOOKUP_GUID'], transport, ...(env['SVC_ABN_LOOKUP_URL'] ? { baseUrl: env['SVC_ABN_LOOKUP_URL'] } : {}) }),
   };
 }
 
