@@ -4,7 +4,7 @@ import { startAbnLookupFake, type AbnLookupFake } from '../../../test/helpers/ab
 import { REGISTER_RELEASE_NOW, registerRelease, type RegisterRelease } from '../../../test/helpers/register-release.ts';
 import { createAbnLookup, type AbnLookup } from '../../providers/abn-lookup.ts';
 import { createProviderTransport } from '../../providers/http.ts';
-import { resolveCompany } from './analyse.ts';
+import { resolveCompany, type ResolveContext } from './analyse.ts';
 import { releaseRegisters, type CompanyRegisters } from './registers.ts';
 import { companyResolution } from './result.ts';
 
@@ -19,7 +19,7 @@ describe('company resolution over the fixture release', () => {
   });
   after(() => release.store.close());
 
-  const resolve = async (query: string, options: { jurisdiction?: 'AU' | 'NZ'; abnLookup?: AbnLookup; registers?: CompanyRegisters } = {}) => {
+  const resolve = async (query: string, options: { jurisdiction?: 'AU' | 'NZ'; abnLookup?: AbnLookup; registers?: ResolveContext['registers'] } = {}) => {
     const result = await resolveCompany(
       { query, jurisdiction: options.jurisdiction },
       { registers: options.registers ?? registers, abnLookup: options.abnLookup ?? unconfigured, now: REGISTER_RELEASE_NOW },
