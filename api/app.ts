@@ -28,6 +28,8 @@ import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
+import { companyResolveRoutes } from './routes/companies-resolve.ts';
+import { servicesFromEnv, type Services } from './providers/index.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
 import { warrantRoutes } from './routes/warrants.ts';
 import { extractRoutes } from './routes/extract.ts';
@@ -101,6 +103,8 @@ export interface AppOptions {
     fetchDocument?: SafeFetcher;
     heartbeatMs?: number;
   };
+  /** The checkers' outside clients (api/providers/index.ts); default: built from `process.env` by `servicesFromEnv`. */
+  services?: Services;
   /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
   site?: { dataDir: string };
 }
@@ -196,6 +200,8 @@ export function createService(options: AppOptions): Service {
   app.route('/', extractRoutes(checkerDeps));
   app.route('/', identityCheckRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
+  const services = options.services ?? servicesFromEnv(process.env, checkerDeps.fetchDocument);
+  app.route('/', companyResolveRoutes({ store: options.store, meter, sandbox, services }));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.

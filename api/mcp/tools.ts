@@ -28,6 +28,8 @@ import { identityResult } from '../checkers/identity/result.ts';
 import { packResult } from '../checkers/pack/result.ts';
 import { warrantBundle } from '../checkers/warrants/bundle.ts';
 import { CheckPackBody } from '../routes/check-pack.ts';
+import { companyResolution } from '../checkers/companies/result.ts';
+import { CompanyResolveBody } from '../routes/companies-resolve.ts';
 import { ExtractBody } from '../routes/extract.ts';
 import { IdentityCheckBody } from '../routes/identity-check.ts';
 import { WarrantBody, WarrantCheckQuery, WarrantCheckSchema, WarrantFeedbackBody, WarrantFeedbackSchema, WarrantIdParams } from '../routes/warrants.ts';
@@ -449,5 +451,20 @@ export const mcpTools: readonly McpTool[] = [
     output: packResult,
     metered: true,
     toRequest: documentCheckerRequest('/v1/check-pack'),
+  }),
+  defineTool({
+    name: 'resolve_company',
+    title: 'Resolve an Australian company by name, ABN or ACN',
+    description:
+      'Look a company up in the ABN and ASIC registers: `query` is a name, or an ABN, ACN or NZBN as printed. An ABN or ACN resolves ' +
+      "directly (`selected`: identifiers, legal name, ABN status, and the `asic` block with status code, its meaning, good standing, " +
+      'registration date, former names and how old the weekly copy is). A number failing its check digit is a typo: `identifier.nearest_valid` ' +
+      'lists the valid numbers one digit away. A name only gives `candidates` ordered by match quality, never a selection. `coverage` says ' +
+      'which registers answered; `inconclusive` means one could not be read (or an NZ identifier). No directors or officeholders. ' +
+      'Uses one unit of the weekly allowance per call, except inconclusive answers.',
+    route: { method: 'POST', path: '/v1/companies/resolve' },
+    input: CompanyResolveBody,
+    output: companyResolution,
+    metered: true,
   }),
 ];

@@ -286,6 +286,10 @@ function checkerLines(): string[] {
       'or `error` (`{detail}`). Streamed calls are never replayed by `Idempotency-Key`.',
     'Every checker reports coverage for a person to act on, never a verdict, and every reply carries `limitations` saying what it did ' +
       'not check. A call whose analysis could not finish is not counted; while every analysis slot is busy the answer is 503 with `Retry-After`.',
+    'Company resolution takes JSON `{"query": "…"}` (a name, or an ABN, ACN or NZBN as printed; `jurisdiction` optional) and no document: ' +
+      'a valid ABN or ACN resolves from the ABN and ASIC registers, a number failing its check digit comes back as a typo with the valid ' +
+      'numbers one digit away, and a name only gives candidates (`ambiguous`). `coverage` names each register and whether it answered; ' +
+      '`inconclusive` (a register unread, or a New Zealand identifier) is not counted.',
   ];
 }
 
