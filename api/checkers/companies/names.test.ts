@@ -13,7 +13,7 @@ test('names are normalised as registers and people write them', () => {
   assert.deepEqual(normaliseName('Pty Ltd').core, []);
 });
 
-test('matches are ranked exact, same words, all words, some words', () => {
+test('matches are ranked exact, same words, all words, name words', () => {
   assert.deepEqual(match('harbourside civil pty. ltd.', 'HARBOURSIDE CIVIL PTY LTD'), { score: 1, rule: 'exact' });
   assert.deepEqual(match('Harbourside Civil', 'HARBOURSIDE CIVIL PTY LTD'), { score: 0.95, rule: 'same_words' });
   assert.deepEqual(match('Great Southern Energy Pty Ltd', 'GREAT SOUTHERN ENERGY LIMITED'), { score: 0.95, rule: 'same_words' });
@@ -24,7 +24,12 @@ test('matches are ranked exact, same words, all words, some words', () => {
   assert.equal(shorter?.rule, 'all_words');
   assert.ok(shorter!.score < typo!.score);
   const extra = match('Harbourside Civil Engineering', 'HARBOURSIDE CIVIL PTY LTD');
-  assert.equal(extra?.rule, 'some_words');
+  assert.equal(extra?.rule, 'name_words');
+  assert.equal(extra?.score, 0.667);
+  assert.equal(match('Coastal Mod', 'COASTAL MODULAR BUILDINGS PTY LTD')?.rule, 'all_words');
+  // A word left over on each side is another company, however many words agree.
+  assert.equal(match('Brisbane Traffic Control', 'BRISBANE TRAFFIC SOLUTIONS PTY LTD'), null);
+  assert.equal(match('Northern Beaches Bowls Club', 'NORTHERN RIVERS BOWLS CLUB INCORPORATED'), null);
   assert.equal(match('Coastal Care', 'HARBOURSIDE CIVIL PTY LTD'), null);
   assert.equal(match('Pty Ltd', 'HARBOURSIDE CIVIL PTY LTD'), null);
 });

@@ -42,14 +42,14 @@ export function normaliseName(name: string): NormalisedName {
 }
 
 /** How a register name matched the query, best first. */
-export const MATCH_RULES = ['exact', 'same_words', 'all_words', 'some_words'] as const;
+export const MATCH_RULES = ['exact', 'same_words', 'all_words', 'name_words'] as const;
 export type MatchRule = (typeof MATCH_RULES)[number];
 
 export const MATCH_RULE_MEANINGS: Readonly<Record<MatchRule, string>> = {
   exact: 'the same name, case, accents, punctuation and the spelling of the legal form aside',
   same_words: 'the same words, with a different or missing legal form (Pty Ltd, Limited, Inc)',
-  all_words: 'every word of the query is in the name, exactly or with one letter different; the name has more words',
-  some_words: 'some words of the query are in the name, exactly or with one letter different',
+  all_words: 'every word of the query is in the name (exactly, one letter different, or as the start of a word); the name has more words',
+  name_words: 'every word of the name is in the query, which has more words (such as a description after the name)',
 };
 
 export interface NameMatch {
@@ -58,14 +58,13 @@ export interface NameMatch {
   rule: MatchRule;
 }
 
-// A name keeps its place as a candidate when its words cover at least this share of both names' words.
-const SOME_WORDS_FLOOR = 0.5;
-
 /**
  * How a register's name matches a queried name, or null when it does not. Each query word is paired with
  * the name word it best matches: the same word (1), a word one letter away (0.8; words of 4 letters or
- * more, so `HARBOURSDE` finds `HARBOURSIDE`), or a word it begins (0.6; 3 letters or more). The score is
- * the pairs' sum over the longer of the two word lists, so extra words on either side lower it.
+ * more, so `HARBOURSDE` finds `HARBOURSIDE`), or a word it begins (0.6; 3 letters or more). A name matches
+ * when every query word is paired (`all_words`) or every name word is (`name_words`); a word on each side
+ * left unpaired is a different company (`BRISBANE TRAFFIC CONTROL` is not `BRISBANE TRAFFIC SOLUTIONS`).
+ * The score is the pairs' sum over the longer of the two word lists, so extra words lower it.
  */
 export function matchName(query: NormalisedName, name: NormalisedName): NameMatch | null {
   if (query.core.length === 0 || name.core.length === 0) return null;
@@ -73,7 +72,7 @@ export function matchName(query: NormalisedName, name: NormalisedName): NameMatc
   if (query.core.join(' ') === name.core.join(' ')) return { score: 0.95, rule: 'same_words' };
   const unused = [...name.core];
   let paired = 0;
-  let everyWord = true;
+  let pairedWords = 0;
   for (const word of query.core) {
     let best = 0;
     let bestIndex = -1;
@@ -81,14 +80,15 @@ export function matchName(query: NormalisedName, name: NormalisedName): NameMatc
       const similarity = wordSimilarity(word, candidate);
       if (similarity > best) [best, bestIndex] = [similarity, index];
     });
-    if (bestIndex >= 0) unused.splice(bestIndex, 1);
-    if (best < 0.8) everyWord = false;
+    if (bestIndex < 0) continue;
+    unused.splice(bestIndex, 1);
     paired += best;
+    pairedWords++;
   }
   const coverage = paired / Math.max(query.core.length, name.core.length);
-  if (everyWord) return { score: round(0.5 + 0.4 * coverage), rule: 'all_words' };
-  if (coverage < SOME_WORDS_FLOOR) return null;
-  return { score: round(0.9 * coverage * 0.8), rule: 'some_words' };
+  if (pairedWords === query.core.length) return { score: round(0.5 + 0.4 * coverage), rule: 'all_words' };
+  if (unused.length === 0) return { score: round(0.4 + 0.4 * coverage), rule: 'name_words' };
+  return null;
 }
 
 function wordSimilarity(word: string, candidate: string): number {
