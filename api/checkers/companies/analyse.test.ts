@@ -5,6 +5,7 @@ import { REGISTER_RELEASE_NOW, registerRelease, type RegisterRelease } from '../
 import { createAbnLookup, type AbnLookup } from '../../providers/abn-lookup.ts';
 import { createProviderTransport } from '../../providers/http.ts';
 import { resolveCompany, type ResolveContext } from './analyse.ts';
+import { normaliseName } from './names.ts';
 import { releaseRegisters, type CompanyRegisters } from './registers.ts';
 import { companyResolution } from './result.ts';
 
@@ -28,6 +29,15 @@ describe('company resolution over the fixture release', () => {
     return result;
   };
   const coverageOf = (result: Awaited<ReturnType<typeof resolve>>) => Object.fromEntries(result.coverage.map((entry) => [entry.source, entry.status]));
+
+  it('the name index splits every register name into the words names.ts searches it by', async () => {
+    const rows = await release.store.all<{ name: string; terms: string[] }>('SELECT name, list_sort(list_distinct(list(term))) AS terms FROM company_name_terms GROUP BY name');
+    assert.ok(rows.length >= 30, `${rows.length} names`);
+    for (const { name, terms } of rows) {
+      const expected = [...new Set(normaliseName(name).core.filter((word) => word.length >= 3))].sort();
+      assert.deepEqual(terms, expected, name);
+    }
+  });
 
   it('an ABN resolves directly to the entity in both registers, with its ASIC standing', async () => {
     const result = await resolve('ABN 53 004 085 616');

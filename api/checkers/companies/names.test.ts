@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom } from '../../../test/helpers/seeded-random.ts';
-import { matchName, normaliseName, searchFragments, withinOneEdit } from './names.ts';
+import { matchName, normaliseName, searchTerms, withinOneEdit } from './names.ts';
 
 const match = (query: string, name: string) => matchName(normaliseName(query), normaliseName(name));
 
@@ -43,9 +43,9 @@ test('one edit: a letter added, dropped, changed, or two neighbours swapped', ()
   assert.equal(withinOneEdit('CIVIL', 'CIVILIAN'), false);
 });
 
-test('search fragments are the core words and the first four letters of longer ones', () => {
-  assert.deepEqual(searchFragments(normaliseName('Harbourside Civil Pty Ltd')), ['HARBOURSIDE', 'HARB', 'CIVIL', 'CIVI']);
-  assert.deepEqual(searchFragments(normaliseName('H & R Consulting')), ['CONSULTING', 'CONS']);
+test('search terms are the core words, and the first four letters of longer ones as prefixes', () => {
+  assert.deepEqual(searchTerms(normaliseName('Harbourside Civil Pty Ltd')), { words: ['HARBOURSIDE', 'CIVIL'], prefixes: ['HARB', 'CIVI'] });
+  assert.deepEqual(searchTerms(normaliseName('H & R Consulting')), { words: ['CONSULTING'], prefixes: ['CONS'] });
 });
 
 test('property: normalising and matching never throw, and a name always matches itself exactly', () => {

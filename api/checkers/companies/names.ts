@@ -120,15 +120,16 @@ function round(score: number): number {
 }
 
 /**
- * The fragments a register's names are first narrowed by before they are scored: each core word of 3
- * letters or more, and the first 4 letters of each longer word, so a name with a typo late in a word is
- * still read. Upper case without accents, as the registers' names are compared in SQL.
+ * The index terms a queried name is looked up by (data/models/company_name_terms.sql holds the registers' names
+ * split the same way): each core word of 3 letters or more, and the first 4 letters of each longer word as a
+ * prefix, so a name with a typo late in a word, or a word typed in part, is still found.
  */
-export function searchFragments(query: NormalisedName): string[] {
-  const fragments = new Set<string>();
+export function searchTerms(query: NormalisedName): { words: string[]; prefixes: string[] } {
+  const words = new Set<string>();
+  const prefixes = new Set<string>();
   for (const word of query.core) {
-    if (word.length >= 3) fragments.add(word);
-    if (word.length > 4) fragments.add(word.slice(0, 4));
+    if (word.length >= 3) words.add(word);
+    if (word.length > 4) prefixes.add(word.slice(0, 4));
   }
-  return [...fragments];
+  return { words: [...words], prefixes: [...prefixes] };
 }

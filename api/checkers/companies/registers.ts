@@ -1,7 +1,6 @@
-import type { DuckDBValue } from '@duckdb/node-api';
 import type { Manifest } from '../../../data/release.ts';
 import type { Store } from '../../../data/store.ts';
-import { searchFragments, type NormalisedName } from './names.ts';
+import { searchTerms, type NormalisedName } from './names.ts';
 
 /**
  * The two Australian registers as the release holds them: the ABN bulk extract (`abn_entities`, source
@@ -71,6 +70,8 @@ export interface CompanyRegisters {
 
 // Names scored in TypeScript per register and query: the best-covered this many after the SQL narrowing.
 const NAME_HITS = 400;
+// A word or prefix held by more names than this is too common to look names up by, unless the query has no other.
+const COMMON_TERM_ROWS = 20_000;
 
 const ABR_SELECT = `abn, abn_status, strftime(abn_status_from, '%Y-%m-%d') AS abn_status_from, entity_type_code, entity_type, individual,
   name, asic_number, trading_names, business_names, other_names, strftime(as_of, '%Y-%m-%d') AS as_of, stale`;
@@ -85,16 +86,32 @@ export function releaseRegisters(release: { store: Store; manifest: Manifest }):
   const states = new Map<RegisterName, Promise<RegisterState>>();
   const rowsIn = async <T>(sql: string, values: readonly string[]): Promise<T[]> => (values.length === 0 ? [] : store.all<T>(sql, [...values]));
 
-  /** Names of a register containing any fragment of the query, most fragments first (upper case, accents stripped). */
-  const namesLike = async (namesSql: string, query: NormalisedName): Promise<NameHit[]> => {
-    const fragments = searchFragments(query);
-    if (fragments.length === 0) return [];
-    const hits = fragments.map(() => 'contains(folded, ?)::INTEGER').join(' + ');
+  /**
+   * A register's names sharing a word (or a word's first four letters) with the query, from the name index
+   * (data/models/company_name_terms.sql, sorted by term), most shared words first. A word or prefix held by more
+   * than `COMMON_TERM_ROWS` names (SERVICES, GROUP, AUSTRALIA) is looked up only when the query has no rarer one:
+   * a name sharing only such words with the query is rarely the one meant, and reading them all costs seconds.
+   */
+  const namesLike = async (register: RegisterName, query: NormalisedName): Promise<NameHit[]> => {
+    const { words, prefixes } = searchTerms(query);
+    // One lookup per word or prefix, each reading its own sorted run: OR-ed together, DuckDB would scan the whole table.
+    const lookups = [
+      ...words.map((word) => ({ where: 'term = ?', values: [word] })),
+      ...prefixes.map((prefix) => ({ where: 'term >= ? AND term < ?', values: [prefix, nextPrefix(prefix)] })),
+    ];
+    if (lookups.length === 0) return [];
+    const counts = await store.all<{ lookup: number; rows: number }>(
+      lookups.map((lookup, index) => `SELECT ${index} AS lookup, count(*)::INTEGER AS rows FROM company_name_terms WHERE register = ? AND ${lookup.where}`).join(' UNION ALL '),
+      lookups.flatMap((lookup) => [register, ...lookup.values]),
+    );
+    const rare = counts.filter((count) => count.rows > 0 && count.rows <= COMMON_TERM_ROWS);
+    const chosen = rare.length > 0 ? rare : counts.filter((count) => count.rows > 0).sort((a, b) => a.rows - b.rows).slice(0, 1);
+    if (chosen.length === 0) return [];
+    const used = chosen.map((count) => lookups[count.lookup]!);
     return store.all<NameHit>(
-      `SELECT key, name, kind FROM (
-         SELECT key, name, kind, ${hits} AS hits FROM (SELECT *, strip_accents(upper(name)) AS folded FROM (${namesSql}))
-       ) WHERE hits > 0 ORDER BY hits DESC, name, key LIMIT ${NAME_HITS}`,
-      fragments as DuckDBValue[],
+      `SELECT key, name, kind FROM (${used.map((lookup) => `SELECT key, name, kind, term FROM company_name_terms WHERE register = ? AND ${lookup.where}`).join(' UNION ALL ')})
+       GROUP BY key, name, kind ORDER BY count(DISTINCT term) DESC, name, key LIMIT ${NAME_HITS}`,
+      used.flatMap((lookup) => [register, ...lookup.values]),
     );
   };
 
@@ -111,21 +128,14 @@ export function releaseRegisters(release: { store: Store; manifest: Manifest }):
     abrByAcn: (acns) => rowsIn(`SELECT ${ABR_SELECT} FROM abn_entities WHERE asic_number IN (${placeholders(acns)}) ORDER BY abn`, acns),
     asicByAcn: (acns) => rowsIn(`SELECT ${ASIC_SELECT} FROM companies WHERE acn IN (${placeholders(acns)}) ORDER BY acn`, acns),
     asicByAbn: (abns) => rowsIn(`SELECT ${ASIC_SELECT} FROM companies WHERE abn IN (${placeholders(abns)}) ORDER BY acn`, abns),
-    abrNames: (query) =>
-      namesLike(
-        `SELECT abn AS key, name, 'legal' AS kind FROM abn_entities WHERE name IS NOT NULL
-         UNION ALL SELECT abn, unnest(trading_names), 'trading' FROM abn_entities
-         UNION ALL SELECT abn, unnest(business_names), 'business' FROM abn_entities
-         UNION ALL SELECT abn, unnest(other_names), 'other' FROM abn_entities`,
-        query,
-      ),
-    asicNames: (query) =>
-      namesLike(
-        `SELECT acn AS key, name, 'legal' AS kind FROM companies
-         UNION ALL SELECT acn, unnest(former_names), 'former' FROM companies`,
-        query,
-      ),
+    abrNames: (query) => namesLike('abr', query),
+    asicNames: (query) => namesLike('asic', query),
   };
+}
+
+/** The least string after every string starting with `prefix` (index terms are A–Z and 0–9 only). */
+function nextPrefix(prefix: string): string {
+  return `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
 }
 
 async function readState(store: Store, manifest: Manifest, register: RegisterName): Promise<RegisterState> {
