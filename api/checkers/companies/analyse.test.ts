@@ -202,7 +202,12 @@ describe('company resolution over the fixture release', () => {
 
     it('names found live are scored by the same rules', async () => {
       fake.mode = 'ok';
+      const before = fake.requests.length;
       const result = await resolve('Australian Taxation Office', { abnLookup: live });
+      // One name search; what it says of each name is enough for a candidate, so no call per name follows.
+      assert.deepEqual(fake.requests.slice(before).map((url) => url.pathname), ['/json/MatchingNames.aspx']);
+      assert.equal(result.candidates[0]?.names.legal, 'AUSTRALIAN TAXATION OFFICE');
+      assert.equal(result.candidates[0]?.abn_status, 'active');
       assert.equal(result.status, 'ambiguous');
       assert.deepEqual(result.candidates.map((candidate) => [candidate.identifiers.abn, candidate.match.rule, candidate.match.found_in]), [['51824753556', 'exact', ['abn_lookup']]]);
     });

@@ -1,4 +1,4 @@
-import type { AbnLookup, AbnLookupEntry } from '../../providers/abn-lookup.ts';
+import type { AbnLookup, AbnLookupEntry, AbnLookupName } from '../../providers/abn-lookup.ts';
 import type { ProviderResult } from '../../providers/http.ts';
 import { formatIdentifier, parseQuery, schemeName } from './identifiers.ts';
 import { matchName, normaliseName, type NameMatch, type NormalisedName } from './names.ts';
@@ -158,10 +158,9 @@ class Resolution {
       live: bestPerKey(query, (liveNames ?? []).map((entry) => ({ key: entry.abn, name: entry.name, kind: liveNameKind(entry.name_type) }))),
     };
     const linked = await this.#entitiesFor({ abns: [...new Set([...scored.abr.keys(), ...scored.live.keys()])], acns: [...scored.asic.keys()] });
-    // A name found only by ABN Lookup: its entity comes from the live register alone.
-    const liveOnly = [...scored.live.keys()].filter((abn) => !linked.some((entity) => abnOf(entity) === abn));
-    const liveEntries = await Promise.all(liveOnly.slice(0, MAX_CANDIDATES).map((abn) => this.#askLive((lookup) => lookup.byAbn(abn))));
-    const entities = mergeLive(linked, liveEntries.filter((entry): entry is AbnLookupEntry => entry !== null));
+    // A name found only by ABN Lookup: its entity is what the name search said of it (no call per name).
+    const liveOnly = (liveNames ?? []).filter((entry) => scored.live.has(entry.abn) && !linked.some((entity) => abnOf(entity) === entry.abn));
+    const entities = mergeLive(linked, uniqueBy(liveOnly, (entry) => entry.abn).map(entryOfName));
     const ranked = entities
       .map((entity) => ({ entity, best: bestOfEntity(entity, scored) }))
       .filter((item): item is { entity: Entity; best: NonNullable<ReturnType<typeof bestOfEntity>> } => item.best !== null)
@@ -367,6 +366,20 @@ function bestOfEntity(entity: Entity, scored: { abr: ScoredNames; asic: ScoredNa
     .sort((a, b) => b.score - a.score);
   const best = found[0];
   return best ? { rule: best.rule, score: best.score, matched: best.matched, name_kind: best.kind } : null;
+}
+
+/** What ABN Lookup's name search says of an ABN, as its entry: the status, and the name under its kind. */
+function entryOfName(found: AbnLookupName): AbnLookupEntry {
+  const kind = liveNameKind(found.name_type);
+  return {
+    abn: found.abn,
+    abn_status: found.abn_status,
+    abn_status_from: null,
+    acn: null,
+    entity_name: kind === 'legal' ? found.name : null,
+    entity_type: null,
+    business_names: kind === 'business' ? [found.name] : [],
+  };
 }
 
 /** ABN Lookup's `NameType` ("Entity Name", "Business Name", "Trading Name", …) as a kind of name. */
