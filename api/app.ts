@@ -29,6 +29,8 @@ import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
+import { verifyReferencesRoutes } from './routes/verify-references.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
 import { warrantRoutes } from './routes/warrants.ts';
 import { extractRoutes } from './routes/extract.ts';
@@ -119,6 +121,7 @@ const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/extract': checkerBodyLimit(1),
   '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
+  '/v1/verify-references': checkerBodyLimit(1),
 };
 
 /** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
@@ -200,6 +203,8 @@ export function createService(options: AppOptions): Service {
   app.route('/', extractRoutes(checkerDeps));
   app.route('/', identityCheckRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
+  app.route('/', verifyReferencesRoutes({ ...checkerDeps, state, publicUrl }));
+  app.route('/', feedbackRoutes({ state, now }));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.
