@@ -36,10 +36,10 @@ const NEGATION = /\b(?:not|no|never|none|neither|nor|without|cannot|can't|won't|
 const UP = /\b(?:increase[sd]?|rise[sn]?|rose|grew|grow[sn]?|growth|higher|gain(?:s|ed)?|climb(?:s|ed)?|jump(?:s|ed)?|up)\b/i;
 const DOWN = /\b(?:decrease[sd]?|fall[sn]?|fell|decline[sd]?|drop(?:s|ped)?|lower|loss(?:es)?|shr[ai]nk|down|reduc(?:ed|es|tion))\b/i;
 /** Markers the citing sentence carries that are not part of its claim. */
-const MARKERS = /\bhttps?:\/\/\S+|\bwww\.\S+|\bdoi:\s*\S+|\b10\.\d{4,9}\/\S+|\[\d+(?:[,–-]\s*\d+)*\]|\((?:[A-Z][\p{L}'’-]+(?: et al\.?| and [A-Z][\p{L}'’-]+)?,? \d{4}[a-z]?(?:; )?)+\)|\(see\s*\)|\(\s*\)/gu;
+const MARKERS = /\(?\bhttps?:\/\/[^\s)]+\)?|\(?\bwww\.[^\s)]+\)?|\(?\bdoi:\s*[^\s)]+\)?|\b10\.\d{4,9}\/[^\s)]+|\[\d+(?:[,–-]\s*\d+)*\]|\((?:[A-Z][\p{L}'’-]+(?: et al\.?| and [A-Z][\p{L}'’-]+)?,? \d{4}[a-z]?(?:; )?)+\)|\(see\s*\)|\(\s*\)/gu;
 
 export function claimOf(sentence: string): string {
-  return sentence.replace(MARKERS, ' ').replace(/\s+/g, ' ').trim();
+  return sentence.replace(MARKERS, ' ').replace(/\s+/g, ' ').replace(/\s+([.,;:!?])/g, '$1').trim();
 }
 
 const shown = (figure: { value: number; unit: string }) => `${figure.unit === 'currency' ? '$' : ''}${figure.value}${figure.unit === 'percent' ? '%' : ''}`;
