@@ -97,7 +97,7 @@ export function verifyReferencesRoutes(deps: CheckerDeps & { state: StateDb; pub
     const checkId = checkIdOf(intake.documents.map((document) => document.sha256), query.deep);
     return answerWithServices<FactCheckResult>(c, { pool: deps.pool, services: deps.services, ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }) }, {
       documents: intake.documents,
-      read: {},
+      read: { html_links: true },
       now,
       stream: query.stream,
       async judge(text, services, context) {
