@@ -7,6 +7,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { checkerAnalyses } from './checkers/registry.ts';
+import { servicesFromEnv, type Services } from './providers/index.ts';
 import { createContentCache } from './documents/content-cache.ts';
 import { createAnalysisPool, type AnalysisPool, type AnalysisPoolOptions } from './documents/pool.ts';
 import { burstStep, createBurstBuckets, type BurstGuardOptions } from './middleware/burst-guard.ts';
@@ -28,8 +29,9 @@ import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
+import { verifyReferencesRoutes } from './routes/verify-references.ts';
 import { companyResolveRoutes } from './routes/companies-resolve.ts';
-import { servicesFromEnv, type Services } from './providers/index.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
 import { warrantRoutes } from './routes/warrants.ts';
 import { extractRoutes } from './routes/extract.ts';
@@ -102,9 +104,9 @@ export interface AppOptions {
     poolLimits?: Omit<AnalysisPoolOptions, 'analyses'>;
     fetchDocument?: SafeFetcher;
     heartbeatMs?: number;
+    /** The outside clients of the checkers that judge against the outside world (default: `servicesFromEnv(process.env, …)`). */
+    services?: Services;
   };
-  /** The checkers' outside clients (api/providers/index.ts); default: built from `process.env` by `servicesFromEnv`. */
-  services?: Services;
   /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
   site?: { dataDir: string };
 }
@@ -120,6 +122,7 @@ const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/extract': checkerBodyLimit(1),
   '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
+  '/v1/verify-references': checkerBodyLimit(1),
 };
 
 /** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
@@ -193,6 +196,7 @@ export function createService(options: AppOptions): Service {
     pool: analysisPool,
     cache: createContentCache(state),
     fetchDocument: options.checkers?.fetchDocument ?? createSafeFetcher(),
+    services: options.checkers?.services ?? servicesFromEnv(process.env, createSafeFetcher()),
     now,
     ...(options.checkers?.heartbeatMs === undefined ? {} : { heartbeatMs: options.checkers.heartbeatMs }),
   };
@@ -200,8 +204,9 @@ export function createService(options: AppOptions): Service {
   app.route('/', extractRoutes(checkerDeps));
   app.route('/', identityCheckRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
-  const services = options.services ?? servicesFromEnv(process.env, checkerDeps.fetchDocument);
-  app.route('/', companyResolveRoutes({ store: options.store, meter, sandbox, services }));
+  app.route('/', verifyReferencesRoutes({ ...checkerDeps, state, publicUrl }));
+  app.route('/', feedbackRoutes({ state, now }));
+  app.route('/', companyResolveRoutes({ store: options.store, meter, sandbox, services: checkerDeps.services }));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.

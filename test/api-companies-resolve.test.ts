@@ -41,7 +41,7 @@ describe('POST /v1/companies/resolve', () => {
     const services = servicesFromEnv(options.live ? { SVC_ABN_LOOKUP_GUID: fake.guid, SVC_ABN_LOOKUP_URL: fake.baseUrl } : {}, createSafeFetcher());
     const releaseStore = options.noRelease ? { state: () => ({ ready: false as const, detail: 'No release has been published yet; the nightly run publishes one.' }), now: () => REGISTER_RELEASE_NOW } : store;
     const meter = createMeter({ state, now: () => REGISTER_RELEASE_NOW });
-    return { state, app: createApp({ store: releaseStore, state, meter, now: () => REGISTER_RELEASE_NOW, burst: false, services }) };
+    return { state, app: createApp({ store: releaseStore, state, meter, now: () => REGISTER_RELEASE_NOW, burst: false, checkers: { services } }) };
   }
   const post = (target: ReturnType<typeof app>, body: unknown, headers: Record<string, string> = {}) =>
     target.app.request('/v1/companies/resolve', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });

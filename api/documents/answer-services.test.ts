@@ -5,8 +5,8 @@ import { openStateDb } from '../../data/state/db.ts';
 import { checkerAnalyses } from '../checkers/registry.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import { metered } from '../middleware/metered.ts';
-import { servicesFromEnv, type Services } from '../providers/index.ts';
 import { createSafeFetcher } from '../../lib/safe-fetch.ts';
+import { servicesFromEnv, type Services } from '../providers/index.ts';
 import { createMeter } from '../usage/meter.ts';
 import { answerWithServices, COUNTED_HEADER, judgedReplyCounts } from './answer-services.ts';
 import { createAnalysisPool, type AnalysisLocation } from './pool.ts';
@@ -19,8 +19,8 @@ function textDocument(text: string): IntakeDocument {
   return { bytes: new TextEncoder().encode(text), sha256: 'c'.repeat(64), kind: 'text', mime: 'text/plain', filename: 'notes.txt' };
 }
 
-/** No provider is configured, and pages are never read by these tests' judge: a client that would say so if it were. */
-const services: Services = { ...servicesFromEnv({}, createSafeFetcher()), pages: { read: async () => ({ ok: false, reason: 'not_configured', detail: 'not used in this test' }) } };
+/** No provider configured: this judge asks none of them, it only checks that it was handed these. */
+const services: Services = servicesFromEnv({}, createSafeFetcher());
 
 /**
  * A route over `answerWithServices`: the judge counts the words of the text it is handed and asks the meter

@@ -1,7 +1,9 @@
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
 import { createAbnLookup, type AbnLookup } from './abn-lookup.ts';
+import { createCrossref, unconfiguredCrossref, type Crossref } from './crossref.ts';
 import { botUserAgent, createProviderTransport, type ProviderTransport } from './http.ts';
 import { createPageFetch, type PageFetch } from './page-fetch.ts';
+import { createWayback, unconfiguredWayback, type Wayback } from './wayback.ts';
 
 /**
  * The outside world as the judging step of a checker sees it (DESIGN §10): every client a checker's
@@ -11,6 +13,10 @@ import { createPageFetch, type PageFetch } from './page-fetch.ts';
 export interface Services {
   /** Cited and candidate pages, through the SSRF-safe fetcher, robots.txt respected. */
   pages: PageFetch;
+  /** Crossref REST: registered works by DOI, citation look-up (`SVC_CROSSREF_MAILTO`, `SVC_CROSSREF_URL`). */
+  crossref: Crossref;
+  /** Wayback Machine availability (`SVC_WAYBACK_URL`). */
+  wayback: Wayback;
   /** The ABR's ABN Lookup web services (`SVC_ABN_LOOKUP_GUID`, `SVC_ABN_LOOKUP_URL`). */
   abnLookup: AbnLookup;
 }
@@ -26,14 +32,19 @@ export interface ServicesOptions {
 }
 
 /**
- * Every client built from `SVC_*` variables: `SVC_CONTACT_URL` (the contact in every User-Agent) and
- * `SVC_PROVIDER_TIMEOUT_SECONDS` (per call, default 10). `fetcher` reads pages a document names: the
- * SSRF-safe fetcher in production.
+ * Every client built from `SVC_*` variables: `SVC_CONTACT_URL` (the contact in every User-Agent),
+ * `SVC_PROVIDER_TIMEOUT_SECONDS` (per call, default 10), `SVC_CROSSREF_MAILTO` (turns Crossref on; its polite
+ * pool wants an address) with `SVC_CROSSREF_URL` (default the public API), and `SVC_WAYBACK_URL` (turns the
+ * archive look-up on). `fetcher` reads pages a document names: the SSRF-safe fetcher in production.
  */
 export function servicesFromEnv(env: ServicesEnv, fetcher: SafeFetcher, options: ServicesOptions = {}): Services {
   const transport = providerTransportFromEnv(env, options);
   return {
     pages: createPageFetch({ fetcher, transport }),
+    crossref: env['SVC_CROSSREF_MAILTO']
+      ? createCrossref({ baseUrl: env['SVC_CROSSREF_URL'] || 'https://api.crossref.org', mailto: env['SVC_CROSSREF_MAILTO'], contactUrl: env['SVC_CONTACT_URL'], transport })
+      : unconfiguredCrossref(),
+    wayback: env['SVC_WAYBACK_URL'] ? createWayback({ baseUrl: env['SVC_WAYBACK_URL'], transport }) : unconfiguredWayback(),
     abnLookup: createAbnLookup({ guid: env['SVC_ABN_LOOKUP_GUID'], transport, ...(env['SVC_ABN_LOOKUP_URL'] ? { baseUrl: env['SVC_ABN_LOOKUP_URL'] } : {}) }),
   };
 }

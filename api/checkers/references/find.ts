@@ -1,0 +1,251 @@
+import { sentenceSpans } from './text.ts';
+
+/**
+ * Finds what a document cites: web addresses, DOIs, and scholarly citations that carry neither (an entry of
+ * a reference list, or a line shaped like one). Each comes with where it was written, the reference-list
+ * entry it sits in, and what that entry claims (title, year, first author), so the DOI can be compared
+ * with its registered title and a citation without one can be looked up. A pure function of text.
+ */
+
+export type ReferenceKind = 'url' | 'doi' | 'citation';
+
+export interface FoundReference {
+  kind: ReferenceKind;
+  /** As written in the document. */
+  text: string;
+  /** Character offsets of `text` in the text searched. */
+  start: number;
+  end: number;
+  /** The address to check: the URL as written (a `www.` address with `http://` added), or a DOI's `https://doi.org/` link. */
+  url: string | null;
+  /** The DOI in lower case (DOIs are case-insensitive), for `doi` references. */
+  doi: string | null;
+  /** The reference-list entry (or citation-shaped line) the reference sits in, white space folded. */
+  entry: string | null;
+  /** Where that entry sits in the text searched. */
+  entrySpan: { start: number; end: number } | null;
+  /** The entry's number as the text cites it (`3` for `[3]`, `3.` or `3)`), for finding the sentences that cite it. */
+  marker: string | null;
+  claimedTitle: string | null;
+  year: number | null;
+  /** Surname of the entry's first author, for finding author-year citations in the text. */
+  firstAuthor: string | null;
+  /** The running-text sentence the reference is written in, when it is not in a reference list. */
+  sentence: string | null;
+}
+
+/** Crossref's recommended pattern for modern DOIs (`/^10.\d{4,9}/[-._;()/:A-Z0-9]+$/i`), unanchored; `<>` for SICIs. */
+const DOI_PATTERN = /\b10\.\d{4,9}\/[-._;()/:a-z0-9<>]+/gi;
+const URL_PATTERN = /\b(?:https?:\/\/|www\.)[^\s<>"'`{}|\\^[\]]+/gi;
+const DOI_HOSTS = new Set(['doi.org', 'dx.doi.org', 'www.doi.org']);
+const SECTION_HEADING = /^\s*(?:\d+\.?\s+)?(?:references?|bibliography|works cited|literature cited|sources|citations|reference list|notes and references|endnotes|further reading)\s*:?\s*$/i;
+const ENTRY_MARKER = /^\s*(?:\[(\d{1,3})\]|(\d{1,3})[.)])\s+/;
+/** `Surname, A. B.` / `Surname, Given` (APA, Harvard) or `Surname AB,` / `Surname AB.` (Vancouver). */
+const AUTHOR_START = /^\s*(?:[A-Z][\p{L}'’-]+(?:\s[A-Z][\p{L}'’-]+)?,\s+(?:[A-Z]\.\s?-?)+|[A-Z][\p{L}'’-]+,\s+[A-Z][\p{L}'’-]+|[A-Z][\p{L}'’-]+\s[A-Z]{1,3}[,.](?:\s|$))/u;
+const YEAR = /\b(1[6-9]\d\d|20\d\d)[a-z]?\b/;
+/** An organisation as author (`World Health Organization. (2021). Title.`) is a citation only with a bracketed year. */
+const BRACKETED_YEAR = /\((?:1[6-9]\d\d|20\d\d)[a-z]?(?:,\s*[A-Z][a-z]+(?:\s\d{1,2})?)?\)/;
+
+interface Entry {
+  text: string;
+  start: number;
+  end: number;
+  marker: string | null;
+}
+
+/**
+ * Every reference in the text, in the order written. A URL or DOI written more than once is reported once:
+ * where a reference list gives it (that entry says what it claims), else where it first appears.
+ */
+export function findReferences(text: string): FoundReference[] {
+  const entries = referenceEntries(text);
+  const sentences = sentenceSpans(text);
+  const sentenceAt = (offset: number) => sentences.find((span) => span.start <= offset && offset < span.end)?.text ?? null;
+  const entryAt = (offset: number) => entries.find((entry) => entry.start <= offset && offset < entry.end) ?? null;
+  const candidates: { key: string; reference: FoundReference }[] = [];
+  const located = (written: string, start: number) => {
+    const entry = entryAt(start);
+    const claims = entry === null
+      ? { entry: null, entrySpan: null, marker: null, claimedTitle: null, year: null, firstAuthor: null }
+      : { entry: entry.text, entrySpan: { start: entry.start, end: entry.end }, marker: entry.marker, claimedTitle: entryTitle(entry.text), year: entryYear(entry.text), firstAuthor: firstAuthor(entry.text) };
+    return { text: written, start, end: start + written.length, sentence: entry === null ? sentenceAt(start) : null, ...claims };
+  };
+
+  const linkSpans: [number, number][] = [];
+  for (const match of text.matchAll(URL_PATTERN)) {
+    const written = trimTrailing(match[0]);
+    const url = written.toLowerCase().startsWith('www.') ? `http://${written}` : written;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      continue;
+    }
+    if (!parsed.hostname.includes('.')) continue;
+    linkSpans.push([match.index, match.index + written.length]);
+    const doi = DOI_HOSTS.has(parsed.hostname.toLowerCase()) ? cleanDoi(safeDecode(parsed.pathname.slice(1))) : null;
+    const reference: FoundReference = doi !== null
+      ? { kind: 'doi', url: `https://doi.org/${doi}`, doi, ...located(written, match.index) }
+      : { kind: 'url', url: parsed.href, doi: null, ...located(written, match.index) };
+    candidates.push({ key: doi !== null ? `doi:${doi}` : `url:${parsed.href}`, reference });
+  }
+  for (const match of text.matchAll(DOI_PATTERN)) {
+    if (linkSpans.some(([from, to]) => match.index >= from && match.index < to)) continue;
+    const doi = cleanDoi(match[0]);
+    if (doi === null) continue;
+    candidates.push({ key: `doi:${doi}`, reference: { kind: 'doi', url: `https://doi.org/${doi}`, doi, ...located(match[0].slice(0, doi.length), match.index) } });
+  }
+  for (const entry of entries) {
+    if (candidates.some(({ reference }) => reference.start >= entry.start && reference.start < entry.end)) continue;
+    const reference: FoundReference = { kind: 'citation', url: null, doi: null, ...located(entry.text, entry.start), end: entry.end };
+    if (reference.claimedTitle === null || reference.year === null) continue;
+    candidates.push({ key: `citation:${entry.text.toLowerCase()}`, reference });
+  }
+
+  const chosen = new Map<string, FoundReference>();
+  for (const { key, reference } of candidates) {
+    const before = chosen.get(key);
+    if (before === undefined || (before.entry === null && reference.entry !== null)) chosen.set(key, reference);
+  }
+  return [...chosen.values()].sort((a, b) => a.start - b.start);
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The entries of the text's reference lists (after a heading such as "References"), one per numbered item
+ * or per author-led paragraph, wrapped lines joined; and, anywhere else, lines shaped like a citation
+ * (authors then a year).
+ */
+export function referenceEntries(text: string): Entry[] {
+  const lines = lineSpans(text);
+  const entries: Entry[] = [];
+  let inSection = false;
+  let current: { start: number; end: number; marker: string | null } | null = null;
+  const close = () => {
+    if (current !== null) entries.push({ text: text.slice(current.start, current.end).replace(/\s+/g, ' ').trim(), ...current });
+    current = null;
+  };
+  for (const line of lines) {
+    const content = text.slice(line.start, line.end);
+    if (SECTION_HEADING.test(content)) {
+      close();
+      inSection = true;
+      continue;
+    }
+    if (content.trim() === '') {
+      close();
+      continue;
+    }
+    const marker = ENTRY_MARKER.exec(content);
+    const startsEntry = marker !== null || AUTHOR_START.test(content) || (inSection && current === null);
+    if (inSection && !startsEntry && current !== null && looksLikeHeading(content)) {
+      // A heading after the list ("Appendix A") ends it.
+      close();
+      inSection = false;
+      continue;
+    }
+    if (startsEntry) {
+      close();
+      if (inSection || isCitationShaped(content)) current = { start: line.start, end: line.end, marker: marker?.[1] ?? marker?.[2] ?? null };
+    } else if (current !== null) {
+      current.end = line.end;
+    }
+  }
+  close();
+  return entries.filter((entry) => inSectionOrShaped(entry.text));
+}
+
+function inSectionOrShaped(entry: string): boolean {
+  return entry.length >= 20 && YEAR.test(entry);
+}
+
+function isCitationShaped(line: string): boolean {
+  const body = line.replace(ENTRY_MARKER, '');
+  return (AUTHOR_START.test(body) && YEAR.test(body)) || (ENTRY_MARKER.test(line) && BRACKETED_YEAR.test(body));
+}
+
+function looksLikeHeading(line: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.length < 60 && !/[.,;:]$/.test(trimmed) && /^(?:appendix|annex|attachment|schedule|glossary|acknowledg|about|contact)/i.test(trimmed);
+}
+
+function lineSpans(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  let start = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', start);
+    spans.push({ start, end: newline === -1 ? text.length : newline });
+    if (newline === -1) return spans;
+    start = newline + 1;
+  }
+}
+
+/** Sentence punctuation and unbalanced closing brackets that follow a URL or DOI in prose are not part of it. */
+function trimTrailing(written: string): string {
+  let value = written;
+  for (;;) {
+    const last = value.at(-1);
+    if (last === undefined) return value;
+    if ('.,;:!?\'"’”'.includes(last)) {
+      value = value.slice(0, -1);
+      continue;
+    }
+    const pairs: Record<string, string> = { ')': '(', ']': '[', '>': '<' };
+    const open = pairs[last];
+    if (open !== undefined && count(value, last) > count(value, open)) {
+      value = value.slice(0, -1);
+      continue;
+    }
+    return value;
+  }
+}
+
+function count(text: string, character: string): number {
+  return text.split(character).length - 1;
+}
+
+function cleanDoi(raw: string): string | null {
+  const doi = trimTrailing(raw.trim()).toLowerCase();
+  return /^10\.\d{4,9}\/\S+$/.test(doi) ? doi : null;
+}
+
+/**
+ * The title an entry claims, by the shapes of the common styles: a quoted title (IEEE, Harvard), the
+ * sentence after `(year).` (APA), the part after `year,` (Harvard, unquoted), or the second full stop
+ * part after the author list (Vancouver). Null when none fits.
+ */
+export function entryTitle(entry: string): string | null {
+  const body = entry.replace(ENTRY_MARKER, '').replace(/\b(?:https?:\/\/|doi:\s*|www\.)\S+/gi, '').replace(DOI_PATTERN, '');
+  const quoted = /[“"‘]([^”"’]{8,300}?)[,.]?[”"’]/.exec(body) ?? /(?:^|\s)'([^']{8,300}?)[,.]?'(?=[\s,.]|$)/.exec(body);
+  if (quoted) return tidyTitle(quoted[1]!);
+  const apa = /\((?:1[6-9]\d\d|20\d\d)[a-z]?(?:,[^)]*)?\)\.?\s+(.+?[^A-Z][.?!])(?=\s|$)/.exec(body);
+  if (apa) return tidyTitle(apa[1]!);
+  const harvard = /^[^(]*?\b(?:1[6-9]\d\d|20\d\d)[a-z]?,\s+(.+?)[,.](?=\s|$)/.exec(body);
+  if (harvard && harvard[1]!.split(' ').length >= 3) return tidyTitle(harvard[1]!);
+  const vancouver = /^\s*(?:[A-Z][\p{L}'’-]+\s[A-Z]{1,3},\s*)*[A-Z][\p{L}'’-]+\s[A-Z]{1,3}(?:,?\s*et al)?\.\s+(.+?[^A-Z\s][.?])(?=\s|$)/u.exec(body);
+  if (vancouver) return tidyTitle(vancouver[1]!);
+  return null;
+}
+
+function tidyTitle(title: string): string | null {
+  const tidy = title.replace(/\s+/g, ' ').replace(/[\s.,;:]+$/, '').trim();
+  return tidy.split(' ').length >= 2 && tidy.length >= 8 ? tidy : null;
+}
+
+function entryYear(entry: string): number | null {
+  const bracketed = /\((1[6-9]\d\d|20\d\d)[a-z]?[^)]*\)/.exec(entry);
+  const year = bracketed?.[1] ?? YEAR.exec(entry.replace(DOI_PATTERN, '').replace(/\bhttps?:\/\/\S+/g, ''))?.[1];
+  return year === undefined ? null : Number(year);
+}
+
+function firstAuthor(entry: string): string | null {
+  const match = /^\s*(?:\[\d+\]|\d+[.)])?\s*(?:[A-Z]\.\s?)*([A-Z][\p{L}'’-]+)/u.exec(entry);
+  return match?.[1] ?? null;
+}
