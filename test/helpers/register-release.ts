@@ -13,6 +13,7 @@ export const REGISTER_RELEASE_NOW = new Date('2026-09-25T01:00:00.000Z');
 export interface RegisterRelease {
   dataDir: string;
   store: Store;
+  storePath: string;
   manifest: Manifest;
 }
 
@@ -28,5 +29,5 @@ export async function registerRelease(sources: SourceDefinition[] = [abnBulkExtr
   await runNightly({ dataDir, fixtures: true, registry: sources, progress: quiet, politeness: { maxRetries: 0, timeoutSecs: 5 } });
   const current = await readCurrentRelease(dataDir);
   if (!current) throw new Error('the fixture nightly run published no release');
-  return { dataDir, store: await openStore(current.storePath, { readOnly: true }), manifest: current.manifest };
+  return { dataDir, store: await openStore(current.storePath, { readOnly: true }), storePath: current.storePath, manifest: current.manifest };
 }

@@ -5,6 +5,9 @@ import { REGISTER_RELEASE_NOW, registerRelease, type RegisterRelease } from '../
 import { createAbnLookup, type AbnLookup } from '../../providers/abn-lookup.ts';
 import { createProviderTransport } from '../../providers/http.ts';
 import { resolveCompany, type ResolveContext } from './analyse.ts';
+import { join } from 'node:path';
+import { openStore } from '../../../data/store.ts';
+import { tempDir } from '../../../test/helpers/temp-dir.ts';
 import { normaliseName } from './names.ts';
 import { releaseRegisters, type CompanyRegisters } from './registers.ts';
 import { companyResolution } from './result.ts';
@@ -168,6 +171,22 @@ describe('company resolution over the fixture release', () => {
     assert.equal(result.status, 'inconclusive');
     assert.equal(result.candidates.length, 2);
     assert.match(result.coverage.find((entry) => entry.source === 'asic')!.detail, /does not hold ASIC's company dataset/);
+  });
+
+  it('a release built before the name index answers identifiers, and says why a name could not be searched', async () => {
+    const dir = await tempDir('company-older-release-');
+    const older = await openStore(join(dir, 'store.duckdb'));
+    try {
+      await older.exec(`ATTACH '${release.storePath}' AS current (READ_ONLY); CREATE TABLE abn_entities AS SELECT * FROM current.abn_entities;
+        CREATE TABLE companies AS SELECT * FROM current.companies; DETACH current`);
+      const registersOfOlder = releaseRegisters({ store: older, manifest: release.manifest });
+      assert.equal((await resolve('53 004 085 616', { registers: registersOfOlder })).status, 'resolved');
+      const named = await resolve('Harbourside Civil', { registers: registersOfOlder });
+      assert.equal(named.status, 'inconclusive');
+      assert.match(named.coverage[0]!.detail, /predates the name index \(table company_name_terms\), which the next nightly run builds/);
+    } finally {
+      older.close();
+    }
   });
 
   describe('with ABN Lookup configured (a local fake)', () => {

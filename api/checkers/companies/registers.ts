@@ -84,6 +84,9 @@ const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(
 export function releaseRegisters(release: { store: Store; manifest: Manifest }): CompanyRegisters {
   const { store, manifest } = release;
   const states = new Map<RegisterName, Promise<RegisterState>>();
+  let nameIndex: Promise<boolean> | undefined;
+  const nameIndexHeld = () =>
+    (nameIndex ??= store.all<{ held: boolean }>("SELECT count(*) > 0 AS held FROM duckdb_tables() WHERE table_name = 'company_name_terms'").then(([row]) => row?.held === true));
   const rowsIn = async <T>(sql: string, values: readonly string[]): Promise<T[]> => (values.length === 0 ? [] : store.all<T>(sql, [...values]));
 
   /**
@@ -93,6 +96,7 @@ export function releaseRegisters(release: { store: Store; manifest: Manifest }):
    * a name sharing only such words with the query is rarely the one meant, and reading them all costs seconds.
    */
   const namesLike = async (register: RegisterName, query: NormalisedName): Promise<NameHit[]> => {
+    if (!(await nameIndexHeld())) throw new Error('this release predates the name index (table company_name_terms), which the next nightly run builds');
     const { words, prefixes } = searchTerms(query);
     // One lookup per word or prefix, each reading its own sorted run: OR-ed together, DuckDB would scan the whole table.
     const lookups = [
