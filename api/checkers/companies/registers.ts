@@ -78,7 +78,7 @@ const ABR_SELECT = `abn, abn_status, strftime(abn_status_from, '%Y-%m-%d') AS ab
 const ASIC_SELECT = `acn, name, former_names, type, status, strftime(registered_date, '%Y-%m-%d') AS registered_date,
   strftime(deregistered_date, '%Y-%m-%d') AS deregistered_date, abn, strftime(as_of, '%Y-%m-%d') AS as_of, stale`;
 
-const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+const questionMarks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 /** The registers of one loaded release: its store and the manifest that says how each source fared last night. */
 export function releaseRegisters(release: { store: Store; manifest: Manifest }): CompanyRegisters {
@@ -128,10 +128,10 @@ export function releaseRegisters(release: { store: Store; manifest: Manifest }):
       }
       return state;
     },
-    abrByAbn: (abns) => rowsIn(`SELECT ${ABR_SELECT} FROM abn_entities WHERE abn IN (${placeholders(abns)}) ORDER BY abn`, abns),
-    abrByAcn: (acns) => rowsIn(`SELECT ${ABR_SELECT} FROM abn_entities WHERE asic_number IN (${placeholders(acns)}) ORDER BY abn`, acns),
-    asicByAcn: (acns) => rowsIn(`SELECT ${ASIC_SELECT} FROM companies WHERE acn IN (${placeholders(acns)}) ORDER BY acn`, acns),
-    asicByAbn: (abns) => rowsIn(`SELECT ${ASIC_SELECT} FROM companies WHERE abn IN (${placeholders(abns)}) ORDER BY acn`, abns),
+    abrByAbn: (abns) => rowsIn(`SELECT ${ABR_SELECT} FROM abn_entities WHERE abn IN (${questionMarks(abns)}) ORDER BY abn`, abns),
+    abrByAcn: (acns) => rowsIn(`SELECT ${ABR_SELECT} FROM abn_entities WHERE asic_number IN (${questionMarks(acns)}) ORDER BY abn`, acns),
+    asicByAcn: (acns) => rowsIn(`SELECT ${ASIC_SELECT} FROM companies WHERE acn IN (${questionMarks(acns)}) ORDER BY acn`, acns),
+    asicByAbn: (abns) => rowsIn(`SELECT ${ASIC_SELECT} FROM companies WHERE abn IN (${questionMarks(abns)}) ORDER BY acn`, abns),
     abrNames: (query) => namesLike('abr', query),
     asicNames: (query) => namesLike('asic', query),
   };
