@@ -173,6 +173,16 @@ describe('company resolution over the fixture release', () => {
     assert.match(result.coverage.find((entry) => entry.source === 'asic')!.detail, /does not hold ASIC's company dataset/);
   });
 
+  it('names are looked up by a common word only when the query has no rarer one', async () => {
+    const names = async (query: string, commonTermRows?: number) =>
+      [...new Set((await releaseRegisters(release, commonTermRows === undefined ? {} : { commonTermRows }).abrNames(normaliseName(query))).map((hit) => hit.name))].sort();
+    assert.deepEqual(await names('Coastal Care'), ['COASTAL CARE FOUNDATION LIMITED', 'COASTAL MODULAR BUILDINGS PTY LTD']);
+    // COASTAL is held by two ABN names, CARE by one: with more than one name counting as common, CARE alone is read.
+    assert.deepEqual(await names('Coastal Care', 1), ['COASTAL CARE FOUNDATION LIMITED']);
+    // Every word common: the least common one is still read.
+    assert.deepEqual(await names('Coastal', 1), ['COASTAL CARE FOUNDATION LIMITED', 'COASTAL MODULAR BUILDINGS PTY LTD']);
+  });
+
   it('a release built before the name index answers identifiers, and says why a name could not be searched', async () => {
     const dir = await tempDir('company-older-release-');
     const older = await openStore(join(dir, 'store.duckdb'));

@@ -71,7 +71,7 @@ export interface CompanyRegisters {
 // Names scored in TypeScript per register and query: the best-covered this many after the SQL narrowing.
 const NAME_HITS = 400;
 // A word or prefix held by more names than this is too common to look names up by, unless the query has no other.
-const COMMON_TERM_ROWS = 20_000;
+const DEFAULT_COMMON_TERM_ROWS = 20_000;
 
 const ABR_SELECT = `abn, abn_status, strftime(abn_status_from, '%Y-%m-%d') AS abn_status_from, entity_type_code, entity_type, individual,
   name, asic_number, trading_names, business_names, other_names, strftime(as_of, '%Y-%m-%d') AS as_of, stale`;
@@ -80,9 +80,13 @@ const ASIC_SELECT = `acn, name, former_names, type, status, strftime(registered_
 
 const questionMarks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
-/** The registers of one loaded release: its store and the manifest that says how each source fared last night. */
-export function releaseRegisters(release: { store: Store; manifest: Manifest }): CompanyRegisters {
+/**
+ * The registers of one loaded release: its store and the manifest that says how each source fared last night.
+ * `commonTermRows` (default 20,000) is how many names a word may be held by before it counts as common.
+ */
+export function releaseRegisters(release: { store: Store; manifest: Manifest }, options: { commonTermRows?: number } = {}): CompanyRegisters {
   const { store, manifest } = release;
+  const commonTermRows = options.commonTermRows ?? DEFAULT_COMMON_TERM_ROWS;
   const states = new Map<RegisterName, Promise<RegisterState>>();
   let nameIndex: Promise<boolean> | undefined;
   const nameIndexHeld = () =>
@@ -92,7 +96,7 @@ export function releaseRegisters(release: { store: Store; manifest: Manifest }):
   /**
    * A register's names sharing a word (or a word's first four letters) with the query, from the name index
    * (data/models/company_name_terms.sql, sorted by term), most shared words first. A word or prefix held by more
-   * than `COMMON_TERM_ROWS` names (SERVICES, GROUP, AUSTRALIA) is looked up only when the query has no rarer one:
+   * than `commonTermRows` names (SERVICES, GROUP, AUSTRALIA) is looked up only when the query has no rarer one:
    * a name sharing only such words with the query is rarely the one meant, and reading them all costs seconds.
    */
   const namesLike = async (register: RegisterName, query: NormalisedName): Promise<NameHit[]> => {
@@ -108,7 +112,7 @@ export function releaseRegisters(release: { store: Store; manifest: Manifest }):
       lookups.map((lookup, index) => `SELECT ${index} AS lookup, count(*)::INTEGER AS rows FROM company_name_terms WHERE register = ? AND ${lookup.where}`).join(' UNION ALL '),
       lookups.flatMap((lookup) => [register, ...lookup.values]),
     );
-    const rare = counts.filter((count) => count.rows > 0 && count.rows <= COMMON_TERM_ROWS);
+    const rare = counts.filter((count) => count.rows > 0 && count.rows <= commonTermRows);
     const chosen = rare.length > 0 ? rare : counts.filter((count) => count.rows > 0).sort((a, b) => a.rows - b.rows).slice(0, 1);
     if (chosen.length === 0) return [];
     const used = chosen.map((count) => lookups[count.lookup]!);
