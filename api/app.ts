@@ -29,6 +29,9 @@ import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
+import { verifyReferencesRoutes } from './routes/verify-references.ts';
+import { companyResolveRoutes } from './routes/companies-resolve.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
 import { adverseMediaRoutes, releaseSanctions } from './routes/adverse-media.ts';
 import { warrantRoutes } from './routes/warrants.ts';
@@ -121,6 +124,7 @@ const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
   '/v1/adverse-media': checkerBodyLimit(1),
+  '/v1/verify-references': checkerBodyLimit(1),
 };
 
 /** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
@@ -203,6 +207,9 @@ export function createService(options: AppOptions): Service {
   app.route('/', identityCheckRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
   app.route('/', adverseMediaRoutes({ ...checkerDeps, sanctions: releaseSanctions(options.store) }));
+  app.route('/', verifyReferencesRoutes({ ...checkerDeps, state, publicUrl }));
+  app.route('/', feedbackRoutes({ state, now }));
+  app.route('/', companyResolveRoutes({ store: options.store, meter, sandbox, services: checkerDeps.services }));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.

@@ -13,7 +13,7 @@ import { sqlString, type Store } from './store.ts';
 const MODELS_DIR = fileURLToPath(new URL('./models/', import.meta.url));
 
 /** Models in dependency order; each file `data/models/<table>.sql` fills the table of its name. */
-export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'sanctions_entries', 'http_validators', 'sources', 'buyers', 'suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers', 'award_terms', 'tender_terms'];
+export const MODEL_ORDER: TableName[] = ['tender_changes', 'tenders', 'award_releases', 'awards', 'plans', 'companies', 'abn_entities', 'company_name_terms', 'sanctions_entries', 'http_validators', 'sources', 'buyers', 'suppliers', 'signals', 'trade_pairs', 'trade_buyers', 'trade_suppliers', 'award_terms', 'tender_terms'];
 
 const DERIVED_TENDER_COLUMNS = new Set(['buyer_key', 'first_seen', 'last_seen', 'dates_changed_at', 'stale']);
 const DERIVED_AWARD_COLUMNS = new Set(['first_seen', 'procurement_method_details']);
@@ -249,6 +249,7 @@ export function parquetExportSql(parquetDir: string): string[] {
     `COPY (SELECT * FROM companies ORDER BY source, acn) TO ${to('companies.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM abn_entities ORDER BY source, abn) TO ${to('abn_entities.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM sanctions_entries ORDER BY source, entry_id) TO ${to('sanctions_entries.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (SELECT * FROM company_name_terms ORDER BY term, register, key) TO ${to('company_name_terms.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM sources ORDER BY id) TO ${to('sources.parquet')} (FORMAT parquet, COMPRESSION zstd)`,
     `COPY (SELECT * FROM buyers ORDER BY buyer_key) TO ${to('buyers')} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (country), OVERWRITE_OR_IGNORE)`,
     `COPY (SELECT * FROM suppliers ORDER BY supplier_key) TO ${to('suppliers.parquet')} (FORMAT parquet, COMPRESSION zstd)`,

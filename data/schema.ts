@@ -385,6 +385,15 @@ export const TENDER_TERM_COLUMNS = {
   country: 'VARCHAR NOT NULL',
 } as const;
 
+/** One row per company register name and distinct word: the index of company name search (data/models/company_name_terms.sql). */
+export const COMPANY_NAME_TERM_COLUMNS = {
+  term: 'VARCHAR NOT NULL',
+  register: 'VARCHAR NOT NULL',
+  key: 'VARCHAR NOT NULL',
+  name: 'VARCHAR NOT NULL',
+  kind: 'VARCHAR NOT NULL',
+} as const;
+
 export const TABLES = {
   tenders: TENDER_COLUMNS,
   tender_changes: TENDER_CHANGE_COLUMNS,
@@ -394,6 +403,7 @@ export const TABLES = {
   companies: COMPANY_COLUMNS,
   abn_entities: ABN_ENTITY_COLUMNS,
   sanctions_entries: SANCTIONS_ENTRY_COLUMNS,
+  company_name_terms: COMPANY_NAME_TERM_COLUMNS,
   http_validators: HTTP_VALIDATOR_COLUMNS,
   sources: SOURCE_COLUMNS,
   buyers: BUYER_COLUMNS,

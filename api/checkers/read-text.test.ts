@@ -57,3 +57,10 @@ test('read_text stops at max_pages but reports the whole page count', async () =
   assert.equal(result.documents[0]!.page_count, 2);
   assert.equal(result.documents[0]!.pages.length, 1);
 });
+
+test('read_text writes the target of an HTML link after its text when asked, for documents that cite by link', async () => {
+  const html = '<html><body><p>See <a href="https://example.org/a">the report</a> and <a href="https://example.org/b">https://example.org/b</a> and <a href="/local">here</a>.</p></body></html>';
+  const document = intake(new TextEncoder().encode(html), 'html', 'text/html', 'page.html');
+  assert.equal((await readText([document], { html_links: true }, { now: NOW })).documents[0]!.pages[0]!.text, 'See the report (https://example.org/a) and https://example.org/b and here.');
+  assert.equal((await readText([document], {}, { now: NOW })).documents[0]!.pages[0]!.text, 'See the report and https://example.org/b and here.');
+});

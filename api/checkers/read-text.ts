@@ -1,3 +1,4 @@
+import * as cheerio from 'cheerio';
 import { openOcrSession } from '../documents/ocr.ts';
 import { readDocument } from '../documents/read.ts';
 import type { DocumentKind, IntakeDocument } from '../documents/types.ts';
@@ -17,6 +18,11 @@ export interface ReadTextOptions {
   max_pages?: number;
   /** false: pages without a text layer and images stay empty instead of being read by OCR (default true). */
   ocr?: boolean;
+  /**
+   * true: an HTML document's links keep their targets, written after the link's text as `text (href)`, since a
+   * page cites by link and the visible text alone loses the address (default false).
+   */
+  html_links?: boolean;
 }
 
 export interface ReadTextPage {
@@ -48,7 +54,8 @@ export async function readText(documents: IntakeDocument[], options: ReadTextOpt
     const read: ReadTextDocument[] = [];
     for (const document of documents) {
       context.progress?.('reading');
-      const { pageCount, pages } = await readDocument(document, { maxPages: options.max_pages ?? DEFAULT_READ_PAGES, renderScale: 2, ocr: options.ocr ?? true }, ocr);
+      const readable = options.html_links === true && document.kind === 'html' ? { ...document, bytes: withLinkTargets(document.bytes) } : document;
+      const { pageCount, pages } = await readDocument(readable, { maxPages: options.max_pages ?? DEFAULT_READ_PAGES, renderScale: 2, ocr: options.ocr ?? true }, ocr);
       read.push({
         sha256: document.sha256,
         filename: document.filename,
@@ -62,4 +69,14 @@ export async function readText(documents: IntakeDocument[], options: ReadTextOpt
   } finally {
     await ocr.close();
   }
+}
+
+/** The HTML with each absolute http(s) link's target written after its text, unless the text already shows it. */
+function withLinkTargets(bytes: Uint8Array): Uint8Array {
+  const $ = cheerio.load(new TextDecoder('utf-8').decode(bytes));
+  $('a[href]').each((_, anchor) => {
+    const href = $(anchor).attr('href') ?? '';
+    if (/^https?:\/\//i.test(href) && !$(anchor).text().includes(href)) $(anchor).after(` (${href})`);
+  });
+  return new TextEncoder().encode($.html());
 }

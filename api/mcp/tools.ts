@@ -29,9 +29,14 @@ import { adverseMediaResult } from '../checkers/adverse-media/result.ts';
 import { packResult } from '../checkers/pack/result.ts';
 import { warrantBundle } from '../checkers/warrants/bundle.ts';
 import { CheckPackBody } from '../routes/check-pack.ts';
+import { companyResolution } from '../checkers/companies/result.ts';
+import { CompanyResolveBody } from '../routes/companies-resolve.ts';
 import { ExtractBody } from '../routes/extract.ts';
 import { IdentityCheckBody } from '../routes/identity-check.ts';
 import { AdverseMediaBody } from '../routes/adverse-media.ts';
+import { factCheckResult } from '../checkers/references/result.ts';
+import { FeedbackBody, FeedbackReply } from '../routes/feedback.ts';
+import { CheckIdParams, VerifyReferencesBody } from '../routes/verify-references.ts';
 import { WarrantBody, WarrantCheckQuery, WarrantCheckSchema, WarrantFeedbackBody, WarrantFeedbackSchema, WarrantIdParams } from '../routes/warrants.ts';
 
 /**
@@ -467,5 +472,55 @@ export const mcpTools: readonly McpTool[] = [
     input: AdverseMediaBody,
     output: adverseMediaResult,
     metered: true,
+  }),
+  defineTool({
+    name: 'resolve_company',
+    title: 'Resolve an Australian company by name, ABN or ACN',
+    description:
+      'Look a company up in the ABN and ASIC registers: `query` is a name, or an ABN, ACN or NZBN as printed. An ABN or ACN resolves ' +
+      "directly (`selected`: identifiers, legal name, ABN status, and the `asic` block with status code, its meaning, good standing, " +
+      'registration date, former names and how old the weekly copy is). A number failing its check digit is a typo: `identifier.nearest_valid` ' +
+      'lists the valid numbers one digit away. A name only gives `candidates` ordered by match quality, never a selection. `coverage` says ' +
+      'which registers answered; `inconclusive` means one could not be read (or an NZ identifier). No directors or officeholders. ' +
+      'Uses one unit of the weekly allowance per call, except inconclusive answers.',
+    route: { method: 'POST', path: '/v1/companies/resolve' },
+    input: CompanyResolveBody,
+    output: companyResolution,
+    metered: true,
+  }),
+  defineTool({
+    name: 'verify_references',
+    title: "Check a document's references and arithmetic",
+    description:
+      'One document (`text`, or `bytes_b64` with `filename` for a PDF, .docx, text or HTML file, or `url`): every link is classified ' +
+      'live, archived (dead now, the Wayback Machine has a copy) or dead with its evidence (one failed attempt is unreachable_now), ' +
+      'every DOI is resolved on Crossref and its registered title compared with the cited one, citations without a DOI are looked ' +
+      'up on Crossref, and the sums, totals, percentages and year spans the document states are recomputed. `deep: true` also ' +
+      'judges each citing sentence against the page it cites (supports, contradicts or unclear). The result is kept under ' +
+      '`check_id` (see get_fact_check). Uses one unit of the weekly allowance, unless nothing could be checked.',
+    route: { method: 'POST', path: '/v1/verify-references' },
+    input: VerifyReferencesBody.extend({ deep: z.boolean().optional().describe('true: also judge each citing sentence against the cited page (slower)') }),
+    output: factCheckResult,
+    metered: true,
+    toRequest: (input: Record<string, unknown>): RouteRequest => {
+      const { deep, ...body } = input;
+      return { path: deep === true ? '/v1/verify-references?deep=1' : '/v1/verify-references', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } };
+    },
+  }),
+  defineTool({
+    name: 'get_fact_check',
+    title: 'Read a stored fact-check',
+    description: 'The latest verify_references result for a `check_id` (`fc_` and 16 hex characters). Not metered.',
+    route: { method: 'GET', path: '/v1/fact-checks/{check_id}' },
+    input: CheckIdParams,
+    output: factCheckResult,
+  }),
+  defineTool({
+    name: 'checker_feedback',
+    title: 'Rate an AI-text estimate or a fact-check',
+    description: 'Say whether a detect_ai_text or verify_references reply was useful: `tool`, `verdict` up or down, optional `ref` (e.g. the check_id) and `note`. Not metered.',
+    route: { method: 'POST', path: '/v1/feedback' },
+    input: FeedbackBody,
+    output: FeedbackReply,
   }),
 ];

@@ -1,4 +1,5 @@
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
+import { createAbnLookup, type AbnLookup } from './abn-lookup.ts';
 import { createCrossref, unconfiguredCrossref, type Crossref } from './crossref.ts';
 import { botUserAgent, createProviderTransport, type ProviderTransport } from './http.ts';
 import { newsFromEnv, type NewsSearch } from './news.ts';
@@ -19,6 +20,8 @@ export interface Services {
   wayback: Wayback;
   /** News search (adverse media): GDELT DOC 2.0, `SVC_NEWS_GDELT_URL`. */
   news: NewsSearch;
+  /** The ABR's ABN Lookup web services (`SVC_ABN_LOOKUP_GUID`, `SVC_ABN_LOOKUP_URL`). */
+  abnLookup: AbnLookup;
 }
 
 /** The environment variables `servicesFromEnv` reads (each is a row of the README's configuration table). */
@@ -46,6 +49,7 @@ export function servicesFromEnv(env: ServicesEnv, fetcher: SafeFetcher, options:
       : unconfiguredCrossref(),
     wayback: env['SVC_WAYBACK_URL'] ? createWayback({ baseUrl: env['SVC_WAYBACK_URL'], transport }) : unconfiguredWayback(),
     news: newsFromEnv(env, transport),
+    abnLookup: createAbnLookup({ guid: env['SVC_ABN_LOOKUP_GUID'], transport, ...(env['SVC_ABN_LOOKUP_URL'] ? { baseUrl: env['SVC_ABN_LOOKUP_URL'] } : {}) }),
   };
 }
 

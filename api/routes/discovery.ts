@@ -290,6 +290,15 @@ function checkerLines(): string[] {
       "release's sanctions lists (DFAT, UN Security Council, OFAC SDN) and news search, afresh on every call (news changes, so no " +
       'stored result answers it); `limitations` names the sources that answered, and a call no source answered is not counted. ' +
       'Lists of politically exposed persons are not screened.',
+    '`POST /v1/verify-references` also takes `{"text": "…"}` and asks the outside world (each link tried once, Crossref, the Wayback ' +
+      'Machine), so it checks again on every call instead of answering a stored result; the latest is kept under its `check_id` ' +
+      '(`GET /v1/fact-checks/{check_id}`). An outside service that is not configured or did not answer is named per item ' +
+      '(`not_checked`, `unreachable_now`), never turned into a finding, and a call where nothing could be checked is not counted. ' +
+      '`POST /v1/feedback` takes `{tool, verdict: up or down, ref?, note?}` for verify_references and detect_ai_text.',
+    'Company resolution takes JSON `{"query": "…"}` (a name, or an ABN, ACN or NZBN as printed; `jurisdiction` optional) and no document: ' +
+      'a valid ABN or ACN resolves from the ABN and ASIC registers, a number failing its check digit comes back as a typo with the valid ' +
+      'numbers one digit away, and a name only gives candidates (`ambiguous`). `coverage` names each register and whether it answered; ' +
+      '`inconclusive` (a register unread, or a New Zealand identifier) is not counted.',
   ];
 }
 

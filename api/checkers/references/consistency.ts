@@ -220,7 +220,7 @@ function sentenceChecks(sentence: Span): ConsistencyFinding[] {
   }
 
   // "from 200 to 250, an increase of 25%", "rose 25% from 200 to 250", "fell by 30 from 120 to 90"
-  const span = /\bfrom\s+(\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|per\s?cent))?(?:\s?(?:thousand|million|billion|bn|m|k)\b)?)\s+(?:in\s+\d{4}\s+)?to\s+(\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|per\s?cent))?(?:\s?(?:thousand|million|billion|bn|m|k)\b)?)/i.exec(text);
+  const span = /\bfrom\s+(\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|per\s?cent))?(?:\s?(?:thousand|million|billion|bn|m|k)\b)?)(?:\s+[a-z²]{1,12})?\s+(?:in\s+\d{4}\s+)?to\s+(\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|per\s?cent))?(?:\s?(?:thousand|million|billion|bn|m|k)\b)?)/i.exec(text);
   const up = CHANGE_UP.test(text);
   const down = CHANGE_DOWN.test(text);
   if (span !== null && up !== down) {

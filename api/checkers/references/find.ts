@@ -22,6 +22,8 @@ export interface FoundReference {
   doi: string | null;
   /** The reference-list entry (or citation-shaped line) the reference sits in, white space folded. */
   entry: string | null;
+  /** Where that entry sits in the text searched. */
+  entrySpan: { start: number; end: number } | null;
   /** The entry's number as the text cites it (`3` for `[3]`, `3.` or `3)`), for finding the sentences that cite it. */
   marker: string | null;
   claimedTitle: string | null;
@@ -64,8 +66,8 @@ export function findReferences(text: string): FoundReference[] {
   const located = (written: string, start: number) => {
     const entry = entryAt(start);
     const claims = entry === null
-      ? { entry: null, marker: null, claimedTitle: null, year: null, firstAuthor: null }
-      : { entry: entry.text, marker: entry.marker, claimedTitle: entryTitle(entry.text), year: entryYear(entry.text), firstAuthor: firstAuthor(entry.text) };
+      ? { entry: null, entrySpan: null, marker: null, claimedTitle: null, year: null, firstAuthor: null }
+      : { entry: entry.text, entrySpan: { start: entry.start, end: entry.end }, marker: entry.marker, claimedTitle: entryTitle(entry.text), year: entryYear(entry.text), firstAuthor: firstAuthor(entry.text) };
     return { text: written, start, end: start + written.length, sentence: entry === null ? sentenceAt(start) : null, ...claims };
   };
 

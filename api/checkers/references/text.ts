@@ -15,12 +15,13 @@ const NO_BREAK_AFTER = /(?:\bet al|\be\.g|\bi\.e|\bvs|\bNo|\bFig|\bp|\bpp|\bvol|
 
 /**
  * The text's sentences with their offsets: a sentence ends at `.`, `!` or `?` followed by white space and a
- * capital, digit, quote or bracket, or at a blank line; abbreviations and initials do not end one.
+ * capital, digit, quote or bracket, at a blank line, or before a list item; abbreviations and initials do not end one.
  */
 export function sentenceSpans(text: string): Span[] {
   const spans: Span[] = [];
   let start = 0;
-  const boundary = /([.!?])["”’)\]]*\s+(?=["“‘(\[]?[A-Z0-9])|\n\s*\n/g;
+  // A blank line, and a line break before a list item (`[3] …`, `3. …`), end a sentence too.
+  const boundary = /([.!?])["”’)\]]*\s+(?=["“‘(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:\[\d{1,3}\]|\d{1,3}[.)])\s)/g;
   for (let match = boundary.exec(text); match !== null; match = boundary.exec(text)) {
     const end = match.index + match[0].trimEnd().length;
     if (match[1] !== undefined && NO_BREAK_AFTER.test(text.slice(Math.max(start, match.index - 8), match.index + 1))) continue;

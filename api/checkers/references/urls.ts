@@ -30,8 +30,10 @@ export interface CheckedLink {
   page: PageAnswer | null;
 }
 
-/** Words a "not found" page puts in its title or first heading (English). */
-const SOFT_404 = /\b(?:404|not found|page (?:you (?:were|are) looking for )?(?:cannot|can't|could not|couldn't) be found|(?:no longer|isn't|is not) available|does(?:n't| not) exist|has been (?:re)?moved|page missing|error 404)\b/i;
+/** What a "not found" page says of itself (English): in its title, alone or beside the site's name ("Page not found | Council"). */
+const SOFT_404_TITLE = /(?:^|[|:–—-]\s*)(?:error\s*)?(?:404(?=\s*(?:$|[|:–—-]|error\b|not\s+found|page\b))|(?:page|file|document)\s+not\s+found|not\s+found)\b|\b(?:page|file|document)\s+(?:(?:cannot|can't|could\s+not|couldn't)\s+be\s+found|does(?:n't|\s+not)\s+exist|(?:is\s+)?no\s+longer\s+available)\b/i;
+/** …or at the start of its first line of text ("404", "Sorry, that page cannot be found", "Oops! Page not found"). */
+const SOFT_404_HEADING = /^\s*(?:(?:sorry|oops)[,!.]?\s*)?(?:error\s*)?(?:404\b|(?:the\s+|that\s+|this\s+)?(?:page|file|document)\s+(?:you\s+\w+\s+(?:looking\s+for|requested)\s+)?(?:was\s+|is\s+)?(?:not\s+found|(?:cannot|can't|could\s+not|couldn't)\s+be\s+found|(?:no\s+longer|is\s+not|isn't)\s+available|does(?:n't|\s+not)\s+exist|has\s+been\s+(?:re)?moved)|not\s+found\b)/i;
 /** Final addresses that name an error page. */
 const ERROR_PATH = /(?:\/404(?:\.html?)?(?:[/?#]|$)|notfound|not-found|page-not-found|error-?404|\/error(?:[/?#.]|$))/i;
 
@@ -63,8 +65,8 @@ export function deadSignal(url: string, page: Pick<PageAnswer, 'finalUrl' | 'tit
   const askedRoot = asked.pathname === '/' && asked.search === '';
   if (!askedRoot && landed.pathname === '/' && landed.search === '') return `Redirected to the site's home page (${landed.href}), as sites do for a page that was moved or removed.`;
   if (page.finalUrl !== url && ERROR_PATH.test(landed.pathname + landed.search) && !ERROR_PATH.test(asked.pathname + asked.search)) return `Redirected to an error page (${landed.href}).`;
-  const heading = [page.title ?? '', (page.text ?? '').split('\n').find((line) => line.trim() !== '') ?? ''];
-  const says = heading.find((line) => SOFT_404.test(line));
+  const firstLine = (page.text ?? '').split('\n').find((line) => line.trim() !== '') ?? '';
+  const says = SOFT_404_TITLE.test(page.title ?? '') ? page.title! : SOFT_404_HEADING.test(firstLine) ? firstLine : undefined;
   if (says !== undefined && (page.text ?? '').length < 3_000) return `Answered HTTP 200 but the page says “${says.trim().slice(0, 120)}” (a soft 404).`;
   return null;
 }

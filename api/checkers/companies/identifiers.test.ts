@@ -1,0 +1,149 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { seededRandom } from '../../../test/helpers/seeded-random.ts';
+import {
+  acnMissesChange,
+  formatIdentifier,
+  isValidAbn,
+  isValidAcn,
+  isValidNzbn,
+  oneDigitCorrections,
+  parseQuery,
+  type IdentifierScheme,
+} from './identifiers.ts';
+
+// Published examples: the ABR's own (checkers-research §9.1), python-stdnum's ACNs (§9.2), org-id.guide's NZBNs (§9.3).
+test('published valid and invalid examples', () => {
+  assert.equal(isValidAbn('51824753556'), true);
+  assert.equal(isValidAbn('43002724334'), true);
+  assert.equal(isValidAbn('51824753557'), false);
+  assert.equal(isValidAcn('004085616'), true);
+  assert.equal(isValidAcn('010499966'), true);
+  assert.equal(isValidAcn('002724334'), true);
+  assert.equal(isValidAcn('999999999'), false);
+  assert.equal(isValidNzbn('9429046393920'), true);
+  assert.equal(isValidNzbn('9429050294954'), true);
+  assert.equal(isValidNzbn('9429050294955'), false);
+});
+
+test('an 11-digit string starting 0 is never an ABN, even where its weighted sum divides by 89', () => {
+  // 0x check digits would stand for −10…−1, which the ABR never issues: every 9-digit base has its one ABN from 10 to 98.
+  const digits = '04000063352';
+  const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+  assert.equal([...digits].reduce((sum, digit, i) => sum + (i === 0 ? Number(digit) - 1 : Number(digit)) * weights[i]!, 0) % 89, 0);
+  assert.equal(isValidAbn(digits), false);
+});
+
+test('queries are read as people write identifiers', () => {
+  assert.deepEqual(parseQuery('51 824 753 556'), { kind: 'identifier', scheme: 'abn', digits: '51824753556', formatted: '51 824 753 556', valid: true, corrections: [], labelled: false });
+  assert.deepEqual(parseQuery('ABN: 51-824-753-556'), { kind: 'identifier', scheme: 'abn', digits: '51824753556', formatted: '51 824 753 556', valid: true, corrections: [], labelled: true });
+  assert.equal((parseQuery('A.B.N. 51824753556') as { scheme: string }).scheme, 'abn');
+  assert.equal((parseQuery('acn 004.085.616') as { scheme: string }).scheme, 'acn');
+  assert.equal((parseQuery('ARBN 004 085 616') as { scheme: string }).scheme, 'acn');
+  assert.equal((parseQuery('NZBN 9429046393920') as { scheme: string }).scheme, 'nzbn');
+  assert.equal((parseQuery('9429046393920') as { scheme: string }).scheme, 'nzbn');
+  assert.deepEqual(parseQuery('Harbourside Civil Pty Ltd'), { kind: 'name', name: 'Harbourside Civil Pty Ltd' });
+  assert.deepEqual(parseQuery('ABNORMAL LOADS PTY LTD'), { kind: 'name', name: 'ABNORMAL LOADS PTY LTD' });
+  assert.deepEqual(parseQuery('1300 FLOWERS'), { kind: 'name', name: '1300 FLOWERS' });
+  assert.deepEqual(parseQuery('1300'), { kind: 'name', name: '1300' });
+  const short = parseQuery('ABN 51 824 753 55');
+  assert.equal(short.kind, 'wrong_length');
+  assert.match((short as { detail: string }).detail, /An ABN has 11 digits; 5182475355 has 10 digits/);
+  const unknown = parseQuery('1234 5678 90');
+  assert.equal(unknown.kind, 'wrong_length');
+  assert.match((unknown as { detail: string }).detail, /an ABN has 11, an ACN 9 and an NZBN 13/);
+});
+
+test('a one-digit typo of an ABN is reported with the valid readings one digit away, the intended one among them', () => {
+  const typo = parseQuery('51 824 753 557');
+  assert.equal(typo.kind, 'identifier');
+  if (typo.kind !== 'identifier') return;
+  assert.equal(typo.valid, false);
+  assert.ok(typo.corrections.includes('51824753556'), typo.corrections.join(','));
+  for (const reading of typo.corrections) {
+    assert.equal(isValidAbn(reading), true);
+    assert.equal([...reading].filter((digit, i) => digit !== '51824753557'[i]).length, 1);
+  }
+});
+
+const random = seededRandom(16_2026);
+const randomDigits = (count: number) => Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');
+
+/** A valid number of the scheme built from random digits by completing its check digit(s). */
+function validNumber(scheme: IdentifierScheme): string {
+  for (;;) {
+    const length = scheme === 'abn' ? 11 : scheme === 'acn' ? 9 : 13;
+    const body = randomDigits(length - 1);
+    for (let last = 0; last <= 9; last++) {
+      const candidate = scheme === 'abn' ? `${body.slice(0, 1)}${last}${body.slice(1)}` : `${body}${last}`;
+      if ((scheme === 'abn' ? isValidAbn : scheme === 'acn' ? isValidAcn : isValidNzbn)(candidate)) return candidate;
+    }
+  }
+}
+
+function singleDigitChanges(digits: string): { changed: string; position: number; delta: number }[] {
+  const changes = [];
+  for (let position = 0; position < digits.length; position++) {
+    for (let digit = 0; digit <= 9; digit++) {
+      const delta = digit - Number(digits[position]);
+      if (delta !== 0) changes.push({ changed: `${digits.slice(0, position)}${digit}${digits.slice(position + 1)}`, position, delta });
+    }
+  }
+  return changes;
+}
+
+test('property: every single-digit change of a valid ABN or NZBN fails its check and is corrected back to it', () => {
+  for (const scheme of ['abn', 'nzbn'] as const) {
+    for (let round = 0; round < 40; round++) {
+      const number = validNumber(scheme);
+      assert.equal(parseQuery(formatIdentifier(scheme, number)).kind, 'identifier');
+      for (const { changed } of singleDigitChanges(number)) {
+        const parsed = parseQuery(scheme === 'nzbn' ? `NZBN ${changed}` : changed);
+        assert.equal(parsed.kind, 'identifier', changed);
+        if (parsed.kind !== 'identifier') continue;
+        assert.equal(parsed.valid, false, `${scheme} ${number} changed to ${changed} still passes`);
+        assert.ok(parsed.corrections.includes(number), `${changed}: ${parsed.corrections.join(',')} does not name ${number}`);
+      }
+    }
+  }
+});
+
+test('property: a single-digit change of a valid ACN is caught and corrected back, unless the modulus 10 check cannot see it', () => {
+  let missed = 0;
+  let caught = 0;
+  for (let round = 0; round < 60; round++) {
+    const acn = validNumber('acn');
+    for (const { changed, position, delta } of singleDigitChanges(acn)) {
+      const parsed = parseQuery(changed);
+      assert.equal(parsed.kind, 'identifier');
+      if (parsed.kind !== 'identifier') continue;
+      if (acnMissesChange(position, delta)) {
+        // Another valid ACN: the register decides which company it names.
+        assert.equal(parsed.valid, true, `${acn} → ${changed}`);
+        missed++;
+      } else {
+        assert.equal(parsed.valid, false, `${acn} → ${changed} passes the check`);
+        assert.ok(parsed.corrections.includes(acn), `${changed}: ${parsed.corrections.join(',')} does not name ${acn}`);
+        caught++;
+      }
+    }
+  }
+  // Of the 81 single-digit changes of any ACN, 8 keep the check: 4 at weight 5 (the other digits of the same
+  // parity) and one (±5) at each of weights 8, 6, 4 and 2.
+  assert.equal(missed / (missed + caught), 8 / 81);
+});
+
+test('property: parsing never throws and every reported identifier is well formed', () => {
+  const alphabet = 'ABNCZ0123456789 -.:/#&abcPtyLd\u00e9\u00a0';
+  for (let round = 0; round < 5_000; round++) {
+    const length = Math.floor(random() * 30);
+    const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const parsed = parseQuery(text);
+    if (parsed.kind === 'identifier') {
+      assert.match(parsed.digits, /^\d+$/);
+      assert.equal(parsed.valid, (parsed.scheme === 'abn' ? isValidAbn : parsed.scheme === 'acn' ? isValidAcn : isValidNzbn)(parsed.digits));
+      for (const reading of parsed.corrections) assert.notEqual(reading, parsed.digits);
+    }
+  }
+  assert.deepEqual(oneDigitCorrections('abn', '12'), []);
+});

@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { seededRandom } from '../../../test/helpers/seeded-random.ts';
+import { matchName, normaliseName, searchTerms, withinOneEdit } from './names.ts';
+
+const match = (query: string, name: string) => matchName(normaliseName(query), normaliseName(name));
+
+test('names are normalised as registers and people write them', () => {
+  assert.deepEqual(normaliseName('H & R  Consulting Pty. Ltd.'), { full: 'H AND R CONSULTING PTY LTD', core: ['H', 'R', 'CONSULTING'] });
+  assert.deepEqual(normaliseName('Café Roma Proprietary Limited'), { full: 'CAFE ROMA PTY LTD', core: ['CAFE', 'ROMA'] });
+  assert.deepEqual(normaliseName('THE TRUSTEE FOR THE NGUYEN FAMILY TRUST').core, ['NGUYEN', 'FAMILY', 'TRUST']);
+  assert.deepEqual(normaliseName('Eyre Peninsula Gold No Liability').full, 'EYRE PENINSULA GOLD NL');
+  assert.deepEqual(normaliseName('Pty Ltd').core, []);
+});
+
+test('matches are ranked exact, same words, all words, name words', () => {
+  assert.deepEqual(match('harbourside civil pty. ltd.', 'HARBOURSIDE CIVIL PTY LTD'), { score: 1, rule: 'exact' });
+  assert.deepEqual(match('Harbourside Civil', 'HARBOURSIDE CIVIL PTY LTD'), { score: 0.95, rule: 'same_words' });
+  assert.deepEqual(match('Great Southern Energy Pty Ltd', 'GREAT SOUTHERN ENERGY LIMITED'), { score: 0.95, rule: 'same_words' });
+  const typo = match('Harbourside Civl', 'HARBOURSIDE CIVIL PTY LTD');
+  assert.equal(typo?.rule, 'all_words');
+  assert.equal(typo?.score, 0.86);
+  const shorter = match('Coastal', 'COASTAL MODULAR BUILDINGS PTY LTD');
+  assert.equal(shorter?.rule, 'all_words');
+  assert.ok(shorter!.score < typo!.score);
+  const extra = match('Harbourside Civil Engineering', 'HARBOURSIDE CIVIL PTY LTD');
+  assert.equal(extra?.rule, 'name_words');
+  assert.equal(extra?.score, 0.667);
+  assert.equal(match('Coastal Mod', 'COASTAL MODULAR BUILDINGS PTY LTD')?.rule, 'all_words');
+  // A word left over on each side is another company, however many words agree.
+  assert.equal(match('Brisbane Traffic Control', 'BRISBANE TRAFFIC SOLUTIONS PTY LTD'), null);
+  assert.equal(match('Northern Beaches Bowls Club', 'NORTHERN RIVERS BOWLS CLUB INCORPORATED'), null);
+  assert.equal(match('Coastal Care', 'HARBOURSIDE CIVIL PTY LTD'), null);
+  assert.equal(match('Pty Ltd', 'HARBOURSIDE CIVIL PTY LTD'), null);
+});
+
+test('one edit: a letter added, dropped, changed, or two neighbours swapped', () => {
+  assert.equal(withinOneEdit('CIVIL', 'CIVL'), true);
+  assert.equal(withinOneEdit('CIVIL', 'CIVILS'), true);
+  assert.equal(withinOneEdit('CIVIL', 'CIBIL'), true);
+  assert.equal(withinOneEdit('CIVIL', 'CIVLI'), true);
+  assert.equal(withinOneEdit('CIVIL', 'CVILI'), false);
+  assert.equal(withinOneEdit('CIVIL', 'CIVILIAN'), false);
+});
+
+test('search terms are the core words, and the first four letters of longer ones as prefixes', () => {
+  assert.deepEqual(searchTerms(normaliseName('Harbourside Civil Pty Ltd')), { words: ['HARBOURSIDE', 'CIVIL'], prefixes: ['HARB', 'CIVI'] });
+  assert.deepEqual(searchTerms(normaliseName('H & R Consulting')), { words: ['CONSULTING'], prefixes: ['CONS'] });
+});
+
+test('property: normalising and matching never throw, and a name always matches itself exactly', () => {
+  const random = seededRandom(2026_11);
+  const alphabet = "ABCDEFGHIJ klmnop &.,'’-()ÉéøØ\u0301\u00a0PTYLDINCO0123456789";
+  for (let round = 0; round < 3_000; round++) {
+    const text = Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const name = normaliseName(text);
+    assert.doesNotMatch(name.full, /[^A-Z0-9 ]/);
+    const self = matchName(name, name);
+    if (name.core.length > 0) assert.deepEqual(self, { score: 1, rule: 'exact' });
+    else assert.equal(self, null);
+  }
+});

@@ -1,0 +1,114 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { JURISDICTIONS } from '../../lib/jurisdictions.ts';
+import { resolveCompany } from '../checkers/companies/analyse.ts';
+import { parseQuery } from '../checkers/companies/identifiers.ts';
+import { normaliseName } from '../checkers/companies/names.ts';
+import { releaseRegisters, type CompanyRegisters } from '../checkers/companies/registers.ts';
+import { companyResolution } from '../checkers/companies/result.ts';
+import { companySandboxReply } from '../checkers/companies/sandbox.ts';
+import type { CallerEnv } from '../middleware/caller.ts';
+import { errorReplies } from '../middleware/errors.ts';
+import { metered } from '../middleware/metered.ts';
+import type { Sandbox, SandboxEnv } from '../middleware/sandbox.ts';
+import { bodyMediaType } from '../orgs/request-checks.ts';
+import type { Services } from '../providers/index.ts';
+import type { LoadedRelease, ReleaseStore } from '../release-store.ts';
+import { sandboxField } from '../schemas/common.ts';
+import { ErrorSchema } from '../schemas/tender.ts';
+import type { Meter } from '../usage/meter.ts';
+
+/** The sandbox registry's name for this tool, and its MCP tool's name. */
+export const RESOLVE_COMPANY_TOOL = 'resolve_company';
+
+export interface CompanyResolveRoutesOptions {
+  store: Pick<ReleaseStore, 'state' | 'now'>;
+  meter: Meter;
+  sandbox: Sandbox;
+  services: Pick<Services, 'abnLookup'>;
+}
+
+export const CompanyResolveBody = z
+  .strictObject({
+    query: z
+      .string()
+      .trim()
+      .min(1, 'is empty: send a company name, an ABN, an ACN or an NZBN')
+      .max(200, 'is longer than 200 characters: send one company name or number')
+      .refine((query) => parseQuery(query).kind !== 'name' || normaliseName(query).core.length > 0, {
+        message: 'has no word that names a company (only legal forms such as Pty Ltd, or punctuation): send the name or a number',
+      })
+      .openapi({ description: 'A company name, or an ABN, ACN (or ARBN) or NZBN, spaced or hyphenated as printed, optionally labelled (`ABN 51 824 753 556`).', example: 'ABN 53 004 085 616' }),
+    jurisdiction: z
+      .enum(JURISDICTIONS, { error: `must be one of ${JURISDICTIONS.join(', ')}` })
+      .optional()
+      .openapi({ description: 'Where the company is registered: `AU` (default; a state code means the same, as both registers are national) or `NZ`.' }),
+    sandbox: sandboxField,
+  })
+  .openapi('CompanyResolveRequest');
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
+
+const route = (options: CompanyResolveRoutesOptions) => createRoute({
+  method: 'post',
+  path: '/v1/companies/resolve',
+  tags: ['Document checkers'],
+  summary: 'Resolve a company by name, ABN, ACN or NZBN to its register entries and ASIC standing',
+  description:
+    'An ABN or ACN resolves directly from the ABN bulk extract and ASIC\'s company dataset as this release holds them (and ABN Lookup ' +
+    'live when the server is configured for it), with the ABN\'s status and the company\'s ASIC standing. A number failing its check ' +
+    'digit is reported as a typo with the valid numbers one digit away, and is not searched as a name. A name only produces candidates ' +
+    'ordered by match quality (`ambiguous`, `selected: null`). New Zealand identifiers answer `inconclusive`; so does any answer for ' +
+    'which a register could not be read; `not_found` means every register answered. Officeholders and directors are not included. ' +
+    'One unit of the weekly allowance per call, except `inconclusive` answers, which are not counted.',
+  middleware: [
+    options.sandbox.middleware(RESOLVE_COMPANY_TOOL),
+    bodyMediaType('json'),
+    metered({ meter: options.meter, countIf: resolutionCounts }),
+  ] as const,
+  request: { body: { required: true, content: json(CompanyResolveBody) } },
+  responses: {
+    200: { description: 'The company resolution result.', content: json(companyResolution) },
+    415: errorReply('The body is not JSON.'),
+    422: errorReply('The body does not match the schema (an empty query, an unknown jurisdiction); `detail` names the field.'),
+    429: errorReply('The weekly allowance is used up; `Retry-After` says when it comes back.'),
+    503: errorReply('The usage meter is unreachable; `Retry-After` says when to try again.'),
+  },
+});
+
+/** An answer counts unless it is `inconclusive` (an unread register, an NZ identifier, a typo): those are not findings. */
+async function resolutionCounts(response: Response): Promise<boolean> {
+  if (!response.ok) return false;
+  const body = (await response.clone().json()) as { status?: string };
+  return body.status !== 'inconclusive';
+}
+
+/**
+ * POST /v1/companies/resolve (spec, Document checkers; Other checker rules). Needs no document and no
+ * analysis thread: the registers are read from the loaded release's store, ABN Lookup through `services`.
+ * Without a loaded release the registers cannot be read, and the answer says so (`inconclusive`).
+ */
+export function companyResolveRoutes(options: CompanyResolveRoutesOptions): OpenAPIHono<CallerEnv & SandboxEnv> {
+  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: errorReplies<CallerEnv & SandboxEnv>().validationHook });
+  options.sandbox.register(RESOLVE_COMPANY_TOOL, {
+    summary: 'ABN 53 004 085 616 resolved to an invented private company, registered with ASIC and in good standing.',
+    reply: () => companySandboxReply(),
+  });
+  // One reader per release, so each register's state is read once per release rather than once per call.
+  const readers = new WeakMap<LoadedRelease, CompanyRegisters>();
+  app.openapi(route(options), async (c) => {
+    const body = c.req.valid('json');
+    const state = options.store.state();
+    let registers: CompanyRegisters | { unavailable: string };
+    if (state.ready) {
+      registers = readers.get(state.release) ?? releaseRegisters(state.release);
+      readers.set(state.release, registers as CompanyRegisters);
+    } else {
+      registers = { unavailable: state.detail };
+    }
+    const jurisdiction = body.jurisdiction === undefined ? undefined : body.jurisdiction === 'NZ' ? 'NZ' as const : 'AU' as const;
+    const result = await resolveCompany({ query: body.query, jurisdiction }, { registers, abnLookup: options.services.abnLookup, now: options.store.now() });
+    return c.json(result, 200);
+  });
+  return app;
+}
