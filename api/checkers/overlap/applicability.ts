@@ -1,0 +1,53 @@
+import { FUNCTION_WORDS } from './function-words.ts';
+import type { Token } from './tokens.ts';
+
+/**
+ * Whether a text can be checked for overlap at all. Too few words give too few distinctive passages to
+ * search for and a ratio that means nothing; tables, forms, lists and code are not prose, and searching
+ * their cells finds templates rather than copied writing. Either way the check abstains and says why,
+ * rather than report "no overlap".
+ */
+
+export const MIN_WORDS = 80;
+/** Share of words that must sit in sentences (a run of at least `SENTENCE_WORDS` words ending in . ! or ?). */
+export const MIN_SENTENCE_SHARE = 0.5;
+const SENTENCE_WORDS = 6;
+/** Share of words that must be English function words (running English prose has a third or more). */
+export const MIN_FUNCTION_WORD_SHARE = 0.2;
+
+export type Applicability =
+  | { applicable: true }
+  | { applicable: false; outcome: 'abstained_too_short' | 'abstained_not_prose'; reason: string };
+
+// A sentence ends at . ! or ? followed by a space, or at a blank line; a single line break (a PDF's line wrap) does not end one.
+const SENTENCE_BREAK = /(?<=[.!?]["'\u2019\u201d)\]]*)\s+|\n\s*\n/u;
+const SENTENCE_END = /[.!?]["'\u2019\u201d)\]]*$/u;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+export function applicability(text: string, tokens: readonly Token[]): Applicability {
+  if (tokens.length < MIN_WORDS) {
+    return { applicable: false, outcome: 'abstained_too_short', reason: `The document has ${tokens.length} words; an overlap check needs at least ${MIN_WORDS} words of running text.` };
+  }
+  let inSentences = 0;
+  for (const segment of text.split(SENTENCE_BREAK)) {
+    const trimmed = segment.trim();
+    const words = trimmed.match(WORD)?.length ?? 0;
+    if (words >= SENTENCE_WORDS && SENTENCE_END.test(trimmed)) inSentences += words;
+  }
+  const sentenceShare = inSentences / tokens.length;
+  const functionShare = tokens.filter((token) => FUNCTION_WORDS.has(token.norm)).length / tokens.length;
+  if (sentenceShare < MIN_SENTENCE_SHARE || functionShare < MIN_FUNCTION_WORD_SHARE) {
+    return {
+      applicable: false,
+      outcome: 'abstained_not_prose',
+      reason:
+        `The document does not read as English prose: ${percent(sentenceShare)} of its words are in sentences (at least ${percent(MIN_SENTENCE_SHARE)} needed) ` +
+        `and ${percent(functionShare)} are common English words (at least ${percent(MIN_FUNCTION_WORD_SHARE)} needed). Tables, forms, lists, code and other languages are not checked.`,
+    };
+  }
+  return { applicable: true };
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
