@@ -6,6 +6,7 @@ import { checkerAnalyses } from '../checkers/registry.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import { metered } from '../middleware/metered.ts';
 import type { Services } from '../providers/index.ts';
+import { unconfiguredWebSearch } from '../providers/web-search.ts';
 import { createMeter } from '../usage/meter.ts';
 import { answerWithServices, COUNTED_HEADER, judgedReplyCounts } from './answer-services.ts';
 import { createAnalysisPool, type AnalysisLocation } from './pool.ts';
@@ -19,7 +20,7 @@ function textDocument(text: string): IntakeDocument {
 }
 
 /** Pages are never read by these tests' judge: a client that would say so if it were. */
-const services: Services = { pages: { read: async () => ({ ok: false, reason: 'not_configured', detail: 'not used in this test' }) } };
+const services: Services = { pages: { read: async () => ({ ok: false, reason: 'not_configured', detail: 'not used in this test' }) }, webSearch: unconfiguredWebSearch };
 
 /**
  * A route over `answerWithServices`: the judge counts the words of the text it is handed and asks the meter

@@ -1,6 +1,7 @@
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
 import { botUserAgent, createProviderTransport, type ProviderTransport } from './http.ts';
 import { createPageFetch, type PageFetch } from './page-fetch.ts';
+import { webSearchFromEnv, type WebSearch } from './web-search.ts';
 
 /**
  * The outside world as the judging step of a checker sees it (DESIGN §10): every client a checker's
@@ -10,6 +11,8 @@ import { createPageFetch, type PageFetch } from './page-fetch.ts';
 export interface Services {
   /** Cited and candidate pages, through the SSRF-safe fetcher, robots.txt respected. */
   pages: PageFetch;
+  /** Web search (source overlap, adverse media): `SVC_BRAVE_SEARCH_KEY`, `SVC_BRAVE_SEARCH_URL`. */
+  webSearch: WebSearch;
 }
 
 /** The environment variables `servicesFromEnv` reads (each is a row of the README's configuration table). */
@@ -31,6 +34,7 @@ export function servicesFromEnv(env: ServicesEnv, fetcher: SafeFetcher, options:
   const transport = providerTransportFromEnv(env, options);
   return {
     pages: createPageFetch({ fetcher, transport }),
+    webSearch: webSearchFromEnv(env, transport),
   };
 }
 
