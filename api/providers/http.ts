@@ -102,7 +102,7 @@ export async function providerGet(transport: ProviderTransport, url: URL, reques
     return {
       ok: false,
       reason: 'unreachable',
-      detail: timedOut ? `${provider} did not answer within ${Math.round(transport.timeoutMs / 1000)} s; try again later.` : `${provider} could not be reached; try again later.`,
+      detail: timedOut ? `${provider} did not answer within ${Number((transport.timeoutMs / 1000).toFixed(1))} s; try again later.` : `${provider} could not be reached; try again later.`,
     };
   }
 }

@@ -53,7 +53,7 @@ export interface PageFetchOptions {
   clock?: () => number;
 }
 
-type RobotsRule = { allows(url: string): boolean } | { unreadable: string };
+type RobotsRule = { allows(url: string): boolean } | { unreadable: string } | { refused: string };
 
 export function createPageFetch(options: PageFetchOptions): PageFetch {
   const clock = options.clock ?? Date.now;
@@ -78,7 +78,8 @@ export function createPageFetch(options: PageFetchOptions): PageFetch {
     try {
       response = await fetchOnce(robotsUrl, 'GET', 'text/plain');
     } catch (error) {
-      return { unreadable: error instanceof SafeFetchError ? error.message : `${robotsUrl} could not be read.` };
+      if (!(error instanceof SafeFetchError)) throw error;
+      return error.kind === 'refused' ? { refused: error.message } : { unreadable: error.message };
     }
     // RFC 9309 §2.3.1.3: a robots.txt that is missing (4xx) allows everything; §2.3.1.4: a server error means
     // assume everything is disallowed until it can be read.
@@ -97,6 +98,7 @@ export function createPageFetch(options: PageFetchOptions): PageFetch {
         return { ok: false, reason: 'refused', detail: `${url} is not a URL.` };
       }
       const robots = await robotsFor(origin);
+      if ('refused' in robots) return { ok: false, reason: 'refused', detail: robots.refused };
       if ('unreadable' in robots) return { ok: false, reason: 'unreachable', detail: `Not read: ${robots.unreadable}` };
       if (!robots.allows(url)) return { ok: false, reason: 'refused', detail: `Not read: the site's robots.txt asks bots not to fetch ${url}.` };
       try {
