@@ -30,6 +30,7 @@ import { awardRoutes } from './routes/awards.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
+import { checkSourceOverlapRoutes } from './routes/check-source-overlap.ts';
 import { warrantRoutes } from './routes/warrants.ts';
 import { extractRoutes } from './routes/extract.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -118,6 +119,7 @@ const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/warrants': checkerBodyLimit(1),
   '/v1/extract': checkerBodyLimit(1),
   '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
+  '/v1/check-source-overlap': checkerBodyLimit(1),
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
 };
 
@@ -199,6 +201,7 @@ export function createService(options: AppOptions): Service {
   app.route('/', warrantRoutes({ ...checkerDeps, state, publicUrl }));
   app.route('/', extractRoutes(checkerDeps));
   app.route('/', identityCheckRoutes(checkerDeps));
+  app.route('/', checkSourceOverlapRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));

@@ -62,4 +62,12 @@ describe('Brave web search client against a fake speaking its wire format', () =
     const found = await configured.search('water treatment plant');
     assert.deepEqual(found.ok && found.value.map((hit) => hit.title), ['Water plan']);
   });
+
+  it('from the environment: searches are paced at SVC_BRAVE_SEARCH_INTERVAL_MS apart, and a bad value is refused', async () => {
+    const paced = webSearchFromEnv({ SVC_BRAVE_SEARCH_KEY: web.apiKey, SVC_BRAVE_SEARCH_URL: web.searchUrl, SVC_BRAVE_SEARCH_INTERVAL_MS: '300' }, transport);
+    const started = performance.now();
+    await Promise.all([paced.search('bridge'), paced.search('water'), paced.search('road')]);
+    assert.ok(performance.now() - started >= 590, `three searches took ${Math.round(performance.now() - started)} ms`);
+    assert.throws(() => webSearchFromEnv({ SVC_BRAVE_SEARCH_KEY: 'k', SVC_BRAVE_SEARCH_INTERVAL_MS: 'soon' }, transport), /SVC_BRAVE_SEARCH_INTERVAL_MS must be a number of milliseconds, got soon/);
+  });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { notConfigured, providerJson, type ProviderResult, type ProviderTransport } from './http.ts';
+import { createProviderTransport, notConfigured, providerJson, type ProviderResult, type ProviderTransport } from './http.ts';
 
 /**
  * Web search for the checkers that look for a document's text, or a person's name, on the public web
@@ -91,10 +91,24 @@ export const unconfiguredWebSearch: WebSearch = {
   search: async () => notConfigured(BRAVE_PROVIDER, 'SVC_BRAVE_SEARCH_KEY'),
 };
 
-/** `SVC_BRAVE_SEARCH_KEY` (unset: not configured) and `SVC_BRAVE_SEARCH_URL` (default the public endpoint). */
+/**
+ * Least milliseconds between two searches by default. Brave's rate-limit documentation gives a plan of one
+ * request a second as its example (`X-RateLimit-Limit: 1, 15000`), and a search sent faster than the plan
+ * allows is answered 429, which would turn a check into an outage; a plan allowing more sets it lower.
+ */
+export const BRAVE_DEFAULT_INTERVAL_MS = 1_000;
+
+/**
+ * `SVC_BRAVE_SEARCH_KEY` (unset: not configured), `SVC_BRAVE_SEARCH_URL` (default the public endpoint) and
+ * `SVC_BRAVE_SEARCH_INTERVAL_MS` (least time between two searches, default 1 s). Searches are paced on their
+ * own, at the plan's rate, with the shared transport's User-Agent, time limit and fetch.
+ */
 export function webSearchFromEnv(env: Readonly<Record<string, string | undefined>>, transport: ProviderTransport): WebSearch {
   const apiKey = env['SVC_BRAVE_SEARCH_KEY'];
   if (!apiKey) return unconfiguredWebSearch;
   const url = env['SVC_BRAVE_SEARCH_URL'] || undefined;
-  return createBraveSearch({ apiKey, transport, ...(url === undefined ? {} : { url }) });
+  const interval = Number(env['SVC_BRAVE_SEARCH_INTERVAL_MS'] || BRAVE_DEFAULT_INTERVAL_MS);
+  if (!Number.isFinite(interval) || interval < 0) throw new Error(`SVC_BRAVE_SEARCH_INTERVAL_MS must be a number of milliseconds, got ${env['SVC_BRAVE_SEARCH_INTERVAL_MS']}`);
+  const paced = createProviderTransport({ userAgent: transport.userAgent, timeoutMs: transport.timeoutMs, fetch: transport.fetch, minIntervalMs: interval });
+  return createBraveSearch({ apiKey, transport: paced, ...(url === undefined ? {} : { url }) });
 }

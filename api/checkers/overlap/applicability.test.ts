@@ -32,3 +32,12 @@ test('prose in another language abstains as not English prose', () => {
   const result = check(french.repeat(6));
   assert.equal(result.applicable === false && result.outcome, 'abstained_not_prose');
 });
+
+test('prose without full stops and a paragraph wrapped into short lines are still prose; a list of short items is not', () => {
+  const unpunctuated = Array.from({ length: 6 }, () => 'we review the risks posed to the company each year and we report them to the board with the steps we take').join('\n');
+  assert.deepEqual(check(unpunctuated), { applicable: true });
+  const wrapped = PROSE.repeat(5).replace(/((?:\S+\s+){9})/g, '$1\n');
+  assert.deepEqual(check(wrapped), { applicable: true });
+  const list = Array.from({ length: 40 }, (_, i) => `• Supply of the item ${i}`).join('\n');
+  assert.equal(check(list).applicable, false);
+});

@@ -9,9 +9,13 @@ import type { Token } from './tokens.ts';
  */
 
 export const MIN_WORDS = 80;
-/** Share of words that must sit in sentences (a run of at least `SENTENCE_WORDS` words ending in . ! or ?). */
-export const MIN_SENTENCE_SHARE = 0.5;
-const SENTENCE_WORDS = 6;
+/**
+ * Share of words that must sit in runs of running text: at least `RUN_WORDS` words between two breaks (a
+ * sentence's end, a line break, a tab). Table cells, form labels, list items and code lines are short
+ * runs; sentences, and the lines of a wrapped paragraph, are long ones, punctuated or not.
+ */
+export const MIN_RUNNING_SHARE = 0.5;
+const RUN_WORDS = 8;
 /** Share of words that must be English function words (running English prose has a third or more). */
 export const MIN_FUNCTION_WORD_SHARE = 0.2;
 
@@ -19,29 +23,26 @@ export type Applicability =
   | { applicable: true }
   | { applicable: false; outcome: 'abstained_too_short' | 'abstained_not_prose'; reason: string };
 
-// A sentence ends at . ! or ? followed by a space, or at a blank line; a single line break (a PDF's line wrap) does not end one.
-const SENTENCE_BREAK = /(?<=[.!?]["'\u2019\u201d)\]]*)\s+|\n\s*\n/u;
-const SENTENCE_END = /[.!?]["'\u2019\u201d)\]]*$/u;
+const RUN_BREAK = /[.!?;:]+["'\u2019\u201d)\]]*\s|[\n\t]/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 export function applicability(text: string, tokens: readonly Token[]): Applicability {
   if (tokens.length < MIN_WORDS) {
     return { applicable: false, outcome: 'abstained_too_short', reason: `The document has ${tokens.length} words; an overlap check needs at least ${MIN_WORDS} words of running text.` };
   }
-  let inSentences = 0;
-  for (const segment of text.split(SENTENCE_BREAK)) {
-    const trimmed = segment.trim();
-    const words = trimmed.match(WORD)?.length ?? 0;
-    if (words >= SENTENCE_WORDS && SENTENCE_END.test(trimmed)) inSentences += words;
+  let running = 0;
+  for (const segment of text.split(RUN_BREAK)) {
+    const words = segment.match(WORD)?.length ?? 0;
+    if (words >= RUN_WORDS) running += words;
   }
-  const sentenceShare = inSentences / tokens.length;
+  const runningShare = running / tokens.length;
   const functionShare = tokens.filter((token) => FUNCTION_WORDS.has(token.norm)).length / tokens.length;
-  if (sentenceShare < MIN_SENTENCE_SHARE || functionShare < MIN_FUNCTION_WORD_SHARE) {
+  if (runningShare < MIN_RUNNING_SHARE || functionShare < MIN_FUNCTION_WORD_SHARE) {
     return {
       applicable: false,
       outcome: 'abstained_not_prose',
       reason:
-        `The document does not read as English prose: ${percent(sentenceShare)} of its words are in sentences (at least ${percent(MIN_SENTENCE_SHARE)} needed) ` +
+        `The document does not read as English prose: ${percent(runningShare)} of its words are in runs of running text (at least ${percent(MIN_RUNNING_SHARE)} needed) ` +
         `and ${percent(functionShare)} are common English words (at least ${percent(MIN_FUNCTION_WORD_SHARE)} needed). Tables, forms, lists, code and other languages are not checked.`,
     };
   }
