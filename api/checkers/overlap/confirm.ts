@@ -10,6 +10,14 @@ import { GUARANTEED_MATCH_WORDS, KGRAM_WORDS, type Fingerprint, type Fingerprint
  * folding case, accents and punctuation, in the fetched page.
  */
 
+/**
+ * A fingerprint either text holds more than this many times is not used as a seed. A 5-word sequence
+ * repeated that often is filler or boilerplate (a chorus, a running header, "la la la"), and seeding from it
+ * costs time in the product of its repeats in the two texts: a page built to repeat one phrase a hundred
+ * thousand times would otherwise hold the server's main thread for minutes.
+ */
+export const MAX_SEED_REPEATS = 4;
+
 export interface SharedRun {
   /** Index of the run's first token in the document, and in the page. */
   documentToken: number;
@@ -36,6 +44,16 @@ function sameWords(document: readonly Token[], documentStart: number, page: read
   return true;
 }
 
+function positionsByHash(prints: readonly Fingerprint[]): Map<number, number[]> {
+  const byHash = new Map<number, number[]>();
+  for (const print of prints) {
+    const positions = byHash.get(print.hash);
+    if (positions) positions.push(print.position);
+    else byHash.set(print.hash, [print.position]);
+  }
+  return byHash;
+}
+
 /**
  * The longest runs of equal words seeded by shared fingerprints, at least `minimumWords` long, no run
  * inside a longer one of the document, in document order.
@@ -47,17 +65,15 @@ export function sharedRuns(
   pagePrints: readonly Fingerprint[],
   minimumWords = GUARANTEED_MATCH_WORDS,
 ): SharedRun[] {
-  const pageByHash = new Map<number, number[]>();
-  for (const print of pagePrints) {
-    const positions = pageByHash.get(print.hash);
-    if (positions) positions.push(print.position);
-    else pageByHash.set(print.hash, [print.position]);
-  }
+  const pageByHash = positionsByHash(pagePrints);
+  const documentByHash = positionsByHash(documentPrints);
   const runs: SharedRun[] = [];
   // A run already grown covers every other seed on its diagonal (same document - page offset) inside it.
   const grown = new Map<number, { from: number; to: number }[]>();
   for (const print of documentPrints) {
-    for (const pagePosition of pageByHash.get(print.hash) ?? []) {
+    const pagePositions = pageByHash.get(print.hash);
+    if (pagePositions === undefined || pagePositions.length > MAX_SEED_REPEATS || documentByHash.get(print.hash)!.length > MAX_SEED_REPEATS) continue;
+    for (const pagePosition of pagePositions) {
       const diagonal = print.position - pagePosition;
       const covered = grown.get(diagonal);
       if (covered?.some((run) => print.position >= run.from && print.position < run.to)) continue;
