@@ -17,6 +17,7 @@ import { benchSite } from './site-bench.ts';
 import { awardPaths, readAwardMixKeys, residentBytes, tradeStatePaths } from './intelligence-bench.ts';
 import { readMixPaths, readTenderKeys } from './read-mix.ts';
 import { benchTextPdf, benchWarrantUploads } from './checkers-bench.ts';
+import { benchOverlap } from './overlap-bench.ts';
 
 // Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -222,6 +223,13 @@ await rm(checkersDataDir, { recursive: true, force: true });
 const uploads = await benchWarrantUploads({ dataDir: checkersDataDir, env: { ...serve.env, ...LOAD_TEST_LIMITS }, nodeArgs: serve.nodeArgs, headers: await freshApiKey(checkersDataDir) });
 row(`(k) ${uploads.uploads} warrant uploads at once, distinct ${(uploads.meanBytes / 2 ** 20).toFixed(2)} MB PDFs`, `p50 ${ms(uploads.p50Ms)}, p99 ${ms(uploads.p99Ms)}`,
   `all answered in ${ms(uploads.wallMs)}; goal no error ${uploads.failures.length === 0 ? 'met' : `MISSED: ${uploads.failures.join('; ')}`}`);
+
+// (l) Source overlap on a 5,000-word document against the fake web (bench/overlap-bench.ts).
+const overlap = await benchOverlap();
+row(`(l) overlap, ${overlap.words}-word document: fingerprints + confirmation`, `${overlap.workCpuMs.toFixed(0)} ms CPU`,
+  `${overlap.pages} pages compared, ${overlap.work.matches.length} passages, ratio ${overlap.work.ratio}; median of ${overlap.rounds}; goal ≤ 500 ms ${overlap.workCpuMs <= 500 ? 'met' : 'MISSED'}`);
+row('(l) overlap, whole check through the fake search provider', `${overlap.checkWallMs.toFixed(0)} ms`,
+  `${overlap.checkCpuMs.toFixed(0)} ms CPU with the fake answering in-process; ${overlap.check.coverage.queries_sent} searches, ${overlap.check.coverage.pages_compared} pages read, ${overlap.check.matches.length} passages`);
 
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
