@@ -267,7 +267,7 @@ function authenticationLines(service: Service): string[] {
   ];
 }
 
-/** The tag of the document checker routes (api/routes/warrants.ts, extract.ts, identity-check.ts, check-pack.ts). */
+/** The tag of the document checker routes (api/routes/warrants.ts, extract.ts, identity-check.ts, check-pack.ts, check-source-overlap.ts). */
 const CHECKER_TAG = 'Document checkers';
 
 function hasCheckers(service: Service): boolean {
@@ -286,6 +286,10 @@ function checkerLines(): string[] {
       'or `error` (`{detail}`). Streamed calls are never replayed by `Idempotency-Key`.',
     'Every checker reports coverage for a person to act on, never a verdict, and every reply carries `limitations` saying what it did ' +
       'not check. A call whose analysis could not finish is not counted; while every analysis slot is busy the answer is 503 with `Retry-After`.',
+    '`check_source_overlap` (`POST /v1/check-source-overlap`) also takes `{"text": "…"}`; it searches the web for the document\'s most ' +
+      'distinctive passages and returns each passage of 10 or more words a page holds word for word, with spans on both sides ' +
+      '(paraphrase is not checked). Only `outcome: assessed` is counted: an abstention (`abstained_too_short`, `abstained_not_prose`) or ' +
+      'an outage (`search_unavailable` when no search provider is configured or answering, `sources_unreachable`) is free.',
   ];
 }
 
