@@ -25,7 +25,7 @@ const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const KEYED_LOAD_SECONDS = Number(process.env.BENCH_KEYED_SECONDS ?? 60);
 const KEYED_CONNECTIONS = 200;
 const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
-// BENCH_ONLY=checkers runs the document checkers' rows (j) and (k) alone: no data is generated or served.
+// BENCH_ONLY=checkers runs the document checkers' rows (j) to (l) alone: no data is generated or served.
 if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== 'checkers') throw new Error(`bench: BENCH_ONLY may only be checkers, got ${process.env.BENCH_ONLY}`);
 const checkersOnly = process.env.BENCH_ONLY === 'checkers';
 // autocannon's connections all come from one address: the burst guard's spec numbers (10 at once, 30 a
