@@ -150,6 +150,23 @@ describe('POST /v1/check-source-overlap', () => {
     }
   });
 
+  it('refuses a request without a document, and a type it does not read, with 400 {detail}', async () => {
+    const checker = withWeb();
+    try {
+      const empty = new FormData();
+      empty.set('note', 'no file here');
+      const none = await checker.app.request('/v1/check-source-overlap', { method: 'POST', body: empty });
+      assert.equal(none.status, 400);
+      assert.match(((await none.json()) as { detail: string }).detail, /^No document was sent; upload it in the multipart field `file`/);
+      const png = await postFiles(checker.app, '/v1/check-source-overlap', 'file', [{ bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]), name: 'scan.png' }]);
+      assert.equal(png.status, 400);
+      assert.match(((await png.json()) as { detail: string }).detail, /received a PNG image; source-overlap checks accept PDF, plain text, HTML or Word \(\.docx\)/);
+      assert.equal(unitsUsed(checker), 0);
+    } finally {
+      await checker.close();
+    }
+  });
+
   it('answers the sandbox fixture, labelled, valid and never metered', async () => {
     const checker = withWeb();
     try {

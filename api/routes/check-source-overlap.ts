@@ -27,7 +27,7 @@ export const SourceOverlapBody = z
   })
   .openapi('SourceOverlapRequest', { description: 'One document: `text`, `{bytes_b64, filename}` or `{url}`.' });
 
-const SourceOverlapForm = z.object({ file: uploadedFile });
+const SourceOverlapForm = z.object({ file: uploadedFile.optional().openapi({ description: 'The document: PDF, text, HTML or .docx.' }) });
 
 const route = (deps: CheckerDeps) => createRoute({
   method: 'post',
