@@ -38,10 +38,10 @@ export interface OverlapContext {
   progress: (stage: string) => void;
 }
 
-type Unanswered = { status: 'unreachable now' | 'refused' | 'not text'; detail: string };
+type Unanswered = { status: 'not configured' | 'unreachable now' | 'refused' | 'not found' | 'not text' | 'excluded'; detail: string };
 
 function unanswered(reason: ProviderFailureReason, detail: string): Unanswered {
-  return { status: reason === 'refused' ? 'refused' : 'unreachable now', detail };
+  return { status: reason === 'not_configured' ? 'not configured' : reason === 'refused' ? 'refused' : 'unreachable now', detail };
 }
 
 /** Hosts compared without a leading `www.`, so `www.example.org` and `example.org` are one site. */
@@ -49,16 +49,19 @@ function siteOf(host: string): string {
   return host.toLowerCase().replace(/^www\./, '');
 }
 
+/** What any overlap check covers and what a match means, whether or not this one ran. */
+const METHOD =
+  `Only passages of at least ${GUARANTEED_MATCH_WORDS} words found word for word are reported. Overlap is not plagiarism: quotations, citations, ` +
+  'standard clauses, shared templates and the author\u2019s own earlier publications match too, and a person decides what a match means.';
+
 function limitations(provider: string, queries: number): string {
   return (
     `Coverage, not a verdict. Only the pages ${provider} returned for ${queries} exact-phrase searches of the document's most distinctive passages were compared, ` +
-    `at most ${MAX_PAGES} of them; a page the search did not return, that could not be read, or whose robots.txt asks bots to stay away is not covered. ` +
-    `Only passages of at least ${GUARANTEED_MATCH_WORDS} words found word for word are reported. Overlap is not plagiarism: quotations, citations, ` +
-    'standard clauses, shared templates and the author\u2019s own earlier publications match too, and a person decides what a match means.'
+    `at most ${MAX_PAGES} of them; a page the search did not return, that could not be read, or whose robots.txt asks bots to stay away is not covered. ${METHOD}`
   );
 }
 
-function notAssessed(outcome: Exclude<OverlapOutcome, 'assessed'>, headline: string, coverage: OverlapResult['coverage'], provider: string): OverlapResult {
+function notAssessed(outcome: Exclude<OverlapOutcome, 'assessed'>, headline: string, coverage: OverlapResult['coverage']): OverlapResult {
   return {
     outcome,
     overlap_band: 'not_assessed',
@@ -70,7 +73,7 @@ function notAssessed(outcome: Exclude<OverlapOutcome, 'assessed'>, headline: str
     top_sources: [],
     headline,
     coverage,
-    limitations: `${limitations(provider, coverage.queries_sent)} This document was not assessed, and nothing was counted against your allowance.`,
+    limitations: `Not assessed: this reply says nothing about overlap either way, and nothing was counted against your allowance. ${METHOD}`,
   };
 }
 
@@ -88,11 +91,11 @@ export async function judgeOverlap(text: string, services: OverlapServices, opti
     excluded_host: options.excludedHost,
   };
   const applicable = applicability(text, document.tokens);
-  if (!applicable.applicable) return notAssessed(applicable.outcome, applicable.reason, coverage, provider);
+  if (!applicable.applicable) return notAssessed(applicable.outcome, applicable.reason, coverage);
 
   const queries = planQueries(text, document.tokens);
   if (queries.length === 0) {
-    return notAssessed('abstained_not_prose', 'The document has no passage distinctive enough to search for (every run of words is common or repeated).', coverage, provider);
+    return notAssessed('abstained_not_prose', 'The document has no passage distinctive enough to search for (every run of words is common or repeated).', coverage);
   }
   context.progress('searching the web');
   coverage.queries_sent = queries.length;
@@ -120,7 +123,7 @@ export async function judgeOverlap(text: string, services: OverlapServices, opti
     }
   });
   if (coverage.queries_answered === 0) {
-    return notAssessed('search_unavailable', `The web could not be searched, so overlap was not assessed: ${coverage.search_failures[0]!.detail}`, coverage, provider);
+    return notAssessed('search_unavailable', `The web could not be searched, so overlap was not assessed: ${coverage.search_failures[0]!.detail}`, coverage);
   }
 
   const chosen = [...candidates].sort(([, a], [, b]) => b.hits - a.hits || a.order - b.order).slice(0, MAX_PAGES);
@@ -137,11 +140,12 @@ export async function judgeOverlap(text: string, services: OverlapServices, opti
     }
     const answer = page.value;
     if (answer.status < 200 || answer.status >= 300) {
-      coverage.pages_not_read.push({ url, status: 'unreachable now', detail: `The page answered HTTP ${answer.status}.` });
+      const status = answer.status === 404 || answer.status === 410 ? 'not found' : answer.status >= 500 ? 'unreachable now' : 'refused';
+      coverage.pages_not_read.push({ url, status, detail: `The page answered HTTP ${answer.status}.` });
       return;
     }
     if (excluded !== null && siteOf(new URL(answer.finalUrl).hostname) === excluded) {
-      coverage.pages_not_read.push({ url, status: 'refused', detail: `The page redirects to ${new URL(answer.finalUrl).host}, the document's own site, which is excluded.` });
+      coverage.pages_not_read.push({ url, status: 'excluded', detail: `The page redirects to ${new URL(answer.finalUrl).host}, the document's own site, which is never a source.` });
       return;
     }
     if (answer.text === null) {
@@ -154,7 +158,7 @@ export async function judgeOverlap(text: string, services: OverlapServices, opti
   });
 
   if (coverage.pages_compared === 0 && chosen.length > 0) {
-    return notAssessed('sources_unreachable', `None of the ${chosen.length} pages the search returned could be read, so overlap was not assessed.`, coverage, provider);
+    return notAssessed('sources_unreachable', `None of the ${chosen.length} pages the search returned could be read, so overlap was not assessed.`, coverage);
   }
   matches.sort((a, b) => a.passage_span.start_char - b.passage_span.start_char || b.tokens_matched - a.tokens_matched || a.source_url.localeCompare(b.source_url));
   const figures = overlapFigures(matches, document.tokens.map((token) => token.start), titles, coverage.pages_compared);

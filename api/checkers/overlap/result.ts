@@ -31,7 +31,9 @@ export const overlapSource = z
   .openapi('OverlapSource');
 
 const unanswered = z.object({
-  status: z.enum(['unreachable now', 'refused', 'not text']),
+  status: z.enum(['not configured', 'unreachable now', 'refused', 'not found', 'not text', 'excluded']).describe(
+    '`not configured`: no search provider is set up on this server; `unreachable now`: no answer, a 5xx or the time limit (one attempt); `refused`: the provider rejected the key or query, or the page\'s robots.txt, a non-public address or a 4xx; `not found`: 404 or 410; `not text`: neither HTML nor plain text; `excluded`: on the `url` input\'s own site.',
+  ),
   detail: z.string(),
 });
 
