@@ -20,8 +20,9 @@ test('k-gram hashes depend on the words only, not on case, spacing or punctuatio
 });
 
 test('winnowing keeps the rightmost minimum of each window, each position once', () => {
-  // The paper's worked example of hashes (Schleimer et al. 2003, Fig. 2), window of four.
-  const hashes = Uint32Array.from([77, 74, 42, 17, 98, 50, 17, 98, 8, 88, 67, 39, 77, 74, 42, 17, 98]);
+  // The paper's hypothetical hashes of the 5-grams of "A do run run run, a do run run" (Schleimer et al. 2003,
+  // Fig. 1(d), as copies of the paper print it) with its window of four (Fig. 2), which keeps 17, 17, 8, 39, 17.
+  const hashes = Uint32Array.from([77, 72, 42, 17, 98, 50, 17, 98, 8, 88, 67, 39, 77, 72, 42, 17, 98]);
   assert.deepEqual(winnow(hashes, 4).map((print) => [print.hash, print.position]), [[17, 3], [17, 6], [8, 8], [39, 11], [17, 15]]);
 });
 
