@@ -6,7 +6,9 @@ import { tokenise, type Token } from './tokens.ts';
  * (a k-gram) are hashed, and in each window of w consecutive hashes the smallest is kept, the rightmost one
  * on ties, each kept position once. Two texts sharing a run of at least t = w + k - 1 words share at least
  * one kept hash (the guarantee threshold); runs shorter than k words are never seen (the noise threshold).
- * Written from the paper's definitions, not from its Figure 5, which the authors' errata says has two bugs.
+ * Written from the paper's definitions, not from its Figure 5, which the author's page says has two bugs;
+ * winnow.test.ts checks them: the paper's worked example, the guarantee on random texts, and the expected
+ * density of 2/(w+1) kept hashes.
  */
 
 /** Noise threshold: words per k-gram. */
