@@ -34,6 +34,7 @@ import { verifyReferencesRoutes } from './routes/verify-references.ts';
 import { companyResolveRoutes } from './routes/companies-resolve.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
 import { adverseMediaRoutes, releaseSanctions } from './routes/adverse-media.ts';
+import { checkSourceOverlapRoutes } from './routes/check-source-overlap.ts';
 import { warrantRoutes } from './routes/warrants.ts';
 import { extractRoutes } from './routes/extract.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -122,6 +123,7 @@ const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/warrants': checkerBodyLimit(1),
   '/v1/extract': checkerBodyLimit(1),
   '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
+  '/v1/check-source-overlap': checkerBodyLimit(1),
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
   '/v1/adverse-media': checkerBodyLimit(1),
   '/v1/verify-references': checkerBodyLimit(1),
@@ -205,6 +207,7 @@ export function createService(options: AppOptions): Service {
   app.route('/', warrantRoutes({ ...checkerDeps, state, publicUrl }));
   app.route('/', extractRoutes(checkerDeps));
   app.route('/', identityCheckRoutes(checkerDeps));
+  app.route('/', checkSourceOverlapRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
   app.route('/', adverseMediaRoutes({ ...checkerDeps, sanctions: releaseSanctions(options.store) }));
   app.route('/', verifyReferencesRoutes({ ...checkerDeps, state, publicUrl }));

@@ -18,6 +18,7 @@ import { awardPaths, readAwardMixKeys, residentBytes, tradeStatePaths } from './
 import { readMixPaths, readTenderKeys } from './read-mix.ts';
 import { benchTextPdf, benchWarrantUploads } from './checkers-bench.ts';
 import { benchSanctionsScreening } from './sanctions-bench.ts';
+import { benchOverlap } from './overlap-bench.ts';
 
 // Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -25,7 +26,7 @@ const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const KEYED_LOAD_SECONDS = Number(process.env.BENCH_KEYED_SECONDS ?? 60);
 const KEYED_CONNECTIONS = 200;
 const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
-// BENCH_ONLY=checkers runs the document checkers' rows (j) and (k) alone: no data is generated or served.
+// BENCH_ONLY=checkers runs the document checkers' rows (j) to (m) alone: no data is generated or served.
 if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== 'checkers') throw new Error(`bench: BENCH_ONLY may only be checkers, got ${process.env.BENCH_ONLY}`);
 const checkersOnly = process.env.BENCH_ONLY === 'checkers';
 // autocannon's connections all come from one address: the burst guard's spec numbers (10 at once, 30 a
@@ -228,6 +229,12 @@ row(`(k) ${uploads.uploads} warrant uploads at once, distinct ${(uploads.meanByt
 const screening = benchSanctionsScreening();
 row(`(l) sanctions screening, one name against ${screening.entries} parties`, `p50 ${screening.p50Ms.toFixed(1)} ms, p99 ${screening.p99Ms.toFixed(1)} ms`,
   `${screening.queries} names, fastest of 3 runs each; ${screening.names} listed names indexed in ${ms(screening.buildMs)}, ${(screening.indexBytes / 2 ** 20).toFixed(0)} MB of heap; goal p99 ≤ 50 ms ${screening.p99Ms <= 50 ? 'met' : 'MISSED'}`);
+// (m) Source overlap on a 5,000-word document against the fake web (bench/overlap-bench.ts).
+const overlap = await benchOverlap();
+row(`(m) overlap, ${overlap.words}-word document: fingerprints + confirmation`, `${overlap.workCpuMs.toFixed(0)} ms CPU`,
+  `${overlap.pages} pages compared, ${overlap.work.matches.length} passages, ratio ${overlap.work.ratio}; median of ${overlap.rounds}; goal ≤ 500 ms ${overlap.workCpuMs <= 500 ? 'met' : 'MISSED'}`);
+row('(m) overlap, whole check through the fake search provider', `${overlap.checkWallMs.toFixed(0)} ms`,
+  `${overlap.checkCpuMs.toFixed(0)} ms CPU with the fake answering in-process; ${overlap.check.coverage.queries_sent} searches, ${overlap.check.coverage.pages_compared} pages read, ${overlap.check.matches.length} passages`);
 
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);

@@ -171,7 +171,7 @@ describe('discovery documents', () => {
     const sandboxLine = body.split('\n').find((line) => line.includes('Svc-Sandbox: true'))!;
     assert.ok(sandboxLine.includes('`Svc-Sandbox: true` (or `?sandbox=true`, or `"sandbox": true` in a JSON body)'));
     const sandboxed = [...sandboxLine.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!).filter((name) => tools.some((tool) => tool.name === name));
-    assert.deepEqual(sandboxed, ['adverse_media', 'check_pack', 'extract_document', 'identity_check', 'inspect_document', 'resolve_company', 'tenders_match', 'verify_references']);
+    assert.deepEqual(sandboxed, ['adverse_media', 'check_pack', 'check_source_overlap', 'extract_document', 'identity_check', 'inspect_document', 'resolve_company', 'tenders_match', 'verify_references']);
     for (const name of sandboxed) {
       const { route } = tools.find((tool) => tool.name === name)!;
       const forms: [string, RequestInit][] = [
@@ -194,10 +194,12 @@ describe('discovery documents', () => {
         body.includes(
           'Metered calls, one unit each: `tenders_match` (`POST /v1/tenders/match`), `inspect_document` (`POST /v1/warrants`), ' +
             '`extract_document` (`POST /v1/extract`), `identity_check` (`POST /v1/identity-check`), `check_pack` (`POST /v1/check-pack`), ' +
-            '`adverse_media` (`POST /v1/adverse-media`), `resolve_company` (`POST /v1/companies/resolve`), `verify_references` (`POST /v1/verify-references`).',
+            '`adverse_media` (`POST /v1/adverse-media`), `resolve_company` (`POST /v1/companies/resolve`), `verify_references` (`POST /v1/verify-references`), ' +
+            '`check_source_overlap` (`POST /v1/check-source-overlap`).',
         ),
         path,
       );
+      assert.match(body, /Only `outcome: assessed` is counted: an abstention \(`abstained_too_short`, `abstained_not_prose`\) or an outage \(`search_unavailable`/, path);
       assert.match(body, /Send a document as JSON `\{"bytes_b64": "…", "filename": "…"\}`/, path);
       assert.match(body, /`\?stream=1` answers Server-Sent Events: `received`, then `inspecting` \(warrants\) or `working` heartbeats/, path);
       assert.match(body, /`POST \/v1\/adverse-media` \(MCP `adverse_media`\) screens .*Lists of politically exposed persons are not screened\./, path);
@@ -233,10 +235,10 @@ describe('sandbox lines in the discovery documents', () => {
   it('name exactly the tools whose fixtures are registered', async () => {
     const store = { state: () => ({ ready: false as const, detail: 'no release' }), now: () => new Date() };
     const builtIn = await (await createApp({ store, burst: false }).request('/agents.md')).text();
-    assert.match(builtIn, /On `adverse_media`, `check_pack`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
+    assert.match(builtIn, /On `adverse_media`, `check_pack`, `check_source_overlap`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
     const sandbox = createSandbox();
     sandbox.register('extract', { summary: 'a fixed payslip extraction', reply: () => ({ mode: 'fields' }) });
     const some = await (await createApp({ store, burst: false, sandbox }).request('/agents.md')).text();
-    assert.match(some, /On `adverse_media`, `check_pack`, `extract`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
+    assert.match(some, /On `adverse_media`, `check_pack`, `check_source_overlap`, `extract`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
   });
 });

@@ -2,7 +2,9 @@ import * as cheerio from 'cheerio';
 import type { PageText } from './types.ts';
 
 /** Elements that start a new line when a browser lays the page out. */
-const lineBreakingElements = 'p, div, li, tr, h1, h2, h3, h4, h5, h6, table, section, article, header, footer, dt, dd, blockquote, pre, address';
+const lineBreakingElements =
+  'p, div, li, tr, h1, h2, h3, h4, h5, h6, table, section, article, header, footer, dt, dd, blockquote, pre, address, ' +
+  'main, nav, aside, figure, figcaption, form, fieldset, ul, ol, dl, details, summary';
 
 /**
  * Text with no page geometry (plain text, HTML, .docx) as one page without boxes: lines trimmed, runs of

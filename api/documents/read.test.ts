@@ -85,6 +85,12 @@ test('plain text, HTML and .docx become one page of text', async () => {
   assert.equal(fromDocx.pages[0]!.text, 'Above\n\nTop left\n\nTop right\n\nBottom left\n\nBottom right\n\nBelow');
 });
 
+test('HTML5 sectioning and list elements end a line, so words on either side of them are never glued together', async () => {
+  const html = '<html><body><nav>Home | Contact</nav><main><article><p>Our shire report</p></article><aside>Related</aside><figure><img src="c.png"><figcaption>Figure 1</figcaption></figure><ul><li>One</li></ul><form>Search</form></main><details><summary>More</summary>Notes</details></body></html>';
+  const read = await readDocument(intake(new TextEncoder().encode(html), 'html', 'text/html'), { maxPages: 10, renderScale: 2, ocr: true });
+  assert.deepEqual(read.pages[0]!.text.split(/\s+/), ['Home', '|', 'Contact', 'Our', 'shire', 'report', 'Related', 'Figure', '1', 'One', 'Search', 'More', 'Notes']);
+});
+
 test('a word tesseract reads right but scores 0 is kept: only low-confidence words without a letter or digit are dropped', async () => {
   // A corpus scan (a 200 dpi JPEG, blurred and speckled, in a PDF) whose due date "1 July 2024"
   // tesseract reads correctly but scores 0.

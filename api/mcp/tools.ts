@@ -26,6 +26,7 @@ import { capabilities } from '../checkers/extract/capabilities.ts';
 import { extractionResult } from '../checkers/extract/result.ts';
 import { identityResult } from '../checkers/identity/result.ts';
 import { adverseMediaResult } from '../checkers/adverse-media/result.ts';
+import { overlapResult } from '../checkers/overlap/result.ts';
 import { packResult } from '../checkers/pack/result.ts';
 import { warrantBundle } from '../checkers/warrants/bundle.ts';
 import { CheckPackBody } from '../routes/check-pack.ts';
@@ -37,6 +38,7 @@ import { AdverseMediaBody } from '../routes/adverse-media.ts';
 import { factCheckResult } from '../checkers/references/result.ts';
 import { FeedbackBody, FeedbackReply } from '../routes/feedback.ts';
 import { CheckIdParams, VerifyReferencesBody } from '../routes/verify-references.ts';
+import { SourceOverlapBody } from '../routes/check-source-overlap.ts';
 import { WarrantBody, WarrantCheckQuery, WarrantCheckSchema, WarrantFeedbackBody, WarrantFeedbackSchema, WarrantIdParams } from '../routes/warrants.ts';
 
 /**
@@ -522,5 +524,20 @@ export const mcpTools: readonly McpTool[] = [
     route: { method: 'POST', path: '/v1/feedback' },
     input: FeedbackBody,
     output: FeedbackReply,
+  }),
+  defineTool({
+    name: 'check_source_overlap',
+    title: 'Find passages of a document published word for word on the web',
+    description:
+      'One document (`text`, `{bytes_b64, filename}` of a PDF, text, HTML or .docx, or `url`): its most distinctive passages are ' +
+      'searched on the web, the pages found are read (never those on the `url`\'s own host), and every passage of 10 or more words a ' +
+      'page holds word for word is returned with its span in the document and in the page, `overlap_ratio`, `overlap_band` and ' +
+      '`top_sources`. Paraphrase is not checked. `outcome` says when the check abstained (short or non-prose text) or could not ' +
+      'search (no provider configured or answering); only `assessed` uses one unit of the weekly allowance.',
+    route: { method: 'POST', path: '/v1/check-source-overlap' },
+    input: SourceOverlapBody,
+    output: overlapResult,
+    metered: true,
+    toRequest: documentCheckerRequest('/v1/check-source-overlap'),
   }),
 ];

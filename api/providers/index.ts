@@ -5,6 +5,7 @@ import { botUserAgent, createProviderTransport, type ProviderTransport } from '.
 import { newsFromEnv, type NewsSearch } from './news.ts';
 import { createPageFetch, type PageFetch } from './page-fetch.ts';
 import { createWayback, unconfiguredWayback, type Wayback } from './wayback.ts';
+import { webSearchFromEnv, type WebSearch } from './web-search.ts';
 
 /**
  * The outside world as the judging step of a checker sees it (DESIGN §10): every client a checker's
@@ -22,6 +23,8 @@ export interface Services {
   news: NewsSearch;
   /** The ABR's ABN Lookup web services (`SVC_ABN_LOOKUP_GUID`, `SVC_ABN_LOOKUP_URL`). */
   abnLookup: AbnLookup;
+  /** Web search (source overlap, adverse media): `SVC_BRAVE_SEARCH_KEY`, `SVC_BRAVE_SEARCH_URL`. */
+  webSearch: WebSearch;
 }
 
 /** The environment variables `servicesFromEnv` reads (each is a row of the README's configuration table). */
@@ -50,6 +53,7 @@ export function servicesFromEnv(env: ServicesEnv, fetcher: SafeFetcher, options:
     wayback: env['SVC_WAYBACK_URL'] ? createWayback({ baseUrl: env['SVC_WAYBACK_URL'], transport }) : unconfiguredWayback(),
     news: newsFromEnv(env, transport),
     abnLookup: createAbnLookup({ guid: env['SVC_ABN_LOOKUP_GUID'], transport, ...(env['SVC_ABN_LOOKUP_URL'] ? { baseUrl: env['SVC_ABN_LOOKUP_URL'] } : {}) }),
+    webSearch: webSearchFromEnv(env, transport),
   };
 }
 

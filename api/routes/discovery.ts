@@ -267,7 +267,7 @@ function authenticationLines(service: Service): string[] {
   ];
 }
 
-/** The tag of the document checker routes (api/routes/warrants.ts, extract.ts, identity-check.ts, check-pack.ts). */
+/** The tag of the document checker routes (api/routes/warrants.ts, extract.ts, identity-check.ts, check-pack.ts, check-source-overlap.ts). */
 const CHECKER_TAG = 'Document checkers';
 
 function hasCheckers(service: Service): boolean {
@@ -299,6 +299,10 @@ function checkerLines(): string[] {
       'a valid ABN or ACN resolves from the ABN and ASIC registers, a number failing its check digit comes back as a typo with the valid ' +
       'numbers one digit away, and a name only gives candidates (`ambiguous`). `coverage` names each register and whether it answered; ' +
       '`inconclusive` (a register unread, or a New Zealand identifier) is not counted.',
+    '`check_source_overlap` (`POST /v1/check-source-overlap`) also takes `{"text": "…"}`; it searches the web for the document\'s most ' +
+      'distinctive passages and returns each passage of 10 or more words a page holds word for word, with spans on both sides ' +
+      '(paraphrase is not checked). Only `outcome: assessed` is counted: an abstention (`abstained_too_short`, `abstained_not_prose`) or ' +
+      'an outage (`search_unavailable` when no search provider is configured or answering, `sources_unreachable`) is free.',
   ];
 }
 
