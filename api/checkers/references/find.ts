@@ -144,7 +144,11 @@ export function referenceEntries(text: string): Entry[] {
       continue;
     }
     const marker = ENTRY_MARKER.exec(content);
-    const startsEntry = marker !== null || AUTHOR_START.test(content) || (inSection && current === null);
+    // In an unnumbered list, a line starting with a capital after a line that ended an entry (a full stop, a
+    // URL or DOI) starts the next entry; otherwise it continues a wrapped one.
+    const previous = current === null ? '' : text.slice(current.start, current.end);
+    const followsEnd = /(?:[.)]|\b(?:https?:\/\/|doi:\s*|10\.\d{4,9}\/)\S+)\s*$/i.test(previous) && /^\s*[A-Z]/.test(content);
+    const startsEntry = marker !== null || AUTHOR_START.test(content) || (inSection && (current === null || followsEnd));
     if (inSection && !startsEntry && current !== null && looksLikeHeading(content)) {
       // A heading after the list ("Appendix A") ends it.
       close();

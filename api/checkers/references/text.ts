@@ -79,10 +79,14 @@ const STOP_WORDS = new Set(
     'shows show found finds study studies data source sources see cited').split(' '),
 );
 
-/** The content words of a text, lower case, with a crude plural/-ed/-ing trim so "rose"/"rises" stay apart but "costs"/"cost" meet. */
-export function contentWords(text: string): string[] {
+/** The words of a text that are not stop words, normalised as titles are. */
+export function significantWords(text: string): string[] {
   return normaliseTitle(text)
     .split(' ')
-    .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
-    .map((word) => (word.length > 4 ? word.replace(/(?:ing|ed|es|s)$/, '') : word));
+    .filter((word) => word.length > 1 && !STOP_WORDS.has(word));
+}
+
+/** Significant words with a crude plural/-ed/-ing trim, for matching claims: "costs" and "cost" meet. */
+export function contentWords(text: string): string[] {
+  return significantWords(text).map((word) => (word.length > 4 ? word.replace(/(?:ing|ed|es|s)$/, '') : word));
 }
