@@ -1,4 +1,4 @@
-import { sentenceSpans } from './text.ts';
+import { sentenceSpans, spanAt } from './text.ts';
 
 /**
  * Finds what a document cites: web addresses, DOIs, and scholarly citations that carry neither (an entry of
@@ -60,8 +60,8 @@ interface Entry {
 export function findReferences(text: string): FoundReference[] {
   const entries = referenceEntries(text);
   const sentences = sentenceSpans(text);
-  const sentenceAt = (offset: number) => sentences.find((span) => span.start <= offset && offset < span.end)?.text ?? null;
-  const entryAt = (offset: number) => entries.find((entry) => entry.start <= offset && offset < entry.end) ?? null;
+  const sentenceAt = (offset: number) => spanAt(sentences, offset)?.text ?? null;
+  const entryAt = (offset: number) => spanAt(entries, offset) ?? null;
   const candidates: { key: string; reference: FoundReference }[] = [];
   const located = (written: string, start: number) => {
     const entry = entryAt(start);
@@ -95,8 +95,9 @@ export function findReferences(text: string): FoundReference[] {
     if (doi === null) continue;
     candidates.push({ key: `doi:${doi}`, reference: { kind: 'doi', url: `https://doi.org/${doi}`, doi, ...located(match[0].slice(0, doi.length), match.index) } });
   }
+  const entriesWithLinks = new Set(candidates.map(({ reference }) => entryAt(reference.start)).filter((entry) => entry !== null));
   for (const entry of entries) {
-    if (candidates.some(({ reference }) => reference.start >= entry.start && reference.start < entry.end)) continue;
+    if (entriesWithLinks.has(entry)) continue;
     const reference: FoundReference = { kind: 'citation', url: null, doi: null, ...located(entry.text, entry.start), end: entry.end };
     if (reference.claimedTitle === null || reference.year === null) continue;
     candidates.push({ key: `citation:${entry.text.toLowerCase()}`, reference });
