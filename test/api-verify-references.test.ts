@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FactCheckResult } from '../api/checkers/references/result.ts';
-import { checkerApp, postJson, type CheckerApp } from './helpers/checker-app.ts';
+import { checkerApp, postFiles, postJson, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeProviders, type FakeProviders, type FakeWorld } from './helpers/fake-providers.ts';
 
 const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
@@ -55,7 +55,7 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
   let checker: CheckerApp;
   before(async () => {
     fake = await startFakeProviders(WORLD);
-    checker = checkerApp({ services: fake.services() });
+    checker = checkerApp({ services: fake.services(), fetchDocument: fake.webFetcher });
   });
   after(async () => {
     await checker.close();
@@ -145,6 +145,17 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
     assert.ok(events.includes('working'));
     assert.equal(events.at(-1), 'result');
     assert.match(text, /"status":"live"/);
+  });
+
+  it('reads the document from a multipart `file` or a `{url}` as well as from `text`', async () => {
+    const uploaded = await postFiles(checker.app, '/v1/verify-references', 'file', [{ bytes: new TextEncoder().encode('Plan: https://www.council.example/roads/maintenance-plan'), name: 'notes.txt' }]);
+    const fromFile = (await uploaded.json()) as FactCheckResult;
+    assert.deepEqual([uploaded.status, fromFile.references[0]?.status, fromFile.references[0]?.location.filename], [200, 'live', 'notes.txt']);
+    const fetched = await postJson(checker.app, '/v1/verify-references', { url: 'https://www.abs.example/household-spending' });
+    const fromUrl = (await fetched.json()) as FactCheckResult;
+    assert.equal(fetched.status, 200);
+    assert.equal(fromUrl.references.length, 0);
+    assert.equal(fromUrl.summary.headline, 'No references found; no calculations found to recompute.');
   });
 
   it('answers the sandbox fixture, labelled and never metered', async () => {

@@ -33,7 +33,7 @@ export const VerifyReferencesBody = z
   })
   .openapi('VerifyReferencesRequest', { description: 'One document: `text`, `bytes_b64` (PDF, .docx, text or HTML, with `filename`), or `url`.' });
 
-const VerifyReferencesForm = z.object({ file: uploadedFile.openapi({ description: 'The document: PDF, .docx, text or HTML.' }) });
+const VerifyReferencesForm = z.object({ file: uploadedFile.optional().openapi({ description: 'The document: PDF, .docx, text or HTML.' }) });
 
 export const CheckIdParams = z.object({
   check_id: z.string().regex(CHECK_ID_PATTERN, { error: 'must be fc_ followed by 16 lowercase hex characters' }).openapi({ param: { name: 'check_id', in: 'path' }, example: 'fc_3f2a9c0d1e4b5a67' }),

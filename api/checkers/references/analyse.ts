@@ -134,7 +134,7 @@ async function checkReference(reference: FoundReference, withinLimit: boolean, s
  * in, or, for a reference-list entry, the body sentences citing its number (`[3]`, `[2, 3]`) or its first
  * author and year (`(Smith, 2020)`, `Smith et al. (2020)`).
  */
-export function citingSentences(text: string, reference: FoundReference): { text: string; start: number; end: number }[] {
+function citingSentences(text: string, reference: FoundReference): { text: string; start: number; end: number }[] {
   const sentences = sentenceSpans(text);
   if (reference.entrySpan === null) return sentences.filter((sentence) => sentence.start <= reference.start && reference.start < sentence.end).filter((sentence) => claimOf(sentence.text).split(' ').length >= 4);
   const entry = reference.entrySpan;

@@ -164,10 +164,11 @@ export function referenceEntries(text: string): Entry[] {
     }
   }
   close();
-  return entries.filter((entry) => inSectionOrShaped(entry.text));
+  return entries.filter((entry) => hasEntrySubstance(entry.text));
 }
 
-function inSectionOrShaped(entry: string): boolean {
+/** An entry worth reading: long enough to name a work, and dated (a heading or a stray line is neither). */
+function hasEntrySubstance(entry: string): boolean {
   return entry.length >= 20 && YEAR.test(entry);
 }
 
