@@ -54,12 +54,14 @@ describe('page fetch', () => {
     assert.deepEqual(asked.slice(before), ['GET site.example/robots.txt', 'HEAD site.example/report.html', 'GET site.example/report.html']);
   });
 
-  it('keeps plain text, gives no text for other types, and stops at HEAD for a 410', async () => {
+  it('keeps plain text, stops at HEAD for a PDF that answers and for a 410', async () => {
     const pages = pageFetch();
     const notes = await pages.read(at('site.example', '/notes.txt'));
     assert.equal(notes.ok && notes.value.text, 'Plain notes\n\nsecond line');
+    const beforePdf = asked.length;
     const pdf = await pages.read(at('site.example', '/paper.pdf'));
-    assert.deepEqual(pdf.ok && [pdf.value.contentType, pdf.value.text], ['application/pdf', null]);
+    assert.deepEqual(pdf.ok && [pdf.value.contentType, pdf.value.text, pdf.value.method], ['application/pdf', null, 'HEAD']);
+    assert.deepEqual(asked.slice(beforePdf), ['HEAD site.example/paper.pdf'], 'a file that answers is not downloaded');
     const before = asked.length;
     const gone = await pages.read(at('site.example', '/gone'));
     assert.deepEqual(gone.ok && [gone.value.status, gone.value.method], [410, 'HEAD']);
