@@ -207,7 +207,7 @@ function limitations(deep: boolean): string {
     'Soft 404s are recognised by a redirect to the site root or to an error page, or an English "not found" title or heading; other soft 404s pass as live.',
     'DOIs are resolved on Crossref only: DOIs of other agencies (DataCite, mEDRA) are named but not compared. Titles are compared by normalised edit distance (match at 0.90, partial at 0.70); a citation without a DOI is looked up on Crossref, which does not index most reports, books and web pages.',
     deep
-      ? 'Deep mode judges each citing sentence against the single closest sentence of the cited HTML or text page by shared content words, negation, direction words and figures; it does not understand paraphrase, hedging or context, reads no PDF sources, and says unclear rather than guess.'
+      ? `Deep mode judges each citing sentence against the single closest sentence of the cited HTML or text page (the archived copy for an archived link) by shared content words, negation, direction words and figures; it does not understand paraphrase, hedging or context, and says unclear rather than guess. It reads links only, at most ${MAX_DEEP_PAGES} pages a call: PDF sources, DOI landing pages and citations without a link are not compared.`
       : 'Deep mode was off: cited pages were not compared with the sentences citing them.',
     'Arithmetic is recomputed where the document writes it out: sums, table columns with a Total row, "a total of" sentences, shares, changes and year spans; tolerance is the rounding the document shows. Figures in images, charts or scanned tables read by OCR may be misread.',
     'References are found in text; a reference list broken across pages or columns may be split or joined wrongly.',
