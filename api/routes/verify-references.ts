@@ -1,6 +1,6 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { StateDb } from '../../data/state/db.ts';
-import { judgeReferences } from '../checkers/references/analyse.ts';
+import { judgeReferences, TIME_BUDGET_MS } from '../checkers/references/analyse.ts';
 import { factCheckResult, type FactCheckResult } from '../checkers/references/result.ts';
 import { CHECK_ID_PATTERN, checkIdOf, createFactCheckStore } from '../checkers/references/store.ts';
 import { answerWithServices, judgedReplyCounts } from '../documents/answer-services.ts';
@@ -101,7 +101,7 @@ export function verifyReferencesRoutes(deps: CheckerDeps & { state: StateDb; pub
       now,
       stream: query.stream,
       async judge(text, services, context) {
-        const judged = await judgeReferences(text, { deep: query.deep }, services, context);
+        const judged = await judgeReferences(text, { deep: query.deep, budget: AbortSignal.timeout(TIME_BUDGET_MS) }, services, context);
         const reply: FactCheckResult = { check_id: checkId, ...judged.result, permalink: permalinkOf(checkId) };
         store.save(checkId, reply, now);
         return { reply, counts: judged.counts };
