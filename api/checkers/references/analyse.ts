@@ -227,6 +227,6 @@ function limitations(deep: boolean): string {
       ? `Deep mode judges each citing sentence against the single closest sentence of the cited HTML or text page (the archived copy for an archived link) by shared content words, negation, direction words and figures; it does not understand paraphrase, hedging or context, and says unclear rather than guess. It reads links only, at most ${MAX_DEEP_PAGES} pages a call: PDF sources, DOI landing pages and citations without a link are not compared.`
       : 'Deep mode was off: cited pages were not compared with the sentences citing them.',
     'Arithmetic is recomputed where the document writes it out: sums, table columns with a Total row, "a total of" sentences, shares, changes and year spans; tolerance is the rounding the document shows. Figures in images, charts or scanned tables read by OCR may be misread.',
-    'References are found in text; a reference list broken across pages or columns may be split or joined wrongly.',
+    `References are found in text; a reference list broken across pages or columns may be split or joined wrongly. A call checks at most ${MAX_CHECKED.url} links, ${MAX_CHECKED.doi} DOIs and ${MAX_CHECKED.citation} citations and spends at most ${TIME_BUDGET_MS / 1000} s asking outside services; the rest are listed as not checked.`,
   ].join(' ');
 }
