@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { judgeReferences } from '../api/checkers/references/analyse.ts';
 import type { FactCheckResult } from '../api/checkers/references/result.ts';
-import { checkerApp, postJson, type CheckerApp } from './helpers/checker-app.ts';
+import { checkerApp, postFiles, postJson, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeProviders, type FakeProviders, type FakeWorld } from './helpers/fake-providers.ts';
 
 const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
@@ -55,7 +56,7 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
   let checker: CheckerApp;
   before(async () => {
     fake = await startFakeProviders(WORLD);
-    checker = checkerApp({ services: fake.services() });
+    checker = checkerApp({ services: fake.services(), fetchDocument: fake.webFetcher });
   });
   after(async () => {
     await checker.close();
@@ -147,6 +148,17 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
     assert.match(text, /"status":"live"/);
   });
 
+  it('reads the document from a multipart `file` or a `{url}` as well as from `text`', async () => {
+    const uploaded = await postFiles(checker.app, '/v1/verify-references', 'file', [{ bytes: new TextEncoder().encode('Plan: https://www.council.example/roads/maintenance-plan'), name: 'notes.txt' }]);
+    const fromFile = (await uploaded.json()) as FactCheckResult;
+    assert.deepEqual([uploaded.status, fromFile.references[0]?.status, fromFile.references[0]?.location.filename], [200, 'live', 'notes.txt']);
+    const fetched = await postJson(checker.app, '/v1/verify-references', { url: 'https://www.abs.example/household-spending' });
+    const fromUrl = (await fetched.json()) as FactCheckResult;
+    assert.equal(fetched.status, 200);
+    assert.equal(fromUrl.references.length, 0);
+    assert.equal(fromUrl.summary.headline, 'No references found; no calculations found to recompute.');
+  });
+
   it('answers the sandbox fixture, labelled and never metered', async () => {
     const before = unitsUsed(checker);
     const reply = await postJson(checker.app, '/v1/verify-references', { text: 'x' }, { 'svc-sandbox': 'true' });
@@ -212,5 +224,26 @@ describe('POST /v1/feedback', () => {
     const reply = await postJson(checker.app, '/v1/feedback', { tool: 'detect_ai_text', verdict: 'up' });
     assert.equal(reply.status, 200);
     assert.deepEqual(await reply.json(), { received: true, recorded: false, feedback_id: null });
+  });
+});
+
+describe('verify-references under its time budget', () => {
+  it('reports the references whose turn comes after the budget ran out as not checked, saying why', async () => {
+    const fake = await startFakeProviders({ pages: { 'www.council.example/roads/maintenance-plan': { status: 200, body: '<title>Plan</title><p>Resealing.</p>' } } });
+    try {
+      const read = { documents: [{ sha256: 'a'.repeat(64), filename: null, kind: 'text' as const, page_count: 1, ocr_used: false, pages: [{ page: 1, source: 'text_layer' as const, text: 'See https://www.council.example/roads/maintenance-plan and doi:10.5555/12345678.' }] }] };
+      const spent = new AbortController();
+      spent.abort();
+      const judged = await judgeReferences(read, { deep: true, budget: spent.signal }, fake.services(), { now: new Date('2026-06-10T02:00:00Z'), progress: () => {} });
+      assert.deepEqual(judged.result.references.map((reference) => [reference.kind, reference.status, reference.evidence[0]]), [
+        ['url', 'not_checked', "Not checked: the call's 90 s for asking outside services ran out before this reference's turn."],
+        ['doi', 'not_checked', "Not checked: the call's 90 s for asking outside services ran out before this reference's turn."],
+      ]);
+      assert.deepEqual(judged.result.claims, []);
+      assert.equal(judged.counts, false);
+      assert.deepEqual(fake.asked, [], 'nothing was asked once the budget was spent');
+    } finally {
+      await fake.close();
+    }
   });
 });

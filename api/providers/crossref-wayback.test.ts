@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeProviders, type FakeProviders } from '../../test/helpers/fake-providers.ts';
 import { createCrossref, unconfiguredCrossref } from './crossref.ts';
 import { createProviderTransport } from './http.ts';
+import { servicesFromEnv } from './index.ts';
 import { createWayback, unconfiguredWayback } from './wayback.ts';
+import { createSafeFetcher } from '../../lib/safe-fetch.ts';
 
 describe('Crossref and Wayback clients against a local fake of their wire formats', () => {
   let fake: FakeProviders;
@@ -64,5 +66,11 @@ describe('Crossref and Wayback clients against a local fake of their wire format
     await wayback().closest('https://www.example.gov.au/report', '20190101000000');
     assert.equal(fake.asked.at(before), 'GET /wayback-api/wayback/available?url=https%3A%2F%2Fwww.example.gov.au%2Freport&timestamp=20190101000000');
     assert.equal((await unconfiguredWayback().closest('https://x.example/')).ok, false);
+  });
+
+  it('refuses at start-up a provider address that is not an http(s) URL, naming the variable', () => {
+    assert.throws(() => servicesFromEnv({ SVC_WAYBACK_URL: 'archive.org' }, createSafeFetcher()), /^Error: SVC_WAYBACK_URL must be an http or https URL such as https:\/\/archive\.org, got archive\.org$/);
+    assert.throws(() => servicesFromEnv({ SVC_CROSSREF_MAILTO: 'a@b.example', SVC_CROSSREF_URL: 'ftp://x' }, createSafeFetcher()), /SVC_CROSSREF_URL must be an http or https URL/);
+    assert.throws(() => servicesFromEnv({ SVC_PROVIDER_TIMEOUT_SECONDS: '-1' }, createSafeFetcher()), /SVC_PROVIDER_TIMEOUT_SECONDS must be a positive number/);
   });
 });

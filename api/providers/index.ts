@@ -48,13 +48,27 @@ export function servicesFromEnv(env: ServicesEnv, fetcher: SafeFetcher, options:
   return {
     pages: createPageFetch({ fetcher, transport }),
     crossref: env['SVC_CROSSREF_MAILTO']
-      ? createCrossref({ baseUrl: env['SVC_CROSSREF_URL'] || 'https://api.crossref.org', mailto: env['SVC_CROSSREF_MAILTO'], contactUrl: env['SVC_CONTACT_URL'], transport })
+      ? createCrossref({ baseUrl: httpUrl(env, 'SVC_CROSSREF_URL') ?? 'https://api.crossref.org', mailto: env['SVC_CROSSREF_MAILTO'], contactUrl: env['SVC_CONTACT_URL'], transport })
       : unconfiguredCrossref(),
-    wayback: env['SVC_WAYBACK_URL'] ? createWayback({ baseUrl: env['SVC_WAYBACK_URL'], transport }) : unconfiguredWayback(),
+    wayback: env['SVC_WAYBACK_URL'] ? createWayback({ baseUrl: httpUrl(env, 'SVC_WAYBACK_URL')!, transport }) : unconfiguredWayback(),
     news: newsFromEnv(env, transport),
     abnLookup: createAbnLookup({ guid: env['SVC_ABN_LOOKUP_GUID'], transport, ...(env['SVC_ABN_LOOKUP_URL'] ? { baseUrl: env['SVC_ABN_LOOKUP_URL'] } : {}) }),
     webSearch: webSearchFromEnv(env, transport),
   };
+}
+
+/** A provider's base URL from the environment, checked at start-up rather than on the first call; undefined when unset. */
+function httpUrl(env: ServicesEnv, variable: string): string | undefined {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new Error(`${variable} must be an http or https URL such as https://archive.org, got ${raw}`);
+  return raw;
 }
 
 export function providerTransportFromEnv(env: ServicesEnv, options: ServicesOptions = {}): ProviderTransport {

@@ -23,6 +23,7 @@ describe('page fetch', () => {
     'site.example/': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Home</title>'),
     'down.example/robots.txt': (res) => res.writeHead(503).end(),
     'free.example/anything': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('free'),
+    'site.example/silent': () => undefined,
   };
 
   before(async () => {
@@ -54,12 +55,14 @@ describe('page fetch', () => {
     assert.deepEqual(asked.slice(before), ['GET site.example/robots.txt', 'HEAD site.example/report.html', 'GET site.example/report.html']);
   });
 
-  it('keeps plain text, gives no text for other types, and stops at HEAD for a 410', async () => {
+  it('keeps plain text, stops at HEAD for a PDF that answers and for a 410', async () => {
     const pages = pageFetch();
     const notes = await pages.read(at('site.example', '/notes.txt'));
     assert.equal(notes.ok && notes.value.text, 'Plain notes\n\nsecond line');
+    const beforePdf = asked.length;
     const pdf = await pages.read(at('site.example', '/paper.pdf'));
-    assert.deepEqual(pdf.ok && [pdf.value.contentType, pdf.value.text], ['application/pdf', null]);
+    assert.deepEqual(pdf.ok && [pdf.value.contentType, pdf.value.text, pdf.value.method], ['application/pdf', null, 'HEAD']);
+    assert.deepEqual(asked.slice(beforePdf), ['HEAD site.example/paper.pdf'], 'a file that answers is not downloaded');
     const before = asked.length;
     const gone = await pages.read(at('site.example', '/gone'));
     assert.deepEqual(gone.ok && [gone.value.status, gone.value.method], [410, 'HEAD']);
@@ -72,6 +75,18 @@ describe('page fetch', () => {
     assert.deepEqual(noHead.ok && [noHead.value.status, noHead.value.text], [200, 'GET works']);
     const moved = await pages.read(at('site.example', '/moved'));
     assert.deepEqual(moved.ok && [moved.value.status, moved.value.finalUrl, moved.value.title], [200, at('site.example', '/'), 'Home']);
+  });
+
+  it('takes a HEAD that gets no answer as the one attempt, without waiting for a GET as well', async () => {
+    const pages = createPageFetch({
+      fetcher: createSafeFetcher({ resolve: async () => [{ address: '127.0.0.1', family: 4 }], testOnlyPermittedAddresses: ['127.0.0.1'], timeoutMs: 300 }),
+      transport: createProviderTransport({ userAgent: 'test', minIntervalMs: 0 }),
+    });
+    await pages.read(at('site.example', '/notes.txt'));
+    const before = asked.length;
+    const silent = await pages.read(at('site.example', '/silent'));
+    assert.deepEqual(silent.ok ? null : [silent.reason, silent.detail], ['unreachable', `${at('site.example', '/silent')} did not answer in time.`]);
+    assert.deepEqual(asked.slice(before), ['HEAD site.example/silent']);
   });
 
   it('does not fetch what robots.txt disallows for this bot, and treats a robots.txt server error as disallowing all (RFC 9309)', async () => {

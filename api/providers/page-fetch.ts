@@ -7,7 +7,9 @@ import type { ProviderResult, ProviderTransport } from './http.ts';
 /**
  * Reads a page a document cites (or a candidate source page) the polite way: through the SSRF-safe fetcher
  * (a caller's document can name any address), only where the host's robots.txt lets this bot read it, paced
- * per host like every provider call, HEAD first (a 404 or 410 needs no body) and GET when the body matters.
+ * per host like every provider call, HEAD first (a 404 or 410, or a PDF or other non-text file that answers,
+ * needs no body) and GET when the body matters or the server answered HEAD with another status (many answer
+ * 405). A HEAD that gets no answer at all is the one attempt: the page is unreachable now.
  * HTML becomes text with cheerio; plain text is kept; other types (PDF, images) are answered without text.
  */
 
@@ -18,6 +20,8 @@ const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.
 export const ROBOTS_AGENT = 'TenderIntelBot';
 /** RFC 9309 §2.4: a robots.txt may be cached for up to 24 hours. */
 const ROBOTS_TTL_MS = 24 * 60 * 60 * 1000;
+/** The types whose text is read (the rest are answered without text). */
+const TEXT_TYPES = new Set(['text/html', 'application/xhtml+xml', 'text/plain']);
 /** Text kept of a page: enough for the sentences a claim is judged against, bounded for memory. */
 const MAX_TEXT_CHARACTERS = 400_000;
 
@@ -104,9 +108,13 @@ export function createPageFetch(options: PageFetchOptions): PageFetch {
       try {
         const head = await fetchOnce(url, 'HEAD', 'text/html, text/plain;q=0.9, */*;q=0.5');
         if (head.status === 404 || head.status === 410) return { ok: true, value: answer(url, head, 'HEAD') };
+        // A PDF, an image or a data file that answers is judged by its status alone: its body (up to 25 MB) adds nothing.
+        if (head.status >= 200 && head.status < 300 && head.contentType !== null && !TEXT_TYPES.has(head.contentType)) return { ok: true, value: answer(url, head, 'HEAD') };
       } catch (error) {
-        // Many servers refuse or mishandle HEAD: the GET below is the real attempt; only a refusal ends here.
-        if (error instanceof SafeFetchError && error.kind === 'refused') return { ok: false, reason: 'refused', detail: error.message };
+        if (!(error instanceof SafeFetchError)) throw error;
+        // No answer at all (the time limit, a refused connection, no such host) is the one attempt: a GET would
+        // wait as long again. A server that mishandles HEAD answers with a status (405, 501), and gets the GET below.
+        return { ok: false, reason: error.kind === 'refused' ? 'refused' : 'unreachable', detail: error.message };
       }
       try {
         return { ok: true, value: answer(url, await fetchOnce(url, 'GET', 'text/html, text/plain;q=0.9, */*;q=0.5'), 'GET') };

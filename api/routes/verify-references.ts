@@ -1,6 +1,6 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { StateDb } from '../../data/state/db.ts';
-import { judgeReferences } from '../checkers/references/analyse.ts';
+import { judgeReferences, TIME_BUDGET_MS } from '../checkers/references/analyse.ts';
 import { factCheckResult, type FactCheckResult } from '../checkers/references/result.ts';
 import { CHECK_ID_PATTERN, checkIdOf, createFactCheckStore } from '../checkers/references/store.ts';
 import { answerWithServices, judgedReplyCounts } from '../documents/answer-services.ts';
@@ -33,7 +33,7 @@ export const VerifyReferencesBody = z
   })
   .openapi('VerifyReferencesRequest', { description: 'One document: `text`, `bytes_b64` (PDF, .docx, text or HTML, with `filename`), or `url`.' });
 
-const VerifyReferencesForm = z.object({ file: uploadedFile.openapi({ description: 'The document: PDF, .docx, text or HTML.' }) });
+const VerifyReferencesForm = z.object({ file: uploadedFile.optional().openapi({ description: 'The document: PDF, .docx, text or HTML.' }) });
 
 export const CheckIdParams = z.object({
   check_id: z.string().regex(CHECK_ID_PATTERN, { error: 'must be fc_ followed by 16 lowercase hex characters' }).openapi({ param: { name: 'check_id', in: 'path' }, example: 'fc_3f2a9c0d1e4b5a67' }),
@@ -101,7 +101,7 @@ export function verifyReferencesRoutes(deps: CheckerDeps & { state: StateDb; pub
       now,
       stream: query.stream,
       async judge(text, services, context) {
-        const judged = await judgeReferences(text, { deep: query.deep }, services, context);
+        const judged = await judgeReferences(text, { deep: query.deep, budget: AbortSignal.timeout(TIME_BUDGET_MS) }, services, context);
         const reply: FactCheckResult = { check_id: checkId, ...judged.result, permalink: permalinkOf(checkId) };
         store.save(checkId, reply, now);
         return { reply, counts: judged.counts };

@@ -24,7 +24,16 @@ const CONCURRENCY = 4;
 
 export interface ReferencesOptions {
   deep: boolean;
+  /**
+   * Aborts when the call's time is up (the route gives `TIME_BUDGET_MS`): references not yet started are then
+   * reported `not_checked`, and deep mode reads no further pages, so a document full of slow links still
+   * answers. Checks already under way finish within their own time limits.
+   */
+  budget?: AbortSignal;
 }
+
+/** How long one call may spend asking the outside world before the rest is reported as not checked. */
+export const TIME_BUDGET_MS = 90_000;
 
 export interface JudgedReferences {
   result: Omit<FactCheckResult, 'check_id' | 'permalink'>;
@@ -60,7 +69,7 @@ export async function judgeReferences(read: ReadTextResult, options: ReferencesO
     found.map(({ document, reference }, position) => {
       const withinLimit = taken[reference.kind]++ < MAX_CHECKED[reference.kind];
       return queue.add(async () => {
-        const item = await checkReference(reference, withinLimit, services);
+        const item = options.budget?.aborted === true ? outOfTime(reference) : await checkReference(reference, withinLimit, services);
         if (item.link !== undefined) links.set(position, item.link);
         return { ...item.fields, reference_id: `ref_${position + 1}`, location: locate(document, reference.start, reference.end) } satisfies FactCheckReference;
       });
@@ -73,7 +82,7 @@ export async function judgeReferences(read: ReadTextResult, options: ReferencesO
     let pagesRead = 0;
     for (const [position, { document, reference }] of found.entries()) {
       const link = links.get(position);
-      if (link === undefined || pagesRead >= MAX_DEEP_PAGES) continue;
+      if (link === undefined || pagesRead >= MAX_DEEP_PAGES || options.budget?.aborted === true) continue;
       const citing = citingSentences(document.text, reference).slice(0, MAX_CLAIMS_PER_REFERENCE);
       if (citing.length === 0) continue;
       const source = await pageForClaims(link, services);
@@ -100,8 +109,8 @@ export async function judgeReferences(read: ReadTextResult, options: ReferencesO
 
 type ReferenceFields = Omit<FactCheckReference, 'reference_id' | 'location'>;
 
-async function checkReference(reference: FoundReference, withinLimit: boolean, services: Services): Promise<{ fields: ReferenceFields; link?: CheckedLink }> {
-  const base: ReferenceFields = {
+function unchecked(reference: FoundReference): ReferenceFields {
+  return {
     kind: reference.kind,
     as_written: reference.text.slice(0, 500),
     url: reference.url,
@@ -116,6 +125,14 @@ async function checkReference(reference: FoundReference, withinLimit: boolean, s
     registered: null,
     title_similarity: null,
   };
+}
+
+function outOfTime(reference: FoundReference): { fields: ReferenceFields; link?: CheckedLink } {
+  return { fields: { ...unchecked(reference), evidence: [`Not checked: the call's ${TIME_BUDGET_MS / 1000} s for asking outside services ran out before this reference's turn.`] } };
+}
+
+async function checkReference(reference: FoundReference, withinLimit: boolean, services: Services): Promise<{ fields: ReferenceFields; link?: CheckedLink }> {
+  const base = unchecked(reference);
   if (!withinLimit) return { fields: { ...base, evidence: [`Not checked: a call checks at most ${MAX_CHECKED[reference.kind]} references of this kind.`] } };
   if (reference.kind === 'url') {
     const link = await checkLink(reference.url!, services);
@@ -134,7 +151,7 @@ async function checkReference(reference: FoundReference, withinLimit: boolean, s
  * in, or, for a reference-list entry, the body sentences citing its number (`[3]`, `[2, 3]`) or its first
  * author and year (`(Smith, 2020)`, `Smith et al. (2020)`).
  */
-export function citingSentences(text: string, reference: FoundReference): { text: string; start: number; end: number }[] {
+function citingSentences(text: string, reference: FoundReference): { text: string; start: number; end: number }[] {
   const sentences = sentenceSpans(text);
   if (reference.entrySpan === null) return sentences.filter((sentence) => sentence.start <= reference.start && reference.start < sentence.end).filter((sentence) => claimOf(sentence.text).split(' ').length >= 4);
   const entry = reference.entrySpan;
@@ -207,9 +224,9 @@ function limitations(deep: boolean): string {
     'Soft 404s are recognised by a redirect to the site root or to an error page, or an English "not found" title or heading; other soft 404s pass as live.',
     'DOIs are resolved on Crossref only: DOIs of other agencies (DataCite, mEDRA) are named but not compared. Titles are compared by normalised edit distance (match at 0.90, partial at 0.70); a citation without a DOI is looked up on Crossref, which does not index most reports, books and web pages.',
     deep
-      ? 'Deep mode judges each citing sentence against the single closest sentence of the cited HTML or text page by shared content words, negation, direction words and figures; it does not understand paraphrase, hedging or context, reads no PDF sources, and says unclear rather than guess.'
+      ? `Deep mode judges each citing sentence against the single closest sentence of the cited HTML or text page (the archived copy for an archived link) by shared content words, negation, direction words and figures; it does not understand paraphrase, hedging or context, and says unclear rather than guess. It reads links only, at most ${MAX_DEEP_PAGES} pages a call: PDF sources, DOI landing pages and citations without a link are not compared.`
       : 'Deep mode was off: cited pages were not compared with the sentences citing them.',
     'Arithmetic is recomputed where the document writes it out: sums, table columns with a Total row, "a total of" sentences, shares, changes and year spans; tolerance is the rounding the document shows. Figures in images, charts or scanned tables read by OCR may be misread.',
-    'References are found in text; a reference list broken across pages or columns may be split or joined wrongly.',
+    `References are found in text; a reference list broken across pages or columns may be split or joined wrongly. A call checks at most ${MAX_CHECKED.url} links, ${MAX_CHECKED.doi} DOIs and ${MAX_CHECKED.citation} citations and spends at most ${TIME_BUDGET_MS / 1000} s asking outside services; the rest are listed as not checked.`,
   ].join(' ');
 }

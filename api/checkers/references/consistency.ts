@@ -102,7 +102,8 @@ function finding(kind: ConsistencyKind, statement: string, numbers: number[], st
 function expressions(text: string): ConsistencyFinding[] {
   const found: ConsistencyFinding[] = [];
   const operand = String.raw`[-−]?\$?\d[\d,]*(?:\.\d+)?%?`;
-  const pattern = new RegExp(String.raw`(?<![\w.,])${operand}(?:\s*[+\-−×x*/÷]\s*${operand})+\s*=\s*${operand}`, 'g');
+  // At most twelve terms: a written sum is short, and an unbounded chain makes the search quadratic on long runs.
+  const pattern = new RegExp(String.raw`(?<![\w.,])${operand}(?:\s*[+\-−×x*/÷]\s*${operand}){1,11}\s*=\s*${operand}`, 'g');
   for (const match of text.matchAll(pattern)) {
     const written = match[0];
     const parts = written.split('=');

@@ -1,4 +1,4 @@
-import { sentenceSpans } from './text.ts';
+import { sentenceSpans, spanAt } from './text.ts';
 
 /**
  * Finds what a document cites: web addresses, DOIs, and scholarly citations that carry neither (an entry of
@@ -60,8 +60,8 @@ interface Entry {
 export function findReferences(text: string): FoundReference[] {
   const entries = referenceEntries(text);
   const sentences = sentenceSpans(text);
-  const sentenceAt = (offset: number) => sentences.find((span) => span.start <= offset && offset < span.end)?.text ?? null;
-  const entryAt = (offset: number) => entries.find((entry) => entry.start <= offset && offset < entry.end) ?? null;
+  const sentenceAt = (offset: number) => spanAt(sentences, offset)?.text ?? null;
+  const entryAt = (offset: number) => spanAt(entries, offset) ?? null;
   const candidates: { key: string; reference: FoundReference }[] = [];
   const located = (written: string, start: number) => {
     const entry = entryAt(start);
@@ -95,8 +95,9 @@ export function findReferences(text: string): FoundReference[] {
     if (doi === null) continue;
     candidates.push({ key: `doi:${doi}`, reference: { kind: 'doi', url: `https://doi.org/${doi}`, doi, ...located(match[0].slice(0, doi.length), match.index) } });
   }
+  const entriesWithLinks = new Set(candidates.map(({ reference }) => entryAt(reference.start)).filter((entry) => entry !== null));
   for (const entry of entries) {
-    if (candidates.some(({ reference }) => reference.start >= entry.start && reference.start < entry.end)) continue;
+    if (entriesWithLinks.has(entry)) continue;
     const reference: FoundReference = { kind: 'citation', url: null, doi: null, ...located(entry.text, entry.start), end: entry.end };
     if (reference.claimedTitle === null || reference.year === null) continue;
     candidates.push({ key: `citation:${entry.text.toLowerCase()}`, reference });
@@ -144,7 +145,11 @@ export function referenceEntries(text: string): Entry[] {
       continue;
     }
     const marker = ENTRY_MARKER.exec(content);
-    const startsEntry = marker !== null || AUTHOR_START.test(content) || (inSection && current === null);
+    // In an unnumbered list, a line starting with a capital after a line that ended an entry (a full stop, a
+    // URL or DOI) starts the next entry; otherwise it continues a wrapped one.
+    const previous = current === null ? '' : text.slice(current.start, current.end);
+    const followsEnd = /(?:[.)]|\b(?:https?:\/\/|doi:\s*|10\.\d{4,9}\/)\S+)\s*$/i.test(previous) && /^\s*[A-Z]/.test(content);
+    const startsEntry = marker !== null || AUTHOR_START.test(content) || (inSection && (current === null || followsEnd));
     if (inSection && !startsEntry && current !== null && looksLikeHeading(content)) {
       // A heading after the list ("Appendix A") ends it.
       close();
@@ -159,10 +164,11 @@ export function referenceEntries(text: string): Entry[] {
     }
   }
   close();
-  return entries.filter((entry) => inSectionOrShaped(entry.text));
+  return entries.filter((entry) => hasEntrySubstance(entry.text));
 }
 
-function inSectionOrShaped(entry: string): boolean {
+/** An entry worth reading: long enough to name a work, and dated (a heading or a stray line is neither). */
+function hasEntrySubstance(entry: string): boolean {
   return entry.length >= 20 && YEAR.test(entry);
 }
 

@@ -39,6 +39,20 @@ function push(spans: Span[], text: string, start: number, end: number): void {
   if (trimmed !== '') spans.push({ text: trimmed.replace(/\s+/g, ' '), start: start + leading, end: start + leading + trimmed.length });
 }
 
+/** The span of `spans` (sorted by start, not overlapping) that holds `offset`, by binary search; undefined when none does. */
+export function spanAt<T extends { start: number; end: number }>(spans: readonly T[], offset: number): T | undefined {
+  let low = 0;
+  let high = spans.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const span = spans[middle]!;
+    if (offset < span.start) high = middle - 1;
+    else if (offset >= span.end) low = middle + 1;
+    else return span;
+  }
+  return undefined;
+}
+
 /** Lower case, accents and punctuation removed, white space folded: the form titles are compared in. */
 export function normaliseTitle(title: string): string {
   return title
@@ -79,10 +93,14 @@ const STOP_WORDS = new Set(
     'shows show found finds study studies data source sources see cited').split(' '),
 );
 
-/** The content words of a text, lower case, with a crude plural/-ed/-ing trim so "rose"/"rises" stay apart but "costs"/"cost" meet. */
-export function contentWords(text: string): string[] {
+/** The words of a text that are not stop words, normalised as titles are. */
+export function significantWords(text: string): string[] {
   return normaliseTitle(text)
     .split(' ')
-    .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
-    .map((word) => (word.length > 4 ? word.replace(/(?:ing|ed|es|s)$/, '') : word));
+    .filter((word) => word.length > 1 && !STOP_WORDS.has(word));
+}
+
+/** Significant words with a crude plural/-ed/-ing trim, for matching claims: "costs" and "cost" meet. */
+export function contentWords(text: string): string[] {
+  return significantWords(text).map((word) => (word.length > 4 ? word.replace(/(?:ing|ed|es|s)$/, '') : word));
 }

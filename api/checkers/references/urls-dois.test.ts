@@ -4,7 +4,7 @@ import type { Crossref } from '../../providers/crossref.ts';
 import type { ProviderResult } from '../../providers/http.ts';
 import type { PageAnswer } from '../../providers/page-fetch.ts';
 import type { WaybackSnapshot } from '../../providers/wayback.ts';
-import { checkCitation, checkDoi, titleSimilarity } from './dois.ts';
+import { checkCitation, checkDoi, compareTitles } from './dois.ts';
 import { checkLink, deadSignal } from './urls.ts';
 
 const page = (over: Partial<PageAnswer>): PageAnswer => ({ url: 'https://site.example/a/page', finalUrl: 'https://site.example/a/page', status: 200, method: 'GET', contentType: 'text/html', title: 'A page', text: 'Some text.', ...over });
@@ -54,12 +54,15 @@ describe('DOI and citation checks', () => {
     ...over,
   });
 
-  it('titleSimilarity ignores case, accents, punctuation, "&"/"and" and a dropped or added subtitle', () => {
-    assert.equal(titleSimilarity('Deep Learning.', work('d', 'Deep learning')), 1);
-    assert.equal(titleSimilarity('Toward a unified theory of high-energy metaphysics', work('d', 'Toward a Unified Theory of High-Energy Metaphysics', 2008, 'Silly String Theory')), 1);
-    assert.equal(titleSimilarity('Toward a unified theory of high-energy metaphysics: silly string theory', work('d', 'Toward a Unified Theory of High-Energy Metaphysics', 2008, 'Silly String Theory')), 1);
-    assert.equal(titleSimilarity('Roads & bridges in Māori communities', work('d', 'Roads and Bridges in Maori Communities')), 1);
-    assert.ok(titleSimilarity('Pavement life under heavy vehicle loads', work('d', 'Soil moisture and crop yields in dry years')) < 0.5);
+  it('compareTitles ignores case, accents, punctuation, "&"/"and" and a dropped or added subtitle, but not one changed meaningful word', () => {
+    const similarity = (claimed: string, registered: ReturnType<typeof work>) => compareTitles(claimed, registered).similarity;
+    assert.equal(similarity('Deep Learning.', work('d', 'Deep learning')), 1);
+    assert.equal(similarity('Toward a unified theory of high-energy metaphysics', work('d', 'Toward a Unified Theory of High-Energy Metaphysics', 2008, 'Silly String Theory')), 1);
+    assert.equal(similarity('Toward a unified theory of high-energy metaphysics: silly string theory', work('d', 'Toward a Unified Theory of High-Energy Metaphysics', 2008, 'Silly String Theory')), 1);
+    assert.equal(similarity('Roads & bridges in Māori communities', work('d', 'Roads and Bridges in Maori Communities')), 1);
+    assert.ok(similarity('Pavement life under heavy vehicle loads', work('d', 'Soil moisture and crop yields in dry years')) < 0.5);
+    assert.deepEqual(compareTitles('Why most published research findings are true', work('d', 'Why Most Published Research Findings Are False')), { similarity: 0.91, missing: ['false'], verdict: 'partial' });
+    assert.deepEqual(compareTitles('Deep learnin', work('d', 'Deep learning')), { similarity: 0.92, missing: [], verdict: 'match' });
   });
 
   it('verifies a matching title, flags a different one, and says when there is no title to compare', async () => {

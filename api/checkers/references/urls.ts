@@ -55,7 +55,7 @@ export async function checkLink(url: string, services: Pick<Services, 'pages' | 
   const dead = deadSignal(url, page);
   if (dead !== null) return withArchive(url, services, { status: 'dead', evidence: [dead], ...base });
   const redirected = page.finalUrl !== url ? [`Redirected to ${page.finalUrl}.`] : [];
-  return { check: { status: 'live', evidence: [`GET answered HTTP ${page.status}${page.title === null ? '' : `, titled “${page.title}”`}.`, ...redirected], ...base }, page };
+  return { check: { status: 'live', evidence: [`${via} answered HTTP ${page.status}${page.title === null ? '' : `, titled “${page.title}”`}.`, ...redirected], ...base }, page };
 }
 
 /** Why a 2xx answer is really a missing page (a redirect to the root or to an error page, a soft 404), or null. */
