@@ -27,8 +27,11 @@ const KEYED_LOAD_SECONDS = Number(process.env.BENCH_KEYED_SECONDS ?? 60);
 const KEYED_CONNECTIONS = 200;
 const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
 // BENCH_ONLY=checkers runs the document checkers' rows (j) to (m) alone: no data is generated or served.
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== 'checkers') throw new Error(`bench: BENCH_ONLY may only be checkers, got ${process.env.BENCH_ONLY}`);
+// BENCH_ONLY=api runs the API's rows (b), (c) and (f) to (i) alone (with BENCH_REUSE=1, on the release an earlier
+// run left): for repeating the load and memory rows without the site build and the checkers.
+if (process.env.BENCH_ONLY !== undefined && !['checkers', 'api'].includes(process.env.BENCH_ONLY)) throw new Error(`bench: BENCH_ONLY may be checkers or api, got ${process.env.BENCH_ONLY}`);
 const checkersOnly = process.env.BENCH_ONLY === 'checkers';
+const apiOnly = process.env.BENCH_ONLY === 'api';
 // autocannon's connections all come from one address: the burst guard's spec numbers (10 at once, 30 a
 // minute) would refuse nearly all of them, so the benchmark raises them; the guard still runs on every request.
 // Metered routes run far past the weekly cap of 100: the bench account's cap is raised, the meter still
@@ -199,6 +202,10 @@ if (!checkersOnly) {
 
   // (d) The static site at this scale: a page per state × trade pair and per listed buyer, against a bare
   // Astro build of as many trivial pages in the same run.
+  if (!apiOnly) await siteRows(manifest, dataDir, releaseDir);
+}
+
+async function siteRows(manifest: Manifest, dataDir: string, releaseDir: string): Promise<void> {
   const site = await benchSite({ dataDir, releaseDir, manifest });
   const perSecond = (pages: number, millis: number) => pages / (millis / 1000);
   const siteRatio = perSecond(site.pages, site.astroMs) / perSecond(site.barePages, site.bareMs);
@@ -208,33 +215,7 @@ if (!checkersOnly) {
   row('(d) largest page with its CSS', `${(site.largestPage.bytes / 1024).toFixed(1)} KB`, `${site.largestPage.path}; goal ≤ 100 KB ${site.largestPage.bytes <= 100 * 1024 ? 'met' : 'MISSED'}`);
 }
 
-// (j) The document checkers on a ten-page text PDF against pdfjs-dist alone reading its text, and (k) warrant
-// uploads at once through the API; after every row above, so their work never overlaps the load and memory rows.
-const reading = await benchTextPdf();
-const warrantRatio = reading.warrantMs / reading.pdfjsMs;
-const extractRatio = reading.extractMs / reading.pdfjsMs;
-row(`(j) ${reading.pages}-page text PDF: pdfjs-dist alone`, `${reading.pdfjsMs.toFixed(0)} ms`,
-  `getDocument + getTextContent of every page (${reading.textRuns} text runs, ${(reading.bytes / 1024).toFixed(0)} KB); medians of ${reading.rounds} interleaved rounds`);
-row('(j) warrant (analyseWarrant), same file', `${reading.warrantMs.toFixed(0)} ms`,
-  `${warrantRatio.toFixed(2)}× pdfjs; band ${reading.warrantBand}, ${reading.warrantSignals} signals; goal ≤ 3× ${warrantRatio <= 3 ? 'met' : 'MISSED'}`);
-row('(j) extract (analyseExtraction), template contract, no options', `${reading.extractMs.toFixed(0)} ms`,
-  `${extractRatio.toFixed(2)}× pdfjs; ${reading.extractFound} of ${reading.extractAsked} template fields found; goal ≤ 2× ${extractRatio <= 2 ? 'met' : 'MISSED'}`);
-const checkersDataDir = join(workDir, 'checkers');
-await rm(checkersDataDir, { recursive: true, force: true });
-const uploads = await benchWarrantUploads({ dataDir: checkersDataDir, env: { ...serve.env, ...LOAD_TEST_LIMITS }, nodeArgs: serve.nodeArgs, headers: await freshApiKey(checkersDataDir) });
-row(`(k) ${uploads.uploads} warrant uploads at once, distinct ${(uploads.meanBytes / 2 ** 20).toFixed(2)} MB PDFs`, `p50 ${ms(uploads.p50Ms)}, p99 ${ms(uploads.p99Ms)}`,
-  `all answered in ${ms(uploads.wallMs)}; goal no error ${uploads.failures.length === 0 ? 'met' : `MISSED: ${uploads.failures.join('; ')}`}`);
-
-// (l) Sanctions screening: one name against 20,000 listed parties, in process (bench/sanctions-bench.ts).
-const screening = benchSanctionsScreening();
-row(`(l) sanctions screening, one name against ${screening.entries} parties`, `p50 ${screening.p50Ms.toFixed(1)} ms, p99 ${screening.p99Ms.toFixed(1)} ms`,
-  `${screening.queries} names, fastest of 3 runs each; ${screening.names} listed names indexed in ${ms(screening.buildMs)}, ${(screening.indexBytes / 2 ** 20).toFixed(0)} MB of heap; goal p99 ≤ 50 ms ${screening.p99Ms <= 50 ? 'met' : 'MISSED'}`);
-// (m) Source overlap on a 5,000-word document against the fake web (bench/overlap-bench.ts).
-const overlap = await benchOverlap();
-row(`(m) overlap, ${overlap.words}-word document: fingerprints + confirmation`, `${overlap.workCpuMs.toFixed(0)} ms CPU`,
-  `${overlap.pages} pages compared, ${overlap.work.matches.length} passages, ratio ${overlap.work.ratio}; median of ${overlap.rounds}; goal ≤ 500 ms ${overlap.workCpuMs <= 500 ? 'met' : 'MISSED'}`);
-row('(m) overlap, whole check through the fake search provider', `${overlap.checkWallMs.toFixed(0)} ms`,
-  `${overlap.checkCpuMs.toFixed(0)} ms CPU with the fake answering in-process; ${overlap.check.coverage.queries_sent} searches, ${overlap.check.coverage.pages_compared} pages read, ${overlap.check.matches.length} passages`);
+if (!apiOnly) await checkerRows();
 
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
@@ -263,4 +244,35 @@ async function freshApiKey(dataDir: string): Promise<Record<string, string>> {
   } finally {
     state.close();
   }
+}
+
+/** (j) to (m): the document checkers, in process and through the API. */
+async function checkerRows(): Promise<void> {
+  // (j) The document checkers on a ten-page text PDF against pdfjs-dist alone reading its text, and (k) warrant
+  // uploads at once through the API; after every row above, so their work never overlaps the load and memory rows.
+  const reading = await benchTextPdf();
+  const warrantRatio = reading.warrantMs / reading.pdfjsMs;
+  const extractRatio = reading.extractMs / reading.pdfjsMs;
+  row(`(j) ${reading.pages}-page text PDF: pdfjs-dist alone`, `${reading.pdfjsMs.toFixed(0)} ms`,
+    `getDocument + getTextContent of every page (${reading.textRuns} text runs, ${(reading.bytes / 1024).toFixed(0)} KB); medians of ${reading.rounds} interleaved rounds`);
+  row('(j) warrant (analyseWarrant), same file', `${reading.warrantMs.toFixed(0)} ms`,
+    `${warrantRatio.toFixed(2)}× pdfjs; band ${reading.warrantBand}, ${reading.warrantSignals} signals; goal ≤ 3× ${warrantRatio <= 3 ? 'met' : 'MISSED'}`);
+  row('(j) extract (analyseExtraction), template contract, no options', `${reading.extractMs.toFixed(0)} ms`,
+    `${extractRatio.toFixed(2)}× pdfjs; ${reading.extractFound} of ${reading.extractAsked} template fields found; goal ≤ 2× ${extractRatio <= 2 ? 'met' : 'MISSED'}`);
+  const checkersDataDir = join(workDir, 'checkers');
+  await rm(checkersDataDir, { recursive: true, force: true });
+  const uploads = await benchWarrantUploads({ dataDir: checkersDataDir, env: { ...serve.env, ...LOAD_TEST_LIMITS }, nodeArgs: serve.nodeArgs, headers: await freshApiKey(checkersDataDir) });
+  row(`(k) ${uploads.uploads} warrant uploads at once, distinct ${(uploads.meanBytes / 2 ** 20).toFixed(2)} MB PDFs`, `p50 ${ms(uploads.p50Ms)}, p99 ${ms(uploads.p99Ms)}`,
+    `all answered in ${ms(uploads.wallMs)}; goal no error ${uploads.failures.length === 0 ? 'met' : `MISSED: ${uploads.failures.join('; ')}`}`);
+
+  // (l) Sanctions screening: one name against 20,000 listed parties, in process (bench/sanctions-bench.ts).
+  const screening = benchSanctionsScreening();
+  row(`(l) sanctions screening, one name against ${screening.entries} parties`, `p50 ${screening.p50Ms.toFixed(1)} ms, p99 ${screening.p99Ms.toFixed(1)} ms`,
+    `${screening.queries} names, fastest of 3 runs each; ${screening.names} listed names indexed in ${ms(screening.buildMs)}, ${(screening.indexBytes / 2 ** 20).toFixed(0)} MB of heap; goal p99 ≤ 50 ms ${screening.p99Ms <= 50 ? 'met' : 'MISSED'}`);
+  // (m) Source overlap on a 5,000-word document against the fake web (bench/overlap-bench.ts).
+  const overlap = await benchOverlap();
+  row(`(m) overlap, ${overlap.words}-word document: fingerprints + confirmation`, `${overlap.workCpuMs.toFixed(0)} ms CPU`,
+    `${overlap.pages} pages compared, ${overlap.work.matches.length} passages, ratio ${overlap.work.ratio}; median of ${overlap.rounds}; goal ≤ 500 ms ${overlap.workCpuMs <= 500 ? 'met' : 'MISSED'}`);
+  row('(m) overlap, whole check through the fake search provider', `${overlap.checkWallMs.toFixed(0)} ms`,
+    `${overlap.checkCpuMs.toFixed(0)} ms CPU with the fake answering in-process; ${overlap.check.coverage.queries_sent} searches, ${overlap.check.coverage.pages_compared} pages read, ${overlap.check.matches.length} passages`);
 }
