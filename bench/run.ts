@@ -268,7 +268,7 @@ async function checkerRows(): Promise<void> {
   // (l) Sanctions screening: one name against 20,000 listed parties, in process (bench/sanctions-bench.ts).
   const screening = benchSanctionsScreening();
   row(`(l) sanctions screening, one name against ${screening.entries} parties`, `p50 ${screening.p50Ms.toFixed(1)} ms, p99 ${screening.p99Ms.toFixed(1)} ms`,
-    `${screening.queries} names, fastest of 3 runs each; ${screening.names} listed names indexed in ${ms(screening.buildMs)}, ${(screening.indexBytes / 2 ** 20).toFixed(0)} MB of heap; goal p99 ≤ 50 ms ${screening.p99Ms <= 50 ? 'met' : 'MISSED'}`);
+    `${screening.queries} names, fastest of 3 runs each; ${screening.names} listed names indexed in ${ms(screening.buildMs)}, ${(screening.indexBytes / 2 ** 20).toFixed(1)} MB of heap; goal p99 ≤ 50 ms ${screening.p99Ms <= 50 ? 'met' : 'MISSED'}`);
   // (m) Source overlap on a 5,000-word document against the fake web (bench/overlap-bench.ts).
   const overlap = await benchOverlap();
   row(`(m) overlap, ${overlap.words}-word document: fingerprints + confirmation`, `${overlap.workCpuMs.toFixed(0)} ms CPU`,

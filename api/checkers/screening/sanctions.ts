@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../../../data/store.ts';
-import { CANDIDATE_FLOOR, compareCountry, compareDateOfBirth, consonantSkeleton, judge, mightMatch, prepareName, preparedSimilarity, type PreparedName, type Strength } from './match.ts';
+import { CANDIDATE_FLOOR, compareCountry, compareDateOfBirth, consonantSkeleton, judge, mightMatch, preparedSimilarity, prepareName, type PreparedName, type Strength } from './match.ts';
 import { nameTokens, normaliseName } from './names.ts';
 
 /** One listed party as the release's `sanctions_entries` table holds it (data/models/sanctions_entries.sql). */
@@ -30,25 +30,83 @@ export interface IndexedList {
   as_of: string | null;
 }
 
-interface IndexedName extends PreparedName {
-  entry: number;
+/** What a screening reads of a listed party that matched: the index keeps these fields, not the rows. */
+export interface Listing {
+  source: string;
+  entry_id: string;
+  entity_type: SanctionsEntry['entity_type'];
+  name: string;
+  dates_of_birth: string[];
+  /** Nationalities and countries of address and birth together: the country qualifier reads them as one. */
+  countries: string[];
+  programmes: string[];
+}
+
+const ENTITY_TYPES = SanctionsEntry.shape.entity_type.options;
+/** Joins a listing's list fields into one string; no list prints a control character in a date, country or programme. */
+const FIELD_SEPARATOR = '\u001f';
+
+/** Groups of integers under integer keys as two typed arrays: where each key's group starts, and the groups end to end. */
+interface Postings {
+  starts: Uint32Array;
+  values: Uint32Array;
+}
+
+/** Lists `[key, value, key, value, …]` as Postings of `keyCount` keys: counted first, then filled in place. */
+function postingsOf(keyCount: number, filings: readonly number[]): Postings {
+  const starts = new Uint32Array(keyCount + 1);
+  for (let i = 0; i < filings.length; i += 2) starts[filings[i]! + 1]!++;
+  for (let key = 0; key < keyCount; key++) starts[key + 1]! += starts[key]!;
+  const values = new Uint32Array(filings.length / 2);
+  const next = starts.slice(0, keyCount);
+  for (let i = 0; i < filings.length; i += 2) values[next[filings[i]!]!++] = filings[i + 1]!;
+  return { starts, values };
+}
+
+function group(postings: Postings, key: number): Uint32Array {
+  return postings.values.subarray(postings.starts[key]!, postings.starts[key + 1]!);
 }
 
 /**
- * The lists held in memory for screening: every primary name and strong alias as prepared tokens, and a
- * blocking map from short keys of each token to the names holding it, so a query scores hundreds of names
- * rather than every one. Memory: about 2.5 KB per listed party, 50 MB of heap for 20,000 (bench/sanctions-bench.ts).
+ * The lists held in memory for screening, built for size: about 20,000 parties are held for as long as the
+ * release is served, in an API that must stay under 400 MB. Every distinct name part is one string with an
+ * integer id; the listed names (primary and strong aliases) are runs of part ids; the blocking groups are
+ * typed arrays of name numbers; and of the rows only the fields a screening reports are kept, their repeated
+ * texts (sources, countries, programmes, dates) once each. About 0.25 KB per listed party: 5 MB of heap for
+ * the bench's 20,000 (bench/sanctions-bench.ts; test/sanctions-bench.test.ts fails over 10 MB).
  */
 export interface SanctionsIndex {
-  entries: SanctionsEntry[];
   lists: IndexedList[];
-  names: IndexedName[];
-  blocks: Map<string, number[]>;
+  /** How many listed parties and how many listed names (primary names and strong aliases) it screens. */
+  parties: number;
+  names: number;
+  /** Texts many listings share (sources, joined dates, countries and programmes), each held once. */
+  texts: string[];
+  /** Per party: its source, dates of birth, countries and programmes as indexes into `texts`, then its own fields. */
+  partySource: Uint32Array;
+  partyDates: Uint32Array;
+  partyCountries: Uint32Array;
+  partyProgrammes: Uint32Array;
+  partyType: Uint8Array;
+  partyEntryId: string[];
+  partyName: string[];
+  /** Per distinct name part (by id): its letters and its consonant skeleton. */
+  parts: string[];
+  skeletons: string[];
+  /** Per listed name: its party, and its part ids (`nameParts` from `nameStarts[name]` to `nameStarts[name + 1]`). */
+  nameParty: Uint32Array;
+  nameStarts: Uint32Array;
+  nameParts: Uint32Array;
+  /** The blocking keys (see `blockKeys`) by id, and the names filed under each. */
+  keyIds: Map<string, number>;
+  blocks: Postings;
   /**
-   * Names of two or three parts filed under each pair of their parts' keys (see `pairKeys`), as
-   * `name * 4 + pair` so a screening can tell which of a name's pairs (0 to 2) it met.
+   * Names of two or three parts filed under each pair of their parts' keys (see `pairCodes`), as
+   * `name * 4 + pair` so a screening can tell which of a name's pairs (0 to 2) it met; `pairCodes` holds the
+   * pair codes in ascending order, the group of `pairCodes[i]` is group `i`.
    */
-  pairBlocks: Map<string, number[]>;
+  pairCodes: Float64Array;
+  pairBlocks: Postings;
   /** Scratch counters, one per name, reused by every screening (screening is synchronous). */
   scratch: { hits: Uint8Array; lastToken: Uint32Array; token: number };
 }
@@ -70,53 +128,190 @@ export function blockKeys(token: string): string[] {
 /** A listed name of at most this many parts is also found through any two of its parts, common ones included. */
 const SHORT_NAME_PARTS = 3;
 
+/** The keys of a part that pairs are filed under: its first-three-letter and sounding-consonant keys. */
+function pairingKeys(token: string): string[] {
+  return blockKeys(token).filter((key) => !key.startsWith('s:'));
+}
+
 /**
- * The keys a pair of parts is filed under: each combination of their first-three-letter and sounding-consonant
- * keys, in a fixed order, so "AHMAD, Muhammad" is found from "Muhammad Ahmad Rezaei" though both parts are
- * common and the rare one (Rezaei) is not in the listed name.
+ * The codes a pair of parts is filed under: each combination of their pairing keys' ids, the lower id first,
+ * so "AHMAD, Muhammad" is found from "Muhammad Ahmad Rezaei" though both parts are common and the rare one
+ * (Rezaei) is not in the listed name. Keys the index has never filed give no code.
  */
-function pairKeys(a: string, b: string): string[] {
-  const keysOf = (token: string) => blockKeys(token).filter((key) => !key.startsWith('s:'));
-  const keys: string[] = [];
-  for (const x of keysOf(a)) for (const y of keysOf(b)) keys.push(x < y ? `${x}|${y}` : `${y}|${x}`);
-  return keys;
+function pairCodes(keyIds: ReadonlyMap<string, number>, a: readonly string[], b: readonly string[]): number[] {
+  const codes: number[] = [];
+  for (const x of a) {
+    const xId = keyIds.get(x);
+    if (xId === undefined) continue;
+    for (const y of b) {
+      const yId = keyIds.get(y);
+      if (yId !== undefined) codes.push(Math.min(xId, yId) * keyIds.size + Math.max(xId, yId));
+    }
+  }
+  return codes;
 }
 
-function file(blocks: Map<string, number[]>, key: string, name: number): void {
-  const holders = blocks.get(key);
-  if (holders) holders.push(name);
-  else blocks.set(key, [name]);
+/** The position of `code` in the ascending `codes`, or -1. */
+function findCode(codes: Float64Array, code: number): number {
+  let low = 0;
+  let high = codes.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = codes[middle]!;
+    if (found === code) return middle;
+    if (found < code) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
 
-export function buildSanctionsIndex(entries: SanctionsEntry[], lists: IndexedList[] = []): SanctionsIndex {
-  const names: IndexedName[] = [];
-  const blocks = new Map<string, number[]>();
-  const pairBlocks = new Map<string, number[]>();
-  entries.forEach((entry, entryIndex) => {
+/** A numbering of strings: each distinct one gets the next id and is held once. */
+function numbering(): { ids: Map<string, number>; texts: string[]; idOf: (text: string) => number } {
+  const ids = new Map<string, number>();
+  const texts: string[] = [];
+  return {
+    ids,
+    texts,
+    idOf(text) {
+      let id = ids.get(text);
+      if (id === undefined) {
+        id = texts.push(text) - 1;
+        ids.set(text, id);
+      }
+      return id;
+    },
+  };
+}
+
+export function buildSanctionsIndex(entries: readonly SanctionsEntry[], lists: IndexedList[] = []): SanctionsIndex {
+  const shared = numbering();
+  const joined = (values: readonly string[]) => shared.idOf(values.join(FIELD_SEPARATOR));
+  const partyCount = entries.length;
+  const partySource = new Uint32Array(partyCount);
+  const partyDates = new Uint32Array(partyCount);
+  const partyCountries = new Uint32Array(partyCount);
+  const partyProgrammes = new Uint32Array(partyCount);
+  const partyType = new Uint8Array(partyCount);
+  const partyEntryId: string[] = [];
+  const partyName: string[] = [];
+  const parts = numbering();
+  const nameParty: number[] = [];
+  const nameStarts: number[] = [0];
+  const nameParts: number[] = [];
+  entries.forEach((entry, party) => {
+    partySource[party] = shared.idOf(entry.source);
+    partyDates[party] = joined(entry.dates_of_birth);
+    partyCountries[party] = joined([...entry.nationalities, ...entry.countries]);
+    partyProgrammes[party] = joined(entry.programmes);
+    partyType[party] = ENTITY_TYPES.indexOf(entry.entity_type);
+    partyEntryId.push(entry.entry_id);
+    partyName.push(entry.name);
     const seen = new Set<string>();
     for (const text of [entry.name, ...entry.aliases]) {
       const tokens = nameTokens(text);
       const key = tokens.join(' ');
       if (tokens.length === 0 || seen.has(key)) continue;
       seen.add(key);
-      const nameIndex = names.push({ entry: entryIndex, ...prepareName(tokens) }) - 1;
-      for (const blockKey of new Set(tokens.flatMap(blockKeys))) file(blocks, blockKey, nameIndex);
-      if (tokens.length >= 2 && tokens.length <= SHORT_NAME_PARTS) {
-        const filed = new Set<string>();
-        let pair = 0;
-        for (let i = 0; i < tokens.length; i++) {
-          for (let j = i + 1; j < tokens.length; j++, pair++) {
-            for (const key of pairKeys(tokens[i]!, tokens[j]!)) {
-              if (filed.has(`${key} ${pair}`)) continue;
-              filed.add(`${key} ${pair}`);
-              file(pairBlocks, key, nameIndex * 4 + pair);
-            }
-          }
+      nameParty.push(party);
+      for (const token of tokens) nameParts.push(parts.idOf(token));
+      nameStarts.push(nameParts.length);
+    }
+  });
+  const names = nameParty.length;
+
+  // every part's keys worked out once, as ids; `s:` keys are not pairing keys
+  const keys = numbering();
+  const partKeys = parts.texts.map((part) => blockKeys(part).map(keys.idOf));
+  const partPairingKeys = parts.texts.map(pairingKeys);
+  const keyCount = keys.texts.length;
+
+  const blockFilings: number[] = [];
+  const filedIn = new Int32Array(keyCount).fill(-1);
+  const pairFilings: number[] = [];
+  for (let name = 0; name < names; name++) {
+    const from = nameStarts[name]!;
+    const to = nameStarts[name + 1]!;
+    for (let at = from; at < to; at++) {
+      for (const key of partKeys[nameParts[at]!]!) {
+        if (filedIn[key] === name) continue;
+        filedIn[key] = name;
+        blockFilings.push(key, name);
+      }
+    }
+    if (to - from < 2 || to - from > SHORT_NAME_PARTS) continue;
+    let pair = 0;
+    for (let i = from; i < to; i++) {
+      for (let j = i + 1; j < to; j++, pair++) {
+        for (const code of new Set(pairCodes(keys.ids, partPairingKeys[nameParts[i]!]!, partPairingKeys[nameParts[j]!]!))) {
+          pairFilings.push(code, name * 4 + pair);
         }
       }
     }
-  });
-  return { entries, lists, names, blocks, pairBlocks, scratch: { hits: new Uint8Array(names.length), lastToken: new Uint32Array(names.length), token: 0 } };
+  }
+  const distinctCodes = new Set<number>();
+  for (let i = 0; i < pairFilings.length; i += 2) distinctCodes.add(pairFilings[i]!);
+  const codes = Float64Array.from(distinctCodes).sort();
+  for (let i = 0; i < pairFilings.length; i += 2) pairFilings[i] = findCode(codes, pairFilings[i]!);
+
+  return {
+    lists,
+    parties: partyCount,
+    names,
+    texts: shared.texts,
+    partySource,
+    partyDates,
+    partyCountries,
+    partyProgrammes,
+    partyType,
+    partyEntryId,
+    partyName,
+    parts: parts.texts,
+    skeletons: parts.texts.map(consonantSkeleton),
+    nameParty: Uint32Array.from(nameParty),
+    nameStarts: Uint32Array.from(nameStarts),
+    nameParts: Uint32Array.from(nameParts),
+    keyIds: keys.ids,
+    blocks: postingsOf(keyCount, blockFilings),
+    pairCodes: codes,
+    pairBlocks: postingsOf(codes.length, pairFilings),
+    scratch: { hits: new Uint8Array(names), lastToken: new Uint32Array(names), token: 0 },
+  };
+}
+
+/**
+ * A listed name's parts and skeletons as the scorer takes them, made for each name a screening looks at rather
+ * than kept: two small arrays for each of 50,000 names were a large share of the index's heap.
+ */
+function listedName(index: SanctionsIndex, name: number): PreparedName {
+  const tokens: string[] = [];
+  const skeletons: string[] = [];
+  for (let at = index.nameStarts[name]!; at < index.nameStarts[name + 1]!; at++) {
+    tokens.push(index.parts[index.nameParts[at]!]!);
+    skeletons.push(index.skeletons[index.nameParts[at]!]!);
+  }
+  return { tokens, skeletons };
+}
+
+function partsOf(index: SanctionsIndex, name: number): number {
+  return index.nameStarts[name + 1]! - index.nameStarts[name]!;
+}
+
+function listFieldOf(index: SanctionsIndex, text: number): string[] {
+  const value = index.texts[text]!;
+  return value === '' ? [] : value.split(FIELD_SEPARATOR);
+}
+
+/** The fields a screening reports of one listed party. */
+function listingOf(index: SanctionsIndex, party: number): Listing {
+  return {
+    source: index.texts[index.partySource[party]!]!,
+    entry_id: index.partyEntryId[party]!,
+    entity_type: ENTITY_TYPES[index.partyType[party]!]!,
+    name: index.partyName[party]!,
+    dates_of_birth: listFieldOf(index, index.partyDates[party]!),
+    countries: listFieldOf(index, index.partyCountries[party]!),
+    programmes: listFieldOf(index, index.partyProgrammes[party]!),
+  };
 }
 
 export interface ScreeningQuery {
@@ -160,12 +355,15 @@ const COMMON_PART_NAMES = 1_500;
  * (its two rarest when every part is common), held by at least two of those parts (or every one, for names
  * of fewer parts), since one shared part is capped low anyway; `anchors` (token indexes) are those parts,
  * for the cheap test before scoring. `short`: names of two or three parts every part of which the query's
- * parts meet, common ones included, through the pair keys.
+ * parts meet, common ones included, through the pair codes.
  */
 function blockedNames(index: SanctionsIndex, queryTokens: string[]): { anchored: number[]; short: number[]; anchors: number[] } {
   const distinct = [...new Set(queryTokens)];
   const parts = distinct.map((token) => {
-    const buckets = blockKeys(token).map((key) => index.blocks.get(key) ?? []);
+    const buckets = blockKeys(token).flatMap((key) => {
+      const id = index.keyIds.get(key);
+      return id === undefined ? [] : [group(index.blocks, id)];
+    });
     return { at: queryTokens.indexOf(token), buckets, size: buckets.reduce((sum, bucket) => sum + bucket.length, 0) };
   }).sort((a, b) => a.size - b.size);
   const rare = parts.filter((part) => part.size <= COMMON_PART_NAMES);
@@ -186,18 +384,21 @@ function blockedNames(index: SanctionsIndex, queryTokens: string[]): { anchored:
   }
   const anchored: number[] = [];
   for (const name of touched) {
-    if (hits[name]! >= Math.min(2, generating.length, index.names[name]!.tokens.length)) anchored.push(name);
+    if (hits[name]! >= Math.min(2, generating.length, partsOf(index, name))) anchored.push(name);
     hits[name] = 0;
   }
   // which of each short name's pairs the query met: both parts of a two-part name, or two pairs (so all three
   // parts) of a three-part one; a three-part name met on one pair has a part the query lacks
+  const pairing = distinct.map(pairingKeys);
   const pairsMet = new Map<number, number>();
   for (let i = 0; i < distinct.length; i++) {
     for (let j = i + 1; j < distinct.length; j++) {
-      for (const key of pairKeys(distinct[i]!, distinct[j]!)) {
-        for (const filed of index.pairBlocks.get(key) ?? []) {
-          const name = Math.floor(filed / 4);
-          pairsMet.set(name, (pairsMet.get(name) ?? 0) | (1 << (filed % 4)));
+      for (const code of pairCodes(index.keyIds, pairing[i]!, pairing[j]!)) {
+        const at = findCode(index.pairCodes, code);
+        if (at < 0) continue;
+        for (const filed of group(index.pairBlocks, at)) {
+          const name = filed >>> 2;
+          pairsMet.set(name, (pairsMet.get(name) ?? 0) | (1 << (filed & 3)));
         }
       }
     }
@@ -205,7 +406,7 @@ function blockedNames(index: SanctionsIndex, queryTokens: string[]): { anchored:
   const short: number[] = [];
   for (const [name, mask] of pairsMet) {
     const met = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1);
-    if (met >= (index.names[name]!.tokens.length === 2 ? 1 : 2)) short.push(name);
+    if (met >= (partsOf(index, name) === 2 ? 1 : 2)) short.push(name);
   }
   return { anchored, short, anchors: generating.map((part) => part.at) };
 }
@@ -221,7 +422,7 @@ const PROGRAMME_TOPICS: [RegExp, string][] = [
   [/\b(TCO|transnational criminal)\b/i, 'crime'],
 ];
 
-function topicsOf(entries: SanctionsEntry[]): string[] {
+function topicsOf(entries: readonly Listing[]): string[] {
   const topics = new Set(['sanction']);
   for (const programme of entries.flatMap((entry) => entry.programmes)) {
     for (const [pattern, topic] of PROGRAMME_TOPICS) if (pattern.test(programme)) topics.add(topic);
@@ -243,7 +444,7 @@ export interface PartyMatch {
   /** The listed name of the best-scoring listing. */
   name: string;
   /** Every listing of the party that matched (one per list that names it). */
-  entries: SanctionsEntry[];
+  entries: Listing[];
   score: number;
   strength: Strength;
   corroboration: string[];
@@ -260,24 +461,24 @@ export function matchParties(index: SanctionsIndex, query: ScreeningQuery): Part
   const queryNames = [query.name, ...(query.aliases ?? [])]
     .map((name) => nameTokens(name).slice(0, MAX_QUERY_PARTS))
     .filter((tokens) => tokens.length > 0);
-  const bestByEntry = new Map<number, number>();
+  const bestByParty = new Map<number, number>();
   for (const tokens of queryNames) {
     const prepared = prepareName(tokens);
     const { anchored, short, anchors } = blockedNames(index, tokens);
-    const chosen = new Set([...anchored.filter((name) => mightMatch(prepared, anchors, index.names[name]!)), ...short]);
-    for (const nameIndex of chosen) {
-      const listed = index.names[nameIndex]!;
-      const similarity = preparedSimilarity(prepared, listed);
-      if (similarity >= CANDIDATE_FLOOR && similarity > (bestByEntry.get(listed.entry) ?? 0)) bestByEntry.set(listed.entry, similarity);
+    const chosen = new Set([...anchored.filter((name) => mightMatch(prepared, anchors, listedName(index, name))), ...short]);
+    for (const name of chosen) {
+      const party = index.nameParty[name]!;
+      const similarity = preparedSimilarity(prepared, listedName(index, name));
+      if (similarity >= CANDIDATE_FLOOR && similarity > (bestByParty.get(party) ?? 0)) bestByParty.set(party, similarity);
     }
   }
   const parties = new Map<string, PartyMatch>();
-  for (const [entryIndex, similarity] of bestByEntry) {
-    const entry = index.entries[entryIndex]!;
+  for (const [partyIndex, similarity] of bestByParty) {
+    const entry = listingOf(index, partyIndex);
     const judgement = judge(
       similarity,
       compareDateOfBirth(query.dob, entry.dates_of_birth),
-      compareCountry(query.country, [...entry.nationalities, ...entry.countries]),
+      compareCountry(query.country, entry.countries),
     );
     const key = `${entry.entity_type}:${normaliseName(entry.name)}`;
     const party = parties.get(key);
