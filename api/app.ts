@@ -7,6 +7,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { checkerAnalyses } from './checkers/registry.ts';
+import { servicesFromEnv, type Services } from './providers/index.ts';
 import { createContentCache } from './documents/content-cache.ts';
 import { createAnalysisPool, type AnalysisPool, type AnalysisPoolOptions } from './documents/pool.ts';
 import { burstStep, createBurstBuckets, type BurstGuardOptions } from './middleware/burst-guard.ts';
@@ -100,6 +101,8 @@ export interface AppOptions {
     poolLimits?: Omit<AnalysisPoolOptions, 'analyses'>;
     fetchDocument?: SafeFetcher;
     heartbeatMs?: number;
+    /** The outside clients of the checkers that judge against the outside world (default: `servicesFromEnv(process.env, …)`). */
+    services?: Services;
   };
   /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
   site?: { dataDir: string };
@@ -189,6 +192,7 @@ export function createService(options: AppOptions): Service {
     pool: analysisPool,
     cache: createContentCache(state),
     fetchDocument: options.checkers?.fetchDocument ?? createSafeFetcher(),
+    services: options.checkers?.services ?? servicesFromEnv(process.env, createSafeFetcher()),
     now,
     ...(options.checkers?.heartbeatMs === undefined ? {} : { heartbeatMs: options.checkers.heartbeatMs }),
   };

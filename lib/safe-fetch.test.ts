@@ -136,11 +136,13 @@ describe('fetching from a loopback server permitted for the test', () => {
   let server: Server;
   let port: number;
   const seen: { path: string; host: string | undefined }[] = [];
+  const methods: (string | undefined)[] = [];
   const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
 
   before(async () => {
     server = createServer((req, res) => {
       seen.push({ path: req.url ?? '', host: req.headers.host });
+      methods.push(req.method);
       const route = routes.get(req.url ?? '');
       if (route) route(req, res);
       else res.writeHead(404).end('missing');
@@ -160,6 +162,7 @@ describe('fetching from a loopback server permitted for the test', () => {
       res.write('<p>');
       // Never finishes: the fetcher must refuse on the declared length alone.
     });
+    routes.set('/large-head', (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(MAX_FETCH_BYTES + 1) }).end());
     routes.set('/streamed-large', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       const chunk = Buffer.alloc(1024 * 1024, 'a');
@@ -250,6 +253,23 @@ describe('fetching from a loopback server permitted for the test', () => {
 
   it('inflates a compressed body', async () => {
     assert.equal((await permitted()(`http://${siteName()}/gzip`)).body.toString(), 'compressed text');
+  });
+
+  it('sends HEAD when asked, reading no body even when the declared length is over the cap', async () => {
+    const before = seen.length;
+    const head = await permitted()(`http://${siteName()}/large-head`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.body.length, 0);
+    assert.equal(seen.length - before, 1);
+    assert.equal(methods.at(-1), 'HEAD');
+  });
+
+  it('answers a 404 or 500 with its status and body when the caller judges statuses itself (anyStatus)', async () => {
+    const missing = await permitted()(`http://${siteName()}/nothing-here`, { anyStatus: true });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.toString(), 'missing');
+    assert.equal((await permitted()(`http://${siteName()}/error`, { anyStatus: true })).status, 500);
+    assert.equal((await permitted()(`http://${siteName()}/redirect-relative`, { anyStatus: true })).url, `http://${siteName()}/page`);
   });
 
   it('answers unreachable for an error status, a closed port and a server that never answers', async () => {

@@ -74,6 +74,14 @@ export interface SafeResponse {
 export interface SafeFetchInit {
   /** The Accept header. */
   accept?: string;
+  /** Default GET. A HEAD answer has an empty body. */
+  method?: 'GET' | 'HEAD';
+  /**
+   * Answer any final status (404, 410, 500 …) with its body instead of rejecting: for callers that judge the
+   * status themselves, such as the reference checker telling a dead link from a live one. Redirects are still
+   * followed, and refusals, size and time limits still reject.
+   */
+  anyStatus?: boolean;
 }
 
 /** GETs a caller-given URL safely; rejects with a `SafeFetchError` (see `createSafeFetcher`). */
@@ -209,7 +217,8 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
     let url = checkedUrl(input);
     for (let hop = 0; ; hop++) {
       const addresses = await publicAddresses(url);
-      const response = await get(url, addresses, { accept: init.accept ?? '*/*', userAgent, signal, timeoutMs });
+      const method = init.method ?? 'GET';
+      const response = await get(url, addresses, { method, accept: init.accept ?? '*/*', userAgent, signal, timeoutMs });
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (status >= 300 && status < 400 && location !== undefined) {
@@ -219,11 +228,12 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
         url = checkedUrl(new URL(location, url));
         continue;
       }
-      if (status < 200 || status >= 300) {
+      if ((status < 200 || status >= 300) && init.anyStatus !== true) {
         response.destroy();
         throw new SafeFetchError('unreachable', `${truncate(url.href)} answered HTTP ${status}; it could not be read.`);
       }
-      const body = await readCapped(response, url, maxBytes, signal);
+      // A HEAD answer declares the GET body's length but carries none: nothing to read or cap.
+      const body = method === 'HEAD' ? (response.destroy(), Buffer.alloc(0)) : await readCapped(response, url, maxBytes, signal);
       const contentType = response.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || null;
       return { url: url.href, status, contentType, body };
     }
@@ -231,13 +241,14 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
 }
 
 interface GetOptions {
+  method: 'GET' | 'HEAD';
   accept: string;
   userAgent: string;
   signal: AbortSignal;
   timeoutMs: number;
 }
 
-/** One GET to `url`, connecting only to `addresses` (already checked) with the Host header and TLS name of the URL. */
+/** One GET (or HEAD) to `url`, connecting only to `addresses` (already checked) with the Host header and TLS name of the URL. */
 function get(url: URL, addresses: ResolvedAddress[], options: GetOptions): Promise<IncomingMessage> {
   const host = socketHost(url);
   // net.connect asks this for the host's address (all of them when it races IPv4 and IPv6): it only ever
@@ -255,7 +266,7 @@ function get(url: URL, addresses: ResolvedAddress[], options: GetOptions): Promi
         host,
         port: url.port === '' ? undefined : Number(url.port),
         path: `${url.pathname}${url.search}`,
-        method: 'GET',
+        method: options.method,
         headers: { host: url.host, accept: options.accept, 'accept-encoding': 'gzip, deflate, br', 'user-agent': options.userAgent },
         lookup: pinnedLookup,
         ...(isIP(host) === 0 && url.protocol === 'https:' ? { servername: host } : {}),

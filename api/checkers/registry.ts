@@ -9,4 +9,5 @@ export const checkerAnalyses: Readonly<Record<string, AnalysisLocation>> = {
   extract_document: { moduleUrl: new URL('./extract/analyse.ts', import.meta.url).href, exportName: 'analyseExtraction' },
   identity_check: { moduleUrl: new URL('./identity/analyse.ts', import.meta.url).href, exportName: 'analyseIdentity' },
   check_pack: { moduleUrl: new URL('./pack/analyse.ts', import.meta.url).href, exportName: 'analysePack' },
+  read_text: { moduleUrl: new URL('./read-text.ts', import.meta.url).href, exportName: 'readText' },
 };

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import JSZip from 'jszip';
 import sharp from 'sharp';
-import { acceptedList, sniffDocument } from './intake.ts';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { acceptedList, readDocuments, sniffDocument, type IntakeRules } from './intake.ts';
 
 const text = (value: string) => new TextEncoder().encode(value);
 
@@ -61,5 +63,49 @@ describe('sniffDocument judges a document by its content', () => {
   it('lists accepted formats as a sentence does', () => {
     assert.equal(acceptedList(['pdf', 'png', 'jpeg', 'webp', 'bmp', 'tiff']), 'PDF, PNG, JPEG, WebP, BMP or TIFF');
     assert.equal(acceptedList(['pdf']), 'PDF');
+  });
+});
+
+describe('a JSON `text` field as the document', () => {
+  const rules = (textField: boolean): IntakeRules => ({ checker: 'reference checks', accepts: ['text', 'html', 'pdf'], maxDocuments: 1, url: 'unavailable', textField });
+  const server = (textField: boolean) => {
+    const app = new Hono();
+    app.post('/', async (c) => {
+      try {
+        const intake = await readDocuments(c, rules(textField));
+        return c.json({ documents: intake.documents.map((document) => ({ kind: document.kind, filename: document.filename, text: new TextDecoder().decode(document.bytes) })), fields: intake.fields });
+      } catch (error) {
+        if (error instanceof HTTPException) return c.json({ detail: error.message }, error.status);
+        throw error;
+      }
+    });
+    return app;
+  };
+  const post = (textField: boolean, body: unknown) => server(textField).request('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('reads `text` as a document judged by its content, keeping the other fields', async () => {
+    const reply = await post(true, { text: 'See https://example.org/report.', deep: true });
+    assert.deepEqual(await reply.json(), { documents: [{ kind: 'text', filename: null, text: 'See https://example.org/report.' }], fields: { deep: true } });
+    const html = await post(true, { text: '<html><body>Hi</body></html>', filename: 'page.html' });
+    assert.deepEqual(((await html.json()) as { documents: unknown[] }).documents, [{ kind: 'html', filename: 'page.html', text: '<html><body>Hi</body></html>' }]);
+  });
+
+  it('refuses text that is not a string, text with another document, and empty text', async () => {
+    const cases: [unknown, string][] = [
+      [{ text: 5 }, "`text` must be a string: the document's text."],
+      [{ text: 'a', url: 'https://example.org/' }, 'The body has both text and url; send one document.'],
+      [{ text: '' }, 'The document is empty (0 bytes); send the file\'s content.'],
+    ];
+    for (const [body, detail] of cases) {
+      const reply = await post(true, body);
+      assert.equal(reply.status, 400);
+      assert.deepEqual(await reply.json(), { detail });
+    }
+  });
+
+  it('leaves `text` an ordinary field for checkers that do not take it', async () => {
+    const reply = await post(false, { text: 'hello' });
+    assert.equal(reply.status, 400);
+    assert.match(((await reply.json()) as { detail: string }).detail, /^No document was sent/);
   });
 });

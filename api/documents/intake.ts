@@ -63,6 +63,12 @@ export interface IntakeRules {
   maxDocuments: number;
   /** How `{url}` documents are read: through the SSRF-safe fetcher, or not at all (warrants: 501). */
   url: { fetch: SafeFetcher } | 'unavailable';
+  /**
+   * Whether a JSON body's `text` field is a document (its UTF-8 bytes, judged like any other: plain text,
+   * or HTML when it opens with a tag), for the checkers whose spec lists `text` (verify-references,
+   * detect-ai-text, check-source-overlap). Default false: `text` stays an ordinary field.
+   */
+  textField?: boolean;
 }
 
 /** The documents of a request, and the request's other fields (form fields, or the JSON body's other keys) for the route's options. */
@@ -201,12 +207,23 @@ async function fromJson(c: Context, rules: IntakeRules): Promise<RawIntake> {
   const body = await parseJsonBody(c);
   if (body.kind === 'malformed') throw new HTTPException(400, { message: body.detail });
   if (body.kind === 'empty' || !isRecord(body.value)) throw new HTTPException(400, { message: noDocument(rules) });
+  if (rules.textField === true && 'text' in body.value) return fromJsonText(body.value);
   const { documents: listed, bytes_b64: encoded, url, filename: _filename, ...fields } = body.value;
   const single = encoded !== undefined || url !== undefined;
   if (listed !== undefined && single) throw new HTTPException(400, { message: 'Send either `documents` or a single `bytes_b64`/`url`, not both.' });
   const entries: unknown[] = listed === undefined ? (single ? [body.value] : []) : Array.isArray(listed) ? listed : [listed];
   const documents = entries.map((entry, index) => jsonDocument(entry, index, entries.length, rules));
   return { documents, fields };
+}
+
+function fromJsonText(body: Record<string, unknown>): RawIntake {
+  const { text, filename, ...fields } = body;
+  if (typeof text !== 'string') throw new HTTPException(400, { message: '`text` must be a string: the document\'s text.' });
+  for (const other of ['bytes_b64', 'url', 'documents']) {
+    if (other in fields) throw new HTTPException(400, { message: `The body has both text and ${other}; send one document.` });
+  }
+  const bytes = new TextEncoder().encode(text);
+  return { documents: [{ filename: typeof filename === 'string' ? cleanFilename(filename) : null, read: async () => bytes }], fields };
 }
 
 function jsonDocument(entry: unknown, index: number, count: number, rules: IntakeRules): PendingDocument {

@@ -2,6 +2,7 @@ import { MAX_DOCUMENT_BYTES } from '../documents/intake.ts';
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
 import type { ContentCache } from '../documents/content-cache.ts';
 import type { AnalysisPool } from '../documents/pool.ts';
+import type { Services } from '../providers/index.ts';
 import type { Sandbox } from '../middleware/sandbox.ts';
 import type { Meter } from '../usage/meter.ts';
 
@@ -16,6 +17,8 @@ export interface CheckerDeps {
   cache: ContentCache;
   /** Reads `{url}` documents: the SSRF-safe fetcher. */
   fetchDocument: SafeFetcher;
+  /** Outside clients (api/providers/) for the checkers that judge a document's text against the outside world. */
+  services: Services;
   /** The service clock: the analyses' `now`. */
   now: () => Date;
   /** Milliseconds between streamed heartbeats (default 5 s). */

@@ -3,19 +3,20 @@ import { checkerAnalyses } from '../../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisLocation, type AnalysisPool, type AnalysisPoolOptions } from '../../api/documents/pool.ts';
 import { createMeter, type Meter } from '../../api/usage/meter.ts';
 import { openStateDb, type StateDb } from '../../data/state/db.ts';
-import type { SafeFetcher } from '../../lib/safe-fetch.ts';
+import { createSafeFetcher, type SafeFetcher } from '../../lib/safe-fetch.ts';
+import { servicesFromEnv, type Services } from '../../api/providers/index.ts';
 
 /** The public URL permalinks are made with. */
 export const PUBLIC_URL = 'https://checks.example';
 
 /** The test analyses (test-analyses.ts) by export name. */
-export type TestAnalysis = 'echo' | 'hang' | 'exhaustMemory' | 'fail' | 'readThenFail' | 'endThread' | 'identity' | 'pack' | 'extraction' | 'warrant';
+export type TestAnalysis = 'echo' | 'hang' | 'exhaustMemory' | 'fail' | 'readThenFail' | 'endThread' | 'identity' | 'pack' | 'extraction' | 'warrant' | 'readText';
 
 const TEST_ANALYSES = new URL('./test-analyses.ts', import.meta.url).href;
 const at = (exportName: TestAnalysis): AnalysisLocation => ({ moduleUrl: TEST_ANALYSES, exportName });
 
 /** The checkers' analysis names, each answered by a test analysis that gives a valid result. */
-const VALID: Record<string, TestAnalysis> = { inspect_document: 'warrant', extract_document: 'extraction', identity_check: 'identity', check_pack: 'pack' };
+const VALID: Record<string, TestAnalysis> = { inspect_document: 'warrant', extract_document: 'extraction', identity_check: 'identity', check_pack: 'pack', read_text: 'readText' };
 
 export interface CheckerAppOptions {
   /** Replace a checker's analysis (by its pool name, e.g. `identity_check`) with another test analysis. */
@@ -25,6 +26,8 @@ export interface CheckerAppOptions {
   pool?: Omit<AnalysisPoolOptions, 'analyses'>;
   heartbeatMs?: number;
   fetchDocument?: SafeFetcher;
+  /** Outside clients, pointed at local fakes (default: none configured, as with every SVC_* provider variable unset). */
+  services?: Services;
   /** The state store; default a fresh in-memory one. */
   state?: StateDb;
   now?: Date;
@@ -57,6 +60,7 @@ export function checkerApp(options: CheckerAppOptions = {}): CheckerApp {
       pool,
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       ...(options.fetchDocument ? { fetchDocument: options.fetchDocument } : {}),
+      services: options.services ?? servicesFromEnv({}, createSafeFetcher()),
     },
   });
   return { app, state, meter, pool, close: () => pool.close() };

@@ -11,6 +11,9 @@ import type { WarrantAnalysis } from '../../api/checkers/warrants/bundle.ts';
  * engine do.
  */
 
+/** The real reading step of the checkers that judge text against the outside world: cheap for text, HTML and .docx. */
+export { readText } from '../../api/checkers/read-text.ts';
+
 /** Reports two stages, then echoes what it was given (sizes, kinds, hashes, options, the clock). */
 export const echo: Analysis<unknown, Record<string, unknown>> = async (documents, options, context) => {
   context.progress?.('reading');

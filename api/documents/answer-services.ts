@@ -1,0 +1,120 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { ReadTextOptions, ReadTextResult } from '../checkers/read-text.ts';
+import { settleLater } from '../middleware/metered.ts';
+import type { Services } from '../providers/index.ts';
+import { AnalysisPoolFullError, type AnalysisPool } from './pool.ts';
+import type { IntakeDocument } from './types.ts';
+
+/**
+ * How a checker that judges a document against the outside world answers (DESIGN §10): the documents are
+ * read to text in a pool thread (`read_text`, under the pool's time and memory caps, since the bytes are
+ * untrusted), then the plan's `judge` runs in the main thread with the outside clients (`services`). As one
+ * JSON reply, or with `?stream=1` as Server-Sent Events (spec, Events): `received`, `working` heartbeats, then
+ * `result` or `error`.
+ *
+ * Counting (spec, Limits): the judge says whether its reply uses the caller's unit (an abstention or an
+ * outage does not). The JSON reply carries that in `Svc-Counted`, which the route's meter reads with
+ * `judgedReplyCounts`; a stream settles its unit itself. A pool that is full is 503 with `Retry-After` and a
+ * reading that fails (time or memory limit, unreadable bytes) is 422 `{detail}`; neither counts.
+ */
+
+/** `yes` or `no` on every judged reply: whether it used the caller's weekly unit. */
+export const COUNTED_HEADER = 'Svc-Counted';
+
+/** The meter's rule for judged replies: a 2xx counts unless the judge said it does not. */
+export function judgedReplyCounts(response: Response): boolean {
+  return response.ok && response.headers.get(COUNTED_HEADER) !== 'no';
+}
+
+/** What the judge makes of the text: a reply (counted or not), or a failure answered `{detail}`. */
+export type Judged<Reply> = { reply: Reply; counts: boolean } | { status: 422 | 502 | 503; detail: string };
+
+export interface JudgeContext {
+  /** The instant the call arrived: the judge reads no clock of its own. */
+  now: Date;
+  /** A stage name for `?stream=1` heartbeats, e.g. `checking links`. */
+  progress: (stage: string) => void;
+}
+
+export interface JudgePlan<Reply> {
+  documents: IntakeDocument[];
+  read: ReadTextOptions;
+  now: Date;
+  stream: boolean;
+  judge(text: ReadTextResult, services: Services, context: JudgeContext): Promise<Judged<Reply>>;
+}
+
+export interface AnswerWithServicesDeps {
+  pool: AnalysisPool;
+  services: Services;
+  /** Milliseconds between `working` heartbeats when no stage arrives (default 5 s). */
+  heartbeatMs?: number;
+}
+
+/** The pool's name of the reading step (api/checkers/registry.ts). */
+export const READ_TEXT_ANALYSIS = 'read_text';
+
+export async function answerWithServices<Reply extends object>(c: Context, deps: AnswerWithServicesDeps, plan: JudgePlan<Reply>): Promise<Response> {
+  const heartbeatMs = deps.heartbeatMs ?? 5_000;
+  let lastStage = 'queued';
+  let emitStage: (() => void) | null = null;
+  const progress = (stage: string) => {
+    lastStage = stage;
+    emitStage?.();
+  };
+
+  let reading: ReturnType<typeof deps.pool.run<ReadTextResult>>;
+  try {
+    reading = deps.pool.run<ReadTextResult>({ analysis: READ_TEXT_ANALYSIS, documents: plan.documents, options: plan.read, now: plan.now.toISOString(), onProgress: progress });
+  } catch (error) {
+    if (!(error instanceof AnalysisPoolFullError)) throw error;
+    c.header('Retry-After', String(error.retryAfterSeconds));
+    return c.json({ detail: error.message }, 503);
+  }
+
+  const judged = async (): Promise<Judged<Reply>> => {
+    const outcome = await reading;
+    if (!outcome.ok) return { status: 422, detail: `The document could not be read: ${outcome.detail} Nothing was counted against your allowance.` };
+    return plan.judge(outcome.result, deps.services, { now: plan.now, progress });
+  };
+
+  if (!plan.stream) {
+    const result = await judged();
+    if ('detail' in result) return c.json({ detail: result.detail }, result.status);
+    c.header(COUNTED_HEADER, result.counts ? 'yes' : 'no');
+    return c.json(result.reply, 200);
+  }
+
+  const settleUnit = settleLater(c);
+  const received = {
+    documents: plan.documents.map((document) => ({ filename: document.filename, sha256: document.sha256, size_bytes: document.bytes.byteLength, media_type: document.mime })),
+    cached: false,
+  };
+  return streamSSE(c, async (stream) => {
+    const started = performance.now();
+    const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+    await send('received', received);
+    const beat = () => void send('working', { stage: lastStage, elapsed_ms: Math.round(performance.now() - started) });
+    emitStage = beat;
+    beat();
+    const heartbeat = setInterval(beat, heartbeatMs);
+    try {
+      const result = await judged();
+      if ('detail' in result) {
+        settleUnit(false);
+        await send('error', { detail: result.detail });
+      } else {
+        settleUnit(result.counts);
+        await send('result', result.reply);
+      }
+    } catch (error) {
+      settleUnit(false);
+      await send('error', { detail: 'The server failed to finish this check; the failure is logged. Try again shortly.' });
+      throw error;
+    } finally {
+      clearInterval(heartbeat);
+      emitStage = null;
+    }
+  });
+}
