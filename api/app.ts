@@ -29,6 +29,7 @@ import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
+import { detectAiTextRoutes } from './routes/detect-ai-text.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
 import { warrantRoutes } from './routes/warrants.ts';
 import { extractRoutes } from './routes/extract.ts';
@@ -119,6 +120,7 @@ const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/extract': checkerBodyLimit(1),
   '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
+  '/v1/detect-ai-text': checkerBodyLimit(1),
 };
 
 /** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
@@ -200,6 +202,7 @@ export function createService(options: AppOptions): Service {
   app.route('/', extractRoutes(checkerDeps));
   app.route('/', identityCheckRoutes(checkerDeps));
   app.route('/', checkPackRoutes(checkerDeps));
+  app.route('/', detectAiTextRoutes(checkerDeps));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.

@@ -2,6 +2,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { documentRoutes, fromDocumentOnce, publishTools, type DocumentRoute, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from '../mcp/published.ts';
 import type { McpTool } from '../mcp/tools.ts';
 import { WEEK_RULE, type WeeklyCaps } from '../usage/meter.ts';
+import { MIN_WORDS } from '../checkers/ai-text/applicability.ts';
 
 export interface DiscoveryRoutesOptions {
   /** The app's OpenAPI document; read once, on the first request, when every route is registered. */
@@ -286,6 +287,10 @@ function checkerLines(): string[] {
       'or `error` (`{detail}`). Streamed calls are never replayed by `Idempotency-Key`.',
     'Every checker reports coverage for a person to act on, never a verdict, and every reply carries `limitations` saying what it did ' +
       'not check. A call whose analysis could not finish is not counted; while every analysis slot is busy the answer is 503 with `Retry-After`.',
+    '`POST /v1/detect-ai-text` (tool `detect_ai_text`) also takes `{"text": "…"}`: it estimates whether English prose was written by AI from ' +
+      'stylometry (`probability`, `lean` ai / likely_ai / uncertain / likely_human / human, `tells` quoting their passages), abstains ' +
+      `(\`applicable: false\` with \`abstention_reason\`) on forms, tables, lists, code, scans, non-English text and texts under ${MIN_WORDS} words, ` +
+      'counts only when it answers, and is recomputed on every call. Its `limitations` quote the AUROC and false-positive rate it was measured at.',
   ];
 }
 

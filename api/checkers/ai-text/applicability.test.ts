@@ -5,8 +5,8 @@ import { segment } from './segment.ts';
 
 const PROSE_SENTENCE = 'The council reviewed the tender on Tuesday and asked the supplier to explain how the work would be staffed over winter.';
 const prose = (sentences: number) => Array.from({ length: sentences }, () => PROSE_SENTENCE).join(' ');
-const reasonOf = (text: string, readFromScan = false) => {
-  const verdict = assessApplicability(segment(text), readFromScan);
+const reasonOf = (text: string, scanned = false) => {
+  const verdict = assessApplicability(segment(text), scanned);
   return verdict.applicable ? 'applicable' : verdict.reason;
 };
 
@@ -19,7 +19,7 @@ test(`under ${MIN_WORDS} words the estimate abstains, saying how many words it f
   assert.deepEqual(verdict, { applicable: false, reason: 'too_short', detail: `The text has 63 words; the estimate needs at least ${MIN_WORDS} words of running prose.` });
 });
 
-test('text read by OCR abstains as a scan whatever it says', () => {
+test('a scanned document abstains whatever its text says', () => {
   assert.equal(reasonOf(prose(10), true), 'scanned');
 });
 

@@ -15,7 +15,8 @@ export const MAX_NON_PROSE_LINE_SHARE = 0.4;
 /** Abstain when less than this share of the words sit in sentences of 6 or more words ending in . ! or ?. */
 export const MIN_SENTENCE_WORD_SHARE = 0.6;
 
-export type AbstentionReason = 'too_short' | 'not_english' | 'scanned' | 'code' | 'list' | 'table' | 'form' | 'not_prose';
+export const ABSTENTION_REASONS = ['too_short', 'not_english', 'scanned', 'code', 'list', 'table', 'form', 'not_prose'] as const;
+export type AbstentionReason = (typeof ABSTENTION_REASONS)[number];
 
 export type Applicability = { applicable: true } | { applicable: false; reason: AbstentionReason; detail: string };
 
@@ -32,10 +33,13 @@ const LINE_KINDS = {
   form: (line: string) => /^[^.!?]{1,50}:\s*(?:\S[^.!?]{0,40})?$|_{4,}|\.{5,}|[☐☑☒]|\[\s?[xX ]?\s?\]/.test(line),
 } satisfies Record<'code' | 'list' | 'table' | 'form', (line: string) => boolean>;
 
-/** Decides whether the estimate may be given, from the text and whether any of it came from OCR. */
-export function assessApplicability(units: Segmented, readFromScan: boolean): Applicability {
-  if (readFromScan) {
-    return { applicable: false, reason: 'scanned', detail: 'Some of the text was read by OCR from a scan or picture, so its wording and punctuation are the OCR engine\'s, not the writer\'s.' };
+/**
+ * Decides whether the estimate may be given, from the text and whether the document is a scan (pages
+ * without a text layer, or text read by OCR: its wording and punctuation would be the OCR engine's).
+ */
+export function assessApplicability(units: Segmented, scanned: boolean): Applicability {
+  if (scanned) {
+    return { applicable: false, reason: 'scanned', detail: 'The document is a scan: its pages have no text layer, and text read from a picture carries the OCR engine\'s wording and punctuation, not the writer\'s.' };
   }
   const wordCount = units.words.length;
   if (wordCount < MIN_WORDS) {

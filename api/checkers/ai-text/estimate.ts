@@ -1,23 +1,9 @@
-import { assessApplicability, MIN_WORDS, type AbstentionReason } from './applicability.ts';
+import { assessApplicability, MIN_WORDS } from './applicability.ts';
 import { findPattern, NEGATIVE_PARALLELISM, readFeatures, type FeatureName, type Features } from './features.ts';
 import { leanFor, scoreFeatures, type AiTextModel, type Contribution, type Lean } from './model.ts';
 import { segment, type Segmented, type Span } from './segment.ts';
+import type { AiTextEstimate } from './result.ts';
 import type { StockPhraseHit } from './stock-phrases.ts';
-
-/** The AI-text estimate of one text (spec, AI-text estimate), before the route adds what it read. */
-export interface AiTextEstimate {
-  applicable: boolean;
-  /** The model's probability that the text is AI-written; null when the checker abstains. */
-  probability: number | null;
-  lean: Lean | null;
-  /** Each tell names what fired, its basis, and quotes the passage that shows it. */
-  tells: string[];
-  reasoning: string;
-  limitations: string;
-  /** Why the checker abstained; null when it answered. */
-  abstention_reason: AbstentionReason | null;
-  word_count: number;
-}
 
 const FEATURE_LABELS: Record<FeatureName, string> = {
   sentence_length_mean: 'average sentence length',
@@ -133,10 +119,10 @@ export function limitationsFor(model: AiTextModel): string {
   );
 }
 
-/** The estimate for one text. `readFromScan` says whether any of it came from OCR. */
-export function estimateAiText(text: string, readFromScan: boolean, model: AiTextModel): AiTextEstimate {
+/** The estimate for one text; `scanned` says the document is a scan (the estimate then abstains). */
+export function estimateAiText(text: string, scanned: boolean, model: AiTextModel): AiTextEstimate {
   const units = segment(text.replace(/\r\n?/g, '\n'));
-  const applicability = assessApplicability(units, readFromScan);
+  const applicability = assessApplicability(units, scanned);
   const limitations = limitationsFor(model);
   if (!applicability.applicable) {
     return { applicable: false, probability: null, lean: null, tells: [], reasoning: `Abstained: ${applicability.detail}`, limitations, abstention_reason: applicability.reason, word_count: units.words.length };
