@@ -22,6 +22,7 @@ export type Applicability = { applicable: true } | { applicable: false; reason: 
 
 const ENGLISH_MARKERS = new Set(['the', 'of', 'and', 'to', 'a', 'in', 'is', 'that', 'it', 'for', 'was', 'on', 'with', 'as', 'be', 'by', 'this', 'are', 'at', 'from', 'or', 'have', 'an', 'not', 'but', 'they', 'which', 'he', 'she', 'we', 'you', 'i', 'his', 'her', 'their', 'its', 'has', 'had', 'were', 'been', 'will', 'would', 'can']);
 
+const MAX_PATTERN_LINE = 500;
 const COLUMN_GAP = /\t|\S {3,}(?=\S)|\|/g;
 
 const LINE_KINDS = {
@@ -53,7 +54,9 @@ export function assessApplicability(units: Segmented, scanned: boolean): Applica
       detail: `Only ${percent(markerShare)} of the words are common English function words (English prose has about half); the estimate is fitted on English prose only.`,
     };
   }
-  const lines = units.lines.map((line) => units.text.slice(line.start, line.end));
+  // A line longer than a table row or form field is prose; it is never run through the line patterns, whose
+  // cost would grow with its square.
+  const lines = units.lines.map((line) => (line.end - line.start <= MAX_PATTERN_LINE ? units.text.slice(line.start, line.end) : ''));
   const kinds = Object.entries(LINE_KINDS).map(([kind, isKind]) => ({ kind: kind as keyof typeof LINE_KINDS, share: lines.filter(isKind).length / lines.length }));
   const dominant = kinds.reduce((best, next) => (next.share > best.share ? next : best));
   if (dominant.share > MAX_NON_PROSE_LINE_SHARE) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { estimateAiText } from './estimate.ts';
+import { estimateAiText, MAX_ESTIMATED_CHARACTERS } from './estimate.ts';
 import { FEATURE_NAMES } from './features.ts';
 import { leanFor, type AiTextModel } from './model.ts';
 import { AI_TEXT_MODEL } from './shipped-model.ts';
@@ -62,4 +62,18 @@ test('leans follow the cut-points in order', () => {
 
 test('the shipped model weighs every feature the checker computes, once each', () => {
   assert.deepEqual(AI_TEXT_MODEL.features.map((feature) => feature.name), [...FEATURE_NAMES]);
+});
+
+test(`a long document is estimated on its first ${MAX_ESTIMATED_CHARACTERS} characters, and the reasoning says so`, () => {
+  const long = `${TELLING_PROSE}\n\n`.repeat(200);
+  const estimate = estimateAiText(long, false, AI_TEXT_MODEL);
+  assert.ok(estimate.word_count < long.split(/\s+/).length / 2);
+  assert.match(estimate.reasoning, /Only the first 60,000 characters were estimated\.$/);
+});
+
+test('a pathological single line (code-like openings, colons) of 2 MB is judged in well under a second', () => {
+  const started = performance.now();
+  estimateAiText(`if ${':a'.repeat(1_000_000)}`, false, AI_TEXT_MODEL);
+  estimateAiText(`${'word, '.repeat(300_000)}and more`, false, AI_TEXT_MODEL);
+  assert.ok(performance.now() - started < 1_000, `${performance.now() - started} ms`);
 });

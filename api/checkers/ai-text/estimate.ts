@@ -39,6 +39,12 @@ const FEATURE_LABELS: Record<FeatureName, string> = {
   heading_line_share: 'title-case heading lines',
 };
 
+/**
+ * The estimate reads at most this many characters (about 10,000 words): it runs in the API's main thread, and
+ * that much prose says as much about its style as a whole book.
+ */
+export const MAX_ESTIMATED_CHARACTERS = 60_000;
+
 const WP_AISIGNS = 'Wikipedia:Signs of AI writing';
 const MAX_QUOTE = 160;
 
@@ -121,11 +127,15 @@ export function limitationsFor(model: AiTextModel): string {
 
 /** The estimate for one text; `scanned` says the document is a scan (the estimate then abstains). */
 export function estimateAiText(text: string, scanned: boolean, model: AiTextModel): AiTextEstimate {
-  const units = segment(text.replace(/\r\n?/g, '\n'));
+  const whole = text.replace(/\r\n?/g, '\n');
+  // Cut at the last space before the limit, so no word is split.
+  const truncated = whole.length > MAX_ESTIMATED_CHARACTERS;
+  const units = segment(truncated ? whole.slice(0, whole.lastIndexOf(' ', MAX_ESTIMATED_CHARACTERS) + 1 || MAX_ESTIMATED_CHARACTERS) : whole);
+  const readNote = truncated ? ` Only the first ${MAX_ESTIMATED_CHARACTERS.toLocaleString('en-AU')} characters were estimated.` : '';
   const applicability = assessApplicability(units, scanned);
   const limitations = limitationsFor(model);
   if (!applicability.applicable) {
-    return { applicable: false, probability: null, lean: null, tells: [], reasoning: `Abstained: ${applicability.detail}`, limitations, abstention_reason: applicability.reason, word_count: units.words.length };
+    return { applicable: false, probability: null, lean: null, tells: [], reasoning: `Abstained: ${applicability.detail}${readNote}`, limitations, abstention_reason: applicability.reason, word_count: units.words.length };
   }
   const { features, stockPhrases } = readFeatures(units);
   const { probability, contributions } = scoreFeatures(model, features);
@@ -135,7 +145,7 @@ export function estimateAiText(text: string, scanned: boolean, model: AiTextMode
     probability: round(probability, 4),
     lean,
     tells: [...stockPhraseTells(units, stockPhrases), ...patternTells(units, features, contributions)],
-    reasoning: reasoningFor(probability, lean, contributions, model),
+    reasoning: reasoningFor(probability, lean, contributions, model) + readNote,
     limitations,
     abstention_reason: null,
     word_count: units.words.length,
