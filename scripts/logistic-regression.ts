@@ -1,6 +1,8 @@
 /**
- * L2-regularised logistic regression fitted by Newton's method (iteratively reweighted least squares), for
- * the few standardised features of a small labelled set. The intercept is not penalised.
+ * L2-regularised logistic regression fitted by Newton's method, with an unpenalised intercept. The feature
+ * count may exceed the example count (a word or character profile of hundreds of columns over a few hundred
+ * texts), so each Newton step is solved through the examples' Gram matrix (the Woodbury identity): its cost
+ * grows with the square of the examples, not of the features.
  */
 export interface LogisticModel {
   intercept: number;
@@ -13,24 +15,28 @@ export function predictProbability(model: LogisticModel, row: readonly number[])
   return sigmoid(model.weights.reduce((sum, weight, i) => sum + weight * row[i]!, model.intercept));
 }
 
-/** Solves A x = b by Gaussian elimination with partial pivoting (A is small, symmetric positive definite). */
-function solve(matrix: number[][], vector: number[]): number[] {
+/** Solves A x = b for a symmetric positive definite A by its Cholesky factor. */
+function solveSymmetric(matrix: Float64Array[], vector: Float64Array): Float64Array {
   const size = vector.length;
-  const augmented = matrix.map((row, i) => [...row, vector[i]!]);
-  for (let column = 0; column < size; column++) {
-    let pivot = column;
-    for (let row = column + 1; row < size; row++) if (Math.abs(augmented[row]![column]!) > Math.abs(augmented[pivot]![column]!)) pivot = row;
-    [augmented[column], augmented[pivot]] = [augmented[pivot]!, augmented[column]!];
-    for (let row = column + 1; row < size; row++) {
-      const factor = augmented[row]![column]! / augmented[column]![column]!;
-      for (let k = column; k <= size; k++) augmented[row]![k]! -= factor * augmented[column]![k]!;
+  const lower = Array.from({ length: size }, () => new Float64Array(size));
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j <= i; j++) {
+      let sum = matrix[i]![j]!;
+      for (let k = 0; k < j; k++) sum -= lower[i]![k]! * lower[j]![k]!;
+      lower[i]![j] = i === j ? Math.sqrt(sum) : sum / lower[j]![j]!;
     }
   }
-  const solution = new Array<number>(size).fill(0);
-  for (let row = size - 1; row >= 0; row--) {
-    let sum = augmented[row]![size]!;
-    for (let k = row + 1; k < size; k++) sum -= augmented[row]![k]! * solution[k]!;
-    solution[row] = sum / augmented[row]![row]!;
+  const forward = new Float64Array(size);
+  for (let i = 0; i < size; i++) {
+    let sum = vector[i]!;
+    for (let k = 0; k < i; k++) sum -= lower[i]![k]! * forward[k]!;
+    forward[i] = sum / lower[i]![i]!;
+  }
+  const solution = new Float64Array(size);
+  for (let i = size - 1; i >= 0; i--) {
+    let sum = forward[i]!;
+    for (let k = i + 1; k < size; k++) sum -= lower[k]![i]! * solution[k]!;
+    solution[i] = sum / lower[i]![i]!;
   }
   return solution;
 }
@@ -40,29 +46,56 @@ function solve(matrix: number[][], vector: number[]): number[] {
  * (1 = positive class).
  */
 export function fitLogistic(rows: readonly (readonly number[])[], labels: readonly number[], lambda: number, iterations = 50): LogisticModel {
-  const width = rows[0]!.length + 1; // column 0 is the intercept
   const count = rows.length;
-  let beta = new Array<number>(width).fill(0);
-  for (let iteration = 0; iteration < iterations; iteration++) {
-    const gradient = new Array<number>(width).fill(0);
-    const hessian = Array.from({ length: width }, () => new Array<number>(width).fill(0));
-    rows.forEach((row, n) => {
-      const x = [1, ...row];
-      const p = sigmoid(x.reduce((sum, value, i) => sum + value * beta[i]!, 0));
-      const weight = p * (1 - p);
-      for (let i = 0; i < width; i++) {
-        gradient[i]! += ((p - labels[n]!) * x[i]!) / count;
-        for (let j = 0; j < width; j++) hessian[i]![j]! += (weight * x[i]! * x[j]!) / count;
-      }
-    });
-    for (let i = 1; i < width; i++) {
-      gradient[i]! += lambda * beta[i]!;
-      hessian[i]![i]! += lambda;
+  const width = rows[0]!.length;
+  const gram = Array.from({ length: count }, () => new Float64Array(count));
+  for (let i = 0; i < count; i++) {
+    for (let j = 0; j <= i; j++) {
+      let dot = 0;
+      for (let k = 0; k < width; k++) dot += rows[i]![k]! * rows[j]![k]!;
+      gram[i]![j] = dot;
+      gram[j]![i] = dot;
     }
-    hessian[0]![0]! += 1e-9; // keeps the intercept's row solvable when every prediction saturates
-    const step = solve(hessian, gradient);
-    beta = beta.map((value, i) => value - step[i]!);
-    if (Math.max(...step.map(Math.abs)) < 1e-10) break;
   }
-  return { intercept: beta[0]!, weights: beta.slice(1) };
+  const times = (vector: ArrayLike<number>) => Float64Array.from(rows, (row) => row.reduce((sum, value, k) => sum + value * vector[k]!, 0));
+  const transposeTimes = (vector: ArrayLike<number>) => {
+    const result = new Float64Array(width);
+    rows.forEach((row, n) => row.forEach((value, k) => (result[k]! += value * vector[n]!)));
+    return result;
+  };
+
+  let intercept = 0;
+  let weights = new Float64Array(width);
+  for (let iteration = 0; iteration < iterations; iteration++) {
+    const linear = times(weights);
+    const curvature = new Float64Array(count); // p(1 - p) / count: the Hessian's per-example weights
+    const residual = new Float64Array(count); // (p - label) / count
+    for (let n = 0; n < count; n++) {
+      const p = sigmoid(intercept + linear[n]!);
+      curvature[n] = Math.max((p * (1 - p)) / count, 1e-12);
+      residual[n] = (p - labels[n]!) / count;
+    }
+    // The Hessian's weight block M = lambda I + X' D X is inverted through the n x n system lambda I + D^1/2 X X' D^1/2.
+    const root = curvature.map(Math.sqrt);
+    const inner = Array.from({ length: count }, (_, i) => Float64Array.from(gram[i]!, (value, j) => root[i]! * value * root[j]! + (i === j ? lambda : 0)));
+    const inverseM = (vector: Float64Array) => {
+      const projected = times(vector).map((value, n) => root[n]! * value);
+      const correction = transposeTimes(solveSymmetric(inner, projected).map((value, n) => root[n]! * value));
+      return vector.map((value, k) => (value - correction[k]!) / lambda);
+    };
+    const gradientWeights = transposeTimes(residual).map((value, k) => value + lambda * weights[k]!);
+    const gradientIntercept = residual.reduce((sum, value) => sum + value, 0);
+    const cross = transposeTimes(curvature); // the Hessian's intercept-weight block X' D 1
+    const curvatureTotal = curvature.reduce((sum, value) => sum + value, 0);
+    // The intercept's step from the Schur complement of M, then the weights' step given it.
+    const mGradient = inverseM(gradientWeights);
+    const mCross = inverseM(cross);
+    const crossDot = (vector: Float64Array) => cross.reduce((sum, value, k) => sum + value * vector[k]!, 0);
+    const interceptStep = (gradientIntercept - crossDot(mGradient)) / (curvatureTotal - crossDot(mCross) + 1e-12);
+    const weightStep = mGradient.map((value, k) => value - mCross[k]! * interceptStep);
+    intercept -= interceptStep;
+    weights = weights.map((value, k) => value - weightStep[k]!);
+    if (Math.max(Math.abs(interceptStep), ...weightStep.map(Math.abs)) < 1e-10) break;
+  }
+  return { intercept, weights: [...weights] };
 }

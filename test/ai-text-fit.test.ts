@@ -28,3 +28,16 @@ test('the L2 logistic fit reaches its optimum: the penalised gradient is zero', 
   const shrunk = fitLogistic(rows, labels, 10);
   assert.ok(Math.abs(shrunk.weights[0]!) < Math.abs(model.weights[0]!) / 5);
 });
+
+test('with more features than examples (a word profile) the fit still reaches its optimum, intercept unpenalised', () => {
+  const random = seededRandom(11);
+  const rows = Array.from({ length: 30 }, () => Array.from({ length: 80 }, () => random() * 2 - 1));
+  const labels = rows.map((row) => (row[0]! - row[1]! + 0.5 * (random() - 0.5) > 0.3 ? 1 : 0));
+  const lambda = 0.05;
+  const model = fitLogistic(rows, labels, lambda);
+  const residuals = rows.map((row, n) => predictProbability(model, row) - labels[n]!);
+  const gradient = model.weights.map((weight, j) => rows.reduce((sum, row, n) => sum + residuals[n]! * row[j]!, 0) / rows.length + lambda * weight);
+  const interceptGradient = residuals.reduce((sum, value) => sum + value, 0) / rows.length;
+  for (const value of [...gradient, interceptGradient]) assert.ok(Math.abs(value) < 1e-8, `gradient ${value}`);
+  assert.ok(model.weights[0]! > 0 && model.weights[1]! < 0);
+});

@@ -37,7 +37,7 @@ const route = (deps: CheckerDeps) => createRoute({
   summary: 'Estimate whether prose was written by an AI model',
   description:
     'Weights-free stylometry (sentence-length burstiness, function words, vocabulary variety, punctuation, stock phrases with a ' +
-    'published basis) combined by a logistic regression fitted on labelled English passages. Abstains (`applicable: false`, ' +
+    'published basis) and a frequent-word profile, combined by a logistic regression fitted on labelled English passages. Abstains (`applicable: false`, ' +
     'with the reason) on forms, tables, lists, code, scans, non-English text and texts under 150 words. An estimate for a person ' +
     `to weigh, never a verdict: measured on held-out passages at AUROC ${AI_TEXT_MODEL.test.auroc}, and at the likely_ai threshold ` +
     `it flagged ${Math.round(AI_TEXT_MODEL.test.false_positive_rate_human * 1000) / 10}% of human passages. One unit of the weekly ` +

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { estimateAiText, MAX_ESTIMATED_CHARACTERS } from './estimate.ts';
-import { FEATURE_NAMES } from './features.ts';
-import { leanFor, type AiTextModel } from './model.ts';
+import { FEATURE_NAMES, readFeatures } from './features.ts';
+import { leanFor, scoreText, type AiTextModel } from './model.ts';
+import { segment } from './segment.ts';
 import { AI_TEXT_MODEL } from './shipped-model.ts';
 
 // Invented prose written to carry the published tells: stock vocabulary, connective openers, a negative parallelism.
@@ -27,7 +28,11 @@ test('prose with stock phrases gets a probability, a lean and tells that quote t
   assert.match(vocabulary, /First at "Moreover, the new depot plays a crucial role/);
   const parallelism = estimate.tells.find((tell) => tell.startsWith('negative parallelism'));
   assert.match(parallelism ?? '', /2 in the text; basis: Wikipedia:Signs of AI writing\. First at "Additionally, the project is not just a building, but a testament/);
-  assert.ok(estimate.reasoning.startsWith(`Probability ${Number(estimate.probability.toFixed(2))} (lean ${estimate.lean}) from 31 stylometric features`), estimate.reasoning);
+  assert.ok(
+    estimate.reasoning.startsWith(`Probability ${Number(estimate.probability.toFixed(2))} (lean ${estimate.lean}) from 31 stylometric features and the rates of ${AI_TEXT_MODEL.word_profile.length} frequent words`),
+    estimate.reasoning,
+  );
+  assert.match(estimate.reasoning, /The use of \d+ frequent words leans towards (?:AI|human)-written \(log-odds -?[\d.]+\); most telling towards AI: "[a-z']+" \([\d.]+%\)/);
 });
 
 test('the same text always gets the same estimate', () => {
@@ -60,8 +65,23 @@ test('leans follow the cut-points in order', () => {
   assert.equal(leanFor(AI_TEXT_MODEL, cuts.human), 'human');
 });
 
-test('the shipped model weighs every feature the checker computes, once each', () => {
+test('the shipped model weighs every feature the checker computes, once each, and the profile size cross-validation chose', () => {
   assert.deepEqual(AI_TEXT_MODEL.features.map((feature) => feature.name), [...FEATURE_NAMES]);
+  const words = AI_TEXT_MODEL.word_profile.map((entry) => entry.word);
+  assert.equal(words.length, AI_TEXT_MODEL.cross_validation.chosen_profile_size);
+  assert.equal(new Set(words).size, words.length);
+});
+
+test("the probability is the logistic of the intercept plus every feature's and every profile word's contribution", () => {
+  const units = segment(TELLING_PROSE);
+  const score = scoreText(AI_TEXT_MODEL, units, readFeatures(units).features);
+  const logOdds = [...score.contributions, ...score.wordContributions].reduce((sum, contribution) => sum + contribution.logOdds, AI_TEXT_MODEL.intercept);
+  assert.ok(Math.abs(score.probability - 1 / (1 + Math.exp(-logOdds))) < 1e-12);
+  const the = score.wordContributions.find((entry) => entry.word === 'the');
+  assert.equal(the?.rate, units.words.filter((word) => word.lower === 'the').length / units.words.length);
+  // A model without the profile scores the same text from its features alone.
+  const featuresOnly = scoreText({ ...AI_TEXT_MODEL, word_profile: [] }, units, readFeatures(units).features);
+  assert.ok(Math.abs(Math.log(score.probability / (1 - score.probability)) - Math.log(featuresOnly.probability / (1 - featuresOnly.probability)) - score.wordContributions.reduce((sum, entry) => sum + entry.logOdds, 0)) < 1e-9);
 });
 
 test(`a long document is estimated on its first ${MAX_ESTIMATED_CHARACTERS} characters, and the reasoning says so`, () => {

@@ -1,6 +1,6 @@
 import { assessApplicability, MIN_WORDS } from './applicability.ts';
 import { findPattern, NEGATIVE_PARALLELISM, readFeatures, type FeatureName, type Features } from './features.ts';
-import { leanFor, scoreFeatures, type AiTextModel, type Contribution, type Lean } from './model.ts';
+import { leanFor, scoreText, type AiTextModel, type Contribution, type Lean, type Score } from './model.ts';
 import { segment, type Segmented, type Span } from './segment.ts';
 import type { AiTextEstimate } from './result.ts';
 import type { StockPhraseHit } from './stock-phrases.ts';
@@ -99,14 +99,27 @@ function formatValue(feature: FeatureName, value: number): string {
   return String(round(value, 2));
 }
 
-function reasoningFor(probability: number, lean: Lean, contributions: Contribution[], model: AiTextModel): string {
+function wordProfileReading(score: Score): string {
+  const describe = (entry: Score['wordContributions'][number]) => `"${entry.word}" (${round(entry.rate * 100, 2)}%)`;
+  const net = score.wordContributions.reduce((sum, entry) => sum + entry.logOdds, 0);
+  const towardsAi = score.wordContributions.filter((entry) => entry.logOdds > 0).slice(0, 3).map(describe);
+  const towardsHuman = score.wordContributions.filter((entry) => entry.logOdds < 0).slice(0, 3).map(describe);
+  return (
+    `The use of ${score.wordContributions.length} frequent words leans ${net >= 0 ? 'towards AI-written' : 'towards human-written'} (log-odds ${round(net, 2)}); ` +
+    `most telling towards AI: ${towardsAi.join(', ') || 'none'}; towards human: ${towardsHuman.join(', ') || 'none'}. `
+  );
+}
+
+function reasoningFor(lean: Lean, score: Score, model: AiTextModel): string {
   const describe = (contribution: Contribution) => `${FEATURE_LABELS[contribution.feature]} (${formatValue(contribution.feature, contribution.value)})`;
-  const ranked = [...contributions].sort((a, b) => Math.abs(b.logOdds) - Math.abs(a.logOdds));
+  const ranked = [...score.contributions].sort((a, b) => Math.abs(b.logOdds) - Math.abs(a.logOdds));
   const towardsAi = ranked.filter((contribution) => contribution.logOdds > 0).slice(0, 3).map(describe);
   const towardsHuman = ranked.filter((contribution) => contribution.logOdds < 0).slice(0, 3).map(describe);
   return (
-    `Probability ${round(probability, 2)} (lean ${lean}) from ${model.features.length} stylometric features combined by a logistic regression fitted on labelled English passages. ` +
-    `Strongest towards AI-written: ${towardsAi.join(', ') || 'none'}. Strongest towards human-written: ${towardsHuman.join(', ') || 'none'}. ` +
+    `Probability ${round(score.probability, 2)} (lean ${lean}) from ${model.features.length} stylometric features${model.word_profile.length > 0 ? ` and the rates of ${model.word_profile.length} frequent words` : ''}, ` +
+    'combined by a logistic regression fitted on labelled English passages. ' +
+    `Strongest features towards AI-written: ${towardsAi.join(', ') || 'none'}. Strongest towards human-written: ${towardsHuman.join(', ') || 'none'}. ` +
+    (model.word_profile.length > 0 ? wordProfileReading(score) : '') +
     `Leans: ai at ${round(model.cut_points.ai, 2)} or above, likely_ai from ${round(model.cut_points.likely_ai, 2)}, likely_human at ${round(model.cut_points.likely_human, 2)} or below, human at ${round(model.cut_points.human, 2)} or below, uncertain between.`
   );
 }
@@ -138,14 +151,14 @@ export function estimateAiText(text: string, scanned: boolean, model: AiTextMode
     return { applicable: false, probability: null, lean: null, tells: [], reasoning: `Abstained: ${applicability.detail}${readNote}`, limitations, abstention_reason: applicability.reason, word_count: units.words.length };
   }
   const { features, stockPhrases } = readFeatures(units);
-  const { probability, contributions } = scoreFeatures(model, features);
-  const lean = leanFor(model, probability);
+  const score = scoreText(model, units, features);
+  const lean = leanFor(model, score.probability);
   return {
     applicable: true,
-    probability: round(probability, 4),
+    probability: round(score.probability, 4),
     lean,
-    tells: [...stockPhraseTells(units, stockPhrases), ...patternTells(units, features, contributions)],
-    reasoning: reasoningFor(probability, lean, contributions, model) + readNote,
+    tells: [...stockPhraseTells(units, stockPhrases), ...patternTells(units, features, score.contributions)],
+    reasoning: reasoningFor(lean, score, model) + readNote,
     limitations,
     abstention_reason: null,
     word_count: units.words.length,
