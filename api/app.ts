@@ -32,6 +32,7 @@ import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
 import { verifyReferencesRoutes } from './routes/verify-references.ts';
 import { companyResolveRoutes } from './routes/companies-resolve.ts';
+import { detectAiTextRoutes } from './routes/detect-ai-text.ts';
 import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
 import { adverseMediaRoutes, releaseSanctions } from './routes/adverse-media.ts';
 import { checkSourceOverlapRoutes } from './routes/check-source-overlap.ts';
@@ -127,6 +128,7 @@ const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
   '/v1/adverse-media': checkerBodyLimit(1),
   '/v1/verify-references': checkerBodyLimit(1),
+  '/v1/detect-ai-text': checkerBodyLimit(1),
 };
 
 /** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
@@ -213,6 +215,7 @@ export function createService(options: AppOptions): Service {
   app.route('/', verifyReferencesRoutes({ ...checkerDeps, state, publicUrl }));
   app.route('/', feedbackRoutes({ state, now }));
   app.route('/', companyResolveRoutes({ store: options.store, meter, sandbox, services: checkerDeps.services }));
+  app.route('/', detectAiTextRoutes(checkerDeps));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.

@@ -171,7 +171,7 @@ describe('discovery documents', () => {
     const sandboxLine = body.split('\n').find((line) => line.includes('Svc-Sandbox: true'))!;
     assert.ok(sandboxLine.includes('`Svc-Sandbox: true` (or `?sandbox=true`, or `"sandbox": true` in a JSON body)'));
     const sandboxed = [...sandboxLine.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!).filter((name) => tools.some((tool) => tool.name === name));
-    assert.deepEqual(sandboxed, ['adverse_media', 'check_pack', 'check_source_overlap', 'extract_document', 'identity_check', 'inspect_document', 'resolve_company', 'tenders_match', 'verify_references']);
+    assert.deepEqual(sandboxed, ['adverse_media', 'check_pack', 'check_source_overlap', 'detect_ai_text', 'extract_document', 'identity_check', 'inspect_document', 'resolve_company', 'tenders_match', 'verify_references']);
     for (const name of sandboxed) {
       const { route } = tools.find((tool) => tool.name === name)!;
       const forms: [string, RequestInit][] = [
@@ -195,7 +195,7 @@ describe('discovery documents', () => {
           'Metered calls, one unit each: `tenders_match` (`POST /v1/tenders/match`), `inspect_document` (`POST /v1/warrants`), ' +
             '`extract_document` (`POST /v1/extract`), `identity_check` (`POST /v1/identity-check`), `check_pack` (`POST /v1/check-pack`), ' +
             '`adverse_media` (`POST /v1/adverse-media`), `resolve_company` (`POST /v1/companies/resolve`), `verify_references` (`POST /v1/verify-references`), ' +
-            '`check_source_overlap` (`POST /v1/check-source-overlap`).',
+            '`check_source_overlap` (`POST /v1/check-source-overlap`), `detect_ai_text` (`POST /v1/detect-ai-text`).',
         ),
         path,
       );
@@ -235,10 +235,10 @@ describe('sandbox lines in the discovery documents', () => {
   it('name exactly the tools whose fixtures are registered', async () => {
     const store = { state: () => ({ ready: false as const, detail: 'no release' }), now: () => new Date() };
     const builtIn = await (await createApp({ store, burst: false }).request('/agents.md')).text();
-    assert.match(builtIn, /On `adverse_media`, `check_pack`, `check_source_overlap`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
+    assert.match(builtIn, /On `adverse_media`, `check_pack`, `check_source_overlap`, `detect_ai_text`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
     const sandbox = createSandbox();
     sandbox.register('extract', { summary: 'a fixed payslip extraction', reply: () => ({ mode: 'fields' }) });
     const some = await (await createApp({ store, burst: false, sandbox }).request('/agents.md')).text();
-    assert.match(some, /On `adverse_media`, `check_pack`, `check_source_overlap`, `extract`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
+    assert.match(some, /On `adverse_media`, `check_pack`, `check_source_overlap`, `detect_ai_text`, `extract`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
   });
 });

@@ -39,6 +39,8 @@ import { factCheckResult } from '../checkers/references/result.ts';
 import { FeedbackBody, FeedbackReply } from '../routes/feedback.ts';
 import { CheckIdParams, VerifyReferencesBody } from '../routes/verify-references.ts';
 import { SourceOverlapBody } from '../routes/check-source-overlap.ts';
+import { DetectAiTextBody } from '../routes/detect-ai-text.ts';
+import { aiTextEstimate } from '../checkers/ai-text/result.ts';
 import { WarrantBody, WarrantCheckQuery, WarrantCheckSchema, WarrantFeedbackBody, WarrantFeedbackSchema, WarrantIdParams } from '../routes/warrants.ts';
 
 /**
@@ -539,5 +541,21 @@ export const mcpTools: readonly McpTool[] = [
     output: overlapResult,
     metered: true,
     toRequest: documentCheckerRequest('/v1/check-source-overlap'),
+  }),
+  defineTool({
+    name: 'detect_ai_text',
+    title: 'Estimate whether prose was written by AI',
+    description:
+      'An estimate of whether English prose was written by an AI model: give `text`, or a PDF, text or HTML document ' +
+      '(`bytes_b64` with `filename`, or `url`). Returns `probability`, `lean` (ai, likely_ai, uncertain, likely_human, human), ' +
+      '`tells` (each with its published basis and the passage that shows it) and `reasoning`. Abstains (`applicable: false`, ' +
+      'with the reason) on forms, tables, lists, code, scans, non-English text and texts under 150 words. Never a verdict: ' +
+      '`limitations` quotes the measured AUROC and false-positive rate. Uses one unit of the weekly allowance per answer; ' +
+      'abstentions are not counted.',
+    route: { method: 'POST', path: '/v1/detect-ai-text' },
+    input: DetectAiTextBody,
+    output: aiTextEstimate,
+    metered: true,
+    toRequest: documentCheckerRequest('/v1/detect-ai-text'),
   }),
 ];

@@ -1,4 +1,5 @@
 import type { AdverseMediaResult } from '../checkers/adverse-media/result.ts';
+import type { AiTextEstimate } from '../checkers/ai-text/result.ts';
 import type { ExtractionResult } from '../checkers/extract/result.ts';
 import type { IdentityResult } from '../checkers/identity/result.ts';
 import { PARAPHRASE_NOTE } from '../checkers/overlap/analyse.ts';
@@ -198,5 +199,21 @@ export function overlapSandboxReply(): OverlapResult {
       excluded_host: null,
     },
     limitations: `${LIMITATIONS_SANDBOX} A real check reports only passages found word for word on the pages a web search returned; overlap is not plagiarism, and a person decides what a match means.`,
+  };
+}
+
+export function aiTextSandboxReply(): AiTextEstimate {
+  return {
+    applicable: true,
+    probability: 0.81,
+    lean: 'ai',
+    tells: [
+      'excess style vocabulary: 4 uses ("pivotal", "seamless", "comprehensive", "crucial"); basis: Kobak et al., Science Advances 2025 (excess vocabulary). First at "Our pivotal new platform offers a seamless and comprehensive experience."',
+      'negative parallelism ("not just X, but Y"), 1 in the text; basis: Wikipedia:Signs of AI writing. First at "It is not just a tool, but a partner in your growth."',
+    ],
+    reasoning: 'Probability 0.81 (lean ai) from stylometric features combined by a logistic regression fitted on labelled English passages. Strongest towards AI-written: stock phrases (9.1 per 1,000 words), variation of sentence length (burstiness) (0.28).',
+    limitations: `${LIMITATIONS_SANDBOX} A real estimate quotes the AUROC and false-positive rate it was measured at; it is never a verdict on who wrote a text.`,
+    abstention_reason: null,
+    word_count: 412,
   };
 }

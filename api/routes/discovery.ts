@@ -2,6 +2,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { documentRoutes, fromDocumentOnce, publishTools, type DocumentRoute, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from '../mcp/published.ts';
 import type { McpTool } from '../mcp/tools.ts';
 import { WEEK_RULE, type WeeklyCaps } from '../usage/meter.ts';
+import { MIN_WORDS } from '../checkers/ai-text/applicability.ts';
 
 export interface DiscoveryRoutesOptions {
   /** The app's OpenAPI document; read once, on the first request, when every route is registered. */
@@ -303,6 +304,10 @@ function checkerLines(): string[] {
       'distinctive passages and returns each passage of 10 or more words a page holds word for word, with spans on both sides ' +
       '(paraphrase is not checked). Only `outcome: assessed` is counted: an abstention (`abstained_too_short`, `abstained_not_prose`) or ' +
       'an outage (`search_unavailable` when no search provider is configured or answering, `sources_unreachable`) is free.',
+    '`POST /v1/detect-ai-text` (tool `detect_ai_text`) also takes `{"text": "…"}`: it estimates whether English prose was written by AI from ' +
+      'stylometry (`probability`, `lean` ai / likely_ai / uncertain / likely_human / human, `tells` quoting their passages), abstains ' +
+      `(\`applicable: false\` with \`abstention_reason\`) on forms, tables, lists, code, scans, non-English text and texts under ${MIN_WORDS} words, ` +
+      'counts only when it answers, and is recomputed on every call. Its `limitations` quote the AUROC and false-positive rate it was measured at.',
   ];
 }
 

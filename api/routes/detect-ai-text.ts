@@ -1,0 +1,80 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { judgeAiText, AI_TEXT_READING } from '../checkers/ai-text/analyse.ts';
+import { aiTextEstimate } from '../checkers/ai-text/result.ts';
+import { AI_TEXT_MODEL } from '../checkers/ai-text/shipped-model.ts';
+import { answerWithServices, judgedReplyCounts } from '../documents/answer-services.ts';
+import { readDocuments, type IntakeRules } from '../documents/intake.ts';
+import type { CallerEnv } from '../middleware/caller.ts';
+import { errorReplies } from '../middleware/errors.ts';
+import { metered } from '../middleware/metered.ts';
+import type { SandboxEnv } from '../middleware/sandbox.ts';
+import { checkerErrors, checkerReply, documentBytes, documentFilename, documentUrl, streamSwitch, uploadedFile } from '../schemas/checkers.ts';
+import { sandboxField, strictQuery } from '../schemas/common.ts';
+import type { CheckerDeps } from './checker-deps.ts';
+import { aiTextSandboxReply } from './checker-sandbox.ts';
+
+/** The sandbox registry's name for this tool and its MCP tool's name. */
+export const AI_TEXT_TOOL = 'detect_ai_text';
+
+export const DetectAiTextQuery = strictQuery({ stream: streamSwitch });
+
+export const DetectAiTextBody = z
+  .strictObject({
+    text: z.string().optional().openapi({ description: 'The prose itself, as plain text (instead of a document).' }),
+    bytes_b64: documentBytes.optional(),
+    filename: documentFilename.optional(),
+    url: documentUrl.optional(),
+    sandbox: sandboxField,
+  })
+  .openapi('DetectAiTextRequest', { description: 'One of `text`, `bytes_b64` (with `filename`) or `url`: a PDF, plain text or HTML.' });
+
+const DetectAiTextForm = z.object({ file: uploadedFile.openapi({ description: 'A PDF, plain-text or HTML file.' }) });
+
+const route = (deps: CheckerDeps) => createRoute({
+  method: 'post',
+  path: '/v1/detect-ai-text',
+  tags: ['Document checkers'],
+  summary: 'Estimate whether prose was written by an AI model',
+  description:
+    'Weights-free stylometry (sentence-length burstiness, function words, vocabulary variety, punctuation, stock phrases with a ' +
+    'published basis) and a frequent-word profile, combined by a logistic regression fitted on labelled English passages. Abstains (`applicable: false`, ' +
+    'with the reason) on forms, tables, lists, code, scans, non-English text and texts under 150 words. An estimate for a person ' +
+    `to weigh, never a verdict: measured on held-out passages at AUROC ${AI_TEXT_MODEL.test.auroc}, and at the likely_ai threshold ` +
+    `it flagged ${Math.round(AI_TEXT_MODEL.test.false_positive_rate_human * 1000) / 10}% of human passages. One unit of the weekly ` +
+    'allowance per answer; abstentions are not counted.',
+  middleware: [deps.sandbox.middleware(AI_TEXT_TOOL), metered({ meter: deps.meter, countIf: judgedReplyCounts })] as const,
+  request: {
+    query: DetectAiTextQuery,
+    body: { required: false, content: { 'application/json': { schema: DetectAiTextBody }, 'multipart/form-data': { schema: DetectAiTextForm } } },
+  },
+  responses: { 200: checkerReply(aiTextEstimate, 'The AI-text estimate, or an abstention.'), ...checkerErrors },
+});
+
+const rules = (deps: CheckerDeps): IntakeRules => ({
+  checker: 'AI-text estimates',
+  accepts: ['pdf', 'text', 'html'],
+  maxDocuments: 1,
+  url: { fetch: deps.fetchDocument },
+  textField: true,
+});
+
+/** POST /v1/detect-ai-text (spec, Document checkers; AI-text estimate). */
+export function detectAiTextRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & SandboxEnv> {
+  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: errorReplies<CallerEnv & SandboxEnv>().validationHook });
+  deps.sandbox.register(AI_TEXT_TOOL, {
+    summary: 'A product announcement estimated likely AI-written, with its stock-phrase and negative-parallelism tells.',
+    reply: () => aiTextSandboxReply(),
+  });
+  app.openapi(route(deps), async (c) => {
+    const query = c.req.valid('query');
+    const intake = await readDocuments(c, rules(deps));
+    return answerWithServices(c, { pool: deps.pool, services: deps.services, ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }) }, {
+      documents: intake.documents,
+      read: AI_TEXT_READING,
+      now: deps.now(),
+      stream: query.stream,
+      judge: async (reading) => judgeAiText(reading, AI_TEXT_MODEL),
+    });
+  });
+  return app;
+}
