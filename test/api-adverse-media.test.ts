@@ -20,7 +20,7 @@ const transport = () => createProviderTransport({ userAgent: 'test', minInterval
 // Article pages are not served: every article is judged on its title, as when a news site refuses robots.
 const noPages = { read: async () => ({ ok: false as const, reason: 'unreachable' as const, detail: 'no pages in this test' }) };
 /** The providers of a server with none configured, with this test's pages and news clients. */
-const servicesWith = (news: NewsSearch): Services => ({ ...servicesFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, createSafeFetcher()), pages: noPages, news });
+const servicesWith = (news: NewsSearch): Services => ({ ...servicesFromEnv({}, createSafeFetcher()), pages: noPages, news });
 
 describe('POST /v1/adverse-media', () => {
   let gdelt: FakeGdelt;
@@ -37,7 +37,8 @@ describe('POST /v1/adverse-media', () => {
       },
     });
     checker = checkerApp({ services: servicesWith(createGdeltNews({ transport: transport(), baseUrl: gdelt.url, intervalMs: 0 })), real: ['read_text'] });
-    unconfigured = checkerApp({ services: servicesWith(newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport())) });
+    // The providers of a fresh clone: no SVC_* variable set.
+    unconfigured = checkerApp({ services: servicesFromEnv({}, createSafeFetcher()) });
   });
   after(async () => {
     await checker.close();
@@ -70,11 +71,14 @@ describe('POST /v1/adverse-media', () => {
     assert.deepEqual(body.adverse_media.hits.map((hit) => [hit.url, hit.match]), [['https://news.example/charged', 'name_and_details'], ['https://news.example/footballer', 'name_only']]);
   });
 
-  it('with no news provider and no release, answers incomplete and counts nothing', async () => {
+  it('with no news provider configured (SVC_NEWS_GDELT_URL unset) and no release, answers incomplete, says news was not searched, and counts nothing', async () => {
     const before = unitsUsed(unconfigured);
-    const body = (await (await postJson(unconfigured.app, '/v1/adverse-media', { name: 'John Smith' })).json()) as AdverseMediaResult;
+    const reply = await postJson(unconfigured.app, '/v1/adverse-media', { name: 'John Smith' });
+    assert.equal(reply.status, 200);
+    const body = adverseMediaResult.parse(await reply.json());
     assert.equal(body.risk_flag, 'incomplete');
-    assert.match(body.limitations, /News was not searched \(not configured\): News search \(GDELT DOC 2\.0\) is turned off on this server \(SVC_NEWS_GDELT_URL=off\)/);
+    assert.deepEqual(body.adverse_media.hits, []);
+    assert.match(body.limitations, /News was not searched \(not configured\): News search \(GDELT DOC 2\.0\) is not configured on this server \(SVC_NEWS_GDELT_URL is unset\), so it was not consulted\./);
     assert.equal(unitsUsed(unconfigured), before);
   });
 
@@ -167,9 +171,11 @@ describe('the served release\'s sanctions lists for adverse media', () => {
       const found = await lookup();
       assert.ok(found.ok);
       assert.deepEqual(found.index.lists.map((list) => [list.list_name, list.entries]), [['DFAT Consolidated List', 1]]);
-      const { result } = await screenSubject({ name: 'John Smith', aliases: [], dob: '1971-05-14', country: 'AU', employer: null, role: null, source: 'request' }, servicesWith(newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport())), found);
-      assert.deepEqual([result.sanctions.strong_matches, result.risk_flag], [1, 'high']);
+      // News unset, as on a fresh clone: the sanctions lists answered, so the call counts; the reply says news was not searched.
+      const { result, counts } = await screenSubject({ name: 'John Smith', aliases: [], dob: '1971-05-14', country: 'AU', employer: null, role: null, source: 'request' }, servicesWith(newsFromEnv({}, transport())), found);
+      assert.deepEqual([result.sanctions.strong_matches, result.risk_flag, counts], [1, 'high', true]);
       assert.match(result.limitations, /Sanctions screened against DFAT Consolidated List \(as of 2026-11-20\)/);
+      assert.match(result.limitations, /News was not searched \(not configured\): News search \(GDELT DOC 2\.0\) is not configured on this server \(SVC_NEWS_GDELT_URL is unset\)/);
     } finally {
       store.close();
     }

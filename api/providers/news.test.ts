@@ -65,17 +65,21 @@ describe('GDELT news client', () => {
   it('quotes each name once, ORs aliases, and strips quotes a name carries', () => {
     assert.equal(gdeltQuery(['John "Jack" Smith', 'Smith John', 'Smith John']).split(' (fraud')[0], '("John Jack Smith" OR "Smith John")');
   });
-});
 
-describe('news client from the environment', () => {
-  const transport = createProviderTransport({ userAgent: 'test', minIntervalMs: 0 });
-  it('is GDELT when unset, answers not configured with off, and refuses a value that is not a URL', async () => {
-    assert.equal(newsFromEnv({}, transport).provider, 'GDELT DOC 2.0');
-    assert.deepEqual(await newsFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, transport).search({ names: ['John Smith'] }), {
-      ok: false,
-      reason: 'not_configured',
-      detail: 'News search (GDELT DOC 2.0) is turned off on this server (SVC_NEWS_GDELT_URL=off), so it was not consulted.',
-    });
-    assert.throws(() => newsFromEnv({ SVC_NEWS_GDELT_URL: 'gdelt please' }, transport), /SVC_NEWS_GDELT_URL must be an http\(s\) URL or off/);
+  it('from the environment: answers not configured while SVC_NEWS_GDELT_URL is unset, like every other outside service, and asks the endpoint it names', async () => {
+    const unconfigured = { ok: false, reason: 'not_configured', detail: 'News search (GDELT DOC 2.0) is not configured on this server (SVC_NEWS_GDELT_URL is unset), so it was not consulted.' };
+    const asked = fake.queries.length;
+    assert.deepEqual(await newsFromEnv({}, transport()).search({ names: ['John Smith'] }), unconfigured);
+    assert.deepEqual(await newsFromEnv({ SVC_NEWS_GDELT_URL: '  ' }, transport()).search({ names: ['John Smith'] }), unconfigured);
+    assert.equal(fake.queries.length, asked);
+    const configured = await newsFromEnv({ SVC_NEWS_GDELT_URL: fake.url }, transport()).search({ names: ['John Smith'] });
+    assert.deepEqual(configured.ok && configured.value.map((article) => article.url), ['https://news.example/smith']);
+    assert.equal(fake.queries.length, asked + 1);
+  });
+
+  it('from the environment: refuses a value that is not an http(s) URL, naming GDELT\'s public address', () => {
+    for (const value of ['gdelt please', 'off', 'ftp://gdelt.example/doc']) {
+      assert.throws(() => newsFromEnv({ SVC_NEWS_GDELT_URL: value }, transport()), /^Error: SVC_NEWS_GDELT_URL must be an http\(s\) URL, such as GDELT's https:\/\/api\.gdeltproject\.org\/api\/v2\/doc\/doc; got /);
+    }
   });
 });

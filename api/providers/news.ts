@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { providerGet, type ProviderResult, type ProviderTransport } from './http.ts';
+import { notConfigured, providerGet, type ProviderResult, type ProviderTransport } from './http.ts';
 
 /**
  * News search for adverse-media screening: the GDELT DOC 2.0 API (keyless), article-list mode.
@@ -16,7 +16,7 @@ import { providerGet, type ProviderResult, type ProviderTransport } from './http
  * Fields other than `url` may be missing for thinly indexed sources. The index covers a rolling three months.
  */
 
-/** GDELT's public endpoint; `SVC_NEWS_GDELT_URL` points the client elsewhere (a test fake) or `off` turns it off. */
+/** GDELT's public endpoint: the value of `SVC_NEWS_GDELT_URL` that turns news search on (tests set a local fake). */
 export const GDELT_DOC_URL = 'https://api.gdeltproject.org/api/v2/doc/doc';
 export const GDELT_ENV = 'SVC_NEWS_GDELT_URL';
 /** GDELT asks for at most one request every 5 seconds per address. */
@@ -106,15 +106,13 @@ export function createGdeltNews(options: GdeltOptions): NewsSearch {
 }
 
 /**
- * The news client `SVC_NEWS_GDELT_URL` asks for: GDELT's public endpoint when unset (it needs no key), the
- * given endpoint, or with `off` a client that answers not configured.
+ * The news client `SVC_NEWS_GDELT_URL` asks for. Unset, news search is off like every other outside service
+ * until the operator configures it: the client answers not configured, so the reply says news was not searched.
  */
 export function newsFromEnv(env: Readonly<Record<string, string | undefined>>, transport: ProviderTransport): NewsSearch {
-  const configured = env[GDELT_ENV]?.trim() || GDELT_DOC_URL;
-  if (configured === 'off') {
-    return { provider: 'GDELT DOC 2.0', search: async () => ({ ok: false, reason: 'not_configured', detail: `News search (GDELT DOC 2.0) is turned off on this server (${GDELT_ENV}=off), so it was not consulted.` }) };
-  }
-  if (!URL.canParse(configured)) throw new Error(`${GDELT_ENV} must be an http(s) URL or off, got ${configured}`);
+  const configured = env[GDELT_ENV]?.trim();
+  if (!configured) return { provider: 'GDELT DOC 2.0', search: async () => notConfigured('News search (GDELT DOC 2.0)', GDELT_ENV) };
+  if (!/^https?:$/.test(URL.parse(configured)?.protocol ?? '')) throw new Error(`${GDELT_ENV} must be an http(s) URL, such as GDELT's ${GDELT_DOC_URL}; got ${configured}`);
   return createGdeltNews({ transport, baseUrl: configured });
 }
 

@@ -288,7 +288,8 @@ function checkerLines(): string[] {
     'Every checker reports coverage for a person to act on, never a verdict, and every reply carries `limitations` saying what it did ' +
       'not check. A call whose analysis could not finish is not counted; while every analysis slot is busy the answer is 503 with `Retry-After`.',
     '`POST /v1/adverse-media` (MCP `adverse_media`) screens a `name`, or the holder of a passport or driver licence, against the ' +
-      "release's sanctions lists (DFAT, UN Security Council, OFAC SDN) and news search, afresh on every call (news changes, so no " +
+      "release's sanctions lists (DFAT, UN Security Council, OFAC SDN) and news search (GDELT, when the server has it configured; " +
+      'otherwise `limitations` says news was not searched), afresh on every call (news changes, so no ' +
       'stored result answers it); `limitations` names the sources that answered, and a call no source answered is not counted. ' +
       'Lists of politically exposed persons are not screened.',
     '`POST /v1/verify-references` also takes `{"text": "…"}` and asks the outside world (each link tried once, Crossref, the Wayback ' +

@@ -60,7 +60,7 @@ export function checkerApp(options: CheckerAppOptions = {}): CheckerApp {
       pool,
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       ...(options.fetchDocument ? { fetchDocument: options.fetchDocument } : {}),
-      services: options.services ?? servicesFromEnv({ SVC_NEWS_GDELT_URL: 'off' }, createSafeFetcher()),
+      services: options.services ?? servicesFromEnv({}, createSafeFetcher()),
     },
   });
   return { app, state, meter, pool, close: () => pool.close() };

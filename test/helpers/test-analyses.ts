@@ -3,6 +3,7 @@ import type { Analysis } from '../../api/checkers/types.ts';
 import type { ExtractionResult } from '../../api/checkers/extract/result.ts';
 import type { IdentityResult } from '../../api/checkers/identity/result.ts';
 import type { PackResult } from '../../api/checkers/pack/result.ts';
+import type { ReadTextOptions, ReadTextResult } from '../../api/checkers/read-text.ts';
 import type { WarrantAnalysis } from '../../api/checkers/warrants/bundle.ts';
 
 /**
@@ -11,8 +12,16 @@ import type { WarrantAnalysis } from '../../api/checkers/warrants/bundle.ts';
  * engine do.
  */
 
-/** The real reading step of the checkers that judge text against the outside world: cheap for text, HTML and .docx. */
-export { readText } from '../../api/checkers/read-text.ts';
+/**
+ * The real reading step of the checkers that judge text against the outside world. Loaded on first use:
+ * read-text brings in the document engines (cheerio, the OCR and PDF readers), and every test thread loads
+ * this module, so importing it up front would put half a second or more, far more under load, into the
+ * first analysis of every thread and make the pool's time limit measure module loading.
+ */
+export const readText: Analysis<ReadTextOptions, ReadTextResult> = async (documents, options, context) => {
+  const { readText: read } = await import('../../api/checkers/read-text.ts');
+  return read(documents, options, context);
+};
 
 /** Reports two stages, then echoes what it was given (sizes, kinds, hashes, options, the clock). */
 export const echo: Analysis<unknown, Record<string, unknown>> = async (documents, options, context) => {

@@ -119,6 +119,14 @@ test('a page read without the subject\'s name (a paywall, a consent page) falls 
   assert.equal(judgeArticle(smith, article({ title: 'Roads budget announced', text: 'Subscribe to keep reading.' })).kind, 'subject_not_seen');
 });
 
+test('a name of accents alone (folding to nothing) names nobody, rather than matching at every character of the article', () => {
+  const accentsOnly: MediaSubject = { ...smith, name: '\u0301', aliases: ['\u0308 \u0301'] };
+  const text = 'Ridgeline Civil director Jane Doe, 41, was charged with bribing a council officer. '.repeat(40);
+  const started = performance.now();
+  assert.equal(judgeArticle(accentsOnly, article({ title: 'Roads budget announced', text })).kind, 'subject_not_seen');
+  assert.ok(performance.now() - started < 200, `took ${Math.round(performance.now() - started)} ms`);
+});
+
 test('severity: cleared is low, charged is high, an allegation is medium', () => {
   assert.equal(severityOf('Smith was acquitted of fraud.'), 'low');
   assert.equal(severityOf('Smith was charged with fraud.'), 'high');

@@ -161,6 +161,8 @@ interface Mention {
  */
 function subjectMentions(subject: MediaSubject, sentences: string[]): Mention[] {
   const names = [subject.name, ...subject.aliases].map((name) => fold(name).trim()).filter((name) => name !== '');
+  // A name of accents or spaces alone folds to nothing, and an empty pattern would match at every character.
+  if (names.length === 0) return [];
   const fullName = new RegExp(names.map(fullNamePattern).join('|'), 'gu');
   const surnames = names.map((name) => name.split(/\s+/).at(-1)!).filter((surname) => surname.length > 2);
   const surnameOnly = surnames.length === 0 ? null : new RegExp(`(?<![\\p{L}])(?:${surnames.map(caseless).join('|')})(?![\\p{L}])`, 'u');

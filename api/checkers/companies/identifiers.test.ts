@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seededRandom } from '../../../test/helpers/seeded-random.ts';
+import fc from 'fast-check';
+import { fuzzOptions, anyText, piecedText, repeatedText, timed } from '../../../test/helpers/fuzz-text.ts';
 import {
   acnMissesChange,
+  IDENTIFIER_LENGTHS,
   formatIdentifier,
   isValidAbn,
   isValidAcn,
+  isValidIdentifier,
   isValidNzbn,
   oneDigitCorrections,
   parseQuery,
@@ -66,19 +69,18 @@ test('a one-digit typo of an ABN is reported with the valid readings one digit a
   }
 });
 
-const random = seededRandom(16_2026);
-const randomDigits = (count: number) => Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');
+/** A valid number of the scheme: random digits completed with the check digit(s) the scheme gives them. */
+function validNumber(scheme: IdentifierScheme): fc.Arbitrary<string> {
+  const digits = (count: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: count, maxLength: count });
+  // Every 9-digit base has exactly one ABN (check digits 10 to 98); every ACN and NZBN body one final digit.
+  if (scheme === 'abn') return digits(9).map((base) => completed(scheme, Array.from({ length: 90 }, (_, i) => `${i + 10}${base}`)));
+  return digits(IDENTIFIER_LENGTHS[scheme] - 1).map((body) => completed(scheme, Array.from({ length: 10 }, (_, last) => `${body}${last}`)));
+}
 
-/** A valid number of the scheme built from random digits by completing its check digit(s). */
-function validNumber(scheme: IdentifierScheme): string {
-  for (;;) {
-    const length = scheme === 'abn' ? 11 : scheme === 'acn' ? 9 : 13;
-    const body = randomDigits(length - 1);
-    for (let last = 0; last <= 9; last++) {
-      const candidate = scheme === 'abn' ? `${body.slice(0, 1)}${last}${body.slice(1)}` : `${body}${last}`;
-      if ((scheme === 'abn' ? isValidAbn : scheme === 'acn' ? isValidAcn : isValidNzbn)(candidate)) return candidate;
-    }
-  }
+function completed(scheme: IdentifierScheme, candidates: string[]): string {
+  const valid = candidates.find((candidate) => isValidIdentifier(scheme, candidate));
+  assert.ok(valid !== undefined, `no valid ${scheme} among ${candidates[0]}…`);
+  return valid;
 }
 
 function singleDigitChanges(digits: string): { changed: string; position: number; delta: number }[] {
@@ -94,56 +96,72 @@ function singleDigitChanges(digits: string): { changed: string; position: number
 
 test('property: every single-digit change of a valid ABN or NZBN fails its check and is corrected back to it', () => {
   for (const scheme of ['abn', 'nzbn'] as const) {
-    for (let round = 0; round < 40; round++) {
-      const number = validNumber(scheme);
-      assert.equal(parseQuery(formatIdentifier(scheme, number)).kind, 'identifier');
-      for (const { changed } of singleDigitChanges(number)) {
-        const parsed = parseQuery(scheme === 'nzbn' ? `NZBN ${changed}` : changed);
-        assert.equal(parsed.kind, 'identifier', changed);
-        if (parsed.kind !== 'identifier') continue;
-        assert.equal(parsed.valid, false, `${scheme} ${number} changed to ${changed} still passes`);
-        assert.ok(parsed.corrections.includes(number), `${changed}: ${parsed.corrections.join(',')} does not name ${number}`);
-      }
-    }
+    fc.assert(
+      fc.property(validNumber(scheme), (number) => {
+        assert.equal(parseQuery(formatIdentifier(scheme, number)).kind, 'identifier');
+        for (const { changed } of singleDigitChanges(number)) {
+          const parsed = parseQuery(scheme === 'nzbn' ? `NZBN ${changed}` : changed);
+          assert.equal(parsed.kind, 'identifier', changed);
+          if (parsed.kind !== 'identifier') continue;
+          assert.equal(parsed.valid, false, `${scheme} ${number} changed to ${changed} still passes`);
+          assert.ok(parsed.corrections.includes(number), `${changed}: ${parsed.corrections.join(',')} does not name ${number}`);
+        }
+      }),
+      fuzzOptions(60),
+    );
   }
 });
 
 test('property: a single-digit change of a valid ACN is caught and corrected back, unless the modulus 10 check cannot see it', () => {
-  let missed = 0;
-  let caught = 0;
-  for (let round = 0; round < 60; round++) {
-    const acn = validNumber('acn');
-    for (const { changed, position, delta } of singleDigitChanges(acn)) {
-      const parsed = parseQuery(changed);
-      assert.equal(parsed.kind, 'identifier');
-      if (parsed.kind !== 'identifier') continue;
-      if (acnMissesChange(position, delta)) {
-        // Another valid ACN: the register decides which company it names.
-        assert.equal(parsed.valid, true, `${acn} → ${changed}`);
-        missed++;
-      } else {
-        assert.equal(parsed.valid, false, `${acn} → ${changed} passes the check`);
-        assert.ok(parsed.corrections.includes(acn), `${changed}: ${parsed.corrections.join(',')} does not name ${acn}`);
-        caught++;
+  fc.assert(
+    fc.property(validNumber('acn'), (acn) => {
+      let missed = 0;
+      for (const { changed, position, delta } of singleDigitChanges(acn)) {
+        const parsed = parseQuery(changed);
+        assert.equal(parsed.kind, 'identifier');
+        if (parsed.kind !== 'identifier') continue;
+        if (acnMissesChange(position, delta)) {
+          // Another valid ACN: the register decides which company it names.
+          assert.equal(parsed.valid, true, `${acn} → ${changed}`);
+          missed++;
+        } else {
+          assert.equal(parsed.valid, false, `${acn} → ${changed} passes the check`);
+          assert.ok(parsed.corrections.includes(acn), `${changed}: ${parsed.corrections.join(',')} does not name ${acn}`);
+        }
       }
-    }
-  }
-  // Of the 81 single-digit changes of any ACN, 8 keep the check: 4 at weight 5 (the other digits of the same
-  // parity) and one (±5) at each of weights 8, 6, 4 and 2.
-  assert.equal(missed / (missed + caught), 8 / 81);
+      // Of the 81 single-digit changes of any ACN, 8 keep the check: 4 at weight 5 (the other digits of the same
+      // parity) and one (±5) at each of weights 8, 6, 4 and 2.
+      assert.equal(missed, 8);
+    }),
+    fuzzOptions(100),
+  );
 });
 
-test('property: parsing never throws and every reported identifier is well formed', () => {
-  const alphabet = 'ABNCZ0123456789 -.:/#&abcPtyLd\u00e9\u00a0';
-  for (let round = 0; round < 5_000; round++) {
-    const length = Math.floor(random() * 30);
-    const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
-    const parsed = parseQuery(text);
-    if (parsed.kind === 'identifier') {
-      assert.match(parsed.digits, /^\d+$/);
-      assert.equal(parsed.valid, (parsed.scheme === 'abn' ? isValidAbn : parsed.scheme === 'acn' ? isValidAcn : isValidNzbn)(parsed.digits));
-      for (const reading of parsed.corrections) assert.notEqual(reading, parsed.digits);
-    }
-  }
+const QUERY_PIECES = ['ABN', 'A.B.N.', 'ACN', 'ARBN', 'NZBN', 'abn:', 'Pty', 'Ltd', '#', '&', ' ', ' ', '-', '.', ':', '/', '\u00a0', '\u00e9', ...'0123456789'];
+
+test('property: parsing never throws, answers in bounded time, and every reported identifier is well formed', () => {
+  const digitRun = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 8, maxLength: 14 });
+  const query = fc.oneof(
+    { weight: 3, arbitrary: piecedText(QUERY_PIECES, 30) },
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('', 'ABN ', 'ACN ', 'NZBN ', 'abn: '), digitRun, fc.constantFrom('', ' ', ' Pty Ltd')).map((parts) => parts.join('')) },
+    { weight: 1, arbitrary: anyText(60) },
+    { weight: 1, arbitrary: repeatedText(piecedText(QUERY_PIECES, 4), 200, 2_000) },
+  );
+  fc.assert(
+    fc.property(query, (text) => {
+      const { value: parsed, ms } = timed(() => parseQuery(text));
+      assert.ok(ms < 500, `parsing took ${Math.round(ms)} ms`);
+      if (parsed.kind === 'identifier') {
+        assert.match(parsed.digits, /^\d+$/);
+        assert.equal(parsed.digits.length, IDENTIFIER_LENGTHS[parsed.scheme]);
+        assert.equal(parsed.valid, isValidIdentifier(parsed.scheme, parsed.digits));
+        for (const reading of parsed.corrections) {
+          assert.notEqual(reading, parsed.digits);
+          assert.equal(isValidIdentifier(parsed.scheme, reading), true);
+        }
+      }
+    }),
+    fuzzOptions(3_000),
+  );
   assert.deepEqual(oneDigitCorrections('abn', '12'), []);
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
+import { fuzzOptions, wordsText } from '../../../test/helpers/fuzz-text.ts';
 import { seededRandom } from '../../../test/helpers/seeded-random.ts';
 import { tokenise } from './tokens.ts';
 import { GUARANTEED_MATCH_WORDS, KGRAM_WORDS, WINDOW_HASHES, fingerprintText, kgramHashes, winnow } from './winnow.ts';
@@ -32,21 +34,20 @@ test('winnowing with fewer hashes than a window keeps the minimum of them all', 
 });
 
 const VOCABULARY = 'tender supplier contract panel schedule delivery invoice council road bridge water audit scope price term notice clause party'.split(' ');
-function randomWords(random: () => number, count: number): string {
-  return Array.from({ length: count }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]!).join(' ');
-}
 
 test('the guarantee: two texts sharing any run of t words share a fingerprint inside that run', () => {
-  const random = seededRandom(16);
-  for (let trial = 0; trial < 300; trial++) {
-    const shared = randomWords(random, GUARANTEED_MATCH_WORDS + Math.floor(random() * 5));
-    const a = fingerprintText(`${randomWords(random, Math.floor(random() * 40))} ${shared} ${randomWords(random, Math.floor(random() * 40))}`);
-    const b = fingerprintText(`${randomWords(random, Math.floor(random() * 40))} ${shared} ${randomWords(random, Math.floor(random() * 40))}`);
-    const sharedHashes = new Set(kgramHashes(tokenise(shared)));
-    const inRun = (prints: typeof a.prints) => new Set(prints.filter((print) => sharedHashes.has(print.hash)).map((print) => print.hash));
-    const common = [...inRun(a.prints)].filter((hash) => inRun(b.prints).has(hash));
-    assert.ok(common.length > 0, `trial ${trial}: no shared fingerprint for a shared run of ${tokenise(shared).length} words`);
-  }
+  const around = wordsText(VOCABULARY, 0, 40);
+  fc.assert(
+    fc.property(wordsText(VOCABULARY, GUARANTEED_MATCH_WORDS, GUARANTEED_MATCH_WORDS + 4), around, around, around, around, (shared, beforeA, afterA, beforeB, afterB) => {
+      const a = fingerprintText(`${beforeA} ${shared} ${afterA}`);
+      const b = fingerprintText(`${beforeB} ${shared} ${afterB}`);
+      const sharedHashes = new Set(kgramHashes(tokenise(shared)));
+      const inRun = (prints: typeof a.prints) => new Set(prints.filter((print) => sharedHashes.has(print.hash)).map((print) => print.hash));
+      const common = [...inRun(a.prints)].filter((hash) => inRun(b.prints).has(hash));
+      assert.ok(common.length > 0, `no shared fingerprint for a shared run of ${tokenise(shared).length} words`);
+    }),
+    fuzzOptions(300),
+  );
 });
 
 test('density: about 2/(w+1) of the k-grams of varied text are kept', () => {
