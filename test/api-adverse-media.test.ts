@@ -135,6 +135,9 @@ describe('POST /v1/adverse-media', () => {
     const badDob = await postJson(checker.app, '/v1/adverse-media', { name: 'John Smith', dob: '14/05/1971' });
     assert.equal(badDob.status, 422);
     assert.match(((await badDob.json()) as { detail: string }).detail, /dob.*YYYY, YYYY-MM or YYYY-MM-DD/);
+    const marksOnly = await postJson(checker.app, '/v1/adverse-media', { name: '\u0301\u0301 12' });
+    assert.equal(marksOnly.status, 422);
+    assert.match(((await marksOnly.json()) as { detail: string }).detail, /name.*at least one letter/);
   });
 
   it('streams received, working, then the result with ?stream=1', async () => {

@@ -38,7 +38,8 @@ const subjectFields = {
 
 export const AdverseMediaBody = z
   .strictObject({
-    name: text(200).optional().openapi({ description: 'The subject\'s name; or send an identity document instead.' }),
+    // A name of marks or digits alone folds to nothing and would screen nobody.
+    name: text(200).refine((value) => /\p{L}/u.test(value), { error: 'must hold at least one letter' }).optional().openapi({ description: 'The subject\'s name; or send an identity document instead.' }),
     ...subjectFields,
     bytes_b64: documentBytes.optional(),
     filename: documentFilename.optional(),
