@@ -66,7 +66,23 @@ describe('POST /v1/detect-ai-text', () => {
     const fromText = (await (await postJson(checker.app, '/v1/detect-ai-text', { text: REPORT })).json()) as AiTextEstimate;
     assert.equal(fromPdf.word_count, fromText.word_count);
     assert.equal(fromPdf.probability, fromText.probability);
-    assert.equal(unitsUsed(checker), before + 2);
+    // The PDF is new bytes (counted); the text was estimated by the first test (answered from the store, free).
+    assert.equal(unitsUsed(checker), before + 1);
+  });
+
+  it('answers the same text again from the stored estimate, free, and estimates again with fresh=1', async () => {
+    const text = `${REPORT} The minutes were confirmed without change.`;
+    const first = await postJson(checker.app, '/v1/detect-ai-text', { text });
+    assert.equal(first.headers.get('Svc-Cache'), null);
+    const counted = unitsUsed(checker);
+    const again = await postJson(checker.app, '/v1/detect-ai-text', { text });
+    assert.equal(again.headers.get('Svc-Cache'), 'hit');
+    assert.deepEqual(await again.json(), await first.json());
+    assert.equal(unitsUsed(checker), counted);
+    const fresh = await postJson(checker.app, '/v1/detect-ai-text?fresh=1', { text });
+    assert.equal(fresh.status, 200);
+    assert.equal(fresh.headers.get('Svc-Cache'), null);
+    assert.equal(unitsUsed(checker), counted + 1);
   });
 
   it('abstains on a scan (a PDF page without a text layer) and on a short text, and counts neither', async () => {
@@ -86,11 +102,15 @@ describe('POST /v1/detect-ai-text', () => {
   });
 
   it('streams received, working, then the result with ?stream=1', async () => {
-    const reply = await postJson(checker.app, '/v1/detect-ai-text?stream=1', { text: REPORT });
+    const reply = await postJson(checker.app, '/v1/detect-ai-text?stream=1&fresh=1', { text: REPORT });
     const events = [...(await reply.text()).matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);
     assert.equal(events[0], 'received');
     assert.ok(events.includes('working'));
     assert.equal(events.at(-1), 'result');
+    // A stored estimate streams at once: received (cached) then the result.
+    const stored = await (await postJson(checker.app, '/v1/detect-ai-text?stream=1', { text: REPORT })).text();
+    assert.deepEqual([...stored.matchAll(/^event: (\w+)$/gm)].map((match) => match[1]), ['received', 'result']);
+    assert.match(stored, /"cached":true/);
   });
 
   it('answers the sandbox fixture free, labelled sandbox', async () => {
@@ -134,10 +154,10 @@ describe('MCP tool detect_ai_text', () => {
   it('is listed with text and document arguments, and answers the route\'s estimate, counted once', async () => {
     const { tools } = await client.listTools();
     const tool = tools.find((candidate) => candidate.name === 'detect_ai_text');
-    assert.deepEqual(Object.keys(tool?.inputSchema.properties ?? {}).sort(), ['bytes_b64', 'filename', 'sandbox', 'text', 'url']);
+    assert.deepEqual(Object.keys(tool?.inputSchema.properties ?? {}).sort(), ['bytes_b64', 'filename', 'fresh', 'sandbox', 'text', 'url']);
     const result = (await client.callTool({ name: 'detect_ai_text', arguments: { text: REPORT } })) as CallToolResult;
     assert.notEqual(result.isError, true, JSON.stringify(result));
-    const direct = await (await postJson(checker.app, '/v1/detect-ai-text', { text: REPORT })).json();
+    const direct = await (await postJson(checker.app, '/v1/detect-ai-text?fresh=1', { text: REPORT })).json();
     assert.deepEqual(result.structuredContent, direct);
     assert.equal(unitsUsed(checker), 2);
   });

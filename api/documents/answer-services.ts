@@ -3,6 +3,8 @@ import { streamSSE } from 'hono/streaming';
 import type { ReadTextOptions, ReadTextResult } from '../checkers/read-text.ts';
 import { settleLater } from '../middleware/metered.ts';
 import type { Services } from '../providers/index.ts';
+import { CACHE_HEADER } from './answer.ts';
+import type { CacheKey, ContentCache } from './content-cache.ts';
 import { AnalysisPoolFullError, type AnalysisPool } from './pool.ts';
 import type { IntakeDocument } from './types.ts';
 
@@ -43,6 +45,12 @@ export interface JudgePlan<Reply> {
   now: Date;
   stream: boolean;
   judge(text: ReadTextResult, services: Services, context: JudgeContext): Promise<Judged<Reply>>;
+  /**
+   * For a judge that asks no outside service (its reply is a pure function of the text and its engine): the
+   * content cache and this call's key. A stored reply answers at once, free (`Svc-Cache: hit`, not counted),
+   * unless `fresh`; a new reply is stored. Judges that ask the outside world leave this out: the world changes.
+   */
+  stored?: { cache: ContentCache; key: CacheKey; fresh: boolean };
 }
 
 export interface AnswerWithServicesDeps {
@@ -64,6 +72,9 @@ export async function answerWithServices<Reply extends object>(c: Context, deps:
     emitStage?.();
   };
 
+  const stored = plan.stored === undefined || plan.stored.fresh ? undefined : (plan.stored.cache.get(plan.stored.key) as Reply | undefined);
+  if (stored !== undefined) return answerStored(c, plan, stored);
+
   let reading: ReturnType<typeof deps.pool.run<ReadTextResult>>;
   try {
     // A plan with nothing to read (adverse media screening a name) goes straight to its judge, taking no thread.
@@ -79,7 +90,9 @@ export async function answerWithServices<Reply extends object>(c: Context, deps:
   const judged = async (): Promise<Judged<Reply>> => {
     const outcome = await reading;
     if (!outcome.ok) return { status: 422, detail: `The document could not be read: ${outcome.detail} Nothing was counted against your allowance.` };
-    return plan.judge(outcome.result, deps.services, { now: plan.now, progress });
+    const result = await plan.judge(outcome.result, deps.services, { now: plan.now, progress });
+    if (plan.stored !== undefined && 'reply' in result) plan.stored.cache.put(plan.stored.key, result.reply, plan.now);
+    return result;
   };
 
   if (!plan.stream) {
@@ -90,10 +103,7 @@ export async function answerWithServices<Reply extends object>(c: Context, deps:
   }
 
   const settleUnit = settleLater(c);
-  const received = {
-    documents: plan.documents.map((document) => ({ filename: document.filename, sha256: document.sha256, size_bytes: document.bytes.byteLength, media_type: document.mime })),
-    cached: false,
-  };
+  const received = receivedEvent(plan.documents, false);
   return streamSSE(c, async (stream) => {
     const started = performance.now();
     const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
@@ -120,4 +130,26 @@ export async function answerWithServices<Reply extends object>(c: Context, deps:
       emitStage = null;
     }
   });
+}
+
+/** A stored reply, as JSON or as a stream (`received` then `result`); never counted. */
+function answerStored<Reply extends object>(c: Context, plan: JudgePlan<Reply>, stored: Reply): Response | Promise<Response> {
+  c.header(CACHE_HEADER, 'hit');
+  c.header(COUNTED_HEADER, 'no');
+  if (!plan.stream) return c.json(stored, 200);
+  const settleUnit = settleLater(c);
+  const received = receivedEvent(plan.documents, true);
+  return streamSSE(c, async (stream) => {
+    settleUnit(false);
+    await stream.writeSSE({ event: 'received', data: JSON.stringify(received) });
+    await stream.writeSSE({ event: 'result', data: JSON.stringify(stored) });
+  });
+}
+
+/** The `received` event's data: what was read, and whether a stored reply answers. */
+function receivedEvent(documents: IntakeDocument[], cached: boolean) {
+  return {
+    documents: documents.map((document) => ({ filename: document.filename, sha256: document.sha256, size_bytes: document.bytes.byteLength, media_type: document.mime })),
+    cached,
+  };
 }

@@ -1,14 +1,17 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import packageJson from '../../package.json' with { type: 'json' };
+import { sha256Hex } from '../../lib/hash.ts';
 import { judgeAiText, AI_TEXT_READING } from '../checkers/ai-text/analyse.ts';
 import { aiTextEstimate } from '../checkers/ai-text/result.ts';
 import { AI_TEXT_MODEL } from '../checkers/ai-text/shipped-model.ts';
 import { answerWithServices, judgedReplyCounts } from '../documents/answer-services.ts';
+import { cacheKey } from '../documents/content-cache.ts';
 import { readDocuments, type IntakeRules } from '../documents/intake.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import { errorReplies } from '../middleware/errors.ts';
 import { metered } from '../middleware/metered.ts';
 import type { SandboxEnv } from '../middleware/sandbox.ts';
-import { checkerErrors, checkerReply, documentBytes, documentFilename, documentUrl, streamSwitch, uploadedFile } from '../schemas/checkers.ts';
+import { checkerErrors, checkerReply, documentBytes, documentFilename, documentUrl, freshSwitch, streamSwitch, uploadedFile } from '../schemas/checkers.ts';
 import { sandboxField, strictQuery } from '../schemas/common.ts';
 import type { CheckerDeps } from './checker-deps.ts';
 import { aiTextSandboxReply } from './checker-sandbox.ts';
@@ -16,7 +19,10 @@ import { aiTextSandboxReply } from './checker-sandbox.ts';
 /** The sandbox registry's name for this tool and its MCP tool's name. */
 export const AI_TEXT_TOOL = 'detect_ai_text';
 
-export const DetectAiTextQuery = strictQuery({ stream: streamSwitch });
+export const DetectAiTextQuery = strictQuery({ stream: streamSwitch, fresh: freshSwitch });
+
+/** The estimate's engine: the code's release and the fitted model, so a refitted model never answers with an old estimate. */
+const AI_TEXT_ENGINE = `${packageJson.version}:${sha256Hex(JSON.stringify(AI_TEXT_MODEL)).slice(0, 16)}`;
 
 export const DetectAiTextBody = z
   .strictObject({
@@ -41,7 +47,8 @@ const route = (deps: CheckerDeps) => createRoute({
     'with the reason) on forms, tables, lists, code, scans, non-English text and texts under 150 words. An estimate for a person ' +
     `to weigh, never a verdict: measured on held-out passages at AUROC ${AI_TEXT_MODEL.test.auroc}, and at the likely_ai threshold ` +
     `it flagged ${Math.round(AI_TEXT_MODEL.test.false_positive_rate_human * 1000) / 10}% of human passages. One unit of the weekly ` +
-    'allowance per answer; abstentions are not counted.',
+    'allowance per answer; abstentions are not counted. The same text again is answered from the stored estimate, free and at once ' +
+    '(`Svc-Cache: hit`); `fresh=1` estimates again.',
   middleware: [deps.sandbox.middleware(AI_TEXT_TOOL), metered({ meter: deps.meter, countIf: judgedReplyCounts })] as const,
   request: {
     query: DetectAiTextQuery,
@@ -74,6 +81,12 @@ export function detectAiTextRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & S
       now: deps.now(),
       stream: query.stream,
       judge: async (reading) => judgeAiText(reading, AI_TEXT_MODEL),
+      // The estimate asks no outside service: the same text gets the same estimate, so it is kept and answered free.
+      stored: {
+        cache: deps.cache,
+        key: cacheKey({ checker: AI_TEXT_TOOL, documents: intake.documents.map((document) => ({ sha256: document.sha256 })), options: AI_TEXT_READING, engineVersion: AI_TEXT_ENGINE }),
+        fresh: query.fresh,
+      },
     });
   });
   return app;

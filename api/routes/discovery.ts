@@ -308,7 +308,7 @@ function checkerLines(): string[] {
     '`POST /v1/detect-ai-text` (tool `detect_ai_text`) also takes `{"text": "…"}`: it estimates whether English prose was written by AI from ' +
       'stylometry (`probability`, `lean` ai / likely_ai / uncertain / likely_human / human, `tells` quoting their passages), abstains ' +
       `(\`applicable: false\` with \`abstention_reason\`) on forms, tables, lists, code, scans, non-English text and texts under ${MIN_WORDS} words, ` +
-      'counts only when it answers, and is recomputed on every call. Its `limitations` quote the AUROC and false-positive rate it was measured at.',
+      'counts only when it answers; the same text again is answered from the stored estimate, free (`fresh=1` estimates again). Its `limitations` quote the AUROC and false-positive rate it was measured at.',
   ];
 }
 
