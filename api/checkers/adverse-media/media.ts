@@ -11,7 +11,7 @@ import { escapeRegExp, factsBeside, occupationGroupsOf, occupationsIn, type Pers
 export interface MediaSubject {
   name: string;
   aliases: string[];
-  /** ISO date or year of birth. */
+  /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. */
   dob: string | null;
   /** ISO 3166-1 alpha-2. */
   country: string | null;

@@ -1,5 +1,6 @@
 import { classifyPage, documentTypePhrase } from '../document-types.ts';
 import type { ReadTextResult } from '../read-text.ts';
+import type { MediaSubject } from './media.ts';
 
 /**
  * Who is screened: the subject as the caller names them, or as an identity document shows them. A passport
@@ -10,15 +11,8 @@ import type { ReadTextResult } from '../read-text.ts';
  * first line that reads as a name. Page-1 type comes from the identity checker's classifier.
  */
 
-export interface Subject {
-  name: string;
-  aliases: string[];
-  /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. */
-  dob: string | null;
-  /** ISO 3166-1 alpha-2. */
-  country: string | null;
-  employer: string | null;
-  role: string | null;
+/** The person screened, and where their name came from. */
+export interface Subject extends MediaSubject {
   /** `request`, or how the document gave the name: e.g. `australian_passport:machine_readable_zone`. */
   source: string;
 }
