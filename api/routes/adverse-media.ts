@@ -123,7 +123,7 @@ export function adverseMediaRoutes(deps: AdverseMediaDeps): OpenAPIHono<CallerEn
     // A name is judged at once; a document is read in the pool first. Either way as one JSON reply or a stream.
     const intake = fields.name === undefined ? await readDocuments(c, rules(deps)) : { documents: [] };
     const named = fields.name;
-    return answerWithServices(c, { pool: deps.pool, services: deps.services, ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }) }, {
+    return answerWithServices(c, deps, {
       documents: intake.documents,
       read: { max_pages: IDENTITY_PAGES },
       now: deps.now(),

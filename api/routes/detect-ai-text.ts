@@ -75,7 +75,7 @@ export function detectAiTextRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & S
   app.openapi(route(deps), async (c) => {
     const query = c.req.valid('query');
     const intake = await readDocuments(c, rules(deps));
-    return answerWithServices(c, { pool: deps.pool, services: deps.services, ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }) }, {
+    return answerWithServices(c, deps, {
       documents: intake.documents,
       read: AI_TEXT_READING,
       now: deps.now(),

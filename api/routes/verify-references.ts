@@ -95,7 +95,7 @@ export function verifyReferencesRoutes(deps: CheckerDeps & { state: StateDb; pub
     const intake = await readDocuments(c, rules);
     const now = deps.now();
     const checkId = checkIdOf(intake.documents.map((document) => document.sha256), query.deep);
-    return answerWithServices<FactCheckResult>(c, { pool: deps.pool, services: deps.services, ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }) }, {
+    return answerWithServices<FactCheckResult>(c, deps, {
       documents: intake.documents,
       read: { html_links: true },
       now,
