@@ -38,7 +38,7 @@ async function fileFor(path: string): Promise<string | null> {
 
 test('the publish stage built every page kind', () => {
   const urls = pages.map(urlOf);
-  for (const expected of ['/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/404.html']) {
+  for (const expected of ['/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/definitions/', '/404.html']) {
     assert.ok(urls.includes(expected), `${expected} was built (built: ${urls.join(' ')})`);
   }
   assert.ok(urls.some((u) => /^\/trades\/[a-z-]+\/[a-z]+\/$/.test(u)), 'at least one trade × state page');
@@ -144,7 +144,7 @@ test('a site JSON file its collection\'s schema rejects fails the build, naming 
 
 test('every page with figures says when they were computed and which sources they cover', async () => {
   const computedAt = release.manifest.computed_at;
-  const dataPages = pages.filter((f) => !['search/index.html', '404.html', 'states/index.html'].includes(f));
+  const dataPages = pages.filter((f) => !['search/index.html', '404.html', 'states/index.html', 'definitions/index.html'].includes(f));
   assert.ok(dataPages.length >= 15);
   for (const file of dataPages) {
     const $ = await html(file);
@@ -153,6 +153,59 @@ test('every page with figures says when they were computed and which sources the
     const twin = $('link[rel="alternate"][type="application/json"]').attr('href');
     assert.ok(twin && (await fileFor(twin)), `${urlOf(file)} links its JSON twin`);
   }
+});
+
+/** What a reader sees of a page: its text without scripts, styles and code (names shown as names). */
+async function visibleText(file: string): Promise<string> {
+  const $ = await html(file);
+  $('script, style, code').remove();
+  return $('body').text().replace(/\s+/g, ' ');
+}
+
+/** Each match of `pattern` in the site's visible text, as "page: match". */
+async function findInSite(pattern: RegExp): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of pages) {
+    for (const match of (await visibleText(file)).matchAll(pattern)) found.push(`${urlOf(file)}: ${match[0]}`);
+  }
+  return found;
+}
+
+test('money, dates and counts read as people write them', async () => {
+  assert.deepEqual(await findInSite(/\b[A-Z]{3} ?\d+\.\d{2}\b/g), [], 'no raw decimal amount with a currency code ("AUD 19800.00")');
+  assert.deepEqual(await findInSite(/\$\d{4,}/g), [], 'no unformatted run of digits as money ("$1178000")');
+  // A source's own spelling, quoted as published, may say "Sept"; the site's dates never do.
+  assert.deepEqual(await findInSite(/(?<!")\bSept\b(?!")/g), [], 'September is "Sep"');
+  assert.deepEqual(
+    await findInSite(/(?<![\d,.])\b1 (?:[a-z-]+ )?(?:tenders|contracts|procurements|sources|rounds|buyers|suppliers|days|re-tenders)\b/g),
+    [], 'one of a thing is singular ("1 procurement")',
+  );
+  const home = await visibleText('index.html');
+  assert.match(home, /\$\d{1,3}(,\d{3})+/, 'the home page shows money as $1,234,567');
+});
+
+test('no internal names reach readers: no field names or quarter ids in visible text', async () => {
+  assert.deepEqual(await findInSite(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g), [], 'no snake_case identifiers outside code');
+  assert.deepEqual(await findInSite(/\b\d{4}Q[1-4]\b/g), [], 'quarters read as months ("Jul–Sep 2026")');
+  assert.deepEqual(await findInSite(/listing rule|\bBasis\b/g), [], 'no internal rule names');
+});
+
+test('every headline figure links its exact rule on the definitions page, which the data dictionary links', async () => {
+  const $definitions = await html('definitions/index.html');
+  let figures = 0;
+  for (const file of pages) {
+    const $ = await html(file);
+    for (const figure of $('.figures li').toArray()) {
+      figures += 1;
+      const rule = $(figure).find('a.rule').attr('href') ?? '';
+      const anchor = /^\/definitions\/#([a-z-]+)$/.exec(rule);
+      assert.ok(anchor, `${urlOf(file)}: "${$(figure).text().trim()}" links its rule (${rule})`);
+      assert.ok($definitions(`[id="${anchor[1]}"]`).text().trim(), `${urlOf(file)}: the rule ${anchor[1]} is defined`);
+    }
+  }
+  assert.ok(figures >= 30, `the figures were checked (${figures})`);
+  const dictionary = await readFile(join(import.meta.dirname, '..', 'data', 'README.md'), 'utf8');
+  assert.match(dictionary, /\/definitions\//, 'data/README.md links the definitions page');
 });
 
 test('each page with its stylesheets stays within 100 KB', async () => {
