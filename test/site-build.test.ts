@@ -149,7 +149,7 @@ test('every page with figures says when they were computed and which sources the
   for (const file of dataPages) {
     const $ = await html(file);
     assert.equal($('.provenance time').attr('datetime'), computedAt, `${urlOf(file)} shows computed_at`);
-    assert.match($('.provenance').text(), /Covers \d+ sources?:|No source holds data/, `${urlOf(file)} names its sources`);
+    assert.match($('.provenance').text(), /Covers \d+ sources? read tonight:|No source (holds data|of this page was read)/, `${urlOf(file)} names its sources`);
     const twin = $('link[rel="alternate"][type="application/json"]').attr('href');
     assert.ok(twin && (await fileFor(twin)), `${urlOf(file)} links its JSON twin`);
   }
@@ -206,6 +206,20 @@ test('every headline figure links its exact rule on the definitions page, which 
   assert.ok(figures >= 30, `the figures were checked (${figures})`);
   const dictionary = await readFile(join(import.meta.dirname, '..', 'data', 'README.md'), 'utf8');
   assert.match(dictionary, /\/definitions\//, 'data/README.md links the definitions page');
+});
+
+test('"Covers" counts only the sources read tonight and names the others with the reason', async () => {
+  const { sources } = JSON.parse(await readFile((await fileFor('/sources.json'))!, 'utf8')) as { sources: { name: string; status: string }[] };
+  const read = sources.filter((s) => s.status === 'ok' || s.status === 'empty');
+  const unread = sources.filter((s) => !read.includes(s));
+  assert.ok(unread.some((s) => s.status === 'robots_refused') && unread.some((s) => s.status === 'login_walled'), 'the fixture night has sources it could not read');
+  const provenance = (await html('index.html'))('.provenance').text().replace(/\s+/g, ' ');
+  assert.match(provenance, new RegExp(`Covers ${read.length} sources read tonight:`));
+  const notRead = /Not read tonight: (.*?)\. How sources/.exec(provenance)?.[1] ?? '';
+  for (const source of unread) assert.ok(notRead.includes(source.name), `${source.name} (${source.status}) is named as not read`);
+  for (const source of read) assert.ok(!notRead.includes(`${source.name} (`), `${source.name} was read`);
+  assert.match(notRead, /needs a login/);
+  assert.match(notRead, /refused by robots\.txt/);
 });
 
 test('each page with its stylesheets stays within 100 KB', async () => {
