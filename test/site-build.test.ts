@@ -159,7 +159,9 @@ test('every page with figures says when they were computed and which sources the
 async function visibleText(file: string): Promise<string> {
   const $ = await html(file);
   $('script, style, code').remove();
-  return $('body').text().replace(/\s+/g, ' ');
+  // Text node by text node, so that words of adjacent elements ("1" and "contracts") stay apart.
+  const texts = $('body').find('*').contents().filter((_, node) => node.type === 'text').map((_, node) => $(node).text()).get();
+  return texts.join(' ').replace(/\s+/g, ' ');
 }
 
 /** Each match of `pattern` in the site's visible text, as "page: match". */
