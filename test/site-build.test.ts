@@ -38,7 +38,7 @@ async function fileFor(path: string): Promise<string | null> {
 
 test('the publish stage built every page kind', () => {
   const urls = pages.map(urlOf);
-  for (const expected of ['/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/404.html']) {
+  for (const expected of ['/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/definitions/', '/404.html']) {
     assert.ok(urls.includes(expected), `${expected} was built (built: ${urls.join(' ')})`);
   }
   assert.ok(urls.some((u) => /^\/trades\/[a-z-]+\/[a-z]+\/$/.test(u)), 'at least one trade × state page');
@@ -144,15 +144,84 @@ test('a site JSON file its collection\'s schema rejects fails the build, naming 
 
 test('every page with figures says when they were computed and which sources they cover', async () => {
   const computedAt = release.manifest.computed_at;
-  const dataPages = pages.filter((f) => !['search/index.html', '404.html', 'states/index.html'].includes(f));
+  const dataPages = pages.filter((f) => !['search/index.html', '404.html', 'states/index.html', 'definitions/index.html'].includes(f));
   assert.ok(dataPages.length >= 15);
   for (const file of dataPages) {
     const $ = await html(file);
     assert.equal($('.provenance time').attr('datetime'), computedAt, `${urlOf(file)} shows computed_at`);
-    assert.match($('.provenance').text(), /Covers \d+ sources?:|No source holds data/, `${urlOf(file)} names its sources`);
+    assert.match($('.provenance').text(), /Covers \d+ sources? read tonight:|No source (holds data|of this page was read)/, `${urlOf(file)} names its sources`);
     const twin = $('link[rel="alternate"][type="application/json"]').attr('href');
     assert.ok(twin && (await fileFor(twin)), `${urlOf(file)} links its JSON twin`);
   }
+});
+
+/** What a reader sees of a page: its text without scripts, styles and code (names shown as names). */
+async function visibleText(file: string): Promise<string> {
+  const $ = await html(file);
+  $('script, style, code').remove();
+  // Text node by text node, so that words of adjacent elements ("1" and "contracts") stay apart.
+  const texts = $('body').find('*').contents().filter((_, node) => node.type === 'text').map((_, node) => $(node).text()).get();
+  return texts.join(' ').replace(/\s+/g, ' ');
+}
+
+/** Each match of `pattern` in the site's visible text, as "page: match". */
+async function findInSite(pattern: RegExp): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of pages) {
+    for (const match of (await visibleText(file)).matchAll(pattern)) found.push(`${urlOf(file)}: ${match[0]}`);
+  }
+  return found;
+}
+
+test('money, dates and counts read as people write them', async () => {
+  assert.deepEqual(await findInSite(/\b[A-Z]{3} ?\d+\.\d{2}\b/g), [], 'no raw decimal amount with a currency code ("AUD 19800.00")');
+  assert.deepEqual(await findInSite(/\$\d{4,}/g), [], 'no unformatted run of digits as money ("$1178000")');
+  // A source's own spelling, quoted as published, may say "Sept"; the site's dates never do.
+  assert.deepEqual(await findInSite(/(?<!")\bSept\b(?!")/g), [], 'September is "Sep"');
+  assert.deepEqual(
+    await findInSite(/(?<![\d,.])\b1 (?:[a-z-]+ )?(?:tenders|contracts|procurements|sources|rounds|buyers|suppliers|days|re-tenders)\b/g),
+    [], 'one of a thing is singular ("1 procurement")',
+  );
+  const home = await visibleText('index.html');
+  assert.match(home, /\$\d{1,3}(,\d{3})+/, 'the home page shows money as $1,234,567');
+});
+
+test('no internal names reach readers: no field names or quarter ids in visible text', async () => {
+  assert.deepEqual(await findInSite(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g), [], 'no snake_case identifiers outside code');
+  assert.deepEqual(await findInSite(/\b\d{4}Q[1-4]\b/g), [], 'quarters read as months ("Jul–Sep 2026")');
+  assert.deepEqual(await findInSite(/listing rule|\bBasis\b/g), [], 'no internal rule names');
+});
+
+test('every headline figure links its exact rule on the definitions page, which the data dictionary links', async () => {
+  const $definitions = await html('definitions/index.html');
+  let figures = 0;
+  for (const file of pages) {
+    const $ = await html(file);
+    for (const figure of $('.figures li').toArray()) {
+      figures += 1;
+      const rule = $(figure).find('a.rule').attr('href') ?? '';
+      const anchor = /^\/definitions\/#([a-z-]+)$/.exec(rule);
+      assert.ok(anchor, `${urlOf(file)}: "${$(figure).text().trim()}" links its rule (${rule})`);
+      assert.ok($definitions(`[id="${anchor[1]}"]`).text().trim(), `${urlOf(file)}: the rule ${anchor[1]} is defined`);
+    }
+  }
+  assert.ok(figures >= 30, `the figures were checked (${figures})`);
+  const dictionary = await readFile(join(import.meta.dirname, '..', 'data', 'README.md'), 'utf8');
+  assert.match(dictionary, /\/definitions\//, 'data/README.md links the definitions page');
+});
+
+test('"Covers" counts only the sources read tonight and names the others with the reason', async () => {
+  const { sources } = JSON.parse(await readFile((await fileFor('/sources.json'))!, 'utf8')) as { sources: { name: string; status: string }[] };
+  const read = sources.filter((s) => s.status === 'ok' || s.status === 'empty');
+  const unread = sources.filter((s) => !read.includes(s));
+  assert.ok(unread.some((s) => s.status === 'robots_refused') && unread.some((s) => s.status === 'login_walled'), 'the fixture night has sources it could not read');
+  const provenance = (await html('index.html'))('.provenance').text().replace(/\s+/g, ' ');
+  assert.match(provenance, new RegExp(`Covers ${read.length} sources read tonight:`));
+  const notRead = /Not read tonight: (.*?)\. How sources/.exec(provenance)?.[1] ?? '';
+  for (const source of unread) assert.ok(notRead.includes(source.name), `${source.name} (${source.status}) is named as not read`);
+  for (const source of read) assert.ok(!notRead.includes(`${source.name} (`), `${source.name} was read`);
+  assert.match(notRead, /needs a login/);
+  assert.match(notRead, /refused by robots\.txt/);
 });
 
 test('each page with its stylesheets stays within 100 KB', async () => {

@@ -1,4 +1,6 @@
-// Formatting shared by the pages: numbers, money as published, dates in Australian English.
+// The site's one formatter for what people read: money ("$1,234,567", "NZ$1,234,567"), dates ("25 Sep 2026"),
+// times in the buyer's own time zone, quarters ("Jul–Sep 2026") and counts with their plurals.
+import { isJurisdiction, timeZoneOf } from '../../lib/jurisdictions.ts';
 
 export interface Attribution {
   source: string;
@@ -13,30 +15,69 @@ export function count(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : whole.format(value);
 }
 
-// One formatter per currency: building an Intl.NumberFormat costs far more than formatting with it, and a
-// site build formats hundreds of thousands of amounts. null marks a code Intl does not know.
+/** A count with its noun: "1 procurement", "2 procurements", "1,204 procurements". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+// The symbol readers know each currency by: the site is Australian, so the Australian dollar is "$" and the
+// New Zealand dollar "NZ$" (en-AU formatting would write "NZD 1,234,567"). Other codes keep their code.
+const SYMBOLS: Record<string, string> = { AUD: '$', NZD: 'NZ$' };
+
+// One formatter per currency and precision: building an Intl.NumberFormat costs far more than formatting
+// with it, and a site build formats hundreds of thousands of amounts. null marks a code Intl does not know.
 const moneyFormats = new Map<string, Intl.NumberFormat | null>();
 
-function moneyFormat(currency: string): Intl.NumberFormat | null {
-  let format = moneyFormats.get(currency);
+function moneyFormat(currency: string, cents: boolean): Intl.NumberFormat | null {
+  const key = `${currency}:${cents}`;
+  let format = moneyFormats.get(key);
   if (format === undefined) {
+    const digits = { minimumFractionDigits: cents ? 2 : 0, maximumFractionDigits: cents ? 2 : 0 };
     try {
-      format = new Intl.NumberFormat('en-AU', { style: 'currency', currency, maximumFractionDigits: 0 });
+      format = SYMBOLS[currency] ? new Intl.NumberFormat('en-AU', digits) : new Intl.NumberFormat('en-AU', { style: 'currency', currency, ...digits });
     } catch {
       format = null;
     }
-    moneyFormats.set(currency, format);
+    moneyFormats.set(key, format);
   }
   return format;
 }
 
-/** Money as published in its own currency (never converted); whole units. */
+/** Below this, cents a figure has are shown: on $4.50 they matter, on $137,571,795.74 they do not. */
+const CENTS_BELOW = 1000;
+
+/** Money in its own currency (never converted): whole units, with cents only on small amounts that have them. */
 export function money(value: number | string | null | undefined, currency: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
   const amount = typeof value === 'string' ? Number(value) : value;
   if (!Number.isFinite(amount)) return String(value);
-  const format = moneyFormat(currency || 'AUD');
-  return format ? format.format(amount) : `${whole.format(Math.round(amount))} ${currency ?? ''}`.trim();
+  const code = (currency || 'AUD').toUpperCase();
+  const cents = Math.abs(amount) < CENTS_BELOW && Math.round(amount * 100) % 100 !== 0;
+  const format = moneyFormat(code, cents);
+  if (!format) return `${code} ${whole.format(Math.round(amount))}`;
+  const symbol = SYMBOLS[code];
+  if (!symbol) return format.format(amount);
+  return `${amount < 0 ? '-' : ''}${symbol}${format.format(Math.abs(amount))}`;
+}
+
+// A published value that is only a currency code and an amount ("AUD 19800.00", "NZD 1,250,000"): the
+// source's wording adds nothing, so it reads as money. Anything else (ranges, "up to", words) is kept.
+const CODE_AND_AMOUNT = /^\s*([A-Z]{3})\s*\$?\s*(-?[\d,]+(?:\.\d+)?)\s*$/;
+const SYMBOL_AND_AMOUNT = /^\s*(NZ)?\$\s*(-?[\d,]+(?:\.\d+)?)\s*$/;
+
+/** A value as the source published it, with bare code-and-amount values formatted as money. */
+export function publishedValue(text: string | null | undefined): string {
+  if (!text) return '—';
+  const coded = CODE_AND_AMOUNT.exec(text);
+  if (coded) return money(coded[2]!.replaceAll(',', ''), coded[1]);
+  const symbol = SYMBOL_AND_AMOUNT.exec(text);
+  if (symbol) return money(symbol[2]!.replaceAll(',', ''), symbol[1] ? 'NZD' : 'AUD');
+  return text;
+}
+
+/** en-AU writes September "Sept"; every other month has three letters, and so does September here. */
+function withShortSeptember(format: Intl.DateTimeFormat, date: Date): string {
+  return format.formatToParts(date).map((part) => (part.type === 'month' && part.value === 'Sept' ? 'Sep' : part.value)).join('');
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -44,34 +85,54 @@ const dayFormat = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'sho
 // A site shows a few thousand distinct days many times over: each is formatted once.
 const formattedDays = new Map<string, string>();
 
-/** A calendar date (YYYY-MM-DD) as "28 Sep 2026". */
+/** A calendar date (YYYY-MM-DD) as "25 Sep 2026". */
 export function day(value: string | null | undefined): string {
   if (!value) return '—';
   let formatted = formattedDays.get(value);
   if (formatted === undefined) {
     const parsed = new Date(`${value.slice(0, 10)}T00:00:00Z`);
-    formatted = Number.isNaN(parsed.getTime()) ? value : dayFormat.format(parsed);
+    formatted = Number.isNaN(parsed.getTime()) ? value : withShortSeptember(dayFormat, parsed);
     formattedDays.set(value, formatted);
   }
   return formatted;
 }
 
-const instantFormat = new Intl.DateTimeFormat('en-AU', {
-  day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'Australia/Sydney', timeZoneName: 'short',
-});
+const instantFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** An instant as Sydney wall-clock time, e.g. "25 September 2026 at 11:00 am AEST". */
-export function instant(value: string): string {
-  return instantFormat.format(new Date(value));
+/**
+ * An instant as wall-clock time where the buyer is, e.g. "25 Sep 2026, 11:00 am AEST" in Sydney and
+ * "25 Sep 2026, 1:00 pm NZST" for a New Zealand buyer. Without a jurisdiction, Sydney time (the site's own).
+ */
+export function instant(value: string, jurisdiction?: string): string {
+  const timeZone = jurisdiction && isJurisdiction(jurisdiction) ? timeZoneOf(jurisdiction) : timeZoneOf('AU');
+  let format = instantFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-AU', {
+      day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short',
+    });
+    instantFormats.set(timeZone, format);
+  }
+  return withShortSeptember(format, new Date(value));
 }
 
 const monthFormat = new Intl.DateTimeFormat('en-AU', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const monthNameFormat = new Intl.DateTimeFormat('en-AU', { month: 'short', timeZone: 'UTC' });
 
 /** A month id (YYYY-MM) as "Oct 2026". */
 export function month(value: string): string {
-  return monthFormat.format(new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
+  return withShortSeptember(monthFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${count(n)} ${n === 1 ? one : many}`;
+/** A month id (YYYY-MM) as its name alone, "Sep", for chart axes. */
+export function monthName(value: string): string {
+  return withShortSeptember(monthNameFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
+}
+
+/** A quarter id (2026Q3) as the months it spans, "Jul–Sep 2026". */
+export function quarter(value: string): string {
+  const parsed = /^(\d{4})Q([1-4])$/.exec(value);
+  if (!parsed) return value;
+  const first = (Number(parsed[2]) - 1) * 3 + 1;
+  const id = (m: number) => `${parsed[1]}-${String(m).padStart(2, '0')}`;
+  return `${monthName(id(first))}–${month(id(first + 2))}`;
 }
