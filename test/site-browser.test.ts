@@ -69,7 +69,7 @@ test('a person follows home → state → trade (chart and table) → buyer, and
   await page.locator('main ul.cards a[href^="/trades/"]').first().click();
   await page.waitForURL('**/trades/*/au/');
   const twin = await (await page.request.get(page.url().replace(/\/$/, '.json'))).json() as { ending: { by_month: { month: string; count: number }[]; chart: { title: string } } };
-  const svg = page.locator('figure.chart svg[role="img"]');
+  const svg = page.locator('figure.chart svg.columns[role="img"]');
   assert.equal(await svg.locator('title').textContent(), twin.ending.chart.title);
   assert.match((await svg.locator('desc').textContent())!, /contracts end|No contracts end/);
   assert.equal(await svg.locator('rect.bar').count(), twin.ending.by_month.length);
@@ -112,6 +112,11 @@ test('no serious or critical accessibility violation on any page type; screensho
       if (width === 1280) assert.deepEqual(await seriousViolations(page), [], `axe on ${path}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 1, `${path} at ${width} px does not scroll sideways (${overflow} px)`);
+      // Chart labels as drawn on screen: the SVG's scale times its text's font size, on the charts shown.
+      const smallestLabel = await page.evaluate(() => Math.min(Infinity, ...Array.from(document.querySelectorAll<SVGSVGElement>('figure.chart svg'))
+        .filter((svg) => svg.getBoundingClientRect().width > 0)
+        .flatMap((svg) => Array.from(svg.querySelectorAll('text')).map((text) => (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * parseFloat(getComputedStyle(text).fontSize)))));
+      assert.ok(smallestLabel >= 11, `${path} at ${width} px: chart labels at least 11 px (smallest ${smallestLabel.toFixed(1)} px)`);
       assert.deepEqual(problems, [], path);
       await page.close();
     }
