@@ -83,6 +83,8 @@ test('each JSON twin is the API reply an anonymous caller gets for the same thin
       if (state) twins.push([`/states/${state[1]}.json`, `/v1/intelligence/${state[1]}`]);
       const pair = /^trades\/([a-z-]+)\/([a-z]+)\/index\.html$/.exec(file);
       if (pair) twins.push([`/trades/${pair[1]}/${pair[2]}.json`, `/v1/intelligence/trades/${pair[1]}/${pair[2]}`]);
+      const tender = /^tenders\/([^/]+)\/index\.html$/.exec(file);
+      if (tender) twins.push([`/tenders/${tender[1]}.json`, `/v1/tenders/${tender[1]}`]);
       const buyer = /^buyers\/([^/]+)\/index\.html$/.exec(file);
       if (buyer) {
         const key = JSON.parse(await readFile((await fileFor(`/buyers/${buyer[1]}.json`))!, 'utf8')).buyer.buyer_key;

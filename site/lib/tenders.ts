@@ -1,0 +1,64 @@
+// Tender pages: their paths, the open tenders a state, trade or buyer page lists, and a tender's buyer page.
+import { localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
+import { pageEntries, type PageEntry } from './site-data.ts';
+
+export type TenderEntry = PageEntry<'tenders'>;
+
+export function tenderPath(key: string): string {
+  return `/tenders/${key}/`;
+}
+
+/** How many open tenders a state, trade or buyer page lists before pointing to search. */
+export const LISTED_TENDERS = 50;
+
+let openSoonestFirst: Promise<TenderEntry[]> | null = null;
+
+/** Every open tender and grant round, closing soonest first (no closing date last), then by title. */
+export function openTenders(): Promise<TenderEntry[]> {
+  openSoonestFirst ??= pageEntries('tenders').then((entries) =>
+    entries
+      .filter((entry) => entry.data.open)
+      .sort((a, b) =>
+        (a.data.closing_date ?? '9999').localeCompare(b.data.closing_date ?? '9999') || a.data.title.localeCompare(b.data.title)),
+  );
+  return openSoonestFirst;
+}
+
+/** The open tenders of one jurisdiction (its own label only: the federal page lists federal tenders). */
+export async function openTendersIn(jurisdiction: string): Promise<TenderEntry[]> {
+  return (await openTenders()).filter((entry) => entry.data.jurisdiction === jurisdiction);
+}
+
+let buyerPaths: Promise<Map<string, string>> | null = null;
+
+/**
+ * A tender names its buyer as published; a buyer page is one spelling in one jurisdiction, so the name and
+ * jurisdiction find it.
+ */
+export async function buyerPathByName(name: string | undefined, jurisdiction: string): Promise<string | undefined> {
+  if (!name) return undefined;
+  buyerPaths ??= pageEntries('buyers').then((entries) =>
+    new Map(entries.map((entry) => [`${entry.data.buyer.jurisdiction}|${entry.data.buyer.name}`, `/buyers/${entry.id}/`])));
+  return (await buyerPaths).get(`${jurisdiction}|${name}`);
+}
+
+/**
+ * Whole days from the build's day to the closing day, both in the buyer's time zone: 0 closes today,
+ * negative has closed.
+ */
+export function daysToClose(closingDate: string, builtAt: string, jurisdiction: Jurisdiction): number {
+  const today = localDate(new Date(builtAt), timeZoneOf(jurisdiction));
+  return Math.round((Date.parse(`${closingDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+}
+
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant as wall-clock time in a time zone, e.g. "25 Sep 2026, 2:00 pm AEST". */
+export function zonedTime(value: string, timeZone: string): string {
+  let format = zonedFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short' });
+    zonedFormats.set(timeZone, format);
+  }
+  return format.format(new Date(value));
+}
