@@ -29,6 +29,26 @@ export async function openTendersIn(jurisdiction: string): Promise<TenderEntry[]
   return (await openTenders()).filter((entry) => entry.data.jurisdiction === jurisdiction);
 }
 
+let closedLatestFirst: Promise<TenderEntry[]> | null = null;
+
+/** Every closed tender the release still holds, latest closing first. */
+export function closedTenders(): Promise<TenderEntry[]> {
+  closedLatestFirst ??= pageEntries('tenders').then((entries) =>
+    entries
+      .filter((entry) => !entry.data.open)
+      .sort((a, b) => (b.data.closing_date ?? '').localeCompare(a.data.closing_date ?? '') || a.data.title.localeCompare(b.data.title)),
+  );
+  return closedLatestFirst;
+}
+
+/** Tenders on one page of a jurisdiction's full list. */
+export const TENDERS_PER_PAGE = 100;
+
+/** The path of page `n` (from 1) of a jurisdiction's open or closed list. */
+export function listPath(statePath: string, list: 'tenders' | 'closed', n: number): string {
+  return n === 1 ? `${statePath}${list}/` : `${statePath}${list}/${n}/`;
+}
+
 let buyerPaths: Promise<Map<string, string>> | null = null;
 
 /**
