@@ -7,7 +7,6 @@ import { grantsSummary } from '../data/intelligence/grants.ts';
 import { jurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
 import { jurisdictionSlug } from '../data/intelligence/places.ts';
 import { intelligenceSummary } from '../data/intelligence/summary.ts';
-import { tenderContext } from '../data/intelligence/tender-context.ts';
 import { tradeById, tradePairs, tradeStateIntelligence } from '../data/intelligence/trades.ts';
 import { readTenderIndex } from '../data/search/read-tenders.ts';
 import { tenderReply } from '../data/search/tender-reply.ts';
@@ -100,9 +99,9 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
 
 /**
  * A page per tender the release holds, open or closed: `tenders/<key>.json` is the reply of
- * GET /v1/tenders/{key} to an anonymous caller (built from the same index and builder as the API's), and
- * for an open tender `tender-context/<key>.json` is GET /v1/tenders/{key}/context (its buyer's contracts
- * and similar open tenders). A closed tender's page says it is closed and needs no context.
+ * GET /v1/tenders/{key} to an anonymous caller, built from the same index and builder as the API's. The
+ * page's buyer contracts and similar tenders come from the buyer and tender files the site already reads:
+ * a context query per tender (GET /v1/tenders/{key}/context) cost about 50 ms each, hours at 50,000 tenders.
  */
 async function writeTenderPages(ctx: IntelContext, write: (path: string, reply: unknown) => Promise<void>): Promise<void> {
   const index = await readTenderIndex(ctx.store);
@@ -112,7 +111,6 @@ async function writeTenderPages(ctx: IntelContext, write: (path: string, reply: 
       if (!hit) continue;
       const reply = tenderReply(hit.tender, hit.open, ANONYMOUS_LINKS);
       await write(`tenders/${key}.json`, { ...reply, sources: attributions([reply.source], index.sources) });
-      if (hit.open) await write(`tender-context/${key}.json`, await tenderContext(ctx, key, ANONYMOUS));
     }
   } finally {
     index.close();

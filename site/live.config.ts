@@ -12,7 +12,6 @@ import { BuyerDetail } from '../data/intelligence/buyers.ts';
 import { GrantsSummary } from '../data/intelligence/grants.ts';
 import { JurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
 import { IntelligenceSummary } from '../data/intelligence/summary.ts';
-import { TenderContext } from '../data/intelligence/tender-context.ts';
 import { TenderReadSchema } from '../data/search/tender-reply.ts';
 import { TradePairs, TradeStateIntelligence } from '../data/intelligence/trades.ts';
 import { jsonPages } from './lib/json-pages.ts';
@@ -34,5 +33,4 @@ export const collections = {
   tradeStates: pages('*/*.json', TradeStateIntelligence, 'trades/'),
   buyers: pages('*.json', BuyerDetail, 'buyers/'),
   tenders: pages('*.json', TenderReadSchema, 'tenders/'),
-  tenderContexts: pages('*.json', TenderContext, 'tender-context/'),
 };

@@ -49,17 +49,38 @@ export function listPath(statePath: string, list: 'tenders' | 'closed', n: numbe
   return n === 1 ? `${statePath}${list}/` : `${statePath}${list}/${n}/`;
 }
 
-let buyerPaths: Promise<Map<string, string>> | null = null;
+let buyersByName: Promise<Map<string, PageEntry<'buyers'>>> | null = null;
 
 /**
- * A tender names its buyer as published; a buyer page is one spelling in one jurisdiction, so the name and
- * jurisdiction find it.
+ * The buyer page of a tender's buyer, if it has one. A tender names its buyer as published; a buyer page is
+ * one spelling in one jurisdiction, so the name and jurisdiction find it.
  */
-export async function buyerPathByName(name: string | undefined, jurisdiction: string): Promise<string | undefined> {
+export async function buyerOf(name: string | undefined, jurisdiction: string): Promise<PageEntry<'buyers'> | undefined> {
   if (!name) return undefined;
-  buyerPaths ??= pageEntries('buyers').then((entries) =>
-    new Map(entries.map((entry) => [`${entry.data.buyer.jurisdiction}|${entry.data.buyer.name}`, `/buyers/${entry.id}/`])));
-  return (await buyerPaths).get(`${jurisdiction}|${name}`);
+  buyersByName ??= pageEntries('buyers').then((entries) =>
+    new Map(entries.map((entry) => [`${entry.data.buyer.jurisdiction}|${entry.data.buyer.name}`, entry])));
+  return (await buyersByName).get(`${jurisdiction}|${name}`);
+}
+
+let openByTradeAndPlace: Promise<Map<string, TenderEntry[]>> | null = null;
+
+/** Up to `limit` other open tenders of the same trade and jurisdiction, closing soonest first. */
+export async function similarOpen(tender: TenderEntry, limit: number): Promise<TenderEntry[]> {
+  const { trade, jurisdiction } = tender.data;
+  if (!trade) return [];
+  // Grouped once per build: a page per tender filtering every open tender would be quadratic.
+  openByTradeAndPlace ??= openTenders().then((open) => {
+    const groups = new Map<string, TenderEntry[]>();
+    for (const t of open) {
+      if (!t.data.trade) continue;
+      const key = `${t.data.trade}|${t.data.jurisdiction}`;
+      const group = groups.get(key);
+      if (group) group.push(t);
+      else groups.set(key, [t]);
+    }
+    return groups;
+  });
+  return ((await openByTradeAndPlace).get(`${trade}|${jurisdiction}`) ?? []).filter((t) => t.id !== tender.id).slice(0, limit);
 }
 
 /**
