@@ -141,20 +141,20 @@ const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
  * naming the sitemap. Written from the files the build wrote, so the sitemap cannot miss or invent a page.
  * Past the sitemap limit, `sitemap.xml` is an index of `sitemap-<n>.xml` files.
  */
-export async function writeSitemap(outDir: string, origin: string): Promise<void> {
+export async function writeSitemap(outDir: string, origin: string, limit = SITEMAP_LIMIT): Promise<void> {
   const pages = (await readdir(outDir, { recursive: true }))
     .filter((file) => file === 'index.html' || file.endsWith('/index.html'))
     .map((file) => new URL(`/${file.slice(0, -'index.html'.length)}`, origin).href)
     .sort();
   const urlset = (urls: string[]) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((url) => `<url><loc>${xmlEscape(url)}</loc></url>`).join('\n')}\n</urlset>\n`;
-  if (pages.length <= SITEMAP_LIMIT) {
+  if (pages.length <= limit) {
     await writeFile(join(outDir, 'sitemap.xml'), urlset(pages));
   } else {
     const parts: string[] = [];
-    for (let start = 0; start < pages.length; start += SITEMAP_LIMIT) {
+    for (let start = 0; start < pages.length; start += limit) {
       const name = `sitemap-${parts.length + 1}.xml`;
-      await writeFile(join(outDir, name), urlset(pages.slice(start, start + SITEMAP_LIMIT)));
+      await writeFile(join(outDir, name), urlset(pages.slice(start, start + limit)));
       parts.push(new URL(`/${name}`, origin).href);
     }
     await writeFile(join(outDir, 'sitemap.xml'),

@@ -2,7 +2,7 @@
 // the API's anonymous reply for the same thing, pages say when their figures were computed, stay small,
 // never name holders, and the server serves the release's site beside the API.
 import assert from 'node:assert/strict';
-import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as cheerio from 'cheerio';
@@ -12,7 +12,7 @@ import { buyerDetail, buyerDetails } from '../data/intelligence/buyers.ts';
 import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
 import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
 import { openStore } from '../data/store.ts';
-import { buildSite, publishSite, SiteBuildError } from '../pipeline/site-build.ts';
+import { buildSite, publishSite, SiteBuildError, writeSitemap } from '../pipeline/site-build.ts';
 import { fixtureSiteRelease, type SiteRelease } from './helpers/site-release.ts';
 
 let release: SiteRelease;
@@ -322,4 +322,24 @@ test('every page names its canonical address and its Open Graph title and descri
     assert.equal($('meta[property="og:description"]').attr('content'), $('meta[name="description"]').attr('content'));
     assert.ok(($('meta[property="og:description"]').attr('content') ?? '').length > 20, `${urlOf(file)} has a description`);
   }
+});
+
+test('past the sitemap limit, sitemap.xml is an index of sitemaps that together name every page once', async () => {
+  const site = join(release.dataDir, 'sitemap-site');
+  for (const path of ['', 'a/', 'a/b/', 'c/', 'd & e/']) {
+    await mkdir(join(site, path), { recursive: true });
+    await writeFile(join(site, path, 'index.html'), '<!doctype html>');
+  }
+  await writeFile(join(site, '404.html'), '<!doctype html>');
+  await writeSitemap(site, 'https://example.org', 2);
+  const index = cheerio.load(await readFile(join(site, 'sitemap.xml'), 'utf8'), { xml: true });
+  const parts = index('sitemapindex > sitemap > loc').map((_, loc) => index(loc).text()).get();
+  assert.deepEqual(parts, ['https://example.org/sitemap-1.xml', 'https://example.org/sitemap-2.xml', 'https://example.org/sitemap-3.xml']);
+  const named: string[] = [];
+  for (const part of parts) {
+    const $ = cheerio.load(await readFile(join(site, new URL(part).pathname), 'utf8'), { xml: true });
+    named.push(...$('url > loc').map((_, loc) => $(loc).text()).get());
+  }
+  assert.deepEqual(named, ['https://example.org/', 'https://example.org/a/', 'https://example.org/a/b/', 'https://example.org/c/', 'https://example.org/d%20&%20e/']);
+  assert.match(await readFile(join(site, 'sitemap-3.xml'), 'utf8'), /<loc>https:\/\/example\.org\/d%20&amp;%20e\/<\/loc>/);
 });
