@@ -33,6 +33,14 @@ export function configuredPublicUrl(): string | undefined {
   return url.href.replace(/\/+$/, '');
 }
 
+/**
+ * The origin the static site's canonical links, Open Graph addresses and sitemap name: the configured
+ * public address, else the loopback address the server listens on by default.
+ */
+export function siteOrigin(): string {
+  return configuredPublicUrl() ?? 'http://127.0.0.1:8787';
+}
+
 /** Burst guard numbers (`SVC_BURST_CAPACITY`, `SVC_BURST_REFILL_PER_MIN`); an unset one keeps the spec's value (10 and 30). */
 export function burstLimits(): { capacity: number | undefined; refillPerMinute: number | undefined } {
   return { capacity: positiveNumber('SVC_BURST_CAPACITY'), refillPerMinute: positiveNumber('SVC_BURST_REFILL_PER_MIN') };

@@ -3,6 +3,7 @@ import { copyFile, link, mkdir, mkdtemp, readdir, rename, rm, writeFile } from '
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { siteOrigin } from '../lib/config.ts';
 
 /** The checkout holding astro.config.mjs and site/. */
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -100,6 +101,7 @@ async function buildInThisProcess(siteJsonDir: string, outDir: string): Promise<
   const astroStarted = performance.now();
   await build({ root: PROJECT_ROOT, outDir, cacheDir, logLevel: 'warn', mode: 'production' });
   await publishTwins(siteJsonDir, outDir);
+  await writeSitemap(outDir, siteOrigin());
   const astroMs = Math.round(performance.now() - astroStarted);
   const pagefindStarted = performance.now();
   await indexForSearch(outDir);
@@ -127,6 +129,38 @@ async function publishTwins(siteJsonDir: string, outDir: string): Promise<void> 
       return copyFile(from, to);
     });
   }));
+}
+
+/** A sitemap holds at most this many addresses (sitemaps.org); a larger site gets a sitemap index. */
+const SITEMAP_LIMIT = 50_000;
+
+const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * `sitemap.xml` naming every page built (the 404 page aside), and `robots.txt` allowing every crawler and
+ * naming the sitemap. Written from the files the build wrote, so the sitemap cannot miss or invent a page.
+ * Past the sitemap limit, `sitemap.xml` is an index of `sitemap-<n>.xml` files.
+ */
+export async function writeSitemap(outDir: string, origin: string, limit = SITEMAP_LIMIT): Promise<void> {
+  const pages = (await readdir(outDir, { recursive: true }))
+    .filter((file) => file === 'index.html' || file.endsWith('/index.html'))
+    .map((file) => new URL(`/${file.slice(0, -'index.html'.length)}`, origin).href)
+    .sort();
+  const urlset = (urls: string[]) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((url) => `<url><loc>${xmlEscape(url)}</loc></url>`).join('\n')}\n</urlset>\n`;
+  if (pages.length <= limit) {
+    await writeFile(join(outDir, 'sitemap.xml'), urlset(pages));
+  } else {
+    const parts: string[] = [];
+    for (let start = 0; start < pages.length; start += limit) {
+      const name = `sitemap-${parts.length + 1}.xml`;
+      await writeFile(join(outDir, name), urlset(pages.slice(start, start + limit)));
+      parts.push(new URL(`/${name}`, origin).href);
+    }
+    await writeFile(join(outDir, 'sitemap.xml'),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${parts.map((url) => `<sitemap><loc>${xmlEscape(url)}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`);
+  }
+  await writeFile(join(outDir, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${new URL('/sitemap.xml', origin).href}\n`);
 }
 
 /** Pagefind's index of the pages that mark their content `data-pagefind-body` (tenders, buyers, trades). */

@@ -2,12 +2,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { JURISDICTIONS, isJurisdiction } from '../lib/jurisdictions.ts';
 import { buyerDetails, listBuyers } from '../data/intelligence/buyers.ts';
-import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
+import { ANONYMOUS, attributions, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
 import { grantsSummary } from '../data/intelligence/grants.ts';
 import { jurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
 import { jurisdictionSlug } from '../data/intelligence/places.ts';
 import { intelligenceSummary } from '../data/intelligence/summary.ts';
 import { tradeById, tradePairs, tradeStateIntelligence } from '../data/intelligence/trades.ts';
+import { readTenderIndex } from '../data/search/read-tenders.ts';
+import { tenderReply } from '../data/search/tender-reply.ts';
 import type { SourceRunSummary } from '../data/release.ts';
 import type { Store } from '../data/store.ts';
 
@@ -80,6 +82,8 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
     await write(`trades/${trade.id}/${jurisdictionSlug(jurisdiction)}.json`, await tradeStateIntelligence(ctx, trade, jurisdiction, ANONYMOUS));
   }
 
+  await writeTenderPages(ctx, write);
+
   const summaries = await store.all<Omit<SourceRunSummary, 'warnings'>>(`
     SELECT id, status, why, 0 AS records, records_invalid AS invalid, records_new AS new,
       records_updated AS updated, records_closed AS closed, pages, errors, duration_ms
@@ -91,6 +95,33 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
       (SELECT count(*) FROM sanctions_entries)::INTEGER AS sanctions_entries,
       (SELECT count(*) FROM sources)::INTEGER AS sources`);
   return { sources: summaries, counts: counts ?? {}, files };
+}
+
+/**
+ * A page per tender the release holds, open or closed: `tenders/<key>.json` is the reply of
+ * GET /v1/tenders/{key} to an anonymous caller, built from the same index and builder as the API's. The
+ * page's buyer contracts and similar tenders come from the buyer and tender files the site already reads:
+ * a context query per tender (GET /v1/tenders/{key}/context) cost about 50 ms each, hours at 50,000 tenders.
+ */
+async function writeTenderPages(ctx: IntelContext, write: (path: string, reply: unknown) => Promise<void>): Promise<void> {
+  const index = await readTenderIndex(ctx.store);
+  try {
+    for (const key of await tenderKeys(ctx.store)) {
+      const hit = index.get(key, ctx.now);
+      if (!hit) continue;
+      const reply = tenderReply(hit.tender, hit.open, ANONYMOUS_LINKS);
+      await write(`tenders/${key}.json`, { ...reply, sources: attributions([reply.source], index.sources) });
+    }
+  } finally {
+    index.close();
+  }
+}
+
+/** An anonymous reader of a tender: no links to other sites (spec, Authentication 7). */
+const ANONYMOUS_LINKS = { links: false };
+
+async function tenderKeys(store: Store): Promise<string[]> {
+  return (await store.all<{ tender_key: string }>('SELECT tender_key FROM tenders ORDER BY tender_key')).map((row) => row.tender_key);
 }
 
 /**

@@ -12,6 +12,7 @@ import { BuyerDetail } from '../data/intelligence/buyers.ts';
 import { GrantsSummary } from '../data/intelligence/grants.ts';
 import { JurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
 import { IntelligenceSummary } from '../data/intelligence/summary.ts';
+import { TenderReadSchema } from '../data/search/tender-reply.ts';
 import { TradePairs, TradeStateIntelligence } from '../data/intelligence/trades.ts';
 import { jsonPages } from './lib/json-pages.ts';
 import { SourcesPage } from './lib/sources-page.ts';
@@ -31,4 +32,5 @@ export const collections = {
   trades: pages('trades.json', TradePairs),
   tradeStates: pages('*/*.json', TradeStateIntelligence, 'trades/'),
   buyers: pages('*.json', BuyerDetail, 'buyers/'),
+  tenders: pages('*.json', TenderReadSchema, 'tenders/'),
 };

@@ -96,13 +96,30 @@ test('a person follows home → state → trade (chart and table) → buyer, and
   await page.close();
 });
 
+test('from the home page a person reaches an open tender in two clicks and reads when it closes', async () => {
+  const { page, problems } = await openPage(390);
+  await page.goto(`${server.url}/`);
+  await page.getByRole('link', { name: 'New South Wales', exact: true }).click();
+  await page.waitForURL('**/states/nsw/');
+  const first = page.locator('main ol.results a[href^="/tenders/"]').first();
+  const title = await first.textContent();
+  await first.click();
+  await page.waitForURL('**/tenders/*/');
+  assert.equal(await page.locator('h1').textContent(), title);
+  assert.match((await page.locator('main .lede').first().textContent())!, /^(Closes in [\d,]+ days?|Closes today|Open, no closing date published)/);
+  assert.match((await page.locator('main').textContent())!, /Sign in to open the original notice/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('no serious or critical accessibility violation on any page type; screenshots at 390 and 1280 px', async () => {
   const { page: probe } = await openPage();
   await probe.goto(`${server.url}/states/au/`);
   const trade = await probe.locator('main ul.cards a[href^="/trades/"]').first().getAttribute('href');
   const buyer = await probe.locator('main table a[href^="/buyers/"]').first().getAttribute('href');
+  const tender = await probe.locator('main ol.results a[href^="/tenders/"]').first().getAttribute('href');
   await probe.close();
-  const paths = ['/', '/states/', '/states/au/', '/trades/', trade!, buyer!, '/grants/', '/sources/', '/search/?q=Synthetic'];
+  const paths = ['/', '/states/', '/states/au/', '/states/au/tenders/', '/trades/', trade!, buyer!, '/buyers/', '/buyers/in/au/', tender!, '/grants/', '/sources/', '/search/?q=Synthetic'];
   for (const path of paths) {
     for (const width of [390, 1280]) {
       const { page, problems } = await openPage(width);

@@ -2,7 +2,7 @@
 // the API's anonymous reply for the same thing, pages say when their figures were computed, stay small,
 // never name holders, and the server serves the release's site beside the API.
 import assert from 'node:assert/strict';
-import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as cheerio from 'cheerio';
@@ -12,7 +12,7 @@ import { buyerDetail, buyerDetails } from '../data/intelligence/buyers.ts';
 import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
 import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
 import { openStore } from '../data/store.ts';
-import { buildSite, publishSite, SiteBuildError } from '../pipeline/site-build.ts';
+import { buildSite, publishSite, SiteBuildError, writeSitemap } from '../pipeline/site-build.ts';
 import { fixtureSiteRelease, type SiteRelease } from './helpers/site-release.ts';
 
 let release: SiteRelease;
@@ -38,7 +38,7 @@ async function fileFor(path: string): Promise<string | null> {
 
 test('the publish stage built every page kind', () => {
   const urls = pages.map(urlOf);
-  for (const expected of ['/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/definitions/', '/404.html']) {
+  for (const expected of ['/', '/buyers/', '/states/nsw/tenders/', '/states/nsw/closed/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/definitions/', '/404.html']) {
     assert.ok(urls.includes(expected), `${expected} was built (built: ${urls.join(' ')})`);
   }
   assert.ok(urls.some((u) => /^\/trades\/[a-z-]+\/[a-z]+\/$/.test(u)), 'at least one trade × state page');
@@ -83,6 +83,8 @@ test('each JSON twin is the API reply an anonymous caller gets for the same thin
       if (state) twins.push([`/states/${state[1]}.json`, `/v1/intelligence/${state[1]}`]);
       const pair = /^trades\/([a-z-]+)\/([a-z]+)\/index\.html$/.exec(file);
       if (pair) twins.push([`/trades/${pair[1]}/${pair[2]}.json`, `/v1/intelligence/trades/${pair[1]}/${pair[2]}`]);
+      const tender = /^tenders\/([^/]+)\/index\.html$/.exec(file);
+      if (tender) twins.push([`/tenders/${tender[1]}.json`, `/v1/tenders/${tender[1]}`]);
       const buyer = /^buyers\/([^/]+)\/index\.html$/.exec(file);
       if (buyer) {
         const key = JSON.parse(await readFile((await fileFor(`/buyers/${buyer[1]}.json`))!, 'utf8')).buyer.buyer_key;
@@ -144,7 +146,8 @@ test('a site JSON file its collection\'s schema rejects fails the build, naming 
 
 test('every page with figures says when they were computed and which sources they cover', async () => {
   const computedAt = release.manifest.computed_at;
-  const dataPages = pages.filter((f) => !['search/index.html', '404.html', 'states/index.html', 'definitions/index.html'].includes(f));
+  // Lists of links (states, buyers, a jurisdiction's tenders) carry no figures of their own.
+  const dataPages = pages.filter((f) => !['search/index.html', '404.html', 'states/index.html', 'definitions/index.html'].includes(f) && !/^buyers\/(in\/[^/]+\/)?index\.html$|^states\/[^/]+\/(tenders|closed)\//.test(f));
   assert.ok(dataPages.length >= 15);
   for (const file of dataPages) {
     const $ = await html(file);
@@ -307,4 +310,105 @@ test('a failed site build keeps the release and the server shows the newest earl
   } finally {
     await store.close();
   }
+});
+
+/** The release's tenders as GET /v1/tenders/{key} judges them: key, open or not, and the portal link held. */
+async function releaseTenders(): Promise<{ key: string; open: boolean; url: string | null }[]> {
+  const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
+  try {
+    const app = createApp({ store, burst: false });
+    const db = await openStore(join(release.releaseDir, 'store.duckdb'), { readOnly: true });
+    try {
+      const rows = await db.all<{ tender_key: string; url: string | null }>('SELECT tender_key, url FROM tenders ORDER BY tender_key');
+      return await Promise.all(rows.map(async (row) => {
+        const reply = (await (await app.request(`/v1/tenders/${row.tender_key}`)).json()) as { open: boolean };
+        return { key: row.tender_key, open: reply.open, url: row.url };
+      }));
+    } finally {
+      db.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+test('every tender the release holds has its page, open ones with a countdown, closed ones marked closed, none with the portal link', async () => {
+  const tenders = await releaseTenders();
+  const open = tenders.filter((t) => t.open);
+  assert.ok(open.length >= 20 && tenders.length > open.length, `the fixture night has open and closed tenders (${open.length} of ${tenders.length})`);
+  for (const tender of tenders) {
+    const file = await fileFor(`/tenders/${tender.key}/`);
+    assert.ok(file, `/tenders/${tender.key}/ was built`);
+    const $ = cheerio.load(await readFile(file, 'utf8'));
+    const lede = $('main .lede').first().text();
+    if (tender.open) assert.match(lede, /^(Closes in [\d,]+ days?|Closes today|Open, no closing date published)/, `${tender.key} says when it closes`);
+    else assert.match(lede, /^Closed\./, `${tender.key} is marked closed`);
+    assert.match($('main').text(), /Sign in to open the original notice/);
+    if (tender.url) assert.ok(!$.html().includes(tender.url), `${tender.key} does not show its portal link to an anonymous reader`);
+  }
+});
+
+test('a crawl from the home page reaches every tender page and every buyer page', async () => {
+  const seen = new Set<string>(['/']);
+  const queue = ['/'];
+  while (queue.length > 0) {
+    const url = queue.shift()!;
+    const file = await fileFor(url);
+    if (!file || !file.endsWith('.html')) continue;
+    const $ = cheerio.load(await readFile(file, 'utf8'));
+    for (const href of $('a[href]').map((_, a) => $(a).attr('href')).get()) {
+      if (/^(https?:|mailto:|data:|#)/.test(href)) continue;
+      const target = new URL(href, `http://site${url}`).pathname;
+      if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  const wanted = pages.filter((f) => /^(tenders|buyers)\//.test(f)).map(urlOf);
+  assert.ok(wanted.filter((u) => u.startsWith('/tenders/')).length >= 20, 'the fixture night has tender pages');
+  assert.deepEqual(wanted.filter((u) => !seen.has(u)), [], 'pages no link reaches');
+});
+
+test('sitemap.xml names every page built and robots.txt allows all and names the sitemap', async () => {
+  const origin = 'http://127.0.0.1:8787';
+  const sitemap = cheerio.load(await readFile(join(release.siteDir, 'sitemap.xml'), 'utf8'), { xml: true });
+  const listed = sitemap('url > loc').map((_, loc) => sitemap(loc).text()).get().sort();
+  const built = pages.filter((f) => f !== '404.html').map((f) => `${origin}${urlOf(f)}`).sort();
+  assert.deepEqual(listed, built);
+  const robots = await readFile(join(release.siteDir, 'robots.txt'), 'utf8');
+  assert.match(robots, /^User-agent: \*\nAllow: \/\n/);
+  assert.match(robots, /\nSitemap: http:\/\/127\.0\.0\.1:8787\/sitemap\.xml\n$/);
+});
+
+test('every page names its canonical address and its Open Graph title and description', async () => {
+  for (const file of pages.filter((f) => f !== '404.html')) {
+    const $ = await html(file);
+    const canonical = `http://127.0.0.1:8787${urlOf(file)}`;
+    assert.equal($('link[rel="canonical"]').attr('href'), canonical, `${urlOf(file)} canonical`);
+    assert.equal($('meta[property="og:url"]').attr('content'), canonical);
+    assert.equal($('meta[property="og:title"]').attr('content'), $('head > title').text().replace(/ · Tender intelligence$/, ''));
+    assert.equal($('meta[property="og:description"]').attr('content'), $('meta[name="description"]').attr('content'));
+    assert.ok(($('meta[property="og:description"]').attr('content') ?? '').length > 20, `${urlOf(file)} has a description`);
+  }
+});
+
+test('past the sitemap limit, sitemap.xml is an index of sitemaps that together name every page once', async () => {
+  const site = join(release.dataDir, 'sitemap-site');
+  for (const path of ['', 'a/', 'a/b/', 'c/', 'd & e/']) {
+    await mkdir(join(site, path), { recursive: true });
+    await writeFile(join(site, path, 'index.html'), '<!doctype html>');
+  }
+  await writeFile(join(site, '404.html'), '<!doctype html>');
+  await writeSitemap(site, 'https://example.org', 2);
+  const index = cheerio.load(await readFile(join(site, 'sitemap.xml'), 'utf8'), { xml: true });
+  const parts = index('sitemapindex > sitemap > loc').map((_, loc) => index(loc).text()).get();
+  assert.deepEqual(parts, ['https://example.org/sitemap-1.xml', 'https://example.org/sitemap-2.xml', 'https://example.org/sitemap-3.xml']);
+  const named: string[] = [];
+  for (const part of parts) {
+    const $ = cheerio.load(await readFile(join(site, new URL(part).pathname), 'utf8'), { xml: true });
+    named.push(...$('url > loc').map((_, loc) => $(loc).text()).get());
+  }
+  assert.deepEqual(named, ['https://example.org/', 'https://example.org/a/', 'https://example.org/a/b/', 'https://example.org/c/', 'https://example.org/d%20&%20e/']);
+  assert.match(await readFile(join(site, 'sitemap-3.xml'), 'utf8'), /<loc>https:\/\/example\.org\/d%20&amp;%20e\/<\/loc>/);
 });

@@ -4,7 +4,8 @@ import { z } from '@hono/zod-openapi';
 import { strictQuery, wholeNumber } from './common.ts';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
-import { TENDER_KINDS, type IndexedTender, type SourceRow } from '../../data/search/tender-index.ts';
+import { TENDER_KINDS, type SourceRow } from '../../data/search/tender-index.ts';
+import { TenderReadSchema, TenderSchema, tenderReply, type TenderAudience, type TenderReply } from '../../data/search/tender-reply.ts';
 
 /**
  * Wire schemas of the tender routes. One rule for every reply: a value the release does not hold is
@@ -13,19 +14,17 @@ import { TENDER_KINDS, type IndexedTender, type SourceRow } from '../../data/sea
  */
 
 /** What the caller may be shown. */
-export interface Audience {
-  /** Original-portal and source links: callers with an API key or a signed-in session only. */
-  links: boolean;
-}
+export type Audience = TenderAudience;
+
+// One tender's reply is built in data/ (the static site's tender pages publish it as their JSON twin).
+export { TenderReadSchema, TenderSchema, tenderReply, type TenderReply };
 
 export const ErrorSchema = z
   .object({ detail: z.string().openapi({ description: 'A sentence a person can act on.' }) })
   .openapi('Error');
 
-const isoDate = z.iso.date();
 const isoInstant = z.iso.datetime({ offset: true });
 const TRADE_IDS = TRADES.map((trade) => trade.id) as [string, ...string[]];
-type TradeId = (typeof TRADE_IDS)[number];
 const linkNote = 'Only for a caller with an API key or a signed-in session.';
 
 const searchParameters = {
@@ -66,40 +65,6 @@ export const TenderKeyParams = z.object({
   }),
 });
 
-export const TenderSchema = z
-  .object({
-    page_key: z.string().openapi({ description: 'Permanent key: 32 hex characters, or `f` plus 32 hex.', example: '3f2a9c0d5e6b7a8190a1b2c3d4e5f607' }),
-    tender_key: z.string().openapi({ description: 'Same as `page_key`.' }),
-    kind: z.enum(TENDER_KINDS),
-    title: z.string(),
-    buyer: z.string().optional(),
-    reference: z.string().optional().openapi({ description: "The buyer's own reference, as published." }),
-    jurisdiction: z.enum(JURISDICTIONS),
-    tier: z.enum(TIERS),
-    source: z.string().openapi({ description: 'Registry id of the source (see GET /v1/tenders/sources).' }),
-    source_tag: z.string().openapi({ description: 'Compact source tag.' }),
-    summary: z.string().optional(),
-    category: z.string().optional().openapi({ description: 'UNSPSC code (8 digits).' }),
-    category_name: z.string().optional(),
-    trade: z.enum(TRADE_IDS).optional().openapi({ description: 'The trade the tender falls under, when one fits.' }),
-    notice_type: z.string().optional(),
-    published_date: isoDate.optional(),
-    closing_date: isoDate.optional().openapi({ description: "Closing date in the buyer's time zone; absent when none is published." }),
-    closing_at: isoInstant.optional().openapi({ description: 'Closing instant, when the source publishes a time.' }),
-    value_text: z.string().optional().openapi({ description: 'Value as published, never converted.' }),
-    first_seen: isoInstant.openapi({ description: 'When the nightly run first saw the tender.' }),
-    last_seen: isoInstant,
-    dates_changed_at: isoInstant.optional().openapi({ description: 'When the closing or published date last changed.' }),
-    stale: z.boolean().openapi({ description: 'True when the source failed on the last run and this row was carried forward.' }),
-    open: z.boolean().openapi({ description: "No closing date, or a closing date of today or later in the buyer's time zone." }),
-    link: z.url().optional().openapi({ description: `Where to read the tender on its original portal. ${linkNote}` }),
-    url: z.url().optional().openapi({ description: `The notice page on the original portal. ${linkNote}` }),
-    listing_url: z.url().optional().openapi({ description: `The list the tender appeared on. ${linkNote}` }),
-    source_url: z.url().optional().openapi({ description: `Homepage of the source. ${linkNote}` }),
-  })
-  .openapi('Tender');
-export type TenderReply = z.infer<typeof TenderSchema>;
-
 export const CoverageSchema = z
   .object({
     sources_total: z.number().int().openapi({ description: 'Sources publishing tenders or grants within the search scope.' }),
@@ -127,14 +92,6 @@ export const TenderSearchSchema = z
     sources: z.array(AttributionSchema).openapi({ description: 'Licence and attribution of every source the results on this page come from.' }),
   })
   .openapi('TenderSearch');
-
-// Built from the shape rather than with extend(), which OpenAPI would render as allOf instead of one object.
-export const TenderReadSchema = z
-  .object({
-    ...TenderSchema.shape,
-    sources: z.array(AttributionSchema).openapi({ description: 'Licence and attribution of the source the tender comes from.' }),
-  })
-  .openapi('TenderRead');
 
 /** The attribution each data licence requires, for the sources named (registry order, each once). */
 export const attributionsOf = attributions;
@@ -188,45 +145,6 @@ export const PortalSchema = z
     }),
   })
   .openapi('PortalLink');
-
-/**
- * The reply for one tender. Values the release does not hold are left undefined, which JSON leaves out.
- */
-export function tenderReply(tender: IndexedTender, open: boolean, audience: Audience): TenderReply {
-  const row = tender.row;
-  const links = audience.links;
-  const link = links && row.url !== '' ? row.url : undefined;
-  return {
-    page_key: row.tender_key,
-    tender_key: row.tender_key,
-    kind: tender.kind,
-    title: row.title,
-    buyer: row.buyer ?? undefined,
-    reference: row.reference ?? undefined,
-    jurisdiction: tender.jurisdiction,
-    tier: tender.tier,
-    source: row.source,
-    source_tag: row.source_tag,
-    summary: row.summary ?? undefined,
-    category: row.category ?? undefined,
-    category_name: row.category_name ?? undefined,
-    trade: (row.trade as TradeId | null) ?? undefined,
-    notice_type: row.notice_type ?? undefined,
-    published_date: row.published_date ?? undefined,
-    closing_date: tender.closingDate ?? undefined,
-    closing_at: row.closing_at ?? undefined,
-    value_text: row.value_text ?? undefined,
-    first_seen: row.first_seen,
-    last_seen: row.last_seen,
-    dates_changed_at: row.dates_changed_at ?? undefined,
-    stale: row.stale,
-    open,
-    link,
-    url: link,
-    listing_url: links ? (row.listing_url ?? undefined) : undefined,
-    source_url: links ? (row.source_homepage ?? undefined) : undefined,
-  };
-}
 
 /** The reply for one registry row; the homepage is a link to another site, shown like a tender's. */
 export function sourceReply(source: SourceRow, audience: Audience): z.infer<typeof SourceRegistryRowSchema> {

@@ -1,0 +1,93 @@
+// Tender pages: their paths, the open tenders a state, trade or buyer page lists, and a tender's buyer page.
+import { localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
+import { pageEntries, type PageEntry } from './site-data.ts';
+
+export type TenderEntry = PageEntry<'tenders'>;
+
+export function tenderPath(key: string): string {
+  return `/tenders/${key}/`;
+}
+
+/** How many open tenders a state, trade or buyer page lists before pointing to search. */
+export const LISTED_TENDERS = 50;
+
+let openSoonestFirst: Promise<TenderEntry[]> | null = null;
+
+/** Every open tender and grant round, closing soonest first (no closing date last), then by title. */
+export function openTenders(): Promise<TenderEntry[]> {
+  openSoonestFirst ??= pageEntries('tenders').then((entries) =>
+    entries
+      .filter((entry) => entry.data.open)
+      .sort((a, b) =>
+        (a.data.closing_date ?? '9999').localeCompare(b.data.closing_date ?? '9999') || a.data.title.localeCompare(b.data.title)),
+  );
+  return openSoonestFirst;
+}
+
+/** The open tenders of one jurisdiction (its own label only: the federal page lists federal tenders). */
+export async function openTendersIn(jurisdiction: string): Promise<TenderEntry[]> {
+  return (await openTenders()).filter((entry) => entry.data.jurisdiction === jurisdiction);
+}
+
+let closedLatestFirst: Promise<TenderEntry[]> | null = null;
+
+/** Every closed tender the release still holds, latest closing first. */
+export function closedTenders(): Promise<TenderEntry[]> {
+  closedLatestFirst ??= pageEntries('tenders').then((entries) =>
+    entries
+      .filter((entry) => !entry.data.open)
+      .sort((a, b) => (b.data.closing_date ?? '').localeCompare(a.data.closing_date ?? '') || a.data.title.localeCompare(b.data.title)),
+  );
+  return closedLatestFirst;
+}
+
+/** Tenders on one page of a jurisdiction's full list. */
+export const TENDERS_PER_PAGE = 100;
+
+/** The path of page `n` (from 1) of a jurisdiction's open or closed list. */
+export function listPath(statePath: string, list: 'tenders' | 'closed', n: number): string {
+  return n === 1 ? `${statePath}${list}/` : `${statePath}${list}/${n}/`;
+}
+
+let buyersByName: Promise<Map<string, PageEntry<'buyers'>>> | null = null;
+
+/**
+ * The buyer page of a tender's buyer, if it has one. A tender names its buyer as published; a buyer page is
+ * one spelling in one jurisdiction, so the name and jurisdiction find it.
+ */
+export async function buyerOf(name: string | undefined, jurisdiction: string): Promise<PageEntry<'buyers'> | undefined> {
+  if (!name) return undefined;
+  buyersByName ??= pageEntries('buyers').then((entries) =>
+    new Map(entries.map((entry) => [`${entry.data.buyer.jurisdiction}|${entry.data.buyer.name}`, entry])));
+  return (await buyersByName).get(`${jurisdiction}|${name}`);
+}
+
+let openByTradeAndPlace: Promise<Map<string, TenderEntry[]>> | null = null;
+
+/** Up to `limit` other open tenders of the same trade and jurisdiction, closing soonest first. */
+export async function similarOpen(tender: TenderEntry, limit: number): Promise<TenderEntry[]> {
+  const { trade, jurisdiction } = tender.data;
+  if (!trade) return [];
+  // Grouped once per build: a page per tender filtering every open tender would be quadratic.
+  openByTradeAndPlace ??= openTenders().then((open) => {
+    const groups = new Map<string, TenderEntry[]>();
+    for (const t of open) {
+      if (!t.data.trade) continue;
+      const key = `${t.data.trade}|${t.data.jurisdiction}`;
+      const group = groups.get(key);
+      if (group) group.push(t);
+      else groups.set(key, [t]);
+    }
+    return groups;
+  });
+  return ((await openByTradeAndPlace).get(`${trade}|${jurisdiction}`) ?? []).filter((t) => t.id !== tender.id).slice(0, limit);
+}
+
+/**
+ * Whole days from the build's day to the closing day, both in the buyer's time zone: 0 closes today,
+ * negative has closed.
+ */
+export function daysToClose(closingDate: string, builtAt: string, jurisdiction: Jurisdiction): number {
+  const today = localDate(new Date(builtAt), timeZoneOf(jurisdiction));
+  return Math.round((Date.parse(`${closingDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+}
