@@ -2,7 +2,9 @@
 // stream read from a reply, and the result view of every checker's reply (the sandbox replies, which have the
 // routes' real shapes).
 import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
+import { startServer } from '../api/server.ts';
 import { companySandboxReply } from '../api/checkers/companies/sandbox.ts';
 import {
   adverseMediaSandboxReply, aiTextSandboxReply, extractSandboxReply, identitySandboxReply, overlapSandboxReply, packSandboxReply, referencesSandboxReply, warrantSandboxReply,
@@ -10,6 +12,8 @@ import {
 import { resultView } from '../site/lib/check-results.ts';
 import { checkerById, CHECKERS, requestFor } from '../site/lib/checkers.ts';
 import { eventParser, readEvents } from '../site/lib/event-stream.ts';
+import { simplePdf, textLines } from './helpers/pdf-files.ts';
+import { makeDataDir } from './helpers/seed-release.ts';
 
 const checker = (id: string) => checkerById(id)!;
 const file = (name: string) => new File(['%PDF-1.4'], name, { type: 'application/pdf' });
@@ -44,6 +48,36 @@ describe('requestFor', () => {
     assert.deepEqual(JSON.parse(name.init.body as string), { name: 'Jane Citizen', dob: '1970-01-02' });
     const company = requestFor(checker('company'), { input: 'query', files: [], value: 'ABN 53 004 085 616', option: '' });
     assert.deepEqual([company.url, JSON.parse(company.init.body as string)], ['/v1/companies/resolve', { query: 'ABN 53 004 085 616' }]);
+  });
+});
+
+describe('every checker takes the request the page sends', () => {
+  it('answers each with a result the page can show (no refusal, no error event)', async () => {
+    const dataDir = await makeDataDir();
+    const server = await startServer({ dataDir, port: 0, log: () => {}, burst: { capacity: 100 } });
+    try {
+      // slice(): a File takes ArrayBuffer-backed bytes.
+      const pdf = new File([simplePdf({ pages: [textLines(['Tax invoice 1042', 'Total $1,980.00'])] }).slice()], 'invoice.pdf', { type: 'application/pdf' });
+      const answered: string[] = [];
+      for (const offered of CHECKERS) {
+        // Each checker's first input: a file for most, a person's name for adverse media, a number for company resolution.
+        const input = offered.inputs[0]!;
+        const { url, init } = requestFor(offered, { input, files: [pdf], value: input === 'name' ? 'Jane Citizen' : 'ABN 53 004 085 616', option: offered.option?.choices.at(-1)?.value ?? '' });
+        const reply = await fetch(`${server.url}${url}`, init);
+        assert.equal(reply.status, 200, `${offered.id}: ${await reply.clone().text()}`);
+        let last: { event: string; data: string } | undefined;
+        if (offered.streams) {
+          assert.equal(reply.headers.get('content-type'), 'text/event-stream', offered.id);
+          for await (const event of readEvents(reply.body!)) last = event;
+        } else last = { event: 'result', data: await reply.text() };
+        assert.equal(last?.event, 'result', `${offered.id}: ${last?.data}`);
+        answered.push(`${offered.id}: ${resultView(offered.id, JSON.parse(last.data)).headline.length > 0}`);
+      }
+      assert.deepEqual(answered, CHECKERS.map((offered) => `${offered.id}: true`));
+    } finally {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -187,7 +187,7 @@ function packView(reply: Pack): ResultView {
   ];
   if (reply.flags.length > 0) sections.push({ title: 'Documents the scheme should not collect', empty: '', items: reply.flags.map((flag) => ({ title: flag.filename ?? 'Document', lines: [flag.message, `Rule: ${flag.source}`] })) });
   return {
-    headline: reply.complete ? `The ${reply.scheme.name} pack is complete` : `The ${reply.scheme.name} pack is missing ${plural(reply.missing.length, 'item')}`,
+    headline: reply.complete ? `${reply.scheme.name}: the pack is complete` : `${reply.scheme.name}: ${plural(reply.missing.length, 'item')} missing`,
     facts: [],
     sections,
     links: [],
