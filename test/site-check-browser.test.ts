@@ -144,9 +144,11 @@ test('a dropped PDF gets a warrant with its signals and report links; axe finds 
   await page.close();
 });
 
-test("a refused check shows the reply's detail", async () => {
+test("a check with nothing to send says so; a refused check shows the reply's detail", async () => {
   const { page, problems } = await openPage(1280);
   await page.goto(`${server.url}/check/`);
+  await page.getByRole('button', { name: 'Check' }).click();
+  assert.equal(await page.locator('#check-error').textContent(), 'Choose or drop a file to check.', 'nothing chosen: said before sending');
   await page.getByLabel('Checker').selectOption({ label: 'References and arithmetic (fact-check)' });
   await page.getByLabel('A web address').check();
   await page.getByLabel('Web address of the document').fill('http://127.0.0.1/report.html');

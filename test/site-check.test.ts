@@ -10,7 +10,7 @@ import {
   adverseMediaSandboxReply, aiTextSandboxReply, extractSandboxReply, identitySandboxReply, overlapSandboxReply, packSandboxReply, referencesSandboxReply, warrantSandboxReply,
 } from '../api/routes/checker-sandbox.ts';
 import { resultView } from '../site/lib/check-results.ts';
-import { checkerById, CHECKERS, requestFor } from '../site/lib/checkers.ts';
+import { checkerById, CHECKERS, MAX_FILE_BYTES, requestFor, submissionProblem } from '../site/lib/checkers.ts';
 import { eventParser, readEvents } from '../site/lib/event-stream.ts';
 import { simplePdf, textLines } from './helpers/pdf-files.ts';
 import { makeDataDir } from './helpers/seed-release.ts';
@@ -48,6 +48,19 @@ describe('requestFor', () => {
     assert.deepEqual(JSON.parse(name.init.body as string), { name: 'Jane Citizen', dob: '1970-01-02' });
     const company = requestFor(checker('company'), { input: 'query', files: [], value: 'ABN 53 004 085 616', option: '' });
     assert.deepEqual([company.url, JSON.parse(company.init.body as string)], ['/v1/companies/resolve', { query: 'ABN 53 004 085 616' }]);
+  });
+});
+
+describe('submissionProblem', () => {
+  it('says what is missing or too much before anything is sent', () => {
+    const empty = { files: [], value: '', option: '' };
+    assert.equal(submissionProblem(checker('warrant'), { ...empty, input: 'file' }), 'Choose or drop a file to check.');
+    assert.equal(submissionProblem(checker('ai-text'), { ...empty, input: 'text' }), 'Paste the text to check.');
+    assert.equal(submissionProblem(checker('warrant'), { ...empty, input: 'file', files: [file('a.pdf'), file('b.pdf')] }), 'This checker reads at most one file at once; you chose 2.');
+    const large = new File([new Uint8Array(MAX_FILE_BYTES + 1)], 'scan.pdf');
+    assert.equal(submissionProblem(checker('pack'), { ...empty, input: 'file', files: [file('a.pdf'), large] }), 'scan.pdf is larger than 25 MB, the largest file a checker reads.');
+    assert.equal(submissionProblem(checker('identity'), { ...empty, input: 'file', files: [file('a.pdf'), file('b.pdf')] }), null);
+    assert.equal(submissionProblem(checker('company'), { ...empty, input: 'query', value: 'Acme' }), null);
   });
 });
 

@@ -162,6 +162,22 @@ export interface Submission {
   details?: { dob?: string; country?: string };
 }
 
+/** The API's document size limit (spec, Limits: 25 MB), checked before sending: a browser cut off mid-upload by the 413 may never read its detail. */
+export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+
+/** What stops a submission being sent, in a sentence to show; null when it can be sent. */
+export function submissionProblem(checker: Checker, submission: Submission): string | null {
+  const most = checker.maxFiles ?? 1;
+  if (submission.input !== 'file') {
+    if (submission.value !== '') return null;
+    return { text: 'Paste the text to check.', url: 'Give the web address of the document.', name: 'Give the person’s name.', query: 'Give a company name or number.' }[submission.input];
+  }
+  if (submission.files.length === 0) return 'Choose or drop a file to check.';
+  if (submission.files.length > most) return `This checker reads at most ${most === 1 ? 'one file' : `${most} files`} at once; you chose ${submission.files.length}.`;
+  const large = submission.files.find((file) => file.size > MAX_FILE_BYTES);
+  return large ? `${large.name} is larger than 25 MB, the largest file a checker reads.` : null;
+}
+
 /** The request for a submission: where it goes and its body (multipart for files, JSON otherwise). */
 export function requestFor(checker: Checker, submission: Submission): { url: string; init: RequestInit } {
   const query = new URLSearchParams();
