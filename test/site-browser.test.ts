@@ -2,63 +2,24 @@
 // trade and a buyer, reads the chart and its table, searches and follows a result; no console errors, no
 // failed requests, no serious or critical axe violation on any page type; screenshots at 390 and 1280 px.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../api/server.ts';
-import { publishSyntheticRelease, writeReleaseSiteJson } from '../bench/site-bench.ts';
-import { describeChromium, resolveChromium } from '../lib/chromium.ts';
-import { publishSite } from '../pipeline/site-build.ts';
+import type { Page } from 'playwright-core';
+import { openSiteBrowser, seriousViolations, SHOTS, type SiteBrowser } from './helpers/site-browser.ts';
 
-const SHOTS = join(import.meta.dirname, '..', 'test-output', 'site');
-const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-let workDir: string;
-let server: RunningServer;
-let browser: Browser;
+let site: SiteBrowser;
 
 before(async (t) => {
-  workDir = await mkdtemp(join(tmpdir(), 'site-browser-'));
   // Synthetic data (seeded) large enough for trade pages, a chart with contracts ending and listed buyers.
-  const release = await publishSyntheticRelease(workDir, { tenders: 3000, awards: 25_000, plans: 3000 });
-  await writeReleaseSiteJson(release);
-  const site = await publishSite(release.releaseDir);
-  if (!site.built) throw new Error(site.error);
-  server = await startServer({ dataDir: release.dataDir, port: 0, log: () => {} });
-  const found = await resolveChromium({ offline: true });
-  t.diagnostic(`browser: ${describeChromium(found)}`);
-  browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, env: found.env });
-  await mkdir(SHOTS, { recursive: true });
+  site = await openSiteBrowser('site-browser', { tenders: 3000, awards: 25_000, plans: 3000 }, (message) => t.diagnostic(message));
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await rm(workDir, { recursive: true, force: true });
-});
+after(() => site?.close());
 
-/** A page that records console errors and failed requests. */
-async function openPage(width = 1280): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const problems: string[] = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-  page.on('response', (response) => { if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`); });
-  return { page, problems };
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const results = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
+const openPage = (width = 1280): Promise<{ page: Page; problems: string[] }> => site.openPage(width);
 
 test('a person follows home → state → trade (chart and table) → buyer, and searches', async () => {
   const { page, problems } = await openPage();
-  await page.goto(`${server.url}/`);
+  await page.goto(`${site.server.url}/`);
   assert.equal(await page.locator('h1').textContent(), 'Government tenders in Australia and New Zealand');
   assert.ok(Number((await page.locator('.figures .value').first().textContent())!.replace(/,/g, '')) > 0, 'open tenders shown');
 
@@ -82,7 +43,7 @@ test('a person follows home → state → trade (chart and table) → buyer, and
   await page.waitForURL('**/buyers/*/');
   assert.match((await page.locator('h1').textContent())!, /Synthetic Agency/);
 
-  await page.goto(`${server.url}/search/`);
+  await page.goto(`${site.server.url}/search/`);
   await page.getByLabel('Search for').fill('Synthetic Agency');
   await page.getByRole('button', { name: 'Search' }).click();
   await page.locator('#search-results li a').first().waitFor();
@@ -90,7 +51,7 @@ test('a person follows home → state → trade (chart and table) → buyer, and
   const first = page.locator('#search-results li h2 a').first();
   const target = await first.getAttribute('href');
   await first.click();
-  await page.waitForURL((url) => url.pathname === new URL(target!, server.url).pathname);
+  await page.waitForURL((url) => url.pathname === new URL(target!, site.server.url).pathname);
   assert.match((await page.locator('h1').textContent())!, /Synthetic Agency/);
   assert.deepEqual(problems, []);
   await page.close();
@@ -98,7 +59,7 @@ test('a person follows home → state → trade (chart and table) → buyer, and
 
 test('from the home page a person reaches an open tender in two clicks and reads when it closes', async () => {
   const { page, problems } = await openPage(390);
-  await page.goto(`${server.url}/`);
+  await page.goto(`${site.server.url}/`);
   await page.getByRole('link', { name: 'New South Wales', exact: true }).click();
   await page.waitForURL('**/states/nsw/');
   const first = page.locator('main ol.results a[href^="/tenders/"]').first();
@@ -114,7 +75,7 @@ test('from the home page a person reaches an open tender in two clicks and reads
 
 test('no serious or critical accessibility violation on any page type; screenshots at 390 and 1280 px', async () => {
   const { page: probe } = await openPage();
-  await probe.goto(`${server.url}/states/au/`);
+  await probe.goto(`${site.server.url}/states/au/`);
   const trade = await probe.locator('main ul.cards a[href^="/trades/"]').first().getAttribute('href');
   const buyer = await probe.locator('main table a[href^="/buyers/"]').first().getAttribute('href');
   const tender = await probe.locator('main ol.results a[href^="/tenders/"]').first().getAttribute('href');
@@ -123,7 +84,7 @@ test('no serious or critical accessibility violation on any page type; screensho
   for (const path of paths) {
     for (const width of [390, 1280]) {
       const { page, problems } = await openPage(width);
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${site.server.url}${path}`);
       if (path.startsWith('/search/')) await page.locator('#search-results li').first().waitFor();
       await page.screenshot({ path: join(SHOTS, `${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${width}.png`), fullPage: true });
       if (width === 1280) assert.deepEqual(await seriousViolations(page), [], `axe on ${path}`);

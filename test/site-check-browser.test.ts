@@ -3,20 +3,12 @@
 // watches the streamed progress and reads the result with its report links; a refusal shows the reply's
 // `detail`. No console errors or failed requests on the way; no serious axe violation; no sideways scroll at 390 px.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../api/server.ts';
-import { publishSyntheticRelease, writeReleaseSiteJson } from '../bench/site-bench.ts';
-import { describeChromium, resolveChromium } from '../lib/chromium.ts';
-import { publishSite } from '../pipeline/site-build.ts';
+import type { Page } from 'playwright-core';
+import { openSiteBrowser, seriousViolations, SHOTS, type SiteBrowser } from './helpers/site-browser.ts';
 import { simplePdf, textLines } from './helpers/pdf-files.ts';
 
-const SHOTS = join(import.meta.dirname, '..', 'test-output', 'site');
-const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // About 190 words of ordinary English prose: enough for the estimate to answer rather than abstain.
 const PROSE = [
@@ -31,49 +23,19 @@ const PROSE = [
   'It is a small fix, but the complaints stopped, and Margaret has started a second notebook for the new routes in spring.',
 ].join(' ');
 
-let workDir: string;
-let server: RunningServer;
-let browser: Browser;
+let site: SiteBrowser;
 
 before(async (t) => {
-  workDir = await mkdtemp(join(tmpdir(), 'site-check-browser-'));
   // The page does not depend on the release's size: a small synthetic release keeps the build short.
-  const release = await publishSyntheticRelease(workDir, { tenders: 200, awards: 1000, plans: 100 });
-  await writeReleaseSiteJson(release);
-  const site = await publishSite(release.releaseDir);
-  if (!site.built) throw new Error(site.error);
-  server = await startServer({ dataDir: release.dataDir, port: 0, log: () => {} });
-  const found = await resolveChromium({ offline: true });
-  t.diagnostic(`browser: ${describeChromium(found)}`);
-  browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, env: found.env });
-  await mkdir(SHOTS, { recursive: true });
+  site = await openSiteBrowser('site-check-browser', { tenders: 200, awards: 1000, plans: 100 }, (message) => t.diagnostic(message));
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await rm(workDir, { recursive: true, force: true });
-});
+after(() => site?.close());
 
-/** A page that records console errors and failed requests. */
-async function openPage(width: number): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const problems: string[] = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-  page.on('response', (response) => { if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`); });
-  return { page, problems };
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const results = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
+const openPage = (width: number): Promise<{ page: Page; problems: string[] }> => site.openPage(width);
 
 test('pasted prose gets an AI-text estimate with streamed progress, at 390 px', async () => {
   const { page, problems } = await openPage(390);
-  await page.goto(`${server.url}/`);
+  await page.goto(`${site.server.url}/`);
   await page.getByRole('link', { name: 'Check a document' }).click();
   await page.waitForURL('**/check/');
   assert.equal(await page.locator('h1').textContent(), 'Check a document');
@@ -104,7 +66,7 @@ test('pasted prose gets an AI-text estimate with streamed progress, at 390 px', 
 
 test('a dropped PDF gets a warrant with its signals and report links; axe finds nothing serious', async () => {
   const { page, problems } = await openPage(1280);
-  await page.goto(`${server.url}/check/`);
+  await page.goto(`${site.server.url}/check/`);
   assert.deepEqual(await seriousViolations(page), [], 'axe on the empty form');
   await page.getByLabel('Checker').selectOption({ label: 'Signs of editing (forensic warrant)' });
   const pdf = simplePdf({ pages: [textLines(['Tax invoice 1042', 'Cleaning services, March', 'Total $1,980.00'])] });
@@ -146,7 +108,7 @@ test('a dropped PDF gets a warrant with its signals and report links; axe finds 
 
 test("a check with nothing to send says so; a refused check shows the reply's detail", async () => {
   const { page, problems } = await openPage(1280);
-  await page.goto(`${server.url}/check/`);
+  await page.goto(`${site.server.url}/check/`);
   await page.getByRole('button', { name: 'Check' }).click();
   assert.equal(await page.locator('#check-error').textContent(), 'Choose or drop a file to check.', 'nothing chosen: said before sending');
   await page.getByLabel('Checker').selectOption({ label: 'References and arithmetic (fact-check)' });
@@ -155,7 +117,7 @@ test("a check with nothing to send says so; a refused check shows the reply's de
   await page.getByRole('button', { name: 'Check' }).click();
   const error = page.locator('#check-error');
   await error.waitFor();
-  const refused = await fetch(`${server.url}/v1/verify-references?stream=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1/report.html' }) });
+  const refused = await fetch(`${site.server.url}/v1/verify-references?stream=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1/report.html' }) });
   assert.equal(refused.status, 400);
   assert.equal(await error.textContent(), ((await refused.json()) as { detail: string }).detail);
   assert.equal(await page.locator('#check-result').isHidden(), true);
@@ -165,9 +127,9 @@ test("a check with nothing to send says so; a refused check shows the reply's de
 });
 
 test('with JavaScript off the page says it needs it', async () => {
-  const context = await browser.newContext({ javaScriptEnabled: false });
+  const context = await site.browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await page.goto(`${server.url}/check/`);
+  await page.goto(`${site.server.url}/check/`);
   assert.match((await page.locator('main .note').first().textContent())!, /needs JavaScript/);
   await context.close();
 });
