@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { applicability } from '../../api/checkers/overlap/applicability.ts';
 import { tokenise } from '../../api/checkers/overlap/tokens.ts';
 import { GUARANTEED_MATCH_WORDS } from '../../api/checkers/overlap/winnow.ts';
+import { aiCorpusDir, readCorpusSplit } from '../../scripts/ai-text-corpus.ts';
 import type { FakePage } from './fake-web.ts';
 import { seededRandom } from './seeded-random.ts';
 
@@ -20,24 +20,20 @@ import { seededRandom } from './seeded-random.ts';
  * generator did not plan (two passages quoting the same sentence) are labelled too.
  */
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** The labelled corpus's folder (the AI-text checker's corpus, read in place). */
 export function corpusDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env['SVC_AI_CORPUS_DIR'] || path.resolve(REPO_ROOT, '../shared/corpora/ai-vs-human');
+  return aiCorpusDir(REPO_ROOT, env);
 }
 
 /** The human-written passages of both splits, in file order; null when the corpus is absent. */
 export function humanPassages(dir = corpusDir()): { file: string; text: string }[] | null {
   const passages: { file: string; text: string }[] = [];
-  for (const split of ['train', 'test']) {
-    const labels = path.join(dir, split, 'labels.tsv');
-    if (!existsSync(labels)) return null;
-    const [header, ...rows] = readFileSync(labels, 'utf8').split('\n').filter((line) => line.trim() !== '');
-    const columns = header!.split('\t');
-    for (const row of rows) {
-      const cells = Object.fromEntries(columns.map((column, i) => [column, row.split('\t')[i] ?? '']));
-      if (cells['label'] === 'human') passages.push({ file: `${split}/${cells['file']}`, text: readFileSync(path.join(dir, split, cells['file']!), 'utf8').trim() });
-    }
+  for (const split of ['train', 'test'] as const) {
+    const read = readCorpusSplit(dir, split);
+    if (read === null) return null;
+    for (const passage of read) if (passage.label === 'human') passages.push({ file: `${split}/${passage.file}`, text: passage.text.trim() });
   }
   return passages;
 }
