@@ -1,12 +1,11 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { ReadTextOptions, ReadTextResult } from '../checkers/read-text.ts';
-import { settleLater } from '../middleware/metered.ts';
 import type { Services } from '../providers/index.ts';
 import { CACHE_HEADER } from './answer.ts';
 import type { CacheKey, ContentCache } from './content-cache.ts';
 import { AnalysisPoolFullError, type AnalysisPool } from './pool.ts';
 import type { IntakeDocument } from './types.ts';
+import { receivedEvent, streamJob, streamStored } from './sse-job.ts';
 
 /**
  * How a checker that judges a document against the outside world answers (DESIGN §10): the documents are
@@ -102,54 +101,26 @@ export async function answerWithServices<Reply extends object>(c: Context, deps:
     return c.json(result.reply, 200);
   }
 
-  const settleUnit = settleLater(c);
-  const received = receivedEvent(plan.documents, false);
-  return streamSSE(c, async (stream) => {
-    const started = performance.now();
-    const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
-    await send('received', received);
-    const beat = () => void send('working', { stage: lastStage, elapsed_ms: Math.round(performance.now() - started) });
-    emitStage = beat;
-    beat();
-    const heartbeat = setInterval(beat, heartbeatMs);
-    try {
+  return streamJob(c, {
+    received: receivedEvent(plan.documents, false),
+    heartbeat: 'working',
+    heartbeatMs,
+    stage: () => lastStage,
+    onStage: (emit) => {
+      emitStage = emit;
+    },
+    async settle() {
       const result = await judged();
-      if ('detail' in result) {
-        settleUnit(false);
-        await send('error', { detail: result.detail });
-      } else {
-        settleUnit(result.counts);
-        await send('result', result.reply);
-      }
-    } catch (error) {
-      settleUnit(false);
-      await send('error', { detail: 'The server failed to finish this check; the failure is logged. Try again shortly.' });
-      throw error;
-    } finally {
-      clearInterval(heartbeat);
-      emitStage = null;
-    }
+      return 'detail' in result ? { detail: result.detail } : result;
+    },
+    failureDetail: 'The server failed to finish this check; the failure is logged. Try again shortly.',
   });
 }
 
 /** A stored reply, as JSON or as a stream (`received` then `result`); never counted. */
-function answerStored<Reply extends object>(c: Context, plan: JudgePlan<Reply>, stored: Reply): Response | Promise<Response> {
+function answerStored<Reply extends object>(c: Context, plan: JudgePlan<Reply>, stored: Reply): Response {
   c.header(CACHE_HEADER, 'hit');
   c.header(COUNTED_HEADER, 'no');
   if (!plan.stream) return c.json(stored, 200);
-  const settleUnit = settleLater(c);
-  const received = receivedEvent(plan.documents, true);
-  return streamSSE(c, async (stream) => {
-    settleUnit(false);
-    await stream.writeSSE({ event: 'received', data: JSON.stringify(received) });
-    await stream.writeSSE({ event: 'result', data: JSON.stringify(stored) });
-  });
-}
-
-/** The `received` event's data: what was read, and whether a stored reply answers. */
-function receivedEvent(documents: IntakeDocument[], cached: boolean) {
-  return {
-    documents: documents.map((document) => ({ filename: document.filename, sha256: document.sha256, size_bytes: document.bytes.byteLength, media_type: document.mime })),
-    cached,
-  };
+  return streamStored(c, receivedEvent(plan.documents, true), stored);
 }

@@ -1,11 +1,10 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { DocumentClassification } from '../checkers/document-types.ts';
 import type { FirstPageStore } from '../checkers/first-page-cache.ts';
-import { settleLater } from '../middleware/metered.ts';
 import { cacheKey, type ContentCache } from './content-cache.ts';
 import { AnalysisPoolFullError, type AnalysisOutcome, type AnalysisPool } from './pool.ts';
 import type { IntakeDocument } from './types.ts';
+import { receivedEvent, streamJob, streamStored } from './sse-job.ts';
 
 /**
  * How every checker route answers once its documents and options are read: from the stored result, or by
@@ -89,42 +88,24 @@ export async function answerAnalysis<Reply extends object>(c: Context, services:
     return c.json(settled.reply, 200);
   }
 
-  const settleUnit = settleLater(c);
-  const received = {
-    documents: plan.documents.map((document) => ({ filename: document.filename, sha256: document.sha256, size_bytes: document.bytes.byteLength, media_type: document.mime })),
-    cached: pending === null,
-  };
-  if (pending === null) c.header(CACHE_HEADER, 'hit');
-  return streamSSE(c, async (stream) => {
-    const started = performance.now();
-    const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
-    await send('received', received);
-    if (pending === null) {
-      settleUnit(false);
-      await send('result', plan.stored);
-      return;
-    }
-    const beat = () => void send(plan.heartbeat, { stage: lastStage, elapsed_ms: Math.round(performance.now() - started) });
-    emitStage = beat;
-    beat();
-    const heartbeat = setInterval(beat, heartbeatMs);
-    try {
-      const settled = plan.settle(await pending);
-      if ('detail' in settled) {
-        settleUnit(false);
-        await send('error', { detail: settled.detail });
-      } else {
-        settleUnit(!settled.engineFailed);
-        await send('result', settled.reply);
-      }
-    } catch (error) {
-      settleUnit(false);
-      await send('error', { detail: 'The server failed to finish this analysis; the failure is logged. Try again shortly.' });
-      throw error;
-    } finally {
-      clearInterval(heartbeat);
-      emitStage = null;
-    }
+  if (pending === null) {
+    c.header(CACHE_HEADER, 'hit');
+    return streamStored(c, receivedEvent(plan.documents, true), plan.stored);
+  }
+  const running = pending;
+  return streamJob(c, {
+    received: receivedEvent(plan.documents, false),
+    heartbeat: plan.heartbeat,
+    heartbeatMs,
+    stage: () => lastStage,
+    onStage: (emit) => {
+      emitStage = emit;
+    },
+    async settle() {
+      const settled = plan.settle(await running);
+      return 'detail' in settled ? { detail: settled.detail } : { reply: settled.reply, counts: !settled.engineFailed };
+    },
+    failureDetail: 'The server failed to finish this analysis; the failure is logged. Try again shortly.',
   });
 }
 
