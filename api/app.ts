@@ -38,6 +38,7 @@ import { adverseMediaRoutes, releaseSanctions } from './routes/adverse-media.ts'
 import { checkSourceOverlapRoutes } from './routes/check-source-overlap.ts';
 import { warrantRoutes } from './routes/warrants.ts';
 import { extractRoutes } from './routes/extract.ts';
+import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
@@ -227,6 +228,7 @@ export function createService(options: AppOptions): Service {
   app.route('/', intelligenceRoutes({ store: options.store, cache }));
   app.route('/', grantRoutes({ store: options.store, cache }));
   app.route('/', authRoutes({ state, mailer, publicUrl, now, ...(options.log ? { log: options.log } : {}) }));
+  app.route('/', accountRoutes({ state }));
   app.route('/', keyRoutes({ state, meter, publicUrl, now }));
   app.route('/', usageRoutes({ meter, bidPrice: options.bidPrice }));
   const log = options.log ? { log: options.log } : {};

@@ -282,7 +282,7 @@ describe('/openapi.json', () => {
   it('documents every access route and both ways to identify', async () => {
     const { app } = setup();
     const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
-    for (const path of ['/v1/auth/login', '/v1/auth/callback', '/v1/auth/logout', '/v1/keys', '/v1/keys/{key_id}', '/v1/account/keys/link', '/v1/mcp/connector', '/v1/usage', '/v1/pricing']) {
+    for (const path of ['/v1/auth/login', '/v1/auth/callback', '/v1/auth/logout', '/v1/keys', '/v1/keys/{key_id}', '/v1/account', '/v1/account/keys/link', '/v1/mcp/connector', '/v1/usage', '/v1/pricing']) {
       assert.ok(path in document.paths, `${path} is documented`);
     }
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['bearer', 'session']);

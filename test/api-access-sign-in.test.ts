@@ -175,3 +175,88 @@ describe('GET /v1/auth/callback', () => {
     assert.equal((await app.request('/v1/auth/callback?token=login_madeup')).status, 400);
   });
 });
+
+describe('the next path of a sign-in link', () => {
+  const loginWith = (app: ReturnType<typeof inProcess>['app'], body: object) =>
+    app.request('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('lands the followed link on the path asked for, query and fragment kept; without one on /', async () => {
+    const { app, mailer } = inProcess();
+    const next = '/match/?example=civil&jurisdiction=AU-NSW#results';
+    assert.equal((await loginWith(app, { email: 'back@example.com', next })).status, 202);
+    const link = new URL(linkIn(mailer.sent[0]!.text)!);
+    assert.equal(link.searchParams.get('next'), next, 'the link carries next');
+    const followed = await app.request(`${link.pathname}${link.search}`);
+    assert.equal(followed.status, 302);
+    assert.equal(followed.headers.get('location'), next);
+    assert.match(followed.headers.get('set-cookie') ?? '', /^svc_session=/);
+
+    await loginWith(app, { email: 'back@example.com' });
+    const plain = new URL(linkIn(mailer.sent[1]!.text)!);
+    assert.equal(plain.searchParams.has('next'), false);
+    assert.equal((await app.request(`${plain.pathname}${plain.search}`)).headers.get('location'), '/');
+  });
+
+  const offSite = ['//evil.example/', '/\\evil.example', '/\t/evil.example', 'https://evil.example/', 'evil.example', 'javascript:alert(1)', '', '/%0a/x\n'];
+
+  it('refuses a next that is not a path on this site with 422, sending no mail', async () => {
+    const { app, mailer } = inProcess();
+    for (const next of offSite) {
+      const response = await loginWith(app, { email: 'away@example.com', next });
+      assert.equal(response.status, 422, JSON.stringify(next));
+      assert.match(((await response.json()) as { detail: string }).detail, /^Invalid body field next: must be a path on this site/);
+    }
+    assert.equal(mailer.sent.length, 0);
+  });
+
+  it('refuses a link edited to point off the site with 400, leaving its token unspent', async () => {
+    const { app, mailer } = inProcess();
+    await loginWith(app, { email: 'edited@example.com', next: '/buyers/' });
+    const link = new URL(linkIn(mailer.sent[0]!.text)!);
+    for (const next of offSite) {
+      link.searchParams.set('next', next);
+      const response = await app.request(`${link.pathname}${link.search}`);
+      assert.equal(response.status, 400, JSON.stringify(next));
+      assert.equal(response.headers.get('location'), null);
+      assert.match(((await response.json()) as { detail: string }).detail, /^Invalid query parameter next=[^]*: must be a path on this site/);
+    }
+    link.searchParams.set('next', '/buyers/');
+    assert.equal((await app.request(`${link.pathname}${link.search}`)).headers.get('location'), '/buyers/', 'the token still works');
+  });
+});
+
+describe('GET /v1/account', () => {
+  it('tells a signed-in browser who it is, and anyone else 401 with a detail', async () => {
+    const clock = new Date('2026-06-10T02:00:00.000Z');
+    const { app, mailer } = inProcess({ now: () => clock });
+    const anonymous = await app.request('/v1/account');
+    assert.equal(anonymous.status, 401);
+    assert.match(((await anonymous.json()) as { detail: string }).detail, /^Nobody is signed in on this browser\. Sign in with POST \/v1\/auth\/login/);
+
+    await login(app, 'who@example.com');
+    const followed = await app.request(linkIn(mailer.sent[0]!.text)!.replace(PUBLIC_URL, ''));
+    const headers = { cookie: followed.headers.get('set-cookie')!.split(';')[0]!, origin: PUBLIC_URL, 'content-type': 'application/json' };
+    const created = await app.request('/v1/orgs', { method: 'POST', headers, body: JSON.stringify({ company_name: 'Who Pty Ltd' }) });
+    assert.equal(created.status, 201);
+    const { org_id } = (await created.json()) as { org_id: string };
+
+    const me = await app.request('/v1/account', { headers });
+    assert.equal(me.status, 200);
+    const account = (await me.json()) as { account_id: string };
+    assert.match(account.account_id, /^acct_/);
+    assert.deepEqual(account, {
+      account_id: account.account_id,
+      email: 'who@example.com',
+      created_at: '2026-06-10T02:00:00.000Z',
+      session_expires_at: '2026-07-10T02:00:00.000Z',
+      orgs: [{ org_id, company_name: 'Who Pty Ltd', role: 'owner', joined_at: '2026-06-10T02:00:00.000Z' }],
+    });
+
+    const key = await app.request('/v1/keys', { method: 'POST', headers, body: '{}' });
+    const { api_key } = (await key.json()) as { api_key: string };
+    assert.equal((await app.request('/v1/account', { headers: { authorization: `Bearer ${api_key}` } })).status, 401, 'a key is not a session');
+
+    assert.equal((await app.request('/v1/auth/logout', { method: 'POST', headers })).status, 200);
+    assert.equal((await app.request('/v1/account', { headers })).status, 401, 'signed out at once');
+  });
+});

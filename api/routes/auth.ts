@@ -28,12 +28,12 @@ const loginRoute = createRoute({
   tags: ['Account'],
   summary: 'Email a sign-in link',
   description:
-    'Sends a link that signs in once within 15 minutes; following it creates the account on first use. The reply is the same ' +
+    'Sends a link that signs in once within 15 minutes; following it creates the account on first use and lands on `next` (a path on this site) or `/`. The reply is the same ' +
     'whether or not the address has an account. An address gets at most 5 links an hour; further requests answer the same and send nothing.',
   request: { body: { required: true, content: json(LoginBody) } },
   responses: {
     202: { description: 'The link is on its way.', content: json(LoginSentSchema) },
-    422: errorReply('The body is not `{email}` with an email address.'),
+    422: errorReply('The body is not `{email, next?}` with an email address and a path on this site.'),
     503: errorReply('The mail server refused the message; `Retry-After` says when to try again.'),
   },
 });
@@ -44,11 +44,12 @@ const callbackRoute = createRoute({
   tags: ['Account'],
   summary: 'Follow a sign-in link',
   description:
-    'Spends the link\'s token, starts a 30-day session in the `svc_session` cookie (HttpOnly, SameSite=Lax, Secure over https) and redirects to `/`.',
+    'Spends the link\'s token, starts a 30-day session in the `svc_session` cookie (HttpOnly, SameSite=Lax, Secure over https) and redirects to ' +
+    'the link\'s `next` path, or `/` without one.',
   request: { query: CallbackQuery },
   responses: {
-    302: { description: 'Signed in: the cookie is set and the browser goes to `/`.' },
-    400: errorReply('The link is unknown, expired or already used; ask for a new one.'),
+    302: { description: 'Signed in: the cookie is set and the browser goes to `next`, or `/`.' },
+    400: errorReply('The link is unknown, expired or already used (ask for a new one), or its `next` is not a path on this site.'),
   },
 });
 
@@ -75,10 +76,11 @@ export function authRoutes(options: AuthRoutesOptions): OpenAPIHono<CallerEnv> {
   const app = new OpenAPIHono<CallerEnv>();
 
   app.openapi(loginRoute, async (c) => {
-    const email = c.req.valid('json').email;
+    const { email, next } = c.req.valid('json');
     const token = issueSignInToken(state, email, now());
     if (token !== null) {
-      const link = `${callbackUrl}?token=${encodeURIComponent(token)}`;
+      // `next` travels in the link itself and is checked again when the link is followed.
+      const link = `${callbackUrl}?${new URLSearchParams({ token, ...(next === undefined ? {} : { next }) })}`;
       try {
         await mailer.send({
           to: email,
@@ -95,7 +97,8 @@ export function authRoutes(options: AuthRoutesOptions): OpenAPIHono<CallerEnv> {
   });
 
   app.openapi(callbackRoute, (c) => {
-    const session = redeemSignInToken(state, c.req.valid('query').token, now());
+    const { token, next } = c.req.valid('query');
+    const session = redeemSignInToken(state, token, now());
     if (!session) {
       return c.json({ detail: 'This sign-in link is unknown, expired or already used. Ask for a new one with POST /v1/auth/login.' }, 400);
     }
@@ -106,7 +109,7 @@ export function authRoutes(options: AuthRoutesOptions): OpenAPIHono<CallerEnv> {
       secure: overHttps(c),
       expires: session.expiresAt,
     });
-    return c.redirect('/', 302);
+    return c.redirect(next ?? '/', 302);
   });
 
   app.openapi(logoutRoute, (c) => {

@@ -1,12 +1,23 @@
 import { z } from '@hono/zod-openapi';
+import { sameSitePath } from '../accounts/next-path.ts';
+import { MembershipSchema } from '../orgs/schemas.ts';
 
-/** Wire schemas of sign-in, keys, usage and pricing. */
+/** Wire schemas of sign-in, the signed-in account, keys, usage and pricing. */
 
 const isoInstant = z.iso.datetime({ offset: true });
+
+/** Where a followed sign-in link lands: a path on this site only, so the link cannot send anyone elsewhere. */
+const NextPath = z
+  .string()
+  .max(2000, { error: 'must be at most 2000 characters' })
+  .refine((value) => sameSitePath(value) !== null, { error: 'must be a path on this site beginning with a single /, such as /buyers/' })
+  .transform((value) => sameSitePath(value)!);
 
 export const LoginBody = z
   .strictObject({
     email: z.email({ error: 'must be an email address such as person@example.com' }).max(254, { error: 'must be at most 254 characters' }),
+    next: NextPath.optional()
+      .openapi({ description: 'A path on this site to land on after following the link, such as `/buyers/`; default `/`.', example: '/buyers/' }),
   })
   .openapi('LoginRequest');
 
@@ -20,7 +31,18 @@ export const LoginSentSchema = z
 export const CallbackQuery = z.object({
   token: z.string().min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' })
     .openapi({ description: 'The token from the emailed sign-in link.' }),
+  next: NextPath.optional().openapi({ description: 'The path the link was asked for (`next` of the login); default `/`.' }),
 });
+
+export const AccountSchema = z
+  .object({
+    account_id: z.string(),
+    email: z.string().openapi({ description: 'The address sign-in links go to.' }),
+    created_at: isoInstant.openapi({ description: 'When the account was created: its first sign-in.' }),
+    session_expires_at: isoInstant.openapi({ description: 'When this session ends; then sign in again with a new link.' }),
+    orgs: z.array(MembershipSchema).openapi({ description: 'Organisations the account belongs to, with its role in each (as GET /v1/orgs).' }),
+  })
+  .openapi('Account');
 
 export const SignedOutSchema = z.object({ signed_out: z.literal(true) }).openapi('SignedOut');
 

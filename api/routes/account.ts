@@ -1,0 +1,53 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { orgsOf } from '../orgs/orgs.ts';
+import type { CallerEnv } from '../middleware/caller.ts';
+import { AccountSchema } from '../schemas/account.ts';
+import { ErrorSchema } from '../schemas/tender.ts';
+import type { StateDb } from '../../data/state/db.ts';
+
+export interface AccountRoutesOptions {
+  state: StateDb;
+}
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+
+const accountRoute = createRoute({
+  method: 'get',
+  path: '/v1/account',
+  tags: ['Account'],
+  summary: 'Who is signed in',
+  description:
+    'The signed-in account of this browser\'s session: its address, when the session ends and its organisations. ' +
+    'The session cookie is HttpOnly, so this is how the site\'s own pages learn whether someone is signed in.',
+  security: [{ session: [] }],
+  responses: {
+    200: { description: 'The signed-in account.', content: json(AccountSchema) },
+    401: { description: 'No signed-in session (an API key is not a session).', content: json(ErrorSchema) },
+  },
+});
+
+/** GET /v1/account: the account of a signed-in session. */
+export function accountRoutes(options: AccountRoutesOptions): OpenAPIHono<CallerEnv> {
+  const { state } = options;
+  const app = new OpenAPIHono<CallerEnv>();
+
+  app.openapi(accountRoute, (c) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'session') {
+      return c.json({ detail: 'Nobody is signed in on this browser. Sign in with POST /v1/auth/login and follow the emailed link.' }, 401);
+    }
+    const row = state.get<{ email: string; created_at: string; expires_at: string }>(
+      `SELECT a.email, a.created_at, s.expires_at
+         FROM sessions s JOIN accounts a ON a.account_id = s.account_id
+        WHERE s.session_hash = ?`,
+      caller.sessionHash,
+    );
+    if (!row) throw new Error(`session of account ${caller.accountId} vanished between the caller step and the account route`);
+    return c.json(
+      { account_id: caller.accountId, email: row.email, created_at: row.created_at, session_expires_at: row.expires_at, orgs: orgsOf(state, caller.accountId) },
+      200,
+    );
+  });
+
+  return app;
+}
