@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/server.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../../api/server.ts';
 import { publishSyntheticRelease, writeReleaseSiteJson } from '../../bench/site-bench.ts';
 import { describeChromium, resolveChromium } from '../../lib/chromium.ts';
 import { publishSite } from '../../pipeline/site-build.ts';
@@ -16,22 +16,37 @@ const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-cor
 export interface SiteBrowser {
   server: RunningServer;
   browser: Browser;
-  /** A page that records console errors and failed requests in `problems`. */
+  /** A page that records console errors, failed requests and error replies in `problems` (except EXPECTED_REFUSALS). */
   openPage(width: number): Promise<{ page: Page; problems: string[] }>;
   close(): Promise<void>;
 }
 
 /**
- * A synthetic release (seeded) of the given size with its site built, served by the real server, and Chromium
- * (lib/chromium.ts says which: `diagnostic` is told).
+ * Error replies a page asks for on purpose, so not problems: pages ask GET /v1/account who is signed in
+ * (the session cookie is HttpOnly), and the API answers 401 when nobody is.
  */
-export async function openSiteBrowser(name: string, scale: { tenders: number; awards: number; plans: number }, diagnostic: (message: string) => void): Promise<SiteBrowser> {
+const EXPECTED_REFUSALS = [{ status: 401, path: '/v1/account' }] as const;
+const expectedRefusal = (status: number, url: string | undefined) =>
+  url !== undefined && URL.canParse(url) && EXPECTED_REFUSALS.some((refusal) => refusal.status === status && new URL(url).pathname === refusal.path);
+// Chromium's console line for an error reply names its status, and the message's location names the URL.
+const refusedStatus = (text: string) => Number(/the server responded with a status of (\d{3})/.exec(text)?.[1]);
+
+/**
+ * A synthetic release (seeded) of the given size with its site built, served by the real server (with
+ * `serverOptions`' burst guard, when given), and Chromium (lib/chromium.ts says which: `diagnostic` is told).
+ */
+export async function openSiteBrowser(
+  name: string,
+  scale: { tenders: number; awards: number; plans: number },
+  diagnostic: (message: string) => void,
+  serverOptions: Pick<ServerOptions, 'burst'> = {},
+): Promise<SiteBrowser> {
   const workDir = await mkdtemp(join(tmpdir(), `${name}-`));
   const release = await publishSyntheticRelease(workDir, scale);
   await writeReleaseSiteJson(release);
   const site = await publishSite(release.releaseDir);
   if (!site.built) throw new Error(site.error);
-  const server = await startServer({ dataDir: release.dataDir, port: 0, log: () => {} });
+  const server = await startServer({ dataDir: release.dataDir, port: 0, log: () => {}, ...serverOptions });
   const found = await resolveChromium({ offline: true });
   diagnostic(`browser: ${describeChromium(found)}`);
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, env: found.env });
@@ -42,10 +57,14 @@ export async function openSiteBrowser(name: string, scale: { tenders: number; aw
     async openPage(width) {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       const problems: string[] = [];
-      page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !expectedRefusal(refusedStatus(message.text()), message.location().url)) problems.push(`console: ${message.text()}`);
+      });
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-      page.on('response', (response) => { if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`); });
+      page.on('response', (response) => {
+        if (response.status() >= 400 && !expectedRefusal(response.status(), response.url())) problems.push(`${response.status()}: ${response.url()}`);
+      });
       return { page, problems };
     },
     async close() {
