@@ -51,7 +51,7 @@ function query(criteria: Record<string, unknown>, extra: Record<string, string> 
   return params.toString();
 }
 
-const sentence = (subject: string, phrases: string[]) => [subject, ...phrases].join(' ');
+const sentence = (subject: string, phrases: string[]) => (phrases.length === 0 ? subject : `${subject} ${phrases.join(', ')}`);
 
 /** What a watch matches and where to see it; `buyer` is the buyer watch's looked-up name and page, when found. */
 export function watchWords(kind: string, criteria: Record<string, unknown>, buyer?: { name: string; path: string }): WatchWords {
