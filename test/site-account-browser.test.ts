@@ -165,6 +165,11 @@ for (const width of [390, 1280]) {
     const left = (await (await page.request.get(`${site.server.url}/v1/tenders/watch`)).json()) as { watches: unknown[] };
     assert.deepEqual(left.watches, []);
 
+    await page.goto(`${site.server.url}/account/sign-in/`);
+    const already = page.locator('[data-already-signed-in]');
+    await already.waitFor();
+    assert.equal(await already.textContent(), `You are already signed in as ${email}. Go to your account, or sign in below with another address.`);
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Account' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Email me a sign-in link' }).waitFor();
     assert.equal((await page.request.get(`${site.server.url}/v1/account`)).status(), 401, 'signed out');
