@@ -2,19 +2,12 @@
 // the rows (aria-sort says how), and a table naming its rows' path in the page's JSON twin gets a
 // "Download CSV" button. Without JavaScript the tables keep their published order and no button shows.
 import { rowsAt, toCsv } from '../lib/csv.ts';
+import { compareKeys } from '../lib/table-sort.ts';
 
 /** A cell's sort key: its `data-sort` (numbers and dates by value), else its text. */
 function sortKey(row: HTMLTableRowElement, column: number): string {
   const cell = row.cells[column];
   return cell?.dataset.sort ?? cell?.textContent?.trim() ?? '';
-}
-
-/** Numbers by value, other keys as words; an empty key (no value) last either way. */
-function compare(a: string, b: string): number {
-  if (a === '' || b === '') return (a === '' ? 1 : 0) - (b === '' ? 1 : 0);
-  const [x, y] = [Number(a), Number(b)];
-  if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
-  return a.localeCompare(b, 'en-AU', { numeric: true, sensitivity: 'base' });
 }
 
 function makeSortable(table: HTMLTableElement): void {
@@ -32,18 +25,13 @@ function makeSortable(table: HTMLTableElement): void {
       for (const other of headings) other.removeAttribute('aria-sort');
       heading.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
       const rows = Array.from(body.rows);
-      rows.sort((a, b) => {
-        const [x, y] = [sortKey(a, column), sortKey(b, column)];
-        if (x === '' || y === '') return compare(x, y);
-        return ascending ? compare(x, y) : compare(y, x);
-      });
+      rows.sort((a, b) => compareKeys(sortKey(a, column), sortKey(b, column), ascending));
       body.append(...rows);
     });
   });
 }
 
-function addCsvDownload(table: HTMLTableElement, twinHref: string): void {
-  const path = table.dataset.csv!;
+function addCsvDownload(table: HTMLTableElement, twinHref: string, path: string): void {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'csv';
@@ -76,5 +64,5 @@ function addCsvDownload(table: HTMLTableElement, twinHref: string): void {
 const twin = document.querySelector<HTMLLinkElement>('link[rel="alternate"][type="application/json"]')?.href;
 for (const table of document.querySelectorAll<HTMLTableElement>('main table')) {
   makeSortable(table);
-  if (twin && table.dataset.csv) addCsvDownload(table, twin);
+  if (twin && table.dataset.csv) addCsvDownload(table, twin, table.dataset.csv);
 }
