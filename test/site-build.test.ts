@@ -229,11 +229,11 @@ test('each chart has its table, and its bars, its table and its JSON twin hold t
   for (const file of pages.filter((f) => /^(states|buyers|trades)\/.+\/index\.html$/.test(f) && !/\/(tenders|closed|in)\//.test(f))) {
     const $ = await html(file);
     const twin = await twinOf(urlOf(file).replace(/\/$/, '.json'));
-    const months: { count: number; value?: number }[] = file.startsWith('states/') ? twin.expiring.by_month : file.startsWith('buyers/') ? twin.expiring_by_month : twin.ending.by_month;
+    const months: { count: number; value: number }[] = file.startsWith('states/') ? twin.expiring.by_month : file.startsWith('buyers/') ? twin.expiring_by_month : twin.ending.by_month;
     if ($('#ending-by-month').length > 0) {
       const ending = chartFigures($, $('#ending-by-month'));
       assert.deepEqual(ending.columns, months.map((m) => m.count), `${urlOf(file)}: contracts ending per month as its twin has them`);
-      if (!file.startsWith('trades/')) assert.deepEqual(ending.column(1), months.map((m) => m.value), `${urlOf(file)}: their value as its twin has it`);
+      assert.deepEqual(ending.column(1), months.map((m) => m.value), `${urlOf(file)}: their value as its twin has it`);
     } else {
       assert.ok(months.every((m) => m.count === 0), `${urlOf(file)} charts its contracts ending`);
     }
@@ -243,6 +243,12 @@ test('each chart has its table, and its bars, its table and its JSON twin hold t
       assert.deepEqual(spend.column(1), twin.spend_by_year.map((y: { count: number }) => y.count));
     } else if (file.startsWith('buyers/')) {
       assert.ok(twin.spend_by_year.every((y: { count: number }) => y.count === 0), `${urlOf(file)} charts its spend per year`);
+    }
+    if (file.startsWith('buyers/')) {
+      // The years add up to the buyer's own figures over the same window.
+      const years: { count: number; value: number }[] = twin.spend_by_year;
+      assert.equal(years.reduce((sum, y) => sum + y.count, 0), twin.buyer.award_count, `${urlOf(file)}: contracts per year add up to its contracts`);
+      assert.ok(Math.abs(years.reduce((sum, y) => sum + y.value, 0) - (twin.buyer.value_total ?? 0)) < 0.01 * (years.length + 1), `${urlOf(file)}: spend per year adds up to its total`);
     }
     if ($('#closing-by-week').length > 0) {
       const weeks = chartFigures($, $('#closing-by-week'));

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Jurisdiction } from '../../lib/jurisdictions.ts';
 import { addDays, buyerTodaySql, monthEnd, monthsFrom, quarterOf, referenceDay } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
-import { JURISDICTION_NAMES } from './places.ts';
+import { JURISDICTION_NAMES, currencyOf } from './places.ts';
 import { EndingMonth } from './series.ts';
 import { SIGNAL_SELECT, Signal, signalReply, type SignalRow } from './signals.ts';
 
@@ -17,11 +17,6 @@ export const REGION_BASIS =
   '(contracts whose supplier has no ABN on the register are not placed).';
 
 const RegionCount = z.object({ jurisdiction: z.string(), count: z.number().int() });
-
-/** The currency a jurisdiction's buyers publish in: its values are summed in it, never converted. */
-function currencyOf(jurisdiction: Jurisdiction): 'AUD' | 'NZD' {
-  return jurisdiction === 'NZ' ? 'NZD' : 'AUD';
-}
 
 /** A cohort row of the buyers table, without the jurisdiction the page is already about. */
 export const JurisdictionBuyer = BuyerCohortRow.omit({ jurisdiction: true });
