@@ -31,13 +31,15 @@ test('a person follows home → state → trade (chart and table) → buyer, and
 
   await page.locator('main ul.cards a[href^="/trades/"]').first().click();
   await page.waitForURL('**/trades/*/au/');
-  const twin = await (await page.request.get(page.url().replace(/\/$/, '.json'))).json() as { ending: { by_month: { month: string; count: number }[]; chart: { title: string } } };
+  const twin = await (await page.request.get(page.url().replace(/\/$/, '.json'))).json() as { ending: { by_month: { month: string; count: number; value: number }[]; chart: { title: string } } };
   const svg = page.locator('figure.chart svg.columns[role="img"]');
   assert.equal(await svg.locator('title').textContent(), twin.ending.chart.title);
   assert.match((await svg.locator('desc').textContent())!, /contracts end|No contracts end/);
   assert.equal(await svg.locator('rect.bar').count(), twin.ending.by_month.length);
-  const cells = await page.locator('figure.chart table tbody td').allTextContents();
-  assert.deepEqual(cells.map((c) => Number(c.replace(/,/g, ''))), twin.ending.by_month.map((m) => m.count), 'the table beside the chart holds its numbers');
+  const rows = page.locator('figure.chart table tbody tr');
+  const column = async (n: number) => (await rows.evaluateAll((trs, i) => trs.map((tr) => tr.querySelectorAll('td')[i]!.textContent!), n)).map((c) => Number(c.replace(/[$,]/g, '')));
+  assert.deepEqual(await column(0), twin.ending.by_month.map((m) => m.count), 'the table beside the chart holds its numbers');
+  assert.deepEqual(await column(1), twin.ending.by_month.map((m) => Math.round(m.value)), 'and what the contracts ending each month are worth');
   assert.ok(twin.ending.by_month.some((m) => m.count > 0), 'the chart has contracts to draw');
 
   await page.goBack();
