@@ -15,7 +15,7 @@ export default tenderSearchSource({
     'Tender documents need a login and are not collected; tenders publish no estimated value, so value_text is null.',
     'Awards come from the recently-awarded list, newest first, 200 contracts a night at most.',
     'The contract register prints no award date: release_date is the night the contract was read and awarded_date is null.',
-    'Values are the printed amount ("$176,385.00 (Estimate)" → 176385.00); whether it is an estimate or includes GST is not carried.',
+    'Values are the amount printed ("$176,385.00 (Estimate)" is kept as $176,385); whether it is an estimate or includes GST is not carried.',
     'A UNSPSC printed as a name alone (most contracts) gives no category code; the name is not carried until AwardRecord gains category_name.',
     'A panel contract with several suppliers is one record naming them all, with no ABN.',
     'The open-tender list, its "Records: 1 - 25 of 78" footer, a tender page and a contract page follow public captures of the live site. The recently-awarded list was never captured: its rows follow opencontractau\'s parser and its footer is assumed to be the tender list\'s.',

@@ -199,6 +199,14 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
       assert.equal(anonymous.open_tenders.at(-1).page_key, 'open-undated', 'no closing date sorts last');
       assert.deepEqual(anonymous.top_suppliers, [{ share: 0.6667 }, { share: 0.3333 }], 'shares, with names withheld');
       assert.equal('match' in anonymous, false);
+      // The page's charts: contracts per calendar year of the window add up to its figures; contracts ending per month from this month.
+      assert.deepEqual(anonymous.spend_by_year.map((y: Json) => y.year), ['2023', '2024', '2025', '2026']);
+      assert.equal(anonymous.spend_by_year.reduce((sum: number, y: Json) => sum + y.count, 0), anonymous.buyer.award_count);
+      assert.equal(anonymous.spend_by_year.reduce((sum: number, y: Json) => sum + y.value, 0), anonymous.buyer.value_total);
+      assert.equal(anonymous.expiring_by_month.length, 12);
+      assert.equal(anonymous.expiring_by_month[0].month, '2026-09');
+      const endMonth = anonymous.expiring[0].end_date.slice(0, 7);
+      assert.deepEqual(anonymous.expiring_by_month.filter((m: Json) => m.count > 0).map((m: Json) => [m.month, m.count]), [[endMonth, 1]], 'CN-D1 in the month it ends');
 
       const identified = (await get(`/v1/awards/buyers/${DEFENCE}`, keyed)).body;
       assert.deepEqual(identified.top_suppliers, [{ name: 'HARBOURSIDE CIVIL', share: 0.6667 }, { name: 'Exempt', share: 0.3333 }]);

@@ -39,7 +39,8 @@ describe('GET /v1/intelligence/trades/{trade}/{state}', () => {
       counts: 'civil works contracts of New South Wales buyers ending within 90 days', jurisdictions: ['AU-NSW'], sources: ['au_nsw_contract_awards'], from: '2026-09-25', to: '2026-12-24',
     });
     assert.equal(body.ending.by_month.length, 12);
-    assert.deepEqual(body.ending.by_month.filter((m: Json) => m.count > 0), [{ month: '2026-11', count: 1 }, { month: '2027-05', count: 1 }]);
+    assert.deepEqual(body.ending.by_month.filter((m: Json) => m.count > 0), [{ month: '2026-11', count: 1, value: 100000 }, { month: '2027-05', count: 1, value: 300000 }]);
+    assert.equal(body.ending.value_currency, 'AUD');
     assert.deepEqual(body.ending.chart.x, body.ending.by_month.map((m: Json) => m.month));
     assert.deepEqual(body.ending.chart.series[0].values, body.ending.by_month.map((m: Json) => m.count));
     assert.equal(body.planned.count, 1);
@@ -109,6 +110,9 @@ describe('GET /v1/intelligence/{jurisdiction}', () => {
     assert.equal(body.expiring.horizon_days, 365);
     assert.deepEqual(body.expiring.federal_by_region, [{ jurisdiction: 'AU-NSW', count: 1 }], 'the federal cloud contract\'s supplier is registered in NSW');
     assert.deepEqual(body.expiring.rows.map((r: Json) => r.evidence_ref), ['NSW-A1', 'NSW-A2']);
+    assert.deepEqual(body.expiring.by_month.map((m: Json) => m.month), ['2026-09', '2026-10', '2026-11', '2026-12', '2027-01', '2027-02', '2027-03', '2027-04', '2027-05', '2027-06', '2027-07', '2027-08']);
+    assert.deepEqual(body.expiring.by_month.filter((m: Json) => m.count > 0), [{ month: '2026-11', count: 1, value: 100000 }, { month: '2027-05', count: 1, value: 300000 }]);
+    assert.equal(body.expiring.value_currency, 'AUD');
     for (const row of body.expiring.rows) assert.equal('incumbent' in row, false);
     assert.equal(body.planned.total, 1, 'the plan whose window ended is not counted');
     assert.equal(body.planned.quarter, '2026Q3');

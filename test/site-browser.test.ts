@@ -2,9 +2,11 @@
 // trade and a buyer, reads the chart and its table, searches and follows a result; no console errors, no
 // failed requests, no serious or critical axe violation on any page type; screenshots at 390 and 1280 px.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { toCsv } from '../site/lib/csv.ts';
 import { openSiteBrowser, seriousViolations, SHOTS, type SiteBrowser } from './helpers/site-browser.ts';
 
 let site: SiteBrowser;
@@ -29,13 +31,15 @@ test('a person follows home → state → trade (chart and table) → buyer, and
 
   await page.locator('main ul.cards a[href^="/trades/"]').first().click();
   await page.waitForURL('**/trades/*/au/');
-  const twin = await (await page.request.get(page.url().replace(/\/$/, '.json'))).json() as { ending: { by_month: { month: string; count: number }[]; chart: { title: string } } };
+  const twin = await (await page.request.get(page.url().replace(/\/$/, '.json'))).json() as { ending: { by_month: { month: string; count: number; value: number }[]; chart: { title: string } } };
   const svg = page.locator('figure.chart svg.columns[role="img"]');
   assert.equal(await svg.locator('title').textContent(), twin.ending.chart.title);
   assert.match((await svg.locator('desc').textContent())!, /contracts end|No contracts end/);
   assert.equal(await svg.locator('rect.bar').count(), twin.ending.by_month.length);
-  const cells = await page.locator('figure.chart table tbody td').allTextContents();
-  assert.deepEqual(cells.map((c) => Number(c.replace(/,/g, ''))), twin.ending.by_month.map((m) => m.count), 'the table beside the chart holds its numbers');
+  const rows = page.locator('figure.chart table tbody tr');
+  const column = async (n: number) => (await rows.evaluateAll((trs, i) => trs.map((tr) => tr.querySelectorAll('td')[i]!.textContent!), n)).map((c) => Number(c.replace(/[$,]/g, '')));
+  assert.deepEqual(await column(0), twin.ending.by_month.map((m) => m.count), 'the table beside the chart holds its numbers');
+  assert.deepEqual(await column(1), twin.ending.by_month.map((m) => Math.round(m.value)), 'and what the contracts ending each month are worth');
   assert.ok(twin.ending.by_month.some((m) => m.count > 0), 'the chart has contracts to draw');
 
   await page.goBack();
@@ -77,9 +81,13 @@ test('no serious or critical accessibility violation on any page type; screensho
   const { page: probe } = await openPage();
   await probe.goto(`${site.server.url}/states/au/`);
   const trade = await probe.locator('main ul.cards a[href^="/trades/"]').first().getAttribute('href');
-  const buyer = await probe.locator('main table a[href^="/buyers/"]').first().getAttribute('href');
   const tender = await probe.locator('main ol.results a[href^="/tenders/"]').first().getAttribute('href');
+  // A buyer with contracts to chart (the federal page's first buyer has none in the seeded data).
+  await probe.goto(`${site.server.url}/states/nsw/`);
+  const buyer = await probe.locator('main table a[href^="/buyers/"]').first().getAttribute('href');
   await probe.close();
+  // Pages with charts: home (open tenders by state), a state, a trade, a buyer and the grants page.
+  const charted = ['/', '/states/au/', trade!, buyer!, '/grants/'];
   const paths = ['/', '/states/', '/states/au/', '/states/au/tenders/', '/trades/', trade!, buyer!, '/buyers/', '/buyers/in/au/', tender!, '/grants/', '/sources/', '/search/?q=Synthetic'];
   for (const path of paths) {
     for (const width of [390, 1280]) {
@@ -91,6 +99,8 @@ test('no serious or critical accessibility violation on any page type; screensho
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 1, `${path} at ${width} px does not scroll sideways (${overflow} px)`);
       // Chart labels as drawn on screen: the SVG's scale times its text's font size, on the charts shown.
+      const shownCharts = await page.evaluate(() => Array.from(document.querySelectorAll('figure.chart svg')).filter((svg) => svg.getBoundingClientRect().width > 0).length);
+      if (charted.includes(path)) assert.ok(shownCharts >= 1, `${path} at ${width} px shows its charts (${shownCharts})`);
       const smallestLabel = await page.evaluate(() => Math.min(Infinity, ...Array.from(document.querySelectorAll<SVGSVGElement>('figure.chart svg'))
         .filter((svg) => svg.getBoundingClientRect().width > 0)
         .flatMap((svg) => Array.from(svg.querySelectorAll('text')).map((text) => (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * parseFloat(getComputedStyle(text).fontSize)))));
@@ -99,4 +109,57 @@ test('no serious or critical accessibility violation on any page type; screensho
       await page.close();
     }
   }
+});
+
+test('a table sorts by a column\'s values (aria-sort says how) and downloads its JSON twin\'s rows as CSV; without JavaScript it keeps its order', async () => {
+  const { page, problems } = await openPage(1280);
+  const tableCaptioned = (caption: string) => page.locator('table', { has: page.locator('caption', { hasText: caption }) });
+  const sortKeys = (table: ReturnType<typeof tableCaptioned>, column: number) =>
+    table.locator('tbody tr').evaluateAll((rows, n) => rows.map((row) => (row as HTMLTableRowElement).cells[n]!.dataset.sort!), column);
+  await page.goto(`${site.server.url}/`);
+  const home = await (await page.request.get(`${site.server.url}/index.json`)).json() as { by_jurisdiction: Record<string, unknown>[] };
+  const byState = tableCaptioned('Open tenders per jurisdiction');
+  const openNow = byState.locator('thead th').nth(1);
+  await openNow.getByRole('button').click();
+  assert.equal(await openNow.getAttribute('aria-sort'), 'ascending');
+  const ascending = (await sortKeys(byState, 1)).map(Number);
+  assert.equal(ascending.length, home.by_jurisdiction.length, 'every jurisdiction is a row');
+  assert.deepEqual(ascending, [...ascending].sort((a, b) => a - b), 'ascending by value');
+  await openNow.getByRole('button').click();
+  assert.equal(await openNow.getAttribute('aria-sort'), 'descending');
+  const descending = (await sortKeys(byState, 1)).map(Number);
+  assert.deepEqual(descending, [...descending].sort((a, b) => b - a), 'descending by value');
+  const planned = byState.locator('thead th').nth(3);
+  await planned.getByRole('button').click();
+  assert.equal(await openNow.getAttribute('aria-sort'), null, 'one column sorts at a time');
+  assert.equal(await planned.getAttribute('aria-sort'), 'ascending');
+
+  await page.goto(`${site.server.url}/states/au/`);
+  const state = await (await page.request.get(`${site.server.url}/states/au.json`)).json() as { expiring: { rows: Record<string, unknown>[]; by_month: Record<string, unknown>[] } };
+  const ending = tableCaptioned('soonest-ending');
+  const ends = ending.locator('thead th').nth(2);
+  assert.equal(await ends.textContent(), 'Ends');
+  await ends.getByRole('button').click();
+  await ends.getByRole('button').click();
+  const latestFirst = await sortKeys(ending, 2);
+  assert.ok(latestFirst.length > 2, 'the table has rows to sort');
+  assert.deepEqual(latestFirst, [...latestFirst].sort().reverse(), 'dates sort by date, not by their text ("1 Oct" before "25 Sep")');
+
+  for (const [path, caption, rows] of [['/', 'Open tenders per jurisdiction', home.by_jurisdiction], ['/states/au/', 'contracts ending per month', state.expiring.by_month], ['/states/au/', 'soonest-ending', state.expiring.rows]] as const) {
+    await page.goto(`${site.server.url}${path}`);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: new RegExp(`^Download CSV: .*${caption}`) }).click();
+    const csv = await readFile((await (await downloading).path())!, 'utf8');
+    assert.equal(csv, toCsv(rows), `the CSV of "${caption}" is its JSON twin's rows`);
+    assert.equal(csv.trimEnd().split('\r\n').length, rows.length + 1, 'a header and a line per row');
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+
+  const noScript = await site.browser.newPage({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  await noScript.goto(`${site.server.url}/`);
+  assert.equal(await noScript.locator('th button.sort, button.csv').count(), 0, 'no sort or download buttons without JavaScript');
+  const published = await noScript.locator('table', { has: noScript.locator('caption', { hasText: 'Open tenders per jurisdiction' }) }).locator('tbody th').allTextContents();
+  assert.deepEqual(published, home.by_jurisdiction.map((j) => j.name), 'the jurisdictions in the order the reply has them');
+  await noScript.close();
 });

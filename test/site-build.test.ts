@@ -14,6 +14,7 @@ import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
 import { openStore } from '../data/store.ts';
 import { buildSite, publishSite, SiteBuildError, writeSitemap } from '../pipeline/site-build.ts';
 import { fixtureSiteRelease, type SiteRelease } from './helpers/site-release.ts';
+import { rowsAt } from '../site/lib/csv.ts';
 
 let release: SiteRelease;
 let pages: string[];
@@ -193,6 +194,87 @@ test('no internal names reach readers: no field names or quarter ids in visible 
   assert.deepEqual(await findInSite(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g), [], 'no snake_case identifiers outside code');
   assert.deepEqual(await findInSite(/\b\d{4}Q[1-4]\b/g), [], 'quarters read as months ("Jul–Sep 2026")');
   assert.deepEqual(await findInSite(/listing rule|\bBasis\b/g), [], 'no internal rule names');
+  assert.deepEqual(await findInSite(/(?<![\d.])(?:\d{4,}\.\d{2}|0\.\d{2,})(?![\d.])/g), [], 'no raw amounts or fractions ("19800.00", "0.9333"); references such as 2026.29377 are names');
+  assert.deepEqual(await findInSite(/\b(?:NULL|null|undefined|NaN|SELECT|WHERE|GROUP BY)\b/g), [], 'no SQL or program words');
+  assert.deepEqual(await findInSite(/\b\d{4}-\d{2}-\d{2}\b/g), [], 'dates read as 25 Sep 2026, never 2026-09-25');
+});
+
+/** A chart's figures as drawn (columns and rows) and as its table holds them (the first figure column). */
+function chartFigures($: cheerio.CheerioAPI, chart: ReturnType<cheerio.CheerioAPI>) {
+  const bars = (drawing: string) => chart.find(`svg.${drawing} rect.bar`).map((_, r) => Number($(r).attr('data-value'))).get();
+  const column = (n: number) => chart.find('table tbody tr').map((_, tr) => Number($(tr).find('td').eq(n).attr('data-sort'))).get();
+  return { columns: bars('columns'), rows: bars('rows'), table: column(0), column, title: chart.find('svg.columns title').text(), caption: chart.find('table caption').text() };
+}
+
+test('each chart has its table, and its bars, its table and its JSON twin hold the same figures', async () => {
+  const twinOf = async (path: string) => JSON.parse(await readFile((await fileFor(path))!, 'utf8'));
+  const seen = new Map<string, number>();
+  for (const file of pages) {
+    const $ = await html(file);
+    for (const element of $('figure.chart').toArray()) {
+      const chart = $(element);
+      const figures = chartFigures($, chart);
+      assert.ok(figures.columns.length > 0, `${urlOf(file)} #${chart.attr('id')} draws bars`);
+      assert.deepEqual(figures.rows, figures.columns, `${urlOf(file)} #${chart.attr('id')}: both drawings show the same figures`);
+      assert.deepEqual(figures.table, figures.columns, `${urlOf(file)} #${chart.attr('id')}: its table holds its figures`);
+      assert.equal(figures.caption, figures.title, 'the table is captioned as the chart is titled');
+      assert.equal(chart.find('svg[role="img"] desc').length, 2, 'each drawing is described');
+      const id = `${file.split('/')[0]}#${chart.attr('id')}`;
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+    }
+  }
+  // The figures each chart draws are its page's JSON twin's series (home, state, buyer and trade pages).
+  const $home = await html('index.html');
+  assert.deepEqual(chartFigures($home, $home('#open-by-state')).columns, (await twinOf('/index.json')).by_jurisdiction.map((j: { open_now: number }) => j.open_now));
+  for (const file of pages.filter((f) => /^(states|buyers|trades)\/.+\/index\.html$/.test(f) && !/\/(tenders|closed|in)\//.test(f))) {
+    const $ = await html(file);
+    const twin = await twinOf(urlOf(file).replace(/\/$/, '.json'));
+    const months: { count: number; value: number }[] = file.startsWith('states/') ? twin.expiring.by_month : file.startsWith('buyers/') ? twin.expiring_by_month : twin.ending.by_month;
+    if ($('#ending-by-month').length > 0) {
+      const ending = chartFigures($, $('#ending-by-month'));
+      assert.deepEqual(ending.columns, months.map((m) => m.count), `${urlOf(file)}: contracts ending per month as its twin has them`);
+      assert.deepEqual(ending.column(1), months.map((m) => m.value), `${urlOf(file)}: their value as its twin has it`);
+    } else {
+      assert.ok(months.every((m) => m.count === 0), `${urlOf(file)} charts its contracts ending`);
+    }
+    if ($('#spend-by-year').length > 0) {
+      const spend = chartFigures($, $('#spend-by-year'));
+      assert.deepEqual(spend.columns, twin.spend_by_year.map((y: { value: number }) => y.value), `${urlOf(file)}: spend per year as its twin has it`);
+      assert.deepEqual(spend.column(1), twin.spend_by_year.map((y: { count: number }) => y.count));
+    } else if (file.startsWith('buyers/')) {
+      assert.ok(twin.spend_by_year.every((y: { count: number }) => y.count === 0), `${urlOf(file)} charts its spend per year`);
+    }
+    if (file.startsWith('buyers/')) {
+      // The years add up to the buyer's own figures over the same window.
+      const years: { count: number; value: number }[] = twin.spend_by_year;
+      assert.equal(years.reduce((sum, y) => sum + y.count, 0), twin.buyer.award_count, `${urlOf(file)}: contracts per year add up to its contracts`);
+      assert.ok(Math.abs(years.reduce((sum, y) => sum + y.value, 0) - (twin.buyer.value_total ?? 0)) < 0.01 * (years.length + 1), `${urlOf(file)}: spend per year adds up to its total`);
+    }
+    if ($('#closing-by-week').length > 0) {
+      const weeks = chartFigures($, $('#closing-by-week'));
+      assert.ok(weeks.columns.reduce((a, b) => a + b, 0) <= twin.open_tenders, `${urlOf(file)}: no more tenders close in the weeks than are open`);
+    }
+  }
+  // A buyer's charts appear only when it has contracts to draw (checked above); the browser test's synthetic site has them.
+  for (const expected of ['index.html#open-by-state', 'states#closing-by-week', 'states#ending-by-month', 'trades#ending-by-month', 'grants#closing-by-month']) {
+    assert.ok(seen.has(expected), `a ${expected} chart was built (built: ${[...seen.keys()].join(' ')})`);
+  }
+});
+
+test('every table offering a CSV names rows its page\'s JSON twin holds, one per row of the table', async () => {
+  let tables = 0;
+  for (const file of pages.filter((f) => !f.startsWith('tenders/'))) {
+    const $ = await html(file);
+    const twinHref = $('link[rel="alternate"][type="application/json"]').attr('href');
+    for (const element of $('table[data-csv]').toArray()) {
+      assert.ok(twinHref, `${urlOf(file)} links the JSON twin its CSV comes from`);
+      const twin = JSON.parse(await readFile((await fileFor(twinHref))!, 'utf8'));
+      const path = $(element).attr('data-csv')!;
+      assert.equal(rowsAt(twin, path).length, $(element).find('tbody tr').length, `${urlOf(file)} ${path}`);
+      tables += 1;
+    }
+  }
+  assert.ok(tables > 20, `tables offering CSV were checked (${tables})`);
 });
 
 test('every headline figure links its exact rule on the definitions page, which the data dictionary links', async () => {

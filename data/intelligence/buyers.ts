@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { isJurisdiction, localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { buyerKey } from '../../lib/keys.ts';
 import { AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
+import { monthEnd, monthsFrom } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
+import { EndingMonth, SpendYear } from './series.ts';
 
 const identifiedOnly = 'Only for a caller with an API key or a signed-in session.';
 const LIST_LENGTH = 20;
@@ -137,6 +139,8 @@ export const BuyerDetail = z
       description: `The ${TOP_SUPPLIERS} suppliers with most of the window's contracts, largest share first; their names only for a caller with an API key or a signed-in session.`,
     }),
     open_tenders: z.array(BuyerOpenTender).meta({ description: `Open tenders, closing soonest first (at most ${LIST_LENGTH}).` }),
+    expiring_by_month: z.array(EndingMonth).meta({ description: 'Contracts ending per month, this month and the next eleven; values in the buyer\'s `value_currency`.' }),
+    spend_by_year: z.array(SpendYear).meta({ description: 'Contracts of the award window per calendar year, oldest first; values in the buyer\'s `value_currency`.' }),
     match: BuyerMatch.optional().meta({ description: 'Present when a lookup resolved by a heuristic rather than the exact name.' }),
     computed_at: z.string(),
     sources: z.array(Attribution),
@@ -183,7 +187,7 @@ export async function buyerDetail(ctx: IntelContext, key: string, audience: Audi
   const [row] = await ctx.store.all<StoredBuyer>(`SELECT ${BUYER_SELECT} FROM buyers WHERE buyer_key = ?`, [key]);
   if (!row) return null;
   const today = buyerToday(ctx, row);
-  const [expiring, planned, recent, suppliers, open] = await Promise.all([
+  const [expiring, planned, recent, suppliers, open, series] = await Promise.all([
     ctx.store.all<AwardRow>(
       `SELECT ${AWARD_SELECT} FROM awards WHERE buyer_key = ? AND end_date BETWEEN ?::DATE AND (?::DATE + INTERVAL 12 MONTH)::DATE
        ORDER BY end_date, contract_id LIMIT ${LIST_LENGTH}`,
@@ -203,8 +207,9 @@ export async function buyerDetail(ctx: IntelContext, key: string, audience: Audi
        ORDER BY closing_date NULLS LAST, tender_key LIMIT ${LIST_LENGTH}`,
       [key, today],
     ),
+    buyerSeries(ctx, [seriesWindow(row, today)]),
   ]);
-  return detailReply(ctx, row, { expiring, planned, recent, suppliers: suppliers.get(key) ?? [], open }, audience);
+  return detailReply(ctx, row, { expiring, planned, recent, suppliers: suppliers.get(key) ?? [], open, series: series(seriesWindow(row, today)) }, audience);
 }
 
 /**
@@ -230,7 +235,7 @@ export async function buyerDetails(ctx: IntelContext, keys: readonly string[], a
       SELECT t.*, row_number() OVER (PARTITION BY t.buyer_key ORDER BY ${order}) AS list_rank
       FROM ${table} t JOIN wanted w ON t.buyer_key = w.buyer_key WHERE ${where}
     ) WHERE list_rank <= ${limit} ORDER BY for_buyer, list_rank`;
-  const [expiring, planned, recent, open, suppliers] = await Promise.all([
+  const [expiring, planned, recent, open, suppliers, series] = await Promise.all([
     ctx.store.all<ListRow>(ranked('awards', AWARD_SELECT, 't.end_date, t.contract_id', "t.end_date BETWEEN w.today AND (w.today + INTERVAL 12 MONTH)::DATE", LIST_LENGTH), [wanted]),
     ctx.store.all<ListRow>(
       ranked('plans', PLAN_SELECT, 't.window_start NULLS LAST, t.plan_id',
@@ -243,6 +248,7 @@ export async function buyerDetails(ctx: IntelContext, keys: readonly string[], a
       [wanted],
     ),
     topSuppliers(ctx, rows.map((row) => ({ buyer_key: row.buyer_key as string, today: buyerToday(ctx, row), window_from: row.window_from as string }))),
+    buyerSeries(ctx, rows.map((row) => seriesWindow(row, buyerToday(ctx, row)))),
   ]);
   const expiringOf = byBuyer(expiring);
   const plannedOf = byBuyer(planned);
@@ -256,6 +262,7 @@ export async function buyerDetails(ctx: IntelContext, keys: readonly string[], a
       recent: (recentOf.get(key) ?? []) as AwardRow[],
       suppliers: suppliers.get(key) ?? [],
       open: openOf.get(key) ?? [],
+      series: series(seriesWindow(row, buyerToday(ctx, row))),
     };
     details.set(key, detailReply(ctx, row, lists, audience));
   }
@@ -294,6 +301,7 @@ interface DetailLists {
   recent: AwardRow[];
   suppliers: SupplierShare[];
   open: Record<string, unknown>[];
+  series: BuyerSeries;
 }
 
 /** The reply for one buyer from its stored figures and lists: what this caller may see, empty values left out. */
@@ -308,9 +316,73 @@ function detailReply(ctx: IntelContext, row: StoredBuyer, lists: DetailLists, au
     recent_awards: lists.recent.map((award) => awardReply(award, audience)),
     top_suppliers: audience.identified ? lists.suppliers : lists.suppliers.map(({ share }) => ({ share })),
     open_tenders: lists.open.map((tender) => withoutNulls<BuyerOpenTender>(tender, linkFields)),
+    expiring_by_month: lists.series.expiring_by_month,
+    spend_by_year: lists.series.spend_by_year,
     computed_at: ctx.computedAt,
     sources: attributions(sources, ctx.registry),
   };
+}
+
+/** The per-month and per-year series of a buyer's page chart. */
+interface BuyerSeries {
+  expiring_by_month: EndingMonth[];
+  spend_by_year: SpendYear[];
+}
+
+/** A buyer whose series are asked for: its day, award window and the currency its values are summed in. */
+interface SeriesWindow {
+  buyer_key: string;
+  today: string;
+  window_from: string;
+  currency: string | null;
+}
+
+function seriesWindow(row: StoredBuyer, today: string): SeriesWindow {
+  return { buyer_key: row.buyer_key as string, today, window_from: row.window_from as string, currency: row.value_currency };
+}
+
+/** The series over every month and year they span, a month or year without contracts as zeros. */
+function fillSeries(window: SeriesWindow, months: readonly EndingMonth[], years: readonly SpendYear[]): BuyerSeries {
+  const monthRows = new Map(months.map((m) => [m.month, m]));
+  const yearRows = new Map(years.map((y) => [y.year, y]));
+  const first = Number(window.window_from.slice(0, 4));
+  const last = Number(window.today.slice(0, 4));
+  return {
+    expiring_by_month: monthsFrom(window.today, 12).map((month) => monthRows.get(month) ?? { month, count: 0, value: 0 }),
+    spend_by_year: Array.from({ length: last - first + 1 }, (_, i) => String(first + i)).map((year) => yearRows.get(year) ?? { year, count: 0, value: 0 }),
+  };
+}
+
+/**
+ * Per buyer, contracts ending per month (this month and the next eleven) and contracts awarded per calendar
+ * year of the award window, each with the value of those stated in the buyer's usual currency. Two queries
+ * for any number of buyers; the answer gives each asked-for buyer its series over every month and year.
+ */
+async function buyerSeries(ctx: IntelContext, windows: readonly SeriesWindow[]): Promise<(window: SeriesWindow) => BuyerSeries> {
+  const spans = JSON.stringify(windows.map((w) => ({ ...w, horizon_end: monthEnd(`${monthsFrom(w.today, 12).at(-1)}-01`) })));
+  const windowsCte = `windows AS (
+    SELECT buyer_key, today::DATE AS today, window_from::DATE AS window_from, horizon_end::DATE AS horizon_end, currency
+    FROM (SELECT unnest(from_json(?::JSON, '[{"buyer_key":"VARCHAR","today":"VARCHAR","window_from":"VARCHAR","currency":"VARCHAR","horizon_end":"VARCHAR"}]'), recursive := true)))`;
+  const valueIn = 'coalesce(sum(a.value_amount) FILTER (WHERE a.value_currency = w.currency), 0)::DOUBLE AS value';
+  const [months, years] = await Promise.all([
+    ctx.store.all<EndingMonth & ListRow>(
+      `WITH ${windowsCte}
+       SELECT a.buyer_key AS for_buyer, strftime(a.end_date, '%Y-%m') AS month, count(*)::INTEGER AS count, ${valueIn}
+       FROM awards a JOIN windows w ON a.buyer_key = w.buyer_key WHERE a.end_date BETWEEN w.today AND w.horizon_end
+       GROUP BY 1, 2 ORDER BY 1, 2`,
+      [spans],
+    ),
+    ctx.store.all<SpendYear & ListRow>(
+      `WITH ${windowsCte}
+       SELECT a.buyer_key AS for_buyer, strftime(a.award_day, '%Y') AS year, count(*)::INTEGER AS count, ${valueIn}
+       FROM awards a JOIN windows w ON a.buyer_key = w.buyer_key WHERE a.award_day BETWEEN w.window_from AND w.today
+       GROUP BY 1, 2 ORDER BY 1, 2`,
+      [spans],
+    ),
+  ]);
+  const monthsOf = byBuyer(months) as Map<string, EndingMonth[]>;
+  const yearsOf = byBuyer(years) as Map<string, SpendYear[]>;
+  return (w) => fillSeries(w, monthsOf.get(w.buyer_key) ?? [], yearsOf.get(w.buyer_key) ?? []);
 }
 
 /** A buyer whose top suppliers are asked for, with its award window. */

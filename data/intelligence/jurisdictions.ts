@@ -1,9 +1,10 @@
 import { BuyerCohortRow } from './buyers.ts';
 import { z } from 'zod';
 import type { Jurisdiction } from '../../lib/jurisdictions.ts';
-import { addDays, buyerTodaySql, quarterOf, referenceDay } from './calendar.ts';
+import { addDays, buyerTodaySql, monthEnd, monthsFrom, quarterOf, referenceDay } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
-import { JURISDICTION_NAMES } from './places.ts';
+import { JURISDICTION_NAMES, currencyOf } from './places.ts';
+import { EndingMonth } from './series.ts';
 import { SIGNAL_SELECT, Signal, signalReply, type SignalRow } from './signals.ts';
 
 /** Contracts ending within this many days count as expiring on a jurisdiction page. */
@@ -31,6 +32,8 @@ export const JurisdictionIntelligence = z
       }),
       horizon_days: z.number().int(),
       rows: z.array(Signal).meta({ description: 'The soonest-ending contracts (at most 20).' }),
+      by_month: z.array(EndingMonth).meta({ description: 'Contracts ending per month, this month and the next eleven.' }),
+      value_currency: z.enum(['AUD', 'NZD']),
     }),
     planned: z.object({
       total: z.number().int().meta({ description: 'Planned procurements still to come (window not ended, or none).' }),
@@ -61,6 +64,15 @@ export async function jurisdictionIntelligence(ctx: IntelContext, jurisdiction: 
     `SELECT ${SIGNAL_SELECT} FROM signals WHERE ${expiringWhere} ORDER BY window_start, subject, signal_id LIMIT ${ROWS}`,
     [jurisdiction, today, horizonEnd],
   );
+  const months = monthsFrom(today, 12);
+  const currency = currencyOf(jurisdiction);
+  const endingMonths = await store.all<EndingMonth>(
+    `SELECT strftime(window_start, '%Y-%m') AS month, count(*)::INTEGER AS count,
+       coalesce(sum(value_amount) FILTER (WHERE value_currency = ?), 0)::DOUBLE AS value
+     FROM signals WHERE kind = 'contract_expiry' AND jurisdiction = ? AND window_start BETWEEN ?::DATE AND ?::DATE GROUP BY 1`,
+    [currency, jurisdiction, today, monthEnd(`${months.at(-1)}-01`)],
+  );
+  const endingIn = new Map(endingMonths.map((row) => [row.month, row]));
   const federalByRegion = jurisdiction === 'NZ' ? [] : await store.all<{ jurisdiction: string; count: number }>(
     `SELECT 'AU-' || e.state AS jurisdiction, count(*)::INTEGER AS count
      FROM signals s
@@ -104,6 +116,8 @@ export async function jurisdictionIntelligence(ctx: IntelContext, jurisdiction: 
       federal_by_region: federalByRegion,
       horizon_days: EXPIRY_HORIZON_DAYS,
       rows: expiringRows.map((row) => signalReply(row as SignalRow, audience)),
+      by_month: months.map((month) => endingIn.get(month) ?? { month, count: 0, value: 0 }),
+      value_currency: currency,
     },
     planned: {
       total: planned?.total ?? 0,

@@ -14,6 +14,11 @@ export const JURISDICTION_NAMES: Record<Jurisdiction, string> = {
   'AU-NT': 'Northern Territory',
 };
 
+/** The currency a jurisdiction's buyers publish in: its contracts' values are summed in it, never converted. */
+export function currencyOf(jurisdiction: Jurisdiction): 'AUD' | 'NZD' {
+  return jurisdiction === 'NZ' ? 'NZD' : 'AUD';
+}
+
 /** The lower-case slug a page path uses: `nsw` for AU-NSW, `au` for federal, `nz`. */
 export function jurisdictionSlug(jurisdiction: Jurisdiction): string {
   return jurisdiction.replace(/^AU-/, '').toLowerCase();

@@ -16,7 +16,7 @@ export interface PairFigures {
   days90: number;
   days365: number;
   /** Contracts ending per month (`YYYY-MM`), this month and the next eleven. */
-  endingByMonth: Map<string, number>;
+  endingByMonth: Map<string, { count: number; value: number }>;
   endingRows: SignalRow[];
   planned: { count: number; thisQuarter: number; rows: SignalRow[] };
   recurring: { count: number; rows: SignalRow[] };
@@ -90,18 +90,20 @@ async function buildIndex(ctx: IntelContext): Promise<TradeIndex> {
     figures.open.rows.push(strip(row, 'trade', 'jurisdiction', 'pair_total'));
   }
 
-  const monthCounts = await store.all<{ trade: string; jurisdiction: string; month: string; days_90: number; days_365: number; in_months: number }>(
+  // A month's value adds up the contracts stating one in the jurisdiction's currency (NZD for New Zealand).
+  const monthCounts = await store.all<{ trade: string; jurisdiction: string; month: string; days_90: number; days_365: number; in_months: number; in_months_value: number }>(
     `SELECT trade, jurisdiction, strftime(window_start, '%Y-%m') AS month,
             count(*) FILTER (WHERE window_start <= ?::DATE)::INTEGER AS days_90, count(*) FILTER (WHERE window_start <= ?::DATE)::INTEGER AS days_365,
-            count(*) FILTER (WHERE window_start <= ?::DATE)::INTEGER AS in_months
+            count(*) FILTER (WHERE window_start <= ?::DATE)::INTEGER AS in_months,
+            coalesce(sum(value_amount) FILTER (WHERE window_start <= ?::DATE AND value_currency = CASE WHEN jurisdiction = 'NZ' THEN 'NZD' ELSE 'AUD' END), 0)::DOUBLE AS in_months_value
      FROM signals WHERE kind = 'contract_expiry' AND trade IS NOT NULL AND window_start BETWEEN ?::DATE AND ?::DATE GROUP BY ALL`,
-    [in90, in365, lastMonthEnd, today, in365 > lastMonthEnd ? in365 : lastMonthEnd],
+    [in90, in365, lastMonthEnd, lastMonthEnd, today, in365 > lastMonthEnd ? in365 : lastMonthEnd],
   );
   for (const row of monthCounts) {
     const figures = pairOf(row);
     figures.days90 += row.days_90;
     figures.days365 += row.days_365;
-    if (row.in_months > 0) figures.endingByMonth.set(row.month, row.in_months);
+    if (row.in_months > 0) figures.endingByMonth.set(row.month, { count: row.in_months, value: row.in_months_value });
   }
 
   // The soonest-ending contracts of each pair, and the first few of each calendar month, in one pass.

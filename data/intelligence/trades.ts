@@ -4,7 +4,8 @@ import { TRADES, type Trade } from '../../lib/trades.ts';
 import { addDays, referenceDay } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
 import { Covers, covers, type CoveredTable } from './covers.ts';
-import { JURISDICTION_NAMES } from './places.ts';
+import { JURISDICTION_NAMES, currencyOf } from './places.ts';
+import { EndingMonth } from './series.ts';
 import { Signal, signalReply, type SignalRow } from './signals.ts';
 import { CALENDAR_PER_MONTH, PAGE_ROWS, pairKey, retenderCalendars, tradeIndex, type Row } from './trade-index.ts';
 
@@ -91,7 +92,8 @@ export const TradeStateIntelligence = z
       covers_90: Covers,
       days_365: z.number().int().meta({ description: 'Contracts ending within 365 days.' }),
       covers: Covers,
-      by_month: z.array(z.object({ month: z.string(), count: z.number().int() })).meta({ description: 'Contracts ending per month, this month and the next eleven.' }),
+      by_month: z.array(EndingMonth).meta({ description: 'Contracts ending per month, this month and the next eleven, with their value in `value_currency`.' }),
+      value_currency: z.enum(['AUD', 'NZD']),
       covers_by_month: Covers,
       chart: z.object({
         type: z.literal('bar'),
@@ -140,14 +142,14 @@ export async function tradeStateIntelligence(ctx: IntelContext, trade: Trade, ju
   const index = await tradeIndex(ctx);
   const { today, months, lastMonthEnd } = index;
   const figures = index.pairs.get(pairKey(trade.id, jurisdiction));
-  const pair = figures ?? { open: { count: 0, rows: [] }, days90: 0, days365: 0, endingByMonth: new Map<string, number>(), endingRows: [],
+  const pair = figures ?? { open: { count: 0, rows: [] }, days90: 0, days365: 0, endingByMonth: new Map<string, { count: number; value: number }>(), endingRows: [],
     planned: { count: 0, thisQuarter: 0, rows: [] }, recurring: { count: 0, rows: [] }, buyersByCount: [], buyersByValue: [], year: null, holders: [] };
   const in90 = addDays(today, 90);
   const in365 = addDays(today, 365);
   const year = yearOf(ctx);
   const tradeName = trade.name.toLowerCase();
   const place = JURISDICTION_NAMES[jurisdiction];
-  const byMonth = months.map((month) => ({ month, count: pair.endingByMonth.get(month) ?? 0 }));
+  const byMonth = months.map((month) => ({ month, count: pair.endingByMonth.get(month)?.count ?? 0, value: pair.endingByMonth.get(month)?.value ?? 0 }));
   const volume = pair.open.count + pair.days365 + pair.planned.thisQuarter + (pair.year?.awards ?? 0);
 
   const scope = [jurisdiction];
@@ -175,6 +177,7 @@ export async function tradeStateIntelligence(ctx: IntelContext, trade: Trade, ju
       days_365: pair.days365,
       covers: await coverOf('awards', `${tradeName} contracts of ${place} buyers ending within 365 days`, { from: today, to: in365 }),
       by_month: byMonth,
+      value_currency: currencyOf(jurisdiction),
       covers_by_month: await coverOf('awards', `${tradeName} contracts of ${place} buyers ending per month`, { from: today, to: lastMonthEnd }),
       chart: { type: 'bar', title: `${trade.name} contracts ending per month, ${place}`, x: months, series: [{ name: 'contracts_ending', values: byMonth.map((m) => m.count) }], y_label: 'contracts' },
       rows: signals(pair.endingRows),

@@ -136,3 +136,10 @@ export function quarter(value: string): string {
   const id = (m: number) => `${parsed[1]}-${String(m).padStart(2, '0')}`;
   return `${monthName(id(first))}–${month(id(first + 2))}`;
 }
+
+const dayMonthFormat = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** A calendar date (YYYY-MM-DD) without its year, "25 Sep", for chart axes. */
+export function dayMonth(value: string): string {
+  return withShortSeptember(dayMonthFormat, new Date(`${value.slice(0, 10)}T00:00:00Z`));
+}

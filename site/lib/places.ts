@@ -22,3 +22,8 @@ const tradeNames = new Map(TRADES.map((trade) => [trade.id, trade.name]));
 export function tradeName(id: string): string {
   return tradeNames.get(id) ?? id;
 }
+
+/** A jurisdiction's short name, for chart axes: "NSW", "NZ", "Federal". */
+export function jurisdictionAbbreviation(jurisdiction: string): string {
+  return jurisdiction === 'AU' ? 'Federal' : jurisdiction.replace(/^AU-/, '');
+}
