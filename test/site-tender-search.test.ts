@@ -23,6 +23,10 @@ describe('a search in the URL', () => {
     assert.equal(searchPath({}), '/search/');
   });
 
+  it('leaves the first page out of the URL, so going back to it gives the address the search began with', () => {
+    assert.equal(searchPath({ q: 'roads', page: 1 }), '/search/?q=roads');
+  });
+
   it('keeps the links of the trade pages', () => {
     assert.deepEqual(searchFromQuery(new URLSearchParams('jurisdiction=AU-VIC&trade=civil-works')), { jurisdiction: 'AU-VIC', trade: 'civil-works' });
   });

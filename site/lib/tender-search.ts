@@ -80,7 +80,7 @@ export function queryOf(search: TenderSearch): URLSearchParams {
   if (search.closing_within_days !== undefined) query.set('closing_within_days', String(search.closing_within_days));
   if (search.include_closed) query.set('include_closed', 'true');
   if (search.sort) query.set('sort', search.sort);
-  if (search.page) query.set('page', String(search.page));
+  if (search.page !== undefined && search.page > 1) query.set('page', String(search.page));
   return query;
 }
 
