@@ -17,9 +17,13 @@ import { decodedMessage } from './helpers/smtp-inbox.ts';
 const RELEASE_CLOCK = new Date('2026-09-25T01:00:00.000Z');
 const WIDTHS = [390, 1280];
 
-/** Waits for the tender search to answer (its status line says how many match, or why not). */
+/**
+ * Waits for the tender search to answer (its status line says how many match, or why not) and the page search
+ * under it to finish, so leaving the page aborts no request of either.
+ */
 async function searched(page: Page): Promise<string> {
-  await page.waitForFunction(() => /match|failed/.test(document.getElementById('search-status')?.textContent ?? ''));
+  await page.waitForFunction(() => /match|failed/.test(document.getElementById('search-status')?.textContent ?? '')
+    && document.getElementById('pages-status')?.textContent !== 'Searching pages…');
   return (await page.locator('#search-status').textContent())!;
 }
 
@@ -65,7 +69,9 @@ describe('the search page on a synthetic release', () => {
       assert.match(firstResult, /(Closes today|Closes in \d+ days?|Open, no closing date published)/, 'a countdown');
       assert.match(firstResult, /\d{1,2} [A-Z][a-z]{2} \d{4}(, \d{1,2}:\d\d\s[ap]m A[CEW][SD]T| \(no time published\))|Open, no closing date/, 'the closing time in the buyer\'s zone');
       assert.match((await page.locator('#search-coverage').textContent())!, /Searched \d+ sources? of tenders and grants here, as read on the last run/);
-      await page.locator('[data-pages] #pages-results li, [data-pages] #pages-status').first().waitFor();
+      assert.ok(await page.getByRole('heading', { name: 'Buyers and trades by name' }).isVisible(), 'the page search is its own labelled part');
+      const pagesFound = await page.locator('#pages-results li a').count();
+      assert.ok(pagesFound > 0 || /^No buyer or trade page matches/.test((await page.locator('#pages-status').textContent())!), 'pages found, or none said');
 
       await page.screenshot({ path: join(SHOTS, `search-${width}.png`), fullPage: true });
       assert.ok((await noSidewaysScroll(page)) <= 1, 'no sideways scroll');
@@ -129,8 +135,9 @@ describe('the search page on a synthetic release', () => {
 
   test('nothing found says what to try; an API error shows its detail', async () => {
     const { page, problems } = await open(1280);
-    await page.goto(`${site.server.url}/search/?q=zzyzxq&jurisdiction=AU-TAS`);
+    await page.goto(`${site.server.url}/search/?q=zzyzxq&jurisdiction=AU-TAS&sort=relevance`);
     assert.equal(await searched(page), 'No open tenders and grant rounds match “zzyzxq”.');
+    assert.equal(await page.getByLabel('Order', { exact: true }).inputValue(), '', 'sort=relevance shows as best match first');
     const tips = await page.locator('#search-tips li').allTextContents();
     assert.ok(tips.includes('Search every state, not only Tasmania.'), tips.join(' | '));
     await page.route('**/v1/tenders?*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'No release is loaded yet.' }) }));
