@@ -388,7 +388,7 @@ export class TenderIndex {
       if (page.sort === 'closing') {
         const found = new Uint8Array(this.#size);
         for (const slot of this.#text.matching(q, accept)) found[slot] = 1;
-        return this.#inClosingOrder((slot) => found[slot] === 1, page, today, includeClosed, hit);
+        return this.#inClosingOrder(matches, page, today, includeClosed, hit, found);
       }
       const { total, ranked } = this.#text.search(q, accept, page.offset + page.limit);
       return { total, hits: Array.from(ranked.subarray(page.offset), hit) };
@@ -396,14 +396,18 @@ export class TenderIndex {
     return this.#inClosingOrder(matches, page, today, includeClosed, hit);
   }
 
-  /** One page of the slots passing `matches` in slot (closing) order: open ones first, then closed ones most recently closed first. */
-  #inClosingOrder(matches: (slot: number) => boolean, page: TenderPage, today: Int32Array, includeClosed: boolean, hit: (slot: number) => TenderHit): SearchOutcome {
+  /**
+   * One page of the slots passing `matches` (and marked in `found`, a word search's matches, when given) in slot
+   * (closing) order: open ones first, then closed ones most recently closed first. `matches` is always a
+   * #matcher predicate, so the call in this loop over every slot sees one kind of function and stays inlinable.
+   */
+  #inClosingOrder(matches: (slot: number) => boolean, page: TenderPage, today: Int32Array, includeClosed: boolean, hit: (slot: number) => TenderHit, found?: Uint8Array): SearchOutcome {
     const end = page.offset + page.limit;
     const hits: TenderHit[] = [];
     let total = 0;
     const closed: number[] = [];
     for (let slot = 0; slot < this.#size; slot++) {
-      if (!matches(slot)) continue;
+      if ((found !== undefined && found[slot] === 0) || !matches(slot)) continue;
       if (this.#isOpen(slot, today)) {
         if (total >= page.offset && total < end) hits.push(hit(slot));
         total++;
