@@ -4,7 +4,7 @@
 // link); no console errors, failed requests or serious axe violations, at 390 and 1280 px. Then the issue's own
 // journey on the fixture night: "cleaning" finds the open cleaning tenders of four states.
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -32,15 +32,18 @@ async function noSidewaysScroll(page: Page): Promise<number> {
 }
 
 let site: SiteBrowser;
+let fixtureDir: string | undefined;
 let fixture: RunningServer;
 
 before(async (t) => {
   site = await openSiteBrowser('site-search', { tenders: 600, awards: 2000, plans: 200 }, (message) => t.diagnostic(message));
-  fixture = await startServer({ dataDir: (await fixtureSiteRelease()).dataDir, port: 0, log: () => {} });
+  fixtureDir = (await fixtureSiteRelease()).dataDir;
+  fixture = await startServer({ dataDir: fixtureDir, port: 0, log: () => {} });
 });
 after(async () => {
   await fixture?.close();
   await site?.close();
+  if (fixtureDir) await rm(fixtureDir, { recursive: true, force: true });
 });
 
 /** A recording page (site-browser.ts) on the releases' clock. It is not tied to a server: it opens either. */
