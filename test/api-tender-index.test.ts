@@ -142,3 +142,45 @@ describe('trade filter', () => {
     assert.equal(keys({}).length, 3);
   });
 });
+
+describe('words and trades', () => {
+  it("finds a tender by its trade's name when its own words do not say it", async () => {
+    const index = await TenderIndex.build(
+      [
+        row('1', { title: 'Linen and laundry services', trade: 'cleaning' }),
+        row('2', { title: 'Office cleaning', trade: 'cleaning' }),
+        row('3', { title: 'Road resurfacing', trade: 'civil-works' }),
+      ],
+      [],
+    );
+    assert.deepEqual(titles(index, { q: 'cleaning' }), ['Office cleaning', 'Linen and laundry services'], 'a word in the title outranks the trade name alone');
+    assert.deepEqual(titles(index, { q: 'civil works' }), ['Road resurfacing']);
+  });
+});
+
+describe('closing order for a word search', () => {
+  it('orders matches by closing date, soonest first, and closed ones most recently closed last', async () => {
+    const index = await TenderIndex.build(
+      [
+        row('1', { title: 'Fencing fencing fencing', closing_date: '2026-07-20' }),
+        row('2', { title: 'Repairs', summary: 'fencing', closing_date: '2026-07-02' }),
+        row('3', { title: 'Gates', summary: 'fencing nearby', closing_date: null }),
+        row('4', { title: 'Fencing', closing_date: '2026-06-01' }),
+        row('5', { title: 'Fencing', closing_date: '2026-05-01' }),
+        row('6', { title: 'Painting', closing_date: '2026-06-20' }),
+      ],
+      [],
+    );
+    const closing = (filters: TenderFilters, limit = 10, offset = 0) =>
+      index.search(filters, { limit, offset, sort: 'closing' }, NOW).hits.map((hit) => hit.tender.closingDate);
+    assert.deepEqual(closing({ q: 'fencing' }), ['2026-07-02', '2026-07-20', null]);
+    assert.deepEqual(closing({ q: 'fencing', include_closed: true }), ['2026-07-02', '2026-07-20', null, '2026-06-01', '2026-05-01']);
+    assert.deepEqual(closing({ q: 'fencing', include_closed: true }, 2, 2), [null, '2026-06-01']);
+    assert.equal(index.search({ q: 'fencing' }, { limit: 1, offset: 0, sort: 'closing' }, NOW).total, 3);
+    assert.deepEqual(
+      index.search({ q: 'fencing' }, { limit: 10, offset: 0 }, NOW).hits.map((hit) => hit.tender.closingDate)[0],
+      '2026-07-20',
+      'relevance stays the default: the title saying it three times ranks first',
+    );
+  });
+});

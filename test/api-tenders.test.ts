@@ -135,6 +135,12 @@ describe('tender API over a seeded release', () => {
       assert.deepEqual(await keysOf('?q=road&jurisdiction=NZ'), [key(tenders.auckland)]);
     });
 
+    it('orders a word search by closing date with sort=closing, and ignores sort without words', async () => {
+      assert.deepEqual(await keysOf('?q=services&sort=closing'), [key(tenders.cloud), key(tenders.road)], 'closing 11 June, then 20 June');
+      assert.deepEqual(await keysOf('?q=road&sort=relevance'), await keysOf('?q=road'));
+      assert.deepEqual(await keysOf('?sort=relevance'), await keysOf(''));
+    });
+
     it('matches word stems, buyers and summaries, ignoring case and accents', async () => {
       assert.deepEqual(await keysOf('?q=POTHOLE'), [key(tenders.road)]);
       assert.deepEqual(await keysOf('?q=resurfac&jurisdiction=NZ'), [key(tenders.auckland)]);
@@ -286,6 +292,7 @@ describe('tender API over a seeded release', () => {
       ['buyer=', 'buyer'],
       [`q=${'x'.repeat(201)}`, 'q'],
       ['trade=civil', 'trade'],
+      ['sort=newest', 'sort'],
       ['limit=5&limit=6', 'limit'],
     ];
     for (const [query, parameter] of malformed) {

@@ -48,15 +48,15 @@ test('a person follows home → state → trade (chart and table) → buyer, and
   assert.match((await page.locator('h1').textContent())!, /Synthetic Agency/);
 
   await page.goto(`${site.server.url}/search/`);
-  await page.getByLabel('Search for').fill('Synthetic Agency');
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByLabel('Words').fill('Synthetic Agency');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
   await page.locator('#search-results li a').first().waitFor();
   assert.match((await page.locator('#search-status').textContent())!, /match/);
-  const first = page.locator('#search-results li h2 a').first();
-  const target = await first.getAttribute('href');
+  const first = page.locator('#search-results li h3 a').first();
+  const [target, title] = [await first.getAttribute('href'), await first.textContent()];
   await first.click();
   await page.waitForURL((url) => url.pathname === new URL(target!, site.server.url).pathname);
-  assert.match((await page.locator('h1').textContent())!, /Synthetic Agency/);
+  assert.equal(await page.locator('h1').textContent(), title);
   assert.deepEqual(problems, []);
   await page.close();
 });

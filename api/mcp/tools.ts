@@ -160,7 +160,7 @@ export const mcpTools: readonly McpTool[] = [
     name: 'search_tenders',
     title: 'Search tenders and grants',
     description:
-      'Search open Australian and New Zealand government tenders and grants. Free text `q` ranks by relevance; ' +
+      'Search open Australian and New Zealand government tenders and grants. Free text `q` ranks by relevance (or by closing date with `sort` closing); ' +
       'without it results come soonest-closing first. Filter by jurisdiction (AU covers every state; New Zealand ' +
       'rows appear only with NZ), kind, tier, source, UNSPSC category, exact buyer name, and closing or change ' +
       'windows; page with limit and offset. Every reply carries `coverage`: an empty result means no match among ' +

@@ -46,7 +46,7 @@ const searchRoute = createRoute({
   tags: ['Tenders'],
   summary: 'Search open tenders and grants',
   description:
-    'Free text ranked by relevance, or by closing date (soonest first) without `q`. Every reply carries `coverage`: ' +
+    'Free text ranked by relevance (or by closing date with `sort=closing`), and by closing date (soonest first) without `q`. Every reply carries `coverage`: ' +
     'an empty result means no match among the sources searched, never that no such tender exists.',
   request: { query: TenderSearchQuery },
   responses: {
@@ -122,13 +122,13 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
   app.use('/v1/tenders', options.cache.middleware());
 
   app.openapi(searchRoute, (c) => {
-    const { limit, offset, ...filters } = c.req.valid('query');
+    const { limit, offset, sort, ...filters } = c.req.valid('query');
     const release = c.get('release');
     if (filters.source !== undefined && !release.tenders.hasSource(filters.source)) {
       return c.json({ detail: `Invalid query parameter source=${filters.source}: no source has this id; GET /v1/tenders/sources lists them.` }, 400);
     }
     const audience = audienceOf(c);
-    const { total, hits } = release.tenders.search(filters, { limit, offset }, store.now());
+    const { total, hits } = release.tenders.search(filters, { limit, offset, sort }, store.now());
     const results = hits.map((hit) => tenderReply(hit.tender, hit.open, audience));
     return c.json(
       {

@@ -4,7 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { strictQuery, wholeNumber } from './common.ts';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
-import { TENDER_KINDS, type SourceRow } from '../../data/search/tender-index.ts';
+import { TENDER_KINDS, TENDER_ORDERS, type SourceRow } from '../../data/search/tender-index.ts';
 import { TenderReadSchema, TenderSchema, tenderReply, type TenderAudience, type TenderReply } from '../../data/search/tender-reply.ts';
 
 /**
@@ -50,6 +50,8 @@ const searchParameters = {
     .openapi({ description: 'First seen strictly after this instant.' }),
   include_closed: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true').default(false)
     .openapi({ description: 'Include tenders whose closing date has passed.', default: 'false' }),
+  sort: z.enum(TENDER_ORDERS, { error: `must be one of ${TENDER_ORDERS.join(', ')}` }).optional()
+    .openapi({ description: 'With `q`: `relevance` (the default) or `closing` (soonest first). Without `q` results always come by closing date.' }),
   limit: wholeNumber('Page size.', 1, 100).default(20).openapi({ default: 20 }),
   offset: wholeNumber('Results to skip.', 0).default(0).openapi({ default: 0 }),
 };

@@ -18,8 +18,9 @@ import { TenderIndex, TenderIndexParts } from './tender-index.ts';
 
 const INDEX_DIR = 'index';
 // The layout version is in the names: an API meeting a release indexed by an older layout builds the current
-// one for it (see hasServingIndex) rather than misreading it. v3: award page fields in the blocks, uncompressed.
-const TENDERS_FILE = 'tenders.v3.idx';
+// one for it (see hasServingIndex) rather than misreading it. v3: award page fields in the blocks, uncompressed;
+// tenders v4: the trade's name is a searched field.
+const TENDERS_FILE = 'tenders.v4.idx';
 const AWARDS_FILE = 'awards.v3.idx';
 
 export interface ServingIndexSummary {

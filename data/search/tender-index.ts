@@ -72,6 +72,7 @@ export type SourceRow = z.infer<typeof SourceRow>;
 
 export const TENDER_KINDS = ['tender', 'grant'] as const;
 const TRADE_IDS = TRADES.map((trade) => trade.id);
+const TRADE_NAMES = new Map(TRADES.map((trade) => [trade.id, trade.name]));
 export type TenderKind = (typeof TENDER_KINDS)[number];
 
 /** Search filters, named as the query parameters of GET /v1/tenders; values are already validated. */
@@ -91,9 +92,14 @@ export interface TenderFilters {
   include_closed?: boolean | undefined;
 }
 
+export const TENDER_ORDERS = ['relevance', 'closing'] as const;
+export type TenderOrder = (typeof TENDER_ORDERS)[number];
+
 export interface TenderPage {
   limit: number;
   offset: number;
+  /** Order of a search with `q`: relevance (the default) or closing date; without `q` it is always closing date. */
+  sort?: TenderOrder | undefined;
 }
 
 /** A tender as replies need it: the row plus the vocabulary values checked when the release loaded. */
@@ -243,7 +249,8 @@ export class TenderIndex {
     }
     tenders.sort(compareClosing);
     await nextTurn();
-    const text = await TextIndex.build(tenders.map(({ row }) => [row.title, row.summary ?? '', row.buyer ?? '']));
+    // The trade's name is searched too: "cleaning" finds a laundry tender filed under the cleaning trade.
+    const text = await TextIndex.build(tenders.map(({ row }) => [row.title, row.summary ?? '', row.buyer ?? '', (row.trade && TRADE_NAMES.get(row.trade)) ?? '']));
 
     const count = tenders.length;
     const sourceCodes = new Map<string, number>();
@@ -365,9 +372,9 @@ export class TenderIndex {
   }
 
   /**
-   * Matching tenders, one page of them, and how many match in all. With `q` the order is relevance;
-   * without it open tenders come by closing date, soonest first (no closing date last), then closed
-   * ones (only with `include_closed`) most recently closed first.
+   * Matching tenders, one page of them, and how many match in all. With `q` the order is relevance
+   * unless `page.sort` asks for closing date; in closing order open tenders come soonest first (no
+   * closing date last), then closed ones (only with `include_closed`) most recently closed first.
    */
   search(filters: TenderFilters, page: TenderPage, now: Date): SearchOutcome {
     const today = todayBySlot(now);
@@ -378,16 +385,29 @@ export class TenderIndex {
     const q = filters.q?.trim();
     if (q) {
       const accept = includeClosed ? matches : (slot: number) => matches(slot) && this.#isOpen(slot, today);
+      if (page.sort === 'closing') {
+        const found = new Uint8Array(this.#size);
+        for (const slot of this.#text.matching(q, accept)) found[slot] = 1;
+        return this.#inClosingOrder(matches, page, today, includeClosed, hit, found);
+      }
       const { total, ranked } = this.#text.search(q, accept, page.offset + page.limit);
       return { total, hits: Array.from(ranked.subarray(page.offset), hit) };
     }
+    return this.#inClosingOrder(matches, page, today, includeClosed, hit);
+  }
 
+  /**
+   * One page of the slots passing `matches` (and marked in `found`, a word search's matches, when given) in slot
+   * (closing) order: open ones first, then closed ones most recently closed first. `matches` is always a
+   * #matcher predicate, so the call in this loop over every slot sees one kind of function and stays inlinable.
+   */
+  #inClosingOrder(matches: (slot: number) => boolean, page: TenderPage, today: Int32Array, includeClosed: boolean, hit: (slot: number) => TenderHit, found?: Uint8Array): SearchOutcome {
     const end = page.offset + page.limit;
     const hits: TenderHit[] = [];
     let total = 0;
     const closed: number[] = [];
     for (let slot = 0; slot < this.#size; slot++) {
-      if (!matches(slot)) continue;
+      if ((found !== undefined && found[slot] === 0) || !matches(slot)) continue;
       if (this.#isOpen(slot, today)) {
         if (total >= page.offset && total < end) hits.push(hit(slot));
         total++;
@@ -522,7 +542,7 @@ export function termsOf(text: string): string[] {
 }
 
 /** Field boosts: a word in the title says more about a tender than the same word in its summary. */
-const FIELD_BOOSTS = [3, 1, 1]; // title, summary, buyer
+const FIELD_BOOSTS = [3, 1, 1, 1]; // title, summary, buyer, trade name
 // BM25+ with MiniSearch's defaults, and its weights for words found by prefix or by one typo.
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const PREFIX_WEIGHT = 0.375;
@@ -672,9 +692,19 @@ class TextIndex {
    * and passing `accept`: how many, and the best `keep` of them by score, ties by document number.
    */
   search(query: string, accept: (doc: number) => boolean, keep: number): { total: number; ranked: Int32Array } {
+    return this.#withMatches(query, accept, (pool, scores) => ({ total: pool.length, ranked: best(pool, keep, scores) }));
+  }
+
+  /** Every document `search` would count, in no particular order. */
+  matching(query: string, accept: (doc: number) => boolean): Int32Array {
+    return this.#withMatches(query, accept, (pool) => pool.slice());
+  }
+
+  /** Runs `use` on the documents matching `query` and passing `accept`, with their scores, before the scratch space is cleared. */
+  #withMatches<T>(query: string, accept: (doc: number) => boolean, use: (pool: Int32Array, scores: Float64Array) => T): T {
     const words = [...new Set(termsOf(query))].slice(0, MOST_QUERY_TERMS);
     const expansions = words.map((word) => this.#expand(word));
-    if (expansions.length === 0 || expansions.some((expansion) => expansion.size === 0)) return { total: 0, ranked: new Int32Array(0) };
+    if (expansions.length === 0 || expansions.some((expansion) => expansion.size === 0)) return use(new Int32Array(0), this.#scores);
     // The rarest word first: it fixes the candidates, and later words only score those.
     expansions.sort((a, b) => this.#postingCount(a) - this.#postingCount(b));
 
@@ -716,7 +746,7 @@ class TextIndex {
         const doc = touched[i]!;
         if (matched[doc] === expansions.length && accept(doc)) pool[total++] = doc;
       }
-      return { total, ranked: best(pool.subarray(0, total), keep, scores) };
+      return use(pool.subarray(0, total), scores);
     } finally {
       for (let i = 0; i < touchedCount; i++) {
         scores[touched[i]!] = 0;

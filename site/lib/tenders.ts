@@ -1,5 +1,4 @@
 // Tender pages: their paths, the open tenders a state, trade or buyer page lists, and a tender's buyer page.
-import { localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { pageEntries, type PageEntry } from './site-data.ts';
 
 export type TenderEntry = PageEntry<'tenders'>;
@@ -81,13 +80,4 @@ export async function similarOpen(tender: TenderEntry, limit: number): Promise<T
     return groups;
   });
   return ((await openByTradeAndPlace).get(`${trade}|${jurisdiction}`) ?? []).filter((t) => t.id !== tender.id).slice(0, limit);
-}
-
-/**
- * Whole days from the build's day to the closing day, both in the buyer's time zone: 0 closes today,
- * negative has closed.
- */
-export function daysToClose(closingDate: string, builtAt: string, jurisdiction: Jurisdiction): number {
-  const today = localDate(new Date(builtAt), timeZoneOf(jurisdiction));
-  return Math.round((Date.parse(`${closingDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
 }
