@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { decodedMessage } from './helpers/smtp-inbox.ts';
-import { openSiteBrowser, seriousViolations, SHOTS, type SiteBrowser } from './helpers/site-browser.ts';
+import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
 
 let site: SiteBrowser;
 let buyer: { buyer_key: string; name: string; slug: string };
@@ -43,7 +43,7 @@ async function checkPage(page: Page, shot: string, width: number, ignoring: read
   const violations = await seriousViolations(page);
   assert.deepEqual(violations.filter((violation) => !ignoring.some((rule) => violation.startsWith(`${rule} `))), [], `axe on ${shot}`);
   assert.ok((await sideways(page)) <= 1, `${shot} does not scroll sideways at ${width} px`);
-  await page.screenshot({ path: join(SHOTS, `${shot}-${width}.png`), fullPage: true });
+  await saveScreenshot(page, `${shot}-${width}`);
 }
 
 /** The sign-in link of the newest message to `email` in the server's outbox (`.eml` files). */

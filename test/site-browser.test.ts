@@ -3,11 +3,10 @@
 // failed requests, no serious or critical axe violation on any page type; screenshots at 390 and 1280 px.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { toCsv } from '../site/lib/csv.ts';
-import { openSiteBrowser, seriousViolations, SHOTS, type SiteBrowser } from './helpers/site-browser.ts';
+import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
 
 let site: SiteBrowser;
 
@@ -94,7 +93,7 @@ test('no serious or critical accessibility violation on any page type; screensho
       const { page, problems } = await openPage(width);
       await page.goto(`${site.server.url}${path}`);
       if (path.startsWith('/search/')) await page.locator('#search-results li').first().waitFor();
-      await page.screenshot({ path: join(SHOTS, `${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${width}.png`), fullPage: true });
+      await saveScreenshot(page, `${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${width}`);
       if (width === 1280) assert.deepEqual(await seriousViolations(page), [], `axe on ${path}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 1, `${path} at ${width} px does not scroll sideways (${overflow} px)`);

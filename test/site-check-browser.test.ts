@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openSiteBrowser, seriousViolations, SHOTS, type SiteBrowser } from './helpers/site-browser.ts';
+import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
 import { simplePdf, textLines } from './helpers/pdf-files.ts';
 
 
@@ -57,7 +57,7 @@ test('pasted prose gets an AI-text estimate with streamed progress, at 390 px', 
   assert.match((await page.locator('#check-status').textContent())!, /^Done in \d+\.\d s: Leans /);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'check-result', 'focus moves to the result');
 
-  await page.screenshot({ path: join(SHOTS, 'check-ai-text-390.png'), fullPage: true });
+  await saveScreenshot(page, 'check-ai-text-390');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 1, `the page does not scroll sideways at 390 px (${overflow} px)`);
   assert.deepEqual(problems, []);
@@ -101,7 +101,7 @@ test('a dropped PDF gets a warrant with its signals and report links; axe finds 
   assert.match((await page.locator('#check-result h3').first().textContent())!, new RegExp(`^Signals \\(${warrant.signals.length}\\)$`));
   assert.ok((await page.locator('#check-result').textContent())!.includes(warrant.limitations));
   assert.deepEqual(await seriousViolations(page), [], 'axe on the result');
-  await page.screenshot({ path: join(SHOTS, 'check-warrant-1280.png'), fullPage: true });
+  await saveScreenshot(page, 'check-warrant-1280');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../api/server.ts';
-import { openSiteBrowser, seriousViolations, SHOTS, type SiteBrowser } from './helpers/site-browser.ts';
+import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
 import { fixtureSiteRelease } from './helpers/site-release.ts';
 import { decodedMessage } from './helpers/smtp-inbox.ts';
 
@@ -76,7 +76,7 @@ describe('the search page on a synthetic release', () => {
       const pagesFound = await page.locator('#pages-results li a').count();
       assert.ok(pagesFound > 0 || /^No buyer or trade page matches/.test((await page.locator('#pages-status').textContent())!), 'pages found, or none said');
 
-      await page.screenshot({ path: join(SHOTS, `search-${width}.png`), fullPage: true });
+      await saveScreenshot(page, `search-${width}`);
       assert.ok((await noSidewaysScroll(page)) <= 1, 'no sideways scroll');
       assert.deepEqual(await seriousViolations(page), []);
 
@@ -210,7 +210,7 @@ describe('the issue\'s journey on the fixture night', () => {
       const text = await page.locator('#search-results').innerText();
       for (const name of ['New South Wales', 'Victoria', 'Tasmania', 'Northern Territory']) assert.ok(text.includes(name), `${name} among the results`);
       assert.match((await page.locator('#search-coverage').innerText()), /Tenders WA: refused by robots\.txt/);
-      await page.screenshot({ path: join(SHOTS, `search-cleaning-fixture-${width}.png`), fullPage: true });
+      await saveScreenshot(page, `search-cleaning-fixture-${width}`);
       assert.ok((await noSidewaysScroll(page)) <= 1, 'no sideways scroll');
       if (width === 1280) assert.deepEqual(await seriousViolations(page), []);
       await page.locator('#search-results li h3 a').first().click();

@@ -75,6 +75,22 @@ export async function openSiteBrowser(
   };
 }
 
+// Chromium cannot capture a page taller than its largest texture, and under load a very tall capture fails
+// with "Unable to capture screenshot"; the top of a long page shows its type well enough.
+const TALLEST_SHOT_PX = 6000;
+
+/** Saves a screenshot of the page (its first 6,000 px at most) as `<name>.png` under SHOTS, trying twice. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  const width = page.viewportSize()?.width ?? 1280;
+  const height = Math.min(TALLEST_SHOT_PX, await page.evaluate(() => document.documentElement.scrollHeight));
+  const options = { path: join(SHOTS, `${name}.png`), fullPage: true, clip: { x: 0, y: 0, width, height } };
+  try {
+    await page.screenshot(options);
+  } catch {
+    await page.screenshot(options);
+  }
+}
+
 /** axe's serious and critical violations on the page as it is now. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
