@@ -6,10 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import sharp from 'sharp';
+import { createService } from '../api/app.ts';
 import { filePages } from '../api/bids/files.ts';
 import { checkerAnalyses } from '../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisPool } from '../api/documents/pool.ts';
-import { jsonRequest, PUBLIC_URL } from './helpers/org-app.ts';
+import { openStateDb } from '../data/state/db.ts';
+import { jsonRequest, PUBLIC_URL, signInAs } from './helpers/org-app.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 import { startBidApp, TENDER, TENDER_KEY, type BidTestApp } from './helpers/bid-app.ts';
 
 interface BidReply {
@@ -418,5 +421,52 @@ describe('bid files, thread and chat', () => {
       days_to_close: 21,
     });
     assert.match(String(summary), /closes on 2026-07-01 \(Australia\/Sydney\), 21 days from today\. .*3 files uploaded, 3 pages of text read\./);
+  });
+});
+
+describe('the bid routes in the whole app', () => {
+  it('answer behind the app access steps, and every one is in /openapi.json', async () => {
+    const now = () => new Date('2026-06-10T02:00:00.000Z');
+    const state = openStateDb(':memory:');
+    const service = createService({
+      store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now },
+      state,
+      now,
+      publicUrl: PUBLIC_URL,
+      burst: false,
+      bidFilesDir: await tempDir('bids-app-'),
+    });
+    try {
+      const cookie = signInAs(state, now(), 'owner@harbour.test');
+      // Cookie writes must come from the service's own origin (api/middleware/same-origin.ts).
+      const write = (path: string, body: unknown) =>
+        service.app.request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie, origin: PUBLIC_URL } });
+      const { org_id: orgId } = (await (await write('/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).json()) as { org_id: string };
+      const created = await write('/v1/bids', { org_id: orgId, title: 'Council fleet servicing' });
+      assert.equal(created.status, 201);
+      const waiting = await write('/v1/bids', { org_id: orgId, page_key: TENDER_KEY });
+      assert.equal(waiting.status, 503, 'no release to look the tender up in');
+      assert.equal(waiting.headers.get('retry-after'), '30');
+      const document = (await (await service.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+      const expected: [string, string][] = [
+        ['/v1/bids', 'get'],
+        ['/v1/bids', 'post'],
+        ['/v1/bids/{bid}', 'get'],
+        ['/v1/bids/{bid}', 'patch'],
+        ['/v1/bids/{bid}/files', 'get'],
+        ['/v1/bids/{bid}/files', 'post'],
+        ['/v1/bids/{bid}/files/{file_id}/url', 'get'],
+        ['/v1/bids/{bid}/files/{file_id}/pages/{n}', 'get'],
+        ['/v1/bids/{bid}/files/{file_id}/pages/{n}/image', 'get'],
+        ['/v1/bids/{bid}/thread', 'get'],
+        ['/v1/bids/{bid}/thread', 'post'],
+        ['/v1/bids/{bid}/chat', 'get'],
+      ];
+      for (const [path, method] of expected) assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }], `${method.toUpperCase()} ${path}`);
+      assert.equal(document.paths['/v1/bid-files/{file_id}']?.['get']?.security, undefined, 'a signed link needs no session');
+    } finally {
+      await service.analysisPool.close();
+      state.close();
+    }
   });
 });
