@@ -239,16 +239,9 @@ export function createService(options: AppOptions): Service {
   const log = options.log ? { log: options.log } : {};
   app.route('/', orgRoutes({ state, mailer, documentsDir: options.documentsDir ?? join(tmpdir(), 'tender-intel-documents'), publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now, ...log }));
-  app.route('/', bidRoutes({
-    state,
-    store: options.store,
-    files: new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files')),
-    pool: analysisPool,
-    linkSecret: options.bidLinkSecret ?? randomBytes(32).toString('base64url'),
-    publicUrl,
-    now,
-    ...log,
-  }));
+  const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
+  const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
+  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, ...log }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
