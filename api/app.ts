@@ -1,11 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
+import { BidFileStore } from './bids/file-store.ts';
 import { checkerAnalyses } from './checkers/registry.ts';
 import { servicesFromEnv, type Services } from './providers/index.ts';
 import { createContentCache } from './documents/content-cache.ts';
@@ -27,6 +29,7 @@ import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
 import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
+import { bidRoutes } from './routes/bids.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
@@ -67,6 +70,10 @@ export interface AppOptions {
   sandbox?: Sandbox;
   /** Where organisations' library files are kept (`<dataDir>/state/documents`). Default: the system temp folder. */
   documentsDir?: string;
+  /** Where bid files and their page renders are kept (`<dataDir>/state/bid-files`). Default: the system temp folder. */
+  bidFilesDir?: string;
+  /** Signs short-lived bid file links (api/bids/signed-links.ts `bidLinkSecret`). Default: a random secret for this process. */
+  bidLinkSecret?: string;
   /** Where people and clients reach the service (`SVC_PUBLIC_URL`): sign-in links, connector URLs, the origin cookie writes must come from. */
   publicUrl?: string;
   /**
@@ -234,6 +241,9 @@ export function createService(options: AppOptions): Service {
   const log = options.log ? { log: options.log } : {};
   app.route('/', orgRoutes({ state, mailer, documentsDir: options.documentsDir ?? join(tmpdir(), 'tender-intel-documents'), publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now, ...log }));
+  const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
+  const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
+  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, ...log }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
