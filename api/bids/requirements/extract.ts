@@ -142,7 +142,14 @@ class FileReading {
       this.#page = page.n;
       this.#pageText = page.text;
       const lines = page.lines.filter((line) => !isFurniture(line));
-      for (const [index, line] of lines.entries()) this.#readLine(line, lines.slice(index + 1).find((next) => next.text !== '') ?? null);
+      // The next line with text after each line, found in one pass from the end.
+      const nextFilled: (PageLine | null)[] = [];
+      let following: PageLine | null = null;
+      for (let index = lines.length - 1; index >= 0; index--) {
+        nextFilled[index] = following;
+        if (lines[index]!.text !== '') following = lines[index]!;
+      }
+      for (const [index, line] of lines.entries()) this.#readLine(line, nextFilled[index] ?? null);
       this.#closeBlock();
       this.#titleAwaitingWeight = null;
     }
