@@ -8,7 +8,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { BidFileStore } from './bids/file-store.ts';
-import { refreshRequirements } from './bids/requirements/store.ts';
+import { requirementsOnFileRead } from './bids/requirements/store.ts';
 import { checkerAnalyses } from './checkers/registry.ts';
 import { servicesFromEnv, type Services } from './providers/index.ts';
 import { createContentCache } from './documents/content-cache.ts';
@@ -241,20 +241,9 @@ export function createService(options: AppOptions): Service {
   const log = options.log ? { log: options.log } : {};
   app.route('/', orgRoutes({ state, mailer, documentsDir: options.documentsDir ?? join(tmpdir(), 'tender-intel-documents'), publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now, ...log }));
-  app.route('/', bidRoutes({
-    state,
-    store: options.store,
-    files: new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files')),
-    pool: analysisPool,
-    linkSecret: options.bidLinkSecret ?? randomBytes(32).toString('base64url'),
-    publicUrl,
-    now,
-    // Requirements are extracted as soon as a file's text is stored, so they are there when the uploader looks.
-    onFileRead: [(bidId) => {
-      refreshRequirements(state, bidId, now());
-    }],
-    ...log,
-  }));
+  const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
+  const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
+  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
   app.route('/', bidRequirementRoutes({ state, now }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {

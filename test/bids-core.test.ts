@@ -6,10 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import sharp from 'sharp';
+import { createService } from '../api/app.ts';
 import { filePages } from '../api/bids/files.ts';
 import { checkerAnalyses } from '../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisPool } from '../api/documents/pool.ts';
-import { jsonRequest, PUBLIC_URL } from './helpers/org-app.ts';
+import { openStateDb } from '../data/state/db.ts';
+import { jsonRequest, PUBLIC_URL, signInAs } from './helpers/org-app.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 import { startBidApp, TENDER, TENDER_KEY, type BidTestApp } from './helpers/bid-app.ts';
 
 interface BidReply {
@@ -284,6 +287,34 @@ describe('bid files, thread and chat', () => {
     assert.deepEqual(fileRead.map(([bid]) => bid), [bidId, otherBidId, bidId, bidId]);
   });
 
+  it('uploads an image as one page read by OCR, drawn upright as PNG', async () => {
+    const response = await upload(bidId, member, realJpeg, 'site-photo.jpg');
+    assert.equal(response.status, 201, await response.clone().text());
+    const image = (await response.json()) as BidFileReply;
+    assert.deepEqual([image.kind, image.content_type, image.page_count, image.read_status], ['image', 'image/jpeg', 1, 'read']);
+    const page = (await (await get(`/v1/bids/${bidId}/files/${image.file_id}/pages/1`, viewer)).json()) as PageReply;
+    assert.equal(page.source, 'ocr');
+    const drawn = await get(page.image_url!.slice(PUBLIC_URL.length), viewer);
+    assert.equal(drawn.status, 200);
+    const [photo, png] = await Promise.all([sharp(realJpeg).rotate().metadata(), sharp(Buffer.from(await drawn.arrayBuffer())).metadata()]);
+    assert.deepEqual([png.format, png.width, png.height], ['png', photo.autoOrient?.width ?? photo.width, photo.autoOrient?.height ?? photo.height]);
+  });
+
+  it('keeps a PDF whose text cannot be read, says why, and leaves it out of the pages others read', async () => {
+    const encrypted = readFileSync(fileURLToPath(new URL('../fixtures/documents/real/pypdf-encrypted-file.pdf', import.meta.url)));
+    const heard = fileRead.length;
+    const response = await upload(bidId, member, encrypted, 'locked.pdf');
+    assert.equal(response.status, 201);
+    const locked = (await response.json()) as BidFileReply & { read_detail: string };
+    assert.deepEqual([locked.kind, locked.read_status, locked.pages_read], ['pdf', 'failed', 0]);
+    assert.match(locked.read_detail, /^The file is kept, but its text could not be read: The analysis failed: .*password/i);
+    const page = await get(`/v1/bids/${bidId}/files/${locked.file_id}/pages/1`, viewer);
+    assert.equal(page.status, 404);
+    assert.match(await detail(page), /^locked\.pdf has no pages to show: The file is kept/);
+    assert.ok(!filePages(t.state, bidId).some((file) => file.file_id === locked.file_id));
+    assert.equal(fileRead.length, heard, 'listeners hear only of files whose pages were stored');
+  });
+
   it('judges the type from the content: a JPEG named .pdf and a ZIP are refused, nothing stored', async () => {
     const before = storedBlobs().length;
     const renamed = await upload(bidId, member, realJpeg, 'tender.pdf', 'application/pdf');
@@ -410,13 +441,60 @@ describe('bid files, thread and chat', () => {
     assert.match(chat.running, /^Nothing is running for this bid/);
     const { summary, ...counts } = chat.recap;
     assert.deepEqual(counts, {
-      files: 3,
-      unreadable_files: 0,
-      pages_read: 3,
+      files: 5,
+      unreadable_files: 1,
+      pages_read: 4,
       thread_messages: 2,
       last_message: { author: 'owner@harbour.test', created_at: t.clock.now().toISOString() },
       days_to_close: 21,
     });
-    assert.match(String(summary), /closes on 2026-07-01 \(Australia\/Sydney\), 21 days from today\. .*3 files uploaded, 3 pages of text read\./);
+    assert.match(String(summary), /closes on 2026-07-01 \(Australia\/Sydney\), 21 days from today\. .*5 files uploaded, 4 pages of text read; 1 file could not be read\./);
+  });
+});
+
+describe('the bid routes in the whole app', () => {
+  it('answer behind the app access steps, and every one is in /openapi.json', async () => {
+    const now = () => new Date('2026-06-10T02:00:00.000Z');
+    const state = openStateDb(':memory:');
+    const service = createService({
+      store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now },
+      state,
+      now,
+      publicUrl: PUBLIC_URL,
+      burst: false,
+      bidFilesDir: await tempDir('bids-app-'),
+    });
+    try {
+      const cookie = signInAs(state, now(), 'owner@harbour.test');
+      // Cookie writes must come from the service's own origin (api/middleware/same-origin.ts).
+      const write = (path: string, body: unknown) =>
+        service.app.request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie, origin: PUBLIC_URL } });
+      const { org_id: orgId } = (await (await write('/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).json()) as { org_id: string };
+      const created = await write('/v1/bids', { org_id: orgId, title: 'Council fleet servicing' });
+      assert.equal(created.status, 201);
+      const waiting = await write('/v1/bids', { org_id: orgId, page_key: TENDER_KEY });
+      assert.equal(waiting.status, 503, 'no release to look the tender up in');
+      assert.equal(waiting.headers.get('retry-after'), '30');
+      const document = (await (await service.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+      const expected: [string, string][] = [
+        ['/v1/bids', 'get'],
+        ['/v1/bids', 'post'],
+        ['/v1/bids/{bid}', 'get'],
+        ['/v1/bids/{bid}', 'patch'],
+        ['/v1/bids/{bid}/files', 'get'],
+        ['/v1/bids/{bid}/files', 'post'],
+        ['/v1/bids/{bid}/files/{file_id}/url', 'get'],
+        ['/v1/bids/{bid}/files/{file_id}/pages/{n}', 'get'],
+        ['/v1/bids/{bid}/files/{file_id}/pages/{n}/image', 'get'],
+        ['/v1/bids/{bid}/thread', 'get'],
+        ['/v1/bids/{bid}/thread', 'post'],
+        ['/v1/bids/{bid}/chat', 'get'],
+      ];
+      for (const [path, method] of expected) assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }], `${method.toUpperCase()} ${path}`);
+      assert.equal(document.paths['/v1/bid-files/{file_id}']?.['get']?.security, undefined, 'a signed link needs no session');
+    } finally {
+      await service.analysisPool.close();
+      state.close();
+    }
   });
 });

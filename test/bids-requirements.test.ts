@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { listRequirements, recomputeRequirements, refreshRequirements } from '../api/bids/requirements/store.ts';
+import { listRequirements, recomputeRequirements, requirementsOnFileRead } from '../api/bids/requirements/store.ts';
 import { bidRequirementRoutes } from '../api/routes/bid-requirements.ts';
 import { startBidApp, type BidTestApp } from './helpers/bid-app.ts';
 import { bidFixtures } from './helpers/bid-requirements-set.ts';
@@ -60,7 +60,7 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
 
   before(async () => {
     // As api/app.ts wires it: requirements are extracted when a file's text is stored.
-    t = await startBidApp({ onFileRead: [(bid) => void refreshRequirements(t.state, bid, t.clock.now())] });
+    t = await startBidApp({ onFileRead: [(bid) => requirementsOnFileRead(t.state, t.clock.now)(bid)] });
     t.app.route('/', bidRequirementRoutes({ state: t.state, now: t.clock.now }));
     const owner = t.signIn('owner@harbour.test');
     member = t.signIn('member@harbour.test');

@@ -1,7 +1,7 @@
 import type { StateDb } from '../../data/state/db.ts';
 import { localDate } from '../../lib/jurisdictions.ts';
 import type { BidRecord } from './access.ts';
-import { TRANSITIONS, type Stage } from './stages.ts';
+import { alternatives, isOpenStage, TRANSITIONS, type Stage } from './stages.ts';
 
 /** What GET /v1/bids/{bid}/chat shows: where the bid stands, what runs for it, and a recap built from its state. */
 export interface BidChat {
@@ -66,9 +66,8 @@ export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
 }
 
 function summary(bid: BidRecord, recap: Omit<BidRecap, 'summary'>): string {
-  const next = TRANSITIONS[bid.stage];
   const sentences = [
-    `${bid.title} is ${bid.stage}${next.length === 0 ? ', a final stage.' : `; next it may move to ${next.join(' or ')}.`}`,
+    `${bid.title} is ${bid.stage}${isOpenStage(bid.stage) ? `; next it may move to ${alternatives(TRANSITIONS[bid.stage])}.` : ', a final stage.'}`,
     bid.goal ? `Goal: ${bid.goal}` : 'No goal is set.',
     recap.days_to_close === null
       ? 'No closing date is recorded.'

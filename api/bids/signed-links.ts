@@ -23,7 +23,7 @@ export interface SignedLink {
 }
 
 export function signFileLink(secret: string, fileId: string, now: Date): SignedLink {
-  const expires = Math.floor((now.getTime() + LINK_LIFETIME_MS) / 1000);
+  const expires = Math.ceil((now.getTime() + LINK_LIFETIME_MS) / 1000);
   return { pathAndQuery: `${fileLinkPath(fileId)}?expires=${expires}&signature=${signature(secret, fileId, expires)}`, expiresAt: new Date(expires * 1000) };
 }
 
