@@ -8,6 +8,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { BidFileStore } from './bids/file-store.ts';
+import { requirementsOnFileRead } from './bids/requirements/store.ts';
 import { checkerAnalyses } from './checkers/registry.ts';
 import { servicesFromEnv, type Services } from './providers/index.ts';
 import { createContentCache } from './documents/content-cache.ts';
@@ -29,6 +30,7 @@ import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
 import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
+import { bidRequirementRoutes } from './routes/bid-requirements.ts';
 import { bidRoutes } from './routes/bids.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
@@ -243,7 +245,8 @@ export function createService(options: AppOptions): Service {
   app.route('/', contactRoutes({ state, now, ...log }));
   const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
-  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, ...log }));
+  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
+  app.route('/', bidRequirementRoutes({ state, now }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
