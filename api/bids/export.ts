@@ -41,7 +41,7 @@ export function responseMarkdown(response: ResponseDocument): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-export async function responseDocx(response: ResponseDocument): Promise<Uint8Array> {
+export async function responseDocx(response: ResponseDocument): Promise<Uint8Array<ArrayBuffer>> {
   const children: Paragraph[] = [
     new Paragraph({ text: response.title, heading: HeadingLevel.TITLE }),
     new Paragraph({ text: `Response by ${response.company}.${response.closing ? ` ${response.closing}.` : ''}` }),

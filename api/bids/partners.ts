@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
 import { JURISDICTIONS, withinScope, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { GAP_CATEGORIES, type GapCategory } from './credentials.ts';
 
@@ -20,7 +20,7 @@ export const Partner = z
     active: z.boolean(),
   })
   .strict()
-  .meta({ id: 'Partner' });
+  .openapi('Partner');
 export type Partner = z.infer<typeof Partner>;
 
 const Catalogue = z.object({ partners: z.array(Partner) }).strict();
