@@ -75,7 +75,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     release = await ReleaseStore.open({ dataDir, now: clock.now, log: () => {} });
     const served = { state: () => (releaseLoading ? { ready: false as const, detail: 'The release is still loading.' } : release.state()), now: clock.now };
     state = openStateDb(dataDir);
-    pool = createAnalysisPool({ analyses: checkerAnalyses, workers: 1 });
+    pool = createAnalysisPool({ analyses: checkerAnalyses, size: 1 });
     fake = await startFakeChatModel();
     const documentsDir = join(dataDir, 'state', 'documents');
     const errors = errorReplies({ log: () => {} });
@@ -117,7 +117,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
       const response = await app.request(`/v1/orgs/${orgId}/documents`, { method: 'POST', body: form, headers: { cookie: owner } });
       return ((await response.json()) as Json).doc_id as string;
     };
-    const certificateId = await upload(new File([certificate], 'Certificate of currency.pdf', { type: 'application/pdf' }));
+    const certificateId = await upload(new File([new Uint8Array(certificate)], 'Certificate of currency.pdf', { type: 'application/pdf' }));
     await send('PATCH', `/v1/orgs/${orgId}/documents/${certificateId}`, { expires_on: '2026-10-01' }, owner);
     await upload(new File(['Capability statement\n\nOur crews run traffic management on arterial roads for Transport for NSW, with 40 accredited traffic controllers.'], 'Capability statement.txt', { type: 'text/plain' }));
 
@@ -274,7 +274,9 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
   });
 
   it('GET /v1/partners: signed-in members of an organisation only; an unknown category is 400', async () => {
-    assert.equal((await app.request('/v1/partners')).status, 401);
+    const signedOut = await app.request('/v1/partners');
+    assert.equal(signedOut.status, 401);
+    assert.match(((await signedOut.json()) as Json).detail, /The partners catalogue needs a signed-in session/);
     const lonely = await get('/v1/partners', outsider);
     assert.equal(lonely.status, 403);
     assert.match(lonely.body.detail, /create one with POST \/v1\/orgs/);

@@ -195,6 +195,7 @@ const partnersRoute = createRoute({
   },
 });
 
+const PARTNERS_NOT_SIGNED_IN = 'The partners catalogue needs a signed-in session: sign in with POST /v1/auth/login and send the svc_session cookie; API keys do not open it.';
 const NO_ORGANISATION = 'The partners catalogue is for members of an organisation: create one with POST /v1/orgs, or accept an invitation, then ask again.';
 
 /**
@@ -211,7 +212,6 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
   // Before the validators, so a caller without a session learns nothing about the inputs.
   app.use('/v1/bids/*', requireBidSession);
-  app.use('/v1/partners', requireBidSession);
 
   const load = (c: Context<BidEnv>, bidId: string, need: BidNeed) => accessBid(state, bidId, c.get('accountId'), need);
 
@@ -294,11 +294,14 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
     return c.json(await worthBiddingCard(intelContextOf(served.release, store.now()), access.bid, checks), 200);
   });
 
-  const inAnOrganisation: MiddlewareHandler<BidEnv> = async (c, next) => {
-    if (orgsOf(state, c.get('accountId')).length === 0) return c.json({ detail: NO_ORGANISATION }, 403);
+  // Before the query's validator, so a caller who may not see the catalogue learns nothing about its categories.
+  const memberOfAnOrganisation: MiddlewareHandler<BidEnv> = async (c, next) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'session') return c.json({ detail: PARTNERS_NOT_SIGNED_IN }, 401);
+    if (orgsOf(state, caller.accountId).length === 0) return c.json({ detail: NO_ORGANISATION }, 403);
     await next();
   };
-  app.use('/v1/partners', inAnOrganisation);
+  app.use('/v1/partners', memberOfAnOrganisation);
   app.openapi(partnersRoute, (c) => c.json({ partners: activePartners(partnerCatalogue(), c.req.valid('query').category) }, 200));
 
   return app;
