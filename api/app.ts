@@ -27,6 +27,7 @@ import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
 import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
+import { bidRequirementRoutes } from './routes/bid-requirements.ts';
 import { bidRoutes } from './routes/bids.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
@@ -234,6 +235,7 @@ export function createService(options: AppOptions): Service {
   app.route('/', orgRoutes({ state, mailer, documentsDir: options.documentsDir ?? join(tmpdir(), 'tender-intel-documents'), publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now, ...log }));
   app.route('/', bidRoutes({ state, store: options.store, now }));
+  app.route('/', bidRequirementRoutes({ state, now }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
