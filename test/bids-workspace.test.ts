@@ -48,7 +48,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
   let orgId: string, bidId: string;
   let releaseLoading = false;
   let model: ChatModel = unconfiguredChatModel;
-  const recomputedRequirements: string[] = [];
+  const recomputedRequirements: { bidId: string; drafted: string[] | null }[] = [];
   const clock = testClock(RUN_AT); // Friday 25 September 2026, 11:00 in Sydney
 
   const get = async (path: string, cookie: string) => {
@@ -92,7 +92,10 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
       pool,
       // Switched by the tests between none and the local fake.
       model: { get model() { return model.model; }, complete: (messages) => model.complete(messages) },
-      requirements: { list: (_state, id) => requirementsOf(id), recompute: (_state, id) => void recomputedRequirements.push(id) },
+      requirements: {
+        list: (_state, id) => requirementsOf(id),
+        recompute: (_state, id, { drafted }) => recomputedRequirements.push({ bidId: id, drafted: drafted ? [...drafted].sort() : null }),
+      },
       now: clock.now,
     }));
 
@@ -133,7 +136,8 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
 
   it('recompute is for members and above; a viewer gets 403 and an outsider the same 404 as a missing bid', async () => {
     assert.equal((await recompute()).status, 200);
-    assert.deepEqual(recomputedRequirements, [bidId], "the requirements' state is recomputed first");
+    // Extracted again first; then, once drafted, the requirements whose draft carries evidence are marked drafted.
+    assert.deepEqual(recomputedRequirements, [{ bidId, drafted: null }, { bidId, drafted: [`${bidId}-r1`, `${bidId}-r3`] }]);
     const refused = await send('POST', `/v1/bids/${bidId}/plan/recompute`, {}, viewer);
     assert.equal(refused.status, 403);
     assert.match(refused.body.detail, /may read its bids but not change them/);

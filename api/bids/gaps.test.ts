@@ -59,7 +59,12 @@ describe('derived gaps', () => {
     assert.deepEqual(gaps, []);
   });
 
-  it('an already expired document the bid cites is a gap even without a closing day', () => {
+  it("a mandatory requirement a person marked met or not applicable needs no evidence", () => {
+    const settled = [{ ...requirements[2]!, mandatory: true, state: 'met' as const }, { ...requirements[1]!, text: 'Provide a signed declaration.', state: 'not_applicable' as const }];
+    assert.deepEqual(deriveGaps({ requirements: settled, drafts: [], library, today: '2026-06-10', closingDate: null, region: null }), []);
+  });
+
+    it('an already expired document the bid cites is a gap even without a closing day', () => {
     const gaps = deriveGaps({ requirements: [requirements[2]!], drafts: [draft('req_3', ['doc_capability'])], library, today: '2027-02-01', closingDate: null, region: 'NZ' });
     assert.deepEqual(gaps.map((gap) => [gap.gap_key, gap.category, gap.title]), [['expiry:doc_capability', 'compliance_documents', 'Capability statement.pdf expired on 2027-01-01']]);
   });

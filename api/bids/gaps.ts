@@ -40,6 +40,7 @@ export interface GapInputs {
 }
 
 const QUOTE_CHARACTERS = 160;
+const PERSON_SETTLED: ReadonlySet<string> = new Set(['met', 'not_applicable']);
 
 const quoted = (text: string) => {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -61,7 +62,8 @@ export function deriveGaps(inputs: GapInputs): DerivedGap[] {
   const gaps: DerivedGap[] = [];
 
   for (const requirement of requirements) {
-    if (!requirement.mandatory || hasEvidence(draftOf.get(requirement.requirement_id))) continue;
+    // A person's call that it is met or does not apply stands in for evidence.
+    if (!requirement.mandatory || PERSON_SETTLED.has(requirement.state) || hasEvidence(draftOf.get(requirement.requirement_id))) continue;
     gaps.push({
       gap_key: `evidence:${requirement.requirement_id}`,
       kind: 'no_evidence',

@@ -1,14 +1,4 @@
-/**
- * A requirement as the workspace (drafts, gaps, plan, export, worth-bidding) reads it. The requirements
- * module (api/bids/requirements/store.ts) owns the table; this is the part of its shape the workspace uses.
- */
-export interface WorkspaceRequirement {
-  requirement_id: string;
-  /** The clause number, or null. */
-  ref: string | null;
-  text: string;
-  kind: 'clause' | 'schedule' | 'criterion' | 'condition';
-  mandatory: boolean;
-  state: string;
-  weight: number | null;
-}
+import type { Requirement } from './requirements/store.ts';
+
+/** A requirement as the workspace (drafts, gaps, plan, export, worth-bidding) reads it: the part of the requirements module's shape it uses. */
+export type WorkspaceRequirement = Pick<Requirement, 'requirement_id' | 'ref' | 'text' | 'kind' | 'mandatory' | 'state' | 'weight'>;

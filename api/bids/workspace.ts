@@ -2,6 +2,7 @@ import { isJurisdiction, localDate, timeZoneOf, type Jurisdiction } from '../../
 import type { StateDb } from '../../data/state/db.ts';
 import { readProfile } from '../orgs/profile.ts';
 import type { BidRecord } from './access.ts';
+import { listRequirements, recomputeRequirements, type RecomputeOptions } from './requirements/store.ts';
 import { libraryTexts } from './drafts/library-text.ts';
 import { recomputeDrafts, type DraftDeps } from './drafts/recompute.ts';
 import { listDrafts } from './drafts/store.ts';
@@ -10,16 +11,22 @@ import { listPlan, schedulePlan, storePlan, type ServedTask } from './plan.ts';
 import type { WorkspaceRequirement } from './workspace-requirement.ts';
 
 /**
- * The bid workspace as one recompute: the requirements' state (the requirements module), then the drafts
- * (a person's never overwritten), the gaps and the plan, in that order, each reading what the one before
- * wrote.
+ * The bid workspace as one recompute: the requirements (extracted again from the bid's files), then the
+ * drafts (a person's never overwritten), the requirements' drafted state from those drafts, the gaps and
+ * the plan, in that order, each reading what the one before wrote.
  */
 
 /** Where the workspace reads a bid's requirements from, and how it asks for them to be brought up to date. */
 export interface RequirementSource {
   list(state: StateDb, bidId: string): WorkspaceRequirement[];
-  recompute(state: StateDb, bidId: string): void | Promise<void>;
+  recompute(state: StateDb, bidId: string, options: RecomputeOptions): unknown;
 }
+
+/** The requirements module's store (api/bids/requirements/store.ts). */
+export const storedRequirements: RequirementSource = {
+  list: (state, bidId) => listRequirements(state, bidId),
+  recompute: recomputeRequirements,
+};
 
 export interface WorkspaceDeps extends DraftDeps {
   requirements: RequirementSource;
@@ -58,10 +65,12 @@ export interface RecomputeSummary {
 
 export async function recomputeWorkspace(deps: WorkspaceDeps, bid: BidRecord, now: Date): Promise<RecomputeSummary> {
   const { state } = deps;
-  await deps.requirements.recompute(state, bid.bid_id);
-  const requirements = deps.requirements.list(state, bid.bid_id);
-  await recomputeDrafts(deps, bid, requirements, now);
+  deps.requirements.recompute(state, bid.bid_id, { now });
+  await recomputeDrafts(deps, bid, deps.requirements.list(state, bid.bid_id), now);
   const drafts = listDrafts(state, bid.bid_id);
+  // A requirement whose draft carries evidence is drafted; one whose draft lost it is open again.
+  deps.requirements.recompute(state, bid.bid_id, { now, drafted: new Set(drafts.filter(hasEvidence).map((draft) => draft.requirement_id)) });
+  const requirements = deps.requirements.list(state, bid.bid_id);
   const frame = planFrame(state, bid);
   storeGaps(
     state,
