@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import JSZip from 'jszip';
+import { BidFileStore } from '../api/bids/file-store.ts';
 import { checkerAnalyses } from '../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisPool } from '../api/documents/pool.ts';
 import { caller } from '../api/middleware/caller.ts';
@@ -20,6 +21,7 @@ import { openStore } from '../data/store.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { RUN_AT, seedAwardModels } from './helpers/award-seed.ts';
 import { startFakeChatModel, type FakeChatModel } from './helpers/fake-chat-model.ts';
+import { LINK_SECRET } from './helpers/bid-app.ts';
 import { layoutPdf } from './helpers/layout-pdf.ts';
 import { jsonRequest, PUBLIC_URL, signInAs, testClock } from './helpers/org-app.ts';
 import { seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
@@ -84,7 +86,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     app.onError(errors.onError);
     app.use('*', caller({ state, now: clock.now }));
     app.route('/', orgRoutes({ state, mailer: createMailer({ outboxDir: join(dataDir, 'outbox') }), documentsDir, publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
-    app.route('/', bidRoutes({ state, store: served, now: clock.now }));
+    app.route('/', bidRoutes({ state, store: served, files: new BidFileStore(join(dataDir, 'state', 'bid-files')), pool, linkSecret: LINK_SECRET, publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
     app.route('/', bidWorkspaceRoutes({
       state,
       store: served,
