@@ -287,6 +287,34 @@ describe('bid files, thread and chat', () => {
     assert.deepEqual(fileRead.map(([bid]) => bid), [bidId, otherBidId, bidId, bidId]);
   });
 
+  it('uploads an image as one page read by OCR, drawn upright as PNG', async () => {
+    const response = await upload(bidId, member, realJpeg, 'site-photo.jpg');
+    assert.equal(response.status, 201, await response.clone().text());
+    const image = (await response.json()) as BidFileReply;
+    assert.deepEqual([image.kind, image.content_type, image.page_count, image.read_status], ['image', 'image/jpeg', 1, 'read']);
+    const page = (await (await get(`/v1/bids/${bidId}/files/${image.file_id}/pages/1`, viewer)).json()) as PageReply;
+    assert.equal(page.source, 'ocr');
+    const drawn = await get(page.image_url!.slice(PUBLIC_URL.length), viewer);
+    assert.equal(drawn.status, 200);
+    const [photo, png] = await Promise.all([sharp(realJpeg).rotate().metadata(), sharp(Buffer.from(await drawn.arrayBuffer())).metadata()]);
+    assert.deepEqual([png.format, png.width, png.height], ['png', photo.autoOrient?.width ?? photo.width, photo.autoOrient?.height ?? photo.height]);
+  });
+
+  it('keeps a PDF whose text cannot be read, says why, and leaves it out of the pages others read', async () => {
+    const encrypted = readFileSync(fileURLToPath(new URL('../fixtures/documents/real/pypdf-encrypted-file.pdf', import.meta.url)));
+    const heard = fileRead.length;
+    const response = await upload(bidId, member, encrypted, 'locked.pdf');
+    assert.equal(response.status, 201);
+    const locked = (await response.json()) as BidFileReply & { read_detail: string };
+    assert.deepEqual([locked.kind, locked.read_status, locked.pages_read], ['pdf', 'failed', 0]);
+    assert.match(locked.read_detail, /^The file is kept, but its text could not be read: The analysis failed: .*password/i);
+    const page = await get(`/v1/bids/${bidId}/files/${locked.file_id}/pages/1`, viewer);
+    assert.equal(page.status, 404);
+    assert.match(await detail(page), /^locked\.pdf has no pages to show: The file is kept/);
+    assert.ok(!filePages(t.state, bidId).some((file) => file.file_id === locked.file_id));
+    assert.equal(fileRead.length, heard, 'listeners hear only of files whose pages were stored');
+  });
+
   it('judges the type from the content: a JPEG named .pdf and a ZIP are refused, nothing stored', async () => {
     const before = storedBlobs().length;
     const renamed = await upload(bidId, member, realJpeg, 'tender.pdf', 'application/pdf');
@@ -413,14 +441,14 @@ describe('bid files, thread and chat', () => {
     assert.match(chat.running, /^Nothing is running for this bid/);
     const { summary, ...counts } = chat.recap;
     assert.deepEqual(counts, {
-      files: 3,
-      unreadable_files: 0,
-      pages_read: 3,
+      files: 5,
+      unreadable_files: 1,
+      pages_read: 4,
       thread_messages: 2,
       last_message: { author: 'owner@harbour.test', created_at: t.clock.now().toISOString() },
       days_to_close: 21,
     });
-    assert.match(String(summary), /closes on 2026-07-01 \(Australia\/Sydney\), 21 days from today\. .*3 files uploaded, 3 pages of text read\./);
+    assert.match(String(summary), /closes on 2026-07-01 \(Australia\/Sydney\), 21 days from today\. .*5 files uploaded, 4 pages of text read; 1 file could not be read\./);
   });
 });
 

@@ -88,7 +88,7 @@ export function accessBid(state: StateDb, bidId: string, accountId: string, need
   return { ok: true, bid, membership };
 }
 
-/** Why this member may not change bids, and whom to ask. */
-function writeRefusal(membership: Membership): string {
-  return `Your role in ${membership.company_name} (${membership.role}) may read its bids but not change them; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.`;
+/** Why this member may not create or change bids, and whom to ask. */
+export function writeRefusal(membership: Membership): string {
+  return `Your role in ${membership.company_name} (${membership.role}) may read its bids but not create or change them; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.`;
 }

@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import { timeZoneOf } from '../../lib/jurisdictions.ts';
-import { accessBid, requireBidSession, type BidEnv } from '../bids/access.ts';
+import { accessBid, requireBidSession, writeRefusal, type BidEnv } from '../bids/access.ts';
 import { bidView, companyNames, createBid, listBids, memberIdByEmail, updateBid, type BidTender } from '../bids/bids.ts';
 import { bidChat } from '../bids/chat.ts';
 import type { BidFileStore } from '../bids/file-store.ts';
@@ -12,7 +12,7 @@ import { postMessage, threadOf } from '../bids/thread.ts';
 import type { AnalysisPool } from '../documents/pool.ts';
 import { membershipOf, orgsOf } from '../orgs/orgs.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
-import { may, rolesThatMay } from '../orgs/roles.ts';
+import { may } from '../orgs/roles.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import { bidFileRoutes, type FileReadListener } from './bid-files.ts';
@@ -183,9 +183,7 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
     const body = c.req.valid('json');
     const membership = membershipOf(state, body.org_id, c.get('accountId'));
     if (!membership) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
-    if (!may(membership.role, 'write_bids')) {
-      return c.json({ detail: `Your role in ${membership.company_name} (${membership.role}) may not create bids; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.` }, 403);
-    }
+    if (!may(membership.role, 'write_bids')) return c.json({ detail: writeRefusal(membership) }, 403);
     let tender: BidTender | null = null;
     if (body.page_key !== undefined) {
       const served = store.state();
@@ -237,7 +235,7 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
     if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const { bid, membership } = access;
-    const { owner, stage, ...rest } = c.req.valid('json');
+    const { owner, stage, goal, due_date: dueDate } = c.req.valid('json');
     if (stage !== undefined) {
       const problem = transitionProblem(bid.stage, stage);
       if (problem !== null) return c.json({ detail: problem }, 409);
@@ -249,7 +247,7 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
         return c.json({ detail: `owner: ${owner} is not a member of ${membership.company_name}; GET /v1/orgs/${bid.org_id}/members lists who is.` }, 400);
       }
     }
-    const changed = updateBid(state, bid, { stage, ownerId, ...rest }, now());
+    const changed = updateBid(state, bid, { stage, goal, ownerId, dueDate }, now());
     return c.json(bidView(state, changed, membership.company_name), 200);
   });
 
