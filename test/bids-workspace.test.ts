@@ -143,7 +143,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     assert.deepEqual(recomputedRequirements, [{ bidId, drafted: null }, { bidId, drafted: [`${bidId}-r1`, `${bidId}-r3`] }]);
     const refused = await send('POST', `/v1/bids/${bidId}/plan/recompute`, {}, viewer);
     assert.equal(refused.status, 403);
-    assert.match(refused.body.detail, /may read its bids but not change them/);
+    assert.match(refused.body.detail, /\(viewer\) may read its bids but not create or change them/);
     const hidden = await send('POST', `/v1/bids/${bidId}/plan/recompute`, {}, outsider);
     const missing = await send('POST', '/v1/bids/bid_0000000000000000/plan/recompute', {}, outsider);
     assert.deepEqual([hidden.status, hidden.body], [missing.status, missing.body]);
