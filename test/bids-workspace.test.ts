@@ -164,11 +164,15 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     assert.deepEqual((await draftOf('r4')).citations, [], 'nothing in the library answers the Federal Safety Commissioner condition');
   });
 
-  it('with the language model configured, the draft is its reply to the requirement and the retrieved passages', async () => {
+  it('with the language model configured, the draft is its reply to the requirement and the retrieved passages, asked once while they stay the same', async () => {
     model = chatModelFromEnv({ SVC_LLM_URL: fake.baseUrl, SVC_LLM_MODEL: 'drafting-model' });
     fake.reply = (request) => `Answer to: ${request.body.messages.at(-1)!.content.split('\n')[1]}`;
     try {
       assert.equal((await recompute()).status, 200);
+      const asked = fake.requests.length;
+      assert.equal(asked, 2, 'one call for each requirement with passages (r2 and r4 have none)');
+      assert.equal((await recompute()).status, 200);
+      assert.equal(fake.requests.length, asked, 'unchanged requirements and passages: the drafts are kept, the model not asked again');
     } finally {
       model = unconfiguredChatModel;
     }
