@@ -131,6 +131,16 @@ const mergeRoute = createRoute({
 
 const REQUIREMENT_NOT_FOUND = (id: string) => `No requirement ${id} in this bid: GET /v1/bids/{bid}/requirements lists them.`;
 
+type Changeable = { ok: true; row: RequirementRow } | { ok: false; detail: string; status: 404 | 409 };
+
+/** A requirement a person may still change: one of this bid's, neither superseded nor withdrawn. */
+function changeableRequirement(state: StateDb, bidId: string, requirementId: string): Changeable {
+  const row = requirementRow(state, bidId, requirementId);
+  if (!row) return { ok: false, detail: REQUIREMENT_NOT_FOUND(requirementId), status: 404 };
+  const problem = retiredProblem(row);
+  return problem === null ? { ok: true, row } : { ok: false, detail: problem, status: 409 };
+}
+
 /**
  * The requirement routes of a bid (spec, Bids): list with filters, add, change, split and merge. Every route needs
  * a signed-in session and loads its bid through `accessBid`: viewers read, members and above write.
@@ -161,10 +171,9 @@ export function bidRequirementRoutes(options: BidRequirementRoutesOptions): Open
     const { bid, requirement } = c.req.valid('param');
     const access = accessBid(state, bid, c.get('accountId'), 'write');
     if (!access.ok) return c.json({ detail: access.detail }, access.status);
-    const row = requirementRow(state, bid, requirement);
-    if (!row) return c.json({ detail: REQUIREMENT_NOT_FOUND(requirement) }, 404);
-    const problem = retiredProblem(row);
-    if (problem !== null) return c.json({ detail: problem }, 409);
+    const found = changeableRequirement(state, bid, requirement);
+    if (!found.ok) return c.json({ detail: found.detail }, found.status);
+    const row = found.row;
     return c.json(changeRequirement(state, row, c.req.valid('json'), now()), 200);
   });
 
@@ -172,10 +181,9 @@ export function bidRequirementRoutes(options: BidRequirementRoutesOptions): Open
     const { bid, requirement } = c.req.valid('param');
     const access = accessBid(state, bid, c.get('accountId'), 'write');
     if (!access.ok) return c.json({ detail: access.detail }, access.status);
-    const row = requirementRow(state, bid, requirement);
-    if (!row) return c.json({ detail: REQUIREMENT_NOT_FOUND(requirement) }, 404);
-    const problem = retiredProblem(row);
-    if (problem !== null) return c.json({ detail: problem }, 409);
+    const found = changeableRequirement(state, bid, requirement);
+    if (!found.ok) return c.json({ detail: found.detail }, found.status);
+    const row = found.row;
     return c.json(splitRequirement(state, row, c.req.valid('json').parts, c.get('accountId'), now()), 201);
   });
 
@@ -185,11 +193,9 @@ export function bidRequirementRoutes(options: BidRequirementRoutesOptions): Open
     const { requirement_ids, ...content } = c.req.valid('json');
     const rows: RequirementRow[] = [];
     for (const id of requirement_ids) {
-      const row = requirementRow(state, access.bid.bid_id, id);
-      if (!row) return c.json({ detail: REQUIREMENT_NOT_FOUND(id) }, 404);
-      const problem = retiredProblem(row);
-      if (problem !== null) return c.json({ detail: problem }, 409);
-      rows.push(row);
+      const found = changeableRequirement(state, access.bid.bid_id, id);
+      if (!found.ok) return c.json({ detail: found.detail }, found.status);
+      rows.push(found.row);
     }
     return c.json(mergeRequirements(state, rows, content, c.get('accountId'), now()), 201);
   });
