@@ -222,7 +222,9 @@ async function siteRows(manifest: Manifest, dataDir: string, releaseDir: string)
   row('(d) site build (Astro)', `${site.pages} pages, ${perSecond(site.pages, site.astroMs).toFixed(0)} pages/s`, `${ms(site.astroMs)}; site JSON ${ms(site.siteJsonMs)}, Pagefind ${ms(site.pagefindMs)}`);
   row('(d) bare Astro build, same page count', `${site.barePages} pages, ${perSecond(site.barePages, site.bareMs).toFixed(0)} pages/s`, ms(site.bareMs));
   row('(d) site pages/s share of bare', `${siteRatio.toFixed(2)}×`, `goal ≥ 0.5 ${siteRatio >= 0.5 ? 'met' : 'MISSED'}`);
-  row('(d) largest page with its CSS', `${(site.largestPage.bytes / 1024).toFixed(1)} KB`, `${site.largestPage.path}; goal ≤ 100 KB ${site.largestPage.bytes <= 100 * 1024 ? 'met' : 'MISSED'}`);
+  const { html, withCss } = site.largest;
+  row('(d) largest page, HTML alone', `${(html.bytes / 1024).toFixed(1)} KB`, `${html.path}; goal < 200 KB ${html.bytes < 200 * 1024 ? 'met' : 'MISSED'}`);
+  row('(d) largest page with its CSS', `${(withCss.bytes / 1024).toFixed(1)} KB`, `${withCss.path}; goal ≤ 100 KB ${withCss.bytes <= 100 * 1024 ? 'met' : 'MISSED'}`);
 }
 
 if (!apiOnly && !siteOnly) await checkerRows();
