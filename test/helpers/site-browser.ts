@@ -31,7 +31,16 @@ export async function openSiteBrowser(name: string, scale: { tenders: number; aw
   await writeReleaseSiteJson(release);
   const site = await publishSite(release.releaseDir);
   if (!site.built) throw new Error(site.error);
-  const server = await startServer({ dataDir: release.dataDir, port: 0, log: () => {} });
+  const browsing = await browseRelease(release.dataDir, diagnostic);
+  return { ...browsing, async close() {
+    await browsing.close();
+    await rm(workDir, { recursive: true, force: true });
+  } };
+}
+
+/** The current release of `dataDir` (its site built) served by the real server, and Chromium; closing leaves the data. */
+export async function browseRelease(dataDir: string, diagnostic: (message: string) => void): Promise<SiteBrowser> {
+  const server = await startServer({ dataDir, port: 0, log: () => {} });
   const found = await resolveChromium({ offline: true });
   diagnostic(`browser: ${describeChromium(found)}`);
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, env: found.env });
@@ -51,7 +60,6 @@ export async function openSiteBrowser(name: string, scale: { tenders: number; aw
     async close() {
       await browser.close();
       await server.close();
-      await rm(workDir, { recursive: true, force: true });
     },
   };
 }
