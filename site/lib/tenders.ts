@@ -80,14 +80,25 @@ export async function similarOpen(tender: TenderEntry, limit: number): Promise<T
     }
     return groups;
   });
-  return ((await openByTradeAndPlace).get(`${trade}|${jurisdiction}`) ?? []).filter((t) => t.id !== tender.id).slice(0, limit);
+  // The first `limit + 1` hold `limit` others: filtering the whole group for every tender page was quadratic
+  // in the group's size (a few hundred open tenders per trade and state at production scale).
+  const group = (await openByTradeAndPlace).get(`${trade}|${jurisdiction}`) ?? [];
+  return group.slice(0, limit + 1).filter((t) => t.id !== tender.id).slice(0, limit);
 }
+
+// The build's day in each jurisdiction, worked out once rather than on every tender page.
+const buildDays = new Map<string, string>();
 
 /**
  * Whole days from the build's day to the closing day, both in the buyer's time zone: 0 closes today,
  * negative has closed.
  */
 export function daysToClose(closingDate: string, builtAt: string, jurisdiction: Jurisdiction): number {
-  const today = localDate(new Date(builtAt), timeZoneOf(jurisdiction));
+  const key = `${builtAt} ${jurisdiction}`;
+  let today = buildDays.get(key);
+  if (today === undefined) {
+    today = localDate(new Date(builtAt), timeZoneOf(jurisdiction));
+    buildDays.set(key, today);
+  }
   return Math.round((Date.parse(`${closingDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
 }
