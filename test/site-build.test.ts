@@ -406,6 +406,34 @@ test('a crawl from the home page finds no broken internal link (JSON twins and s
   assert.deepEqual([...buyers, ...tenders].filter((u) => !crawl.reached.has(u)), [], 'buyer and tender pages no link reaches');
 });
 
+test('each open tender page lists the other open tenders of its trade and state closing soonest, up to five', async () => {
+  type Twin = { page_key: string; title: string; trade?: string; jurisdiction: string; open: boolean; closing_date?: string };
+  const twins: Twin[] = [];
+  for (const file of pages.filter((f) => /^tenders\/[^/]+\/index\.html$/.test(f))) {
+    twins.push(JSON.parse(await readFile((await fileFor(`${urlOf(file).replace(/\/$/, '')}.json`))!, 'utf8')) as Twin);
+  }
+  const soonestFirst = twins.filter((t) => t.open).sort((a, b) => (a.closing_date ?? '9999').localeCompare(b.closing_date ?? '9999') || a.title.localeCompare(b.title));
+  let listed = 0;
+  for (const tender of soonestFirst) {
+    const expected = tender.trade ? soonestFirst.filter((t) => t.trade === tender.trade && t.jurisdiction === tender.jurisdiction && t.page_key !== tender.page_key).slice(0, 5).map((t) => `/tenders/${t.page_key}/`) : [];
+    const $ = await html(`tenders/${tender.page_key}/index.html`);
+    const heading = $('main h2').filter((_, h) => $(h).text().startsWith('Other open tenders'));
+    assert.equal(heading.length, 1, `${tender.page_key} has the section`);
+    const shown = heading.next('ul').find('a').map((_, a) => $(a).attr('href')).get();
+    assert.deepEqual(shown, expected, `${tender.page_key}: similar open tenders`);
+    listed += shown.length;
+  }
+  assert.ok(listed > 0, 'some tender page lists similar tenders');
+});
+
+test('the search index holds exactly the pages marked for it (trades and buyers by name), no tender page', async () => {
+  const marked: string[] = [];
+  for (const file of pages) if ((await readFile(join(release.siteDir, file), 'utf8')).includes('data-pagefind-body')) marked.push(file);
+  assert.ok(marked.length > 0 && marked.every((f) => /^(trades|buyers)\//.test(f)), `trade and buyer pages are marked (${marked.join(' ')})`);
+  const entry = JSON.parse(await readFile(join(release.siteDir, 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+  assert.equal(Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0), marked.length);
+});
+
 test('sitemap.xml names every page built and robots.txt allows all and names the sitemap', async () => {
   const origin = 'http://127.0.0.1:8787';
   const listed = (await sitemapPaths((path) => readFile(join(release.siteDir, path), 'utf8'))).map((path) => `${origin}${path}`).sort();
