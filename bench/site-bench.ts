@@ -58,13 +58,20 @@ export interface SiteBenchResult {
   /** A bare Astro build of the same number of pages (one trivial page template), in the same run. */
   barePages: number;
   bareMs: number;
-  /** The largest page with its stylesheets, in bytes, and which. */
-  largestPage: { path: string; bytes: number };
+  /** The largest page's HTML, and the largest page with its stylesheets. */
+  largest: { html: PageSize; withCss: PageSize };
+}
+
+export interface PageSize {
+  /** The page's address (`/trades/`). */
+  path: string;
+  bytes: number;
 }
 
 /**
- * The site at production scale: site JSON for every page, the Astro build of every state × trade pair and
- * every listed buyer, and the Pagefind index; against a bare Astro build of as many trivial pages.
+ * The site at production scale: site JSON for every page, the Astro build of every page (a page per tender,
+ * state × trade pair and listed buyer among them) with the JSON twins and the sitemap, and the Pagefind
+ * index; against a bare Astro build of as many trivial pages.
  */
 export async function benchSite(release: PublishedRelease): Promise<SiteBenchResult> {
   const siteJsonMs = await writeReleaseSiteJson(release);
@@ -72,7 +79,7 @@ export async function benchSite(release: PublishedRelease): Promise<SiteBenchRes
   await rm(siteDir, { recursive: true, force: true });
   const ours = await buildSite({ siteJsonDir: join(release.releaseDir, 'site-json'), outDir: siteDir });
   const bare = await bareAstroBuild(ours.pages);
-  return { siteJsonMs, pages: ours.pages, astroMs: ours.astroMs, pagefindMs: ours.pagefindMs, barePages: bare.pages, bareMs: bare.ms, largestPage: await largestPage(siteDir) };
+  return { siteJsonMs, pages: ours.pages, astroMs: ours.astroMs, pagefindMs: ours.pagefindMs, barePages: bare.pages, bareMs: bare.ms, largest: await largestPages(siteDir) };
 }
 
 /** A bare Astro project (one template, `count` static pages, no data) built by the same Astro in a child process. */
@@ -108,17 +115,21 @@ process.stdout.write(JSON.stringify({ ms: Math.round(performance.now() - started
   }
 }
 
-async function largestPage(siteDir: string): Promise<{ path: string; bytes: number }> {
-  let largest = { path: '', bytes: 0 };
+/** The largest page's HTML alone, and the largest with its stylesheets, in bytes, and which pages they are. */
+async function largestPages(siteDir: string): Promise<{ html: PageSize; withCss: PageSize }> {
+  let html: PageSize = { path: '', bytes: 0 };
+  let withCss: PageSize = { path: '', bytes: 0 };
   const cssBytes = new Map<string, number>();
   for (const file of (await readdir(siteDir, { recursive: true })).filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/'))) {
-    const html = await readFile(join(siteDir, file), 'utf8');
-    let bytes = Buffer.byteLength(html);
-    for (const [, href] of html.matchAll(/<link[^>]+rel="?stylesheet"?[^>]*href="?([^" >]+)/g)) {
+    const text = await readFile(join(siteDir, file), 'utf8');
+    const path = `/${file.replace(/(^|\/)index\.html$/, '$1')}`;
+    let bytes = Buffer.byteLength(text);
+    if (bytes > html.bytes) html = { path, bytes };
+    for (const [, href] of text.matchAll(/<link[^>]+rel="?stylesheet"?[^>]*href="?([^" >]+)/g)) {
       if (!cssBytes.has(href!)) cssBytes.set(href!, (await stat(join(siteDir, href!))).size);
       bytes += cssBytes.get(href!)!;
     }
-    if (bytes > largest.bytes) largest = { path: `/${file}`, bytes };
+    if (bytes > withCss.bytes) withCss = { path, bytes };
   }
-  return largest;
+  return { html, withCss };
 }

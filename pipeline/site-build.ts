@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFile, link, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -100,13 +100,16 @@ async function buildInThisProcess(siteJsonDir: string, outDir: string): Promise<
   const cacheDir = join(process.cwd(), 'cache');
   const astroStarted = performance.now();
   await build({ root: PROJECT_ROOT, outDir, cacheDir, logLevel: 'warn', mode: 'production' });
+  // Listed once for the sitemap and the search index: every page is a folder of its own, and listing 50,000
+  // folders takes seconds.
+  const pages = await htmlFiles(outDir);
   await publishTwins(siteJsonDir, outDir);
-  await writeSitemap(outDir, siteOrigin());
+  await writeSitemap(outDir, pages, siteOrigin());
   const astroMs = Math.round(performance.now() - astroStarted);
   const pagefindStarted = performance.now();
-  await indexForSearch(outDir);
+  await indexForSearch(outDir, pages);
   const pagefindMs = Math.round(performance.now() - pagefindStarted);
-  return { pages: await countPages(outDir), astroMs, pagefindMs };
+  return { pages: pages.length, astroMs, pagefindMs };
 }
 
 /**
@@ -121,15 +124,21 @@ async function publishTwins(siteJsonDir: string, outDir: string): Promise<void> 
   for (const folder of new Set(files.map((file) => relative(siteJsonDir, file.parentPath)))) {
     await mkdir(join(outDir, folder), { recursive: true });
   }
-  await Promise.all(files.map(async (file) => {
-    const from = join(file.parentPath, file.name);
-    const to = join(outDir, relative(siteJsonDir, file.parentPath), file.name);
-    await link(from, to).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EXDEV') throw error;
-      return copyFile(from, to);
-    });
-  }));
+  // A batch at a time: a copy opens two files, and a file per tender opened at once runs out of descriptors.
+  for (let start = 0; start < files.length; start += READ_BATCH) {
+    await Promise.all(files.slice(start, start + READ_BATCH).map(async (file) => {
+      const from = join(file.parentPath, file.name);
+      const to = join(outDir, relative(siteJsonDir, file.parentPath), file.name);
+      await link(from, to).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EXDEV') throw error;
+        return copyFile(from, to);
+      });
+    }));
+  }
 }
+
+/** Files opened at once when reading or copying a folder of thousands (the process may open only so many). */
+const READ_BATCH = 64;
 
 /** A sitemap holds at most this many addresses (sitemaps.org); a larger site gets a sitemap index. */
 const SITEMAP_LIMIT = 50_000;
@@ -138,11 +147,12 @@ const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 
 /**
  * `sitemap.xml` naming every page built (the 404 page aside), and `robots.txt` allowing every crawler and
- * naming the sitemap. Written from the files the build wrote, so the sitemap cannot miss or invent a page.
+ * naming the sitemap. Written from the HTML files the build wrote (`files`, relative to `outDir`), so
+ * the sitemap cannot miss or invent a page.
  * Past the sitemap limit, `sitemap.xml` is an index of `sitemap-<n>.xml` files.
  */
-export async function writeSitemap(outDir: string, origin: string, limit = SITEMAP_LIMIT): Promise<void> {
-  const pages = (await readdir(outDir, { recursive: true }))
+export async function writeSitemap(outDir: string, files: readonly string[], origin: string, limit = SITEMAP_LIMIT): Promise<void> {
+  const pages = files
     .filter((file) => file === 'index.html' || file.endsWith('/index.html'))
     .map((file) => new URL(`/${file.slice(0, -'index.html'.length)}`, origin).href)
     .sort();
@@ -163,14 +173,30 @@ export async function writeSitemap(outDir: string, origin: string, limit = SITEM
   await writeFile(join(outDir, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${new URL('/sitemap.xml', origin).href}\n`);
 }
 
-/** Pagefind's index of the pages that mark their content `data-pagefind-body` (tenders, buyers, trades). */
-async function indexForSearch(outDir: string): Promise<void> {
+/** The attribute Page.astro sets on the main content of the pages search finds by name (buyers, trades). */
+const SEARCHABLE = 'data-pagefind-body';
+
+/**
+ * Pagefind's index of the pages that mark their content `data-pagefind-body` (buyers and trades, found by
+ * name; tenders are searched through the live API). Only those pages are handed to Pagefind: given the whole
+ * folder it parses every page, a page per tender among them, to find most of them unmarked, which took most
+ * of the build at production scale.
+ */
+async function indexForSearch(outDir: string, pages: string[]): Promise<void> {
   const pagefind = await import('pagefind');
   try {
     const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
     if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
-    const added = await index.addDirectory({ path: outDir });
-    if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`);
+    // Read a batch at a time: one file after another waits on each read, all at once holds every page in memory.
+    for (let start = 0; start < pages.length; start += READ_BATCH) {
+      const batch = pages.slice(start, start + READ_BATCH);
+      const contents = await Promise.all(batch.map((file) => readFile(join(outDir, file), 'utf8')));
+      for (const [i, content] of contents.entries()) {
+        if (!content.includes(SEARCHABLE)) continue;
+        const added = await index.addHTMLFile({ url: pageUrl(batch[i]!), content });
+        if (added.errors.length) throw new Error(`pagefind: ${batch[i]}: ${added.errors.join('; ')}`);
+      }
+    }
     const written = await index.writeFiles({ outputPath: join(outDir, 'pagefind') });
     if (written.errors.length) throw new Error(`pagefind: ${written.errors.join('; ')}`);
   } finally {
@@ -178,9 +204,14 @@ async function indexForSearch(outDir: string): Promise<void> {
   }
 }
 
-async function countPages(outDir: string): Promise<number> {
-  const entries = await readdir(outDir, { recursive: true });
-  return entries.filter((entry) => entry.endsWith('.html')).length;
+/** A built page's address: `buyers/x/index.html` is `/buyers/x/`, `404.html` is `/404.html`. */
+function pageUrl(file: string): string {
+  return `/${file.replace(/(^|\/)index\.html$/, '$1')}`;
+}
+
+/** The HTML files the build wrote (Pagefind's own aside), relative to `outDir`. */
+export async function htmlFiles(outDir: string): Promise<string[]> {
+  return (await readdir(outDir, { recursive: true })).filter((file) => file.endsWith('.html') && !file.startsWith('pagefind/'));
 }
 
 if (import.meta.main) {

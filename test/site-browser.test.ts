@@ -1,12 +1,14 @@
 // The built site in Chromium (lib/chromium.ts says which), served by the real server: a person opens home, follows a state, a
-// trade and a buyer, reads the chart and its table, searches and follows a result; no console errors, no
-// failed requests, no serious or critical axe violation on any page type; screenshots at 390 and 1280 px.
+// trade and a buyer, reads the chart and its table, searches and follows a result, reaches an open tender in
+// two clicks; on every page type (each route in site/pages) no console errors, no failed requests, no serious
+// or critical axe violation, no sideways scroll; screenshots of each at 390 and 1280 px.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { toCsv } from '../site/lib/csv.ts';
 import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
+import { crawlSite, pageRoutes, sitemapPaths } from './helpers/site-pages.ts';
 
 let site: SiteBrowser;
 
@@ -60,54 +62,115 @@ test('a person follows home → state → trade (chart and table) → buyer, and
   await page.close();
 });
 
-test('from the home page a person reaches an open tender in two clicks and reads when it closes', async () => {
-  const { page, problems } = await openPage(390);
-  await page.goto(`${site.server.url}/`);
-  await page.getByRole('link', { name: 'New South Wales', exact: true }).click();
-  await page.waitForURL('**/states/nsw/');
-  const first = page.locator('main ol.results a[href^="/tenders/"]').first();
-  const title = await first.textContent();
-  await first.click();
-  await page.waitForURL('**/tenders/*/');
-  assert.equal(await page.locator('h1').textContent(), title);
-  assert.match((await page.locator('main .lede').first().textContent())!, /^(Closes in [\d,]+ days?|Closes today|Open, no closing date published)/);
-  assert.match((await page.locator('main').textContent())!, /Sign in to open the original notice/);
-  assert.deepEqual(problems, []);
-  await page.close();
+for (const width of [390, 1280]) {
+  test(`from the home page a person reaches an open tender in two clicks and reads when it closes (${width} px)`, async () => {
+    const { page, problems } = await openPage(width);
+    await page.goto(`${site.server.url}/`);
+    await page.getByRole('link', { name: 'New South Wales', exact: true }).click();
+    await page.waitForURL('**/states/nsw/');
+    const first = page.locator('main ol.results a[href^="/tenders/"]').first();
+    const title = await first.textContent();
+    await first.click();
+    await page.waitForURL('**/tenders/*/');
+    assert.equal(await page.locator('h1').textContent(), title);
+    assert.match((await page.locator('main .lede').first().textContent())!, /^(Closes in [\d,]+ days?|Closes today|Open, no closing date published)/);
+    assert.match((await page.locator('main').textContent())!, /Sign in to open the original notice/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+test('a crawl of the served site from / finds no broken internal link and reaches every buyer and tender page the sitemap names', async (t) => {
+  const crawl = await crawlSite(site.server.url, async (path) => {
+    const reply = await fetch(`${site.server.url}${path}`);
+    if (reply.status !== 200) return null;
+    return (reply.headers.get('content-type') ?? '').includes('text/html') ? reply.text() : '';
+  });
+  assert.deepEqual(crawl.broken, [], 'links to nothing');
+  // Issue 17 §6: no page past 200 KB of HTML (bench row (d) measures it at production scale).
+  assert.ok(crawl.largest.bytes < 200 * 1024, `the largest page, ${crawl.largest.path}, is ${crawl.largest.bytes} bytes of HTML`);
+  const paths = await sitemapPaths(async (path) => (await fetch(`${site.server.url}${path}`)).text());
+  const buyers = paths.filter((path) => /^\/buyers\/[^/]+\/$/.test(path));
+  const tenders = paths.filter((path) => path.startsWith('/tenders/'));
+  t.diagnostic(`largest page ${crawl.largest.path} (${(crawl.largest.bytes / 1024).toFixed(1)} KB of HTML); crawled ${crawl.pages} pages, ${crawl.links} internal links to ${crawl.reached.size} addresses; reached ${buyers.filter((p) => crawl.reached.has(p)).length} of ${buyers.length} buyer pages, ${tenders.filter((p) => crawl.reached.has(p)).length} of ${tenders.length} tender pages, ${paths.filter((p) => crawl.reached.has(p)).length} of ${paths.length} sitemap entries`);
+  assert.ok(buyers.length >= 5 && tenders.length >= 1000, `the synthetic site has buyer and tender pages (${buyers.length}, ${tenders.length})`);
+  assert.deepEqual([...buyers, ...tenders].filter((path) => !crawl.reached.has(path)), [], 'buyer and tender pages no link reaches');
 });
 
-test('no serious or critical accessibility violation on any page type; screenshots at 390 and 1280 px', async () => {
+/**
+ * One address of each page route (site/pages, so a route added later is covered), from the sitemap: a tender
+ * page open and one closed, the search page with a query, and an address no page has for the 404 page.
+ */
+async function pageOfEachKind(): Promise<{ kind: string; path: string }[]> {
+  const read = async (path: string) => (await fetch(`${site.server.url}${path}`)).text();
+  const paths = (await sitemapPaths(read)).sort();
+  const kinds: { kind: string; path: string }[] = [];
+  for (const { route, pattern } of await pageRoutes()) {
+    const kind = route.replace(/(^|\/)index$/, '').replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home';
+    if (route === '404') {
+      kinds.push({ kind, path: '/no-page-here/' });
+      continue;
+    }
+    const matching = paths.filter((path) => pattern.test(path));
+    assert.ok(matching.length > 0, `the sitemap names a page of ${route}`);
+    if (route === 'tenders/[key]/index') {
+      const twins = await Promise.all(matching.slice(0, 200).map(async (path) => ({ path, open: ((await (await fetch(`${site.server.url}${path.replace(/\/$/, '.json')}`)).json()) as { open: boolean }).open })));
+      for (const state of [true, false]) {
+        const tender = twins.find((twin) => twin.open === state);
+        assert.ok(tender, `a tender page ${state ? 'open' : 'closed'}`);
+        kinds.push({ kind: `${kind}-${state ? 'open' : 'closed'}`, path: tender.path });
+      }
+      continue;
+    }
+    kinds.push({ kind, path: route === 'search/index' ? `${matching[0]}?q=Synthetic` : matching[0]! });
+  }
+  // A buyer with contracts to chart (the sitemap's first buyer may have none in the seeded data).
   const { page: probe } = await openPage();
-  await probe.goto(`${site.server.url}/states/au/`);
-  const trade = await probe.locator('main ul.cards a[href^="/trades/"]').first().getAttribute('href');
-  const tender = await probe.locator('main ol.results a[href^="/tenders/"]').first().getAttribute('href');
-  // A buyer with contracts to chart (the federal page's first buyer has none in the seeded data).
   await probe.goto(`${site.server.url}/states/nsw/`);
-  const buyer = await probe.locator('main table a[href^="/buyers/"]').first().getAttribute('href');
+  const chartedBuyer = await probe.locator('main table a[href^="/buyers/"]').first().getAttribute('href');
   await probe.close();
-  // Pages with charts: home (open tenders by state), a state, a trade, a buyer and the grants page.
-  const charted = ['/', '/states/au/', trade!, buyer!, '/grants/'];
-  const paths = ['/', '/states/', '/states/au/', '/states/au/tenders/', '/trades/', trade!, buyer!, '/buyers/', '/buyers/in/au/', tender!, '/grants/', '/sources/', '/search/?q=Synthetic'];
-  for (const path of paths) {
+  return kinds.map((k) => (k.kind === 'buyers-slug' ? { kind: k.kind, path: chartedBuyer! } : k));
+}
+
+// Page types that draw charts: open tenders by state (home), a state, a trade, a buyer and the grants page.
+const CHARTED_KINDS = ['home', 'states-state', 'trades-trade-state', 'buyers-slug', 'grants'];
+
+test('every page type: no console error, failed request or serious accessibility violation, no sideways scroll, legible charts; screenshots at 390 and 1280 px', async () => {
+  const kinds = await pageOfEachKind();
+  for (const expected of ['home', 'states-state', 'states-state-tenders-page', 'trades-trade-state', 'buyers-slug', 'buyers', 'tenders-key-open', 'tenders-key-closed', 'grants', 'sources', 'definitions', 'check', 'search', '404']) {
+    assert.ok(kinds.some((k) => k.kind === expected), `${expected} is among the page types (${kinds.map((k) => k.kind).join(' ')})`);
+  }
+  // Every page and width is checked before the test fails, so that one run lists every finding.
+  const findings: string[] = [];
+  const expect = (ok: boolean, finding: string) => { if (!ok) findings.push(finding); };
+  for (const { kind, path } of kinds) {
     for (const width of [390, 1280]) {
+      const at = `${path} at ${width} px`;
       const { page, problems } = await openPage(width);
-      await page.goto(`${site.server.url}${path}`);
-      if (path.startsWith('/search/')) await page.locator('#search-results li').first().waitFor();
-      await saveScreenshot(page, `${path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${width}`);
-      if (width === 1280) assert.deepEqual(await seriousViolations(page), [], `axe on ${path}`);
+      const reply = await page.goto(`${site.server.url}${path}`);
+      if (kind === '404') {
+        expect(reply?.status() === 404, `${at}: answers ${reply?.status()}, not 404`);
+        expect(await page.locator('h1').textContent() === 'Page not found', `${at}: not the 404 page`);
+      }
+      if (kind === 'search') await page.locator('#search-results li').first().waitFor();
+      await saveScreenshot(page, `${kind}-${width}`);
+      for (const violation of await seriousViolations(page)) findings.push(`${at}: axe ${violation}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 1, `${path} at ${width} px does not scroll sideways (${overflow} px)`);
+      expect(overflow <= 1, `${at}: scrolls sideways by ${overflow} px`);
       // Chart labels as drawn on screen: the SVG's scale times its text's font size, on the charts shown.
       const shownCharts = await page.evaluate(() => Array.from(document.querySelectorAll('figure.chart svg')).filter((svg) => svg.getBoundingClientRect().width > 0).length);
-      if (charted.includes(path)) assert.ok(shownCharts >= 1, `${path} at ${width} px shows its charts (${shownCharts})`);
+      if (CHARTED_KINDS.includes(kind)) expect(shownCharts >= 1, `${at}: shows no chart`);
       const smallestLabel = await page.evaluate(() => Math.min(Infinity, ...Array.from(document.querySelectorAll<SVGSVGElement>('figure.chart svg'))
         .filter((svg) => svg.getBoundingClientRect().width > 0)
         .flatMap((svg) => Array.from(svg.querySelectorAll('text')).map((text) => (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * parseFloat(getComputedStyle(text).fontSize)))));
-      assert.ok(smallestLabel >= 11, `${path} at ${width} px: chart labels at least 11 px (smallest ${smallestLabel.toFixed(1)} px)`);
-      assert.deepEqual(problems, [], path);
+      expect(smallestLabel >= 11, `${at}: chart labels under 11 px (smallest ${smallestLabel.toFixed(1)} px)`);
+      // The 404 page's own status is what it is for; anything else failing is a problem.
+      const pageUrl = `${site.server.url}${path}`;
+      for (const problem of problems.filter((p) => !(kind === '404' && (p === `404: ${pageUrl}` || /^console: Failed to load resource: .* 404/.test(p))))) findings.push(`${at}: ${problem}`);
       await page.close();
     }
   }
+  assert.deepEqual(findings, []);
 });
 
 test('a table sorts by a column\'s values (aria-sort says how) and downloads its JSON twin\'s rows as CSV; without JavaScript it keeps its order', async () => {

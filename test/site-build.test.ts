@@ -12,7 +12,9 @@ import { buyerDetail, buyerDetails } from '../data/intelligence/buyers.ts';
 import { ANONYMOUS, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
 import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
 import { openStore } from '../data/store.ts';
-import { buildSite, publishSite, SiteBuildError, writeSitemap } from '../pipeline/site-build.ts';
+import { buildSite, htmlFiles, publishSite, SiteBuildError, writeSitemap } from '../pipeline/site-build.ts';
+import { browseRelease } from './helpers/site-browser.ts';
+import { crawlSite, sitemapPaths } from './helpers/site-pages.ts';
 import { fixtureSiteRelease, type SiteRelease } from './helpers/site-release.ts';
 import { rowsAt } from '../site/lib/csv.ts';
 
@@ -46,14 +48,19 @@ test('the publish stage built every page kind', () => {
   assert.ok(release.site.built && release.site.pages === pages.length, 'the build reports the pages it wrote');
 });
 
+/** What a page links: its anchors, its `<link>`s (stylesheets, its JSON twin, its canonical address) and scripts. */
+function referencesOf($: cheerio.CheerioAPI): string[] {
+  return [...$('a[href]').map((_, a) => $(a).attr('href')), ...$('link[href]').map((_, l) => $(l).attr('href')), ...$('script[src]').map((_, s) => $(s).attr('src'))]
+    .filter((ref): ref is string => Boolean(ref));
+}
+
 test('every internal link, stylesheet and script of the built site resolves', async () => {
   const broken: string[] = [];
   let checked = 0;
   for (const file of pages) {
     const $ = await html(file);
-    const refs = [...$('a[href]').map((_, a) => $(a).attr('href')), ...$('link[href]').map((_, l) => $(l).attr('href')), ...$('script[src]').map((_, s) => $(s).attr('src'))];
-    for (const ref of refs) {
-      if (!ref || /^(https?:|mailto:|data:)/.test(ref)) continue;
+    for (const ref of referencesOf($)) {
+      if (/^(https?:|mailto:|data:)/.test(ref)) continue;
       if (ref.startsWith('#')) {
         if ($(`[id="${ref.slice(1)}"]`).length === 0) broken.push(`${urlOf(file)} → ${ref}`);
         continue;
@@ -365,6 +372,32 @@ test('the server serves the release\'s site at / beside the API, API routes firs
   }
 });
 
+test('in Chromium at 390 and 1280 px, an open tender is two clicks from the home page: its state, then the tender', async (t) => {
+  // The first jurisdiction of the home page's table with tenders open tonight.
+  const home = JSON.parse(await readFile((await fileFor('/index.json'))!, 'utf8')) as { by_jurisdiction: { name: string; jurisdiction: string; open_now: number }[] };
+  const state = home.by_jurisdiction.find((j) => j.open_now > 0);
+  assert.ok(state, 'the fixture night has a jurisdiction with open tenders');
+  const site = await browseRelease(release.dataDir, (message) => t.diagnostic(message));
+  try {
+    for (const width of [390, 1280]) {
+      const { page, problems } = await site.openPage(width);
+      await page.goto(`${site.server.url}/`);
+      await page.getByRole('link', { name: state.name, exact: true }).click();
+      await page.waitForURL((url) => /^\/states\/[a-z]+\/$/.test(url.pathname));
+      const first = page.locator('main ol.results a[href^="/tenders/"]').first();
+      const title = await first.textContent();
+      await first.click();
+      await page.waitForURL('**/tenders/*/');
+      assert.equal(await page.locator('h1').textContent(), title, `${width} px: the tender followed is the one shown`);
+      assert.match((await page.locator('main .lede').first().textContent())!, /^(Closes in [\d,]+ days?|Closes today|Open, no closing date published)/, `${width} px`);
+      assert.deepEqual(problems, [], `${width} px`);
+      await page.close();
+    }
+  } finally {
+    await site.close();
+  }
+});
+
 test('a failed site build keeps the release and the server shows the newest earlier site', async () => {
   // A second release of the same data whose site build fails.
   const failedId = `${release.manifest.release_id}-b`;
@@ -430,32 +463,62 @@ test('every tender the release holds has its page, open ones with a countdown, c
   }
 });
 
-test('a crawl from the home page reaches every tender page and every buyer page', async () => {
-  const seen = new Set<string>(['/']);
-  const queue = ['/'];
-  while (queue.length > 0) {
-    const url = queue.shift()!;
-    const file = await fileFor(url);
-    if (!file || !file.endsWith('.html')) continue;
-    const $ = cheerio.load(await readFile(file, 'utf8'));
-    for (const href of $('a[href]').map((_, a) => $(a).attr('href')).get()) {
-      if (/^(https?:|mailto:|data:|#)/.test(href)) continue;
-      const target = new URL(href, `http://site${url}`).pathname;
-      if (!seen.has(target)) {
-        seen.add(target);
-        queue.push(target);
-      }
-    }
+test('a crawl from the home page finds no broken internal link (JSON twins and stylesheets included) and reaches every buyer and tender page', async (t) => {
+  // A page's HTML, '' for another file, null for nothing there: the crawl reads each address once (HTML twice).
+  const crawl = await crawlSite('http://127.0.0.1:8787', async (path) => {
+    const file = await fileFor(path);
+    if (!file) return null;
+    return file.endsWith('.html') ? readFile(file, 'utf8') : '';
+  });
+  assert.deepEqual(crawl.broken, [], 'links to nothing');
+  // Issue 17 §6: no page past 200 KB of HTML (bench row (d) measures it at production scale).
+  assert.ok(crawl.largest.bytes < 200 * 1024, `the largest page, ${crawl.largest.path}, is ${crawl.largest.bytes} bytes of HTML`);
+  const sitemapped = await sitemapPaths((path) => readFile(join(release.siteDir, path), 'utf8'));
+  const missing = [];
+  for (const path of sitemapped) if (!(await fileFor(path))) missing.push(path);
+  assert.deepEqual(missing, [], 'sitemap entries with no page');
+  const urls = pages.map(urlOf);
+  const buyers = urls.filter((u) => /^\/buyers\/[^/]+\/$/.test(u) && u !== '/buyers/in/');
+  const tenders = urls.filter((u) => u.startsWith('/tenders/'));
+  const twins = [...crawl.reached].filter((path) => path.endsWith('.json')).length;
+  const unreached = urls.filter((u) => !crawl.reached.has(u));
+  t.diagnostic(`largest page ${crawl.largest.path} (${(crawl.largest.bytes / 1024).toFixed(1)} KB of HTML); crawled ${crawl.pages} pages from /, following ${crawl.links} internal links to ${crawl.reached.size} addresses (${twins} JSON twins); reached ${buyers.length - buyers.filter((u) => !crawl.reached.has(u)).length} of ${buyers.length} buyer pages and ${tenders.length - tenders.filter((u) => !crawl.reached.has(u)).length} of ${tenders.length} tender pages; ${sitemapped.length} sitemap entries checked; pages no link reaches: ${unreached.join(' ') || 'none'}`);
+  assert.ok(tenders.length >= 20, `the fixture night has tender pages (${tenders.length})`);
+  assert.ok(twins >= tenders.length, `the JSON twins were followed (${twins})`);
+  assert.deepEqual([...buyers, ...tenders].filter((u) => !crawl.reached.has(u)), [], 'buyer and tender pages no link reaches');
+});
+
+test('each open tender page lists the other open tenders of its trade and state closing soonest, up to five', async () => {
+  type Twin = { page_key: string; title: string; trade?: string; jurisdiction: string; open: boolean; closing_date?: string };
+  const twins: Twin[] = [];
+  for (const file of pages.filter((f) => /^tenders\/[^/]+\/index\.html$/.test(f))) {
+    twins.push(JSON.parse(await readFile((await fileFor(`${urlOf(file).replace(/\/$/, '')}.json`))!, 'utf8')) as Twin);
   }
-  const wanted = pages.filter((f) => /^(tenders|buyers)\//.test(f)).map(urlOf);
-  assert.ok(wanted.filter((u) => u.startsWith('/tenders/')).length >= 20, 'the fixture night has tender pages');
-  assert.deepEqual(wanted.filter((u) => !seen.has(u)), [], 'pages no link reaches');
+  const soonestFirst = twins.filter((t) => t.open).sort((a, b) => (a.closing_date ?? '9999').localeCompare(b.closing_date ?? '9999') || a.title.localeCompare(b.title));
+  let listed = 0;
+  for (const tender of soonestFirst) {
+    const expected = tender.trade ? soonestFirst.filter((t) => t.trade === tender.trade && t.jurisdiction === tender.jurisdiction && t.page_key !== tender.page_key).slice(0, 5).map((t) => `/tenders/${t.page_key}/`) : [];
+    const $ = await html(`tenders/${tender.page_key}/index.html`);
+    const heading = $('main h2').filter((_, h) => $(h).text().startsWith('Other open tenders'));
+    assert.equal(heading.length, 1, `${tender.page_key} has the section`);
+    const shown = heading.next('ul').find('a').map((_, a) => $(a).attr('href')).get();
+    assert.deepEqual(shown, expected, `${tender.page_key}: similar open tenders`);
+    listed += shown.length;
+  }
+  assert.ok(listed > 0, 'some tender page lists similar tenders');
+});
+
+test('the search index holds exactly the pages marked for it (trades and buyers by name), no tender page', async () => {
+  const marked: string[] = [];
+  for (const file of pages) if ((await readFile(join(release.siteDir, file), 'utf8')).includes('data-pagefind-body')) marked.push(file);
+  assert.ok(marked.length > 0 && marked.every((f) => /^(trades|buyers)\//.test(f)), `trade and buyer pages are marked (${marked.join(' ')})`);
+  const entry = JSON.parse(await readFile(join(release.siteDir, 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+  assert.equal(Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0), marked.length);
 });
 
 test('sitemap.xml names every page built and robots.txt allows all and names the sitemap', async () => {
   const origin = 'http://127.0.0.1:8787';
-  const sitemap = cheerio.load(await readFile(join(release.siteDir, 'sitemap.xml'), 'utf8'), { xml: true });
-  const listed = sitemap('url > loc').map((_, loc) => sitemap(loc).text()).get().sort();
+  const listed = (await sitemapPaths((path) => readFile(join(release.siteDir, path), 'utf8'))).map((path) => `${origin}${path}`).sort();
   const built = pages.filter((f) => f !== '404.html').map((f) => `${origin}${urlOf(f)}`).sort();
   assert.deepEqual(listed, built);
   const robots = await readFile(join(release.siteDir, 'robots.txt'), 'utf8');
@@ -482,7 +545,7 @@ test('past the sitemap limit, sitemap.xml is an index of sitemaps that together 
     await writeFile(join(site, path, 'index.html'), '<!doctype html>');
   }
   await writeFile(join(site, '404.html'), '<!doctype html>');
-  await writeSitemap(site, 'https://example.org', 2);
+  await writeSitemap(site, await htmlFiles(site), 'https://example.org', 2);
   const index = cheerio.load(await readFile(join(site, 'sitemap.xml'), 'utf8'), { xml: true });
   const parts = index('sitemapindex > sitemap > loc').map((_, loc) => index(loc).text()).get();
   assert.deepEqual(parts, ['https://example.org/sitemap-1.xml', 'https://example.org/sitemap-2.xml', 'https://example.org/sitemap-3.xml']);

@@ -3,9 +3,18 @@
 import { localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { plural } from './format.ts';
 
+// The day of each instant counted from in each jurisdiction, worked out once: a site build asks it for every
+// tender page with the same instant. A reader's page asks a handful of times, so the map stays small.
+const localDays = new Map<string, string>();
+
 /** Whole days from `asOf`'s date in the buyer's time zone to the closing date: 0 on the closing day itself. */
 export function daysToClose(closingDate: string, asOf: string, jurisdiction: Jurisdiction): number {
-  const today = localDate(new Date(asOf), timeZoneOf(jurisdiction));
+  const key = `${asOf} ${jurisdiction}`;
+  let today = localDays.get(key);
+  if (today === undefined) {
+    today = localDate(new Date(asOf), timeZoneOf(jurisdiction));
+    localDays.set(key, today);
+  }
   return Math.round((Date.parse(`${closingDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
 }
 

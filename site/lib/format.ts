@@ -98,6 +98,9 @@ export function day(value: string | null | undefined): string {
 }
 
 const instantFormats = new Map<string, Intl.DateTimeFormat>();
+// Formatting to parts costs tens of microseconds; a build shows the same instants (its own time, a run's
+// last-seen time, shared closing times) on thousands of pages: each is formatted once per time zone.
+const formattedInstants = new Map<string, string>();
 
 /**
  * An instant as wall-clock time where the buyer is, e.g. "25 Sep 2026, 11:00 am AEST" in Sydney and
@@ -105,14 +108,20 @@ const instantFormats = new Map<string, Intl.DateTimeFormat>();
  */
 export function instant(value: string, jurisdiction?: string): string {
   const timeZone = jurisdiction && isJurisdiction(jurisdiction) ? timeZoneOf(jurisdiction) : timeZoneOf('AU');
-  let format = instantFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-AU', {
-      day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short',
-    });
-    instantFormats.set(timeZone, format);
+  const key = `${timeZone} ${value}`;
+  let formatted = formattedInstants.get(key);
+  if (formatted === undefined) {
+    let format = instantFormats.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-AU', {
+        day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short',
+      });
+      instantFormats.set(timeZone, format);
+    }
+    formatted = withShortSeptember(format, new Date(value));
+    formattedInstants.set(key, formatted);
   }
-  return withShortSeptember(format, new Date(value));
+  return formatted;
 }
 
 const monthFormat = new Intl.DateTimeFormat('en-AU', { month: 'short', year: 'numeric', timeZone: 'UTC' });

@@ -28,11 +28,25 @@ export function jsonPages(folder: string, pattern: string): LiveLoader<Record<st
       const wanted = entries.filter((entry) =>
         pattern.includes('*') ? entry.endsWith('.json') && entry.split('/').length === depth : entry === pattern,
       );
-      return { entries: await Promise.all(wanted.sort().map(read)) };
+      return { entries: await readInBatches(wanted.sort(), read) };
     },
     loadEntry: async ({ filter }) => read(`${filter.id}.json`).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     }),
   };
+}
+
+/**
+ * Files read this many at a time: a folder holds a file per tender (50,000 at production scale), and opening
+ * them all at once runs past the process's limit of open files (EMFILE) and fails the build.
+ */
+const READ_BATCH = 64;
+
+async function readInBatches<T>(files: string[], read: (file: string) => Promise<T>): Promise<T[]> {
+  const entries: T[] = [];
+  for (let start = 0; start < files.length; start += READ_BATCH) {
+    entries.push(...(await Promise.all(files.slice(start, start + READ_BATCH).map(read))));
+  }
+  return entries;
 }

@@ -79,5 +79,8 @@ export async function similarOpen(tender: TenderEntry, limit: number): Promise<T
     }
     return groups;
   });
-  return ((await openByTradeAndPlace).get(`${trade}|${jurisdiction}`) ?? []).filter((t) => t.id !== tender.id).slice(0, limit);
+  // The first `limit + 1` hold `limit` others: filtering the whole group for every tender page was quadratic
+  // in the group's size (a few hundred open tenders per trade and state at production scale).
+  const group = (await openByTradeAndPlace).get(`${trade}|${jurisdiction}`) ?? [];
+  return group.slice(0, limit + 1).filter((t) => t.id !== tender.id).slice(0, limit);
 }

@@ -46,7 +46,19 @@ export async function openSiteBrowser(
   await writeReleaseSiteJson(release);
   const site = await publishSite(release.releaseDir);
   if (!site.built) throw new Error(site.error);
-  const server = await startServer({ dataDir: release.dataDir, port: 0, log: () => {}, ...serverOptions });
+  const browsing = await browseRelease(release.dataDir, diagnostic, serverOptions);
+  return { ...browsing, async close() {
+    await browsing.close();
+    await rm(workDir, { recursive: true, force: true });
+  } };
+}
+
+/**
+ * The current release of `dataDir` (its site built) served by the real server (with `serverOptions`' burst guard,
+ * when given), and Chromium; closing leaves the data.
+ */
+export async function browseRelease(dataDir: string, diagnostic: (message: string) => void, serverOptions: Pick<ServerOptions, 'burst'> = {}): Promise<SiteBrowser> {
+  const server = await startServer({ dataDir, port: 0, log: () => {}, ...serverOptions });
   const found = await resolveChromium({ offline: true });
   diagnostic(`browser: ${describeChromium(found)}`);
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, env: found.env });
@@ -70,7 +82,6 @@ export async function openSiteBrowser(
     async close() {
       await browser.close();
       await server.close();
-      await rm(workDir, { recursive: true, force: true });
     },
   };
 }
