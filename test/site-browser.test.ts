@@ -52,6 +52,8 @@ test('a person follows home → state → trade (chart and table) → buyer, and
   await page.getByLabel('Words').fill('Synthetic Agency');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await page.locator('#search-results li a').first().waitFor();
+  // The page search (Pagefind) runs beside the tender search; leaving before it has loaded aborts its fetches.
+  await page.waitForFunction(() => document.getElementById('pages-status')?.textContent !== 'Searching pages…');
   assert.match((await page.locator('#search-status').textContent())!, /match/);
   const first = page.locator('#search-results li h3 a').first();
   const [target, title] = [await first.getAttribute('href'), await first.textContent()];
