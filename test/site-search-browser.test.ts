@@ -184,6 +184,12 @@ describe('the search page on a synthetic release', () => {
     assert.equal(await page.getByRole('link', { name: 'your account page' }).getAttribute('href'), '/account/');
     const watches = await (await page.request.get(`${site.server.url}/v1/tenders/watch`)).json() as { watches: { kind: string; criteria: unknown }[] };
     assert.deepEqual(watches.watches.map((watch) => [watch.kind, watch.criteria]), [['search', { q: 'cleaning', jurisdiction: 'AU-NSW' }]]);
+    // The reader sees it listed on the account page, in words, linking back to the same search.
+    await page.getByRole('link', { name: 'your account page' }).click();
+    const saved = page.locator('[data-watches] li a', { hasText: 'Saved search' });
+    await saved.waitFor();
+    assert.match((await saved.textContent())!, /“cleaning”.*New South Wales/);
+    assert.equal(new URL((await saved.getAttribute('href'))!, site.server.url).search, new URL(searchPath, site.server.url).search);
     assert.deepEqual(problems, []);
     await page.close();
   });
