@@ -432,7 +432,7 @@ describe('bid files, thread and chat', () => {
     assert.equal((await get(`/v1/bids/${bidId}/thread`, outsider)).status, 404);
   });
 
-  it('chat gives stage, goal, no jobs, what is running and a recap of files, dates and thread', async () => {
+  it('chat gives stage, goal, no jobs, what is running and a recap of files, dates, work and thread', async () => {
     const response = await get(`/v1/bids/${bidId}/chat`, viewer);
     assert.equal(response.status, 200);
     const chat = (await response.json()) as { stage: string; jobs: unknown[]; running: string; recap: Record<string, unknown> };
@@ -446,6 +446,12 @@ describe('bid files, thread and chat', () => {
       pages_read: 4,
       thread_messages: 2,
       last_message: { author: 'owner@harbour.test', created_at: t.clock.now().toISOString() },
+      requirements: 0,
+      mandatory_requirements: 0,
+      mandatory_without_draft: 0,
+      drafts_by_people: 0,
+      open_gaps: 0,
+      plan_tasks: 0,
       days_to_close: 21,
     });
     assert.match(String(summary), /closes on 2026-07-01 \(Australia\/Sydney\), 21 days from today\. .*5 files uploaded, 4 pages of text read; 1 file could not be read\./);

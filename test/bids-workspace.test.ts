@@ -344,6 +344,13 @@ describe('the bid workspace in the whole app, on the requirements store', () => 
       assert.deepEqual([draft!.requirement_id, draft!.origin, draft!.citations[0].document, draft!.citations[0].page], [requirement!.requirement_id, 'assembled', 'Insurance summary.txt', 1]);
       const plan = await read(`/v1/bids/${bidId}/plan`);
       assert.deepEqual([plan.closing_date, plan.tasks.at(-1).task_id, plan.tasks.at(-1).due_local], ['2026-07-20', 'lodge', '2026-07-19 17:00']);
+      // The chat's recap counts the work as it now stands.
+      const { recap } = await read(`/v1/bids/${bidId}/chat`);
+      assert.deepEqual(
+        [recap.requirements, recap.mandatory_requirements, recap.mandatory_without_draft, recap.drafts_by_people, recap.plan_tasks > 0],
+        [1, 1, 0, 0, true],
+      );
+      assert.match(recap.summary, /1 requirement, 1 mandatory; 0 drafts written by people\. .*The plan has \d+ tasks\./);
 
       const document = (await (await service.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
       for (const [path, method] of [

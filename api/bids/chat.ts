@@ -23,6 +23,14 @@ export interface BidRecap {
   pages_read: number;
   thread_messages: number;
   last_message: { author: string; created_at: string } | null;
+  /** Requirements in force (not superseded or withdrawn), the mandatory ones, and mandatory ones with no draft yet. */
+  requirements: number;
+  mandatory_requirements: number;
+  mandatory_without_draft: number;
+  /** Drafts a person wrote (recompute never overwrites them). */
+  drafts_by_people: number;
+  open_gaps: number;
+  plan_tasks: number;
   /** Whole days from today to the closing day, both in the buyer's time zone; null without a closing date. */
   days_to_close: number | null;
   /** The recap as sentences a person reads. */
@@ -45,6 +53,16 @@ export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
       WHERE t.bid_id = ? ORDER BY t.created_at DESC, t.rowid DESC LIMIT 1`,
     bid.bid_id,
   );
+  const work = state.get<{ requirements: number; mandatory: number; undrafted: number; by_people: number; open_gaps: number; tasks: number }>(
+    `SELECT COUNT(*) AS requirements, COALESCE(SUM(r.mandatory), 0) AS mandatory,
+            COALESCE(SUM(r.mandatory = 1 AND d.requirement_id IS NULL), 0) AS undrafted,
+            (SELECT COUNT(*) FROM bid_drafts WHERE bid_id = ?1 AND origin = 'person') AS by_people,
+            (SELECT COUNT(*) FROM bid_gaps WHERE bid_id = ?1 AND status = 'open') AS open_gaps,
+            (SELECT COUNT(*) FROM bid_plan_tasks WHERE bid_id = ?1) AS tasks
+       FROM bid_requirements r LEFT JOIN bid_drafts d ON d.bid_id = r.bid_id AND d.requirement_id = r.requirement_id
+      WHERE r.bid_id = ?1 AND r.state NOT IN ('superseded', 'withdrawn')`,
+    bid.bid_id,
+  )!;
   const daysToClose = bid.closing_date === null ? null : dayDifference(localDate(now, bid.buyer_time_zone ?? 'UTC'), bid.closing_date);
   const recap: Omit<BidRecap, 'summary'> = {
     files: files.files,
@@ -52,6 +70,12 @@ export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
     pages_read: files.pages,
     thread_messages: thread.messages,
     last_message: last ? { author: last.email, created_at: last.created_at } : null,
+    requirements: work.requirements,
+    mandatory_requirements: work.mandatory,
+    mandatory_without_draft: work.undrafted,
+    drafts_by_people: work.by_people,
+    open_gaps: work.open_gaps,
+    plan_tasks: work.tasks,
     days_to_close: daysToClose,
   };
   return {
@@ -78,6 +102,11 @@ function summary(bid: BidRecord, recap: Omit<BidRecap, 'summary'>): string {
     recap.files === 0
       ? 'No files are uploaded yet.'
       : `${plural(recap.files, 'file')} uploaded, ${plural(recap.pages_read, 'page')} of text read${recap.unreadable_files > 0 ? `; ${plural(recap.unreadable_files, 'file')} could not be read` : ''}.`,
+    recap.requirements === 0
+      ? 'No requirements yet: they are read from the uploaded files, or a person adds them.'
+      : `${plural(recap.requirements, 'requirement')}, ${recap.mandatory_requirements} mandatory${recap.mandatory_without_draft > 0 ? `, ${recap.mandatory_without_draft} of them without a draft` : ''}; ${plural(recap.drafts_by_people, 'draft')} written by people.`,
+    recap.open_gaps === 0 ? 'No gaps are open.' : `${plural(recap.open_gaps, 'gap')} open.`,
+    recap.plan_tasks === 0 ? 'No plan yet: recompute the plan to schedule the work.' : `The plan has ${plural(recap.plan_tasks, 'task')}.`,
     recap.last_message === null
       ? 'The thread is empty.'
       : `The thread has ${plural(recap.thread_messages, 'message')}, the last from ${recap.last_message.author} at ${recap.last_message.created_at}.`,

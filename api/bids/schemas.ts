@@ -118,9 +118,15 @@ export const ChatSchema = z
         pages_read: z.number().int(),
         thread_messages: z.number().int(),
         last_message: z.object({ author: z.string(), created_at: instant }).nullable(),
+        requirements: z.number().int().openapi({ description: 'Requirements in force (not superseded or withdrawn).' }),
+        mandatory_requirements: z.number().int(),
+        mandatory_without_draft: z.number().int().openapi({ description: 'Mandatory requirements with no draft yet.' }),
+        drafts_by_people: z.number().int().openapi({ description: 'Drafts a person wrote; recompute never overwrites them.' }),
+        open_gaps: z.number().int(),
+        plan_tasks: z.number().int(),
         days_to_close: z.number().int().nullable().openapi({ description: "Days from today to the closing day, in the buyer's time zone; negative once closed." }),
         summary: z.string().openapi({ description: 'The recap as sentences to show a person.' }),
       })
-      .openapi({ description: "Built from the bid's stored state: stage, dates, files and thread." }),
+      .openapi({ description: "Built from the bid's stored state: stage, dates, files, requirements, drafts, gaps, plan and thread." }),
   })
   .openapi('BidChat');
