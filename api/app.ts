@@ -27,6 +27,12 @@ import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
 import { mcpTools, type McpTool } from './mcp/tools.ts';
 import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
+import { bidRequirementRoutes } from './routes/bid-requirements.ts';
+import { bidRoutes } from './routes/bids.ts';
+import { bidWorkspaceRoutes } from './routes/bid-workspace.ts';
+import { storedRequirements } from './bids/workspace.ts';
+import { DocumentLibrary } from './orgs/documents.ts';
+import { chatModelFromEnv, type ChatModel } from './providers/chat-model.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
@@ -111,6 +117,8 @@ export interface AppOptions {
     /** The outside clients of the checkers that judge against the outside world (default: `servicesFromEnv(process.env, …)`). */
     services?: Services;
   };
+  /** The language model bid drafts are worded by (default: the one `SVC_LLM_URL`, `SVC_LLM_MODEL` and `SVC_LLM_KEY` name, or none). */
+  chatModel?: ChatModel;
   /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
   site?: { dataDir: string };
 }
@@ -232,8 +240,12 @@ export function createService(options: AppOptions): Service {
   app.route('/', keyRoutes({ state, meter, publicUrl, now }));
   app.route('/', usageRoutes({ meter, bidPrice: options.bidPrice }));
   const log = options.log ? { log: options.log } : {};
-  app.route('/', orgRoutes({ state, mailer, documentsDir: options.documentsDir ?? join(tmpdir(), 'tender-intel-documents'), publicUrl, now, ...log }));
+  const documentsDir = options.documentsDir ?? join(tmpdir(), 'tender-intel-documents');
+  app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now, ...log }));
+  app.route('/', bidRoutes({ state, store: options.store, now }));
+  app.route('/', bidRequirementRoutes({ state, now }));
+  app.route('/', bidWorkspaceRoutes({ state, store: options.store, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements, now }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

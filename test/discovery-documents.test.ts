@@ -152,6 +152,10 @@ describe('discovery documents', () => {
     assert.ok(llms.includes(`- [GET /v1/awards/buyers/lookup](${PUBLIC_URL}/openapi.json): `));
     assert.ok(llms.includes(`- [GET /v1/keys](${PUBLIC_URL}/openapi.json): `));
     assert.ok(llms.includes(`- [GET /v1/orgs](${PUBLIC_URL}/openapi.json): `));
+    assert.ok(llms.includes(`- [GET /v1/bids](${PUBLIC_URL}/openapi.json): `));
+    assert.ok(llms.includes(`- [PATCH /v1/bids/{bid}](${PUBLIC_URL}/openapi.json): `));
+    assert.ok(llms.includes(`- [POST /v1/bids/{bid}/plan/recompute](${PUBLIC_URL}/openapi.json): `));
+    assert.ok(llms.includes(`- [GET /v1/partners](${PUBLIC_URL}/openapi.json): `));
     const { body: guide } = await text('/agents.md');
     assert.ok(guide.includes('- `GET /v1/awards/buyers/lookup`: Resolve a published buyer name to a buyer (requires `name`, `jurisdiction`)'));
     assert.ok(guide.includes('- `GET /v1/orgs`: Organisations of the signed-in account (needs a signed-in session)'));

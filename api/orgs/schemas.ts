@@ -17,8 +17,8 @@ const companyName = z
   .regex(/^[^\p{Cc}]*$/u, { error: 'must not contain control characters such as line breaks' })
   .openapi({ example: 'Harbour Civil Pty Ltd' });
 
-/** Says which fields a strict body takes when it meets one it does not. */
-function strictBody<T extends z.ZodRawShape>(shape: T) {
+/** Says which fields a strict body takes when it meets one it does not (organisation and bid bodies). */
+export function strictBody<T extends z.ZodRawShape>(shape: T) {
   return z.strictObject(shape, {
     error: (issue) => (issue.code === 'unrecognized_keys' ? `this body takes only ${Object.keys(shape).join(', ')}` : undefined),
   });

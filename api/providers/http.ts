@@ -76,10 +76,12 @@ export interface ProviderRequest {
   headers?: Record<string, string>;
   /** Overrides the transport's User-Agent (Crossref's carries a `mailto:`). */
   userAgent?: string;
+  /** A body makes the call a POST (a chat completion); without one it is a GET. */
+  body?: string;
 }
 
 /**
- * One GET. Any HTTP answer below 500 except 429 is `ok` with its status for the client to judge (a 404 from
+ * One GET, or one POST when the request carries a body. Any HTTP answer below 500 except 429 is `ok` with its status for the client to judge (a 404 from
  * Crossref is a finding: the DOI is not registered); a network error, the time limit, a 5xx or 429 is
  * `unreachable`.
  */
@@ -88,6 +90,7 @@ export async function providerGet(transport: ProviderTransport, url: URL, reques
   const provider = url.host;
   try {
     const response = await transport.fetch(url, {
+      ...(request.body === undefined ? {} : { method: 'POST', body: request.body }),
       headers: { accept: request.accept ?? 'application/json', 'user-agent': request.userAgent ?? transport.userAgent, ...request.headers },
       redirect: 'follow',
       signal: AbortSignal.timeout(transport.timeoutMs),
@@ -108,7 +111,7 @@ export async function providerGet(transport: ProviderTransport, url: URL, reques
 }
 
 /**
- * One GET of a JSON resource, checked against `schema`: the value on 2xx, null on 404 (the resource does not
+ * One GET (or POST, as `providerGet`) of a JSON resource, checked against `schema`: the value on 2xx, null on 404 (the resource does not
  * exist), `refused` on any other 4xx (a rejected key or request), `unreachable` when the body is not the
  * documented shape or `providerGet` says so.
  */

@@ -67,20 +67,7 @@ export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgT
     state,
     documentsDir,
     clock,
-    signIn(email) {
-      const at = clock.now().toISOString();
-      state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING', newId('acct_'), email, at);
-      const { account_id } = state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', email)!;
-      const token = newSecret('sess_');
-      state.run(
-        'INSERT INTO sessions (session_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
-        secretHash(token),
-        account_id,
-        at,
-        '2100-01-01T00:00:00.000Z',
-      );
-      return `${SESSION_COOKIE}=${token}`;
-    },
+    signIn: (email) => signInAs(state, clock.now(), email),
     async close() {
       state.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -88,6 +75,21 @@ export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgT
   };
 }
 
+/** Creates an account (if new) and a session for `email` in `state`; returns the Cookie header that carries it. */
+export function signInAs(state: StateDb, now: Date, email: string): string {
+  const at = now.toISOString();
+  state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING', newId('acct_'), email, at);
+  const { account_id } = state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', email)!;
+  const token = newSecret('sess_');
+  state.run(
+    'INSERT INTO sessions (session_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+    secretHash(token),
+    account_id,
+    at,
+    '2100-01-01T00:00:00.000Z',
+  );
+  return `${SESSION_COOKIE}=${token}`;
+}
 
 /** JSON request options for `app.request`. */
 export function jsonRequest(method: string, body: unknown, cookie?: string): RequestInit {

@@ -1,0 +1,90 @@
+import type { MiddlewareHandler } from 'hono';
+import type { StateDb } from '../../data/state/db.ts';
+import type { Caller } from '../middleware/caller.ts';
+import { membershipOf, type Membership } from '../orgs/orgs.ts';
+import { may, rolesThatMay } from '../orgs/roles.ts';
+import type { Stage } from './stages.ts';
+
+/**
+ * The one membership and permission check of the bid area: every bid route loads its bid through
+ * `accessBid`. A bid of an organisation the caller does not belong to answers exactly as a missing bid
+ * (404), so an outsider learns nothing; every member role reads; writing needs `write_bids` (403).
+ */
+
+/** The caller middleware's variables plus the signed-in account every bid route acts for. */
+export interface BidEnv {
+  Variables: { caller: Caller; accountId: string };
+}
+
+/** A bid as stored (data/state/migrations/009_bids.sql). */
+export interface BidRecord {
+  bid_id: string;
+  org_id: string;
+  title: string;
+  /** The tender's page_key, or null for a bid on a free title. */
+  tender_key: string | null;
+  buyer: string | null;
+  jurisdiction: string | null;
+  /** The tender's closing day (YYYY-MM-DD) in the buyer's time zone, or null. */
+  closing_date: string | null;
+  /** The tender's closing instant (ISO), when the source publishes a time, or null. */
+  closing_at: string | null;
+  /** The buyer's IANA time zone (e.g. `Australia/Sydney`), or null for a free-title bid. */
+  buyer_time_zone: string | null;
+  stage: Stage;
+  goal: string | null;
+  owner_id: string | null;
+  /** The organisation's own due date for the response (YYYY-MM-DD), or null. */
+  due_date: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a bid route needs of the caller: to read the bid, or to change it. */
+export type BidNeed = 'read' | 'write';
+
+export type BidAccess =
+  | { ok: true; bid: BidRecord; membership: Membership }
+  | { ok: false; status: 403 | 404; detail: string };
+
+export const NOT_SIGNED_IN =
+  'Bid routes need a signed-in session: sign in with POST /v1/auth/login and send the svc_session cookie; API keys do not open them.';
+
+/** One sentence for a missing bid and for a bid of an organisation the caller does not belong to. */
+export const BID_NOT_VISIBLE = 'No bid with this id is visible to you: check the id (GET /v1/bids lists your bids), or ask the organisation to invite you.';
+
+/** Answers 401 to anyone but a signed-in session and records the account; mount it on `/v1/bids/*` (which also matches `/v1/bids`). */
+export const requireBidSession: MiddlewareHandler<BidEnv> = async (c, next) => {
+  const caller = c.get('caller');
+  if (caller.kind !== 'session') return c.json({ detail: NOT_SIGNED_IN }, 401);
+  c.set('accountId', caller.accountId);
+  await next();
+};
+
+/** The stored bid, or null: callers other than `accessBid` must check membership themselves. */
+export function bidRecord(state: StateDb, bidId: string): BidRecord | null {
+  return state.get<BidRecord>('SELECT * FROM bids WHERE bid_id = ?', bidId) ?? null;
+}
+
+/**
+ * The bid `bidId` for `accountId` when it may `need` it; otherwise the status and sentence to answer.
+ *
+ * @example
+ * const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
+ * if (!access.ok) return c.json({ detail: access.detail }, access.status);
+ */
+export function accessBid(state: StateDb, bidId: string, accountId: string, need: BidNeed): BidAccess {
+  const bid = bidRecord(state, bidId);
+  const membership = bid && membershipOf(state, bid.org_id, accountId);
+  if (!bid || !membership) return { ok: false, status: 404, detail: BID_NOT_VISIBLE };
+  if (need === 'write' && !may(membership.role, 'write_bids')) {
+    return { ok: false, status: 403, detail: writeRefusal(membership) };
+  }
+  return { ok: true, bid, membership };
+}
+
+/** Why this member may not change bids, and whom to ask. */
+export function writeRefusal(membership: Membership): string {
+  return `Your role in ${membership.company_name} (${membership.role}) may read its bids but not change them; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.`;
+}

@@ -1,0 +1,324 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { StateDb } from '../../data/state/db.ts';
+import { intelContextOf } from '../schemas/intelligence.ts';
+import { accessBid, requireBidSession, type BidEnv, type BidNeed, type BidRecord } from '../bids/access.ts';
+import { listDrafts, savePersonDraft } from '../bids/drafts/store.ts';
+import { responseDocx, responseMarkdown, type ResponseDocument } from '../bids/export.ts';
+import { listGaps, markGapNotApplicable, type StoredGap } from '../bids/gaps.ts';
+import { activePartners, partnerCatalogue } from '../bids/partners.ts';
+import { BidParams } from '../bids/schemas.ts';
+import {
+  DraftListSchema,
+  DraftPatchBody,
+  DraftSchema,
+  GapListSchema,
+  GapParams,
+  GapPatchBody,
+  GapSchema,
+  PartnerListSchema,
+  PartnersQuery,
+  PlanSchema,
+  RecomputeSchema,
+  RequirementParams,
+} from '../bids/workspace-schemas.ts';
+import { bidChecks, planFrame, planView, recomputeWorkspace, type WorkspaceDeps } from '../bids/workspace.ts';
+import { WorthBiddingCard, worthBiddingCard } from '../bids/worth-bidding.ts';
+import { AnalysisPoolFullError } from '../documents/pool.ts';
+import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { orgsOf } from '../orgs/orgs.ts';
+import type { ReleaseStore } from '../release-store.ts';
+import { ErrorSchema } from '../schemas/tender.ts';
+
+export interface BidWorkspaceRoutesOptions extends WorkspaceDeps {
+  /** The served release: the worth-bidding card reads its intelligence. */
+  store: Pick<ReleaseStore, 'state' | 'now'>;
+  now?: () => Date;
+}
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
+const notSignedIn = errorReply('No signed-in session.');
+const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
+const viewerWrites = errorReply("The caller's role may not change bids (viewers read only).");
+const wrongMediaType = errorReply('The body is not in the media type this route reads.');
+const NotReady = z.object({ ready: z.literal(false), detail: z.string() }).openapi('WorthBiddingNotReady');
+const tags = ['Bids'];
+const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
+
+const listDraftsRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids/{bid}/drafts',
+  tags,
+  security: sessionOnly,
+  summary: 'Drafts of the bid, one per requirement',
+  description: 'Each with the passages it cites (document and page). Drafts are written by POST …/plan/recompute; a person\'s text (PATCH) is never overwritten.',
+  request: { params: BidParams },
+  responses: { 200: { description: 'The drafts.', content: json(DraftListSchema) }, 401: notSignedIn, 404: bidNotVisible },
+});
+
+const patchDraftRoute = createRoute({
+  method: 'patch',
+  path: '/v1/bids/{bid}/drafts/{requirement}',
+  tags,
+  security: sessionOnly,
+  summary: "Store a person's draft of a requirement",
+  description: 'Body `{text}`. Recompute never overwrites it. Owners, admins and members may write.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { params: RequirementParams, body: { required: true, content: json(DraftPatchBody) } },
+  responses: {
+    200: { description: 'The draft as stored.', content: json(DraftSchema) },
+    400: errorReply('An unknown field, or empty text; `detail` names it.'),
+    401: notSignedIn,
+    403: viewerWrites,
+    404: errorReply('No such bid visible to the caller, or the bid has no such requirement.'),
+    415: wrongMediaType,
+  },
+});
+
+const listGapsRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids/{bid}/gaps',
+  tags,
+  security: sessionOnly,
+  summary: 'Gaps of the bid, with partners who can close them',
+  description: 'Derived by recompute, never typed in: a mandatory requirement with no evidence, a document the bid relies on that expires before closing, a certificate or insurance the tender asks for that the library lacks.',
+  request: { params: BidParams },
+  responses: { 200: { description: 'Every gap (open first), its partners, and a count of rows per category.', content: json(GapListSchema) }, 401: notSignedIn, 404: bidNotVisible },
+});
+
+const patchGapRoute = createRoute({
+  method: 'patch',
+  path: '/v1/bids/{bid}/gaps/{gap}',
+  tags,
+  security: sessionOnly,
+  summary: 'Mark a gap not applicable',
+  description: 'Body `{status: "NA", reason}`: the only change a person makes; every other status comes from recompute.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { params: GapParams, body: { required: true, content: json(GapPatchBody) } },
+  responses: {
+    200: { description: 'The gap as stored.', content: json(GapSchema) },
+    400: errorReply('A status other than NA, no reason, or an unknown field; `detail` names it.'),
+    401: notSignedIn,
+    403: viewerWrites,
+    404: errorReply('No such bid visible to the caller, or the bid has no such gap.'),
+    415: wrongMediaType,
+  },
+});
+
+const planRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids/{bid}/plan',
+  tags,
+  security: sessionOnly,
+  summary: 'The bid plan',
+  description: "Tasks back-scheduled from the closing day in the buyer's time zone, as the last recompute left them.",
+  request: { params: BidParams },
+  responses: { 200: { description: 'The plan.', content: json(PlanSchema) }, 401: notSignedIn, 404: bidNotVisible },
+});
+
+const recomputeRoute = createRoute({
+  method: 'post',
+  path: '/v1/bids/{bid}/plan/recompute',
+  tags,
+  security: sessionOnly,
+  summary: 'Recompute requirements, drafts, gaps and plan',
+  description: "In that order. A person's draft and a gap marked NA are kept. Library documents not read before are read now.",
+  request: { params: BidParams },
+  responses: {
+    200: { description: 'What was computed, with the new plan.', content: json(RecomputeSchema) },
+    401: notSignedIn,
+    403: viewerWrites,
+    404: bidNotVisible,
+    503: errorReply('Every document reading thread is busy (`Retry-After` says when to try again).'),
+  },
+});
+
+const exportRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids/{bid}/export',
+  tags,
+  security: sessionOnly,
+  summary: 'The response document',
+  description: 'Every requirement, its draft and the citations: a Word document (.docx), or Markdown with `?format=md`.',
+  request: {
+    params: BidParams,
+    query: z.object({
+      format: z.enum(['docx', 'md'], { error: 'must be docx or md' }).default('docx').openapi({ param: { name: 'format', in: 'query' }, default: 'docx' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The document, as an attachment.',
+      content: {
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { schema: z.string().openapi({ format: 'binary' }) },
+        'text/markdown': { schema: z.string() },
+      },
+    },
+    400: errorReply('An unknown format.'),
+    401: notSignedIn,
+    404: bidNotVisible,
+  },
+});
+
+const worthBiddingRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids/{bid}/worth-bidding',
+  tags,
+  security: sessionOnly,
+  summary: 'Is this tender worth bidding?',
+  description:
+    "A card from the release's intelligence: the buyer's awards (count, median value, recent suppliers), awards for similar work " +
+    "(a heuristic, with its rule), the incumbent on the buyer's expiring contract for the same work, and the bid's checks.",
+  request: { params: BidParams },
+  responses: {
+    200: { description: 'The card.', content: json(WorthBiddingCard) },
+    401: notSignedIn,
+    404: bidNotVisible,
+    503: { description: 'The intelligence store is still loading (`Retry-After` says when to try again).', content: json(NotReady) },
+  },
+});
+
+const partnersRoute = createRoute({
+  method: 'get',
+  path: '/v1/partners',
+  tags,
+  security: sessionOnly,
+  summary: 'Partners who can close a gap',
+  description: 'The active rows of the partners catalogue, for a signed-in session that belongs to at least one organisation.',
+  request: { query: PartnersQuery },
+  responses: {
+    200: { description: 'Active partners, by name.', content: json(PartnerListSchema) },
+    400: errorReply('An unknown category.'),
+    401: notSignedIn,
+    403: errorReply('The account belongs to no organisation yet.'),
+  },
+});
+
+const PARTNERS_NOT_SIGNED_IN = 'The partners catalogue needs a signed-in session: sign in with POST /v1/auth/login and send the svc_session cookie; API keys do not open it.';
+const NO_ORGANISATION = 'The partners catalogue is for members of an organisation: create one with POST /v1/orgs, or accept an invitation, then ask again.';
+
+/**
+ * The bid workspace routes (spec, Bids): drafts, gaps with partners, plan and recompute, export,
+ * worth-bidding, and the partners catalogue. Every bid route loads its bid through `accessBid`: viewers
+ * read, members and above write, a non-member gets the missing bid's 404. Mount it after the caller middleware.
+ *
+ * @example
+ * app.route('/', bidWorkspaceRoutes({ state, store, library, pool, model, requirements, now }));
+ */
+export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIHono<BidEnv> {
+  const { state, store } = options;
+  const now = options.now ?? (() => new Date());
+  const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
+  // Before the validators, so a caller without a session learns nothing about the inputs.
+  app.use('/v1/bids/*', requireBidSession);
+
+  const load = (c: Context<BidEnv>, bidId: string, need: BidNeed) => accessBid(state, bidId, c.get('accountId'), need);
+
+  app.openapi(listDraftsRoute, (c) => {
+    const access = load(c, c.req.valid('param').bid, 'read');
+    if (!access.ok) return c.json({ detail: access.detail }, 404);
+    return c.json({ drafts: listDrafts(state, access.bid.bid_id) }, 200);
+  });
+
+  app.openapi(patchDraftRoute, (c) => {
+    const { bid: bidId, requirement } = c.req.valid('param');
+    const access = load(c, bidId, 'write');
+    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+    if (!options.requirements.list(state, bidId).some((row) => row.requirement_id === requirement)) {
+      return c.json({ detail: `This bid has no requirement ${requirement.slice(0, 80)}; GET /v1/bids/${bidId}/requirements lists them.` }, 404);
+    }
+    return c.json(savePersonDraft(state, bidId, requirement, c.req.valid('json').text, c.get('accountId'), now()), 200);
+  });
+
+  const withPartners = (gap: StoredGap) => ({ ...gap, partners: activePartners(partnerCatalogue(), gap.category, gap.region) });
+
+  app.openapi(listGapsRoute, (c) => {
+    const access = load(c, c.req.valid('param').bid, 'read');
+    if (!access.ok) return c.json({ detail: access.detail }, 404);
+    const gaps = listGaps(state, access.bid.bid_id);
+    const counts: Record<string, number> = {};
+    for (const gap of gaps) counts[gap.category] = (counts[gap.category] ?? 0) + 1;
+    return c.json({ gaps: gaps.map(withPartners), counts }, 200);
+  });
+
+  app.openapi(patchGapRoute, (c) => {
+    const { bid: bidId, gap: gapId } = c.req.valid('param');
+    const access = load(c, bidId, 'write');
+    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+    const gap = markGapNotApplicable(state, bidId, gapId, c.req.valid('json').reason, c.get('accountId'), now());
+    if (!gap) return c.json({ detail: `This bid has no gap ${gapId.slice(0, 80)}; GET /v1/bids/${bidId}/gaps lists them.` }, 404);
+    return c.json(withPartners(gap), 200);
+  });
+
+  app.openapi(planRoute, (c) => {
+    const access = load(c, c.req.valid('param').bid, 'read');
+    if (!access.ok) return c.json({ detail: access.detail }, 404);
+    return c.json(planView(state, access.bid), 200);
+  });
+
+  app.openapi(recomputeRoute, async (c) => {
+    const access = load(c, c.req.valid('param').bid, 'write');
+    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+    try {
+      return c.json(await recomputeWorkspace(options, access.bid, now()), 200);
+    } catch (error) {
+      if (!(error instanceof AnalysisPoolFullError)) throw error;
+      c.header('Retry-After', String(error.retryAfterSeconds));
+      return c.json({ detail: `The library documents could not be read now: ${error.message}` }, 503);
+    }
+  });
+
+  app.openapi(exportRoute, async (c) => {
+    const access = load(c, c.req.valid('param').bid, 'read');
+    if (!access.ok) return c.json({ detail: access.detail }, 404);
+    const document = responseDocument(state, options, access.bid, access.membership.company_name);
+    const name = fileName(access.bid.title);
+    if (c.req.valid('query').format === 'md') {
+      c.header('content-disposition', `attachment; filename="${name}.md"`);
+      return c.body(responseMarkdown(document), 200, { 'content-type': 'text/markdown; charset=utf-8' });
+    }
+    c.header('content-disposition', `attachment; filename="${name}.docx"`);
+    return c.body(await responseDocx(document), 200, { 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
+  });
+
+  app.openapi(worthBiddingRoute, async (c) => {
+    const access = load(c, c.req.valid('param').bid, 'read');
+    if (!access.ok) return c.json({ detail: access.detail }, 404);
+    const served = store.state();
+    if (!served.ready) {
+      c.header('Retry-After', '30');
+      return c.json({ ready: false as const, detail: `${served.detail} Try again later.` }, 503);
+    }
+    const checks = bidChecks(state, options.requirements.list(state, access.bid.bid_id), access.bid.bid_id);
+    return c.json(await worthBiddingCard(intelContextOf(served.release, store.now()), access.bid, checks), 200);
+  });
+
+  // Before the query's validator, so a caller who may not see the catalogue learns nothing about its categories.
+  const memberOfAnOrganisation: MiddlewareHandler<BidEnv> = async (c, next) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'session') return c.json({ detail: PARTNERS_NOT_SIGNED_IN }, 401);
+    if (orgsOf(state, caller.accountId).length === 0) return c.json({ detail: NO_ORGANISATION }, 403);
+    await next();
+  };
+  app.use('/v1/partners', memberOfAnOrganisation);
+  app.openapi(partnersRoute, (c) => c.json({ partners: activePartners(partnerCatalogue(), c.req.valid('query').category) }, 200));
+
+  return app;
+}
+
+function responseDocument(state: StateDb, options: BidWorkspaceRoutesOptions, bid: BidRecord, company: string): ResponseDocument {
+  const drafts = new Map(listDrafts(state, bid.bid_id).map((draft) => [draft.requirement_id, draft]));
+  const frame = planFrame(state, bid);
+  return {
+    title: bid.title,
+    company,
+    closing: bid.closing_date ? `Closes ${bid.closing_date} (${frame.timeZone})` : null,
+    items: options.requirements.list(state, bid.bid_id).map((requirement) => ({ requirement, draft: drafts.get(requirement.requirement_id) ?? null })),
+  };
+}
+
+/** The bid title as a download name: ASCII letters, digits, spaces and dashes (a header value), at most 80 characters. */
+function fileName(title: string): string {
+  return title.replace(/[^A-Za-z0-9 -]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'bid-response';
+}

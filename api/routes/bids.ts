@@ -1,0 +1,191 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { StateDb } from '../../data/state/db.ts';
+import { timeZoneOf } from '../../lib/jurisdictions.ts';
+import { accessBid, requireBidSession, type BidEnv } from '../bids/access.ts';
+import { bidView, companyNames, createBid, listBids, memberIdByEmail, updateBid, type BidTender } from '../bids/bids.ts';
+import { BidListQuery, BidListSchema, BidParams, BidSchema, CreateBidBody, PatchBidBody } from '../bids/schemas.ts';
+import { transitionProblem } from '../bids/stages.ts';
+import { membershipOf, orgsOf } from '../orgs/orgs.ts';
+import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { may, rolesThatMay } from '../orgs/roles.ts';
+import type { ReleaseStore } from '../release-store.ts';
+import { ErrorSchema } from '../schemas/tender.ts';
+
+export interface BidRoutesOptions {
+  state: StateDb;
+  /** The served release: a bid created for a tender takes its title, buyer, closing date and time zone from it. */
+  store: Pick<ReleaseStore, 'state' | 'now'>;
+  now?: () => Date;
+}
+
+const ORG_NOT_VISIBLE = 'No organisation with this id is visible to you: check the id (GET /v1/orgs lists yours), or ask one of its owners or admins to invite you.';
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
+const notSignedIn = errorReply('No signed-in session.');
+const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
+const wrongMediaType = errorReply('The body is not in the media type this route reads.');
+const tags = ['Bids'];
+const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
+
+const createBidRoute = createRoute({
+  method: 'post',
+  path: '/v1/bids',
+  tags,
+  security: sessionOnly,
+  summary: 'Create a bid',
+  description:
+    'For a tender of the corpus (`page_key`: its title, buyer, closing date and the buyer\'s time zone are recorded) or a free `title`. ' +
+    'Starts in the stage `qualifying`, owned by its creator. Owners, admins and members may create bids.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { body: { required: true, content: json(CreateBidBody) } },
+  responses: {
+    201: { description: 'The new bid.', content: json(BidSchema) },
+    400: errorReply('An unknown field, neither page_key nor title, or an invalid value; `detail` names the field.'),
+    401: notSignedIn,
+    403: errorReply("The caller's role in the organisation may not create bids."),
+    404: errorReply('The organisation is not visible to the caller, or no tender of the served release has this page_key.'),
+    415: wrongMediaType,
+    503: errorReply('A page_key was given while no release is loaded; retry shortly, or create the bid with a title.'),
+  },
+});
+
+const listBidsRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids',
+  tags,
+  security: sessionOnly,
+  summary: 'Bids of your organisations',
+  request: { query: BidListQuery },
+  responses: {
+    200: { description: 'Bids of every organisation the caller belongs to (or of `org_id`), newest first.', content: json(BidListSchema) },
+    401: notSignedIn,
+    404: errorReply('`org_id` names an organisation not visible to the caller.'),
+  },
+});
+
+const readBidRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids/{bid}',
+  tags,
+  security: sessionOnly,
+  summary: 'One bid',
+  request: { params: BidParams },
+  responses: {
+    200: { description: 'The bid, with the stages it may move to next.', content: json(BidSchema) },
+    401: notSignedIn,
+    404: bidNotVisible,
+  },
+});
+
+const patchBidRoute = createRoute({
+  method: 'patch',
+  path: '/v1/bids/{bid}',
+  tags,
+  security: sessionOnly,
+  summary: 'Change a bid',
+  description: 'Any of stage, goal, owner (a member\'s email address) and due_date; null clears one. A stage must be one of `next_stages`. Owners, admins and members may change bids.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { params: BidParams, body: { required: true, content: json(PatchBidBody) } },
+  responses: {
+    200: { description: 'The bid after the change.', content: json(BidSchema) },
+    400: errorReply('An unknown field, an unknown stage, an owner who is not a member, or another invalid value; `detail` names it.'),
+    401: notSignedIn,
+    403: errorReply("The caller's role may not change bids (viewers read only)."),
+    404: bidNotVisible,
+    409: errorReply('The bid may not move to that stage from its current one; `detail` says which moves are allowed.'),
+    415: wrongMediaType,
+  },
+});
+
+/**
+ * The bid routes of bids-core (spec, Bids): create, list, read and change bids. Every route needs a
+ * signed-in session and loads its bid through `accessBid` (api/bids/access.ts). Mount it after the caller
+ * middleware.
+ *
+ * @example
+ * app.route('/', bidRoutes({ state, store, now }));
+ */
+export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
+  const { state, store } = options;
+  const now = options.now ?? (() => new Date());
+  const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
+  // Before the validators, so a caller without a session learns nothing about the inputs.
+  app.use('/v1/bids/*', requireBidSession);
+
+  app.openapi(createBidRoute, (c) => {
+    const body = c.req.valid('json');
+    const membership = membershipOf(state, body.org_id, c.get('accountId'));
+    if (!membership) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
+    if (!may(membership.role, 'write_bids')) {
+      return c.json({ detail: `Your role in ${membership.company_name} (${membership.role}) may not create bids; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.` }, 403);
+    }
+    let tender: BidTender | null = null;
+    if (body.page_key !== undefined) {
+      const served = store.state();
+      if (!served.ready) {
+        c.header('Retry-After', '30');
+        return c.json({ detail: `No release is loaded yet, so the tender ${body.page_key} cannot be looked up; retry shortly, or create the bid with a title instead of page_key.` }, 503);
+      }
+      const hit = served.release.tenders.get(body.page_key, store.now());
+      if (!hit) return c.json({ detail: `No tender has the page_key ${body.page_key} in the served release; use the page_key of a search result (GET /v1/tenders), or create the bid with a title.` }, 404);
+      const row = hit.tender.row;
+      tender = {
+        page_key: body.page_key,
+        title: row.title,
+        buyer: row.buyer,
+        jurisdiction: hit.tender.jurisdiction,
+        closing_date: hit.tender.closingDate,
+        closing_at: row.closing_at,
+        time_zone: timeZoneOf(hit.tender.jurisdiction),
+      };
+    }
+    const bid = createBid(state, {
+      orgId: membership.org_id,
+      accountId: c.get('accountId'),
+      tender,
+      // The schema requires a title when there is no tender.
+      title: body.title ?? tender!.title,
+      dueDate: body.due_date ?? null,
+      goal: body.goal ?? null,
+      now: now(),
+    });
+    return c.json(bidView(state, bid, membership.company_name), 201);
+  });
+
+  app.openapi(listBidsRoute, (c) => {
+    const accountId = c.get('accountId');
+    const orgId = c.req.valid('query').org_id ?? null;
+    if (orgId !== null && !membershipOf(state, orgId, accountId)) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
+    const names = companyNames(orgsOf(state, accountId));
+    return c.json({ bids: listBids(state, accountId, orgId).map((bid) => bidView(state, bid, names.get(bid.org_id)!)) }, 200);
+  });
+
+  app.openapi(readBidRoute, (c) => {
+    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
+    if (!access.ok) return c.json({ detail: access.detail }, 404);
+    return c.json(bidView(state, access.bid, access.membership.company_name), 200);
+  });
+
+  app.openapi(patchBidRoute, (c) => {
+    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
+    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+    const { bid, membership } = access;
+    const { owner, stage, ...rest } = c.req.valid('json');
+    if (stage !== undefined) {
+      const problem = transitionProblem(bid.stage, stage);
+      if (problem !== null) return c.json({ detail: problem }, 409);
+    }
+    let ownerId: string | null | undefined;
+    if (owner !== undefined) {
+      ownerId = owner === null ? null : memberIdByEmail(state, bid.org_id, owner);
+      if (ownerId === null && owner !== null) {
+        return c.json({ detail: `owner: ${owner} is not a member of ${membership.company_name}; GET /v1/orgs/${bid.org_id}/members lists who is.` }, 400);
+      }
+    }
+    const changed = updateBid(state, bid, { stage, ownerId, ...rest }, now());
+    return c.json(bidView(state, changed, membership.company_name), 200);
+  });
+
+  return app;
+}
