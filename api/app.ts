@@ -1,11 +1,14 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
+import { BidFileStore } from './bids/file-store.ts';
+import { requirementsOnFileRead } from './bids/requirements/store.ts';
 import { checkerAnalyses } from './checkers/registry.ts';
 import { servicesFromEnv, type Services } from './providers/index.ts';
 import { createContentCache } from './documents/content-cache.ts';
@@ -73,6 +76,10 @@ export interface AppOptions {
   sandbox?: Sandbox;
   /** Where organisations' library files are kept (`<dataDir>/state/documents`). Default: the system temp folder. */
   documentsDir?: string;
+  /** Where bid files and their page renders are kept (`<dataDir>/state/bid-files`). Default: the system temp folder. */
+  bidFilesDir?: string;
+  /** Signs short-lived bid file links (api/bids/signed-links.ts `bidLinkSecret`). Default: a random secret for this process. */
+  bidLinkSecret?: string;
   /** Where people and clients reach the service (`SVC_PUBLIC_URL`): sign-in links, connector URLs, the origin cookie writes must come from. */
   publicUrl?: string;
   /**
@@ -243,7 +250,9 @@ export function createService(options: AppOptions): Service {
   const documentsDir = options.documentsDir ?? join(tmpdir(), 'tender-intel-documents');
   app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now, ...log }));
-  app.route('/', bidRoutes({ state, store: options.store, now }));
+  const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
+  const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
+  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
   app.route('/', bidRequirementRoutes({ state, now }));
   app.route('/', bidWorkspaceRoutes({ state, store: options.store, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements, now }));
 

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { createService } from './app.ts';
+import { bidLinkSecret } from './bids/signed-links.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
 import type { WeeklyCaps } from './usage/meter.ts';
 import { ReleaseStore } from './release-store.ts';
@@ -57,7 +58,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = await ReleaseStore.open({ dataDir: options.dataDir, log, ...(memoryLimit ? { duckdbMemoryLimit: memoryLimit } : {}) });
   const host = options.host ?? DEFAULT_HOST;
   let state: StateDb;
+  let linkSecret: string;
   try {
+    linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
     state = openStateDb(options.dataDir);
   } catch (error) {
     await store.close();
@@ -89,6 +92,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     notice: log,
     ...(options.logError ? { log: options.logError } : {}),
     documentsDir: join(options.dataDir, 'state', 'documents'),
+    bidFilesDir: join(options.dataDir, 'state', 'bid-files'),
+    bidLinkSecret: linkSecret,
     publicUrl: options.publicUrl ?? url,
     bidPrice: options.bidPrice,
     trustProxy: options.trustProxy ?? false,

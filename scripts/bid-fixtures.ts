@@ -25,7 +25,7 @@ const headerSchema = z.object({
   held_out: z.enum(['yes', 'no']),
 });
 
-export interface LabelledRequirement {
+interface LabelledRequirement {
   kind: (typeof kinds)[number];
   mandatory: boolean;
   weight: number | null;

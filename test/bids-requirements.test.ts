@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { recomputeRequirements } from '../api/bids/requirements/store.ts';
-import { sniffDocument } from '../api/documents/intake.ts';
-import { readDocument } from '../api/documents/read.ts';
+import { listRequirements, recomputeRequirements, requirementsOnFileRead } from '../api/bids/requirements/store.ts';
 import { bidRequirementRoutes } from '../api/routes/bid-requirements.ts';
-import { newId } from '../lib/tokens.ts';
 import { startBidApp, type BidTestApp } from './helpers/bid-app.ts';
 import { bidFixtures } from './helpers/bid-requirements-set.ts';
 import { jsonRequest } from './helpers/org-app.ts';
@@ -33,34 +30,15 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
   let outsider: string;
   let bidId: string;
 
-  /**
-   * Stores a labelled tender file on the bid as the upload does: its pages read once through the document
-   * readers into bid_file_pages.
-   */
-  async function addFile(name: string, uploader: string): Promise<string> {
+  /** Uploads a labelled tender file through the files route; the requirements are extracted before it answers. */
+  async function upload(name: string): Promise<string> {
     const bytes = new Uint8Array(await readFile(new URL(name, bidFixtures)));
-    const sniffed = await sniffDocument(bytes);
-    if (sniffed.format === null) throw new Error(`${name} is not a readable document`);
-    const read = await readDocument({ bytes, sha256: '', kind: sniffed.kind, mime: sniffed.mime, filename: name }, { maxPages: 100, renderScale: 2, ocr: false });
-    const fileId = newId('file_');
-    const at = t.clock.now().toISOString();
-    t.state.run(
-      `INSERT INTO bid_files (file_id, bid_id, filename, kind, content_type, size_bytes, sha256, page_count, read_status, uploaded_by, uploaded_at)
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'read', account_id, ? FROM accounts WHERE email = ?`,
-      fileId,
-      bidId,
-      name,
-      sniffed.kind,
-      sniffed.mime,
-      bytes.length,
-      fileId,
-      read.pageCount,
-      at,
-      uploader,
-    );
-    for (const page of read.pages) t.state.run("INSERT INTO bid_file_pages (file_id, n, text, source) VALUES (?, ?, ?, 'text_layer')", fileId, page.page, page.text);
+    const form = new FormData();
+    form.set('file', new File([bytes], name));
+    const response = await t.app.request(`/v1/bids/${bidId}/files`, { method: 'POST', body: form, headers: { cookie: member } });
+    assert.equal(response.status, 201, await response.clone().text());
     t.clock.advance(1000);
-    return fileId;
+    return ((await response.json()) as { file_id: string }).file_id;
   }
 
   const pageText = (fileId: string, n: number) => t.state.get<{ text: string }>('SELECT text FROM bid_file_pages WHERE file_id = ? AND n = ?', fileId, n)!.text;
@@ -81,7 +59,8 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
   let transportFile: string;
 
   before(async () => {
-    t = await startBidApp();
+    // As api/app.ts wires it: requirements are extracted when a file's text is stored.
+    t = await startBidApp({ onFileRead: [(bid) => requirementsOnFileRead(t.state, t.clock.now)(bid)] });
     t.app.route('/', bidRequirementRoutes({ state: t.state, now: t.clock.now }));
     const owner = t.signIn('owner@harbour.test');
     member = t.signIn('member@harbour.test');
@@ -94,12 +73,13 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
     await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Elsewhere Pty Ltd' }, outsider));
     const bid = await t.app.request('/v1/bids', jsonRequest('POST', { org_id: orgId, title: 'Bus stop maintenance' }, member));
     bidId = ((await bid.json()) as { bid_id: string }).bid_id;
-    transportFile = await addFile('nz-rfp-regional-transport.pdf', 'member@harbour.test');
+    transportFile = await upload('nz-rfp-regional-transport.pdf');
   });
 
-  after(() => t.state.close());
+  after(() => t.close());
 
   it('an uploaded tender file gives its requirements, each span pointing at its page and characters', async () => {
+    assert.ok(listRequirements(t.state, bidId).length >= 20, 'extracted when the upload stored the text, before any list');
     const requirements = await list('', viewer);
     assert.ok(requirements.length >= 20, `found ${requirements.length}`);
     const glass = find(requirements, 'The Supplier must repair or make safe any damaged shelter glass');
@@ -201,7 +181,7 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
 
   it('a recompute (and a new file) keeps people\'s edits, additions, splits and merges, and adds the new file\'s requirements', async () => {
     const before = await list();
-    await addFile('wa-rfq-cleaning.txt', 'member@harbour.test');
+    await upload('wa-rfq-cleaning.txt');
     const after = await list();
     for (const requirement of before) {
       const kept = after.find((candidate) => candidate.requirement_id === requirement.requirement_id);

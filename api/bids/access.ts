@@ -48,13 +48,17 @@ export type BidAccess =
   | { ok: true; bid: BidRecord; membership: Membership }
   | { ok: false; status: 403 | 404; detail: string };
 
-export const NOT_SIGNED_IN =
+const NOT_SIGNED_IN =
   'Bid routes need a signed-in session: sign in with POST /v1/auth/login and send the svc_session cookie; API keys do not open them.';
 
 /** One sentence for a missing bid and for a bid of an organisation the caller does not belong to. */
-export const BID_NOT_VISIBLE = 'No bid with this id is visible to you: check the id (GET /v1/bids lists your bids), or ask the organisation to invite you.';
+const BID_NOT_VISIBLE = 'No bid with this id is visible to you: check the id (GET /v1/bids lists your bids), or ask the organisation to invite you.';
 
-/** Answers 401 to anyone but a signed-in session and records the account; mount it on `/v1/bids/*` (which also matches `/v1/bids`). */
+/**
+ * Answers 401 to anyone but a signed-in session and records the account. Each bid sub-app registers it on
+ * `/v1/bids/*` (which also matches `/v1/bids`) before its routes, so it runs first whatever order the sub-apps
+ * are mounted in; running it twice is harmless.
+ */
 export const requireBidSession: MiddlewareHandler<BidEnv> = async (c, next) => {
   const caller = c.get('caller');
   if (caller.kind !== 'session') return c.json({ detail: NOT_SIGNED_IN }, 401);
@@ -84,7 +88,7 @@ export function accessBid(state: StateDb, bidId: string, accountId: string, need
   return { ok: true, bid, membership };
 }
 
-/** Why this member may not change bids, and whom to ask. */
+/** Why this member may not create or change bids, and whom to ask. */
 export function writeRefusal(membership: Membership): string {
-  return `Your role in ${membership.company_name} (${membership.role}) may read its bids but not change them; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.`;
+  return `Your role in ${membership.company_name} (${membership.role}) may read its bids but not create or change them; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.`;
 }

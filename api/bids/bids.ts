@@ -55,7 +55,7 @@ export interface BidChanges {
   goal?: string | null | undefined;
   /** The account id of a member of the bid's organisation, or null for nobody. */
   ownerId?: string | null | undefined;
-  due_date?: string | null | undefined;
+  dueDate?: string | null | undefined;
 }
 
 export function createBid(state: StateDb, bid: NewBid): BidRecord {
@@ -104,7 +104,7 @@ export function updateBid(state: StateDb, bid: BidRecord, changes: BidChanges, n
     stage: changes.stage ?? bid.stage,
     goal: changes.goal === undefined ? bid.goal : changes.goal,
     owner_id: changes.ownerId === undefined ? bid.owner_id : changes.ownerId,
-    due_date: changes.due_date === undefined ? bid.due_date : changes.due_date,
+    due_date: changes.dueDate === undefined ? bid.due_date : changes.dueDate,
   };
   state.run(
     'UPDATE bids SET stage = ?, goal = ?, owner_id = ?, due_date = ?, updated_at = ? WHERE bid_id = ?',

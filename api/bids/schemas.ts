@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { strictBody } from '../orgs/schemas.ts';
 import { STAGES } from './stages.ts';
+import { MAX_MESSAGE_CHARACTERS } from './thread.ts';
 
 /** Wire schemas of the bid routes (api/routes/bids.ts). Request bodies are strict: an unknown field is refused with 400. */
 
@@ -81,3 +82,45 @@ export const BidSchema = z
   .openapi('Bid');
 
 export const BidListSchema = z.object({ bids: z.array(BidSchema) }).openapi('BidList');
+
+export const ThreadPostBody = strictBody({
+  text: z
+    .string({ error: 'must be the message as text' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(MAX_MESSAGE_CHARACTERS, { error: `must be at most ${MAX_MESSAGE_CHARACTERS} characters` })
+    .openapi({ description: `The message, at most ${MAX_MESSAGE_CHARACTERS} characters.` }),
+});
+
+export const ThreadMessageSchema = z
+  .object({
+    message_id: z.string(),
+    author: z.object({ account_id: z.string(), email: z.string() }).openapi({ description: 'The member who wrote it.' }),
+    text: z.string(),
+    created_at: instant,
+  })
+  .openapi('BidThreadMessage');
+
+export const ThreadSchema = z.object({ messages: z.array(ThreadMessageSchema).openapi({ description: 'Oldest first.' }) }).openapi('BidThread');
+
+export const ChatSchema = z
+  .object({
+    bid_id: z.string(),
+    stage: StageSchema,
+    next_stages: z.array(StageSchema),
+    goal: z.string().nullable(),
+    jobs: z.array(z.object({})).openapi({ description: 'Background jobs of the bid: always empty, as none exist yet.' }),
+    running: z.string().openapi({ description: 'What is running for the bid, as a sentence.' }),
+    recap: z
+      .object({
+        files: z.number().int(),
+        unreadable_files: z.number().int().openapi({ description: 'Files kept whose text could not be read.' }),
+        pages_read: z.number().int(),
+        thread_messages: z.number().int(),
+        last_message: z.object({ author: z.string(), created_at: instant }).nullable(),
+        days_to_close: z.number().int().nullable().openapi({ description: "Days from today to the closing day, in the buyer's time zone; negative once closed." }),
+        summary: z.string().openapi({ description: 'The recap as sentences to show a person.' }),
+      })
+      .openapi({ description: "Built from the bid's stored state: stage, dates, files and thread." }),
+  })
+  .openapi('BidChat');

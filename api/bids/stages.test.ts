@@ -14,7 +14,7 @@ test('a bid moves forward one stage at a time, back one step while working, and 
 
 test('skipping a stage or leaving a final one is refused with the allowed moves', () => {
   assert.equal(transitionProblem('qualifying', 'reviewing'), 'A bid in the stage qualifying may move only to preparing or withdrawn, not to reviewing.');
-  assert.equal(transitionProblem('preparing', 'won'), 'A bid in the stage preparing may move only to reviewing or qualifying or withdrawn, not to won.');
+  assert.equal(transitionProblem('preparing', 'won'), 'A bid in the stage preparing may move only to reviewing, qualifying or withdrawn, not to won.');
   assert.match(transitionProblem('lost', 'preparing')!, /^The bid is lost, a final stage/);
   assert.deepEqual(STAGES.filter((stage) => !isOpenStage(stage)), ['won', 'lost', 'withdrawn']);
 });

@@ -34,5 +34,10 @@ export function transitionProblem(from: Stage, to: Stage): string | null {
   if (from === to || TRANSITIONS[from].includes(to)) return null;
   const allowed = TRANSITIONS[from];
   if (allowed.length === 0) return `The bid is ${from}, a final stage: it cannot move to ${to}. Create a new bid to respond again.`;
-  return `A bid in the stage ${from} may move only to ${allowed.join(' or ')}, not to ${to}.`;
+  return `A bid in the stage ${from} may move only to ${alternatives(allowed)}, not to ${to}.`;
+}
+
+/** Stages as a sentence lists choices: "reviewing, qualifying or withdrawn". */
+export function alternatives(stages: readonly Stage[]): string {
+  return stages.length <= 1 ? (stages[0] ?? 'nothing') : `${stages.slice(0, -1).join(', ')} or ${stages.at(-1)}`;
 }

@@ -10,4 +10,6 @@ export const checkerAnalyses: Readonly<Record<string, AnalysisLocation>> = {
   identity_check: { moduleUrl: new URL('./identity/analyse.ts', import.meta.url).href, exportName: 'analyseIdentity' },
   check_pack: { moduleUrl: new URL('./pack/analyse.ts', import.meta.url).href, exportName: 'analysePack' },
   read_text: { moduleUrl: new URL('./read-text.ts', import.meta.url).href, exportName: 'readText' },
+  // A page of a bid file drawn as PNG (GET /v1/bids/{bid}/files/{file_id}/pages/{n}/image).
+  render_page: { moduleUrl: new URL('../bids/render-page.ts', import.meta.url).href, exportName: 'renderPage' },
 };

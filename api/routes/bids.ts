@@ -1,21 +1,39 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import { timeZoneOf } from '../../lib/jurisdictions.ts';
-import { accessBid, requireBidSession, type BidEnv } from '../bids/access.ts';
+import { accessBid, requireBidSession, writeRefusal, type BidEnv } from '../bids/access.ts';
 import { bidView, companyNames, createBid, listBids, memberIdByEmail, updateBid, type BidTender } from '../bids/bids.ts';
-import { BidListQuery, BidListSchema, BidParams, BidSchema, CreateBidBody, PatchBidBody } from '../bids/schemas.ts';
+import { bidChat } from '../bids/chat.ts';
+import type { BidFileStore } from '../bids/file-store.ts';
+import { BidListQuery, BidListSchema, BidParams, BidSchema, ChatSchema, CreateBidBody, PatchBidBody, ThreadMessageSchema, ThreadPostBody, ThreadSchema } from '../bids/schemas.ts';
 import { transitionProblem } from '../bids/stages.ts';
+import { postMessage, threadOf } from '../bids/thread.ts';
+import type { AnalysisPool } from '../documents/pool.ts';
 import { membershipOf, orgsOf } from '../orgs/orgs.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
-import { may, rolesThatMay } from '../orgs/roles.ts';
+import { may } from '../orgs/roles.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
+import { bidFileRoutes, type FileReadListener } from './bid-files.ts';
 
 export interface BidRoutesOptions {
   state: StateDb;
   /** The served release: a bid created for a tender takes its title, buyer, closing date and time zone from it. */
   store: Pick<ReleaseStore, 'state' | 'now'>;
+  /** Where bid files and their page renders are kept on disk (`<dataDir>/state/bid-files`). */
+  files: BidFileStore;
+  /** The analysis threads uploaded files are read and drawn in (api/documents/pool.ts). */
+  pool: AnalysisPool;
+  /** Signs the short-lived file links: `SVC_BID_LINK_SECRET`, or the one kept in the state folder (api/bids/signed-links.ts). */
+  linkSecret: string;
+  /** The service's public base address, which file and page links start with. */
+  publicUrl: string;
+  /** Told after a file's pages are stored, before its upload is answered (api/bids/README.md). */
+  onFileRead?: readonly FileReadListener[];
   now?: () => Date;
+  /** Where a failing file-read listener is reported. */
+  log?: (error: unknown, c: Context) => void;
 }
 
 const ORG_NOT_VISIBLE = 'No organisation with this id is visible to you: check the id (GET /v1/orgs lists yours), or ask one of its owners or admins to invite you.';
@@ -98,13 +116,61 @@ const patchBidRoute = createRoute({
   },
 });
 
+const threadRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids/{bid}/thread',
+  tags,
+  security: sessionOnly,
+  summary: "The bid's thread",
+  request: { params: BidParams },
+  responses: {
+    200: { description: 'Every message, oldest first, with its author and time.', content: json(ThreadSchema) },
+    401: notSignedIn,
+    404: bidNotVisible,
+  },
+});
+
+const postThreadRoute = createRoute({
+  method: 'post',
+  path: '/v1/bids/{bid}/thread',
+  tags,
+  security: sessionOnly,
+  summary: "Post to the bid's thread",
+  description: 'Owners, admins and members may post.',
+  middleware: [bodyMediaType('json')] as const,
+  request: { params: BidParams, body: { required: true, content: json(ThreadPostBody) } },
+  responses: {
+    201: { description: 'The message as stored.', content: json(ThreadMessageSchema) },
+    400: errorReply('An empty or over-long message, or an unknown field.'),
+    401: notSignedIn,
+    403: errorReply("The caller's role may not change bids (viewers read only)."),
+    404: bidNotVisible,
+    415: wrongMediaType,
+  },
+});
+
+const chatRoute = createRoute({
+  method: 'get',
+  path: '/v1/bids/{bid}/chat',
+  tags,
+  security: sessionOnly,
+  summary: 'Where the bid stands',
+  description: 'Stage, goal, jobs (none exist yet, so always empty), what is running and a recap built from the bid\'s files, dates and thread.',
+  request: { params: BidParams },
+  responses: {
+    200: { description: 'The bid at a glance.', content: json(ChatSchema) },
+    401: notSignedIn,
+    404: bidNotVisible,
+  },
+});
+
 /**
- * The bid routes of bids-core (spec, Bids): create, list, read and change bids. Every route needs a
- * signed-in session and loads its bid through `accessBid` (api/bids/access.ts). Mount it after the caller
- * middleware.
+ * The bid routes of bids-core (spec, Bids): create, list, read and change bids, their files
+ * (api/routes/bid-files.ts), thread and chat. Every route but the signed file link needs a signed-in session
+ * and loads its bid through `accessBid` (api/bids/access.ts). Mount it after the caller middleware.
  *
  * @example
- * app.route('/', bidRoutes({ state, store, now }));
+ * app.route('/', bidRoutes({ state, store, files: new BidFileStore(join(dataDir, 'state', 'bid-files')), pool, linkSecret, publicUrl }));
  */
 export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
   const { state, store } = options;
@@ -117,9 +183,7 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
     const body = c.req.valid('json');
     const membership = membershipOf(state, body.org_id, c.get('accountId'));
     if (!membership) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
-    if (!may(membership.role, 'write_bids')) {
-      return c.json({ detail: `Your role in ${membership.company_name} (${membership.role}) may not create bids; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.` }, 403);
-    }
+    if (!may(membership.role, 'write_bids')) return c.json({ detail: writeRefusal(membership) }, 403);
     let tender: BidTender | null = null;
     if (body.page_key !== undefined) {
       const served = store.state();
@@ -171,7 +235,7 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
     if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const { bid, membership } = access;
-    const { owner, stage, ...rest } = c.req.valid('json');
+    const { owner, stage, goal, due_date: dueDate } = c.req.valid('json');
     if (stage !== undefined) {
       const problem = transitionProblem(bid.stage, stage);
       if (problem !== null) return c.json({ detail: problem }, 409);
@@ -183,9 +247,41 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
         return c.json({ detail: `owner: ${owner} is not a member of ${membership.company_name}; GET /v1/orgs/${bid.org_id}/members lists who is.` }, 400);
       }
     }
-    const changed = updateBid(state, bid, { stage, ownerId, ...rest }, now());
+    const changed = updateBid(state, bid, { stage, goal, ownerId, dueDate }, now());
     return c.json(bidView(state, changed, membership.company_name), 200);
   });
+
+  app.openapi(threadRoute, (c) => {
+    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
+    if (!access.ok) return c.json({ detail: access.detail }, 404);
+    return c.json({ messages: threadOf(state, access.bid.bid_id) }, 200);
+  });
+
+  app.openapi(postThreadRoute, (c) => {
+    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
+    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+    return c.json(postMessage(state, access.bid.bid_id, c.get('accountId'), c.req.valid('json').text, now()), 201);
+  });
+
+  app.openapi(chatRoute, (c) => {
+    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
+    if (!access.ok) return c.json({ detail: access.detail }, 404);
+    return c.json(bidChat(state, access.bid, now()), 200);
+  });
+
+  app.route(
+    '/',
+    bidFileRoutes({
+      state,
+      files: options.files,
+      pool: options.pool,
+      linkSecret: options.linkSecret,
+      publicUrl: options.publicUrl,
+      now,
+      onFileRead: options.onFileRead ?? [],
+      log: options.log ?? ((error, c) => console.error(`${c.req.method} ${c.req.path}: a file-read listener failed:`, error)),
+    }),
+  );
 
   return app;
 }

@@ -1,6 +1,11 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { join } from 'node:path';
+import { BidFileStore } from '../../api/bids/file-store.ts';
+import { checkerAnalyses } from '../../api/checkers/registry.ts';
+import { createAnalysisPool, type AnalysisPool } from '../../api/documents/pool.ts';
 import { caller } from '../../api/middleware/caller.ts';
 import { errorReplies } from '../../api/middleware/errors.ts';
+import type { FileReadListener } from '../../api/routes/bid-files.ts';
 import { bidRoutes } from '../../api/routes/bids.ts';
 import { orgRoutes } from '../../api/routes/orgs.ts';
 import type { ReleaseStore } from '../../api/release-store.ts';
@@ -51,16 +56,28 @@ export interface BidTestApp {
   signIn(email: string): string;
   /** Adds the account of `email` (signed in before) to `orgId` with `role`. */
   join(orgId: string, email: string, role: 'owner' | 'admin' | 'member' | 'viewer'): void;
+  /** Where bid files are kept on disk. */
+  bidFilesDir: string;
+  /** Stops the analysis threads (a pool given in the options is left to its owner). */
+  close(): Promise<void>;
 }
+
+/** The secret the test app signs file links with. */
+export const LINK_SECRET = 'test-link-secret-0123456789abcdefghijklmnop';
 
 export interface BidTestAppOptions {
   /** false: no release is loaded (creating a bid by page_key answers 503). Default: a release serving `TENDER`. */
   release?: boolean;
+  /** The analysis threads; default one thread running the real `read_text` and `render_page`. */
+  pool?: AnalysisPool;
+  /** Told after each file's pages are stored. */
+  onFileRead?: FileReadListener[];
 }
 
 /**
  * The organisation and bid sub-apps behind the caller middleware, as the real app mounts them, over a
- * temporary state store and data folder (removed when the test file finishes) and a release serving one tender.
+ * temporary state store and data folder (removed when the test file finishes), a release serving one tender
+ * and a pool thread reading and drawing uploaded files with the real analyses.
  */
 export async function startBidApp(options: BidTestAppOptions = {}): Promise<BidTestApp> {
   const dataDir = await tempDir('bids-');
@@ -76,10 +93,27 @@ export async function startBidApp(options: BidTestAppOptions = {}): Promise<BidT
   app.notFound(errors.notFound);
   app.onError(errors.onError);
   app.use('*', caller({ state, now: clock.now }));
-  const mailer = createMailer({ outboxDir: `${dataDir}/outbox` });
-  app.route('/', orgRoutes({ state, mailer, documentsDir: `${dataDir}/state/documents`, publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
-  app.route('/', bidRoutes({ state, store, now: clock.now }));
+  const mailer = createMailer({ outboxDir: join(dataDir, 'outbox') });
+  app.route('/', orgRoutes({ state, mailer, documentsDir: join(dataDir, 'state', 'documents'), publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
+  const bidFilesDir = join(dataDir, 'state', 'bid-files');
+  const pool = options.pool ?? createAnalysisPool({ analyses: { read_text: checkerAnalyses['read_text']!, render_page: checkerAnalyses['render_page']! }, size: 1 });
+  app.route('/', bidRoutes({
+    state,
+    store,
+    files: new BidFileStore(bidFilesDir),
+    pool,
+    linkSecret: LINK_SECRET,
+    publicUrl: PUBLIC_URL,
+    now: clock.now,
+    ...(options.onFileRead ? { onFileRead: options.onFileRead } : {}),
+    log: () => {},
+  }));
   return {
+    bidFilesDir,
+    async close() {
+      if (options.pool === undefined) await pool.close();
+      state.close();
+    },
     app,
     state,
     dataDir,

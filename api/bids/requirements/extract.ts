@@ -72,12 +72,13 @@ interface LeadIn {
   hint: ContextKind | null;
 }
 
+/** The clause number and the list items open under it, outermost first ("5", then "(a)", then "(ii)"). */
 interface ClauseRefs {
   number: string | null;
-  letter: string | null;
-  roman: string | null;
-  upper: string | null;
+  items: { key: string; label: string }[];
 }
+
+const noRefs = (): ClauseRefs => ({ number: null, items: [] });
 
 const bareWeight = /^(\d{1,3}(?:\.\d+)?)\s?%$/;
 const trailingPassFail = /^(.*\S)\s*pass\s*\/\s*fail$/i;
@@ -122,7 +123,7 @@ class FileReading {
   readonly #found: ExtractedRequirement[] = [];
   #page = 0;
   #pageText = '';
-  #refs: ClauseRefs = { number: null, letter: null, roman: null, upper: null };
+  #refs: ClauseRefs = noRefs();
   #lastLetter: string | null = null;
   #context: ContextKind | null = null;
   #leadIn: LeadIn | null = null;
@@ -142,7 +143,14 @@ class FileReading {
       this.#page = page.n;
       this.#pageText = page.text;
       const lines = page.lines.filter((line) => !isFurniture(line));
-      for (const [index, line] of lines.entries()) this.#readLine(line, lines.slice(index + 1).find((next) => next.text !== '') ?? null);
+      // The next line with text after each line, found in one pass from the end.
+      const nextFilled: (PageLine | null)[] = [];
+      let following: PageLine | null = null;
+      for (let index = lines.length - 1; index >= 0; index--) {
+        nextFilled[index] = following;
+        if (lines[index]!.text !== '') following = lines[index]!;
+      }
+      for (const [index, line] of lines.entries()) this.#readLine(line, nextFilled[index] ?? null);
       this.#closeBlock();
       this.#titleAwaitingWeight = null;
     }
@@ -229,23 +237,29 @@ class FileReading {
     this.#context = contextOf(body);
     this.#leadIn = null;
     this.#tableWeighs = false;
-    if (!numbering && isTopHeading(body, null)) this.#refs = { number: null, letter: null, roman: null, upper: null };
+    if (!numbering && isTopHeading(body, null)) this.#refs = noRefs();
   }
 
+  /**
+   * An item closes the items nested under an earlier item of its own level and style, and nests under the others:
+   * "a)" then "(i)" then "(A)" reads 5(a)(i)(A), and "a." written under "(i)" nests rather than replacing "a)".
+   */
   #advanceRefs(numbering: Numbering | null): void {
-    if (!numbering) return;
-    const refs = this.#refs;
-    if (numbering.level === 'number') this.#refs = { number: numbering.label, letter: null, roman: null, upper: null };
-    else if (numbering.level === 'letter') {
-      this.#refs = { ...refs, letter: numbering.label, roman: null, upper: null };
-      this.#lastLetter = numbering.label;
-    } else if (numbering.level === 'roman') this.#refs = { ...refs, roman: numbering.label, upper: null };
-    else if (numbering.level === 'upper') this.#refs = { ...refs, upper: numbering.label };
+    if (!numbering || numbering.level === 'bullet') return;
+    if (numbering.level === 'number') {
+      this.#refs = { number: numbering.label, items: [] };
+      this.#lastLetter = null;
+      return;
+    }
+    if (numbering.level === 'letter') this.#lastLetter = numbering.label;
+    const key = `${numbering.level} ${numbering.style}`;
+    const items = this.#refs.items;
+    const open = items.findIndex((item) => item.key === key);
+    this.#refs = { number: this.#refs.number, items: [...(open < 0 ? items : items.slice(0, open)), { key, label: numbering.label }] };
   }
 
   #ref(): string | null {
-    const { number, letter, roman, upper } = this.#refs;
-    const ref = `${number ?? ''}${letter ? `(${letter})` : ''}${roman ? `(${roman})` : ''}${upper ? `(${upper})` : ''}`;
+    const ref = `${this.#refs.number ?? ''}${this.#refs.items.map((item) => `(${item.label})`).join('')}`;
     return ref === '' ? null : ref;
   }
 
@@ -261,33 +275,38 @@ class FileReading {
       this.#leadIn = null;
       return;
     }
-    const hint = this.#leadIn?.hint ?? this.#context;
-    let stated = false;
+    const parent = this.#leadIn;
+    const listItem = block.numbering !== null && block.numbering.level !== 'number';
+    const hint = parent?.hint ?? this.#context;
     let opensList = false;
-    for (const [from, to] of sentenceRanges(block.text)) {
+    for (const [index, [from, to]] of sentenceRanges(block.text).entries()) {
       const sentence = block.text.slice(from, to);
       const obligation = obligationOf(sentence) ?? (isHandInInstruction(sentence) ? 'mandatory' : null);
       if (introducesList(sentence)) {
         const promises = obligation === null && isTendererPromise(sentence);
-        this.#leadIn = { mandatory: obligation === 'mandatory' || promises ? true : obligation === 'optional' ? false : null, hint: contextOf(sentence) };
+        const own = obligation === 'mandatory' || promises ? true : obligation === 'optional' ? false : null;
+        // A list inside an item of another list ("(i) an outline of its approach, including:") obliges as the outer one does.
+        const inherited = listItem ? parent : null;
+        this.#leadIn = { mandatory: own ?? inherited?.mandatory ?? null, hint: contextOf(sentence) ?? inherited?.hint ?? null };
         opensList = true;
         continue;
       }
-      if (obligation === null || isBuyerSentence(sentence)) continue;
+      if (obligation === null) {
+        // An item under a lead-in says what the lead-in asks for in its first sentence, without a verb of its own.
+        if (index === 0 && listItem && parent) this.#readListItem(parent, block, span(from, to));
+        continue;
+      }
+      if (isBuyerSentence(sentence)) continue;
       const kind: RequirementKind =
         hint === 'condition' ? 'condition' : asksForDocument(sentence) || isHandInInstruction(sentence) ? 'schedule' : 'clause';
       const mandatory = obligation === 'mandatory' || kind === 'condition';
       this.#emit(...span(from, to), kind, mandatory, null, obligation === 'optional' ? 0.6 : kind === 'clause' && block.numbering ? 0.9 : 0.85, block.ref);
-      stated = true;
     }
-    const listItem = block.numbering !== null && block.numbering.level !== 'number';
-    if (!stated && !opensList && listItem && this.#leadIn) this.#readListItem(block, span(0, block.text.length));
-    else if (!opensList && !listItem) this.#leadIn = null;
+    if (!opensList && !listItem) this.#leadIn = null;
   }
 
   /** An item under a lead-in ("The Respondent must:", "the following criteria:") that states nothing itself. */
-  #readListItem(block: Block, [start, end]: [number, number]): void {
-    const leadIn = this.#leadIn!;
+  #readListItem(leadIn: LeadIn, block: Block, [start, end]: [number, number]): void {
     const hint = leadIn.hint ?? this.#context;
     if (hint === 'criterion' && leadIn.mandatory === null) return this.#emit(start, end, 'criterion', false, weightOf(block.text), 0.7, block.ref);
     if (hint === 'condition') return this.#emit(start, end, 'condition', true, null, 0.8, block.ref);

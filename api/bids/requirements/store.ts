@@ -221,3 +221,13 @@ export function refreshRequirements(state: StateDb, bidId: string, now: Date): b
   recomputeRequirements(state, bidId, { now });
   return true;
 }
+
+/**
+ * The files routes' `onFileRead` listener (api/app.ts): extracts as soon as a file's text is stored, so the
+ * requirements are there when the upload is answered.
+ */
+export function requirementsOnFileRead(state: StateDb, now: () => Date): (bidId: string) => void {
+  return (bidId) => {
+    refreshRequirements(state, bidId, now());
+  };
+}

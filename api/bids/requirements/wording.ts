@@ -11,8 +11,14 @@ export interface Numbering {
   level: NumberingLevel;
   /** The label without brackets or dots: "3.1", "a", "iv", "B"; '' for a bullet. */
   label: string;
+  /** How it is written, the label replaced by x: "(x)", "x).", "x.". Two lists of one level in different styles nest. */
+  style: string;
   /** Characters the numbering takes at the start of the line, spaces included. */
   length: number;
+}
+
+function numbering(level: NumberingLevel, label: string, token: string): Numbering {
+  return { level, label, style: label === '' ? token.trim() : token.trim().replace(label, 'x'), length: token.length };
 }
 
 const numberToken = /^(\d{1,2}(?:\.\d{1,2}){0,3})[.)]?\s+(?=[A-Z(])/;
@@ -27,21 +33,21 @@ const bulletToken = /^[•▪◦‣–*-]\s+/;
  */
 export function numberingOf(line: string, lastLetter: string | null): Numbering | null {
   const number = numberToken.exec(line);
-  if (number) return { level: 'number', label: number[1]!, length: number[0].length };
+  if (number) return numbering('number', number[1]!, number[0]);
   const roman = romanToken.exec(line);
   const romanLabel = roman ? (roman[1] ?? roman[2])! : null;
   const followsLetter = romanLabel !== null && lastLetter !== null && romanLabel.length === 1 && lastLetter.charCodeAt(0) + 1 === romanLabel.charCodeAt(0);
-  if (roman && !followsLetter) return { level: 'roman', label: romanLabel!, length: roman[0].length };
+  if (roman && !followsLetter) return numbering('roman', romanLabel!, roman[0]);
   const letter = letterToken.exec(line);
-  if (letter) return { level: 'letter', label: (letter[1] ?? letter[2])!, length: letter[0].length };
+  if (letter) return numbering('letter', (letter[1] ?? letter[2])!, letter[0]);
   const upper = upperToken.exec(line);
-  if (upper) return { level: 'upper', label: upper[1]!, length: upper[0].length };
+  if (upper) return numbering('upper', upper[1]!, upper[0]);
   const bullet = bulletToken.exec(line);
-  if (bullet) return { level: 'bullet', label: '', length: bullet[0].length };
+  if (bullet) return numbering('bullet', '', bullet[0]);
   return null;
 }
 
-const mandatoryWording = /\b(must|shall|(is|are|will be) required to|required to be|(is|are) to|(is|are) responsible for|it is a requirement|agrees? (to|that))\b|(?<!non-)\bmandatory\b|\bmay\b.*\bonly if\b/i;
+const mandatoryWording = /\b(must|shall|(is|are|will be) required to|required to be|(is|are) to|(is|are) responsible for|it is a requirement|agrees (to|that))\b|(?<!non-)\bmandatory\b|\bmay\b.*\bonly if\b/i;
 const optionalWording = /\b(should|(is|are) encouraged to|may wish to|(is|are) preferred)\b/i;
 
 /** Whether a sentence obliges ('mandatory'), asks ('optional') or neither (null). */
