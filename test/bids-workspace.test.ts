@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import JSZip from 'jszip';
+import { createService } from '../api/app.ts';
+import { BidFileStore } from '../api/bids/file-store.ts';
 import { checkerAnalyses } from '../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisPool } from '../api/documents/pool.ts';
 import { caller } from '../api/middleware/caller.ts';
@@ -20,6 +22,7 @@ import { openStore } from '../data/store.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { RUN_AT, seedAwardModels } from './helpers/award-seed.ts';
 import { startFakeChatModel, type FakeChatModel } from './helpers/fake-chat-model.ts';
+import { LINK_SECRET } from './helpers/bid-app.ts';
 import { layoutPdf } from './helpers/layout-pdf.ts';
 import { jsonRequest, PUBLIC_URL, signInAs, testClock } from './helpers/org-app.ts';
 import { seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
@@ -84,7 +87,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     app.onError(errors.onError);
     app.use('*', caller({ state, now: clock.now }));
     app.route('/', orgRoutes({ state, mailer: createMailer({ outboxDir: join(dataDir, 'outbox') }), documentsDir, publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
-    app.route('/', bidRoutes({ state, store: served, now: clock.now }));
+    app.route('/', bidRoutes({ state, store: served, files: new BidFileStore(join(dataDir, 'state', 'bid-files')), pool, linkSecret: LINK_SECRET, publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
     app.route('/', bidWorkspaceRoutes({
       state,
       store: served,
@@ -293,5 +296,61 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     const unknown = await get('/v1/partners?category=catering', viewer);
     assert.equal(unknown.status, 400);
     assert.match(unknown.body.detail, /must be one of insurance/);
+  });
+});
+
+describe('the bid workspace in the whole app, on the requirements store', () => {
+  it('a tender file uploaded to a bid gives requirements; recompute drafts them from the library, marks them drafted, and every workspace route is in /openapi.json', async () => {
+    const clock = testClock('2026-06-10T02:00:00.000Z');
+    const dataDir = await tempDir('bids-workspace-app-');
+    const state = openStateDb(dataDir);
+    const service = createService({
+      store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: clock.now },
+      state,
+      now: clock.now,
+      publicUrl: PUBLIC_URL,
+      burst: false,
+      documentsDir: join(dataDir, 'state', 'documents'),
+      bidFilesDir: join(dataDir, 'state', 'bid-files'),
+      chatModel: unconfiguredChatModel,
+    });
+    try {
+      const cookie = signInAs(state, clock.now(), 'owner@harbour.test');
+      // Cookie writes must come from the service's own origin (api/middleware/same-origin.ts).
+      const write = async (method: string, path: string, body: BodyInit, type?: string) => {
+        const response = await service.app.request(path, { method, body, headers: { cookie, origin: PUBLIC_URL, ...(type ? { 'content-type': type } : {}) } });
+        return { status: response.status, body: (await response.json()) as Json };
+      };
+      const read = async (path: string) => (await (await service.app.request(path, { headers: { cookie } })).json()) as Json;
+      const orgId = (await write('POST', '/v1/orgs', JSON.stringify({ company_name: 'Harbour Civil Pty Ltd' }), 'application/json')).body.org_id;
+      const library = new FormData();
+      library.set('file', new File(['Insurance\n\nHarbour Civil holds public liability insurance of $20 million with Harbour Mutual.'], 'Insurance summary.txt', { type: 'text/plain' }));
+      assert.equal((await write('POST', `/v1/orgs/${orgId}/documents`, library)).status, 201);
+      const bidId = (await write('POST', '/v1/bids', JSON.stringify({ org_id: orgId, title: 'Council fleet servicing', due_date: '2026-07-20' }), 'application/json')).body.bid_id;
+      const tenderFile = new FormData();
+      tenderFile.set('file', new File(['Conditions of tender\n\n4.1 The Respondent must hold public liability insurance of at least $20 million.\n'], 'Conditions.txt', { type: 'text/plain' }));
+      assert.equal((await write('POST', `/v1/bids/${bidId}/files`, tenderFile)).status, 201);
+
+      const recomputed = await write('POST', `/v1/bids/${bidId}/plan/recompute`, '{}', 'application/json');
+      assert.equal(recomputed.status, 200);
+      assert.equal(recomputed.body.requirements, 1);
+      const [requirement] = (await read(`/v1/bids/${bidId}/requirements`)).requirements as Json[];
+      assert.deepEqual([requirement!.ref, requirement!.mandatory, requirement!.state], ['4.1', true, 'drafted']);
+      const [draft] = (await read(`/v1/bids/${bidId}/drafts`)).drafts as Json[];
+      assert.deepEqual([draft!.requirement_id, draft!.origin, draft!.citations[0].document, draft!.citations[0].page], [requirement!.requirement_id, 'assembled', 'Insurance summary.txt', 1]);
+      const plan = await read(`/v1/bids/${bidId}/plan`);
+      assert.deepEqual([plan.closing_date, plan.tasks.at(-1).task_id, plan.tasks.at(-1).due_local], ['2026-07-20', 'lodge', '2026-07-19 17:00']);
+
+      const document = (await (await service.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+      for (const [path, method] of [
+        ['/v1/bids/{bid}/drafts', 'get'], ['/v1/bids/{bid}/drafts/{requirement}', 'patch'], ['/v1/bids/{bid}/gaps', 'get'], ['/v1/bids/{bid}/gaps/{gap}', 'patch'],
+        ['/v1/bids/{bid}/plan', 'get'], ['/v1/bids/{bid}/plan/recompute', 'post'], ['/v1/bids/{bid}/export', 'get'], ['/v1/bids/{bid}/worth-bidding', 'get'], ['/v1/partners', 'get'],
+      ] as const) {
+        assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }], `${method.toUpperCase()} ${path}`);
+      }
+    } finally {
+      await service.analysisPool.close();
+      state.close();
+    }
   });
 });

@@ -47,6 +47,8 @@ export async function libraryTexts(state: StateDb, library: DocumentLibrary, org
 
 async function readAndKeep(state: StateDb, library: DocumentLibrary, orgId: string, document: LibraryDocument, pool: AnalysisPool, now: Date): Promise<LibraryPage[]> {
   const read = await readPages(await readFile(library.pathOf(orgId, document.doc_id)), document, pool, now);
+  // A reading stopped by the time limit or a dying thread may succeed next time: not kept, so it is tried again.
+  if (!read.ok && read.transient) return [];
   state.run(
     `INSERT INTO library_document_text (doc_id, sha256, status, pages, detail, read_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (doc_id) DO UPDATE SET sha256 = excluded.sha256, status = excluded.status, pages = excluded.pages, detail = excluded.detail, read_at = excluded.read_at`,
@@ -60,15 +62,15 @@ async function readAndKeep(state: StateDb, library: DocumentLibrary, orgId: stri
   return read.ok ? read.pages : [];
 }
 
-async function readPages(bytes: Uint8Array, document: LibraryDocument, pool: AnalysisPool, now: Date): Promise<{ ok: true; pages: LibraryPage[] } | { ok: false; detail: string }> {
+async function readPages(bytes: Uint8Array, document: LibraryDocument, pool: AnalysisPool, now: Date): Promise<{ ok: true; pages: LibraryPage[] } | { ok: false; transient: boolean; detail: string }> {
   const sniffed = await sniffDocument(bytes);
-  if (sniffed.format === null) return { ok: false, detail: `The file is ${sniffed.received}, which has no text to read.` };
+  if (sniffed.format === null) return { ok: false, transient: false, detail: `The file is ${sniffed.received}, which has no text to read.` };
   const outcome = await pool.run<ReadTextResult>({
     analysis: READ_TEXT_ANALYSIS,
     documents: [{ bytes, sha256: document.sha256, kind: sniffed.kind, mime: sniffed.mime, filename: document.filename }],
     options: { max_pages: LIBRARY_READ_PAGES },
     now: now.toISOString(),
   });
-  if (!outcome.ok) return { ok: false, detail: outcome.detail };
+  if (!outcome.ok) return { ok: false, transient: outcome.failure === 'timeout' || outcome.failure === 'crashed', detail: outcome.detail };
   return { ok: true, pages: outcome.result.documents[0]!.pages.map((page) => ({ n: page.page, text: page.text })) };
 }
