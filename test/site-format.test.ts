@@ -1,7 +1,7 @@
 // The site's formatter: the examples of issue 17 §4, each of which the earlier formatting got wrong.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { day, instant, money, month, monthName, plural, publishedValue, quarter } from '../site/lib/format.ts';
+import { bytes, day, instant, instantIn, money, month, monthName, plural, publishedValue, quarter } from '../site/lib/format.ts';
 
 test('money reads $1,234,567 for AUD and NZ$1,234,567 for NZD, in whole dollars', () => {
   assert.equal(money(1234567, 'AUD'), '$1,234,567');
@@ -56,4 +56,18 @@ test('counts carry their plural: 1 procurement, 2 procurements', () => {
 test('quarters read as the months they span', () => {
   assert.equal(quarter('2026Q3'), 'Jul–Sep 2026');
   assert.equal(quarter('2027Q1'), 'Jan–Mar 2027');
+});
+
+test('file sizes read in bytes, KB or MB, with a tenth of a MB below 10 MB', () => {
+  assert.equal(bytes(820), '820 bytes');
+  assert.equal(bytes(1), '1 byte');
+  assert.equal(bytes(14 * 1024 + 100), '14 KB');
+  assert.equal(bytes(2.44 * 1024 * 1024), '2.4 MB');
+  assert.equal(bytes(25 * 1024 * 1024), '25 MB');
+});
+
+test('a time in a time zone the API names reads as wall-clock time there, across daylight saving', () => {
+  assert.equal(instantIn('2026-11-20T06:00:00Z', 'Australia/Sydney'), '20 Nov 2026, 5:00\u202fpm AEDT');
+  assert.equal(instantIn('2026-11-20T04:00:00Z', 'Pacific/Auckland'), '20 Nov 2026, 5:00\u202fpm NZDT');
+  assert.equal(instantIn('2026-09-25T01:00:00Z', 'Australia/Brisbane'), '25 Sep 2026, 11:00\u202fam AEST');
 });

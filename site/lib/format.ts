@@ -104,7 +104,11 @@ const instantFormats = new Map<string, Intl.DateTimeFormat>();
  * "25 Sep 2026, 1:00 pm NZST" for a New Zealand buyer. Without a jurisdiction, Sydney time (the site's own).
  */
 export function instant(value: string, jurisdiction?: string): string {
-  const timeZone = jurisdiction && isJurisdiction(jurisdiction) ? timeZoneOf(jurisdiction) : timeZoneOf('AU');
+  return instantIn(value, jurisdiction && isJurisdiction(jurisdiction) ? timeZoneOf(jurisdiction) : timeZoneOf('AU'));
+}
+
+/** An instant as wall-clock time in an IANA time zone the API names (a bid's buyer), e.g. "25 Sep 2026, 5:00 pm AEST". */
+export function instantIn(value: string, timeZone: string): string {
   let format = instantFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-AU', {
@@ -135,4 +139,15 @@ export function quarter(value: string): string {
   const first = (Number(parsed[2]) - 1) * 3 + 1;
   const id = (m: number) => `${parsed[1]}-${String(m).padStart(2, '0')}`;
   return `${monthName(id(first))}–${month(id(first + 2))}`;
+}
+
+const kilobytes = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 0 });
+const megabytes = new Intl.NumberFormat('en-AU', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** A file size: "820 bytes", "14 KB", "2.4 MB", "25 MB" (1 KB = 1024 bytes; a tenth of a MB shown below 10 MB). */
+export function bytes(size: number): string {
+  if (size < 1024) return plural(size, 'byte');
+  if (size < 1024 * 1024) return `${kilobytes.format(size / 1024)} KB`;
+  const mb = size / 1024 / 1024;
+  return `${(mb < 10 ? megabytes : kilobytes).format(mb)} MB`;
 }
