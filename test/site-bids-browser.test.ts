@@ -179,15 +179,16 @@ for (const width of [390, 1280]) {
 
     // Recompute: drafts, gaps with partners, the plan in the buyer's time.
     await page.getByRole('button', { name: 'Recompute drafts, gaps and plan' }).click();
-    await page.locator('[data-plan] tr').first().waitFor();
+    await page.locator('[data-plan] li').first().waitFor();
     assert.equal(await page.getByLabel(`Draft for ${name}`, { exact: true }).inputValue(), edited, 'recompute keeps the person\'s draft');
+    assert.ok((await page.locator('[data-requirements] .meta').filter({ hasText: 'Sources: [1] capability-statement.txt' }).count()) > 0, 'a draft cites the library document');
     const plan = (await (await page.request.get(`${site.server.url}/v1/bids/${bidId}/plan`)).json()) as { time_zone: string; tasks: { title: string; due_at: string }[] };
     assert.equal(plan.time_zone, 'Australia/Sydney');
-    assert.equal(await page.locator('[data-plan] tr').count(), plan.tasks.length);
-    assert.equal(await page.locator('[data-plan] tr').first().locator('td').first().textContent(), plan.tasks[0]!.title);
+    assert.equal(await page.locator('[data-plan] li').count(), plan.tasks.length);
+    assert.equal(await page.locator('[data-plan] li .task').first().textContent(), plan.tasks[0]!.title);
     // Chromium's ICU puts a plain space before am/pm where Node's puts a narrow one.
     const spaced = (text: string | null) => text?.replace(/\s/g, ' ');
-    assert.equal(spaced(await page.locator('[data-plan] tr time').first().textContent()), spaced(instantIn(plan.tasks[0]!.due_at, 'Australia/Sydney')));
+    assert.equal(spaced(await page.locator('[data-plan] li time').first().textContent()), spaced(instantIn(plan.tasks[0]!.due_at, 'Australia/Sydney')));
     const gaps = page.locator('[data-gaps] > li');
     await gaps.first().waitFor();
     const withPartners = gaps.filter({ has: page.locator('.partners') }).first();
@@ -224,7 +225,7 @@ for (const width of [390, 1280]) {
     await page.close();
   });
 
-  test(`at ${width} px: a stage move the API refuses shows its reason; a bid of someone else's organisation shows the API's sentence`, async () => {
+  test(`at ${width} px: a stage move the API refuses shows its reason; a bid id not visible to the reader shows the API's sentence`, async () => {
     const email = `stage-${width}@example.com`;
     const { page, problems } = await site.openPage(width);
     await page.goto(`${site.server.url}/account/bids/`);
