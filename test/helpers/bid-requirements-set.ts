@@ -52,7 +52,7 @@ function tokens(text: string): Set<string> {
  * How well an extracted requirement covers a label on the same page: the share of the label's words it holds,
  * 0 when it is mostly other text (under 35% of its words are the label's) so one long block cannot match many.
  */
-export function coverage(label: Label, found: ExtractedRequirement): number {
+function coverage(label: Label, found: ExtractedRequirement): number {
   if (label.page !== found.source.page) return 0;
   const want = tokens(label.text);
   const got = tokens(found.text);
