@@ -143,7 +143,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     assert.deepEqual(recomputedRequirements, [{ bidId, drafted: null }, { bidId, drafted: [`${bidId}-r1`, `${bidId}-r3`] }]);
     const refused = await send('POST', `/v1/bids/${bidId}/plan/recompute`, {}, viewer);
     assert.equal(refused.status, 403);
-    assert.match(refused.body.detail, /may read its bids but not change them/);
+    assert.match(refused.body.detail, /\(viewer\) may read its bids but not create or change them/);
     const hidden = await send('POST', `/v1/bids/${bidId}/plan/recompute`, {}, outsider);
     const missing = await send('POST', '/v1/bids/bid_0000000000000000/plan/recompute', {}, outsider);
     assert.deepEqual([hidden.status, hidden.body], [missing.status, missing.body]);
@@ -164,11 +164,15 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     assert.deepEqual((await draftOf('r4')).citations, [], 'nothing in the library answers the Federal Safety Commissioner condition');
   });
 
-  it('with the language model configured, the draft is its reply to the requirement and the retrieved passages', async () => {
+  it('with the language model configured, the draft is its reply to the requirement and the retrieved passages, asked once while they stay the same', async () => {
     model = chatModelFromEnv({ SVC_LLM_URL: fake.baseUrl, SVC_LLM_MODEL: 'drafting-model' });
     fake.reply = (request) => `Answer to: ${request.body.messages.at(-1)!.content.split('\n')[1]}`;
     try {
       assert.equal((await recompute()).status, 200);
+      const asked = fake.requests.length;
+      assert.equal(asked, 2, 'one call for each requirement with passages (r2 and r4 have none)');
+      assert.equal((await recompute()).status, 200);
+      assert.equal(fake.requests.length, asked, 'unchanged requirements and passages: the drafts are kept, the model not asked again');
     } finally {
       model = unconfiguredChatModel;
     }

@@ -27,7 +27,7 @@ export function listDrafts(state: StateDb, bidId: string): StoredDraft[] {
   return state.all<DraftRow>(`${SELECT_DRAFT} WHERE d.bid_id = ? ORDER BY d.requirement_id`, bidId).map(parsed);
 }
 
-export function readDraft(state: StateDb, bidId: string, requirementId: string): StoredDraft | null {
+function readDraft(state: StateDb, bidId: string, requirementId: string): StoredDraft | null {
   const row = state.get<DraftRow>(`${SELECT_DRAFT} WHERE d.bid_id = ? AND d.requirement_id = ?`, bidId, requirementId);
   return row ? parsed(row) : null;
 }
@@ -37,7 +37,7 @@ export function savePersonDraft(state: StateDb, bidId: string, requirementId: st
   state.run(
     `INSERT INTO bid_drafts (bid_id, requirement_id, text, origin, note, citations, model, edited_by, updated_at)
      VALUES (?, ?, ?, 'person', ?, '[]', NULL, ?, ?)
-     ON CONFLICT (bid_id, requirement_id) DO UPDATE SET text = excluded.text, origin = 'person', note = excluded.note, model = NULL,
+     ON CONFLICT (bid_id, requirement_id) DO UPDATE SET text = excluded.text, origin = 'person', note = excluded.note, model = NULL, basis = NULL,
        edited_by = excluded.edited_by, updated_at = excluded.updated_at`,
     bidId,
     requirementId,
@@ -49,13 +49,16 @@ export function savePersonDraft(state: StateDb, bidId: string, requirementId: st
   return readDraft(state, bidId, requirementId)!;
 }
 
-/** Stores a computed draft unless a person has written this requirement's draft, which is never overwritten. */
-export function saveComposedDraft(state: StateDb, bidId: string, requirementId: string, draft: ComposedDraft, now: Date): void {
+/**
+ * Stores a computed draft, with the basis it was written from, unless a person has written this requirement's
+ * draft, which is never overwritten.
+ */
+export function saveComposedDraft(state: StateDb, bidId: string, requirementId: string, draft: ComposedDraft, basis: string, now: Date): void {
   state.run(
-    `INSERT INTO bid_drafts (bid_id, requirement_id, text, origin, note, citations, model, edited_by, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
+    `INSERT INTO bid_drafts (bid_id, requirement_id, text, origin, note, citations, model, basis, edited_by, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
      ON CONFLICT (bid_id, requirement_id) DO UPDATE SET text = excluded.text, origin = excluded.origin, note = excluded.note,
-       citations = excluded.citations, model = excluded.model, updated_at = excluded.updated_at
+       citations = excluded.citations, model = excluded.model, basis = excluded.basis, updated_at = excluded.updated_at
      WHERE bid_drafts.origin <> 'person'`,
     bidId,
     requirementId,
@@ -64,8 +67,18 @@ export function saveComposedDraft(state: StateDb, bidId: string, requirementId: 
     draft.note,
     JSON.stringify(draft.citations),
     draft.model,
+    basis,
     now.toISOString(),
   );
+}
+
+/** What the stored draft was computed from and how it came out, or null when there is none. */
+export function draftBasis(state: StateDb, bidId: string, requirementId: string): { origin: StoredDraft['origin']; model: string | null; basis: string | null } | null {
+  return state.get<{ origin: StoredDraft['origin']; model: string | null; basis: string | null }>(
+    'SELECT origin, model, basis FROM bid_drafts WHERE bid_id = ? AND requirement_id = ?',
+    bidId,
+    requirementId,
+  ) ?? null;
 }
 
 /** Removes computed drafts of requirements the bid no longer has (merged or split away); a person's stay. */

@@ -13,6 +13,9 @@ CREATE TABLE bid_drafts (
   -- JSON array of the passages retrieved for it: [{n, source, document, page, doc_id?, bid_id?, requirement_id?, excerpt, score}]
   citations TEXT NOT NULL,
   model TEXT,
+  -- SHA-256 of what a computed draft was written from (the model, the requirement's text, the passages): a
+  -- recompute with the same basis keeps the model's draft instead of asking again; null for a person's draft
+  basis TEXT,
   edited_by TEXT REFERENCES accounts(account_id),
   updated_at TEXT NOT NULL,
   PRIMARY KEY (bid_id, requirement_id)
