@@ -110,7 +110,17 @@ for (const width of [390, 1280]) {
     await page.locator('[data-library-status]').filter({ hasText: `capability-statement.txt now expires ${day('2027-06-30')}.` }).waitFor();
     assert.match((await page.locator('[data-library] li .meta').first().textContent())!, new RegExp(`expires ${day('2027-06-30')}$`));
     assert.equal(await page.getByLabel('Expiry date of capability-statement.txt').inputValue(), '2027-06-30');
-    await page.getByRole('button', { name: 'Send the invitation' }).waitFor();
+    await page.getByLabel('Add a document').setInputFiles({ name: 'old-certificate.txt', mimeType: 'text/plain', buffer: Buffer.from('A certificate that lapsed.\n') });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.locator('[data-upload-done]').filter({ hasText: 'Uploaded old-certificate.txt' }).waitFor();
+    await page.getByRole('button', { name: 'Delete old-certificate.txt' }).click();
+    await page.locator('[data-library-status]').filter({ hasText: 'Deleted old-certificate.txt.' }).waitFor();
+    assert.equal(await page.locator('[data-library] li').count(), 1);
+
+    await page.getByLabel('Invite someone by email').fill(`colleague-${width}@example.com`);
+    assert.deepEqual(await page.getByLabel('As', { exact: true }).locator('option').allTextContents(), ['owner', 'admin', 'member', 'viewer'], 'an owner may invite at any role');
+    await page.getByRole('button', { name: 'Send the invitation' }).click();
+    await page.locator('[data-invite-done]').filter({ hasText: `Invitation emailed to colleague-${width}@example.com as member; the link works until ` }).waitFor();
     await checkPage(page, 'org', width);
 
     // The account page leads to the organisations and the bids.
@@ -225,7 +235,7 @@ for (const width of [390, 1280]) {
     await page.close();
   });
 
-  test(`at ${width} px: a stage move the API refuses shows its reason; a bid id not visible to the reader shows the API's sentence`, async () => {
+  test(`at ${width} px: signed out, a bid page's sign-in returns to it; a stage move the API refuses shows its reason; a bid id not visible to the reader shows the API's sentence`, async () => {
     const email = `stage-${width}@example.com`;
     const { page, problems } = await site.openPage(width);
     await page.goto(`${site.server.url}/account/bids/`);
@@ -236,10 +246,21 @@ for (const width of [390, 1280]) {
     await page.waitForURL('**/account/bids/');
     await page.getByRole('link', { name: 'create one' }).waitFor();
 
-    const post = async (path: string, data: unknown) => (await page.request.post(`${site.server.url}${path}`, { data, headers: { origin: site.server.url } })).json();
+    const post = async (path: string, data?: unknown) => (await page.request.post(`${site.server.url}${path}`, { data, headers: { origin: site.server.url } })).json();
     const org = (await post('/v1/orgs', { company_name: `Stage Test ${width}` })) as { org_id: string };
     const bid = (await post('/v1/bids', { org_id: org.org_id, title: 'Cleaning of depots' })) as { bid_id: string };
-    await page.goto(`${site.server.url}/account/bids/bid/?id=${bid.bid_id}`);
+
+    // Signed out, the bid page offers the sign-in form, and the emailed link returns to this very bid.
+    await post('/v1/auth/logout');
+    const bidPage = `/account/bids/bid/?id=${bid.bid_id}`;
+    await page.goto(`${site.server.url}${bidPage}`);
+    await page.getByLabel('Your email address').fill(email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.locator('[data-sign-in-sent]').waitFor();
+    const signIn = await emailedLink(email);
+    assert.equal(new URL(signIn).searchParams.get('next'), bidPage);
+    await page.goto(signIn);
+    await page.waitForURL(`**${bidPage}`);
     await page.locator('[data-stage]').filter({ hasText: 'qualifying' }).waitFor();
     // Meanwhile someone else moves the bid on, to a stage from which the page's offer is not allowed.
     for (const stage of ['preparing', 'reviewing', 'submitted']) {
