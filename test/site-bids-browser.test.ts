@@ -5,9 +5,10 @@
 // release and follows "Prepare a bid"; uploads a tender file (a .docx of fixtures/bids/) and sees its
 // requirements; edits a draft and finds it kept after a reload; recomputes and sees gaps with partners and
 // the plan in the buyer's time; marks a gap not applicable; posts to the thread; exports the .docx (a Word
-// document) and the Markdown (holding the edited draft). A stage move the API refuses shows its reason. No
-// console errors or failed requests beyond the replies named, no serious axe violation, no sideways
-// scroll; screenshots of each page at both widths.
+// document) and the Markdown (holding the edited draft). A signed-out bid page's sign-in returns to that bid;
+// a stage move the API refuses shows its reason; an invited viewer accepts the emailed link on the
+// organisations page and is offered nothing that changes the bid. No console errors or failed requests
+// beyond the replies named, no serious axe violation, no sideways scroll; screenshots of each page at both widths.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -44,13 +45,16 @@ async function checkPage(page: Page, shot: string, width: number): Promise<void>
   await page.screenshot({ path: join(SHOTS, `${shot}-${width}.png`), fullPage: true });
 }
 
-/** The sign-in link of the newest message to `email` in the server's outbox (`.eml` files). */
-async function emailedLink(email: string): Promise<string> {
+const SIGN_IN_LINK = /(http:\/\/\S+\/v1\/auth\/callback\?\S+)/;
+const INVITATION_LINK = /(http:\/\/\S+\/v1\/orgs\/invites\/\S+\/accept)/;
+
+/** The link (a sign-in link unless `pattern` says otherwise) of the newest such message to `email` in the server's outbox (`.eml` files). */
+async function emailedLink(email: string, pattern = SIGN_IN_LINK): Promise<string> {
   const outbox = site.server.mailDescription;
   const messages = await Promise.all((await readdir(outbox)).sort().map(async (name) => decodedMessage(await readFile(join(outbox, name), 'utf8'))));
-  const message = messages.filter((text) => text.includes(`To: ${email}`)).at(-1);
+  const message = messages.filter((text) => text.includes(`To: ${email}`) && pattern.test(text)).at(-1);
   assert.ok(message, `a message to ${email} is in the outbox`);
-  const link = /(http:\/\/\S+\/v1\/auth\/callback\?\S+)/.exec(message)?.[1];
+  const link = pattern.exec(message)?.[1];
   assert.ok(link, message);
   return link;
 }
@@ -235,7 +239,7 @@ for (const width of [390, 1280]) {
     await page.close();
   });
 
-  test(`at ${width} px: signed out, a bid page's sign-in returns to it; a stage move the API refuses shows its reason; a bid id not visible to the reader shows the API's sentence`, async () => {
+  test(`at ${width} px: signed out, a bid page's sign-in returns to it; a stage move the API refuses shows its reason; a bid id not visible to the reader shows the API's sentence; an invited viewer accepts on the organisations page and only reads`, async () => {
     const email = `stage-${width}@example.com`;
     const { page, problems } = await site.openPage(width);
     await page.goto(`${site.server.url}/account/bids/`);
@@ -282,6 +286,32 @@ for (const width of [390, 1280]) {
     const expected = [`409: ${site.server.url}/v1/bids/${bid.bid_id}`, `404: ${site.server.url}/v1/bids/bid_0000000000000000`];
     assert.deepEqual(problems.filter((problem) => !problem.startsWith('console: Failed to load resource')), expected);
     assert.equal(problems.length, 4, `the 409 and 404 replies and their console lines only: ${problems.join('; ')}`);
+
+    // A viewer, invited by email, accepts with the emailed link on the organisations page and may only read the bid.
+    const viewerEmail = `viewer-${width}@example.com`;
+    await post(`/v1/orgs/${org.org_id}/invites`, { email: viewerEmail, role: 'viewer' });
+    const viewer = await site.openPage(width);
+    await viewer.page.goto(`${site.server.url}/account/orgs/`);
+    await viewer.page.getByLabel('Your email address').fill(viewerEmail);
+    await viewer.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await viewer.page.locator('[data-sign-in-sent]').waitFor();
+    await viewer.page.goto(await emailedLink(viewerEmail));
+    await viewer.page.waitForURL('**/account/orgs/');
+    await viewer.page.getByLabel('The link from the invitation email').fill(await emailedLink(viewerEmail, INVITATION_LINK));
+    await viewer.page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await viewer.page.waitForURL(`**/account/orgs/org/?id=${org.org_id}`);
+    await viewer.page.locator('[data-org-role]').filter({ hasText: 'You are viewer here.' }).waitFor();
+    assert.equal(await viewer.page.getByRole('button', { name: 'Upload' }).isVisible(), false);
+    assert.equal(await viewer.page.getByRole('button', { name: 'Send the invitation' }).isVisible(), false);
+    await viewer.page.goto(`${site.server.url}${bidPage}`);
+    await viewer.page.locator('[data-read-only]').waitFor();
+    await viewer.page.locator('[data-stage]').filter({ hasText: 'submitted' }).waitFor();
+    for (const control of ['Upload', 'Recompute drafts, gaps and plan', 'Post', 'Move']) {
+      assert.equal(await viewer.page.getByRole('button', { name: control, exact: true }).count(), 0, `a viewer is not offered ${control}`);
+    }
+    await checkPage(viewer.page, 'bid-viewer', width);
+    assert.deepEqual(viewer.problems, []);
+    await viewer.page.close();
     await page.close();
   });
 }
