@@ -29,6 +29,15 @@ test('a published value that is only a code and an amount reads as money; other 
   assert.equal(publishedValue(null), '—');
 });
 
+test('every month reads in three letters: Jun and Jul, never June, July or Sept', () => {
+  assert.equal(day('2027-06-30'), '30 Jun 2027');
+  assert.equal(day('2026-07-01'), '1 Jul 2026');
+  assert.equal(month('2026-06'), 'Jun 2026');
+  assert.equal(monthName('2026-07'), 'Jul');
+  assert.equal(quarter('2026Q3'), 'Jul–Sep 2026');
+  assert.equal(instant('2026-06-25T01:00:00Z', 'AU-NSW'), '25 Jun 2026, 11:00\u202fam AEST');
+});
+
 test('dates read 25 Sep 2026, never Sept', () => {
   assert.equal(day('2026-09-25'), '25 Sep 2026');
   assert.equal(day('2026-10-01'), '1 Oct 2026');

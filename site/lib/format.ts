@@ -75,9 +75,9 @@ export function publishedValue(text: string | null | undefined): string {
   return text;
 }
 
-/** en-AU writes September "Sept"; every other month has three letters, and so does September here. */
-function withShortSeptember(format: Intl.DateTimeFormat, date: Date): string {
-  return format.formatToParts(date).map((part) => (part.type === 'month' && part.value === 'Sept' ? 'Sep' : part.value)).join('');
+/** en-AU's short months include "June", "July" and "Sept": here every month has three letters ("Jun", "Sep"). */
+function withThreeLetterMonths(format: Intl.DateTimeFormat, date: Date): string {
+  return format.formatToParts(date).map((part) => (part.type === 'month' ? part.value.slice(0, 3) : part.value)).join('');
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -91,7 +91,7 @@ export function day(value: string | null | undefined): string {
   let formatted = formattedDays.get(value);
   if (formatted === undefined) {
     const parsed = new Date(`${value.slice(0, 10)}T00:00:00Z`);
-    formatted = Number.isNaN(parsed.getTime()) ? value : withShortSeptember(dayFormat, parsed);
+    formatted = Number.isNaN(parsed.getTime()) ? value : withThreeLetterMonths(dayFormat, parsed);
     formattedDays.set(value, formatted);
   }
   return formatted;
@@ -116,7 +116,7 @@ export function instantIn(value: string, timeZone: string): string {
     });
     instantFormats.set(timeZone, format);
   }
-  return withShortSeptember(format, new Date(value));
+  return withThreeLetterMonths(format, new Date(value));
 }
 
 const monthFormat = new Intl.DateTimeFormat('en-AU', { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -124,12 +124,12 @@ const monthNameFormat = new Intl.DateTimeFormat('en-AU', { month: 'short', timeZ
 
 /** A month id (YYYY-MM) as "Oct 2026". */
 export function month(value: string): string {
-  return withShortSeptember(monthFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
+  return withThreeLetterMonths(monthFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
 }
 
 /** A month id (YYYY-MM) as its name alone, "Sep", for chart axes. */
 export function monthName(value: string): string {
-  return withShortSeptember(monthNameFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
+  return withThreeLetterMonths(monthNameFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
 }
 
 /** A quarter id (2026Q3) as the months it spans, "Jul–Sep 2026". */
