@@ -28,6 +28,7 @@ export function idFromAddress(): string | null {
   return id && id.trim() ? id.trim() : null;
 }
 
+/** Organisation roles, highest first, as the API names them (its roles table is in the README). */
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 const Role = z.enum(ROLES);
 
