@@ -41,7 +41,7 @@ async function fileFor(path: string): Promise<string | null> {
 
 test('the publish stage built every page kind', () => {
   const urls = pages.map(urlOf);
-  for (const expected of ['/', '/buyers/', '/states/nsw/tenders/', '/states/nsw/closed/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/definitions/', '/match/', '/account/', '/account/sign-in/', '/404.html']) {
+  for (const expected of ['/', '/buyers/', '/states/nsw/tenders/', '/states/nsw/closed/', '/states/', '/states/nsw/', '/states/au/', '/states/nz/', '/trades/', '/grants/', '/sources/', '/search/', '/definitions/', '/match/', '/account/', '/account/sign-in/', '/account/orgs/', '/account/orgs/org/', '/account/bids/', '/account/bids/bid/', '/404.html']) {
     assert.ok(urls.includes(expected), `${expected} was built (built: ${urls.join(' ')})`);
   }
   assert.ok(urls.some((u) => /^\/trades\/[a-z-]+\/[a-z]+\/$/.test(u)), 'at least one trade × state page');
@@ -154,8 +154,8 @@ test('a site JSON file its collection\'s schema rejects fails the build, naming 
 
 test('every page with figures says when they were computed and which sources they cover', async () => {
   const computedAt = release.manifest.computed_at;
-  // Lists of links (states, buyers, a jurisdiction's tenders), the check, match and account pages carry no figures of their own.
-  const dataPages = pages.filter((f) => !['search/index.html', 'check/index.html', '404.html', 'states/index.html', 'definitions/index.html', 'match/index.html', 'account/index.html', 'account/sign-in/index.html'].includes(f) && !/^buyers\/(in\/[^/]+\/)?index\.html$|^states\/[^/]+\/(tenders|closed)\//.test(f));
+  // Lists of links (states, buyers, a jurisdiction's tenders), the check, match, account, organisation and bid pages carry no figures of their own.
+  const dataPages = pages.filter((f) => !['search/index.html', 'check/index.html', '404.html', 'states/index.html', 'definitions/index.html', 'match/index.html', 'account/index.html', 'account/sign-in/index.html', 'account/orgs/index.html', 'account/orgs/org/index.html', 'account/bids/index.html', 'account/bids/bid/index.html'].includes(f) && !/^buyers\/(in\/[^/]+\/)?index\.html$|^states\/[^/]+\/(tenders|closed)\//.test(f));
   assert.ok(dataPages.length >= 15);
   for (const file of dataPages) {
     const $ = await html(file);

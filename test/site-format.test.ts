@@ -1,7 +1,7 @@
 // The site's formatter: the examples of issue 17 §4, each of which the earlier formatting got wrong.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { day, instant, money, month, monthName, plural, publishedValue, quarter } from '../site/lib/format.ts';
+import { bytes, day, instant, instantIn, money, month, monthName, plural, publishedValue, quarter } from '../site/lib/format.ts';
 
 test('money reads $1,234,567 for AUD and NZ$1,234,567 for NZD, in whole dollars', () => {
   assert.equal(money(1234567, 'AUD'), '$1,234,567');
@@ -27,6 +27,15 @@ test('a published value that is only a code and an amount reads as money; other 
   assert.equal(publishedValue('$50,000 - $100,000'), '$50,000 - $100,000');
   assert.equal(publishedValue('Up to $2M over three years'), 'Up to $2M over three years');
   assert.equal(publishedValue(null), '—');
+});
+
+test('every month reads in three letters: Jun and Jul, never June, July or Sept', () => {
+  assert.equal(day('2027-06-30'), '30 Jun 2027');
+  assert.equal(day('2026-07-01'), '1 Jul 2026');
+  assert.equal(month('2026-06'), 'Jun 2026');
+  assert.equal(monthName('2026-07'), 'Jul');
+  assert.equal(quarter('2026Q3'), 'Jul–Sep 2026');
+  assert.equal(instant('2026-06-25T01:00:00Z', 'AU-NSW'), '25 Jun 2026, 11:00\u202fam AEST');
 });
 
 test('dates read 25 Sep 2026, never Sept', () => {
@@ -56,4 +65,18 @@ test('counts carry their plural: 1 procurement, 2 procurements', () => {
 test('quarters read as the months they span', () => {
   assert.equal(quarter('2026Q3'), 'Jul–Sep 2026');
   assert.equal(quarter('2027Q1'), 'Jan–Mar 2027');
+});
+
+test('file sizes read in bytes, KB or MB, with a tenth of a MB below 10 MB', () => {
+  assert.equal(bytes(820), '820 bytes');
+  assert.equal(bytes(1), '1 byte');
+  assert.equal(bytes(14 * 1024 + 100), '14 KB');
+  assert.equal(bytes(2.44 * 1024 * 1024), '2.4 MB');
+  assert.equal(bytes(25 * 1024 * 1024), '25 MB');
+});
+
+test('a time in a time zone the API names reads as wall-clock time there, across daylight saving', () => {
+  assert.equal(instantIn('2026-11-20T06:00:00Z', 'Australia/Sydney'), '20 Nov 2026, 5:00\u202fpm AEDT');
+  assert.equal(instantIn('2026-11-20T04:00:00Z', 'Pacific/Auckland'), '20 Nov 2026, 5:00\u202fpm NZDT');
+  assert.equal(instantIn('2026-09-25T01:00:00Z', 'Australia/Brisbane'), '25 Sep 2026, 11:00\u202fam AEST');
 });

@@ -75,9 +75,9 @@ export function publishedValue(text: string | null | undefined): string {
   return text;
 }
 
-/** en-AU writes September "Sept"; every other month has three letters, and so does September here. */
-function withShortSeptember(format: Intl.DateTimeFormat, date: Date): string {
-  return format.formatToParts(date).map((part) => (part.type === 'month' && part.value === 'Sept' ? 'Sep' : part.value)).join('');
+/** en-AU's short months include "June", "July" and "Sept": here every month has three letters ("Jun", "Sep"). */
+function withThreeLetterMonths(format: Intl.DateTimeFormat, date: Date): string {
+  return format.formatToParts(date).map((part) => (part.type === 'month' ? part.value.slice(0, 3) : part.value)).join('');
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -91,7 +91,7 @@ export function day(value: string | null | undefined): string {
   let formatted = formattedDays.get(value);
   if (formatted === undefined) {
     const parsed = new Date(`${value.slice(0, 10)}T00:00:00Z`);
-    formatted = Number.isNaN(parsed.getTime()) ? value : withShortSeptember(dayFormat, parsed);
+    formatted = Number.isNaN(parsed.getTime()) ? value : withThreeLetterMonths(dayFormat, parsed);
     formattedDays.set(value, formatted);
   }
   return formatted;
@@ -107,7 +107,12 @@ const formattedInstants = new Map<string, string>();
  * "25 Sep 2026, 1:00 pm NZST" for a New Zealand buyer. Without a jurisdiction, Sydney time (the site's own).
  */
 export function instant(value: string, jurisdiction?: string): string {
-  const timeZone = jurisdiction && isJurisdiction(jurisdiction) ? timeZoneOf(jurisdiction) : timeZoneOf('AU');
+  return instantIn(value, jurisdiction && isJurisdiction(jurisdiction) ? timeZoneOf(jurisdiction) : timeZoneOf('AU'));
+}
+
+/** An instant as wall-clock time in an IANA time zone the API names (a bid's buyer), e.g. "25 Sep 2026, 5:00 pm AEST". */
+export function instantIn(value: string, timeZone: string): string {
+  // A site build formats the same closing instants on many pages: each is formatted once.
   const key = `${timeZone} ${value}`;
   let formatted = formattedInstants.get(key);
   if (formatted === undefined) {
@@ -118,7 +123,7 @@ export function instant(value: string, jurisdiction?: string): string {
       });
       instantFormats.set(timeZone, format);
     }
-    formatted = withShortSeptember(format, new Date(value));
+    formatted = withThreeLetterMonths(format, new Date(value));
     formattedInstants.set(key, formatted);
   }
   return formatted;
@@ -129,12 +134,12 @@ const monthNameFormat = new Intl.DateTimeFormat('en-AU', { month: 'short', timeZ
 
 /** A month id (YYYY-MM) as "Oct 2026". */
 export function month(value: string): string {
-  return withShortSeptember(monthFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
+  return withThreeLetterMonths(monthFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
 }
 
 /** A month id (YYYY-MM) as its name alone, "Sep", for chart axes. */
 export function monthName(value: string): string {
-  return withShortSeptember(monthNameFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
+  return withThreeLetterMonths(monthNameFormat, new Date(`${value.slice(0, 7)}-01T00:00:00Z`));
 }
 
 /** A quarter id (2026Q3) as the months it spans, "Jul–Sep 2026". */
@@ -150,5 +155,16 @@ const dayMonthFormat = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month:
 
 /** A calendar date (YYYY-MM-DD) without its year, "25 Sep", for chart axes. */
 export function dayMonth(value: string): string {
-  return withShortSeptember(dayMonthFormat, new Date(`${value.slice(0, 10)}T00:00:00Z`));
+  return withThreeLetterMonths(dayMonthFormat, new Date(`${value.slice(0, 10)}T00:00:00Z`));
+}
+
+const kilobytes = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 0 });
+const megabytes = new Intl.NumberFormat('en-AU', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** A file size: "820 bytes", "14 KB", "2.4 MB", "25 MB" (1 KB = 1024 bytes; a tenth of a MB shown below 10 MB). */
+export function bytes(size: number): string {
+  if (size < 1024) return plural(size, 'byte');
+  if (size < 1024 * 1024) return `${kilobytes.format(size / 1024)} KB`;
+  const mb = size / 1024 / 1024;
+  return `${(mb < 10 ? megabytes : kilobytes).format(mb)} MB`;
 }
