@@ -112,7 +112,6 @@ export function instant(value: string, jurisdiction?: string): string {
 
 /** An instant as wall-clock time in an IANA time zone the API names (a bid's buyer), e.g. "25 Sep 2026, 5:00 pm AEST". */
 export function instantIn(value: string, timeZone: string): string {
-  // A site build formats the same closing instants on many pages: each is formatted once.
   const key = `${timeZone} ${value}`;
   let formatted = formattedInstants.get(key);
   if (formatted === undefined) {
