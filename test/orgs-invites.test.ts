@@ -52,6 +52,8 @@ describe('organisations and invitations, with invitation email over a real SMTP 
     assert.match(message, new RegExp(`^To: ${email}`, 'mi'));
     const link = new RegExp(`${PUBLIC_URL}/v1/orgs/invites/([A-Za-z0-9_-]+)/accept`).exec(message);
     assert.ok(link, 'the email carries the accept link');
+    // And the page that accepts it in a browser, with the same token in its fragment (never sent to a server).
+    assert.ok(message.includes(`${PUBLIC_URL}/account/orgs/#invite=${link[1]}`), 'the email carries the accept page');
     return { token: link[1]!, reply: (await response.json()) as Record<string, unknown> };
   }
 

@@ -16,7 +16,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { day, instantIn } from '../site/lib/format.ts';
 import { decodedMessage } from './helpers/smtp-inbox.ts';
-import { openSiteBrowser, seriousViolations, SHOTS, type SiteBrowser } from './helpers/site-browser.ts';
+import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
 
 const TENDER_FILE = join(import.meta.dirname, '..', 'fixtures', 'bids', 'qld-ito-fleet-telematics.docx');
 
@@ -42,11 +42,11 @@ const sideways = (page: Page) => page.evaluate(() => document.documentElement.sc
 async function checkPage(page: Page, shot: string, width: number): Promise<void> {
   assert.deepEqual(await seriousViolations(page), [], `axe on ${shot} at ${width} px`);
   assert.ok((await sideways(page)) <= 1, `${shot} does not scroll sideways at ${width} px`);
-  await page.screenshot({ path: join(SHOTS, `${shot}-${width}.png`), fullPage: true });
+  await saveScreenshot(page, `${shot}-${width}`);
 }
 
 const SIGN_IN_LINK = /(http:\/\/\S+\/v1\/auth\/callback\?\S+)/;
-const INVITATION_LINK = /(http:\/\/\S+\/v1\/orgs\/invites\/\S+\/accept)/;
+const INVITATION_PAGE = /(http:\/\/\S+\/account\/orgs\/#invite=\S+)/;
 
 /** The link (a sign-in link unless `pattern` says otherwise) of the newest such message to `email` in the server's outbox (`.eml` files). */
 async function emailedLink(email: string, pattern = SIGN_IN_LINK): Promise<string> {
@@ -287,17 +287,21 @@ for (const width of [390, 1280]) {
     assert.deepEqual(problems.filter((problem) => !problem.startsWith('console: Failed to load resource')), expected);
     assert.equal(problems.length, 4, `the 409 and 404 replies and their console lines only: ${problems.join('; ')}`);
 
-    // A viewer, invited by email, accepts with the emailed link on the organisations page and may only read the bid.
+    // A viewer, invited by email, follows the emailed link to the organisations page, signs in there, comes back to
+    // it with the invitation filled in, accepts with one press, and may only read the bid.
     const viewerEmail = `viewer-${width}@example.com`;
     await post(`/v1/orgs/${org.org_id}/invites`, { email: viewerEmail, role: 'viewer' });
     const viewer = await site.openPage(width);
-    await viewer.page.goto(`${site.server.url}/account/orgs/`);
+    const invitation = await emailedLink(viewerEmail, INVITATION_PAGE);
+    await viewer.page.goto(invitation);
     await viewer.page.getByLabel('Your email address').fill(viewerEmail);
     await viewer.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await viewer.page.locator('[data-sign-in-sent]').waitFor();
     await viewer.page.goto(await emailedLink(viewerEmail));
-    await viewer.page.waitForURL('**/account/orgs/');
-    await viewer.page.getByLabel('The link from the invitation email').fill(await emailedLink(viewerEmail, INVITATION_LINK));
+    await viewer.page.waitForURL((url) => url.pathname === '/account/orgs/' && url.hash.startsWith('#invite='));
+    // The page fills the link in once it knows who is signed in.
+    await viewer.page.waitForFunction(() => document.querySelector<HTMLInputElement>('#invite-link')?.value !== '');
+    assert.equal(await viewer.page.getByLabel('The link from the invitation email').inputValue(), invitation);
     await viewer.page.getByRole('button', { name: 'Accept the invitation' }).click();
     await viewer.page.waitForURL(`**/account/orgs/org/?id=${org.org_id}`);
     await viewer.page.locator('[data-org-role]').filter({ hasText: 'You are viewer here.' }).waitFor();

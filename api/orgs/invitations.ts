@@ -112,11 +112,14 @@ export interface InvitationEmail {
   companyName: string;
   inviterEmail: string;
   role: Role;
+  /** The organisations page that accepts it in a browser, the token in its fragment (never sent to a server). */
+  acceptPageUrl: string;
+  /** The API's accept address, for a program. */
   acceptUrl: string;
   expiresAt: string;
 }
 
-/** The email that carries the accept link; the link is the only place the token ever appears. */
+/** The email that carries the accept links; they are the only place the token ever appears. */
 export function invitationEmail(invitation: InvitationEmail): MailMessage {
   return {
     to: invitation.to,
@@ -124,7 +127,10 @@ export function invitationEmail(invitation: InvitationEmail): MailMessage {
     text: [
       `${invitation.inviterEmail} invited you to join ${invitation.companyName} on Tender Intel as ${invitation.role}.`,
       '',
-      `To accept, sign in as ${invitation.to}, then send a POST request to this address (it works once):`,
+      `To accept, open this page and sign in as ${invitation.to} (the link works once):`,
+      invitation.acceptPageUrl,
+      '',
+      `From a program signed in as ${invitation.to}, send a POST request to this address instead:`,
       invitation.acceptUrl,
       '',
       `The invitation expires at ${invitation.expiresAt}. If you did not expect it, ignore this email.`,

@@ -322,6 +322,7 @@ export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
           companyName: membership.company_name,
           inviterEmail: emailOf(state, c.get('accountId')) ?? 'A member',
           role: invitation.role,
+          acceptPageUrl: `${publicUrl}/account/orgs/#invite=${token}`,
           acceptUrl: `${publicUrl}/v1/orgs/invites/${token}/accept`,
           expiresAt: invitation.expires_at,
         }),
