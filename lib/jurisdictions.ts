@@ -54,6 +54,11 @@ export function addDays(isoDate: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** Whole calendar days from one ISO date to another: negative when `to` comes first. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to.slice(0, 10)}T00:00:00Z`) - Date.parse(`${from.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+}
+
 /**
  * The UTC instant of a wall-clock time in a time zone, e.g. 10:00 on 28 Sep 2026 in Canberra.
  * Intl has no inverse of format(), so this converges on the offset in two steps (exact across DST edges

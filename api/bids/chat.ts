@@ -1,5 +1,5 @@
 import type { StateDb } from '../../data/state/db.ts';
-import { localDate } from '../../lib/jurisdictions.ts';
+import { daysBetween, localDate } from '../../lib/jurisdictions.ts';
 import type { BidRecord } from './access.ts';
 import { alternatives, isOpenStage, TRANSITIONS, type Stage } from './stages.ts';
 
@@ -63,7 +63,7 @@ export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
       WHERE r.bid_id = ?1 AND r.state NOT IN ('superseded', 'withdrawn')`,
     bid.bid_id,
   )!;
-  const daysToClose = bid.closing_date === null ? null : dayDifference(localDate(now, bid.buyer_time_zone ?? 'UTC'), bid.closing_date);
+  const daysToClose = bid.closing_date === null ? null : daysBetween(localDate(now, bid.buyer_time_zone ?? 'UTC'), bid.closing_date);
   const recap: Omit<BidRecap, 'summary'> = {
     files: files.files,
     unreadable_files: files.unreadable,
@@ -116,9 +116,4 @@ function summary(bid: BidRecord, recap: Omit<BidRecap, 'summary'>): string {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** Whole days from one ISO date to another. */
-function dayDifference(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { localDate } from '../../lib/jurisdictions.ts';
+import { daysBetween, localDate } from '../../lib/jurisdictions.ts';
 import type { IntelContext } from '../../data/intelligence/context.ts';
 import { requiredOverlap, titleKeywords, titleTerms } from '../../data/intelligence/title-terms.ts';
 import { tenderContext, type ContextAward } from '../../data/intelligence/tender-context.ts';
@@ -70,8 +70,6 @@ export interface BidChecks {
   openGaps: number;
 }
 
-const DAY_MS = 86_400_000;
-
 export async function worthBiddingCard(ctx: IntelContext, bid: CardBid, checks: BidChecks): Promise<WorthBiddingCard> {
   const context = bid.tender_key ? await tenderContext(ctx, bid.tender_key, { identified: true }) : null;
   const today = localDate(ctx.now, bid.buyer_time_zone ?? 'Australia/Sydney');
@@ -97,7 +95,7 @@ export async function worthBiddingCard(ctx: IntelContext, bid: CardBid, checks: 
     },
     incumbent: incumbentOf(buyer?.ending_soonest ?? [], similar?.keywords ?? titleKeywords(bid.title)),
     checks: {
-      days_to_close: bid.closing_date === null ? null : Math.round((Date.parse(bid.closing_date) - Date.parse(today)) / DAY_MS),
+      days_to_close: bid.closing_date === null ? null : daysBetween(today, bid.closing_date),
       mandatory_without_draft: checks.mandatoryWithoutDraft,
       open_gaps: checks.openGaps,
     },

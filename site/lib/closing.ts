@@ -1,6 +1,6 @@
 // How long a tender has left, judged on its buyer's calendar: shared by the tender pages (as of the build)
 // and the search page (as of the reader's clock), so both say it the same way.
-import { localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
+import { daysBetween, localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { plural } from './format.ts';
 
 // The day of each instant counted from in each jurisdiction, worked out once: a site build asks it for every
@@ -15,7 +15,7 @@ export function daysToClose(closingDate: string, asOf: string, jurisdiction: Jur
     today = localDate(new Date(asOf), timeZoneOf(jurisdiction));
     localDays.set(key, today);
   }
-  return Math.round((Date.parse(`${closingDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  return daysBetween(today, closingDate);
 }
 
 /**

@@ -129,9 +129,6 @@ export const SearchReply = z.object({
 export type SearchReply = z.infer<typeof SearchReply>;
 export type FoundTender = SearchReply['results'][number];
 
-/** An error reply's sentence, or a plain one when the body is not the API's error shape. */
-export const ErrorReply = z.object({ detail: z.string() });
-
 /** One result as the page shows it. */
 export interface ResultView {
   href: string;
