@@ -14,6 +14,7 @@ import { openStateDb } from '../data/state/db.ts';
 import { jsonRequest, PUBLIC_URL, signInAs } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { startBidApp, TENDER, TENDER_KEY, type BidTestApp } from './helpers/bid-app.ts';
+import { encryptedBombPdf, flateBombPdf, zipBombDocx, zipSlipDocx } from './helpers/hostile-files.ts';
 
 interface BidReply {
   bid_id: string;
@@ -326,6 +327,24 @@ describe('bid files, thread and chat', () => {
     assert.equal(archive.status, 400);
     assert.match(await detail(archive), /received a ZIP archive; bid files accept PDF, Word \(\.docx\), plain text, PNG, JPEG, WebP, BMP or TIFF/);
     assert.equal(storedBlobs().length, before);
+  });
+
+  it('refuses a decompression bomb, a .docx that climbs out of its archive and one past the memory ceiling, storing nothing', async () => {
+    const before = storedBlobs().length;
+    const refusals: [Uint8Array<ArrayBuffer>, string, number, RegExp][] = [
+      [flateBombPdf(4096) as Uint8Array<ArrayBuffer>, 'tender.pdf', 422, /^The PDF was not read: a stream at byte \d+ decompresses past 48 MB.* Nothing was stored\.$/],
+      [zipBombDocx(1024) as Uint8Array<ArrayBuffer>, 'response.docx', 422, /^The document was not read: its entry word\/media\/blank\.bin inflates \d+-fold/],
+      [zipSlipDocx() as Uint8Array<ArrayBuffer>, 'response.docx', 400, /^The document was not read: .*(relative path|\.\.)/],
+      [encryptedBombPdf(1024) as Uint8Array<ArrayBuffer>, 'statement.pdf', 422, /^The file was not kept: The analysis needed more than the \d+ MB of memory a document may use/],
+    ];
+    for (const [bytes, filename, status, reason] of refusals) {
+      const response = await upload(bidId, member, bytes, filename);
+      assert.equal(response.status, status, `${filename}: ${await response.clone().text()}`);
+      assert.match(await detail(response), reason);
+    }
+    assert.equal(storedBlobs().length, before);
+    const listed = (await (await get(`/v1/bids/${bidId}/files`, member)).json()) as { files: BidFileReply[] };
+    assert.ok(!listed.files.some((file) => ['tender.pdf', 'response.docx', 'statement.pdf'].includes(file.filename)));
   });
 
   it('refuses a file over 25 MB with 413, a larger body while it streams in, and stores nothing', async () => {

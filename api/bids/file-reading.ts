@@ -44,13 +44,22 @@ export function nameMismatch(filename: string | null, kind: DocumentKind): strin
   return `${filename} is named as ${KIND_NAMES[claimed]} (.${extension}) but its content is ${KIND_NAMES[kind]}; check you chose the right file, or rename it to match what it is.`;
 }
 
+/** A file the guarded open refused, or whose reading needed more memory than a document may use: never stored. */
+export interface RefusedFile {
+  status: 'refused';
+  httpStatus: 400 | 422;
+  detail: string;
+}
+
 /**
- * Reads every page's text in a pool thread (`read_text`: the text layer, OCR of pages without one, .docx
- * and text as one page). When OCR makes the read outlast the pool's time limit, the text layer alone is read
- * again, so a long scanned tender still gives the pages that carry text. Throws `AnalysisPoolFullError` when
- * the pool refuses the work at once (the caller answers 503 and stores nothing).
+ * Reads every page's text in an analysis process (`read_text`: the text layer, OCR of pages without one,
+ * .docx and text as one page). When OCR makes the read outlast the pool's time limit, the text layer alone is
+ * read again, so a long scanned tender still gives the pages that carry text. A file refused by the guarded
+ * open (a decompression bomb, a ZIP that is no Word document) or stopped at the memory ceiling comes back as
+ * `refused`, for the caller to answer without storing it. Throws `AnalysisPoolFullError` when the pool
+ * refuses the work at once (the caller answers 503 and stores nothing).
  */
-export async function readFilePages(pool: AnalysisPool, document: IntakeDocument, now: Date): Promise<FileReading> {
+export async function readFilePages(pool: AnalysisPool, document: IntakeDocument, now: Date): Promise<FileReading | RefusedFile> {
   const read = (options: ReadTextOptions) => pool.run<ReadTextResult>({ analysis: READ_TEXT, documents: [document], options, now: now.toISOString() });
   let outcome = await read({ max_pages: MAX_READ_PAGES, ocr: true });
   let detail: string | null = null;
@@ -58,6 +67,8 @@ export async function readFilePages(pool: AnalysisPool, document: IntakeDocument
     outcome = await read({ max_pages: MAX_READ_PAGES, ocr: false });
     detail = 'Reading the scanned pages took too long, so only the text the PDF carries was kept; pages without it are empty.';
   }
+  if (!outcome.ok && outcome.failure === 'refused') return { status: 'refused', httpStatus: outcome.status, detail: outcome.detail };
+  if (!outcome.ok && outcome.failure === 'memory') return { status: 'refused', httpStatus: 422, detail: `The file was not kept: ${outcome.detail}` };
   if (!outcome.ok) return { status: 'failed', pageCount: 0, pages: [], detail: `The file is kept, but its text could not be read: ${outcome.detail}` };
   const [readResult] = outcome.result.documents;
   if (readResult === undefined) return { status: 'failed', pageCount: 0, pages: [], detail: 'The file is kept, but the reader returned no text for it.' };

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ReadTextOptions, ReadTextResult } from '../checkers/read-text.ts';
 import type { Services } from '../providers/index.ts';
-import { CACHE_HEADER } from './answer.ts';
+import { CACHE_HEADER, failureSentence } from './answer.ts';
 import type { CacheKey, ContentCache } from './content-cache.ts';
 import { AnalysisPoolFullError, type AnalysisPool } from './pool.ts';
 import type { IntakeDocument } from './types.ts';
@@ -29,7 +29,7 @@ export function judgedReplyCounts(response: Response): boolean {
 }
 
 /** What the judge makes of the text: a reply (counted or not), or a failure answered `{detail}`. */
-export type Judged<Reply> = { reply: Reply; counts: boolean } | { status: 422 | 502 | 503; detail: string };
+export type Judged<Reply> = { reply: Reply; counts: boolean } | { status: 400 | 422 | 502 | 503; detail: string };
 
 export interface JudgeContext {
   /** The instant the call arrived: the judge reads no clock of its own. */
@@ -88,7 +88,7 @@ export async function answerWithServices<Reply extends object>(c: Context, deps:
 
   const judged = async (): Promise<Judged<Reply>> => {
     const outcome = await reading;
-    if (!outcome.ok) return { status: 422, detail: `The document could not be read: ${outcome.detail} Nothing was counted against your allowance.` };
+    if (!outcome.ok) return { status: outcome.failure === 'refused' ? outcome.status : 422, detail: `${failureSentence(outcome.detail, 'read')} Nothing was counted against your allowance.` };
     const result = await plan.judge(outcome.result, deps.services, { now: plan.now, progress });
     if (plan.stored !== undefined && 'reply' in result) plan.stored.cache.put(plan.stored.key, result.reply, plan.now);
     return result;

@@ -24,6 +24,14 @@ export function countsAgainstAllowance(response: Response): boolean {
   return response.ok && response.headers.get(CACHE_HEADER) !== 'hit' && response.headers.get(ENGINE_HEADER) !== 'failed';
 }
 
+/**
+ * The sentence a failed analysis is answered with: the guarded open's refusal already says what was not read
+ * and why ("The PDF was not read: …"); any other failure is introduced as what could not be done.
+ */
+export function failureSentence(detail: string, verb: 'read' | 'analysed'): string {
+  return /^The (PDF|document|image) (was not read|is a ZIP)/.test(detail) ? detail : `The document could not be ${verb}: ${detail}`;
+}
+
 export interface AnswerServices {
   pool: AnalysisPool;
   /** Milliseconds between `working`/`inspecting` heartbeats when no progress stage arrives (default 5 s). */
@@ -31,7 +39,7 @@ export interface AnswerServices {
 }
 
 /** What the route makes of an analysis outcome: a reply (counted or not), or a failure answered `{detail}`. */
-export type Settled<Reply> = { reply: Reply; engineFailed: boolean } | { status: 422; detail: string };
+export type Settled<Reply> = { reply: Reply; engineFailed: boolean } | { status: 400 | 422; detail: string };
 
 export interface AnswerPlan<Reply> {
   /** The pool's name of the analysis. */
@@ -161,7 +169,7 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
     settle(outcome) {
       // Kept even when the job then failed: a classification made before a time limit is as good as any.
       for (const [sha256, classification] of newClassifications) firstPages?.keep(sha256, classification, plan.now);
-      if (!outcome.ok) return { status: 422, detail: `The document could not be analysed: ${outcome.detail} Nothing was counted against your allowance.` };
+      if (!outcome.ok) return { status: outcome.failure === 'refused' ? outcome.status : 422, detail: `${failureSentence(outcome.detail, 'analysed')} Nothing was counted against your allowance.` };
       services.cache.put(key, outcome.result, plan.now);
       return { reply: outcome.result as object, engineFailed: false };
     },

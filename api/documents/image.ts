@@ -1,10 +1,7 @@
 import sharp from 'sharp';
+import { refusalOfImageError } from './guard.ts';
+import { IMAGE_PIXEL_LIMIT } from './limits.ts';
 
-/**
- * Decompression-bomb guard: sharp refuses to decode an image with more pixels than this (a 25 MB PNG can
- * declare billions). 40 megapixels is an A4 page scanned at 600 dpi with room to spare.
- */
-const maxInputPixels = 40_000_000;
 /** Longest side handed to OCR: beyond this tesseract gains nothing and slows down. */
 const maxReadingSide = 4_000;
 /** What sharp assumes when an image states no resolution; 72 makes one pixel one point. */
@@ -21,17 +18,21 @@ export interface NormalisedImage {
 
 /**
  * Decodes any image sharp reads (PNG, JPEG, WebP, GIF, TIFF, AVIF; the first frame or page), turns it
- * upright by its EXIF orientation, shrinks it to `maxReadingSide` and re-encodes it as PNG. Throws for
- * bytes sharp cannot decode or an image over `maxInputPixels`; callers turn that into a reason.
+ * upright by its EXIF orientation, shrinks it to `maxReadingSide` and re-encodes it as PNG. An image
+ * over the pixel limit (a 25 MB PNG can declare billions) is refused before its pixels are decoded
+ * (DocumentRefused, guard.ts); other bytes sharp cannot decode throw sharp's error, which callers turn into a reason.
  */
 export async function normaliseImage(bytes: Uint8Array): Promise<NormalisedImage> {
   // failOn 'error' reads a slightly damaged scan (a truncated tail still gives most of the page).
-  const input = sharp(bytes, { limitInputPixels: maxInputPixels, failOn: 'error', autoOrient: true });
+  const input = sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT, failOn: 'error', autoOrient: true });
   const metadata = await input.metadata();
   const { data, info } = await input
     .resize({ width: maxReadingSide, height: maxReadingSide, fit: 'inside', withoutEnlargement: true })
     .png({ compressionLevel: 1 })
-    .toBuffer({ resolveWithObject: true });
+    .toBuffer({ resolveWithObject: true })
+    .catch((error: unknown) => {
+      throw refusalOfImageError(error);
+    });
   const uprightWidth = metadata.autoOrient?.width ?? metadata.width;
   const shrink = uprightWidth ? info.width / uprightWidth : 1;
   const density = metadata.density && metadata.density > 0 ? metadata.density : defaultDensity;

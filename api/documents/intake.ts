@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import JSZip from 'jszip';
 import { MAX_FETCH_BYTES, SafeFetchError, type SafeFetcher } from '../../lib/safe-fetch.ts';
 import { base64Problem, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
+import { DOCX_ENTRY_LIMIT } from './limits.ts';
 import type { DocumentKind, IntakeDocument } from './types.ts';
 
 /**
@@ -115,19 +115,29 @@ export function acceptedList(accepts: readonly DocumentFormat[]): string {
   return names.length <= 1 ? (names[0] ?? 'nothing') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }
 
+/** How much of a document type detection reads: magic numbers, a ZIP's first entries, the opening of a text. */
+const SNIFF_BYTES = 64 * 1024;
+
 /**
- * What the bytes are, from their content: `file-type`'s magic numbers; a ZIP is a .docx only when it holds
- * `word/document.xml`; bytes file-type cannot name are plain text when they decode as UTF-8 without
- * control characters, and HTML when that text opens with an HTML tag.
+ * What the bytes are, from their content, reading only a bounded prefix and (for a ZIP) its end-of-central-
+ * directory record: `file-type`'s magic numbers over the first 64 KB; a ZIP is a Word document when its
+ * central directory names `word/document.xml` (read here only when the directory fits the prefix; a larger
+ * one is taken as a Word document to be checked), and is refused at once, nothing inflated, when the
+ * directory counts more entries than a Word document is read with. What a Word document's entries inflate
+ * to (and, for a large directory, whether it holds the Word part) is the guarded open's to check in the
+ * analysis process (guard.ts): nothing of the container is inflated on the server's thread. Bytes file-type cannot name are plain text when they
+ * decode as UTF-8 without control characters, and HTML when that text opens with an HTML tag.
  */
 export async function sniffDocument(bytes: Uint8Array): Promise<Sniffed> {
-  const detected = await fileTypeFromBuffer(bytes);
+  const detected = await fileTypeFromBuffer(bytes.subarray(0, SNIFF_BYTES));
   if (detected !== undefined) {
     const format = FORMAT_OF_EXTENSION[detected.ext];
     if (format !== undefined) return { format, kind: FORMATS[format].kind, mime: detected.mime };
     if (detected.ext === 'zip' || detected.ext === 'docx') {
-      if (await holdsWordDocument(bytes)) return { format: 'docx', kind: 'docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' };
-      return { format: null, received: 'a ZIP archive' };
+      const directory = zipDirectory(bytes);
+      if (directory !== null && directory.entries > DOCX_ENTRY_LIMIT) return { format: null, received: `a ZIP archive of ${directory.entries} entries (a Word document is read with at most ${DOCX_ENTRY_LIMIT})` };
+      if (directory?.holdsWordDocument === false) return { format: null, received: 'a ZIP archive' };
+      return { format: 'docx', kind: 'docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' };
     }
     // XHTML and SVG are XML to file-type; XHTML is still a page of text.
     if (detected.ext !== 'xml') return { format: null, received: OTHER_RECEIVED[detected.ext] ?? `a file of type ${detected.mime}` };
@@ -137,6 +147,45 @@ export async function sniffDocument(bytes: Uint8Array): Promise<Sniffed> {
   if (/^\s*(<!--[\s\S]*?-->\s*)*(<\?xml[^>]*>\s*)?(<!doctype\s+html|<html[\s>])/i.test(text)) return { format: 'html', kind: 'html', mime: 'text/html' };
   if (detected?.ext === 'xml') return { format: null, received: 'an XML file' };
   return { format: 'text', kind: 'text', mime: 'text/plain' };
+}
+
+/**
+ * What a ZIP's end-of-central-directory record states (its Zip64 record's when the 16-bit fields are full),
+ * found in the last 64 KB + 22 bytes where the record must sit: the entry count, and, when the directory itself
+ * is no larger than the sniffing prefix, whether an entry is named `word/document.xml` (null when the
+ * directory is larger: the analysis process reads it). Null when there is no record. Nothing is inflated.
+ */
+function zipDirectory(bytes: Uint8Array): { entries: number; holdsWordDocument: boolean | null } | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = bytes.byteLength - 22; at >= Math.max(0, bytes.byteLength - 22 - 0xffff); at--) {
+    if (view.getUint32(at, true) !== 0x06054b50) continue;
+    let entries = view.getUint16(at + 10, true);
+    let size = view.getUint32(at + 12, true);
+    let offset = view.getUint32(at + 16, true);
+    if ((entries === 0xffff || offset === 0xffffffff) && at >= 20 && view.getUint32(at - 20, true) === 0x07064b50) {
+      const zip64At = Number(view.getBigUint64(at - 12, true));
+      if (zip64At + 56 <= bytes.byteLength && view.getUint32(zip64At, true) === 0x06064b50) {
+        entries = Number(view.getBigUint64(zip64At + 32, true));
+        size = Number(view.getBigUint64(zip64At + 40, true));
+        offset = Number(view.getBigUint64(zip64At + 48, true));
+      }
+    }
+    if (entries > DOCX_ENTRY_LIMIT || size > SNIFF_BYTES || offset + size > bytes.byteLength) return { entries, holdsWordDocument: null };
+    return { entries, holdsWordDocument: directoryNames(bytes, offset, size).includes('word/document.xml') };
+  }
+  return null;
+}
+
+/** The entry names of a central directory of `size` bytes at `offset` (at most the sniffing prefix). */
+function directoryNames(bytes: Uint8Array, offset: number, size: number): string[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const names: string[] = [];
+  for (let at = offset; at + 46 <= offset + size && view.getUint32(at, true) === 0x02014b50; ) {
+    const nameLength = view.getUint16(at + 28, true);
+    names.push(Buffer.from(bytes.buffer, bytes.byteOffset + at + 46, Math.min(nameLength, offset + size - at - 46)).toString('utf8'));
+    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+  }
+  return names;
 }
 
 /** The first 64 KB as text, or null when they are not UTF-8 text (invalid sequences, NUL or other control bytes). */
@@ -149,15 +198,6 @@ function leadingText(bytes: Uint8Array): string | null {
     return null;
   }
   return /[\u0000-\u0008\u000e-\u001f\u007f]/.test(text) ? null : text.replace(/^\ufeff/, '');
-}
-
-async function holdsWordDocument(bytes: Uint8Array): Promise<boolean> {
-  try {
-    const zip = await JSZip.loadAsync(bytes);
-    return zip.file('word/document.xml') !== null;
-  } catch {
-    return false;
-  }
 }
 
 /** A document not read yet: how to get its bytes, and the name it came with. */

@@ -4,6 +4,8 @@ import { pathToFileURL } from 'node:url';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.d.ts';
 import type { TextItem as PdfjsTextItem } from 'pdfjs-dist/types/src/display/api.d.ts';
+import { guardPageCount, guardPdf } from './guard.ts';
+import { IMAGE_PIXEL_LIMIT } from './limits.ts';
 import type { PageText, TextItem } from './types.ts';
 
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -68,15 +70,35 @@ class SharedCanvasFactory {
 }
 
 /**
- * Opens a PDF with pdfjs-dist, never evaluating anything the file carries (no `eval` of fonts, no
- * scripting). Throws pdfjs's own error for a file it cannot parse (`InvalidPDFException`,
- * `PasswordException`); callers turn that into an `error` result.
+ * Opens a PDF with pdfjs-dist through the guarded open (guard.ts): the file's streams are measured first
+ * and a decompression bomb is refused (DocumentRefused) before pdfjs sees it; images past the pixel limit are
+ * left undrawn; a page tree declaring more pages than any real file is refused. Nothing the file carries is
+ * evaluated (no `eval` of fonts, no scripting). Throws pdfjs's own error for a file it cannot parse
+ * (`InvalidPDFException`, `PasswordException`); callers turn that into an `error` result.
  */
 export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+  await guardPdf(bytes);
   // pdfjs transfers (detaches) the buffer it is given: hand it a copy so the caller's bytes stay readable.
   const data = new Uint8Array(bytes);
   const { pdfjs } = await pdfLibraries();
-  return pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, useSystemFonts: false, verbosity: 0, CanvasFactory: SharedCanvasFactory, ...assets }).promise;
+  const pdf = await pdfjs.getDocument({
+    data,
+    isEvalSupported: false,
+    enableXfa: false,
+    useSystemFonts: false,
+    verbosity: 0,
+    maxImageSize: IMAGE_PIXEL_LIMIT,
+    isOffscreenCanvasSupported: false,
+    CanvasFactory: SharedCanvasFactory,
+    ...assets,
+  }).promise;
+  try {
+    guardPageCount(pdf.numPages);
+  } catch (error) {
+    await pdf.destroy();
+    throw error;
+  }
+  return pdf;
 }
 
 /** The text of page `pageNumber` (1-based) with each run's box in points from the page's top-left corner. */

@@ -1,14 +1,21 @@
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { DocumentClassification } from '../checkers/document-types.ts';
 import type { IntakeDocument } from './types.ts';
 
 /**
- * The bounded pool of analysis threads every checker runs its work in (DESIGN §10): each analysis runs in a
- * worker thread with a time limit and V8 heap limits, so a file that makes the engine hang or exhaust its
- * memory costs that thread, never the server. Threads are reused between jobs (a checker's modules load
- * once per thread) and replaced when one is stopped. At most `size` jobs run at once and `queueLimit` wait;
- * one more is refused at once with `AnalysisPoolFullError`, which routes answer 503 with `Retry-After`.
+ * The bounded pool of analysis processes every checker and the bid area run untrusted documents in
+ * (DESIGN §10). Each analysis runs in a child process of its own, under a time limit and a memory ceiling
+ * that holds for native memory too: pdfjs inflates streams through zlib, sharp and the canvas decode pixels
+ * outside the V8 heap, and a worker thread's `resourceLimits` cap only the heap (a 4 MB PDF took a thread-based
+ * pool to 9 GB). The parent reads each busy child's resident memory from /proc every few milliseconds and kills
+ * it past the ceiling; the child's V8 heap is capped as well, as a second stop. Processes are reused between
+ * jobs (a checker's modules load once per process), run at a lower CPU priority than the server so its event
+ * loop stays responsive, and are replaced when stopped, when a job left them large, and after an idle spell.
+ * At most `size` jobs run at once and `queueLimit` wait; one more is refused at once with
+ * `AnalysisPoolFullError`, which routes answer 503 with `Retry-After`.
  */
 
 /** Where an analysis lives: a module and the name of the `Analysis` it exports (api/checkers/types.ts). */
@@ -20,14 +27,16 @@ export interface AnalysisLocation {
 export interface AnalysisPoolOptions {
   /** Named analyses, e.g. `warrants` → api/checkers/warrants/analyse.ts#analyseWarrant. */
   analyses: Readonly<Record<string, AnalysisLocation>>;
-  /** Jobs run at once, one thread each. Default: the machine's cores, at most 4. */
+  /** Jobs run at once, one process each. Default: the machine's cores, at most 4. */
   size?: number;
-  /** Jobs that may wait for a thread; one more is refused. Default 32. */
+  /** Jobs that may wait for a process; one more is refused. Default 32. */
   queueLimit?: number;
-  /** How long one job may run before its thread is stopped. Default 60 s. */
+  /** How long one job may run before its process is stopped. Default 60 s. */
   timeoutMs?: number;
-  /** The V8 old-generation heap of each thread, in MB. Default 512. */
+  /** The memory one job may add to its process (heap and native), in MB. Default 512. */
   memoryMb?: number;
+  /** How long an idle process is kept before it is stopped. Default 5 minutes. */
+  idleMs?: number;
 }
 
 /** What a job asks for: the analysis by name, its inputs, and where its progress stages go. */
@@ -44,12 +53,17 @@ export interface AnalysisRequest {
   onFirstPageClassified?: (sha256: string, classification: DocumentClassification) => void;
 }
 
-/** Why a job gave no result: stopped at the time limit, stopped for memory, threw, or its thread died. */
-export type AnalysisFailureKind = 'timeout' | 'memory' | 'threw' | 'crashed';
+/**
+ * Why a job gave no result: stopped at the time limit, stopped for memory, threw, its process died, or the
+ * guarded open refused a document (api/documents/guard.ts: a decompression bomb, a container that is not
+ * what it claims); a refusal carries the status the route answers.
+ */
+export type AnalysisFailureKind = 'timeout' | 'memory' | 'threw' | 'crashed' | 'refused';
 
 export type AnalysisOutcome<Result> =
   | { ok: true; result: Result; ms: number }
-  | { ok: false; failure: AnalysisFailureKind; detail: string; ms: number };
+  | { ok: false; failure: Exclude<AnalysisFailureKind, 'refused'>; detail: string; ms: number }
+  | { ok: false; failure: 'refused'; status: 400 | 422; detail: string; ms: number };
 
 export class AnalysisPoolFullError extends Error {
   /** Seconds to suggest in `Retry-After`: about how long the work ahead takes to drain. */
@@ -70,11 +84,13 @@ export interface AnalysisPool {
   run<Result>(request: AnalysisRequest): Promise<AnalysisOutcome<Result>>;
   /** Jobs running and waiting now. */
   load(): { running: number; queued: number };
-  /** Stops every thread; jobs still running or waiting fail as `crashed`. */
+  /** Resident memory of each analysis process now, in bytes (for the server's memory reports). */
+  residentBytes(): number[];
+  /** Stops every process; jobs still running or waiting fail as `crashed`. */
   close(): Promise<void>;
 }
 
-/** A job as the worker receives it (structured clone). */
+/** A job as the child receives it (structured clone over the IPC channel). */
 export interface WorkerJob {
   jobId: number;
   moduleUrl: string;
@@ -85,16 +101,32 @@ export interface WorkerJob {
   firstPages: ReadonlyMap<string, DocumentClassification> | undefined;
 }
 
-/** What a worker posts back. */
+/** What a child sends back. */
 export type WorkerReport =
+  | { type: 'started'; jobId: number }
   | { type: 'progress'; jobId: number; stage: string }
   | { type: 'first-page'; jobId: number; sha256: string; classification: DocumentClassification }
   | { type: 'result'; jobId: number; result: unknown }
+  | { type: 'refused'; jobId: number; status: 400 | 422; message: string }
   | { type: 'threw'; jobId: number; message: string };
 
-const WORKER_URL = new URL('./worker.ts', import.meta.url);
+const WORKER_PATH = fileURLToPath(new URL('./worker.ts', import.meta.url));
 // Before any job has finished, waiting work is assumed to take this long each (Retry-After's estimate).
 const ASSUMED_JOB_MS = 5_000;
+// How often a busy child's resident memory is read: fast enough that even zlib, which inflates about a
+// gigabyte a second, passes the ceiling by tens of megabytes at most before it is stopped.
+const WATCH_MS = 10;
+// A process that a job left this much larger than it started is replaced rather than reused.
+const RECYCLE_SHARE = 0.5;
+// Jobs one process runs before it is replaced, so slow leaks in libraries never accumulate.
+const JOBS_PER_PROCESS = 200;
+// Analyses run a little below the server's priority (nice 10), so a flood of documents never starves requests.
+const ANALYSIS_NICENESS = 10;
+const PAGE_BYTES = 4096;
+// How long a process may take to start and load an analysis's modules before the job counts as timed out.
+const STARTUP_LIMIT_MS = 30_000;
+
+type Settlement = { ok: true; result: unknown } | { ok: false; failure: Exclude<AnalysisFailureKind, 'refused'>; detail: string } | { ok: false; failure: 'refused'; status: 400 | 422; detail: string };
 
 interface PendingJob {
   job: WorkerJob;
@@ -104,8 +136,17 @@ interface PendingJob {
 }
 
 interface Slot {
-  worker: Worker;
-  busy: { pending: PendingJob; startedAt: number; timer: NodeJS.Timeout } | null;
+  child: ChildProcess;
+  jobsRun: number;
+  /** Resident bytes when the process was last idle: what a job is measured against. */
+  idleResident: number;
+  /** Whether the pool has stopped the process, and why (memory or time, so its exit reads as that; null for a replacement). */
+  stopping: boolean;
+  stoppedFor: Settlement | null;
+  /** The last few kilobytes the process wrote to stderr: V8 says there when its heap ran out. */
+  stderrTail: string;
+  busy: { pending: PendingJob; startedAt: number; ceiling: number; timer: NodeJS.Timeout } | null;
+  idleTimer: NodeJS.Timeout | null;
 }
 
 export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
@@ -113,53 +154,98 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const queueLimit = options.queueLimit ?? 32;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const memoryMb = options.memoryMb ?? 512;
+  const idleMs = options.idleMs ?? 300_000;
+  const memoryBytes = memoryMb * 1024 * 1024;
+  const memoryDetail = `The analysis needed more than the ${memoryMb} MB of memory a document may use, and was stopped.`;
+  const timedOut: Settlement = { ok: false, failure: 'timeout', detail: `The analysis did not finish within ${Math.round(timeoutMs / 1000)} seconds, and was stopped.` };
   const slots: Slot[] = [];
   const queue: PendingJob[] = [];
   let nextJobId = 1;
   let meanJobMs = ASSUMED_JOB_MS;
   let closed = false;
+  let watcher: NodeJS.Timeout | null = null;
 
-  function startWorker(): Slot {
-    const worker = new Worker(WORKER_URL, {
-      // The thread runs TypeScript modules as the main thread does, with its --import hooks.
-      execArgv: workerExecArgv(),
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.round(memoryMb / 16))), stackSizeMb: 4 },
+  function startProcess(): Slot {
+    const child = fork(WORKER_PATH, [], {
+      execArgv: childExecArgv(memoryMb),
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      // glibc keeps one heap arena per thread by default; two keep the resident size close to what is in use.
+      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
     });
-    // An idle thread never keeps the process alive; a busy one does (see `dispatch`).
-    worker.unref();
-    const slot: Slot = { worker, busy: null };
-    worker.on('message', (report: WorkerReport) => {
+    const slot: Slot = { child, jobsRun: 0, idleResident: 0, stopping: false, stoppedFor: null, stderrTail: '', busy: null, idleTimer: null };
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, ANALYSIS_NICENESS);
+      } catch {
+        // Not permitted on every system; the analysis then runs at the server's priority.
+      }
+    }
+    child.stderr?.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      slot.stderrTail = (slot.stderrTail + chunk.toString('utf8')).slice(-4096);
+    });
+    child.on('message', (report: WorkerReport) => {
       const busy = slot.busy;
       if (busy === null || busy.pending.job.jobId !== report.jobId) return;
+      // The analysis module is loaded: from here the job is measured against what the process holds now.
+      if (report.type === 'started') {
+        busy.ceiling = (residentBytes(slot.child) ?? busy.ceiling - memoryBytes) + memoryBytes;
+        clearTimeout(busy.timer);
+        busy.timer = setTimeout(() => stop(slot, timedOut), timeoutMs);
+        return;
+      }
       if (report.type === 'progress') return busy.pending.onProgress?.(report.stage);
       if (report.type === 'first-page') return busy.pending.onFirstPageClassified?.(report.sha256, report.classification);
-      finish(slot, report.type === 'result' ? { ok: true, result: report.result } : { ok: false, failure: 'threw', detail: `The analysis failed: ${report.message}` });
+      if (report.type === 'result') return finish(slot, { ok: true, result: report.result });
+      if (report.type === 'refused') return finish(slot, { ok: false, failure: 'refused', status: report.status, detail: report.message });
+      finish(slot, { ok: false, failure: 'threw', detail: `The analysis failed: ${report.message}` });
     });
-    worker.on('error', (error: Error & { code?: string }) => {
-      const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      finish(slot, {
-        ok: false,
-        failure: memory ? 'memory' : 'crashed',
-        detail: memory
-          ? `The analysis needed more than the ${memoryMb} MB of memory a document may use, and was stopped.`
-          : `The analysis thread failed: ${error.message}`,
-      }, { replace: true });
+    child.on('exit', (code, signal) => {
+      finish(slot, slot.stoppedFor ?? exitSettlement(slot, code, signal), { replace: true });
     });
-    worker.on('exit', () => {
-      finish(slot, { ok: false, failure: 'crashed', detail: 'The analysis thread stopped before it finished.' }, { replace: true });
+    child.on('error', () => {
+      // A failed spawn or a broken channel; 'exit' follows and settles the job.
     });
+    idle(slot);
     return slot;
   }
 
-  function finish(slot: Slot, outcome: { ok: true; result: unknown } | { ok: false; failure: AnalysisFailureKind; detail: string }, how: { replace?: boolean } = {}): void {
+  function exitSettlement(slot: Slot, code: number | null, signal: NodeJS.Signals | null): Settlement {
+    if (/heap limit|heap out of memory|Allocation failed/i.test(slot.stderrTail)) return { ok: false, failure: 'memory', detail: memoryDetail };
+    const how = signal !== null ? `was stopped by ${signal}` : `exited with code ${code}`;
+    return { ok: false, failure: 'crashed', detail: `The analysis process ${how} before it finished.` };
+  }
+
+  /** Marks a process idle: it no longer keeps the server alive, and is stopped after `idleMs`. */
+  function idle(slot: Slot): void {
+    slot.child.unref();
+    slot.child.channel?.unref();
+    slot.idleTimer = setTimeout(() => stop(slot, null), idleMs);
+    slot.idleTimer.unref();
+  }
+
+  function stop(slot: Slot, reason: Settlement | null): void {
+    if (slot.stopping) return;
+    slot.stopping = true;
+    slot.stoppedFor = reason;
+    if (slot.idleTimer !== null) clearTimeout(slot.idleTimer);
+    const at = slots.indexOf(slot);
+    if (at !== -1) slots.splice(at, 1);
+    slot.child.kill('SIGKILL');
+  }
+
+  function finish(slot: Slot, outcome: Settlement, how: { replace?: boolean } = {}): void {
     const busy = slot.busy;
     slot.busy = null;
     if (how.replace) {
       const at = slots.indexOf(slot);
       if (at !== -1) slots.splice(at, 1);
-      void slot.worker.terminate();
+      if (slot.idleTimer !== null) clearTimeout(slot.idleTimer);
     } else {
-      slot.worker.unref();
+      const resident = residentBytes(slot.child);
+      if (slot.jobsRun >= JOBS_PER_PROCESS || (resident !== null && resident > slot.idleResident + memoryBytes * RECYCLE_SHARE)) stop(slot, null);
+      else idle(slot);
     }
     if (busy !== null) {
       clearTimeout(busy.timer);
@@ -170,22 +256,44 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
     dispatch();
   }
 
+  /** Reads every busy process's resident memory and stops any past its ceiling. */
+  function watch(): void {
+    let anyBusy = false;
+    for (const slot of [...slots]) {
+      if (slot.busy === null) continue;
+      anyBusy = true;
+      const resident = residentBytes(slot.child);
+      if (resident !== null && resident > slot.busy.ceiling) stop(slot, { ok: false, failure: 'memory', detail: memoryDetail });
+    }
+    if (!anyBusy && watcher !== null) {
+      clearInterval(watcher);
+      watcher = null;
+    }
+  }
+
   function dispatch(): void {
     while (!closed && queue.length > 0) {
       let slot = slots.find((candidate) => candidate.busy === null);
       if (slot === undefined) {
         if (slots.length >= size) return;
-        slot = startWorker();
+        slot = startProcess();
         slots.push(slot);
       }
       const pending = queue.shift()!;
       const running = slot;
-      const timer = setTimeout(() => {
-        finish(running, { ok: false, failure: 'timeout', detail: `The analysis did not finish within ${Math.round(timeoutMs / 1000)} seconds, and was stopped.` }, { replace: true });
-      }, timeoutMs);
-      running.busy = { pending, startedAt: performance.now(), timer };
-      running.worker.ref();
-      running.worker.postMessage(pending.job);
+      if (running.idleTimer !== null) clearTimeout(running.idleTimer);
+      running.idleResident = residentBytes(running.child) ?? 0;
+      // The time limit starts once the process has loaded the analysis; starting a process and loading its
+      // modules have a limit of their own, so a slow start on a loaded machine is not charged to the document.
+      const timer = setTimeout(() => stop(running, timedOut), Math.max(timeoutMs, STARTUP_LIMIT_MS));
+      // Until the child says the analysis module is loaded, loading it may take what the modules need besides.
+      const ceiling = Math.max(running.idleResident, STARTING_RESIDENT_BYTES) + MODULE_LOADING_BYTES + memoryBytes;
+      running.busy = { pending, startedAt: performance.now(), ceiling, timer };
+      running.jobsRun += 1;
+      running.child.ref();
+      running.child.channel?.ref();
+      running.child.send(pending.job);
+      watcher ??= setInterval(watch, WATCH_MS);
     }
   }
 
@@ -209,28 +317,50 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       return promise as Promise<AnalysisOutcome<Result>>;
     },
     load: () => ({ running: slots.filter((slot) => slot.busy !== null).length, queued: queue.length }),
+    residentBytes: () => slots.flatMap((slot) => residentBytes(slot.child) ?? []),
     async close() {
       closed = true;
+      if (watcher !== null) clearInterval(watcher);
       for (const pending of queue.splice(0)) pending.settle({ ok: false, failure: 'crashed', detail: 'The service is shutting down.', ms: 0 });
       await Promise.all(slots.splice(0).map(async (slot) => {
         const busy = slot.busy;
         slot.busy = null;
+        if (slot.idleTimer !== null) clearTimeout(slot.idleTimer);
         if (busy !== null) {
           clearTimeout(busy.timer);
           busy.pending.settle({ ok: false, failure: 'crashed', detail: 'The service is shutting down.', ms: performance.now() - busy.startedAt });
         }
-        await slot.worker.terminate();
+        if (slot.child.exitCode !== null || slot.child.signalCode !== null) return;
+        const exited = new Promise((resolve) => slot.child.once('exit', resolve));
+        slot.child.kill('SIGKILL');
+        await exited;
       }));
     },
   };
 }
 
+/** What a Node process needs resident before it has loaded anything of ours (the ceiling's floor). */
+const STARTING_RESIDENT_BYTES = 64 * 1024 * 1024;
+/** What loading an analysis's modules may add before the job proper starts (pdfjs, the canvas, sharp, tesseract's engine). */
+const MODULE_LOADING_BYTES = 256 * 1024 * 1024;
+
+/** A process's resident set in bytes, from /proc (Linux); null where it cannot be read. */
+function residentBytes(child: ChildProcess): number | null {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return null;
+  try {
+    const pages = Number(readFileSync(`/proc/${child.pid}/statm`, 'latin1').split(' ')[1]);
+    return Number.isFinite(pages) ? pages * PAGE_BYTES : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The parent's `--import`/`--require` hooks (the Node version guard) and module flags, for the thread to run
- * TypeScript modules as the main thread does. Other flags are left out: a worker refuses process-wide ones
- * (heap, TLS, snapshot flags), which the test runner passes to the processes it starts.
+ * The parent's `--import`/`--require` hooks (the Node version guard) and module flags, for the child to run
+ * TypeScript modules as the server does, plus its V8 heap ceiling (the job's allowance above what the loaded
+ * modules take). Other flags are left out: the test runner passes its own to the processes it starts.
  */
-function workerExecArgv(): string[] {
+function childExecArgv(memoryMb: number): string[] {
   const kept: string[] = [];
   const argv = process.execArgv;
   for (let at = 0; at < argv.length; at++) {
@@ -243,5 +373,5 @@ function workerExecArgv(): string[] {
       kept.push(flag);
     }
   }
-  return kept;
+  return [...kept, `--max-old-space-size=${memoryMb + 128}`, '--max-semi-space-size=16', '--stack-size=4000'];
 }

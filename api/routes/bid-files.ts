@@ -78,13 +78,14 @@ const uploadFileRoute = createRoute({
   request: { params: BidParams, body: { required: true, content: { 'multipart/form-data': { schema: UploadForm } } } },
   responses: {
     201: { description: 'The stored file; `read_status` says whether its text was read.', content: json(BidFileSchema) },
-    400: errorReply('No file, an empty one, a type bid files do not take, or a name that claims another type than the content.'),
+    400: errorReply('No file, an empty one, a type bid files do not take, a ZIP that holds no Word document, or a name that claims another type than the content.'),
     401: notSignedIn,
     403: errorReply("The caller's role may not change bids (viewers read only)."),
     404: bidNotVisible,
     413: errorReply('The file is over 25 MB.'),
     415: errorReply('The body is not multipart/form-data.'),
-    503: errorReply('Every document reading thread is busy; nothing was stored (`Retry-After` says when to try again).'),
+    422: errorReply('The file would decompress past the limits a document may use (a decompression bomb), or reading it needed more memory than a document may use; nothing was stored.'),
+    503: errorReply('Every document reading process is busy; nothing was stored (`Retry-After` says when to try again).'),
   },
 });
 
@@ -185,13 +186,16 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     if (mismatch !== null) return c.json({ detail: mismatch }, 400);
     let reading = readingOf(state, document.sha256);
     if (reading === null) {
+      let read;
       try {
-        reading = await readFilePages(pool, document, now());
+        read = await readFilePages(pool, document, now());
       } catch (error) {
         if (!(error instanceof AnalysisPoolFullError)) throw error;
         c.header('Retry-After', String(error.retryAfterSeconds));
         return c.json({ detail: `${error.message} Nothing was stored.` }, 503);
       }
+      if (read.status === 'refused') return c.json({ detail: `${read.detail} Nothing was stored.` }, read.httpStatus);
+      reading = read;
     }
     await files.put(document.sha256, document.bytes);
     const file = recordBidFile(state, {
@@ -276,7 +280,7 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
         c.header('Retry-After', String(error.retryAfterSeconds));
         return c.json({ detail: error.message }, 503);
       }
-      if (!outcome.ok) return c.json({ detail: `Page ${n} of ${file.filename} could not be drawn: ${outcome.detail}` }, 422);
+      if (!outcome.ok) return c.json({ detail: `Page ${n} of ${file.filename} could not be drawn: ${outcome.detail}` }, outcome.failure === 'refused' ? outcome.status : 422);
       png = outcome.result.png;
       await files.putRender(file.sha256, n, png);
     }

@@ -19,6 +19,7 @@ function scriptedPool(outcomes: AnalysisOutcome<ReadTextResult>[]): AnalysisPool
       return outcomes.shift() as AnalysisOutcome<Result>;
     },
     load: () => ({ running: 0, queued: 0 }),
+    residentBytes: () => [],
     close: async () => {},
   };
 }

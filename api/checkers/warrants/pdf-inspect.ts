@@ -1,4 +1,5 @@
 import type { PageText } from '../../documents/types.ts';
+import { measurePdfOnce } from '../../documents/guard.ts';
 import { openPdf, readPagesText } from '../../documents/pdf.ts';
 import type { AnalysisContext } from '../types.ts';
 import type { Signal } from './signal.ts';
@@ -12,7 +13,6 @@ import { loadRevisionState, type RevisionState } from './pdf-objects.ts';
 import { compareRevisions } from './pdf-revisions.ts';
 import { pdfSignal } from './pdf-signals.ts';
 import { signatureSignals } from './pdf-signatures.ts';
-import { scanStreamInflation, STREAM_INFLATE_LIMIT } from './pdf-streams.ts';
 import { structureSignals } from './pdf-structure.ts';
 import { revisionPageTexts, TEXT_DIFF_PAGE_LIMIT } from './pdf-text-diff.ts';
 import { updateFindings, type PageTextPair, type UpdateFindings } from './pdf-updates.ts';
@@ -43,9 +43,9 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   const signals: Signal[] = [...structureSignals(bytes, layout)];
   context.progress?.('structure');
 
-  const inflation = scanStreamInflation(bytes);
-  if (inflation.overLimitAt !== null) {
-    signals.push(pdfSignal('stream_inflation_limit', `A stream at byte ${inflation.overLimitAt} inflates past ${STREAM_INFLATE_LIMIT / 1024 / 1024} MB (or the file's streams together pass the total limit); the file's objects and text were not read further.`, { byte_offset: inflation.overLimitAt }));
+  const inflation = await measurePdfOnce(bytes);
+  if (inflation.refusal !== null) {
+    signals.push(pdfSignal('stream_inflation_limit', `Reading stopped: ${inflation.refusal.reason}; the file's objects and text were not read further.`, { byte_offset: inflation.refusal.offset }));
     const parsed = layout.headerOffset >= 0;
     return finish(signals, parsed ? 'minimal' : 'failed', parsed ? 'a stream inflates past the limit' : 'no PDF header', null, layout.revisions.length || null, { producer: null, creator: null });
   }
