@@ -50,6 +50,15 @@ describe('sniffDocument judges a document by its content', () => {
     }
   });
 
+  it('takes a PDF header within the first 1,024 bytes as a PDF, as pdf.js and qpdf do, whatever the junk before it looks like', async () => {
+    // An MP3 frame sync (0xFF 0xFB) before the header once made file-type call a readable PDF audio.
+    const junk = Uint8Array.from([0xff, 0xfb, 0x90, 0x64, ...new Array(600).fill(0x20)]);
+    const pdf = text('%PDF-1.7\n1 0 obj<</Type/Catalog>>endobj\n%%EOF\n');
+    assert.deepEqual(await sniffDocument(Buffer.concat([junk, pdf])), { format: 'pdf', kind: 'pdf', mime: 'application/pdf' });
+    const tooFar = Buffer.concat([text('x'.repeat(1100)), pdf]);
+    assert.equal((await sniffDocument(tooFar)).format, 'text', 'a header past 1,024 bytes is text that mentions a PDF');
+  });
+
   it('says what arrived when it is none of them', async () => {
     const cases: [Uint8Array, string][] = [
       [await zipOf({ 'scan.pdf': '%PDF-1.4' }), 'a ZIP archive'],

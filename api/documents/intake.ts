@@ -117,10 +117,15 @@ export function acceptedList(accepts: readonly DocumentFormat[]): string {
 
 /** How much of a document type detection reads: magic numbers, a ZIP's first entries, the opening of a text. */
 const SNIFF_BYTES = 64 * 1024;
+/** How far into a file readers look for the `%PDF-` header (pdf.js and qpdf: 1,024 bytes). */
+const PDF_HEADER_WINDOW = 1024;
+/** Formats whose signature opens the file and which readers open as such: they win over a PDF header behind them. */
+const OPENING_SIGNATURES = new Set(['zip', 'docx', 'xlsx', 'pptx', 'odt', 'epub', 'png', 'jpg', 'webp', 'bmp', 'tif', 'gif', 'gz', '7z', 'rar', 'cfb', 'exe']);
 
 /**
  * What the bytes are, from their content, reading only a bounded prefix and (for a ZIP) its end-of-central-
- * directory record: `file-type`'s magic numbers over the first 64 KB; a ZIP is a Word document when its
+ * directory record: `file-type`'s magic numbers over the first 64 KB, and a PDF when `%PDF-` starts within
+ * the first 1,024 bytes of a file that opens with no container's or image's signature; a ZIP is a Word document when its
  * central directory names `word/document.xml` (read here only when the directory fits the prefix; a larger
  * one is taken as a Word document to be checked), and is refused at once, nothing inflated, when the
  * directory counts more entries than a Word document is read with. What a Word document's entries inflate
@@ -130,6 +135,12 @@ const SNIFF_BYTES = 64 * 1024;
  */
 export async function sniffDocument(bytes: Uint8Array): Promise<Sniffed> {
   const detected = await fileTypeFromBuffer(bytes.subarray(0, SNIFF_BYTES));
+  // A PDF header within the first 1,024 bytes makes a PDF, as pdf.js and qpdf read it, unless the file opens
+  // with a container's or an image's own signature: junk before the header (which warrants report) can look
+  // like a weaker magic number, such as an MP3 frame's.
+  if ((detected === undefined || !OPENING_SIGNATURES.has(detected.ext)) && Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, PDF_HEADER_WINDOW)).includes('%PDF-')) {
+    return { format: 'pdf', kind: 'pdf', mime: 'application/pdf' };
+  }
   if (detected !== undefined) {
     const format = FORMAT_OF_EXTENSION[detected.ext];
     if (format !== undefined) return { format, kind: FORMATS[format].kind, mime: detected.mime };

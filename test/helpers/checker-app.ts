@@ -31,6 +31,8 @@ export interface CheckerAppOptions {
   /** The state store; default a fresh in-memory one. */
   state?: StateDb;
   now?: Date;
+  /** Weekly caps (default the service's: 20 anonymous). */
+  caps?: { anonymous?: number; identified?: number };
 }
 
 export interface CheckerApp {
@@ -48,7 +50,7 @@ export function checkerApp(options: CheckerAppOptions = {}): CheckerApp {
   const names = { ...VALID, ...options.analyses };
   const locations = Object.fromEntries(Object.entries(names).map(([name, analysis]) => [name, (options.real ?? []).includes(name) ? checkerAnalyses[name]! : at(analysis)]));
   const pool = createAnalysisPool({ analyses: locations, size: 2, ...options.pool });
-  const meter = createMeter({ state, now: () => now });
+  const meter = createMeter({ state, now: () => now, ...(options.caps ? { caps: options.caps } : {}) });
   const app = createApp({
     publicUrl: PUBLIC_URL,
     store: { state: () => ({ ready: false, detail: 'No release in checker tests.' }), now: () => now },
