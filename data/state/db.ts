@@ -72,10 +72,12 @@ export function openStateDb(location: string): StateDb {
       depth++;
       try {
         const result = work();
-        db.exec('COMMIT');
+        // A commit can fail on its own (a full disk, a busy checkpoint): the store's failure, answered 503.
+        guard(() => db.exec('COMMIT'));
         return result;
       } catch (error) {
-        db.exec('ROLLBACK');
+        // A failed COMMIT may have rolled back already; the first error is the one to report.
+        if (db.isTransaction) db.exec('ROLLBACK');
         throw error;
       } finally {
         depth--;
