@@ -136,3 +136,39 @@ test('quantisation tables: sharp at each quality is the IJG table at that qualit
   const mozjpeg = fingerprintTables(readQuantisationTables(await sharp(await picture(64, 64)).jpeg({ quality: 80, mozjpeg: true }).toBuffer()));
   assert.deepEqual([mozjpeg.family, mozjpeg.quality], ['mozjpeg default tables (N. Robidoux)', 80]);
 });
+
+test('WebP metadata is read from its RIFF chunks: GIMP in EXIF Software or XMP CreatorTool, a camera in a format cameras do not write', async () => {
+  const pixels = await picture(64, 48);
+  const exifSoftware = await sharp(pixels).withExif({ IFD0: { Software: 'GIMP 2.10.34' } }).webp().toBuffer();
+  const software = (await imageSignals(new Uint8Array(exifSoftware), 'image/webp', context)).signals.find((signal) => signal.code === 'image_editor_software');
+  assert.deepEqual([software?.severity, software?.where], ['medium', { exif_tag: 'Software' }]);
+  const xmp = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreatorTool="GIMP 2.10"/></rdf:RDF></x:xmpmeta>';
+  const xmpTool = await sharp(pixels).withXmp(xmp).webp().toBuffer();
+  const creator = (await imageSignals(new Uint8Array(xmpTool), 'image/webp', context)).signals.find((signal) => signal.code === 'image_editor_software');
+  assert.match(creator?.found ?? '', /xmp:CreatorTool names an image editor, GIMP: "GIMP 2\.10"/);
+  const camera = await sharp(pixels).withExif({ IFD0: { Make: 'Canon', Model: 'Canon EOS 80D' }, IFD2: { DateTimeOriginal: '2024:11:02 14:05:31' } }).webp().toBuffer();
+  const converted = await imageSignals(new Uint8Array(camera), 'image/webp', context);
+  assert.equal(converted.note, null);
+  assert.match(converted.signals.find((signal) => signal.code === 'image_format_not_camera')?.found ?? '', /"Canon EOS 80D" .* but the file is WebP/);
+});
+
+test('a converter is medium on a photo that still names its camera, low on a file without one; scanning software is information', async () => {
+  const pixels = await picture(64, 48);
+  const transferred = await imageSignals(await cameraJpeg(pixels, { software: 'Nikon Transfer 1.1 W' }), 'image/jpeg', context);
+  const onPhoto = transferred.signals.find((signal) => signal.code === 'image_converter_software');
+  assert.deepEqual([onPhoto?.group, onPhoto?.severity], ['tampering', 'medium']);
+  const plain = withExifSegment(await sharp(pixels).jpeg({ quality: 90 }).toBuffer(), { software: 'ImageMagick 6.9.11-60 Q16 x86_64' });
+  const made = (await imageSignals(plain, 'image/jpeg', context)).signals.find((signal) => signal.code === 'image_converter_software');
+  assert.deepEqual([made?.group, made?.severity], ['metadata', 'low']);
+  const scanned = withExifSegment(await sharp(pixels).jpeg({ quality: 90 }).toBuffer(), { make: 'Epson', model: 'PerfectionV800', software: 'VueScan 9 x64 (9.6.01)', dateTimeOriginal: '2024:11:02 14:05:31' });
+  const scan = (await imageSignals(scanned, 'image/jpeg', context)).signals.filter((signal) => signal.severity === 'medium' || signal.code === 'image_scan_software');
+  assert.deepEqual(scan.map((signal) => [signal.code, signal.severity]), [['image_scan_software', 'info']]);
+});
+
+test('camera firmware is named as firmware, and an unknown name as unknown, both information', async () => {
+  const pixels = await picture(64, 48);
+  const firmware = await imageSignals(await cameraJpeg(pixels, { software: 'Firmware Version 1.0.3' }), 'image/jpeg', context);
+  assert.deepEqual(firmware.signals.filter((signal) => signal.where.exif_tag === 'Software').map((signal) => [signal.code, signal.severity]), [['image_camera_firmware', 'info']]);
+  const unknown = await imageSignals(await cameraJpeg(pixels, { software: 'Frobnicator 3' }), 'image/jpeg', context);
+  assert.deepEqual(unknown.signals.filter((signal) => signal.where.exif_tag === 'Software').map((signal) => [signal.code, signal.severity]), [['image_software', 'info']]);
+});

@@ -2,18 +2,11 @@ import sharp from 'sharp';
 import type { AnalysisContext } from '../types.ts';
 import { compareThumbnail, greySide } from './image-compare.ts';
 import { clockReading, readImageMetadata, type ImageMetadata, type ImageTags } from './image-metadata.ts';
+import { identifySoftware, softwareSignals } from './image-software.ts';
 import { doubleCompressionEvidence } from './jpeg-double.ts';
 import { jpegEnding, type JpegEnding } from './jpeg-ending.ts';
 import { fingerprintTables, readQuantisationTables, type TableFingerprint } from './jpeg-tables.ts';
 import type { Signal } from './signal.ts';
-
-/**
- * Image editors whose name in EXIF `Software` or XMP `CreatorTool` says the picture went through one
- * (Inscribe's "Software" signal; checkers-research §1.3). Converters and camera firmware are reported as
- * information only.
- */
-const editorPattern =
-  /photoshop|lightroom|\bgimp\b|snapseed|pixelmator|affinity photo|paint\.net|picsart|\bcanva\b|fotor|pixlr|facetune|photopea|paintshop|photoscape|luminar|krita|befunky|inpixio|adobe express|photo ?director|corel/i;
 
 /** One minute: cameras write DateTime and DateTimeOriginal in the same second; anything wider is a later save. */
 const sameMomentMinutes = 1;
@@ -53,8 +46,10 @@ export async function imageSignals(bytes: Uint8Array, mime: string, context: Ana
   const ending = mime === 'image/jpeg' ? jpegEnding(bytes) : null;
   // A picture cut short shows grey where its data stops, so it no longer looks like its thumbnail.
   const truncated = ending?.end === null;
+  const camera = cameraName(metadata.tags);
   const signals: Signal[] = [
-    ...softwareSignals(metadata.tags),
+    ...softwareSignals(metadata, camera),
+    ...formatSignals(metadata, mime, camera),
     ...dateSignals(metadata.tags, context.now),
     ...dimensionSignals(metadata.tags, width, height),
     ...historySignals(metadata.tags),
@@ -86,23 +81,39 @@ export async function imageSignals(bytes: Uint8Array, mime: string, context: Ana
       where: { exif_tag: 'Make' },
     });
   }
-  const note = ['image/webp', 'image/bmp', 'image/gif'].includes(mime) ? `A ${mime} file carries no EXIF that could be read here; only the pixels were checked.` : null;
+  const note = ['image/bmp', 'image/gif'].includes(mime) ? `A ${mime} file carries no EXIF that could be read here; only the pixels were checked.` : null;
   return { signals, readable: true, note };
 }
 
-function softwareSignals(tags: ImageTags): Signal[] {
-  const named: { tag: string; value: string }[] = [];
-  if (tags.ifd0?.Software) named.push({ tag: 'Software', value: tags.ifd0.Software });
-  if (tags.xmp?.CreatorTool) named.push({ tag: 'xmp:CreatorTool', value: tags.xmp.CreatorTool });
-  const signals: Signal[] = [];
-  for (const { tag, value } of named) {
-    if (editorPattern.test(value)) {
-      signals.push({ code: 'image_editor_software', group: 'tampering', severity: 'medium', title: 'Saved by an image editor', found: `${tag} names an image editor: "${value}".`, where: { exif_tag: tag } });
-    } else {
-      signals.push({ code: 'image_software', group: 'metadata', severity: 'info', title: 'Software named in metadata', found: `${tag} is "${value}" (camera firmware or a converter, not a known editor).`, where: { exif_tag: tag } });
-    }
-  }
-  return signals;
+/** The camera EXIF names, as people say it: many makers repeat the make in the model ("Canon" + "Canon EOS 80D"). */
+function cameraName(tags: ImageTags): string {
+  const { Make: make, Model: model } = tags.ifd0 ?? {};
+  return model && make && model.toLowerCase().startsWith(make.toLowerCase()) ? model : [make, model].filter(Boolean).join(' ');
+}
+
+/** What cameras and phones save photos as; these others are written only by software. */
+const softwareOnlyFormats: Record<string, string> = { 'image/webp': 'WebP', 'image/png': 'PNG', 'image/gif': 'GIF', 'image/bmp': 'BMP' };
+
+/**
+ * A photo whose EXIF names its camera and capture time, in a format no camera writes: software converted it.
+ * A scanner naming itself in Make is not a camera, so a file its scanning software made is left alone.
+ */
+function formatSignals(metadata: ImageMetadata, mime: string, camera: string): Signal[] {
+  const format = softwareOnlyFormats[mime];
+  const { tags } = metadata;
+  if (!format || camera === '' || !tags.exif?.DateTimeOriginal) return [];
+  const scanned = [tags.ifd0?.Software, tags.xmp?.CreatorTool].some((value) => value !== undefined && identifySoftware(value, tags.ifd0?.Make)?.scanning);
+  if (scanned) return [];
+  return [
+    {
+      code: 'image_format_not_camera',
+      group: 'tampering',
+      severity: 'medium',
+      title: 'Camera photo in a format cameras do not write',
+      found: `EXIF names the camera "${camera}" and a capture time (${tags.exif.DateTimeOriginal}), but the file is ${format}, which cameras do not write: software converted the photo after the camera saved it.`,
+      where: { exif_tag: 'Make' },
+    },
+  ];
 }
 
 function dateSignals(tags: ImageTags, now: string): Signal[] {
@@ -223,9 +234,7 @@ function quantisationSignals(fingerprint: TableFingerprint, thumbnail: TableFing
       where,
     },
   ];
-  const { Make: make, Model: model } = tags.ifd0 ?? {};
-  // Many makers repeat the make in the model ("Canon" + "Canon EOS 80D").
-  const camera = model && make && model.toLowerCase().startsWith(make.toLowerCase()) ? model : [make, model].filter(Boolean).join(' ');
+  const camera = cameraName(tags);
   if (fingerprint.family && camera !== '') {
     // Many phones encode with the IJG tables themselves, so on its own this is weak; a thumbnail still
     // carrying tables of the camera's own makes it strong: the camera wrote both, software re-encoded one.
