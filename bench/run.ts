@@ -19,6 +19,7 @@ import { readMixPaths, readTenderKeys } from './read-mix.ts';
 import { benchTextPdf, benchWarrantUploads } from './checkers-bench.ts';
 import { benchSanctionsScreening } from './sanctions-bench.ts';
 import { benchOverlap } from './overlap-bench.ts';
+import { benchHostile, benchMixedLoad, mintBenchKeys, publishCopy } from './hostile-bench.ts';
 
 // Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -127,6 +128,7 @@ async function apiRows(dataDir: string, releaseDir: string): Promise<void> {
   row('(b) bare Hono JSON route', `${Math.round(bareResult.requestsPerSecond)} req/s`, describe(bareResult));
 
   const keyed = await freshApiKey(dataDir);
+  const loadKeys = mintBenchKeys(dataDir);
 
   const awardKeys = await readAwardMixKeys(join(releaseDir, 'store.duckdb'));
   const tenderKeys = await readTenderKeys(join(releaseDir, 'store.duckdb'));
@@ -210,6 +212,21 @@ async function apiRows(dataDir: string, releaseDir: string): Promise<void> {
     row(`(i) keyed reads, ${KEYED_CONNECTIONS} connections, ${KEYED_LOAD_SECONDS} s`, `${Math.round(keyedMix.requestsPerSecond)} req/s`, `${describe(keyedMix)}; search, tender, award, intelligence in turn`);
     row('(i) API resident memory, peak during (i)', `${(peak / 2 ** 20).toFixed(0)} MB`, withinGoal(peak));
     row('(i) API resident memory after (i)', `${(afterKeyed / 2 ** 20).toFixed(0)} MB`, withinGoal(afterKeyed));
+
+    // (o) Mixed load: 200 connections, 50 keys, reads, MCP tool calls and cached checker calls; (p) the same while
+    // a new release is published under it. Only 2xx and 429 may answer; memory should end where it started.
+    const mixedRow = (label: string, figures: Awaited<ReturnType<typeof benchMixedLoad>>) => {
+      const other = Object.entries(figures.byStatus).filter(([status]) => !status.startsWith('2') && status !== '429');
+      row(label, `${Math.round(figures.requestsPerSecond)} req/s`,
+        `${Object.entries(figures.byStatus).map(([status, count]) => `${count} × ${status}`).join(', ')}; p99 ${figures.p99Ms} ms; goal only 2xx/429 ${other.length === 0 ? 'met' : 'MISSED'}`);
+      const growth = figures.endBytes - figures.startBytes;
+      row(`${label.split(' ')[0]} API memory start → peak → end`, `${(figures.startBytes / 2 ** 20).toFixed(0)} → ${(figures.peakBytes / 2 ** 20).toFixed(0)} → ${(figures.endBytes / 2 ** 20).toFixed(0)} MB`,
+        `goal flat (end within 10% of start) ${growth <= figures.startBytes * 0.1 ? 'met' : 'MISSED'}`);
+    };
+    mixedRow(`(o) mixed load, 200 connections, 50 keys, ${KEYED_LOAD_SECONDS} s`, await benchMixedLoad(api.origin, api.child.pid!, loadKeys, tenderKeys, KEYED_LOAD_SECONDS));
+    mixedRow(`(p) the same during a release swap`, await benchMixedLoad(api.origin, api.child.pid!, loadKeys, tenderKeys, KEYED_LOAD_SECONDS, () => publishCopy(dataDir, releaseDir, 'bench-swapped')));
+    await pointCurrentAt(dataDir, Manifest.parse(JSON.parse(await readFile(join(releaseDir, 'manifest.json'), 'utf8'))), new Date());
+    await rm(join(releasesDir(dataDir), 'bench-swapped'), { recursive: true, force: true });
   } finally {
     await stopChild(api.child);
   }
@@ -276,6 +293,14 @@ async function checkerRows(): Promise<void> {
   const uploads = await benchWarrantUploads({ dataDir: checkersDataDir, env: { ...serve.env, ...LOAD_TEST_LIMITS }, nodeArgs: serve.nodeArgs, headers: await freshApiKey(checkersDataDir) });
   row(`(k) ${uploads.uploads} warrant uploads at once, distinct ${(uploads.meanBytes / 2 ** 20).toFixed(2)} MB PDFs`, `p50 ${ms(uploads.p50Ms)}, p99 ${ms(uploads.p99Ms)}`,
     `all answered in ${ms(uploads.wallMs)}; goal no error ${uploads.failures.length === 0 ? 'met' : `MISSED: ${uploads.failures.join('; ')}`}`);
+
+  // (n) The hostile-file set (test/helpers/hostile-files.ts) through a server of its own, one file at a time.
+  const hostileDir = join(workDir, 'hostile');
+  await rm(hostileDir, { recursive: true, force: true });
+  const hostile = await benchHostile({ dataDir: hostileDir, env: { ...serve.env, ...LOAD_TEST_LIMITS }, nodeArgs: serve.nodeArgs, headers: await freshApiKey(hostileDir) });
+  row(`(n) hostile files, ${hostile.replies} replies on 5 checkers`, `slowest ${ms(hostile.slowestMs)}`, `goal no 5xx ${hostile.fiveHundreds.length === 0 ? 'met' : `MISSED: ${hostile.fiveHundreds.join('; ')}`}`);
+  row('(n) server memory peak; analysis processes peak', `${(hostile.peakOwnBytes / 2 ** 20).toFixed(0)} MB; ${(hostile.peakChildrenBytes / 2 ** 20).toFixed(0)} MB`, `goal server ≤ 600 MB ${hostile.peakOwnBytes <= 600 * 2 ** 20 ? 'met' : 'MISSED'}`);
+  row('(n) /livez while they run', `p99 ${hostile.livezP99Ms.toFixed(1)} ms`, `max ${hostile.livezMaxMs.toFixed(0)} ms over ${hostile.livezProbes} probes; goal p99 ≤ 100 ms ${hostile.livezP99Ms <= 100 ? 'met' : 'MISSED'}`);
 
   // (l) Sanctions screening: one name against 20,000 listed parties, in process (bench/sanctions-bench.ts).
   const screening = benchSanctionsScreening();

@@ -154,6 +154,21 @@ describe('document checker machinery', () => {
     });
   });
 
+  describe('identical requests at once', () => {
+    let checker: CheckerApp;
+    before(() => (checker = checkerApp({ pool: { size: 1, queueLimit: 2 }, caps: { anonymous: 1000 } })));
+    after(() => checker.close());
+
+    it('make one analysis: the others wait for it and are answered free, as a stored result is', async () => {
+      const body = { documents: [{ bytes_b64: base64(tinyPdf('same')), filename: 'same.pdf' }] };
+      // Twenty at once through a pool of one slot and a queue of two: without joining, most would be refused 503.
+      const replies = await Promise.all(Array.from({ length: 20 }, () => postJson(checker.app, '/v1/identity-check', body)));
+      assert.deepEqual(replies.map((reply) => reply.status), new Array(20).fill(200));
+      assert.equal(replies.filter((reply) => reply.headers.get('svc-cache') === 'hit').length, 19);
+      assert.equal(unitsUsed(checker), 1);
+    });
+  });
+
   describe('streaming', () => {
     let checker: CheckerApp;
     before(() => (checker = checkerApp({ heartbeatMs: 100 })));

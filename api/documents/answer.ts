@@ -55,6 +55,13 @@ export interface AnswerPlan<Reply> {
   firstPages?: ReadonlyMap<string, DocumentClassification>;
   /** Told each page-1 classification the analysis makes, as it makes it. */
   onFirstPageClassified?: (sha256: string, classification: DocumentClassification) => void;
+  /**
+   * The same analysis already running for an identical request (same checker, bytes and options): this request
+   * waits for it instead of running its own, and is answered as a stored result is (free, `Svc-Cache: hit`).
+   */
+  joined?: Promise<AnalysisOutcome<unknown>>;
+  /** Told of the analysis this request starts, so identical requests arriving meanwhile can join it. */
+  onStarted?: (outcome: Promise<AnalysisOutcome<unknown>>) => void;
   /** Turns the outcome into the reply and stores it where the route keeps results. */
   settle(outcome: AnalysisOutcome<unknown>): Settled<Reply>;
 }
@@ -64,7 +71,10 @@ export async function answerAnalysis<Reply extends object>(c: Context, services:
   let lastStage = 'queued';
   let emitStage: ((stage: string) => void) | null = null;
   let pending: Promise<AnalysisOutcome<unknown>> | null = null;
-  if (plan.stored === undefined) {
+  if (plan.stored === undefined && plan.joined !== undefined) {
+    pending = plan.joined;
+    c.header(CACHE_HEADER, 'hit');
+  } else if (plan.stored === undefined) {
     try {
       pending = services.pool.run({
         analysis: plan.analysis,
@@ -83,6 +93,7 @@ export async function answerAnalysis<Reply extends object>(c: Context, services:
       c.header('Retry-After', String(error.retryAfterSeconds));
       return c.json({ detail: error.message }, 503);
     }
+    plan.onStarted?.(pending);
   }
 
   if (!plan.stream) {
@@ -141,6 +152,12 @@ export interface CachedAnswerPlan {
  * `error` event when streamed), is not stored and does not count. Page-1 classifications (`firstPages`) are
  * kept per document whatever the outcome.
  */
+/**
+ * Analyses running now for the content-cached checkers, by cache key: an identical request arriving meanwhile
+ * waits for the running one (two hundred clients sending one invoice at once make one analysis, not a full queue).
+ */
+const inFlightByCache = new WeakMap<ContentCache, Map<string, Promise<AnalysisOutcome<unknown>>>>();
+
 export function answerCached(c: Context, services: AnswerServices & { cache: ContentCache }, plan: CachedAnswerPlan): Promise<Response> {
   const key = cacheKey({
     checker: plan.checker,
@@ -149,6 +166,10 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
     engineVersion: plan.engineVersion,
   });
   const stored = plan.fresh ? undefined : (services.cache.get(key) as object | undefined);
+  const inFlight = inFlightByCache.get(services.cache) ?? new Map<string, Promise<AnalysisOutcome<unknown>>>();
+  inFlightByCache.set(services.cache, inFlight);
+  const inFlightKey = JSON.stringify(key);
+  const joined = plan.fresh || stored !== undefined ? undefined : inFlight.get(inFlightKey);
   const firstPages = plan.firstPages;
   // Page-1 classifications the job makes, kept when it settles (on the request's path, so a store failure is the request's).
   const newClassifications = new Map<string, DocumentClassification>();
@@ -160,6 +181,11 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
     stream: plan.stream,
     heartbeat: 'working',
     stored,
+    ...(joined === undefined ? {} : { joined }),
+    onStarted: (outcome) => {
+      inFlight.set(inFlightKey, outcome);
+      void outcome.finally(() => inFlight.delete(inFlightKey));
+    },
     ...(firstPages === undefined || stored !== undefined
       ? {}
       : {
