@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isJurisdiction, localDate, timeZoneOf, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { buyerKey } from '../../lib/keys.ts';
-import { AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
+import { AWARD_SELECT, Award, type AwardRow } from './award.ts';
+import { awardReply } from './awards.ts';
 import { monthEnd, monthsFrom } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
 import { EndingMonth, SpendYear } from './series.ts';

@@ -1,5 +1,6 @@
 import { TRADES } from '../../lib/trades.ts';
-import { termsOf, type IndexedTender } from '../search/tender-index.ts';
+import type { IndexedTender } from '../search/tender-index.ts';
+import { termsOf } from '../search/text-index.ts';
 
 /**
  * Ranking open tenders for a company from what its website says it does. Pure and deterministic: the

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
+import { AWARD_SELECT, Award, type AwardRow } from './award.ts';
+import { awardReply } from './awards.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';
 
 const identifiedOnly = 'Only for a caller with an API key or a signed-in session.';

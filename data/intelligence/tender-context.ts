@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { JURISDICTIONS, localDate, timeZoneOf } from '../../lib/jurisdictions.ts';
 import { sqlString } from '../store.ts';
-import { AWARD_SELECT, Award, awardReply, type AwardRow } from './awards.ts';
+import { AWARD_SELECT, Award, type AwardRow } from './award.ts';
+import { awardReply } from './awards.ts';
 import { Buyer } from './buyers.ts';
 import { referenceDay } from './calendar.ts';
 import { Attribution, attributions, type Audience, type IntelContext } from './context.ts';

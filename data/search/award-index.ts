@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { JURISDICTIONS, type Jurisdiction } from '../../lib/jurisdictions.ts';
 import { normaliseBuyerName } from '../../lib/keys.ts';
 import { openStore, sqlString, type Store } from '../store.ts';
-import type { AwardRow } from '../intelligence/awards.ts';
+import type { AwardRow } from '../intelligence/award.ts';
 import { z } from 'zod';
 import { Postings, PostingsBuilder, PostingsParts, ScratchInts, unionThrough } from './award-postings.ts';
 import { AwardRows, AwardRowsBuilder, AwardRowsParts, type StoredAwardFields } from './award-rows.ts';
 import { packed, type IndexFileHandle } from './index-file.ts';
-import { termsOf } from './tender-index.ts';
+import { termsOf } from './text-index.ts';
 
 /**
  * What GET /v1/awards filters on, as the index reads it. Buyer names arrive as the keys they could have

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { packed, textOf, type ByteSource } from './index-file.ts';
-import type { AwardRow } from '../intelligence/awards.ts';
+import type { AwardRow } from '../intelligence/award.ts';
 import { GrowingInts } from './award-postings.ts';
 
 /** Awards per block: few enough to parse for one row, many enough that a page reads few blocks. */
