@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { estimateAiText } from '../api/checkers/ai-text/estimate.ts';
 import { AI_TEXT_MODEL } from '../api/checkers/ai-text/shipped-model.ts';
-import { aiCorpusDir, readCorpusSplit } from '../scripts/ai-text-corpus.ts';
+import { aiCorpusDir, corpusMissing, readCorpusSplit } from '../scripts/ai-text-corpus.ts';
 import { areaUnderRoc, ratesAtThreshold } from '../scripts/classifier-metrics.ts';
 
 // The labelled corpus stays outside the repository (its texts are never copied in): `../shared/corpora/ai-vs-human`
@@ -31,8 +31,7 @@ function measureTestSplit() {
   return figures;
 }
 
-const skipReason = passages === null ? `SKIPPED: the labelled AI-vs-human corpus is not at ${corpusDir}; set SVC_AI_CORPUS_DIR to measure the AI-text estimate` : false;
-if (skipReason) process.stderr.write(`\n*** ${skipReason} ***\n\n`);
+const skipReason = passages === null ? corpusMissing('the AI-text estimate', corpusDir) : false;
 
 test('the figures every reply quotes (model.json) are the ones the test split measures', { skip: skipReason }, () => {
   const figures = measureTestSplit();

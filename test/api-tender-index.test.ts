@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TenderIndex, categoryPrefix, termsOf, type TenderFilters, type TenderRow } from '../data/search/tender-index.ts';
+import { TenderIndex, categoryPrefix, type TenderFilters, type TenderRow } from '../data/search/tender-index.ts';
+import { termsOf } from '../data/search/text-index.ts';
 
 const NOW = new Date('2026-06-10T02:00:00.000Z');
 

@@ -1,3 +1,4 @@
+import { corpusMissing } from '../scripts/ai-text-corpus.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { judgeOverlap } from '../api/checkers/overlap/analyse.ts';
@@ -19,7 +20,7 @@ const passages = humanPassages();
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const spanKey = (url: string, start: number, end: number) => `${url} ${start}-${end}`;
 
-describe('source overlap: labelled set', { skip: passages === null ? `the labelled corpus is not at ${corpusDir()}` : false }, () => {
+describe('source overlap: labelled set', { skip: passages === null ? corpusMissing('source overlap matching', corpusDir()) : false }, () => {
   let set: LabelledSet;
   let web: FakeWeb;
   let services: Services;

@@ -1,3 +1,4 @@
+import { corpusMissing } from '../scripts/ai-text-corpus.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { benchOverlap } from '../bench/overlap-bench.ts';
@@ -10,7 +11,7 @@ import { corpusDir, humanPassages } from './helpers/overlap-labelled-set.ts';
  * provider reports only such passages, and the work stays within its goal of 500 ms CPU (with room for a
  * shared machine: the bench reports the figure, this test only guards against a many-fold regression).
  */
-test('overlap bench: the 5,000-word document\'s excerpts are all found on their pages, and the work is fast', { skip: humanPassages() === null ? `the labelled corpus is not at ${corpusDir()}` : false }, async () => {
+test('overlap bench: the 5,000-word document\'s excerpts are all found on their pages, and the work is fast', { skip: humanPassages() === null ? corpusMissing('the overlap bench', corpusDir()) : false }, async () => {
   const times = await benchOverlap(1);
   const { fixture, work, check } = times;
   const found = (matches: typeof work.matches, excerpt: (typeof fixture.excerpts)[number]) =>
