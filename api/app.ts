@@ -249,7 +249,7 @@ export function createService(options: AppOptions): Service {
   const log = options.log ? { log: options.log } : {};
   const documentsDir = options.documentsDir ?? join(tmpdir(), 'tender-intel-documents');
   app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl, now, ...log }));
-  app.route('/', contactRoutes({ state, now, ...log }));
+  app.route('/', contactRoutes({ state, now }));
   const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
   app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, onFileRead: [requirementsOnFileRead(state, now)], ...log }));

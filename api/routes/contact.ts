@@ -9,14 +9,10 @@ import type { StateDb } from '../../data/state/db.ts';
 export interface ContactRoutesOptions {
   state: StateDb;
   now?: () => Date;
-  /** Where a feedback write that failed is reported (the caller is still thanked). */
-  log?: (error: unknown, c: Context) => void;
 }
 
 /** Quicker than this from the form opening to its submission, no person typed the message. */
 const FASTEST_HUMAN_SUBMISSION_MS = 3000;
-
-const FEEDBACK_TOOLS = ['detect_ai_text', 'verify_references'] as const;
 
 const text = (max: number) =>
   z
@@ -44,15 +40,6 @@ const ContactBody = z
   })
   .openapi('ContactMessage');
 
-const FeedbackBody = z
-  .strictObject({
-    tool: z.enum(FEEDBACK_TOOLS, { error: `must be one of ${FEEDBACK_TOOLS.join(', ')}` }),
-    verdict: z.enum(['up', 'down'], { error: 'must be up or down' }),
-    ref: z.string().max(200, { error: 'must be at most 200 characters' }).optional().openapi({ description: 'Which result the feedback is about.' }),
-    note: z.string().max(4000, { error: 'must be at most 4000 characters' }).optional(),
-  })
-  .openapi('Feedback');
-
 const ReceivedSchema = z.object({ received: z.literal(true) }).openapi('Received');
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
@@ -70,30 +57,18 @@ const contactRoute = createRoute({
   responses: { 202: { description: 'Received.', content: json(ReceivedSchema) }, 415: wrongMediaType, 422: unprocessable },
 });
 
-const feedbackRoute = createRoute({
-  method: 'post',
-  path: '/v1/feedback',
-  tags: ['Contact'],
-  summary: 'Thumbs up or down on a checker result',
-  description: 'Always thanked once the body is valid: a failure to store the feedback is logged, never returned.',
-  middleware: [bodyMediaType('json')] as const,
-  request: { body: { required: true, content: json(FeedbackBody) } },
-  responses: { 202: { description: 'Received.', content: json(ReceivedSchema) }, 415: wrongMediaType, 422: unprocessable },
-});
-
 /**
- * POST /v1/contact and POST /v1/feedback. Contact submissions that look automated (the honeypot filled,
- * or sent faster than a person types) get the same reply as kept ones, so a bot learns nothing; feedback
- * is best effort and never fails the call. Mount it after `caller()`.
+ * POST /v1/contact. Submissions that look automated (the honeypot filled, or sent faster than a person
+ * types) get the same reply as kept ones, so a bot learns nothing. Mount it after `caller()`.
+ * (POST /v1/feedback is `routes/feedback.ts`.)
  *
  * @example
  * app.use('*', caller({ state }));
- * app.route('/', contactRoutes({ state, log: (error) => console.error(error) }));
+ * app.route('/', contactRoutes({ state }));
  */
 export function contactRoutes(options: ContactRoutesOptions): OpenAPIHono<CallerEnv> {
   const { state } = options;
   const now = options.now ?? (() => new Date());
-  const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path}: feedback not stored:`, error));
   const app = new OpenAPIHono<CallerEnv>({ defaultHook: invalidInputAnswers<CallerEnv>(422) });
   const received = { received: true as const };
 
@@ -110,25 +85,6 @@ export function contactRoutes(options: ContactRoutesOptions): OpenAPIHono<Caller
         accountOf(c),
         now().toISOString(),
       );
-    }
-    return c.json(received, 202);
-  });
-
-  app.openapi(feedbackRoute, (c) => {
-    const body = c.req.valid('json');
-    try {
-      state.run(
-        'INSERT INTO feedback (feedback_id, tool, verdict, ref, note, account_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        newId('feedback_'),
-        body.tool,
-        body.verdict,
-        body.ref ?? null,
-        body.note ?? null,
-        accountOf(c),
-        now().toISOString(),
-      );
-    } catch (error) {
-      log(error, c);
     }
     return c.json(received, 202);
   });

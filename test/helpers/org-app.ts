@@ -6,7 +6,8 @@ import { newId, newSecret, secretHash } from '../../lib/tokens.ts';
 import { createMailer, type Mailer } from '../../lib/mailer.ts';
 import { caller, SESSION_COOKIE } from '../../api/middleware/caller.ts';
 import { errorReplies } from '../../api/middleware/errors.ts';
-import { contactRoutes, type ContactRoutesOptions } from '../../api/routes/contact.ts';
+import { contactRoutes } from '../../api/routes/contact.ts';
+import { feedbackRoutes } from '../../api/routes/feedback.ts';
 import { orgRoutes } from '../../api/routes/orgs.ts';
 import { openStateDb, type StateDb } from '../../data/state/db.ts';
 
@@ -39,7 +40,7 @@ export interface OrgTestAppOptions {
   /** The state the contact and feedback routes write to (to make writes fail); the app's own by default. */
   contactState?: StateDb;
   /** Receives what the routes log (a failed invitation email, a failed feedback write); quiet by default. */
-  log?: ContactRoutesOptions['log'];
+  log?: (error: unknown) => void;
 }
 
 /**
@@ -59,7 +60,8 @@ export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgT
   app.use('*', caller({ state, now: clock.now }));
   const log = options.log ?? (() => {});
   app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl: PUBLIC_URL, now: clock.now, log }));
-  app.route('/', contactRoutes({ state: options.contactState ?? state, now: clock.now, log }));
+  app.route('/', contactRoutes({ state: options.contactState ?? state, now: clock.now }));
+  app.route('/', feedbackRoutes({ state, now: clock.now, log }));
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'test', version: '0' } });
 
   return {
