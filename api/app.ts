@@ -286,7 +286,7 @@ export function createService(options: AppOptions): Service {
     options.mcp?.onForward?.(path, init);
     return app.request(path, init, { mcpForward: true });
   };
-  app.route('/', mcpRoutes({ forward, tools, openApiDocument, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
+  app.route('/', mcpRoutes({ forward, tools, openApiDocument, burst, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
   app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   isApiRoute = apiRouteMatcher(app.routes);
