@@ -18,7 +18,7 @@ import { cachedReads, ReadCache } from './middleware/cached-reads.ts';
 import { clientErrors } from './middleware/client-errors.ts';
 import { callerStep, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
-import { bodyLimit, wellFormedJson } from './middleware/body-limit.ts';
+import { bodyLimit, wellFormedForm, wellFormedJson } from './middleware/body-limit.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { isMcpForward, keyScopeStep, type ForwardEnv } from './middleware/key-scope.ts';
 import { rateHeaders } from './middleware/rate-headers.ts';
@@ -208,7 +208,7 @@ export function createService(options: AppOptions): Service {
   // Cookie writes from our own origin only; bodies bounded before anything reads them; idempotent replays
   // before any meter, so a replay is never counted twice. None of it concerns a read: registered for the
   // writing methods alone, a read never enters it.
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit({ largerFor: CHECKER_BODY_LIMITS }), wellFormedJson({ exceptPrefixes: ['/mcp'] }), idempotency({ state, now }));
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit({ largerFor: CHECKER_BODY_LIMITS }), wellFormedJson({ exceptPrefixes: ['/mcp'] }), wellFormedForm(), idempotency({ state, now }));
 
   app.route('/', healthRoutes({ store: options.store }));
   const analysisPool = options.checkers?.pool ?? createAnalysisPool({ analyses: checkerAnalyses, ...options.checkers?.poolLimits });

@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { MAX_FETCH_BYTES, SafeFetchError, type SafeFetcher } from '../../lib/safe-fetch.ts';
-import { base64Problem, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
+import { base64Problem, formBodyProblem, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
 import { DOCX_ENTRY_LIMIT } from './limits.ts';
 import type { DocumentKind, IntakeDocument } from './types.ts';
 
@@ -227,12 +227,9 @@ async function fromMultipart(c: Context, rules: IntakeRules): Promise<RawIntake>
   if (mediaType !== 'multipart/form-data') {
     throw new HTTPException(400, { message: `${noDocument(rules)} The request's Content-Type is ${mediaType ?? 'missing'}.` });
   }
-  let form: Record<string, string | File | (string | File)[]>;
-  try {
-    form = await c.req.parseBody({ all: true });
-  } catch {
-    throw new HTTPException(400, { message: 'The multipart body could not be read; send it as multipart/form-data with a boundary, the file in the field `file`.' });
-  }
+  const problem = await formBodyProblem(c);
+  if (problem !== null) throw new HTTPException(400, { message: problem });
+  const form = await c.req.parseBody({ all: true });
   const documents: PendingDocument[] = [];
   const fields: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(form)) {
