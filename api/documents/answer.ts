@@ -150,7 +150,8 @@ export interface CachedAnswerPlan {
  * `answerAnalysis` for the checkers whose results live in the content-hash cache (extract, identity, pack):
  * a stored result answers unless `fresh`; a result is stored; an engine failure is 422 `{detail}` (an
  * `error` event when streamed), is not stored and does not count. Page-1 classifications (`firstPages`) are
- * kept per document whatever the outcome.
+ * kept per document whatever the outcome. For those checkers a result in which no document could be read (each
+ * says why) is an engine failure too: answered as it stands, marked `Svc-Engine: failed`, not stored, not counted.
  */
 /**
  * Analyses running now for the content-cached checkers, by cache key: an identical request arriving meanwhile
@@ -171,7 +172,9 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
   const inFlightKey = JSON.stringify(key);
   const joined = plan.fresh || stored !== undefined ? undefined : inFlight.get(inFlightKey);
   const firstPages = plan.firstPages;
-  // Page-1 classifications the job makes, kept when it settles (on the request's path, so a store failure is the request's).
+  // Page-1 classifications handed to the job, and those it makes, kept when it settles (on the request's path, so a
+  // store failure is the request's).
+  const knownClassifications = firstPages === undefined || stored !== undefined ? undefined : plan.fresh ? new Map<string, DocumentClassification>() : firstPages.known(plan.documents.map((document) => document.sha256));
   const newClassifications = new Map<string, DocumentClassification>();
   return answerAnalysis<object>(c, services, {
     analysis: plan.checker,
@@ -186,16 +189,20 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
       inFlight.set(inFlightKey, outcome);
       void outcome.finally(() => inFlight.delete(inFlightKey));
     },
-    ...(firstPages === undefined || stored !== undefined
+    ...(knownClassifications === undefined
       ? {}
       : {
-          firstPages: plan.fresh ? new Map() : firstPages.known(plan.documents.map((document) => document.sha256)),
+          firstPages: knownClassifications,
           onFirstPageClassified: (sha256: string, classification: DocumentClassification) => newClassifications.set(sha256, classification),
         }),
     settle(outcome) {
       // Kept even when the job then failed: a classification made before a time limit is as good as any.
       for (const [sha256, classification] of newClassifications) firstPages?.keep(sha256, classification, plan.now);
       if (!outcome.ok) return { status: outcome.failure === 'refused' ? outcome.status : 422, detail: `${failureSentence(outcome.detail, 'analysed')} Nothing was counted against your allowance.` };
+      // A checker that classifies by page 1 is told every page 1 it read: one told of none read no document at all
+      // (each says why it could not be read), an engine failure, neither stored nor counted.
+      const readNone = knownClassifications !== undefined && plan.documents.every((document) => !knownClassifications.has(document.sha256) && !newClassifications.has(document.sha256));
+      if (readNone) return { reply: outcome.result as object, engineFailed: true };
       services.cache.put(key, outcome.result, plan.now);
       return { reply: outcome.result as object, engineFailed: false };
     },
