@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { DocumentClassification } from '../checkers/document-types.ts';
 import type { FirstPageStore } from '../checkers/first-page-cache.ts';
+import { refusedAtCap } from '../middleware/metered.ts';
 import { cacheKey, type ContentCache } from './content-cache.ts';
 import { AnalysisPoolFullError, type AnalysisOutcome, type AnalysisPool } from './pool.ts';
 import type { IntakeDocument } from './types.ts';
@@ -75,6 +76,9 @@ export async function answerAnalysis<Reply extends object>(c: Context, services:
     pending = plan.joined;
     c.header(CACHE_HEADER, 'hit');
   } else if (plan.stored === undefined) {
+    // A caller at its weekly cap gets stored results and joined analyses, which are free, but no analysis of its own.
+    const refused = refusedAtCap(c);
+    if (refused !== undefined) return refused;
     try {
       pending = services.pool.run({
         analysis: plan.analysis,
