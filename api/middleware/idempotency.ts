@@ -3,6 +3,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
 import type { Caller, CallerEnv } from './caller.ts';
+import { canonicalJson } from '../../lib/canonical-json.ts';
+import { formBodyProblem, hasFormBody, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
 import { canonicalQuery } from './response-cache.ts';
 import { switchedOn } from './sandbox.ts';
 
@@ -65,7 +67,7 @@ export function withholdOnReplay(c: Context, withheld: ReplayWithheld): void {
 
 /**
  * `Idempotency-Key` on a POST (spec, Shared input conventions): the first request with a key runs; a retry
- * with the same key and the same request (method, path, query and raw body) from the same caller replays the
+ * with the same key and the same request (method, path, query and parsed body: see `fingerprint`) from the same caller replays the
  * stored status, headers and body for 24 hours, marked `Idempotent-Replayed: true`. Keys are scoped by
  * caller (account, else API key, else client IP), so two callers never see each other's replies.
  *
@@ -218,14 +220,35 @@ function isStreamed(c: Context): boolean {
 }
 
 /**
- * SHA-256 over what makes a request the same request: method, path, sorted query, the `Svc-Sandbox` switch and
- * the raw body bytes (the query and body carry the other two sandbox switches), so a live call never replays a
- * sandbox reply.
+ * SHA-256 over what makes a request the same request: method, path, sorted query, the `Svc-Sandbox` switch (the
+ * query and body carry the other two sandbox switches, so a live call never replays a sandbox reply) and the body
+ * as parsed, not its bytes, since a client's retry of the same request may not repeat them: JSON as canonical
+ * JSON (keys sorted, spacing gone); a form as its fields by name, each value in order, a file as its name and the
+ * SHA-256 of its bytes (a multipart retry has a new boundary). Any other body, or one that does not parse (the
+ * route refuses it), by its bytes.
  */
 async function fingerprint(c: Context): Promise<string> {
-  const body = await c.req.arrayBuffer();
   const sandbox = switchedOn(c.req.header('svc-sandbox')) ? 'sandbox' : 'live';
-  return createHash('sha256').update(`${c.req.method} ${c.req.path}?${canonicalQuery(c.req.url)}\n${sandbox}\n`).update(new Uint8Array(body)).digest('hex');
+  const hash = createHash('sha256').update(`${c.req.method} ${c.req.path}?${canonicalQuery(c.req.url)}\n${sandbox}\n`);
+  const body = await parsedBody(c);
+  return (body === undefined ? hash.update(new Uint8Array(await c.req.arrayBuffer())) : hash.update(body)).digest('hex');
+}
+
+/** The body as `fingerprint` compares it, or undefined to compare its bytes. */
+async function parsedBody(c: Context): Promise<string | undefined> {
+  if (hasJsonBody(c)) {
+    const body = await parseJsonBody(c);
+    return body.kind === 'json' ? `json ${canonicalJson(body.value)}` : undefined;
+  }
+  if (!hasFormBody(c) || (await formBodyProblem(c)) !== null) return undefined;
+  const parts: [string, string | File][] = [];
+  (await c.req.formData()).forEach((value, name) => parts.push([name, value]));
+  const byName = new Map<string, unknown[]>();
+  for (const [name, value] of parts) {
+    const part = typeof value === 'string' ? value : { file: value.name, sha256: createHash('sha256').update(new Uint8Array(await value.arrayBuffer())).digest('hex') };
+    byName.set(name, [...(byName.get(name) ?? []), part]);
+  }
+  return `form ${canonicalJson(Object.fromEntries(byName))}`;
 }
 
 /** The JSON reply as a retry gets it: the withheld fields removed and named, with the reason. */
