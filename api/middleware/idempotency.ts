@@ -20,6 +20,11 @@ export interface IdempotencyOptions {
    * that died mid-run must not block its key for a day.
    */
   runningLeaseMs?: number;
+  /**
+   * The instance id of this process (data/state/instances.ts), written on each run it holds, so that should it die
+   * mid-run the next process to start frees the key at once rather than when the lease ends.
+   */
+  owner?: string;
 }
 
 /** Headers of a stored reply that are replayed; rate headers, cookies and dates belong to the retry, not the first call. */
@@ -97,6 +102,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
   const memoryMs = options.memoryMs ?? 24 * HOUR_MS;
   const runningLeaseMs = options.runningLeaseMs ?? 10 * 60 * 1000;
   const state = options.state;
+  const owner = options.owner ?? null;
   // Runs in progress in this process, by scope and key, so a concurrent retry waits instead of answering 409.
   const running = new Map<string, { requestHash: string; finished: Promise<void> }>();
 
@@ -114,15 +120,16 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
       if (stored !== undefined && Date.parse(stored.started_at) + runningLeaseMs > at.getTime()) return { kind: 'busy' };
       const runToken = randomUUID();
       state.run(
-        `INSERT INTO idempotency_keys (scope, idempotency_key, request_hash, state, run_token, started_at, expires_at)
-         VALUES (?, ?, ?, 'running', ?, ?, ?)
-         ON CONFLICT (scope, idempotency_key) DO UPDATE SET run_token = excluded.run_token, started_at = excluded.started_at`,
+        `INSERT INTO idempotency_keys (scope, idempotency_key, request_hash, state, run_token, started_at, expires_at, owner)
+         VALUES (?, ?, ?, 'running', ?, ?, ?, ?)
+         ON CONFLICT (scope, idempotency_key) DO UPDATE SET run_token = excluded.run_token, started_at = excluded.started_at, owner = excluded.owner`,
         scope,
         key,
         requestHash,
         runToken,
         at.toISOString(),
         new Date(at.getTime() + memoryMs).toISOString(),
+        owner,
       );
       return { kind: 'run', runToken };
     });
