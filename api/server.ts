@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { createMailer } from '../lib/mailer.ts';
+import { restrictTreeSync } from '../lib/private-files.ts';
 import { createService } from './app.ts';
 import { bidLinkSecret } from './bids/signed-links.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
@@ -62,6 +63,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let linkSecret: string;
   let instance: Instance;
   try {
+    // What an earlier version stored readable by everyone (accounts, bid files, library documents, sign-in mail) is
+    // made its owner's alone before anything is served.
+    const mended = [join(options.dataDir, 'state'), join(options.dataDir, 'outbox')].reduce((count, dir) => count + restrictTreeSync(dir), 0);
+    if (mended > 0) log(`made ${mended} stored folder(s) and file(s) readable by this account only (0700/0600)`);
     linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
     state = openStateDb(options.dataDir);
     instance = registerInstance(state, new Date());
