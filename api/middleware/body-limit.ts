@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
-import { hasJsonBody, parseJsonBody } from '../schemas/common.ts';
+import { formBodyProblem, hasFormBody, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
 
 /** Documents up to 25 MB (spec, Limits), counted in binary megabytes. */
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -64,6 +64,25 @@ export function wellFormedJson(options: { exceptPrefixes?: string[] } = {}): Mid
     if (exempt.some((prefix) => c.req.path === prefix || c.req.path.startsWith(`${prefix}/`))) return next();
     const body = await parseJsonBody(c);
     if (body.kind === 'malformed') return c.json({ detail: body.detail }, 400);
+    return next();
+  };
+}
+
+/**
+ * Answers 400 `{detail}` when a body declared as a form (`multipart/form-data`, `application/x-www-form-urlencoded`)
+ * does not parse: no boundary, a boundary the body never holds, a part cut off. Every route that reads forms
+ * (the checkers, bid files, library documents) then sees only forms that read; the parsed form is kept for the
+ * rest of the request (see `formBodyProblem`).
+ *
+ * @example
+ * app.use('*', bodyLimit(), wellFormedJson(), wellFormedForm());
+ * // POST /v1/warrants, Content-Type: multipart/form-data, body "x" → 400 {"detail":"The request body could not be read as multipart/form-data (missing boundary in content-type header); …"}
+ */
+export function wellFormedForm(): MiddlewareHandler {
+  return async function wellFormedForm(c, next) {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || !hasFormBody(c)) return next();
+    const problem = await formBodyProblem(c);
+    if (problem !== null) return c.json({ detail: problem }, 400);
     return next();
   };
 }
