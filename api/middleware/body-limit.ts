@@ -45,6 +45,23 @@ export function bodyLimit(options: BodyLimitOptions = {}): MiddlewareHandler {
 }
 
 /**
+ * A route's own, tighter or worded, size limit, as Hono's `bodyLimit` with `maxSize` and `onError`, that also
+ * holds once an earlier middleware has read the body (the form check, the idempotency fingerprint): the
+ * stream is then gone, already counted by the app-wide `bodyLimit`, and the declared size is all left to judge.
+ *
+ * @example
+ * createRoute({ …, middleware: [routeBodyLimit({ maxSize: 25 * 1024 * 1024, onError: (c) => c.json({ detail: 'Too large.' }, 413) })] })
+ */
+export function routeBodyLimit(options: { maxSize: number; onError: (c: Context) => Response | Promise<Response> }): MiddlewareHandler {
+  const countStreamedBody = honoBodyLimit(options);
+  return async function routeBodyLimit(c, next) {
+    if (!c.req.raw.bodyUsed) return countStreamedBody(c, next);
+    if (Number(c.req.header('content-length') ?? '0') > options.maxSize) return options.onError(c);
+    return next();
+  };
+}
+
+/**
  * Answers 400 `{detail}` naming the problem when a body declared as JSON is not JSON (a syntax error with
  * its position, or text that is not UTF-8), so no route or middleware sees a half-read body. An empty body
  * passes: routes without a body ignore it and routes with one answer their own 400. The parsed value is
