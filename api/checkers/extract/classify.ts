@@ -83,7 +83,7 @@ const vocabularyRules: CueRule[] = extractDocumentTypes.flatMap((type) => {
   const titles = Object.entries(vocabulary.document_titles[type]).flatMap(([language, words]) =>
     words
       .filter((word) => language !== 'en' || !known(word))
-      .map((word): CueRule => ({ type, cue: `"${word}" title`, pattern: new RegExp(`^[\\s\\-–*#|]*${escapeRegExp(foldAccents(word))}(?![\\p{L}])`, 'mu'), weight: titleWeight[type], title: true })),
+      .map((word): CueRule => ({ type, cue: `"${word}" title`, pattern: new RegExp(`(?:^|\\t)[\\s\\-–*#|]*${escapeRegExp(foldAccents(word))}(?![\\p{L}])`, 'mu'), weight: titleWeight[type], title: true })),
   );
   const cues = Object.entries(vocabulary.cues[type]).flatMap(([language, entries]) =>
     (entries as [string, number][])

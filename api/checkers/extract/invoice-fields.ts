@@ -396,7 +396,9 @@ function labelOnly(text: string): boolean {
 
 /** A cell that names a party: letters, not a label, not an address line, a number or a sentence. */
 function partyText(text: string): string | null {
-  const cleaned = text
+  // A name ends where an address begins: "real 33100 Paderborn" is real's.
+  const beforeAddress = text.replace(/\s+\d{4,5}\s+\p{Lu}.*$/u, '');
+  const cleaned = beforeAddress
     .replace(/^(?:name|nom|nombre|firma)\s*:\s*/i, '')
     .replace(/[,;]?\s+\(?(?:ABN|ACN|ARBN|USt|VAT|CUIT|GSTIN)\b.*$/i, '')
     .replace(/[\s,;:|]+$/, '')
@@ -411,6 +413,8 @@ function partyText(text: string): string | null {
   if (/:$/.test(cleaned) || labelOnly(cleaned)) return null;
   if (/[.!]$/.test(cleaned) && cleaned.split(/\s+/).length >= 3 && !legalFormPattern.test(cleaned)) return null;
   if (cleaned.split(/\s+/).length > 8) return null;
+  // Opening hours and clock times are not names.
+  if (/\d{1,2}[.:]\d{2}\s*(?:uhr|hrs|h\b|am|pm)/i.test(cleaned)) return null;
   return cleaned;
 }
 
@@ -468,7 +472,7 @@ function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], optio
         if (!name) continue;
         const legal = legalFormPattern.test(name);
         const large = !Number.isNaN(cell.height) && cell.height >= pages.find((candidate) => candidate.page === cell.page)!.bodyHeight * 1.4;
-        if (legal) add(name, cell, first && cell.depth < 0.3 ? 0.5 : cell.depth > 0.75 ? 0.35 : 0.25, 'legal form');
+        if (legal) add(name, cell, first && cell.depth < 0.3 ? 0.6 : cell.depth > 0.75 ? 0.35 : 0.25, 'legal form');
         if (parts.length > 2 && legal) add(name, cell, 0.2, 'sender line');
         if (first && large && cell.depth < 0.3) add(name, cell, 0.25, 'large type');
         const squashed = foldAccents(name).replace(/[^\p{L}\d]/gu, '');

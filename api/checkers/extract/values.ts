@@ -58,7 +58,7 @@ const datePatterns: { pattern: RegExp; read: (match: RegExpExecArray, dayFirst: 
   },
   // 03/05/2026, 3.5.26, 03-05-2026, 5. 3. 2016: day or month first by country
   {
-    pattern: /(?<![\d.,])(\d{1,2})(?:[/-]|\.\s?)(\d{1,2})(?:[/-]|\.\s?)(\d{4}|\d{2})(?![\d])/,
+    pattern: /(?<![\d.,])(\d{1,2})(?:\s?[/-]\s?|\.\s?)(\d{1,2})(?:\s?[/-]\s?|\.\s?)(\d{4}|\d{2})(?![\d])/,
     read: (m, dayFirst) => (dayFirst ? [fullYear(m[3]!), Number(m[2]), Number(m[1])] : [fullYear(m[3]!), Number(m[1]), Number(m[2])]),
   },
 ];
