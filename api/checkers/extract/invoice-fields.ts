@@ -419,11 +419,11 @@ function partyText(text: string): string | null {
 }
 
 function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], options: InvoiceReadOptions): LocatedValue | null {
-  const scores = new Map<string, { score: number; cell: PageCell; reasons: Set<string> }>();
+  const scores = new Map<string, { name: string; score: number; cell: PageCell; reasons: Set<string> }>();
   const add = (name: string, cell: PageCell, score: number, reason: string) => {
     const key = foldAccents(name).replace(/[^\p{L}\d]+/gu, ' ').trim();
     if (key === '') return;
-    const entry = scores.get(key) ?? { score: 0, cell, reasons: new Set<string>() };
+    const entry = scores.get(key) ?? { name, score: 0, cell, reasons: new Set<string>() };
     if (!entry.reasons.has(reason)) entry.score += score;
     entry.reasons.add(reason);
     if (score > 0.3 && (reason === 'label' || reason === 'letterhead')) entry.cell = cell;
@@ -498,10 +498,7 @@ function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], optio
   const best = ranked[0];
   if (!best) return null;
   const margin = ranked[1] ? best.score - ranked[1].score : 1;
-  const value = partyText(best.cell.text.split(/\s+[·•|–]\s+|\s+-\s+(?=\d)/)[0]!) ?? best.cell.text;
-  const labelled = hits.find((hit) => hit.label.field === 'supplier_name' && best.reasons.has('label'));
-  const chosen = labelled ? value : value;
-  return located(chosen, calibrate(Math.min(1, best.score), best.reasons.size - 1, margin) * best.cell.confidence, best.cell);
+  return located(best.name, calibrate(Math.min(1, best.score), best.reasons.size - 1, margin) * best.cell.confidence, best.cell);
 }
 
 function bestBuyer(pages: readonly CellPage[], hits: readonly LabelHit[]): LocatedValue | null {
