@@ -43,7 +43,7 @@ export interface BidRunRoutesOptions {
   packFetchOffered?: boolean;
   now?: () => Date;
   /** How long a reconnecting client waits (the stream's `retry:`), and how often a stream looks for events another instance wrote. */
-  stream?: { retryMs?: number; pollMs?: number };
+  stream?: { retryMs?: number; pollMs?: number; signal?: AbortSignal };
 }
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
@@ -146,7 +146,7 @@ const eventsRoute = createRoute({
     'A `finding` event carries only finding_id, requirement_id and kind (GET …/findings has the rest). The kinds are listed in api/bids/README.md.',
   request: { params: RunParams, query: EventsQuery },
   responses: {
-    200: { description: 'The event stream.', content: { 'text/event-stream': { schema: z.string().openapi({ description: '`id: <seq>`, `event: <kind>`, `data: <JSON>`.' }) } } },
+    200: { description: 'The event stream.', content: { 'text/event-stream': { schema: z.string().openapi({ description: "`id: <seq>`, `event: <kind>`, `data: <the event's JSON payload>`." }) } } },
     400: errorReply('since_seq is not a whole number.'),
     401: notSignedIn,
     404: errorReply('No such bid visible to the caller, or the bid has no such run.'),
@@ -306,13 +306,20 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
       let wake: (() => void) | null = null;
       const unsubscribe = onRunEvent(runId, () => wake?.());
       stream.onAbort(() => wake?.());
+      // The server is stopping: the client reconnects (Last-Event-ID) to the next instance.
+      const shutdown = options.stream?.signal;
+      const onShutdown = () => {
+        void stream.close();
+        wake?.();
+      };
+      shutdown?.addEventListener('abort', onShutdown);
       try {
         await stream.write(`retry: ${retryMs}\n\n`);
         let last = after;
-        while (!stream.aborted) {
+        while (!stream.aborted && !stream.closed && !shutdown?.aborted) {
           const events = runEventsAfter(state, runId, last);
           for (const event of events) {
-            await stream.writeSSE({ id: String(event.seq), event: event.kind, data: JSON.stringify({ seq: event.seq, run_id: event.run_id, created_at: event.created_at, ...event.data }) });
+            await stream.writeSSE({ id: String(event.seq), event: event.kind, data: JSON.stringify(event.data) });
             last = event.seq;
             if (FINAL_EVENT_KINDS.has(event.kind)) return;
           }
@@ -332,6 +339,7 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
         }
       } finally {
         unsubscribe();
+        shutdown?.removeEventListener('abort', onShutdown);
       }
     });
   });

@@ -354,12 +354,12 @@ export class JobWorker {
     });
   }
 
-  /** A step boundary: ends the attempt on a lost lease, a stop request or a shutdown. */
+  /** A step boundary: ends the attempt on a lost lease, a stop request or a shutdown (thrown once the change has committed). */
   #boundary(jobId: string, active: Active): void {
-    this.#fenced(jobId, active, (job) => {
+    const ended = this.#fenced(jobId, active, (job) => {
       if (job.stop_requested === 1) {
         this.#settle(job, { to: 'stopped' }, null);
-        throw new Ended('stopped');
+        return 'stopped';
       }
       if (this.#closing) {
         this.#state.run(
@@ -367,9 +367,11 @@ export class JobWorker {
           this.runAfterNow(), this.#now().toISOString(), jobId,
         );
         this.#handlers[job.kind]!.changed?.(job, { to: 'queued', reason: 'released' });
-        throw new Ended('released');
+        return 'released';
       }
+      return null;
     });
+    if (ended !== null) throw new Ended(ended);
   }
 
   #context(claimed: JobRow, handler: JobHandler, active: Active): JobContext {
@@ -413,15 +415,16 @@ export class JobWorker {
       },
       waitUnless: (ready) => {
         this.#boundary(jobId, active);
-        this.#fenced(jobId, active, (job) => {
-          if (ready()) return;
+        const parked = this.#fenced(jobId, active, (job) => {
+          if (ready()) return false;
           state.run(
             "UPDATE jobs SET state = 'waiting', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE job_id = ?",
             this.#now().toISOString(), jobId,
           );
           handler.changed?.(job, { to: 'waiting' });
-          throw new Parked('waiting');
+          return true;
         });
+        if (parked) throw new Parked('waiting');
       },
       setTotal: (total) => {
         this.#fenced(jobId, active, () => state.run('UPDATE jobs SET progress_total = ? WHERE job_id = ?', total, jobId));
