@@ -50,10 +50,13 @@ const LIMIT = new RegExp(
   'i',
 );
 
-/** Sentences of a text: split after a full stop, question or exclamation mark, and at blank lines. */
+/**
+ * Sentences of a text: split after a full stop, question or exclamation mark, at blank lines, and around the
+ * rows of a table (lines with tabs, as a PDF's or a document's table cells come).
+ */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/(?<=[.!?])\s+(?=[A-Z(])|\n\s*\n/)
+    .split(/(?<=[.!?])\s+(?=[A-Z(])|\n\s*\n|\n(?=[^\n]*\t)|(?<=\t[^\n]*)\n/)
     .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
     .filter((sentence) => sentence.length > 0);
 }
