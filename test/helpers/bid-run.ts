@@ -47,24 +47,9 @@ export interface SseEvent {
 /** Reads an event stream to its end: its `retry:` and every event with its id. */
 export async function readEventStream(response: Response): Promise<{ retry: number | null; events: SseEvent[] }> {
   const text = await response.text();
-  let retry: number | null = null;
-  const events: SseEvent[] = [];
-  for (const block of text.split(/\n\n/)) {
-    if (block.trim() === '') continue;
-    let id: string | null = null;
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      const [field, ...rest] = line.split(':');
-      const value = rest.join(':').replace(/^ /, '');
-      if (field === 'retry') retry = Number(value);
-      else if (field === 'id') id = value;
-      else if (field === 'event') event = value;
-      else if (field === 'data') data.push(value);
-    }
-    if (data.length > 0) events.push({ id, event, data: JSON.parse(data.join('\n')) as Record<string, unknown> });
-  }
-  return { retry, events };
+  const retry = /^retry: (\d+)$/m.exec(text);
+  const events = text.split('\n\n').flatMap((block) => readBlock(block));
+  return { retry: retry ? Number(retry[1]) : null, events };
 }
 
 /** Polls `check` until it holds, failing after `ms`. */
@@ -76,4 +61,44 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Follows an event stream as it arrives: `events` fills while it is open, `ended` settles when it closes or
+ * its connection is cut (a killed server), whichever comes first.
+ */
+export function followEventStream(url: string, headers: Record<string, string>): { events: SseEvent[]; ended: Promise<'closed' | 'cut'> } {
+  const events: SseEvent[] = [];
+  const ended = (async (): Promise<'closed' | 'cut'> => {
+    let buffered = '';
+    try {
+      const response = await fetch(url, { headers });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return 'closed';
+        buffered += value;
+        const blocks = buffered.split('\n\n');
+        buffered = blocks.pop()!;
+        events.push(...blocks.flatMap((block) => readBlock(block)));
+      }
+    } catch {
+      return 'cut';
+    }
+  })();
+  return { events, ended };
+}
+
+function readBlock(block: string): SseEvent[] {
+  let id: string | null = null;
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    const [field, ...rest] = line.split(':');
+    const value = rest.join(':').replace(/^ /, '');
+    if (field === 'id') id = value;
+    else if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  }
+  return data.length > 0 ? [{ id, event, data: JSON.parse(data.join('\n')) as Record<string, unknown> }] : [];
 }
