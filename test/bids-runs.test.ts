@@ -33,6 +33,8 @@ describe('bid runs, their events, findings and actions', () => {
   let gate: Promise<void> = Promise.resolve();
   let atGate = 0;
   let drafting: ChatModel;
+  // Sends that fail before the mail server is reached again, as a mail server refusing for a while.
+  let mailFailures = 0;
 
   const request = async (method: string, path: string, cookie: string, body?: unknown) => {
     const response = await service.app.request(path, {
@@ -51,6 +53,7 @@ describe('bid runs, their events, findings and actions', () => {
   }, `run ${runId} to be ${states.join(' or ')}`);
   const events = async (runId: string, headers: Record<string, string> = {}, query = '') =>
     readEventStream(await service.app.request(`/v1/bids/${bidId}/runs/${runId}/events${query}`, { headers: { cookie: owner, ...headers } }));
+  const eventsSoFar = (runId: string) => state.all<{ kind: string; data: string }>('SELECT kind, data FROM bid_run_events WHERE run_id = ? ORDER BY seq', runId).map((row) => ({ kind: row.kind, data: JSON.parse(row.data) as Json }));
   const pendingAction = async (kind: string) => (await get(`/v1/bids/${bidId}/actions`)).body.actions.find((action: Json) => action.kind === kind && action.state === 'pending');
 
   before(async () => {
@@ -59,6 +62,7 @@ describe('bid runs, their events, findings and actions', () => {
     fake = await startFakeChatModel();
     fake.reply = runModelReply;
     inbox = await startSmtpInbox();
+    const smtp = createMailer({ smtpUrl: inbox.smtpUrl, outboxDir: join(dataDir, 'outbox') });
     const real = chatModelFromEnv({ SVC_LLM_URL: fake.baseUrl, SVC_LLM_MODEL: 'drafting-model' });
     drafting = {
       model: real.model,
@@ -75,7 +79,17 @@ describe('bid runs, their events, findings and actions', () => {
       now: clock.now,
       publicUrl: PUBLIC_URL,
       burst: false,
-      mailer: createMailer({ smtpUrl: inbox.smtpUrl, outboxDir: join(dataDir, 'outbox') }),
+      mailer: {
+        description: 'the test inbox',
+        send: async (message) => {
+          if (mailFailures > 0) {
+            mailFailures--;
+            throw new Error('421 4.3.2 the mail server is not accepting messages now');
+          }
+          await smtp.send(message);
+        },
+      },
+      jobs: { retryBaseMs: 20 },
       documentsDir: join(dataDir, 'state', 'documents'),
       bidFilesDir: join(dataDir, 'state', 'bid-files'),
       chatModel: drafting,
@@ -335,6 +349,34 @@ describe('bid runs, their events, findings and actions', () => {
     const declined = drafts.filter((draft) => draft.note.startsWith('A person declined to send this bid to the language model for this run'));
     assert.ok(declined.length >= 2, JSON.stringify(drafts.map((draft) => draft.note)));
     assert.ok(declined.every((draft) => draft.origin === 'assembled' && draft.citations.length > 0));
+  });
+
+  it('a failing step is retried after a back-off and the run goes on; one that keeps failing ends the run failed with its last error', async () => {
+    const fifth = (await post(`/v1/bids/${bidId}/runs`)).body.run_id as string;
+    await untilState(fifth, 'waiting');
+    const sent = inbox.messages.length;
+    mailFailures = 2;
+    await post(`/v1/bids/${bidId}/actions/${(await pendingAction('send_clarification')).action_id}/approve`);
+    await eventually(() => pendingAction('use_model'), 'the use_model action');
+    assert.equal(inbox.messages.length, sent + 1, 'sent once, on the third attempt');
+    const retries = eventsSoFar(fifth).filter((event) => event.kind === 'step_retrying');
+    assert.deepEqual(retries.map((event) => [event.data.step, event.data.attempt]), [['execute:send_clarification', 1], ['execute:send_clarification', 2]]);
+    assert.match(String(retries[0]!.data.error), /421 4\.3\.2 the mail server is not accepting messages now/);
+    await post(`/v1/bids/${bidId}/actions/${(await pendingAction('use_model')).action_id}/reject`);
+    assert.equal((await untilState(fifth, 'completed', 'failed')).state, 'completed');
+
+    const sixth = (await post(`/v1/bids/${bidId}/runs`)).body.run_id as string;
+    await untilState(sixth, 'waiting');
+    mailFailures = 100;
+    await post(`/v1/bids/${bidId}/actions/${(await pendingAction('send_clarification')).action_id}/approve`);
+    const failed = await untilState(sixth, 'failed');
+    mailFailures = 0;
+    assert.deepEqual([failed.attempts, failed.error], [5, '421 4.3.2 the mail server is not accepting messages now']);
+    const job = (await get(`/v1/bids/${bidId}/jobs/${failed.job_id}`)).body;
+    assert.deepEqual([job.state, job.attempts, job.max_attempts, job.error], ['failed', 5, 5, failed.error]);
+    const { events: list } = await events(sixth);
+    assert.equal(list.at(-1)!.event, 'run_failed');
+    assert.match((await get(`/v1/bids/${bidId}/chat`)).body.running, new RegExp(`The last run, ${sixth}, ended failed at `));
   });
 
   it('every run route is in /openapi.json behind a session', async () => {

@@ -62,8 +62,15 @@ export function liveRun(state: StateDb, bidId: string): RunRow | null {
   return state.get<RunRow>("SELECT * FROM bid_runs WHERE bid_id = ? AND state IN ('queued', 'running', 'waiting')", bidId) ?? null;
 }
 
+/** The bid's latest run: by start time, then by its first event's place in the bid's chain (two started in one millisecond). */
 export function lastRun(state: StateDb, bidId: string): RunRow | null {
-  return state.get<RunRow>('SELECT * FROM bid_runs WHERE bid_id = ? ORDER BY created_at DESC, run_id DESC LIMIT 1', bidId) ?? null;
+  return (
+    state.get<RunRow>(
+      `SELECT r.* FROM bid_runs r WHERE r.bid_id = ?
+        ORDER BY r.created_at DESC, (SELECT MIN(e.seq) FROM bid_run_events e WHERE e.bid_id = r.bid_id AND e.run_id = r.run_id) DESC LIMIT 1`,
+      bidId,
+    ) ?? null
+  );
 }
 
 export function runView(state: StateDb, run: RunRow): RunView {
