@@ -100,6 +100,20 @@ describe('the job worker', () => {
     job = jobRow(state, jobId)!;
     assert.deepEqual([job.state, job.attempts, job.error], ['failed', 3, 'provider refused (3)']);
     assert.deepEqual(changes.map((change) => change.to), ['running', 'queued', 'running', 'queued', 'running', 'failed']);
+    await worker.close();
+    state.close();
+  });
+
+  it('a worker started while a dead worker still holds a lease takes the job over when the lease runs out, without being asked', async () => {
+    const state = openStateDb(':memory:');
+    const ran: string[] = [];
+    const worker = new JobWorker({ state, handlers: { demo: { run: async (ctx) => ctx.step('only', () => void ran.push('only')) } } });
+    const jobId = enqueue(state, worker, 'demo');
+    state.run("UPDATE jobs SET state = 'running', attempts = 1, lease_owner = 'gone:1:x', lease_expires_at = ? WHERE job_id = ?", new Date(Date.now() + 150).toISOString(), jobId);
+    assert.deepEqual(worker.start(), { taken_over: [], started: [], failed: [] }, 'the lease has not run out yet');
+    await until(() => jobRow(state, jobId)!.state === 'succeeded', 'the takeover');
+    assert.deepEqual([ran, jobRow(state, jobId)!.attempts], [['only'], 2]);
+    await worker.close();
     state.close();
   });
 

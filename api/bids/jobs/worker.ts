@@ -246,17 +246,24 @@ export class JobWorker {
     return report;
   }
 
-  /** A timer for the earliest moment a job becomes claimable: a back-off ending, another worker's lease expiring. */
+  /**
+   * A timer for the next moment a job of a kind this worker runs becomes claimable: a back-off ending, another
+   * worker's lease expiring. Jobs claimable already but left for want of room are claimed when a running job ends.
+   */
   #scheduleWake(): void {
     if (this.#wake) clearTimeout(this.#wake);
     this.#wake = null;
     if (this.#closing) return;
+    const kinds = Object.keys(this.#handlers);
+    if (kinds.length === 0) return;
+    const at = this.runAfterNow();
+    const known = kinds.map(() => '?').join(', ');
     const next = this.#state.get<{ at: string | null }>(
       `SELECT MIN(at) AS at FROM (
-         SELECT MIN(run_after) AS at FROM jobs WHERE state = 'queued'
-         UNION ALL SELECT MIN(lease_expires_at) AS at FROM jobs WHERE state = 'running' AND lease_owner <> ?
+         SELECT MIN(run_after) AS at FROM jobs WHERE state = 'queued' AND run_after > ? AND kind IN (${known})
+         UNION ALL SELECT MIN(lease_expires_at) AS at FROM jobs WHERE state = 'running' AND lease_expires_at > ? AND lease_owner <> ? AND kind IN (${known})
        ) AS upcoming`,
-      this.owner,
+      at, ...kinds, at, this.owner, ...kinds,
     )?.at;
     if (!next) return;
     const delay = Math.max(0, Date.parse(next) - this.#clock()) + 5;
