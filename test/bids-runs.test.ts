@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createService, type Service } from '../api/app.ts';
 import { recordBidPayment, recordBidRefund } from '../api/bids/runs/payments.ts';
-import { chatModelFromEnv, type ChatModel } from '../api/providers/chat-model.ts';
+import { chatModelFromEnv, unconfiguredChatModel, type ChatModel } from '../api/providers/chat-model.ts';
+import { recordBidFile } from '../api/bids/files.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { eventually, readEventStream, RUN_LIBRARY, RUN_TENDER, runModelReply, type SseEvent } from './helpers/bid-run.ts';
@@ -391,5 +392,77 @@ describe('bid runs, their events, findings and actions', () => {
     assert.equal((await service.app.request('/v1/jobs/drain', { method: 'POST', headers: { origin: PUBLIC_URL } })).status, 401);
     const drained = await post('/v1/jobs/drain');
     assert.deepEqual([drained.status, drained.body.taken_over], [200, []]);
+  });
+});
+
+describe('a run that fetches the tender pack first', () => {
+  it('raises fetch_pack for a bid without files, fetches with exactly the stored arguments once after approval, then reads what came; a rejection leaves the run without files', async () => {
+    const clock = testClock('2026-06-10T02:00:00.000Z');
+    const dataDir = await tempDir('bids-runs-pack-');
+    const state = openStateDb(dataDir);
+    const fetched: Record<string, unknown>[] = [];
+    const service = createService({
+      store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: clock.now },
+      state,
+      now: clock.now,
+      publicUrl: PUBLIC_URL,
+      burst: false,
+      mailer: createMailer({ outboxDir: join(dataDir, 'outbox') }),
+      documentsDir: join(dataDir, 'state', 'documents'),
+      bidFilesDir: join(dataDir, 'state', 'bid-files'),
+      chatModel: unconfiguredChatModel,
+      packFetcher: {
+        offer: (bid) => ({ url: `https://portal.example/tenders/${bid.bid_id}/documents` }),
+        async fetch(bid, args, accountId) {
+          fetched.push(args);
+          recordBidFile(state, {
+            bidId: bid.bid_id, accountId, filename: 'RFQ-2026-41.txt', kind: 'text', contentType: 'text/plain', sizeBytes: RUN_TENDER.length, sha256: 'a'.repeat(64),
+            reading: { status: 'read', pageCount: 1, pages: [{ n: 1, text: RUN_TENDER, source: 'text_layer' }], detail: null }, now: clock.now(),
+          });
+          return { files_added: 1 };
+        },
+      },
+    });
+    try {
+      const cookie = signInAs(state, clock.now(), 'owner@harbour.test');
+      const call = async (method: string, path: string, body?: unknown) => {
+        const response = await service.app.request(path, { method, headers: { cookie, origin: PUBLIC_URL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        return { status: response.status, body: (await response.json()) as Json };
+      };
+      const orgId = (await call('POST', '/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).body.org_id;
+      const runOn = async (decision: 'approve' | 'reject') => {
+        const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: 'Footpath renewal', due_date: '2026-07-20' })).body.bid_id as string;
+        recordBidPayment(state, { bidId, paidAt: clock.now(), amount: 4900, currency: 'AUD', provider: 'test', providerReference: null });
+        assert.ok((await call('GET', `/v1/bids/${bidId}/runs/quote`)).body.actions.some((action: string) => action.startsWith('fetch_pack')));
+        const runId = (await call('POST', `/v1/bids/${bidId}/runs`)).body.run_id as string;
+        const action = await eventually(async () => ((await call('GET', `/v1/bids/${bidId}/actions`)).body.actions as Json[]).find((row) => row.kind === 'fetch_pack' && row.state === 'pending'), 'the fetch_pack action');
+        assert.deepEqual(action.arguments, { url: `https://portal.example/tenders/${bidId}/documents` });
+        assert.equal((await call('POST', `/v1/bids/${bidId}/actions/${action.action_id}/${decision}`)).status, 200);
+        return { bidId, runId, actionId: action.action_id as string };
+      };
+
+      const approved = await runOn('approve');
+      const question = await eventually(async () => ((await call('GET', `/v1/bids/${approved.bidId}/actions`)).body.actions as Json[]).find((row) => row.kind === 'send_clarification' && row.state === 'pending'), 'the clarification action');
+      assert.deepEqual(fetched, [{ url: `https://portal.example/tenders/${approved.bidId}/documents` }]);
+      await call('POST', `/v1/bids/${approved.bidId}/actions/${question.action_id}/reject`);
+      const done = await eventually(async () => {
+        const run = (await call('GET', `/v1/bids/${approved.bidId}/runs/${approved.runId}`)).body;
+        return run.state === 'completed' ? run : null;
+      }, 'the run to complete');
+      assert.equal(done.findings > 0, true);
+      const fetchAction = ((await call('GET', `/v1/bids/${approved.bidId}/actions`)).body.actions as Json[]).find((row) => row.action_id === approved.actionId)!;
+      assert.deepEqual(fetchAction.outcome, { files_added: 1 });
+      assert.equal((await call('GET', `/v1/bids/${approved.bidId}/requirements`)).body.requirements.length, 5);
+
+      const rejected = await runOn('reject');
+      await eventually(async () => (await call('GET', `/v1/bids/${rejected.bidId}/runs/${rejected.runId}`)).body.state === 'completed', 'the run without files');
+      assert.equal(fetched.length, 1, 'a rejected fetch is not made');
+      const thread = (await call('GET', `/v1/bids/${rejected.bidId}/thread`)).body.messages as Json[];
+      assert.ok(thread.some((message) => message.text.startsWith('No file of this bid could be read')));
+    } finally {
+      await service.stopBackground();
+      await service.analysisPool.close();
+      state.close();
+    }
   });
 });
