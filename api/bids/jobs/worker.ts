@@ -102,6 +102,9 @@ export interface ClaimReport {
   failed: string[];
 }
 
+/** How soon a claim the store refused (busy, locked) is tried again. */
+const CLAIM_RETRY_MS = 2_000;
+
 class Parked extends Error {}
 class Ended extends Error {}
 class LeaseLost extends Error {}
@@ -150,14 +153,17 @@ export class JobWorker {
     return insertJob(this.#state, { ...job, runAfter: this.runAfterNow() });
   }
 
-  /** At start: takes over jobs whose lease expired and starts queued ones. */
+  /** At start: takes over jobs whose lease expired and starts queued ones (tried again shortly when the store refuses). */
   start(): ClaimReport {
-    return this.#claimAndRun(this.#concurrency);
+    return this.#tryClaim() ?? { taken_over: [], started: [], failed: [] };
   }
 
-  /** A job was queued or requeued: claim what there is room for. */
+  /**
+   * A job was queued or requeued: claim what there is room for. Never throws: a request whose own change
+   * committed is not to fail because the store refused the claim; the claim is tried again shortly.
+   */
   kick(): void {
-    this.#claimAndRun(this.#concurrency);
+    this.#tryClaim();
   }
 
   /** POST /v1/jobs/drain: every claimable job now, expired leases included, whatever is already running. */
@@ -202,6 +208,23 @@ export class JobWorker {
     if (this.#wake) clearTimeout(this.#wake);
     if (this.#active.size === 0) return;
     await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+  }
+
+  #tryClaim(): ClaimReport | null {
+    try {
+      return this.#claimAndRun(this.#concurrency);
+    } catch (error) {
+      this.#log(`job worker: could not claim jobs, trying again shortly: ${String(error)}`);
+      if (!this.#closing) {
+        if (this.#wake) clearTimeout(this.#wake);
+        this.#wake = setTimeout(() => {
+          this.#wake = null;
+          this.#tryClaim();
+        }, CLAIM_RETRY_MS);
+        this.#wake.unref();
+      }
+      return null;
+    }
   }
 
   #claimAndRun(limit: number): ClaimReport {
@@ -269,11 +292,7 @@ export class JobWorker {
     const delay = Math.max(0, Date.parse(next) - this.#clock()) + 5;
     this.#wake = setTimeout(() => {
       this.#wake = null;
-      try {
-        this.kick();
-      } catch (error) {
-        this.#log(`job worker: could not claim jobs: ${String(error)}`);
-      }
+      this.#tryClaim();
     }, delay);
     this.#wake.unref();
   }
@@ -295,13 +314,7 @@ export class JobWorker {
       clearInterval(active.renew);
       this.#active.delete(claimed.job_id);
       if (this.#active.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
-      if (!this.#closing) {
-        try {
-          this.kick();
-        } catch (error) {
-          this.#log(`job worker: could not claim jobs: ${String(error)}`);
-        }
-      }
+      if (!this.#closing) this.#tryClaim();
     }
   }
 
