@@ -144,7 +144,9 @@ describe('bid runs, their events, findings and actions', () => {
     recordBidPayment(state, { bidId, paidAt: clock.now(), amount: 4900, currency: 'AUD', provider: 'test', providerReference: null });
     const started = await post(`/v1/bids/${bidId}/runs`, owner, {});
     assert.equal(started.status, 201);
+    assert.ok(['queued', 'running'].includes(started.body.state), started.body.state);
     ({ run_id: runId, job_id: jobId } = started.body);
+    assert.equal(state.get<{ kind: string }>('SELECT kind FROM bid_run_events WHERE run_id = ? ORDER BY seq LIMIT 1', runId)!.kind, 'run_queued');
     const again = await post(`/v1/bids/${bidId}/runs`);
     assert.equal(again.status, 409);
     assert.match(again.body.detail, new RegExp(`already has a run \\(${runId}`));

@@ -96,7 +96,7 @@ const startRunRoute = createRoute({
   middleware: [bodyMediaType('json')] as const,
   request: { params: BidParams, body: { required: false, content: json(StartRunBody) } },
   responses: {
-    201: { description: 'The run, queued.', content: json(RunSchema) },
+    201: { description: 'The run: queued, or already taken up by a worker.', content: json(RunSchema) },
     400: errorReply('An unknown field.'),
     401: notSignedIn,
     402: errorReply('The bid is not paid for: pay with POST …/checkout first.'),

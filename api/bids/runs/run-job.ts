@@ -140,8 +140,10 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
       files = await ctx.step('read_fetched_files', () => fileCounts(state, bid.bid_id));
     }
   }
-  if (files.readable === 0) planned.noFiles = 1;
-  if (files.readable === 0) await say('no_files', 'No file of this bid could be read, so there are no requirements to answer: upload the tender documents and start another run.');
+  if (files.readable === 0) {
+    planned.noFiles = 1;
+    await say('no_files', 'No file of this bid could be read, so there are no requirements to answer: upload the tender documents and start another run.');
+  }
 
   const extracted = await ctx.step('extract_requirements', () => {
     deps.requirements.recompute(state, bid.bid_id, { now: now() });
