@@ -111,7 +111,7 @@ export function recomputePlan(deps: Pick<WorkspaceDeps, 'state' | 'requirements'
   return tasks.length;
 }
 
-/** Today in the buyer's time zone (else the region's, else Sydney's): the one clock of the chat, the card and the run's checks. */
+/** Today in the buyer's time zone (else the region's, else Sydney's) at `now`: the day the chat's recap, the worth-bidding card and a run's checks count from. */
 export function bidToday(state: StateDb, bid: BidRecord, now: Date): string {
   return localDate(now, planFrame(state, bid).timeZone);
 }

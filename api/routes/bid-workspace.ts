@@ -290,7 +290,7 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
       c.header('Retry-After', '30');
       return c.json({ ready: false as const, detail: `${served.detail} Try again later.` }, 503);
     }
-    const checks = { ...bidChecks(state, options.requirements.list(state, access.bid.bid_id), access.bid.bid_id), today: bidToday(state, access.bid, now()) };
+    const checks = { ...bidChecks(state, options.requirements.list(state, access.bid.bid_id), access.bid.bid_id), today: bidToday(state, access.bid, store.now()) };
     return c.json(await worthBiddingCard(intelContextOf(served.release, store.now()), access.bid, checks), 200);
   });
 

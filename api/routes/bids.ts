@@ -266,7 +266,8 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
   app.openapi(chatRoute, (c) => {
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json(bidChat(state, access.bid, now()), 200);
+    // The release's clock, as the worth-bidding card's: in fixture mode both count days from the fixtures' day.
+    return c.json(bidChat(state, access.bid, store.now()), 200);
   });
 
   app.route(
