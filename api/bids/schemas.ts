@@ -122,7 +122,7 @@ export const ChatSchema = z
         last_message: z.object({ author: z.string(), created_at: instant }).nullable(),
         requirements: z.number().int().openapi({ description: 'Requirements in force (not superseded or withdrawn).' }),
         mandatory_requirements: z.number().int(),
-        mandatory_without_draft: z.number().int().openapi({ description: 'Mandatory requirements with no draft yet.' }),
+        mandatory_without_draft: z.number().int().openapi({ description: 'Mandatory requirements in force, not met or not applicable by a person, whose draft has neither a person\'s text nor a cited passage (the worth-bidding card counts the same).' }),
         drafts_by_people: z.number().int().openapi({ description: 'Drafts a person wrote; recompute never overwrites them.' }),
         open_gaps: z.number().int(),
         plan_tasks: z.number().int(),

@@ -155,7 +155,7 @@ const chatRoute = createRoute({
   tags,
   security: sessionOnly,
   summary: 'Where the bid stands',
-  description: 'Stage, goal, jobs (none exist yet, so always empty), what is running and a recap built from the bid\'s files, dates and thread.',
+  description: 'Stage, goal, the background jobs not yet finished (state, step, progress), what the run is doing or how the last one ended, and a recap built from the bid\'s files, dates, work and thread.',
   request: { params: BidParams },
   responses: {
     200: { description: 'The bid at a glance.', content: json(ChatSchema) },
