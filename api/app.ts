@@ -33,6 +33,10 @@ import { awardRoutes } from './routes/awards.ts';
 import { bidRequirementRoutes } from './routes/bid-requirements.ts';
 import { bidRoutes } from './routes/bids.ts';
 import { bidWorkspaceRoutes } from './routes/bid-workspace.ts';
+import { bidRunRoutes } from './routes/bid-runs.ts';
+import { JobWorker, type JobWorkerOptions } from './bids/jobs/worker.ts';
+import { bidRunHandler, type PackFetcher } from './bids/runs/run-job.ts';
+import { RUN_JOB_KIND } from './bids/runs/runs.ts';
 import { storedRequirements } from './bids/workspace.ts';
 import { DocumentLibrary } from './orgs/documents.ts';
 import { chatModelFromEnv, type ChatModel } from './providers/chat-model.ts';
@@ -131,6 +135,15 @@ export interface AppOptions {
   };
   /** The language model bid drafts are worded by (default: the one `SVC_LLM_URL`, `SVC_LLM_MODEL` and `SVC_LLM_KEY` name, or none). */
   chatModel?: ChatModel;
+  /**
+   * The background job worker (api/bids/jobs/worker.ts): lease, jobs at once, back-off, its clock, and
+   * whether it takes up jobs at start (default true; false leaves them to POST /v1/jobs/drain).
+   */
+  jobs?: Omit<JobWorkerOptions, 'state' | 'handlers' | 'now' | 'log'> & { start?: boolean };
+  /** Fetches a tender's documents into a bid for runs (the tender-pack fetch); without it runs do not offer it. */
+  packFetcher?: PackFetcher;
+  /** How long a reconnecting run-event stream waits (`retry:`) and how often it looks for another instance's events. */
+  runEventStream?: { retryMs?: number; pollMs?: number };
   /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
   site?: { dataDir: string };
 }
@@ -161,6 +174,10 @@ export interface Service {
   refusals: ReturnType<typeof clientErrors>;
   /** The document checkers' analysis threads; close it when the server stops. */
   analysisPool: AnalysisPool;
+  /** The background job worker. */
+  jobs: JobWorker;
+  /** Ends open run-event streams and lets running jobs hand their leases back; call first when the server stops. */
+  stopBackground(): Promise<void>;
 }
 
 /** The whole API as one Hono app (see `createService`); what tests and in-process callers use. */
@@ -260,7 +277,25 @@ export function createService(options: AppOptions): Service {
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
   app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
   app.route('/', bidRequirementRoutes({ state, now }));
-  app.route('/', bidWorkspaceRoutes({ state, store: options.store, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements, now }));
+  const workspace = { state, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements };
+  app.route('/', bidWorkspaceRoutes({ ...workspace, store: options.store, now }));
+  const jobs = new JobWorker({
+    ...options.jobs,
+    state,
+    now,
+    handlers: { [RUN_JOB_KIND]: bidRunHandler({ ...workspace, mailer, now, packFetcher: options.packFetcher }) },
+    ...(options.notice ? { log: options.notice } : {}),
+  });
+  const stopping = new AbortController();
+  app.route('/', bidRunRoutes({
+    state,
+    worker: jobs,
+    model: workspace.model,
+    bidPrice: options.bidPrice,
+    packFetchOffered: options.packFetcher !== undefined,
+    now,
+    stream: { ...options.runEventStream, signal: stopping.signal },
+  }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
@@ -296,7 +331,14 @@ export function createService(options: AppOptions): Service {
   app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   isApiRoute = apiRouteMatcher(app.routes);
+  // Jobs a stopped instance left (their leases expired) and queued ones start now; later expiries wake the worker.
+  if (options.jobs?.start !== false) jobs.start();
   return {
+    jobs,
+    async stopBackground() {
+      stopping.abort();
+      await jobs.close();
+    },
     app,
     answerCachedRead: cachedReads({ cache, state, now, store: options.store, meter, burst, trustProxy }),
     refusals: clientErrors({ meter, trustProxy }),

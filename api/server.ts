@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
+import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, jobLimits, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { restrictTreeSync } from '../lib/private-files.ts';
 import { createService } from './app.ts';
@@ -36,6 +36,8 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** The document analysis pool's size, queue, time and memory limits; unset ones keep the pool's defaults. */
   analysisPool?: { size?: number; queueLimit?: number; timeoutMs?: number; memoryMb?: number };
+  /** The background job worker's lease and jobs at once; unset ones keep the worker's defaults. */
+  jobs?: { leaseMs?: number; concurrency?: number };
 }
 
 export interface RunningServer {
@@ -98,7 +100,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
   const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: join(options.dataDir, 'outbox') });
-  const { app, answerCachedRead, refusals, analysisPool } = createService({
+  const { app, answerCachedRead, refusals, analysisPool, stopBackground } = createService({
     store,
     state,
     mailer,
@@ -115,6 +117,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.burst ? { burst: options.burst } : {}),
     ...(options.caps ? { caps: options.caps } : {}),
     ...(options.analysisPool ? { checkers: { poolLimits: options.analysisPool } } : {}),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
   });
   // Everything since the listening callback ran before the event loop could read a connection: no request is missed.
   const answerWithApp = getRequestListener(app.fetch, { hostname: host });
@@ -136,6 +139,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     state,
     mailDescription: mailer.description,
     close: async () => {
+      // Run-event streams end (clients reconnect elsewhere) and jobs hand their leases back at their next step.
+      await stopBackground();
       await new Promise<void>((resolveClosed) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_TIMEOUT_MS);
         force.unref();
@@ -172,6 +177,7 @@ async function main(): Promise<void> {
     bidPrice: bidPrice(),
     trustProxy: trustProxy(),
     analysisPool: analysisPoolLimits(),
+    jobs: jobLimits(),
   });
   console.log(`API listening on ${running.url} (data: ${dataDir})`);
   console.log(`  mail:    sign-in links go to ${running.mailDescription}`);

@@ -84,6 +84,20 @@ export function analysisPoolLimits(): { size?: number; queueLimit?: number; time
   };
 }
 
+/**
+ * The background job workers (`SVC_JOB_LEASE_SECONDS`: how long a claim lasts unless renewed, so how soon a
+ * stopped instance's jobs are taken over; `SVC_JOB_WORKERS`: jobs run at once); unset ones keep the
+ * worker's defaults (api/bids/jobs/worker.ts).
+ */
+export function jobLimits(): { leaseMs?: number; concurrency?: number } {
+  const leaseSeconds = positiveNumber('SVC_JOB_LEASE_SECONDS');
+  const concurrency = positiveInteger('SVC_JOB_WORKERS');
+  return {
+    ...(leaseSeconds === undefined ? {} : { leaseMs: leaseSeconds * 1000 }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+  };
+}
+
 /** True when `SVC_TRUST_PROXY` is 1 or true: client addresses come from X-Forwarded-For (only behind a proxy you run). */
 export function trustProxy(): boolean {
   return ['1', 'true'].includes((process.env.SVC_TRUST_PROXY ?? '').toLowerCase());

@@ -9,6 +9,10 @@ export interface MailMessage {
   text: string;
   /** Extra header fields, e.g. List-Unsubscribe and List-Unsubscribe-Post (RFC 8058) on digest mail. */
   headers?: Record<string, string>;
+  /** Where replies go, when not to the sender (a bid's clarification question: the person who asked). */
+  replyTo?: string;
+  /** A fixed Message-ID (`<id@domain>`), so a message sent again after a crash is known as the same one. */
+  messageId?: string;
 }
 
 export interface Mailer {

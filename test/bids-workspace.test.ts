@@ -166,7 +166,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
 
   it('with the language model configured, the draft is its reply to the requirement and the retrieved passages, asked once while they stay the same', async () => {
     model = chatModelFromEnv({ SVC_LLM_URL: fake.baseUrl, SVC_LLM_MODEL: 'drafting-model' });
-    fake.reply = (request) => `Answer to: ${request.body.messages.at(-1)!.content.split('\n')[1]}`;
+    fake.reply = (request) => `Answer to: ${request.body.messages.at(-1)!.content.split('\n')[1]} [1]`;
     try {
       assert.equal((await recompute()).status, 200);
       const asked = fake.requests.length;
@@ -177,7 +177,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
       model = unconfiguredChatModel;
     }
     const draft = await draftOf('r1');
-    assert.deepEqual([draft.origin, draft.model, draft.text], ['model', 'drafting-model', 'Answer to: The Respondent must hold public liability insurance of at least $20 million.']);
+    assert.deepEqual([draft.origin, draft.model, draft.text], ['model', 'drafting-model', 'Answer to: The Respondent must hold public liability insurance of at least $20 million. [1]']);
     const asked = fake.requests.find((request) => request.body.messages.at(-1)!.content.includes('public liability insurance of at least'))!;
     assert.equal(asked.body.model, 'drafting-model');
     assert.match(asked.body.messages.at(-1)!.content, /^Requirement:\nThe Respondent must hold public liability insurance of at least \$20 million\.\n\nPassages:\n\[1\] Public liability insurance: cover of \$20 million/);

@@ -1,7 +1,12 @@
 import type { StateDb } from '../../data/state/db.ts';
-import { daysBetween, localDate } from '../../lib/jurisdictions.ts';
+import { daysBetween } from '../../lib/jurisdictions.ts';
 import type { BidRecord } from './access.ts';
+import { jobView, liveJobsOf, type JobView } from './jobs/store.ts';
+import { listRequirements } from './requirements/store.ts';
+import { findingCount } from './runs/findings.ts';
+import { lastRun, runView } from './runs/runs.ts';
 import { alternatives, isOpenStage, TRANSITIONS, type Stage } from './stages.ts';
+import { bidChecks, bidToday } from './workspace.ts';
 
 /** What GET /v1/bids/{bid}/chat shows: where the bid stands, what runs for it, and a recap built from its state. */
 export interface BidChat {
@@ -9,8 +14,8 @@ export interface BidChat {
   stage: Stage;
   next_stages: Stage[];
   goal: string | null;
-  /** Background jobs of the bid: none exist yet. */
-  jobs: never[];
+  /** Background jobs of the bid not yet finished, oldest first. */
+  jobs: JobView[];
   /** What is running for the bid, as a sentence. */
   running: string;
   recap: BidRecap;
@@ -23,7 +28,10 @@ export interface BidRecap {
   pages_read: number;
   thread_messages: number;
   last_message: { author: string; created_at: string } | null;
-  /** Requirements in force (not superseded or withdrawn), the mandatory ones, and mandatory ones with no draft yet. */
+  /**
+   * Requirements in force (not superseded or withdrawn), the mandatory ones, and mandatory ones with no draft
+   * carrying evidence (bidChecks: the worth-bidding card counts the same).
+   */
   requirements: number;
   mandatory_requirements: number;
   mandatory_without_draft: number;
@@ -36,8 +44,6 @@ export interface BidRecap {
   /** The recap as sentences a person reads. */
   summary: string;
 }
-
-const NOTHING_RUNNING = 'Nothing is running for this bid: background jobs and runs are not available yet, so everything here changes only when a person acts.';
 
 export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
   const files = state.get<{ files: number; unreadable: number; pages: number }>(
@@ -53,28 +59,25 @@ export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
       WHERE t.bid_id = ? ORDER BY t.created_at DESC, t.rowid DESC LIMIT 1`,
     bid.bid_id,
   );
-  const work = state.get<{ requirements: number; mandatory: number; undrafted: number; by_people: number; open_gaps: number; tasks: number }>(
-    `SELECT COUNT(*) AS requirements, COALESCE(SUM(r.mandatory), 0) AS mandatory,
-            COALESCE(SUM(r.mandatory = 1 AND d.requirement_id IS NULL), 0) AS undrafted,
-            (SELECT COUNT(*) FROM bid_drafts WHERE bid_id = ?1 AND origin = 'person') AS by_people,
-            (SELECT COUNT(*) FROM bid_gaps WHERE bid_id = ?1 AND status = 'open') AS open_gaps,
-            (SELECT COUNT(*) FROM bid_plan_tasks WHERE bid_id = ?1) AS tasks
-       FROM bid_requirements r LEFT JOIN bid_drafts d ON d.bid_id = r.bid_id AND d.requirement_id = r.requirement_id
-      WHERE r.bid_id = ?1 AND r.state NOT IN ('superseded', 'withdrawn')`,
+  const work = state.get<{ by_people: number; tasks: number }>(
+    `SELECT (SELECT COUNT(*) FROM bid_drafts WHERE bid_id = ?1 AND origin = 'person') AS by_people,
+            (SELECT COUNT(*) FROM bid_plan_tasks WHERE bid_id = ?1) AS tasks`,
     bid.bid_id,
   )!;
-  const daysToClose = bid.closing_date === null ? null : daysBetween(localDate(now, bid.buyer_time_zone ?? 'UTC'), bid.closing_date);
+  const requirements = listRequirements(state, bid.bid_id);
+  const checks = bidChecks(state, requirements, bid.bid_id);
+  const daysToClose = bid.closing_date === null ? null : daysBetween(bidToday(state, bid, now), bid.closing_date);
   const recap: Omit<BidRecap, 'summary'> = {
     files: files.files,
     unreadable_files: files.unreadable,
     pages_read: files.pages,
     thread_messages: thread.messages,
     last_message: last ? { author: last.email, created_at: last.created_at } : null,
-    requirements: work.requirements,
-    mandatory_requirements: work.mandatory,
-    mandatory_without_draft: work.undrafted,
+    requirements: requirements.length,
+    mandatory_requirements: requirements.filter((requirement) => requirement.mandatory).length,
+    mandatory_without_draft: checks.mandatoryWithoutDraft,
     drafts_by_people: work.by_people,
-    open_gaps: work.open_gaps,
+    open_gaps: checks.openGaps,
     plan_tasks: work.tasks,
     days_to_close: daysToClose,
   };
@@ -83,10 +86,28 @@ export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
     stage: bid.stage,
     next_stages: [...TRANSITIONS[bid.stage]],
     goal: bid.goal,
-    jobs: [],
-    running: NOTHING_RUNNING,
+    jobs: liveJobsOf(state, bid.bid_id).map(jobView),
+    running: whatRuns(state, bid),
     recap: { ...recap, summary: summary(bid, recap) },
   };
+}
+
+/** What runs for the bid now, with its step and progress, or what ran last, as a sentence. */
+function whatRuns(state: StateDb, bid: BidRecord): string {
+  const run = lastRun(state, bid.bid_id);
+  if (run === null) return 'Nothing is running for this bid, and no run has been started: GET …/runs/quote says what a run does.';
+  const view = runView(state, run);
+  const progress = view.progress.total === null ? `${view.progress.done} steps done` : `${view.progress.done} of ${view.progress.total} steps done`;
+  switch (run.state) {
+    case 'queued':
+      return `The run ${run.run_id} is queued for a worker (${progress}).`;
+    case 'running':
+      return `The run ${run.run_id} is at step ${view.step ?? 'start'} (${progress})${view.stop_requested ? '; it stops after this step' : ''}.`;
+    case 'waiting':
+      return `The run ${run.run_id} waits for a person to decide ${view.pending_actions.length === 1 ? 'an action' : `${view.pending_actions.length} actions`} (${view.pending_actions.join(', ')}) in GET …/actions (${progress}).`;
+    default:
+      return `Nothing is running for this bid. The last run, ${run.run_id}, ${run.state === 'completed' ? 'completed' : `ended ${run.state}`} at ${run.finished_at} with ${plural(findingCount(state, run.run_id), 'finding')}.`;
+  }
 }
 
 function summary(bid: BidRecord, recap: Omit<BidRecap, 'summary'>): string {

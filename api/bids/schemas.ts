@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { strictBody } from '../orgs/schemas.ts';
+import { JobSchema } from './jobs/schemas.ts';
 import { STAGES } from './stages.ts';
 import { MAX_MESSAGE_CHARACTERS } from './thread.ts';
 
@@ -97,6 +98,7 @@ export const ThreadMessageSchema = z
     message_id: z.string(),
     author: z.object({ account_id: z.string(), email: z.string() }).openapi({ description: 'The member who wrote it.' }),
     text: z.string(),
+    run_id: z.string().nullable().openapi({ description: 'The run that posted it (in the name of the person who started the run); null for a person\'s own message.' }),
     created_at: instant,
   })
   .openapi('BidThreadMessage');
@@ -109,8 +111,8 @@ export const ChatSchema = z
     stage: StageSchema,
     next_stages: z.array(StageSchema),
     goal: z.string().nullable(),
-    jobs: z.array(z.object({})).openapi({ description: 'Background jobs of the bid: always empty, as none exist yet.' }),
-    running: z.string().openapi({ description: 'What is running for the bid, as a sentence.' }),
+    jobs: z.array(JobSchema).openapi({ description: 'Background jobs of the bid not yet finished (queued, running or waiting on a person), oldest first.' }),
+    running: z.string().openapi({ description: 'What is running for the bid (the step and progress), or what last ran, as a sentence.' }),
     recap: z
       .object({
         files: z.number().int(),
@@ -120,7 +122,7 @@ export const ChatSchema = z
         last_message: z.object({ author: z.string(), created_at: instant }).nullable(),
         requirements: z.number().int().openapi({ description: 'Requirements in force (not superseded or withdrawn).' }),
         mandatory_requirements: z.number().int(),
-        mandatory_without_draft: z.number().int().openapi({ description: 'Mandatory requirements with no draft yet.' }),
+        mandatory_without_draft: z.number().int().openapi({ description: 'Mandatory requirements in force, not met or not applicable by a person, whose draft has neither a person\'s text nor a cited passage (the worth-bidding card counts the same).' }),
         drafts_by_people: z.number().int().openapi({ description: 'Drafts a person wrote; recompute never overwrites them.' }),
         open_gaps: z.number().int(),
         plan_tasks: z.number().int(),

@@ -9,10 +9,12 @@ export interface ThreadMessage {
   message_id: string;
   author: { account_id: string; email: string };
   text: string;
+  /** The run that posted it, in the name of the person who started the run; null for a person's own message. */
+  run_id: string | null;
   created_at: string;
 }
 
-const SELECT_MESSAGE = `SELECT t.message_id, t.author_id, a.email, t.text, t.created_at
+const SELECT_MESSAGE = `SELECT t.message_id, t.author_id, a.email, t.text, t.run_id, t.created_at
   FROM bid_thread_messages t JOIN accounts a ON a.account_id = t.author_id`;
 
 interface MessageRow {
@@ -20,6 +22,7 @@ interface MessageRow {
   author_id: string;
   email: string;
   text: string;
+  run_id: string | null;
   created_at: string;
 }
 
@@ -27,6 +30,7 @@ const asMessage = (row: MessageRow): ThreadMessage => ({
   message_id: row.message_id,
   author: { account_id: row.author_id, email: row.email },
   text: row.text,
+  run_id: row.run_id,
   created_at: row.created_at,
 });
 
@@ -34,6 +38,16 @@ export function postMessage(state: StateDb, bidId: string, authorId: string, tex
   const messageId = newId('msg_');
   state.run('INSERT INTO bid_thread_messages (message_id, bid_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?)', messageId, bidId, authorId, text, now.toISOString());
   return asMessage(state.get<MessageRow>(`${SELECT_MESSAGE} WHERE t.message_id = ?`, messageId)!);
+}
+
+/** A run's message to the thread, in the name of the person who started it; returns its id. */
+export function postRunMessage(state: StateDb, bidId: string, runId: string, authorId: string, text: string, now: Date): string {
+  const messageId = newId('msg_');
+  state.run(
+    'INSERT INTO bid_thread_messages (message_id, bid_id, author_id, text, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    messageId, bidId, authorId, text.slice(0, MAX_MESSAGE_CHARACTERS), runId, now.toISOString(),
+  );
+  return messageId;
 }
 
 /** The bid's thread, oldest first. */

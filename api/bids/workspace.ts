@@ -67,17 +67,29 @@ export async function recomputeWorkspace(deps: WorkspaceDeps, bid: BidRecord, no
   const { state } = deps;
   deps.requirements.recompute(state, bid.bid_id, { now });
   await recomputeDrafts(deps, bid, deps.requirements.list(state, bid.bid_id), now);
-  const drafts = listDrafts(state, bid.bid_id);
-  // A requirement whose draft carries evidence is drafted; one whose draft lost it is open again.
-  deps.requirements.recompute(state, bid.bid_id, { now, drafted: new Set(drafts.filter(hasEvidence).map((draft) => draft.requirement_id)) });
-  const requirements = deps.requirements.list(state, bid.bid_id);
+  markDrafted(deps, bid.bid_id, now);
+  await recomputeGaps(deps, bid, now);
+  recomputePlan(deps, bid, now);
+  const openGaps = listGaps(state, bid.bid_id).filter((gap) => gap.status === 'open');
+  return { requirements: deps.requirements.list(state, bid.bid_id).length, drafts: listDrafts(state, bid.bid_id).length, open_gaps: openGaps.length, plan: planView(state, bid) };
+}
+
+/** A requirement whose draft carries evidence is drafted; one whose draft lost it is open again. */
+export function markDrafted(deps: Pick<WorkspaceDeps, 'state' | 'requirements'>, bidId: string, now: Date): void {
+  const drafts = listDrafts(deps.state, bidId);
+  deps.requirements.recompute(deps.state, bidId, { now, drafted: new Set(drafts.filter(hasEvidence).map((draft) => draft.requirement_id)) });
+}
+
+/** Derives and stores the gaps from the requirements and drafts as they stand; returns how many are open. */
+export async function recomputeGaps(deps: WorkspaceDeps, bid: BidRecord, now: Date): Promise<number> {
+  const { state } = deps;
   const frame = planFrame(state, bid);
   storeGaps(
     state,
     bid.bid_id,
     deriveGaps({
-      requirements,
-      drafts,
+      requirements: deps.requirements.list(state, bid.bid_id),
+      drafts: listDrafts(state, bid.bid_id),
       library: await libraryTexts(state, deps.library, bid.org_id, deps.pool, now),
       today: localDate(now, frame.timeZone),
       closingDate: bid.closing_date,
@@ -85,16 +97,36 @@ export async function recomputeWorkspace(deps: WorkspaceDeps, bid: BidRecord, no
     }),
     now,
   );
-  const openGaps = listGaps(state, bid.bid_id).filter((gap) => gap.status === 'open');
-  storePlan(state, bid.bid_id, frame.closingDate === null ? [] : schedulePlan({ closingDate: frame.closingDate, timeZone: frame.timeZone, requirements, openGaps, ownerId: bid.owner_id }), now);
-  return { requirements: requirements.length, drafts: drafts.length, open_gaps: openGaps.length, plan: planView(state, bid) };
+  return listGaps(state, bid.bid_id).filter((gap) => gap.status === 'open').length;
 }
 
-/** The bid's own checks for the worth-bidding card: mandatory requirements whose draft has no evidence, and open gaps. */
+/** Back-schedules and stores the plan from the requirements and open gaps; returns how many tasks it has. */
+export function recomputePlan(deps: Pick<WorkspaceDeps, 'state' | 'requirements'>, bid: BidRecord, now: Date): number {
+  const { state } = deps;
+  const frame = planFrame(state, bid);
+  const openGaps = listGaps(state, bid.bid_id).filter((gap) => gap.status === 'open');
+  const requirements = deps.requirements.list(state, bid.bid_id);
+  const tasks = frame.closingDate === null ? [] : schedulePlan({ closingDate: frame.closingDate, timeZone: frame.timeZone, requirements, openGaps, ownerId: bid.owner_id });
+  storePlan(state, bid.bid_id, tasks, now);
+  return tasks.length;
+}
+
+/** Today in the buyer's time zone (else the region's, else Sydney's) at `now`: the day the chat's recap, the worth-bidding card and a run's checks count from. */
+export function bidToday(state: StateDb, bid: BidRecord, now: Date): string {
+  return localDate(now, planFrame(state, bid).timeZone);
+}
+
+/**
+ * The bid's own checks, as the worth-bidding card and the chat's recap both show them: mandatory requirements
+ * in force without evidence (a person's text or a cited passage; one a person marked met or not applicable is
+ * settled), and open gaps.
+ */
 export function bidChecks(state: StateDb, requirements: readonly WorkspaceRequirement[], bidId: string): { mandatoryWithoutDraft: number; openGaps: number } {
   const drafts = new Map(listDrafts(state, bidId).map((draft) => [draft.requirement_id, draft]));
   return {
-    mandatoryWithoutDraft: requirements.filter((requirement) => requirement.mandatory && !hasEvidence(drafts.get(requirement.requirement_id))).length,
+    mandatoryWithoutDraft: requirements.filter(
+      (requirement) => requirement.mandatory && requirement.state !== 'met' && requirement.state !== 'not_applicable' && !hasEvidence(drafts.get(requirement.requirement_id)),
+    ).length,
     openGaps: listGaps(state, bidId).filter((gap) => gap.status === 'open').length,
   };
 }

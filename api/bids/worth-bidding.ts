@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { daysBetween, localDate } from '../../lib/jurisdictions.ts';
+import { daysBetween } from '../../lib/jurisdictions.ts';
 import type { IntelContext } from '../../data/intelligence/context.ts';
 import { requiredOverlap, titleKeywords, titleTerms } from '../../data/intelligence/title-terms.ts';
 import { tenderContext, type ContextAward } from '../../data/intelligence/tender-context.ts';
@@ -68,11 +68,12 @@ export interface CardBid {
 export interface BidChecks {
   mandatoryWithoutDraft: number;
   openGaps: number;
+  /** Today in the buyer's time zone (workspace.ts bidToday): the chat's recap counts days from the same day. */
+  today: string;
 }
 
 export async function worthBiddingCard(ctx: IntelContext, bid: CardBid, checks: BidChecks): Promise<WorthBiddingCard> {
   const context = bid.tender_key ? await tenderContext(ctx, bid.tender_key, { identified: true }) : null;
-  const today = localDate(ctx.now, bid.buyer_time_zone ?? 'Australia/Sydney');
   const buyer = context?.buyer ?? null;
   const similar = context?.similar ?? null;
   return {
@@ -95,7 +96,7 @@ export async function worthBiddingCard(ctx: IntelContext, bid: CardBid, checks: 
     },
     incumbent: incumbentOf(buyer?.ending_soonest ?? [], similar?.keywords ?? titleKeywords(bid.title)),
     checks: {
-      days_to_close: bid.closing_date === null ? null : daysBetween(today, bid.closing_date),
+      days_to_close: bid.closing_date === null ? null : daysBetween(checks.today, bid.closing_date),
       mandatory_without_draft: checks.mandatoryWithoutDraft,
       open_gaps: checks.openGaps,
     },

@@ -22,7 +22,7 @@ import {
   RecomputeSchema,
   RequirementParams,
 } from '../bids/workspace-schemas.ts';
-import { bidChecks, planFrame, planView, recomputeWorkspace, type WorkspaceDeps } from '../bids/workspace.ts';
+import { bidChecks, bidToday, planFrame, planView, recomputeWorkspace, type WorkspaceDeps } from '../bids/workspace.ts';
 import { WorthBiddingCard, worthBiddingCard } from '../bids/worth-bidding.ts';
 import { AnalysisPoolFullError } from '../documents/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
@@ -290,7 +290,7 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
       c.header('Retry-After', '30');
       return c.json({ ready: false as const, detail: `${served.detail} Try again later.` }, 503);
     }
-    const checks = bidChecks(state, options.requirements.list(state, access.bid.bid_id), access.bid.bid_id);
+    const checks = { ...bidChecks(state, options.requirements.list(state, access.bid.bid_id), access.bid.bid_id), today: bidToday(state, access.bid, store.now()) };
     return c.json(await worthBiddingCard(intelContextOf(served.release, store.now()), access.bid, checks), 200);
   });
 

@@ -155,7 +155,7 @@ const chatRoute = createRoute({
   tags,
   security: sessionOnly,
   summary: 'Where the bid stands',
-  description: 'Stage, goal, jobs (none exist yet, so always empty), what is running and a recap built from the bid\'s files, dates and thread.',
+  description: 'Stage, goal, the background jobs not yet finished (state, step, progress), what the run is doing or how the last one ended, and a recap built from the bid\'s files, dates, work and thread.',
   request: { params: BidParams },
   responses: {
     200: { description: 'The bid at a glance.', content: json(ChatSchema) },
@@ -266,7 +266,8 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
   app.openapi(chatRoute, (c) => {
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json(bidChat(state, access.bid, now()), 200);
+    // The release's clock, as the worth-bidding card's: in fixture mode both count days from the fixtures' day.
+    return c.json(bidChat(state, access.bid, store.now()), 200);
   });
 
   app.route(

@@ -22,6 +22,8 @@ export interface FakeChatModel {
   reply: (request: ChatRequest) => string;
   /** When set, every call answers this HTTP status with an error body instead. */
   failWith: number | null;
+  /** When set, awaited before a call is answered: a test holds a reply (the caller waits, as on a slow model). */
+  hold: ((request: ChatRequest) => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -30,15 +32,19 @@ export async function startFakeChatModel(): Promise<FakeChatModel> {
     requests: [],
     reply: () => 'We hold the certification the requirement asks for [1].',
     failWith: null,
+    hold: null,
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: 'invalid_request_error' } });
       const request: ChatRequest = { authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest['body'] };
       fake.requests.push(request);
+      if (fake.hold) await fake.hold(request);
+      // The caller went away while the reply was held (its process was killed): nothing to answer.
+      if (res.destroyed || req.socket.destroyed) return;
       if (fake.failWith !== null) return send(fake.failWith, { error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
       send(200, {
         id: `chatcmpl-${fake.requests.length}`,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chatModelFromEnv, unconfiguredChatModel } from '../../providers/chat-model.ts';
 import { startFakeChatModel, type FakeChatModel } from '../../../test/helpers/fake-chat-model.ts';
-import { composeDraft } from './compose.ts';
+import { citedNumbers, composeDraft } from './compose.ts';
 import type { RetrievedPassage } from './retrieval.ts';
 
 const requirement = 'The Respondent must hold current ISO 9001 quality management certification.';
@@ -23,7 +23,9 @@ describe('composing a draft', () => {
     assert.equal(draft.text, 'We have held ISO 9001 certification since 2019 [1].');
     assert.equal(draft.origin, 'model');
     assert.equal(draft.model, 'drafting-model');
-    assert.deepEqual(draft.citations.map((citation) => [citation.n, citation.document, citation.page]), [[1, 'Quality certificate.pdf', 2], [2, 'Organisation profile', null]]);
+    // Only the passage the reply cites is kept as a citation.
+    assert.deepEqual(draft.citations.map((citation) => [citation.n, citation.document, citation.page]), [[1, 'Quality certificate.pdf', 2]]);
+    assert.equal(draft.undrafted, null);
     const sent = fake.requests.at(-1)!;
     assert.equal(sent.authorization, 'Bearer test-key');
     assert.equal(sent.body.model, 'drafting-model');
@@ -31,6 +33,35 @@ describe('composing a draft', () => {
     assert.equal(user, `Requirement:\n${requirement}\n\nPassages:\n[1] ${passages[0]!.text}\n\n[2] ${passages[1]!.text}`);
     // Document names are not part of what leaves the server.
     assert.doesNotMatch(JSON.stringify(sent.body), /Quality certificate\.pdf|Organisation profile/);
+  });
+
+  it("the reply's [n] markers select the citations; a reply citing nothing, or a passage it was not given, is not kept", async () => {
+    const model = chatModelFromEnv({ SVC_LLM_URL: fake.baseUrl, SVC_LLM_MODEL: 'drafting-model' });
+    assert.deepEqual(citedNumbers('We are certified [2]; see also [1, 2] and [3;4].'), [1, 2, 3, 4]);
+    fake.reply = () => 'Our quality manual covers inspection [2], and we hold ISO 9001 [1][2].';
+    const both = await composeDraft(requirement, passages, model);
+    assert.deepEqual(both.citations.map((citation) => citation.n), [1, 2]);
+
+    fake.reply = () => 'We have held ISO 9001 certification since 2019.';
+    const uncited = await composeDraft(requirement, passages, model);
+    assert.deepEqual([uncited.origin, uncited.citations], ['model', []]);
+    assert.match(uncited.undrafted!, /^The language model drafting-model answered without citing any of the 2 passages it was given, so its reply is not used/);
+    assert.equal(uncited.text, uncited.undrafted, 'the uncited reply is not stored as the answer');
+
+    fake.reply = () => 'We have held ISO 9001 certification since 2019 [1] and audit yearly [3].';
+    const invented = await composeDraft(requirement, passages, model);
+    assert.deepEqual(invented.citations, []);
+    assert.match(invented.undrafted!, /cited \[3\], but was given only 2 passages/);
+  });
+
+  it('with a reason not to ask the model, it is not asked and the draft is the passages with that reason', async () => {
+    const model = chatModelFromEnv({ SVC_LLM_URL: fake.baseUrl, SVC_LLM_MODEL: 'drafting-model' });
+    const before = fake.requests.length;
+    const draft = await composeDraft(requirement, passages, model, 'A person declined the language model for this run');
+    assert.equal(fake.requests.length, before);
+    assert.equal(draft.origin, 'assembled');
+    assert.match(draft.text, /^A person declined the language model for this run, so this draft is the retrieved passages as written/);
+    assert.equal(draft.citations.length, 2);
   });
 
   it('without a model, the draft is the cited passages and says so plainly', async () => {

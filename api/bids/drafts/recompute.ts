@@ -5,9 +5,9 @@ import type { DocumentLibrary } from '../../orgs/documents.ts';
 import { readProfile } from '../../orgs/profile.ts';
 import type { ChatModel } from '../../providers/chat-model.ts';
 import type { WorkspaceRequirement } from '../workspace-requirement.ts';
-import { composeDraft } from './compose.ts';
+import { composeDraft, type ComposedDraft } from './compose.ts';
 import { libraryTexts } from './library-text.ts';
-import { rankPassages } from './retrieval.ts';
+import { rankPassages, type Passage } from './retrieval.ts';
 import { organisationPassages } from './sources.ts';
 import { draftBasis, removeStaleDrafts, saveComposedDraft } from './store.ts';
 
@@ -19,6 +19,43 @@ export interface DraftDeps {
   model: ChatModel;
 }
 
+/** The passages of the organisation's own words a bid's drafts retrieve from: its profile, library and earlier bids. */
+export async function bidPassages(deps: DraftDeps, bid: { bid_id: string; org_id: string }, now: Date): Promise<Passage[]> {
+  const profile = readProfile(deps.state, bid.org_id);
+  if (!profile) throw new Error(`The organisation ${bid.org_id} of bid ${bid.bid_id} has no profile row.`);
+  return organisationPassages(deps.state, profile, await libraryTexts(deps.state, deps.library, bid.org_id, deps.pool, now), bid.bid_id);
+}
+
+/** How one requirement's draft came out: kept as it was, or written now (and whether it cites anything). */
+export type DraftOutcome =
+  | { outcome: 'kept'; reason: 'person' | 'unchanged' }
+  | { outcome: 'written'; origin: ComposedDraft['origin']; cited: number; undrafted: string | null };
+
+/**
+ * Writes the draft of one requirement unless a person wrote it, or the model wrote it from the same
+ * requirement and passages (asking again would only cost). `withoutModel`: the reason the model is not to be
+ * asked, for composeDraft. A model reply that cites nothing is stored without a basis, so the next recompute
+ * asks again.
+ */
+export async function draftRequirement(
+  deps: DraftDeps,
+  bidId: string,
+  requirement: Pick<WorkspaceRequirement, 'requirement_id' | 'text'>,
+  passages: readonly Passage[],
+  now: Date,
+  withoutModel?: string,
+): Promise<DraftOutcome> {
+  const stored = draftBasis(deps.state, bidId, requirement.requirement_id);
+  if (stored?.origin === 'person') return { outcome: 'kept', reason: 'person' };
+  const retrieved = rankPassages(passages, requirement.text);
+  const modelName = withoutModel === undefined ? deps.model.model : null;
+  const basis = sha256Hex(JSON.stringify([modelName, requirement.text, retrieved.map(({ text, citation }) => [text, citation])]));
+  if (stored?.origin === 'model' && stored.model === modelName && stored.basis === basis) return { outcome: 'kept', reason: 'unchanged' };
+  const draft = await composeDraft(requirement.text, retrieved, deps.model, withoutModel);
+  saveComposedDraft(deps.state, bidId, requirement.requirement_id, draft, draft.undrafted === null ? basis : null, now);
+  return { outcome: 'written', origin: draft.origin, cited: draft.citations.length, undrafted: draft.undrafted };
+}
+
 /**
  * Writes the draft of every requirement a person has not written: the passages of the organisation's own
  * documents that answer it, retrieved and cited, worded by the model when one is configured. A model's draft
@@ -26,18 +63,7 @@ export interface DraftDeps {
  * the bid no longer has are removed, unless a person wrote them.
  */
 export async function recomputeDrafts(deps: DraftDeps, bid: { bid_id: string; org_id: string }, requirements: readonly WorkspaceRequirement[], now: Date): Promise<void> {
-  const profile = readProfile(deps.state, bid.org_id);
-  if (!profile) throw new Error(`The organisation ${bid.org_id} of bid ${bid.bid_id} has no profile row.`);
-  const passages = organisationPassages(deps.state, profile, await libraryTexts(deps.state, deps.library, bid.org_id, deps.pool, now), bid.bid_id);
-  for (const requirement of requirements) {
-    const stored = draftBasis(deps.state, bid.bid_id, requirement.requirement_id);
-    if (stored?.origin === 'person') continue;
-    const retrieved = rankPassages(passages, requirement.text);
-    const basis = sha256Hex(JSON.stringify([deps.model.model, requirement.text, retrieved.map(({ text, citation }) => [text, citation])]));
-    // The model wrote this draft from the same requirement and passages: asking again would only cost.
-    if (stored?.origin === 'model' && stored.model === deps.model.model && stored.basis === basis) continue;
-    const draft = await composeDraft(requirement.text, retrieved, deps.model);
-    saveComposedDraft(deps.state, bid.bid_id, requirement.requirement_id, draft, basis, now);
-  }
+  const passages = await bidPassages(deps, bid, now);
+  for (const requirement of requirements) await draftRequirement(deps, bid.bid_id, requirement, passages, now);
   removeStaleDrafts(deps.state, bid.bid_id, requirements.map((requirement) => requirement.requirement_id));
 }

@@ -53,7 +53,7 @@ export function savePersonDraft(state: StateDb, bidId: string, requirementId: st
  * Stores a computed draft, with the basis it was written from, unless a person has written this requirement's
  * draft, which is never overwritten.
  */
-export function saveComposedDraft(state: StateDb, bidId: string, requirementId: string, draft: ComposedDraft, basis: string, now: Date): void {
+export function saveComposedDraft(state: StateDb, bidId: string, requirementId: string, draft: ComposedDraft, basis: string | null, now: Date): void {
   state.run(
     `INSERT INTO bid_drafts (bid_id, requirement_id, text, origin, note, citations, model, basis, edited_by, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)

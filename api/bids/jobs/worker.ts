@@ -1,0 +1,454 @@
+import { hostname } from 'node:os';
+import type { StateDb } from '../../../data/state/db.ts';
+import { newId } from '../../../lib/tokens.ts';
+import { insertJob, type JobRow, type NewJob } from './store.ts';
+
+/**
+ * Background jobs that survive a stopped instance, run by workers inside the API process.
+ *
+ * - A worker claims a job by lease: in one immediate transaction (SQLite's `BEGIN IMMEDIATE`; on PostgreSQL
+ *   the same select would take `FOR UPDATE SKIP LOCKED`) it picks queued jobs whose `run_after` has come and
+ *   running jobs whose lease has expired, and writes its own id and a new expiry. It renews the lease while the
+ *   job works (every third of the lease). A job whose worker died is taken over when its lease expires: by the
+ *   next worker start, by the wake-up each worker sets for the earliest expiry it sees, and by
+ *   POST /v1/jobs/drain.
+ * - Every write a worker makes is fenced by its lease (`WHERE lease_owner = me`): a worker that lost its
+ *   lease (stalled past the expiry, taken over) stops at the next step without writing.
+ * - A job is a sequence of named steps (`ctx.step`). A step's completion, its result and the step's own
+ *   writes (`commit`) are one transaction, before the next step begins; a re-run skips completed steps and
+ *   reads their results back. So a side effect done as a step (an email, a model call, a fetch) is done once
+ *   unless the process dies inside that very step, when the step runs again (told `again`, so an email can
+ *   reuse its Message-ID).
+ * - Each claim is an attempt; a failed attempt is retried after an exponential back-off, and the job ends
+ *   `failed` with its last error when its attempts are used up (a crash counts). Waiting on a person and a
+ *   graceful shutdown give the attempt back.
+ *
+ * Why not pg-boss or graphile-worker: both are PostgreSQL-only (they rely on its `SKIP LOCKED`, advisory locks
+ * and LISTEN/NOTIFY), and the state store is SQLite until a later issue brings PostgreSQL; DBOS's Node SDK
+ * likewise needs PostgreSQL. Their guarantees are kept here: pg-boss's `expireInSeconds` (the lease) and
+ * `retryLimit`/`retryBackoff` (attempts), DBOS's resume after the last completed step. This module is the one
+ * place those rules live, in SQL both engines speak.
+ */
+
+/** A job's move to another state, told to its handler inside the transaction that makes it. */
+export type JobChange =
+  | { to: 'running'; attempt: number; takeover: boolean }
+  | { to: 'waiting' }
+  | { to: 'queued'; reason: 'retry'; error: string; runAfter: string; attempt: number }
+  | { to: 'queued'; reason: 'released' }
+  | { to: 'succeeded'; result: unknown }
+  | { to: 'failed'; error: string }
+  | { to: 'stopped' };
+
+export interface StepChange {
+  key: string;
+  phase: 'started' | 'completed';
+  /** Started: the step began before and did not complete (the process stopped inside it). */
+  again: boolean;
+  attempt: number;
+}
+
+export interface JobHandler {
+  run(ctx: JobContext): Promise<unknown>;
+  /** Inside the transaction that moves the job: keep what mirrors the job's state in step with it. */
+  changed?(job: JobRow, change: JobChange): void;
+  /** Inside the transaction that starts or completes a step. */
+  stepped?(job: JobRow, change: StepChange): void;
+}
+
+export interface JobContext {
+  readonly job: JobRow;
+  readonly attempt: number;
+  /**
+   * Runs `work` unless the step `key` completed before, whose stored result is returned instead. The result
+   * (JSON), the step's completion and `commit`'s writes are one transaction. Each call is a step boundary:
+   * a stop request, a lost lease or a shutdown ends the attempt here.
+   */
+  step<T>(key: string, work: (again: boolean) => Promise<T> | T, commit?: (result: T) => void): Promise<T>;
+  /** The stored result of a completed step, or undefined. */
+  recorded<T>(key: string): T | undefined;
+  /**
+   * Ends this attempt with the job waiting unless `ready()` holds; `ready` is asked inside the transaction
+   * that would park the job, so a decision recorded meanwhile is never missed.
+   */
+  waitUnless(ready: () => boolean): void;
+  /** How many steps the job will have in all, once known. */
+  setTotal(total: number): void;
+}
+
+export interface JobWorkerOptions {
+  state: StateDb;
+  handlers: Readonly<Record<string, JobHandler>>;
+  /** How long a claim lasts unless renewed (default 30 s, `SVC_JOB_LEASE_SECONDS`). */
+  leaseMs?: number;
+  /** Jobs run at once by this worker (default 2). */
+  concurrency?: number;
+  /** Back-off after the first failed attempt, doubled after each (default 5 s, at most 5 minutes). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** The clock leases and back-off are measured on (default the system's); records use `now`. */
+  clock?: () => number;
+  now?: () => Date;
+  /** Where a job's failure and the worker's own trouble are reported. */
+  log?: (line: string) => void;
+}
+
+export interface ClaimReport {
+  /** Jobs whose worker's lease had expired, now run here. */
+  taken_over: string[];
+  /** Queued jobs now started. */
+  started: string[];
+  /** Jobs that had used their attempts up and were ended failed instead. */
+  failed: string[];
+}
+
+/** How soon a claim the store refused (busy, locked) is tried again. */
+const CLAIM_RETRY_MS = 2_000;
+
+class Parked extends Error {}
+class Ended extends Error {}
+class LeaseLost extends Error {}
+
+interface Active {
+  lost: boolean;
+  renew: NodeJS.Timeout;
+}
+
+export class JobWorker {
+  /** This worker's name in `lease_owner`: host, process and a random part. */
+  readonly owner = `${hostname()}:${process.pid}:${newId('')}`;
+  readonly #state: StateDb;
+  readonly #handlers: Readonly<Record<string, JobHandler>>;
+  readonly #leaseMs: number;
+  readonly #concurrency: number;
+  readonly #retryBaseMs: number;
+  readonly #retryMaxMs: number;
+  readonly #clock: () => number;
+  readonly #now: () => Date;
+  readonly #log: (line: string) => void;
+  readonly #active = new Map<string, Active>();
+  #wake: NodeJS.Timeout | null = null;
+  #closing = false;
+  #idle: (() => void)[] = [];
+
+  constructor(options: JobWorkerOptions) {
+    this.#state = options.state;
+    this.#handlers = options.handlers;
+    this.#leaseMs = options.leaseMs ?? 30_000;
+    this.#concurrency = options.concurrency ?? 2;
+    this.#retryBaseMs = options.retryBaseMs ?? 5_000;
+    this.#retryMaxMs = options.retryMaxMs ?? 300_000;
+    this.#clock = options.clock ?? Date.now;
+    this.#now = options.now ?? (() => new Date());
+    this.#log = options.log ?? ((line) => console.error(line));
+  }
+
+  /** The worker clock's instant now, as ISO: when a job enqueued now may be claimed. */
+  runAfterNow(): string {
+    return new Date(this.#clock()).toISOString();
+  }
+
+  /** Inserts a queued job (inside the caller's transaction); `kick` once that commits. */
+  enqueue(job: Omit<NewJob, 'runAfter'>): string {
+    return insertJob(this.#state, { ...job, runAfter: this.runAfterNow() });
+  }
+
+  /** At start: takes over jobs whose lease expired and starts queued ones (tried again shortly when the store refuses). */
+  start(): ClaimReport {
+    return this.#tryClaim() ?? { taken_over: [], started: [], failed: [] };
+  }
+
+  /**
+   * A job was queued or requeued: claim what there is room for. Never throws: a request whose own change
+   * committed is not to fail because the store refused the claim; the claim is tried again shortly.
+   */
+  kick(): void {
+    this.#tryClaim();
+  }
+
+  /** POST /v1/jobs/drain: every claimable job now, expired leases included, whatever is already running. */
+  drain(): ClaimReport {
+    return this.#claimAndRun(Number.POSITIVE_INFINITY);
+  }
+
+  /** Jobs this worker is running now. */
+  running(): string[] {
+    return [...this.#active.keys()];
+  }
+
+  /** Resolves once this worker runs nothing (for tests and shutdown). */
+  idle(): Promise<void> {
+    if (this.#active.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /**
+   * Asks a job to stop: a queued or waiting one ends stopped now; a running one at its next step boundary.
+   * Returns the job's state after the request, or null for an unknown job.
+   */
+  requestStop(jobId: string): JobRow['state'] | null {
+    return this.#state.transaction(() => {
+      const job = this.#state.get<JobRow>('SELECT * FROM jobs WHERE job_id = ?', jobId);
+      if (!job) return null;
+      if (job.state === 'queued' || job.state === 'waiting') {
+        this.#settle(job, { to: 'stopped' }, null);
+        return 'stopped';
+      }
+      if (job.state === 'running') this.#state.run('UPDATE jobs SET stop_requested = 1, updated_at = ? WHERE job_id = ?', this.#now().toISOString(), jobId);
+      return job.state;
+    });
+  }
+
+  /**
+   * Stops claiming; running jobs hand their lease back at their next step boundary (queued again, the
+   * attempt given back). Waits at most `timeoutMs`; a job still inside a step then is taken over once its lease expires.
+   */
+  async close(timeoutMs = 10_000): Promise<void> {
+    this.#closing = true;
+    if (this.#wake) clearTimeout(this.#wake);
+    if (this.#active.size === 0) return;
+    await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+  }
+
+  #tryClaim(): ClaimReport | null {
+    try {
+      return this.#claimAndRun(this.#concurrency);
+    } catch (error) {
+      this.#log(`job worker: could not claim jobs, trying again shortly: ${String(error)}`);
+      if (!this.#closing) {
+        if (this.#wake) clearTimeout(this.#wake);
+        this.#wake = setTimeout(() => {
+          this.#wake = null;
+          this.#tryClaim();
+        }, CLAIM_RETRY_MS);
+        this.#wake.unref();
+      }
+      return null;
+    }
+  }
+
+  #claimAndRun(limit: number): ClaimReport {
+    const report: ClaimReport = { taken_over: [], started: [], failed: [] };
+    if (this.#closing) return report;
+    const claimed: JobRow[] = [];
+    this.#state.transaction(() => {
+      const at = this.runAfterNow();
+      const room = limit - this.#active.size;
+      if (room <= 0) return;
+      const candidates = this.#state.all<JobRow>(
+        `SELECT * FROM jobs
+          WHERE (state = 'queued' AND run_after <= ?) OR (state = 'running' AND lease_expires_at <= ?)
+          ORDER BY run_after, created_at, job_id`,
+        at,
+        at,
+      );
+      for (const job of candidates) {
+        if (claimed.length >= room) break;
+        const takeover = job.state === 'running';
+        if (takeover && job.attempts >= job.max_attempts) {
+          const error = `${job.error ? `${job.error} ` : ''}The worker running its last attempt (${job.attempts} of ${job.max_attempts}) stopped before it finished.`.trim();
+          this.#settle(job, { to: 'failed', error }, null);
+          report.failed.push(job.job_id);
+          continue;
+        }
+        const handler = this.#handlers[job.kind];
+        if (!handler) continue;
+        const lease = new Date(this.#clock() + this.#leaseMs).toISOString();
+        this.#state.run(
+          `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE job_id = ?`,
+          this.owner, lease, this.#now().toISOString(), job.job_id,
+        );
+        const row = { ...job, state: 'running' as const, attempts: job.attempts + 1, lease_owner: this.owner, lease_expires_at: lease };
+        handler.changed?.(row, { to: 'running', attempt: row.attempts, takeover });
+        claimed.push(row);
+        (takeover ? report.taken_over : report.started).push(job.job_id);
+      }
+    });
+    for (const job of claimed) void this.#execute(job);
+    this.#scheduleWake();
+    return report;
+  }
+
+  /**
+   * A timer for the next moment a job of a kind this worker runs becomes claimable: a back-off ending, another
+   * worker's lease expiring. Jobs claimable already but left for want of room are claimed when a running job ends.
+   */
+  #scheduleWake(): void {
+    if (this.#wake) clearTimeout(this.#wake);
+    this.#wake = null;
+    if (this.#closing) return;
+    const kinds = Object.keys(this.#handlers);
+    if (kinds.length === 0) return;
+    const at = this.runAfterNow();
+    const known = kinds.map(() => '?').join(', ');
+    const next = this.#state.get<{ at: string | null }>(
+      `SELECT MIN(at) AS at FROM (
+         SELECT MIN(run_after) AS at FROM jobs WHERE state = 'queued' AND run_after > ? AND kind IN (${known})
+         UNION ALL SELECT MIN(lease_expires_at) AS at FROM jobs WHERE state = 'running' AND lease_expires_at > ? AND lease_owner <> ? AND kind IN (${known})
+       ) AS upcoming`,
+      at, ...kinds, at, this.owner, ...kinds,
+    )?.at;
+    if (!next) return;
+    const delay = Math.max(0, Date.parse(next) - this.#clock()) + 5;
+    this.#wake = setTimeout(() => {
+      this.#wake = null;
+      this.#tryClaim();
+    }, delay);
+    this.#wake.unref();
+  }
+
+  async #execute(claimed: JobRow): Promise<void> {
+    const handler = this.#handlers[claimed.kind]!;
+    const active: Active = {
+      lost: false,
+      renew: setInterval(() => this.#renew(claimed.job_id, active), Math.max(50, Math.floor(this.#leaseMs / 3))),
+    };
+    active.renew.unref();
+    this.#active.set(claimed.job_id, active);
+    try {
+      const result = await handler.run(this.#context(claimed, handler, active));
+      this.#fenced(claimed.job_id, active, (job) => this.#settle(job, { to: 'succeeded', result }, result));
+    } catch (error) {
+      if (!(error instanceof Parked || error instanceof Ended || error instanceof LeaseLost)) this.#failed(claimed, active, error);
+    } finally {
+      clearInterval(active.renew);
+      this.#active.delete(claimed.job_id);
+      if (this.#active.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      if (!this.#closing) this.#tryClaim();
+    }
+  }
+
+  #renew(jobId: string, active: Active): void {
+    try {
+      const renewed = this.#state.run(
+        "UPDATE jobs SET lease_expires_at = ? WHERE job_id = ? AND lease_owner = ? AND state = 'running'",
+        new Date(this.#clock() + this.#leaseMs).toISOString(), jobId, this.owner,
+      );
+      if (renewed.changes === 0) active.lost = true;
+    } catch (error) {
+      // The store refused for now (busy); the lease lasts three renewals, so the next one may still make it.
+      this.#log(`job worker: could not renew the lease of ${jobId}: ${String(error)}`);
+    }
+  }
+
+  #failed(claimed: JobRow, active: Active, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    try {
+      this.#fenced(claimed.job_id, active, (job) => {
+        if (job.attempts >= job.max_attempts) {
+          this.#log(`job ${job.job_id} (${job.kind}) failed after ${job.attempts} attempts: ${message}`);
+          this.#settle(job, { to: 'failed', error: message }, null);
+          return;
+        }
+        const runAfter = new Date(this.#clock() + Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (job.attempts - 1))).toISOString();
+        this.#state.run(
+          "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_at = NULL, run_after = ?, error = ?, updated_at = ? WHERE job_id = ?",
+          runAfter, message, this.#now().toISOString(), job.job_id,
+        );
+        this.#handlers[job.kind]!.changed?.(job, { to: 'queued', reason: 'retry', error: message, runAfter, attempt: job.attempts });
+      });
+    } catch (fenceError) {
+      if (!(fenceError instanceof LeaseLost)) this.#log(`job ${claimed.job_id}: could not record its failure (${message}): ${String(fenceError)}`);
+    }
+  }
+
+  /** Moves a job to a final state (or stopped), clearing its lease, and tells its handler. */
+  #settle(job: JobRow, change: JobChange & { to: 'succeeded' | 'failed' | 'stopped' }, result: unknown): void {
+    const at = this.#now().toISOString();
+    this.#state.run(
+      `UPDATE jobs SET state = ?, lease_owner = NULL, lease_expires_at = NULL, result = ?, error = COALESCE(?, error), updated_at = ?, finished_at = ? WHERE job_id = ?`,
+      change.to, result === null || result === undefined ? null : JSON.stringify(result), change.to === 'failed' ? change.error : null, at, at, job.job_id,
+    );
+    this.#handlers[job.kind]?.changed?.(job, change);
+  }
+
+  /** Runs `write` in a transaction only while this worker still holds the job's lease. */
+  #fenced<T>(jobId: string, active: Active, write: (job: JobRow) => T): T {
+    return this.#state.transaction(() => {
+      const job = this.#state.get<JobRow>('SELECT * FROM jobs WHERE job_id = ?', jobId);
+      if (active.lost || !job || job.state !== 'running' || job.lease_owner !== this.owner) {
+        active.lost = true;
+        throw new LeaseLost(`the lease of ${jobId} passed to another worker`);
+      }
+      return write(job);
+    });
+  }
+
+  /** A step boundary: ends the attempt on a lost lease, a stop request or a shutdown (thrown once the change has committed). */
+  #boundary(jobId: string, active: Active): void {
+    const ended = this.#fenced(jobId, active, (job) => {
+      if (job.stop_requested === 1) {
+        this.#settle(job, { to: 'stopped' }, null);
+        return 'stopped';
+      }
+      if (this.#closing) {
+        this.#state.run(
+          "UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, run_after = ?, updated_at = ? WHERE job_id = ?",
+          this.runAfterNow(), this.#now().toISOString(), jobId,
+        );
+        this.#handlers[job.kind]!.changed?.(job, { to: 'queued', reason: 'released' });
+        return 'released';
+      }
+      return null;
+    });
+    if (ended !== null) throw new Ended(ended);
+  }
+
+  #context(claimed: JobRow, handler: JobHandler, active: Active): JobContext {
+    const state = this.#state;
+    const jobId = claimed.job_id;
+    const recorded = <T>(key: string): T | undefined => {
+      const row = state.get<{ result: string | null }>('SELECT result FROM job_steps WHERE job_id = ? AND step_key = ? AND completed_at IS NOT NULL', jobId, key);
+      return row ? (JSON.parse(row.result ?? 'null') as T) : undefined;
+    };
+    return {
+      job: claimed,
+      attempt: claimed.attempts,
+      recorded,
+      step: async <T>(key: string, work: (again: boolean) => Promise<T> | T, commit?: (result: T) => void): Promise<T> => {
+        this.#boundary(jobId, active);
+        const done = recorded<T>(key);
+        if (done !== undefined) return done;
+        const again = this.#fenced(jobId, active, (job) => {
+          const at = this.#now().toISOString();
+          const begun = state.get<{ attempt: number }>('SELECT attempt FROM job_steps WHERE job_id = ? AND step_key = ?', jobId, key) !== undefined;
+          state.run(
+            `INSERT INTO job_steps (job_id, step_key, attempt, started_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (job_id, step_key) DO UPDATE SET attempt = excluded.attempt, started_at = excluded.started_at`,
+            jobId, key, job.attempts, at,
+          );
+          state.run('UPDATE jobs SET step = ?, updated_at = ? WHERE job_id = ?', key, at, jobId);
+          handler.stepped?.(job, { key, phase: 'started', again: begun, attempt: job.attempts });
+          return begun;
+        });
+        const result = await work(again);
+        // Stored as JSON and handed back as read from it: a resumed run sees exactly what a first run saw.
+        const stored = JSON.stringify(result ?? null);
+        this.#fenced(jobId, active, (job) => {
+          const at = this.#now().toISOString();
+          state.run('UPDATE job_steps SET completed_at = ?, result = ? WHERE job_id = ? AND step_key = ?', at, stored, jobId, key);
+          state.run('UPDATE jobs SET progress_done = progress_done + 1, updated_at = ? WHERE job_id = ?', at, jobId);
+          commit?.(result);
+          handler.stepped?.(job, { key, phase: 'completed', again: false, attempt: job.attempts });
+        });
+        return JSON.parse(stored) as T;
+      },
+      waitUnless: (ready) => {
+        this.#boundary(jobId, active);
+        const parked = this.#fenced(jobId, active, (job) => {
+          if (ready()) return false;
+          state.run(
+            "UPDATE jobs SET state = 'waiting', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE job_id = ?",
+            this.#now().toISOString(), jobId,
+          );
+          handler.changed?.(job, { to: 'waiting' });
+          return true;
+        });
+        if (parked) throw new Parked('waiting');
+      },
+      setTotal: (total) => {
+        this.#fenced(jobId, active, () => state.run('UPDATE jobs SET progress_total = ? WHERE job_id = ?', total, jobId));
+      },
+    };
+  }
+}

@@ -1,0 +1,292 @@
+import type { StateDb } from '../../../data/state/db.ts';
+import type { Mailer } from '../../../lib/mailer.ts';
+import { newId } from '../../../lib/tokens.ts';
+import { bidRecord, type BidRecord } from '../access.ts';
+import { bidPassages, draftRequirement, type DraftOutcome } from '../drafts/recompute.ts';
+import type { Passage } from '../drafts/retrieval.ts';
+import { listDrafts, removeStaleDrafts } from '../drafts/store.ts';
+import { filePages, listBidFiles } from '../files.ts';
+import type { JobRow } from '../jobs/store.ts';
+import type { JobChange, JobContext, JobHandler, StepChange } from '../jobs/worker.ts';
+import { listPlan } from '../plan.ts';
+import { listRequirements } from '../requirements/store.ts';
+import { postRunMessage } from '../thread.ts';
+import { bidToday, markDrafted, planFrame, recomputeGaps, recomputePlan, type WorkspaceDeps } from '../workspace.ts';
+import { actionRow, cancelRunActions, insertAction, newActionId, recordActionOutcome, type ActionKind } from './actions.ts';
+import { clarificationEmail, clarificationQuestions, contactAddress } from './clarification.ts';
+import { checkCompliance, type FindingKind } from './compliance.ts';
+import { appendRunEvent } from './events.ts';
+import { storeFindings } from './findings.ts';
+import { runOfJob, type RunRow } from './runs.ts';
+
+/**
+ * The run of a bid as a job of recorded steps (api/bids/jobs/worker.ts): read the files (fetching the tender
+ * pack first, with a person's approval, when there are none and a fetcher offers it), extract requirements,
+ * ask the buyer what the pack leaves open (an email, approved first), draft each answer with citations
+ * (sending the bid's text to the language model only once a person approves), mark requirements drafted,
+ * derive gaps and the plan, check compliance into findings, and leave a sign-off for a person. Every step
+ * is recorded before the next begins; the thread hears what the run does.
+ */
+
+/** Fetches a tender's documents into a bid (the tender-pack fetch): offered for tenders of the portal it serves. */
+export interface PackFetcher {
+  /** The arguments a fetch of this bid's pack would run with, or null when it is not offered for the bid. */
+  offer(bid: BidRecord): Record<string, unknown> | null;
+  /** Fetches the pack with exactly those arguments, adding its files to the bid; in the name of `accountId`. */
+  fetch(bid: BidRecord, args: Record<string, unknown>, accountId: string): Promise<{ files_added: number }>;
+}
+
+export interface RunJobDeps extends WorkspaceDeps {
+  mailer: Mailer;
+  now: () => Date;
+  packFetcher?: PackFetcher | undefined;
+}
+
+const DECLINED_MODEL = 'A person declined to send this bid to the language model for this run';
+const MESSAGE_ID_DOMAIN = 'tender-intel.invalid';
+
+export function bidRunHandler(deps: RunJobDeps): JobHandler {
+  return {
+    run: (ctx) => prepareBid(deps, ctx),
+    changed: (job, change) => mirrorJobChange(deps.state, job, change, deps.now()),
+    stepped: (job, change) => recordStep(deps.state, job, change, deps.now()),
+  };
+}
+
+/** Keeps the run's state and event log in step with its job, inside the job's own transaction. */
+function mirrorJobChange(state: StateDb, job: JobRow, change: JobChange, now: Date): void {
+  const run = runOfJob(state, job.job_id);
+  if (!run) return;
+  const at = now.toISOString();
+  const event = (kind: Parameters<typeof appendRunEvent>[3], data: Record<string, unknown>) => appendRunEvent(state, run.bid_id, run.run_id, kind, data, now);
+  const setState = (next: RunRow['state'], final = false) =>
+    state.run(`UPDATE bid_runs SET state = ?${final ? ', finished_at = ?' : ''} WHERE run_id = ?`, ...(final ? [next, at, run.run_id] : [next, run.run_id]));
+  switch (change.to) {
+    case 'running': {
+      const begun = state.get<{ n: number }>("SELECT COUNT(*) AS n FROM bid_run_events WHERE run_id = ? AND kind = 'run_started'", run.run_id)!.n > 0;
+      setState('running');
+      event(begun ? 'run_resumed' : 'run_started', { attempt: change.attempt, ...(begun ? { taken_over: change.takeover } : {}) });
+      return;
+    }
+    case 'waiting':
+      setState('waiting');
+      event('run_waiting', { action_ids: state.all<{ action_id: string }>("SELECT action_id FROM bid_actions WHERE run_id = ? AND state = 'pending'", run.run_id).map((row) => row.action_id) });
+      return;
+    case 'queued':
+      setState('queued');
+      if (change.reason === 'retry') event('step_retrying', { step: job.step, attempt: change.attempt, error: change.error, retry_at: change.runAfter });
+      return;
+    case 'succeeded':
+      setState('completed', true);
+      cancelRunActions(state, run.run_id, now);
+      event('run_completed', { summary: change.result as Record<string, unknown> });
+      return;
+    case 'failed':
+      setState('failed', true);
+      cancelRunActions(state, run.run_id, now);
+      event('run_failed', { error: change.error });
+      return;
+    case 'stopped':
+      setState('stopped', true);
+      cancelRunActions(state, run.run_id, now);
+      event('run_stopped', { step: job.step });
+      return;
+  }
+}
+
+function recordStep(state: StateDb, job: JobRow, change: StepChange, now: Date): void {
+  const run = runOfJob(state, job.job_id);
+  if (!run) return;
+  if (change.phase === 'started') appendRunEvent(state, run.bid_id, run.run_id, 'step_started', { step: change.key, attempt: change.attempt, again: change.again }, now);
+  else appendRunEvent(state, run.bid_id, run.run_id, 'step_completed', { step: change.key }, now);
+}
+
+interface RunSummary {
+  requirements: number;
+  drafted: number;
+  undrafted: number;
+  open_gaps: number;
+  plan_tasks: number;
+  findings: Record<FindingKind, number>;
+}
+
+async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary> {
+  const { state } = deps;
+  const { run_id: runId } = JSON.parse(ctx.job.input) as { run_id: string };
+  const run = state.get<RunRow>('SELECT * FROM bid_runs WHERE run_id = ?', runId);
+  const bid = run && bidRecord(state, run.bid_id);
+  if (!run || !bid) throw new Error(`The run ${runId} or its bid is gone.`);
+  const now = deps.now;
+  const say = (key: string, text: string) =>
+    ctx.step(`message:${key}`, () => null, () => {
+      const messageId = postRunMessage(state, bid.bid_id, runId, run.started_by, text, now());
+      appendRunEvent(state, bid.bid_id, runId, 'message', { message_id: messageId }, now());
+    });
+  const decision = (key: string, kind: ActionKind, title: string, args: Record<string, unknown>) => awaitDecision(deps, ctx, run, key, kind, title, args);
+
+  // Steps the run will take, as far as known: progress is steps done of these (an approved action's execution counted until it is rejected).
+  const planned = { pack: 0, noFiles: 0, questions: 0, model: 0, drafts: 0 };
+  const replan = () => ctx.setTotal(3 + planned.pack + planned.noFiles + 2 + planned.questions + 1 + planned.model + planned.drafts + 6);
+  let files = await ctx.step('read_files', () => fileCounts(state, bid.bid_id));
+  await say('started', `Run started: it reads the ${files.readable} readable file${files.readable === 1 ? '' : 's'}, extracts the requirements, drafts each answer from the organisation's own documents with citations, derives gaps and the plan, and checks compliance. It asks here before anything leaves the server.`);
+  const offer = await ctx.step('pack_offer', () => (files.readable === 0 ? (deps.packFetcher?.offer(bid) ?? null) : null));
+  if (offer !== null && deps.packFetcher) {
+    const fetcher = deps.packFetcher;
+    planned.pack = 3;
+    replan();
+    if ((await decision('fetch_pack', 'fetch_pack', "Fetch the tender's documents from its portal", offer)) === 'rejected') planned.pack = 1;
+    else {
+      await execute(ctx, state, 'fetch_pack', (args) => fetcher.fetch(bid, args, run.started_by));
+      files = await ctx.step('read_fetched_files', () => fileCounts(state, bid.bid_id));
+    }
+  }
+  if (files.readable === 0) {
+    planned.noFiles = 1;
+    await say('no_files', 'No file of this bid could be read, so there are no requirements to answer: upload the tender documents and start another run.');
+  }
+
+  const extracted = await ctx.step('extract_requirements', () => {
+    deps.requirements.recompute(state, bid.bid_id, { now: now() });
+    return { requirement_ids: deps.requirements.list(state, bid.bid_id).map((requirement) => requirement.requirement_id) };
+  });
+  planned.drafts = extracted.requirement_ids.length;
+  replan();
+
+  const asked = await ctx.step('find_questions', () => {
+    const pages = filePages(state, bid.bid_id);
+    return { to: contactAddress(pages), questions: clarificationQuestions(pages, listRequirements(state, bid.bid_id), bid.closing_date) };
+  });
+  planned.questions = asked.questions.length === 0 ? 0 : asked.to === null ? 1 : 2;
+  replan();
+  if (asked.questions.length > 0 && asked.to !== null) {
+    const starter = state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', run.started_by)!.email;
+    const company = state.get<{ company_name: string }>('SELECT company_name FROM orgs WHERE org_id = ?', bid.org_id)?.company_name ?? 'We';
+    const email = clarificationEmail({ to: asked.to, replyTo: starter, company, bidTitle: bid.title, questions: asked.questions });
+    const title = `Email ${asked.questions.length} clarification question${asked.questions.length === 1 ? '' : 's'} to the buyer at ${asked.to}`;
+    const verdict = await decision('send_clarification', 'send_clarification', title, email);
+    if (verdict === 'rejected') {
+      planned.questions = 1;
+      replan();
+    } else {
+      await execute(ctx, state, 'send_clarification', async (args, actionId) => {
+        const stored = args as ReturnType<typeof clarificationEmail>;
+        const messageId = `<${actionId}@${MESSAGE_ID_DOMAIN}>`;
+        // Sent again only when the process stopped inside this very step: the same Message-ID lets the recipient's mail system see it is one message.
+        await deps.mailer.send({ to: stored.to, subject: stored.subject, text: stored.text, replyTo: stored.reply_to, messageId });
+        return { sent_to: stored.to, message_id: messageId };
+      });
+    }
+  } else if (asked.questions.length > 0) {
+    await say('questions', `These questions for the buyer came up, and the documents give no address to send them to:\n${asked.questions.map((question, index) => `${index + 1}. ${question}`).join('\n')}`);
+  }
+
+  let withoutModel: string | undefined;
+  const { model } = await ctx.step('model_choice', () => ({ model: deps.model.model }));
+  if (model !== null) {
+    planned.model = 1;
+    replan();
+    const title = `Send the requirements and the organisation's passages to the language model ${model} to word the drafts`;
+    const verdict = await decision('use_model', 'use_model', title, { model, requirements: extracted.requirement_ids.length });
+    if (verdict === 'rejected') withoutModel = DECLINED_MODEL;
+  }
+
+  let passages: Passage[] | null = null;
+  const outcomes: (DraftOutcome | { outcome: 'gone' })[] = [];
+  for (const requirementId of extracted.requirement_ids) {
+    outcomes.push(
+      await ctx.step(`draft:${requirementId}`, async () => {
+        const requirement = listRequirements(state, bid.bid_id).find((row) => row.requirement_id === requirementId);
+        if (!requirement) return { outcome: 'gone' as const };
+        passages ??= await bidPassages(deps, bid, now());
+        return draftRequirement(deps, bid.bid_id, requirement, passages, now(), withoutModel);
+      }),
+    );
+  }
+  await ctx.step('mark_drafted', () => {
+    removeStaleDrafts(state, bid.bid_id, extracted.requirement_ids);
+    markDrafted(deps, bid.bid_id, now());
+    return null;
+  });
+  const openGaps = await ctx.step('gaps', () => recomputeGaps(deps, bid, now()));
+  const planTasks = await ctx.step('plan', () => recomputePlan(deps, bid, now()));
+
+  const findings = await ctx.step(
+    'compliance',
+    () =>
+      checkCompliance({
+        requirements: listRequirements(state, bid.bid_id),
+        drafts: listDrafts(state, bid.bid_id),
+        files: filePages(state, bid.bid_id),
+        today: bidToday(state, bid, now()),
+        closingDate: planFrame(state, bid).closingDate,
+        dueDate: bid.due_date,
+        tasks: listPlan(state, bid.bid_id),
+      }).map((finding) => ({ ...finding, finding_id: newId('fnd_') })),
+    (found) => storeFindings(state, bid.bid_id, runId, found, now()),
+  );
+
+  const drafts = new Map(listDrafts(state, bid.bid_id).map((draft) => [draft.requirement_id, draft]));
+  const drafted = extracted.requirement_ids.filter((id) => drafts.get(id)?.origin === 'person' || (drafts.get(id)?.citations.length ?? 0) > 0).length;
+  const counts = Object.fromEntries(['mandatory_unanswered', 'length_limit', 'returnable_missing', 'date_outside_window'].map((kind) => [kind, findings.filter((finding) => finding.kind === kind).length])) as Record<FindingKind, number>;
+  const summary: RunSummary = { requirements: extracted.requirement_ids.length, drafted, undrafted: extracted.requirement_ids.length - drafted - outcomes.filter((o) => o.outcome === 'gone').length, open_gaps: openGaps, plan_tasks: planTasks, findings: counts };
+
+  await ctx.step('raise:sign_off', () => ({ action_id: newActionId() }), ({ action_id: actionId }) => {
+    // One sign-off stands for the latest run: an earlier one still pending is superseded.
+    state.run("UPDATE bid_actions SET state = 'cancelled', decided_at = ? WHERE bid_id = ? AND kind = 'sign_off' AND state = 'pending'", now().toISOString(), bid.bid_id);
+    insertAction(state, {
+      actionId,
+      bidId: bid.bid_id,
+      runId: null,
+      raisedInRun: runId,
+      kind: 'sign_off',
+      title: 'Sign off the response as ready to lodge',
+      arguments: { run_id: runId, findings: findings.length },
+      now: now(),
+    });
+  });
+  await say(
+    'recap',
+    `Run finished: ${summary.requirements} requirement${summary.requirements === 1 ? '' : 's'}, ${summary.drafted} drafted with evidence, ${summary.undrafted} without; ` +
+      `${summary.open_gaps} gap${summary.open_gaps === 1 ? '' : 's'} open; a plan of ${summary.plan_tasks} task${summary.plan_tasks === 1 ? '' : 's'}; ` +
+      `${findings.length} finding${findings.length === 1 ? '' : 's'} (GET /v1/bids/${bid.bid_id}/findings). A sign-off waits in GET /v1/bids/${bid.bid_id}/actions.`,
+  );
+  return summary;
+}
+
+function fileCounts(state: StateDb, bidId: string): { readable: number; unreadable: number; pages: number } {
+  const files = listBidFiles(state, bidId);
+  return {
+    readable: files.filter((file) => file.read_status === 'read').length,
+    unreadable: files.filter((file) => file.read_status === 'failed').length,
+    pages: files.reduce((sum, file) => sum + file.pages_read, 0),
+  };
+}
+
+/**
+ * Raises the action once (its id recorded with the step), then waits for the decision: the job parks until a
+ * person approves or rejects it, and the next attempt finds the decision here.
+ */
+async function awaitDecision(deps: RunJobDeps, ctx: JobContext, run: RunRow, key: string, kind: ActionKind, title: string, args: Record<string, unknown>): Promise<'approved' | 'rejected'> {
+  const { state } = deps;
+  const { action_id: actionId } = await ctx.step(`raise:${key}`, () => ({ action_id: newActionId() }), ({ action_id }) => {
+    insertAction(state, { actionId: action_id, bidId: run.bid_id, runId: run.run_id, raisedInRun: run.run_id, kind, title, arguments: args, now: deps.now() });
+    const messageId = postRunMessage(
+      state,
+      run.bid_id,
+      run.run_id,
+      run.started_by,
+      `Waiting for a decision: ${title}. Approve with POST /v1/bids/${run.bid_id}/actions/${action_id}/approve, or reject with …/reject.`,
+      deps.now(),
+    );
+    appendRunEvent(state, run.bid_id, run.run_id, 'message', { message_id: messageId }, deps.now());
+  });
+  ctx.waitUnless(() => actionRow(state, actionId)!.state !== 'pending');
+  return actionRow(state, actionId)!.state === 'approved' ? 'approved' : 'rejected';
+}
+
+/** Executes an approved action's stored arguments, exactly as stored, as one recorded step; its outcome is kept on the action. */
+function execute<T extends Record<string, unknown>>(ctx: JobContext, state: StateDb, key: string, work: (args: Record<string, unknown>, actionId: string) => Promise<T>): Promise<T> {
+  const actionId = ctx.recorded<{ action_id: string }>(`raise:${key}`)!.action_id;
+  const args = JSON.parse(actionRow(state, actionId)!.arguments) as Record<string, unknown>;
+  return ctx.step(`execute:${key}`, () => work(args, actionId), (outcome) => recordActionOutcome(state, actionId, outcome));
+}
