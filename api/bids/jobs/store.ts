@@ -2,7 +2,7 @@ import { newId } from '../../../lib/tokens.ts';
 import type { StateDb } from '../../../data/state/db.ts';
 
 /**
- * The job table (data/state/migrations/012_bid_runs.sql) as rows and as the API serves them. The worker
+ * The job table (data/state/migrations/013_bid_runs.sql) as rows and as the API serves them. The worker
  * (worker.ts) claims and moves jobs; everything else only enqueues, reads, and flips a waiting job back to
  * queued once its person has decided.
  */
