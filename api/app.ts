@@ -36,6 +36,9 @@ import { bidWorkspaceRoutes } from './routes/bid-workspace.ts';
 import { storedRequirements } from './bids/workspace.ts';
 import { DocumentLibrary } from './orgs/documents.ts';
 import { chatModelFromEnv, type ChatModel } from './providers/chat-model.ts';
+import { checkoutProviderFromEnv, type CheckoutProvider } from './providers/stripe.ts';
+import { bidSale } from './bids/checkout.ts';
+import { bidCheckoutRoutes } from './routes/bid-checkout.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
@@ -96,6 +99,11 @@ export interface AppOptions {
   caps?: Partial<WeeklyCaps>;
   /** The flat fee for preparing a bid, shown by GET /v1/pricing; absent while it is not on sale. */
   bidPrice?: { amount: number; currency: string } | undefined;
+  /**
+   * The payment provider bid checkouts go through (api/providers/stripe.ts); default the one `SVC_STRIPE_SECRET_KEY`,
+   * `SVC_STRIPE_WEBHOOK_SECRET` and `SVC_STRIPE_API_BASE` configure, or none (null): then checkout answers 503.
+   */
+  payments?: CheckoutProvider | null;
   /** Read client addresses from X-Forwarded-For (only behind a proxy you run). */
   trustProxy?: boolean;
   /** The clock of sessions, sign-in links and the meter; the system clock by default (release clocks may be pinned). */
@@ -245,7 +253,8 @@ export function createService(options: AppOptions): Service {
   app.route('/', authRoutes({ state, mailer, publicUrl, now, ...(options.log ? { log: options.log } : {}) }));
   app.route('/', accountRoutes({ state }));
   app.route('/', keyRoutes({ state, meter, publicUrl, now }));
-  app.route('/', usageRoutes({ meter, bidPrice: options.bidPrice }));
+  const sale = bidSale(options.bidPrice, options.payments === undefined ? checkoutProviderFromEnv(process.env).provider : options.payments);
+  app.route('/', usageRoutes({ meter, sale }));
   const log = options.log ? { log: options.log } : {};
   const documentsDir = options.documentsDir ?? join(tmpdir(), 'tender-intel-documents');
   app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl, now, ...log }));
@@ -254,6 +263,7 @@ export function createService(options: AppOptions): Service {
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
   app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
   app.route('/', bidRequirementRoutes({ state, now }));
+  app.route('/', bidCheckoutRoutes({ state, sale, publicUrl, now, ...(options.notice ? { log: options.notice } : {}) }));
   app.route('/', bidWorkspaceRoutes({ state, store: options.store, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements, now }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {

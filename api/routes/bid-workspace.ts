@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import { intelContextOf } from '../schemas/intelligence.ts';
-import { accessBid, requireBidSession, type BidEnv, type BidNeed, type BidRecord } from '../bids/access.ts';
+import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv, type BidNeed, type BidRecord } from '../bids/access.ts';
 import { listDrafts, savePersonDraft } from '../bids/drafts/store.ts';
 import { responseDocx, responseMarkdown, type ResponseDocument } from '../bids/export.ts';
 import { listGaps, markGapNotApplicable, type StoredGap } from '../bids/gaps.ts';
@@ -38,30 +38,30 @@ export interface BidWorkspaceRoutesOptions extends WorkspaceDeps {
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
-const notSignedIn = errorReply('No signed-in session.');
+const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const viewerWrites = errorReply("The caller's role may not change bids (viewers read only).");
 const wrongMediaType = errorReply('The body is not in the media type this route reads.');
 const NotReady = z.object({ ready: z.literal(false), detail: z.string() }).openapi('WorthBiddingNotReady');
 const tags = ['Bids'];
-const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
+const accountCallers = BID_SECURITY;
 
 const listDraftsRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/drafts',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Drafts of the bid, one per requirement',
   description: 'Each with the passages it cites (document and page). Drafts are written by POST …/plan/recompute; a person\'s text (PATCH) is never overwritten.',
   request: { params: BidParams },
-  responses: { 200: { description: 'The drafts.', content: json(DraftListSchema) }, 401: notSignedIn, 404: bidNotVisible },
+  responses: { 200: { description: 'The drafts.', content: json(DraftListSchema) }, 401: noAccount, 404: bidNotVisible },
 });
 
 const patchDraftRoute = createRoute({
   method: 'patch',
   path: '/v1/bids/{bid}/drafts/{requirement}',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: "Store a person's draft of a requirement",
   description: 'Body `{text}`. Recompute never overwrites it. Owners, admins and members may write.',
   middleware: [bodyMediaType('json')] as const,
@@ -69,7 +69,7 @@ const patchDraftRoute = createRoute({
   responses: {
     200: { description: 'The draft as stored.', content: json(DraftSchema) },
     400: errorReply('An unknown field, or empty text; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: viewerWrites,
     404: errorReply('No such bid visible to the caller, or the bid has no such requirement.'),
     415: wrongMediaType,
@@ -80,18 +80,18 @@ const listGapsRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/gaps',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Gaps of the bid, with partners who can close them',
   description: 'Derived by recompute, never typed in: a mandatory requirement with no evidence, a document the bid relies on that expires before closing, a certificate or insurance the tender asks for that the library lacks.',
   request: { params: BidParams },
-  responses: { 200: { description: 'Every gap (open first), its partners, and a count of rows per category.', content: json(GapListSchema) }, 401: notSignedIn, 404: bidNotVisible },
+  responses: { 200: { description: 'Every gap (open first), its partners, and a count of rows per category.', content: json(GapListSchema) }, 401: noAccount, 404: bidNotVisible },
 });
 
 const patchGapRoute = createRoute({
   method: 'patch',
   path: '/v1/bids/{bid}/gaps/{gap}',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Mark a gap not applicable',
   description: 'Body `{status: "NA", reason}`: the only change a person makes; every other status comes from recompute.',
   middleware: [bodyMediaType('json')] as const,
@@ -99,7 +99,7 @@ const patchGapRoute = createRoute({
   responses: {
     200: { description: 'The gap as stored.', content: json(GapSchema) },
     400: errorReply('A status other than NA, no reason, or an unknown field; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: viewerWrites,
     404: errorReply('No such bid visible to the caller, or the bid has no such gap.'),
     415: wrongMediaType,
@@ -110,24 +110,24 @@ const planRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/plan',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'The bid plan',
   description: "Tasks back-scheduled from the closing day in the buyer's time zone, as the last recompute left them.",
   request: { params: BidParams },
-  responses: { 200: { description: 'The plan.', content: json(PlanSchema) }, 401: notSignedIn, 404: bidNotVisible },
+  responses: { 200: { description: 'The plan.', content: json(PlanSchema) }, 401: noAccount, 404: bidNotVisible },
 });
 
 const recomputeRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/plan/recompute',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Recompute requirements, drafts, gaps and plan',
   description: "In that order. A person's draft and a gap marked NA are kept. Library documents not read before are read now.",
   request: { params: BidParams },
   responses: {
     200: { description: 'What was computed, with the new plan.', content: json(RecomputeSchema) },
-    401: notSignedIn,
+    401: noAccount,
     403: viewerWrites,
     404: bidNotVisible,
     503: errorReply('Every document reading thread is busy (`Retry-After` says when to try again).'),
@@ -138,7 +138,7 @@ const exportRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/export',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'The response document',
   description: 'Every requirement, its draft and the citations: a Word document (.docx), or Markdown with `?format=md`.',
   request: {
@@ -156,7 +156,7 @@ const exportRoute = createRoute({
       },
     },
     400: errorReply('An unknown format.'),
-    401: notSignedIn,
+    401: noAccount,
     404: bidNotVisible,
   },
 });
@@ -165,7 +165,7 @@ const worthBiddingRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/worth-bidding',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Is this tender worth bidding?',
   description:
     "A card from the release's intelligence: the buyer's awards (count, median value, recent suppliers), awards for similar work " +
@@ -173,7 +173,7 @@ const worthBiddingRoute = createRoute({
   request: { params: BidParams },
   responses: {
     200: { description: 'The card.', content: json(WorthBiddingCard) },
-    401: notSignedIn,
+    401: noAccount,
     404: bidNotVisible,
     503: { description: 'The intelligence store is still loading (`Retry-After` says when to try again).', content: json(NotReady) },
   },
@@ -183,14 +183,14 @@ const partnersRoute = createRoute({
   method: 'get',
   path: '/v1/partners',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Partners who can close a gap',
   description: 'The active rows of the partners catalogue, for a signed-in session that belongs to at least one organisation.',
   request: { query: PartnersQuery },
   responses: {
     200: { description: 'Active partners, by name.', content: json(PartnerListSchema) },
     400: errorReply('An unknown category.'),
-    401: notSignedIn,
+    401: noAccount,
     403: errorReply('The account belongs to no organisation yet.'),
   },
 });
@@ -210,8 +210,8 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   const { state, store } = options;
   const now = options.now ?? (() => new Date());
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
-  // Before the validators, so a caller without a session learns nothing about the inputs.
-  app.use('/v1/bids/*', requireBidSession);
+  // Before the validators, so a caller without an account learns nothing about the inputs.
+  app.use('/v1/bids/*', requireBidAccount);
 
   const load = (c: Context<BidEnv>, bidId: string, need: BidNeed) => accessBid(state, bidId, c.get('accountId'), need);
 
