@@ -64,8 +64,9 @@ export function receivePaymentEvent(state: StateDb, event: Stripe.Event, at: Dat
       const wrong = row && mismatch(row, session);
       if (!row) outcome = `ignored: no checkout of this service has session ${session.id}`;
       else if (wrong) outcome = `ignored: session ${session.id} does not match checkout ${row.checkout_id}: ${wrong}`;
-      else if (target === null) outcome = `${row.status}: session completed, its payment not yet confirmed`;
-      else if (movePayment(state, row, target, { eventId: event.id, sessionId: session.id, at })) outcome = target;
+      else if (target === null && row.status === 'pending') outcome = 'pending: session completed, its payment not yet confirmed';
+      else if (target === null) outcome = `ignored: checkout ${row.checkout_id} is ${row.status}; a completion without payment changes nothing`;
+      else if (target !== null && movePayment(state, row, target, { eventId: event.id, sessionId: session.id, at })) outcome = target;
       else outcome = `ignored: checkout ${row.checkout_id} is ${row.status} and does not become ${target}`;
     }
     const changed = row !== null && !outcome.startsWith('ignored');

@@ -79,7 +79,7 @@ export function stripeCheckout(options: StripeCheckoutOptions): CheckoutProvider
   const providerError = (error: unknown, doing: string) =>
     new PaymentProviderError(
       error instanceof Stripe.errors.StripeError
-        ? `The payment provider ${error instanceof Stripe.errors.StripeConnectionError ? 'could not be reached' : `refused (${error.type}${error.statusCode ? `, HTTP ${error.statusCode}` : ''})`} while ${doing}: ${error.message}`
+        ? `The payment provider ${error instanceof Stripe.errors.StripeConnectionError ? 'could not be reached' : `refused (${error.rawType ?? error.type}${error.statusCode ? `, HTTP ${error.statusCode}` : ''})`} while ${doing}: ${error.message}`
         : `The payment provider failed while ${doing}: ${String(error)}`,
     );
   return {
