@@ -261,7 +261,7 @@ export function createService(options: AppOptions): Service {
   app.route('/', contactRoutes({ state, now }));
   const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
-  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
+  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, sale, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
   app.route('/', bidRequirementRoutes({ state, now }));
   app.route('/', bidCheckoutRoutes({ state, sale, publicUrl, now, ...(options.notice ? { log: options.notice } : {}) }));
   app.route('/', bidWorkspaceRoutes({ state, store: options.store, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements, now }));

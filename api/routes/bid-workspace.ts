@@ -1,11 +1,10 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
-import { intelContextOf } from '../schemas/intelligence.ts';
 import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv, type BidNeed, type BidRecord } from '../bids/access.ts';
 import { listDrafts, savePersonDraft } from '../bids/drafts/store.ts';
 import { responseDocx, responseMarkdown, type ResponseDocument } from '../bids/export.ts';
-import { listGaps, markGapNotApplicable, type StoredGap } from '../bids/gaps.ts';
+import { markGapNotApplicable } from '../bids/gaps.ts';
 import { activePartners, partnerCatalogue } from '../bids/partners.ts';
 import { BidParams } from '../bids/schemas.ts';
 import {
@@ -22,8 +21,8 @@ import {
   RecomputeSchema,
   RequirementParams,
 } from '../bids/workspace-schemas.ts';
-import { bidChecks, planFrame, planView, recomputeWorkspace, type WorkspaceDeps } from '../bids/workspace.ts';
-import { WorthBiddingCard, worthBiddingCard } from '../bids/worth-bidding.ts';
+import { gapListView, planFrame, planView, recomputeWorkspace, withPartners, worthBidding, type WorkspaceDeps } from '../bids/workspace.ts';
+import { WorthBiddingCard } from '../bids/worth-bidding.ts';
 import { AnalysisPoolFullError } from '../documents/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { orgsOf } from '../orgs/orgs.ts';
@@ -231,15 +230,10 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
     return c.json(savePersonDraft(state, bidId, requirement, c.req.valid('json').text, c.get('accountId'), now()), 200);
   });
 
-  const withPartners = (gap: StoredGap) => ({ ...gap, partners: activePartners(partnerCatalogue(), gap.category, gap.region) });
-
   app.openapi(listGapsRoute, (c) => {
     const access = load(c, c.req.valid('param').bid, 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const gaps = listGaps(state, access.bid.bid_id);
-    const counts: Record<string, number> = {};
-    for (const gap of gaps) counts[gap.category] = (counts[gap.category] ?? 0) + 1;
-    return c.json({ gaps: gaps.map(withPartners), counts }, 200);
+    return c.json(gapListView(state, access.bid.bid_id), 200);
   });
 
   app.openapi(patchGapRoute, (c) => {
@@ -285,13 +279,12 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   app.openapi(worthBiddingRoute, async (c) => {
     const access = load(c, c.req.valid('param').bid, 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const served = store.state();
-    if (!served.ready) {
+    const worth = await worthBidding({ state, store, requirements: options.requirements }, access.bid);
+    if (!worth.ready) {
       c.header('Retry-After', '30');
-      return c.json({ ready: false as const, detail: `${served.detail} Try again later.` }, 503);
+      return c.json({ ready: false as const, detail: worth.detail }, 503);
     }
-    const checks = bidChecks(state, options.requirements.list(state, access.bid.bid_id), access.bid.bid_id);
-    return c.json(await worthBiddingCard(intelContextOf(served.release, store.now()), access.bid, checks), 200);
+    return c.json(worth.card, 200);
   });
 
   // Before the query's validator, so a caller who may not see the catalogue learns nothing about its categories.

@@ -6,7 +6,10 @@ import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, writeRefu
 import { bidView, companyNames, createBid, listBids, memberIdByEmail, updateBid, type BidTender } from '../bids/bids.ts';
 import { bidChat } from '../bids/chat.ts';
 import type { BidFileStore } from '../bids/file-store.ts';
-import { BidListQuery, BidListSchema, BidParams, BidSchema, ChatSchema, CreateBidBody, PatchBidBody, ThreadMessageSchema, ThreadPostBody, ThreadSchema } from '../bids/schemas.ts';
+import { bidSale, type BidSale } from '../bids/checkout.ts';
+import { bidOverview, OverviewSchema } from '../bids/overview.ts';
+import { BidListQuery, BidListSchema, BidParams, BidReadQuery, BidSchema, ChatSchema, CreateBidBody, PatchBidBody, ThreadMessageSchema, ThreadPostBody, ThreadSchema } from '../bids/schemas.ts';
+import { storedRequirements } from '../bids/workspace.ts';
 import { transitionProblem } from '../bids/stages.ts';
 import { postMessage, threadOf } from '../bids/thread.ts';
 import type { AnalysisPool } from '../documents/pool.ts';
@@ -29,6 +32,8 @@ export interface BidRoutesOptions {
   linkSecret: string;
   /** The service's public base address, which file and page links start with. */
   publicUrl: string;
+  /** Whether bid preparation can be bought here (the overview's payment part); default not on sale. */
+  sale?: BidSale;
   /** Told after a file's pages are stored, before its upload is answered (api/bids/README.md). */
   onFileRead?: readonly FileReadListener[];
   now?: () => Date;
@@ -88,9 +93,12 @@ const readBidRoute = createRoute({
   tags,
   security: accountCallers,
   summary: 'One bid',
-  request: { params: BidParams },
+  description:
+    'With `include=overview`, also everything the bid page shows in one read (`overview`): the caller\'s role, files, requirements, drafts, ' +
+    'gaps with partners, plan, thread, the worth-bidding card and the payment state, each as its own route answers it.',
+  request: { params: BidParams, query: BidReadQuery },
   responses: {
-    200: { description: 'The bid, with the stages it may move to next.', content: json(BidSchema) },
+    200: { description: 'The bid, with the stages it may move to next (and its overview when asked).', content: json(BidSchema.extend({ overview: OverviewSchema.optional() })) },
     401: noAccount,
     404: bidNotVisible,
   },
@@ -225,10 +233,13 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
     return c.json({ bids: listBids(state, accountId, orgId).map((bid) => bidView(state, bid, names.get(bid.org_id)!)) }, 200);
   });
 
-  app.openapi(readBidRoute, (c) => {
+  const sale = options.sale ?? bidSale(undefined, null);
+  app.openapi(readBidRoute, async (c) => {
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json(bidView(state, access.bid, access.membership.company_name), 200);
+    const view = bidView(state, access.bid, access.membership.company_name);
+    if (c.req.valid('query').include !== 'overview') return c.json(view, 200);
+    return c.json({ ...view, overview: await bidOverview({ state, store, requirements: storedRequirements, sale, now }, access.bid, access.membership) }, 200);
   });
 
   app.openapi(patchBidRoute, (c) => {
