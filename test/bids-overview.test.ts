@@ -84,6 +84,24 @@ describe('the bid overview', () => {
     assert.deepEqual(overview.payment, { paid: false, available: true, amount: 149, currency: 'AUD', detail: 'Preparing this bid costs AUD 149.00, paid once.', checkout: null });
   });
 
+  it('reads an organisation in one call (GET /v1/orgs/{org}): membership, profile, members and documents as their own routes give them', async () => {
+    const orgId = (await read(`/v1/bids/${bidId}`)).body.org_id as string;
+    const form = new FormData();
+    form.append('file', new Blob(['Capability statement: GPS telematics in 900 council vehicles.'], { type: 'text/plain' }), 'capability.txt');
+    assert.equal((await service.app.request(`/v1/orgs/${orgId}/documents`, { method: 'POST', headers: owner.headers, body: form })).status, 201);
+    const { status, body } = await read(`/v1/orgs/${orgId}`, viewer);
+    assert.equal(status, 200);
+    const { profile, members, documents, ...membership } = body;
+    assert.deepEqual(membership, (await read('/v1/orgs', viewer)).body.orgs.find((org: Json) => org.org_id === orgId));
+    assert.equal(membership.role, 'viewer');
+    assert.deepEqual(profile, (await read(`/v1/orgs/${orgId}/profile`, viewer)).body);
+    assert.deepEqual(members, (await read(`/v1/orgs/${orgId}/members`, viewer)).body.members);
+    assert.deepEqual(documents, (await read(`/v1/orgs/${orgId}/documents`, viewer)).body.documents);
+    assert.equal(documents.length, 1);
+    const outsider = signIn(state, 'outsider@elsewhere.test');
+    assert.equal((await read(`/v1/orgs/${orgId}`, outsider)).status, 404, 'a non-member gets the same 404 as a missing organisation');
+  });
+
   it('tells a viewer its role, and leaves the overview out unless asked', async () => {
     const { body } = await read(`/v1/bids/${bidId}?include=overview`, viewer);
     assert.equal(body.overview.role, 'viewer');
