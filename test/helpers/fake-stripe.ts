@@ -54,6 +54,8 @@ export interface FakeStripe {
   eventFor(sessionId: string, type: string): Stripe.Event;
   /** The Stripe-Signature header for `payload`, signed at `timestamp` (seconds; default now) with `secret` (default the endpoint's). */
   sign(payload: string, timestamp?: number, secret?: string): string;
+  /** Where events go from now on (a server started after the fake). */
+  deliverTo(webhookUrl: string): void;
   /** What "Pay" on the hosted page does, without the page: completes the session and delivers its event. */
   pay(sessionId: string): Promise<Stripe.Event>;
   close(): Promise<void>;
@@ -104,6 +106,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   const replies = new Map<string, { paramsHash: string; status: number; body: string }>();
   const failures: FakeFailure[] = [];
   let origin = '';
+  let webhookUrl = options.webhookUrl;
 
   const sign = (payload: string, timestamp = seconds(), secret = options.webhookSecret) => Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
 
@@ -117,7 +120,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       created: seconds(),
       data: { object: structuredClone(session) },
       livemode: false,
-      pending_webhooks: options.webhookUrl ? 1 : 0,
+      pending_webhooks: webhookUrl ? 1 : 0,
       request: { id: null, idempotency_key: null },
       type,
     } as unknown as Stripe.Event;
@@ -126,10 +129,10 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   async function deliver(event: Stripe.Event): Promise<void> {
     const record = { event, deliveredStatus: null as number | null };
     events.push(record);
-    if (!options.webhookUrl) return;
+    if (!webhookUrl) return;
     const payload = JSON.stringify(event, null, 2);
     try {
-      const answer = await fetch(options.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': sign(payload) }, body: payload });
+      const answer = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': sign(payload) }, body: payload });
       record.deliveredStatus = answer.status;
       await answer.body?.cancel();
     } catch {
@@ -290,6 +293,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     failNext: (count, failure) => failures.push(...Array.from({ length: count }, () => failure)),
     eventFor,
     sign,
+    deliverTo: (url) => void (webhookUrl = url),
     pay,
     close: () =>
       new Promise<void>((resolve) => {
