@@ -4,9 +4,10 @@ import { bodyLimit } from 'hono/body-limit';
 import type { StateDb } from '../../data/state/db.ts';
 import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, type BidEnv } from '../bids/access.ts';
 import { BidFileListSchema, BidFileSchema, FileLinkSchema, FilePageSchema, FileParams, LinkParams, LinkQuery, PageParams, UploadForm } from '../bids/file-schemas.ts';
-import { BID_FILE_FORMATS, nameMismatch, readFilePages } from '../bids/file-reading.ts';
+import { addBidFile, type FileReadListener } from '../bids/file-intake.ts';
+import { BID_FILE_FORMATS } from '../bids/file-reading.ts';
 import type { BidFileStore } from '../bids/file-store.ts';
-import { bidFile, fileById, listBidFiles, readingOf, recordBidFile, storedPage, type BidFile } from '../bids/files.ts';
+import { bidFile, fileById, listBidFiles, storedPage, type BidFile } from '../bids/files.ts';
 import type { RenderedPage } from '../bids/render-page.ts';
 import { BidParams } from '../bids/schemas.ts';
 import { checkFileLink, signFileLink } from '../bids/signed-links.ts';
@@ -15,8 +16,7 @@ import { AnalysisPoolFullError, type AnalysisPool } from '../documents/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 
-/** Told once a file's pages are stored, before the upload is answered (requirement extraction listens here). */
-export type FileReadListener = (bidId: string, fileId: string) => void | Promise<void>;
+export type { FileReadListener } from '../bids/file-intake.ts';
 
 export interface BidFileRoutesOptions {
   state: StateDb;
@@ -162,6 +162,7 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
 
+  const intake = (c: Context<BidEnv>) => ({ state, files, pool, onFileRead: options.onFileRead, log: (error: unknown) => options.log(error, c) });
   const noFile = (bidId: string) => `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.`;
   /** The bid's file for a reader, or the refusal to answer. */
   const readableFile = (c: Context<BidEnv>, bidId: string, fileId: string): { file: BidFile } | { status: 404; detail: string } => {
@@ -181,44 +182,10 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
     if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const { documents } = await readDocuments(c, { checker: 'bid files', accepts: BID_FILE_FORMATS, maxDocuments: 1, url: 'unavailable' });
-    const document = documents[0]!;
-    const mismatch = nameMismatch(document.filename, document.kind);
-    if (mismatch !== null) return c.json({ detail: mismatch }, 400);
-    let reading = readingOf(state, document.sha256);
-    if (reading === null) {
-      let read;
-      try {
-        read = await readFilePages(pool, document, now());
-      } catch (error) {
-        if (!(error instanceof AnalysisPoolFullError)) throw error;
-        c.header('Retry-After', String(error.retryAfterSeconds));
-        return c.json({ detail: `${error.message} Nothing was stored.` }, 503);
-      }
-      if (read.status === 'refused') return c.json({ detail: `${read.detail} Nothing was stored.` }, read.httpStatus);
-      reading = read;
-    }
-    await files.put(document.sha256, document.bytes);
-    const file = recordBidFile(state, {
-      bidId: access.bid.bid_id,
-      accountId: c.get('accountId'),
-      filename: document.filename ?? 'file',
-      kind: document.kind,
-      contentType: document.mime,
-      sizeBytes: document.bytes.byteLength,
-      sha256: document.sha256,
-      reading,
-      now: now(),
-    });
-    if (file.read_status === 'read') {
-      for (const listener of options.onFileRead) {
-        try {
-          await listener(file.bid_id, file.file_id);
-        } catch (error) {
-          options.log(error, c);
-        }
-      }
-    }
-    return c.json(listBidFiles(state, file.bid_id).find((listed) => listed.file_id === file.file_id)!, 201);
+    const added = await addBidFile(intake(c), { bidId: access.bid.bid_id, accountId: c.get('accountId'), document: documents[0]!, now: now() });
+    if (added.ok) return c.json(added.file, 201);
+    if (added.retryAfterSeconds !== undefined) c.header('Retry-After', String(added.retryAfterSeconds));
+    return c.json({ detail: added.detail }, added.status);
   });
 
   app.openapi(fileLinkRoute, (c) => {
