@@ -39,6 +39,8 @@ import { chatModelFromEnv, type ChatModel } from './providers/chat-model.ts';
 import { checkoutProviderFromEnv, type CheckoutProvider } from './providers/stripe.ts';
 import { bidSale } from './bids/checkout.ts';
 import { bidCheckoutRoutes } from './routes/bid-checkout.ts';
+import { bidPackFetchRoutes } from './routes/bid-pack-fetch.ts';
+import { PACK_FETCH_TIMEOUT_MS } from './bids/pack-fetch.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
@@ -132,6 +134,11 @@ export interface AppOptions {
     /** The outside clients of the checkers that judge against the outside world (default: `servicesFromEnv(process.env, …)`). */
     services?: Services;
   };
+  /**
+   * The tender-pack fetch (api/bids/pack-fetch.ts): its fetcher (default the SSRF-safe fetcher), and for tests the
+   * address the portal is reached at and the spacing between requests (default the portal's own and its source's).
+   */
+  packFetch?: { fetch?: SafeFetcher; portalOrigin?: string; delayMs?: number };
   /** The language model bid drafts are worded by (default: the one `SVC_LLM_URL`, `SVC_LLM_MODEL` and `SVC_LLM_KEY` name, or none). */
   chatModel?: ChatModel;
   /** Serve the static site built into each release (`<dataDir>/releases/<id>/site/`) at `/`; off when absent. */
@@ -261,7 +268,19 @@ export function createService(options: AppOptions): Service {
   app.route('/', contactRoutes({ state, now }));
   const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
-  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, sale, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
+  const onFileRead = [requirementsOnFileRead(state, now)];
+  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, sale, onFileRead, ...log }));
+  const notice = options.notice ?? ((line: string) => console.log(line));
+  app.route('/', bidPackFetchRoutes({
+    state,
+    store: options.store,
+    intake: { state, files: bidFiles, pool: analysisPool, onFileRead, log: (error) => notice(`a file-read listener failed on a fetched tender pack: ${String(error)}`) },
+    fetch: options.packFetch?.fetch ?? createSafeFetcher({ timeoutMs: PACK_FETCH_TIMEOUT_MS }),
+    ...(options.packFetch?.portalOrigin ? { portalOrigin: options.packFetch.portalOrigin } : {}),
+    ...(options.packFetch?.delayMs === undefined ? {} : { delayMs: options.packFetch.delayMs }),
+    now,
+    log: notice,
+  }));
   app.route('/', bidRequirementRoutes({ state, now }));
   app.route('/', bidCheckoutRoutes({ state, sale, publicUrl, now, ...(options.notice ? { log: options.notice } : {}) }));
   app.route('/', bidWorkspaceRoutes({ state, store: options.store, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements, now }));
