@@ -182,14 +182,14 @@ const partnersRoute = createRoute({
   method: 'get',
   path: '/v1/partners',
   tags,
-  security: accountCallers,
+  security: [{ session: [] }],
   summary: 'Partners who can close a gap',
   description: 'The active rows of the partners catalogue, for a signed-in session that belongs to at least one organisation.',
   request: { query: PartnersQuery },
   responses: {
     200: { description: 'Active partners, by name.', content: json(PartnerListSchema) },
     400: errorReply('An unknown category.'),
-    401: noAccount,
+    401: errorReply('No signed-in session (API keys do not open the catalogue).'),
     403: errorReply('The account belongs to no organisation yet.'),
   },
 });
