@@ -82,6 +82,9 @@ describe('the bid overview', () => {
     assert.equal(overview.role, 'owner');
     assert.equal(overview.may_write, true);
     assert.deepEqual(overview.payment, { paid: false, available: true, amount: 149, currency: 'AUD', detail: 'Preparing this bid costs AUD 149.00, paid once.', checkout: null });
+    const { today: _today, ...packFetch } = (await read(`/v1/bids/${bidId}/pack/fetch`)).body;
+    assert.deepEqual(overview.pack_fetch, packFetch);
+    assert.equal(overview.pack_fetch.offer.available, false, 'a free-title bid has no pack to fetch');
   });
 
   it('reads an organisation in one call (GET /v1/orgs/{org}): membership, profile, members and documents as their own routes give them', async () => {

@@ -6,6 +6,8 @@ import type { ReleaseStore } from '../release-store.ts';
 import type { BidRecord } from './access.ts';
 import { checkoutView, formatPrice, type BidSale } from './checkout.ts';
 import { listDrafts } from './drafts/store.ts';
+import { lastFetch, offerView, packOffer } from './pack-fetch.ts';
+import { PackFetchStatusSchema } from './pack-fetch-schemas.ts';
 import { BidFileSchema } from './file-schemas.ts';
 import { listBidFiles } from './files.ts';
 import { CheckoutSchema } from './payment-schemas.ts';
@@ -22,7 +24,7 @@ import { WorthBiddingCard } from './worth-bidding.ts';
  * Everything the bid page shows, in one read (`GET /v1/bids/{bid}?include=overview`): the page used to make
  * about ten calls on load, the burst guard's whole capacity, so opening a second bid was refused. Each part is
  * what its own route answers (files, requirements, drafts, gaps, plan, thread, worth-bidding), plus the caller's
- * role and the payment state.
+ * role, the payment state and the tender-pack fetch.
  */
 
 export const OverviewSchema = z
@@ -48,6 +50,7 @@ export const OverviewSchema = z
         checkout: CheckoutSchema.nullable().openapi({ description: 'The paid checkout, else the pending one, else the latest; null before any.' }),
       })
       .openapi({ description: 'What buying bid preparation stands at for this bid.' }),
+    pack_fetch: PackFetchStatusSchema.omit({ today: true }).openapi({ description: 'The tender-pack fetch: its offer and the last fetch (GET …/pack/fetch).' }),
   })
   .openapi('BidOverview');
 
@@ -83,5 +86,6 @@ export async function bidOverview(deps: OverviewDeps, bid: BidRecord, membership
       detail: sale.available ? `Preparing this bid costs ${formatPrice(sale.price)}, paid once.` : sale.detail,
       checkout: checkout ? checkoutView(checkout) : null,
     },
+    pack_fetch: { offer: offerView(packOffer(deps, bid)), last_fetch: lastFetch(state, bid.bid_id, deps.now()) },
   };
 }

@@ -122,6 +122,11 @@ export function packOffer(deps: Pick<PackFetchDeps, 'store'>, bid: BidRecord): P
   return { available: true, source, portal: PACK_PORTAL.name, tender_url: page.href, detail: `The tender's documents can be fetched from ${PACK_PORTAL.name} into this bid's files.` };
 }
 
+/** The offer as the API shows it (without the internal retry mark). */
+export function offerView(offer: PackOffer): { available: boolean; portal: string; source: string | null; tender_url: string | null; detail: string } {
+  return { available: offer.available, portal: offer.portal, source: offer.source, tender_url: offer.tender_url, detail: offer.detail };
+}
+
 /** The caller's fetches today (Sydney's day) and when the count starts again. */
 export function dailyQuota(state: StateDb, accountId: string, now: Date): DailyQuota {
   const today = localDate(now, QUOTA_ZONE);

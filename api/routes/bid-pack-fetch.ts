@@ -1,45 +1,13 @@
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv } from '../bids/access.ts';
-import { DAILY_FETCHES, dailyQuota, lastFetch, packOffer, PACK_PORTAL, queueFetch, type PackFetchDeps } from '../bids/pack-fetch.ts';
+import { DAILY_FETCHES, dailyQuota, lastFetch, offerView, packOffer, PACK_PORTAL, queueFetch, type PackFetchDeps } from '../bids/pack-fetch.ts';
+import { FetchSchema, PackFetchStatusSchema } from '../bids/pack-fetch-schemas.ts';
 import { BidParams } from '../bids/schemas.ts';
 import { invalidInputAnswers } from '../orgs/request-checks.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
-const instant = z.iso.datetime({ offset: true });
-
-const FetchSchema = z
-  .object({
-    fetch_id: z.string(),
-    state: z.enum(['queued', 'running', 'succeeded', 'failed']).openapi({ description: 'queued → running → succeeded or failed.' }),
-    detail: z.string().nullable().openapi({ description: 'What came of it, as a sentence; null until it ends.' }),
-    file_ids: z.array(z.string()).openapi({ description: 'The bid files it added (GET …/files lists them).' }),
-    tender_url: z.string(),
-    requested_at: instant,
-    started_at: instant.nullable(),
-    finished_at: instant.nullable(),
-  })
-  .openapi('PackFetch');
-
-const PackFetchStatusSchema = z
-  .object({
-    offer: z
-      .object({
-        available: z.boolean(),
-        portal: z.string().openapi({ description: `The one supported portal: ${PACK_PORTAL.name}.` }),
-        source: z.string().nullable(),
-        tender_url: z.string().nullable(),
-        detail: z.string(),
-      })
-      .openapi({ description: 'Whether this bid\'s tender pack can be fetched, and why not when it cannot.' }),
-    today: z
-      .object({ limit: z.number().int(), used: z.number().int(), remaining: z.number().int(), reset_at: instant })
-      .openapi({ description: `The caller's fetches this Sydney day: at most ${DAILY_FETCHES}; the count starts again at midnight in Sydney.` }),
-    last_fetch: FetchSchema.nullable(),
-  })
-  .openapi('PackFetchStatus');
-
 const tags = ['Bids'];
 
 const statusRoute = createRoute({
@@ -87,11 +55,10 @@ export function bidPackFetchRoutes(deps: PackFetchDeps): OpenAPIHono<BidEnv> {
   app.openapi(statusRoute, (c) => {
     const access = accessBid(deps.state, c.req.valid('param').bid, c.get('accountId'), 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const offer = packOffer(deps, access.bid);
     const now = deps.now();
     return c.json(
       {
-        offer: { available: offer.available, portal: offer.portal, source: offer.source, tender_url: offer.tender_url, detail: offer.detail },
+        offer: offerView(packOffer(deps, access.bid)),
         today: dailyQuota(deps.state, c.get('accountId'), now),
         last_fetch: lastFetch(deps.state, access.bid.bid_id, now),
       },

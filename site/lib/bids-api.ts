@@ -199,6 +199,18 @@ export const Payment = z.object({
 });
 export type Payment = z.infer<typeof Payment>;
 
+export const PackFetch = z.object({
+  fetch_id: z.string(),
+  state: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  detail: z.nullable(z.string()),
+  file_ids: z.array(z.string()),
+});
+export const PackFetchPart = z.object({
+  offer: z.object({ available: z.boolean(), portal: z.string(), detail: z.string() }),
+  last_fetch: z.nullable(PackFetch),
+});
+export type PackFetchPart = z.infer<typeof PackFetchPart>;
+
 /** GET /v1/bids/{bid}?include=overview: the bid and everything its page shows, in one call. */
 export const BidOverview = z.extend(Bid, {
   overview: z.object({
@@ -212,6 +224,7 @@ export const BidOverview = z.extend(Bid, {
     thread: z.array(ThreadMessage),
     worth_bidding: z.object({ ready: z.boolean(), card: z.optional(WorthBidding), detail: z.optional(z.string()) }),
     payment: Payment,
+    pack_fetch: PackFetchPart,
   }),
 });
 export type BidOverview = z.infer<typeof BidOverview>;
