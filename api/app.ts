@@ -18,7 +18,7 @@ import { cachedReads, ReadCache } from './middleware/cached-reads.ts';
 import { clientErrors } from './middleware/client-errors.ts';
 import { callerStep, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
-import { bodyLimit, wellFormedJson } from './middleware/body-limit.ts';
+import { bodyLimit, wellFormedForm, wellFormedJson } from './middleware/body-limit.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { isMcpForward, keyScopeStep, type ForwardEnv } from './middleware/key-scope.ts';
 import { rateHeaders } from './middleware/rate-headers.ts';
@@ -97,6 +97,11 @@ export interface AppOptions {
    * per anonymous IP, 100 per account) over `state`, on `now`.
    */
   meter?: Meter;
+  /**
+   * This process as the owner of the Idempotency-Key runs and usage units it holds (data/state/instances.ts
+   * `registerInstance`), so the next start can release them should it die holding them. Default: unrecorded.
+   */
+  instanceId?: string;
   /** The weekly caps of the default meter (`SVC_WEEKLY_CAP_*`); unset ones keep the spec's 20 and 100. */
   caps?: Partial<WeeklyCaps>;
   /** The flat fee for preparing a bid, shown by GET /v1/pricing; absent while it is not on sale. */
@@ -193,7 +198,8 @@ export function createService(options: AppOptions): Service {
   // A tool call the MCP server forwards in process carries its client's address in X-Forwarded-For; only
   // in-process forwards can be marked so, so the header is trusted there and nowhere else.
   const clientIp = (c: Context) => (isMcpForward(c) ? (c.req.header('x-forwarded-for') ?? 'unknown') : defaultClientIp(c, trustProxy));
-  const meter = options.meter ?? createMeter({ state, now, ...(options.caps ? { caps: options.caps } : {}) });
+  const owner = options.instanceId === undefined ? {} : { owner: options.instanceId };
+  const meter = options.meter ?? createMeter({ state, now, ...owner, ...(options.caps ? { caps: options.caps } : {}) });
   const sandbox = options.sandbox ?? createSandbox();
 
   const errors = errorReplies<ForwardEnv>({ ...(options.log ? { log: options.log } : {}), ...(options.notice ? { notice: options.notice } : {}) });
@@ -223,7 +229,7 @@ export function createService(options: AppOptions): Service {
   // Cookie writes from our own origin only; bodies bounded before anything reads them; idempotent replays
   // before any meter, so a replay is never counted twice. None of it concerns a read: registered for the
   // writing methods alone, a read never enters it.
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit({ largerFor: CHECKER_BODY_LIMITS }), wellFormedJson({ exceptPrefixes: ['/mcp'] }), idempotency({ state, now }));
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit({ largerFor: CHECKER_BODY_LIMITS }), wellFormedJson({ exceptPrefixes: ['/mcp'] }), wellFormedForm(), idempotency({ state, now, ...owner }));
 
   app.route('/', healthRoutes({ store: options.store }));
   const analysisPool = options.checkers?.pool ?? createAnalysisPool({ analyses: checkerAnalyses, ...options.checkers?.poolLimits });
@@ -315,7 +321,7 @@ export function createService(options: AppOptions): Service {
     options.mcp?.onForward?.(path, init);
     return app.request(path, init, { mcpForward: true });
   };
-  app.route('/', mcpRoutes({ forward, tools, openApiDocument, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
+  app.route('/', mcpRoutes({ forward, tools, openApiDocument, burst, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
   app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   isApiRoute = apiRouteMatcher(app.routes);

@@ -6,12 +6,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { createMailer } from '../lib/mailer.ts';
+import { restrictTreeSync } from '../lib/private-files.ts';
 import { createService } from './app.ts';
 import { bidLinkSecret } from './bids/signed-links.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
 import type { WeeklyCaps } from './usage/meter.ts';
 import { ReleaseStore } from './release-store.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { openStateDb, StateUnavailableError, type StateDb } from '../data/state/db.ts';
+import { registerInstance, releaseGoneOwners, retireInstance, type Instance } from '../data/state/instances.ts';
 
 export interface ServerOptions {
   dataDir: string;
@@ -59,9 +61,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host ?? DEFAULT_HOST;
   let state: StateDb;
   let linkSecret: string;
+  let instance: Instance;
   try {
+    // What an earlier version stored readable by everyone (accounts, bid files, library documents, sign-in mail) is
+    // made its owner's alone before anything is served.
+    const mended = [join(options.dataDir, 'state'), join(options.dataDir, 'outbox')].reduce((count, dir) => count + restrictTreeSync(dir), 0);
+    if (mended > 0) log(`made ${mended} stored folder(s) and file(s) readable by this account only (0700/0600)`);
     linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
     state = openStateDb(options.dataDir);
+    instance = registerInstance(state, new Date());
+    // Keys and units a killed process still held are released now, so a retry neither waits for a lease nor is short a unit.
+    const released = releaseGoneOwners(state, instance);
+    if (released.idempotencyKeys + released.reservations > 0) {
+      log(`released what ${released.instances} stopped process(es) held: ${released.idempotencyKeys} Idempotency-Key run(s), ${released.reservations} usage unit(s)`);
+    }
   } catch (error) {
     await store.close();
     throw error;
@@ -95,6 +108,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bidFilesDir: join(options.dataDir, 'state', 'bid-files'),
     bidLinkSecret: linkSecret,
     publicUrl: options.publicUrl ?? url,
+    instanceId: instance.id,
     bidPrice: options.bidPrice,
     trustProxy: options.trustProxy ?? false,
     site: { dataDir: options.dataDir },
@@ -129,6 +143,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeIdleConnections();
       });
       await analysisPool.close();
+      try {
+        retireInstance(state, instance);
+      } catch (error) {
+        // A store that cannot be written now: the next start finds this process gone and releases what it held.
+        if (!(error instanceof StateUnavailableError)) throw error;
+      }
       state.close();
       await store.close();
     },

@@ -19,6 +19,8 @@ test('every line of the OCDS export is a release package valid against the offic
     await seedAwardModels(store, []);
     // a purchase-order number published as the title: the store shows the subject, the export the title as published
     await store.exec(`UPDATE award_releases SET reference = '4600093125', description = title WHERE contract_id = 'CN-D2'`);
+    // identifiers as registers publish them, with spaces and slashes (NSW: "CAN-LAHC 2026/176"), in the URIs the export mints
+    await store.exec(`UPDATE award_releases SET release_id = 'rel CN-D2 2026/176' WHERE contract_id = 'CN-D2'`);
     const file = await exportOcds(store, dir);
     const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
     const held = AWARD_SEED.award_releases ?? [];
@@ -49,6 +51,9 @@ test('every line of the OCDS export is a release package valid against the offic
     assert.deepEqual(amendment.items.map((item: Json) => item.classification), [{ scheme: 'UNSPSC', id: '72141000' }, { scheme: 'UNSPSC', id: '72101500' }]);
     const referenced = lines.map((line) => JSON.parse(line) as Json).find((pack) => pack.releases[0].ocid === 'ocid-CN-D2')!.releases[0].contracts[0];
     assert.deepEqual([referenced.title, referenced.description], ['4600093125', 'Road maintenance']);
+    const spaced = lines.map((line) => JSON.parse(line) as Json).find((pack) => pack.releases[0].ocid === 'ocid-CN-D2')!;
+    assert.equal(spaced.releases[0].id, 'rel CN-D2 2026/176', 'the release keeps its id as published');
+    assert.match(spaced.uri, /:rel%20CN-D2%202026%2F176$/, 'its package URI holds it percent-encoded');
   } finally {
     store.close();
     await rm(dir, { recursive: true, force: true });

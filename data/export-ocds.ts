@@ -136,7 +136,9 @@ export function ocdsExportSql(file: string): string {
     packages AS (
       SELECT
         {
-          'uri': 'urn:x-tender-intelligence:' || r.source || ':' || r.process_id || ':' || r.release.id,
+          -- each identifier percent-encoded (registers publish ids such as "CAN-LAHC 2026/176"): a URI holds no
+          -- space, and an encoded colon or slash can never be read as a separator
+          'uri': 'urn:x-tender-intelligence:' || url_encode(r.source) || ':' || url_encode(r.process_id) || ':' || url_encode(r.release.id),
           'version': '1.1',
           'publishedDate': strftime(run.published AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ'),
           'publisher': {'name': ${sqlString(OCDS_PUBLISHER)}},

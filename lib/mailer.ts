@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { writePrivateFile } from './private-files.ts';
 import { newId } from './tokens.ts';
 
 export interface MailMessage {
@@ -47,8 +47,8 @@ export function createMailer(options: MailerOptions): Mailer {
     description: options.outboxDir,
     async send(message) {
       const info = await transport.sendMail({ from, ...message });
-      await mkdir(options.outboxDir, { recursive: true });
-      await writeFile(join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId('')}.eml`), info.message as Buffer);
+      // Private: a sign-in message holds a link that signs its reader in.
+      await writePrivateFile(join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId('')}.eml`), info.message as Buffer);
     },
   };
 }

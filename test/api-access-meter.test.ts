@@ -222,6 +222,35 @@ describe('burst guard', () => {
     assert.match(((await (await app.request('/health', { headers: two.headers })).json()) as { detail: string }).detail, /from your account/);
   });
 
+  it('charges each MCP tool call one request, batched or not, and refuses the calls of a batch beyond the bucket one by one', async () => {
+    const { app } = setup({ burst: { capacity: 5, now: () => NOW.getTime() } });
+    const toolCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'extract_capabilities', arguments: {} } });
+    const mcp = (body: unknown, ip: string) =>
+      app.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...fromIp(ip) }, body: JSON.stringify(body) });
+
+    // A batch of 8 calls from a bucket of 5: the POST itself pays for the first call, the next four take a token each.
+    const batch = await mcp([1, 2, 3, 4, 5, 6, 7, 8].map(toolCall), '192.0.2.80');
+    assert.equal(batch.status, 200);
+    const replies = ((await batch.json()) as { id: number; result?: { isError?: boolean }; error?: { code: number; message: string; data?: { status?: number; retry_after_seconds?: number } } }[])
+      .toSorted((a, b) => a.id - b.id);
+    assert.deepEqual(replies.map((reply) => reply.id), [1, 2, 3, 4, 5, 6, 7, 8], 'one reply per call');
+    assert.deepEqual(replies.filter((reply) => reply.result !== undefined && reply.result.isError !== true).map((reply) => reply.id), [1, 2, 3, 4, 5], 'the calls the bucket held ran');
+    for (const refused of replies.slice(5)) {
+      assert.ok(refused.error, `call ${refused.id} beyond the bucket is a JSON-RPC error`);
+      assert.match(refused.error.message, /^Too many requests at once from this network address: wait 2 seconds/);
+      assert.deepEqual(refused.error.data, { status: 429, retry_after_seconds: 2 });
+    }
+    assert.equal(batch.headers.get('Retry-After'), '2', 'the reply says when the refused calls may be sent again');
+    assert.equal((await app.request('/health', { headers: fromIp('192.0.2.80') })).status, 429, 'the batch emptied the bucket REST calls share');
+
+    // One call per POST costs what its REST call costs: one request each.
+    for (let i = 0; i < 5; i++) {
+      const single = (await (await mcp(toolCall(i), '192.0.2.81')).json()) as { result?: { isError?: boolean } };
+      assert.equal(single.result?.isError, undefined, `single call ${i + 1} ran`);
+    }
+    assert.equal((await mcp(toolCall(6), '192.0.2.81')).status, 429, 'the sixth POST is refused by the guard itself');
+  });
+
   it('lets through requests the MCP server forwards in process', async () => {
     const { app, state } = setup({ burst: { capacity: 1, now: () => NOW.getTime() } });
     const key = keyFor(state, null);

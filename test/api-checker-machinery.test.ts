@@ -201,4 +201,41 @@ describe('document checker machinery', () => {
       assert.equal((await events(second)).at(-1)!.event, 'result');
     });
   });
+
+  describe('at the weekly cap', () => {
+    const fetched: string[] = [];
+    const fetchDocument: SafeFetcher = async (url) => {
+      fetched.push(url);
+      return { url, status: 200, contentType: 'application/pdf', body: Buffer.from(tinyPdf('fetched at the cap')) };
+    };
+    let checker: CheckerApp;
+    before(() => (checker = checkerApp({ caps: { anonymous: 2 }, fetchDocument })));
+    after(() => checker.close());
+
+    it('answers identical bytes from the stored result, free, on every cached checker; anything that needs work is 429', async () => {
+      const pdf = tinyPdf('at the cap');
+      const identity = { documents: [{ bytes_b64: base64(pdf), filename: 'a.pdf' }] };
+      const warrant = { bytes_b64: base64(pdf), filename: 'a.pdf' };
+      assert.equal((await postJson(checker.app, '/v1/identity-check', identity)).status, 200);
+      assert.equal((await postJson(checker.app, '/v1/warrants', warrant)).status, 200);
+      assert.equal(unitsUsed(checker), 2, 'the week is used up');
+
+      for (const [path, body] of [['/v1/identity-check', identity], ['/v1/warrants', warrant]] as const) {
+        const again = await postJson(checker.app, path, body);
+        assert.equal(again.status, 200, `${path}: resubmission is free, at the cap too`);
+        assert.equal(again.headers.get('svc-cache'), 'hit');
+        const streamed = await postJson(checker.app, `${path}?stream=1`, body);
+        assert.equal((await events(streamed)).at(-1)!.event, 'result', `${path}: streamed from the store`);
+        const fresh = await postJson(checker.app, `${path}?fresh=1`, body);
+        assert.equal(fresh.status, 429, `${path}: fresh=1 is work`);
+        assert.match(fresh.headers.get('retry-after') ?? '', /^\d+$/);
+        assert.match(await detailOf(fresh), /^This network address has used its 2 free checks this week/);
+      }
+      assert.equal((await postJson(checker.app, '/v1/identity-check', oneDocument('new bytes'))).status, 429, 'new bytes are work');
+      const byUrl = await postJson(checker.app, '/v1/identity-check', { documents: [{ url: 'https://docs.example/new.pdf' }] });
+      assert.equal(byUrl.status, 429);
+      assert.deepEqual(fetched, [], 'no document is fetched for a caller with nothing left');
+      assert.equal(unitsUsed(checker), 2);
+    });
+  });
 });

@@ -10,6 +10,7 @@ import { classifyPage, type DocumentClassification } from '../api/checkers/docum
 import { createContentCache } from '../api/documents/content-cache.ts';
 import { openStateDb } from '../data/state/db.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
+import { hugePng, pageTreeLoopPdf } from './helpers/hostile-files.ts';
 import { standInPdf } from './helpers/identity-documents.ts';
 
 const PNG_HEADER = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]);
@@ -228,5 +229,28 @@ describe('page-1 classifications of a failed analysis', () => {
     assert.equal(reply.status, 422);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     assert.deepEqual(firstPageStore(createContentCache(checker.state)).known([sha256]), new Map([[sha256, classifyPage(null, { isImage: false, largestImageShare: 0 })]]));
+  });
+});
+
+describe('documents the engine could not read (real identity and pack analyses)', () => {
+  let checker: CheckerApp;
+  before(() => (checker = checkerApp({ real: ['identity_check', 'check_pack'] })));
+  after(() => checker.close());
+
+  it('when every document failed, the honest result is given but nothing is counted or stored; one read document makes the call count', async () => {
+    // A PNG declaring 30000 × 30000 pixels and a PDF whose page tree leads back to itself: neither can be read.
+    const unreadable = [{ bytes: hugePng(30_000), name: 'huge.png' }, { bytes: pageTreeLoopPdf(), name: 'loop.pdf' }];
+    for (const path of ['/v1/identity-check', '/v1/check-pack?scheme=income_proof']) {
+      for (const attempt of [1, 2]) {
+        const reply = await postFiles(checker.app, path, 'files', unreadable);
+        assert.equal(reply.status, 200, path);
+        assert.equal(reply.headers.get('svc-cache'), null, `${path}: a failure is not stored, so attempt ${attempt} runs again`);
+        assert.match(await reply.text(), /could not be read: /, path);
+        assert.equal(unitsUsed(checker), 0, `${path}, attempt ${attempt}: engine failures do not count`);
+      }
+    }
+    const read = await postFiles(checker.app, '/v1/identity-check', 'files', [...unreadable, file(await standInPdf('utility_bill'))]);
+    assert.equal(read.status, 200);
+    assert.equal(unitsUsed(checker), 1, 'a document that was read makes it a result');
   });
 });

@@ -49,7 +49,7 @@ describe('GET /v1/intelligence/trades/{trade}/{state}', () => {
     assert.deepEqual(body.buyers.rows.map((b: Json) => [b.buyer, b.awards]), [['Transport for NSW', 2]]);
     assert.deepEqual(body.buyers.by_value.map((b: Json) => [b.buyer, b.value_total, b.value_currency]), [['Transport for NSW', 400000, 'AUD']]);
     assert.deepEqual({ ...body.concentration, covers: undefined }, { suppliers: 2, top_supplier_share: 0.5, top_five_share: 1, covers: undefined });
-    assert.equal(body.eligible, true, 'volume 1 open + 2 ending + 2 signed in the year reaches the minimum of 5');
+    assert.equal(body.eligible, true, 'volume 1 open + 2 ending + 2 signed in the year reaches the minimum of 4');
     assertCovered(body);
     assert.equal('calendar' in body.ending, false);
     assert.equal('holders' in body.concentration, false);
@@ -93,9 +93,9 @@ describe('GET /v1/intelligence/trades', () => {
     assert.deepEqual(body.pairs[0], { trade: 'civil-works', jurisdiction: 'AU-NSW', open_now: 1, ending_12m: 2, planned_quarter: 0, year_awards: 2, volume: 5, eligible: true });
     const volumes = body.pairs.map((p: Json) => p.volume);
     assert.deepEqual(volumes, [...volumes].sort((a: number, b: number) => b - a));
-    assert.equal(body.minimum, 5);
+    assert.equal(body.minimum, 4);
     assert.deepEqual(body.year, { from: '2025-09-26', to: '2026-09-25' });
-    assert.equal(body.match.method, 'heuristic');
+    assert.equal(body.match.method, 'statistical');
     assert.ok(body.pairs.some((p: Json) => p.trade === 'it-services' && p.jurisdiction === 'AU' && !p.eligible));
   });
 });

@@ -137,6 +137,47 @@ describe('the server killed mid-request', () => {
   });
 });
 
+describe('what a process killed mid-call held', () => {
+  let dataDir: string;
+  let server: ServerProcess | null = null;
+  before(async () => {
+    dataDir = await makeDataDir();
+    await seedRelease({ dataDir, tenders: [], sources: [sourceRow()], releaseId: 'release-leases' });
+  });
+  after(async () => {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('kill -9 mid-call: the next start frees the Idempotency-Key and the reserved unit, so the retry runs at once', { timeout: 180_000 }, async () => {
+    const call = (url: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([encryptedBombPdf(1024) as Uint8Array<ArrayBuffer>]), 'statement.pdf');
+      return fetch(`${url}/v1/extract`, { method: 'POST', body: form, headers: { 'idempotency-key': 'killed-mid-call' } });
+    };
+    server = await startServer({ dataDir });
+    const cut = call(server.url).then(() => 'answered', () => 'cut off');
+    await until(async () => (await childrenOf(server!.child.pid!)).length > 0, 60_000, 'an analysis process');
+    server.child.kill('SIGKILL');
+    assert.equal(await cut, 'cut off');
+    const held = new DatabaseSync(join(dataDir, 'state', 'state.sqlite'));
+    const leases = () => ({
+      keys: (held.prepare("SELECT COUNT(*) AS n FROM idempotency_keys WHERE state = 'running'").get() as { n: number }).n,
+      units: (held.prepare('SELECT COUNT(*) AS n FROM usage_reservations').get() as { n: number }).n,
+    });
+    assert.deepEqual(leases(), { keys: 1, units: 1 }, 'the killed call held its key and its unit');
+
+    server = await startServer({ dataDir, env: { SVC_ANALYSIS_TIMEOUT_SECONDS: '5' } });
+    assert.deepEqual(leases(), { keys: 0, units: 0 }, 'the start released what the process that is gone held');
+    held.close();
+    const probe = await fetch(`${server.url}/v1/pricing`);
+    assert.equal(probe.headers.get('ratelimit-remaining'), probe.headers.get('ratelimit-limit'), 'the reserved unit is free again');
+    const retry = await call(server.url);
+    assert.notEqual(retry.status, 409, `the retry runs instead of waiting out the lease: ${await retry.clone().text()}`);
+    assert.equal(retry.status, 422, 'and is answered as the call would have been (the bomb is refused)');
+  });
+});
+
 describe('writes failing in the middle of a nightly run (a full disk)', () => {
   it('fails the run, leaves current.json on the previous release, and the next run publishes', { timeout: 600_000 }, async () => {
     const dataDir = await tempDir('disk-full-');

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { access, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writePrivateFile } from '../../lib/private-files.ts';
 
 /**
  * Bid files on disk, content-addressed: the bytes of a file are `<dir>/<sha256[0..2]>/<sha256>`, so the same
  * bytes uploaded to several bids (or twice to one) are stored once, and a name can never steer where a file is
  * written. Page renders are kept beside them as `<dir>/renders/<sha256>/<n>.png`, drawn on first request.
- * Nothing is ever deleted here: a file's bytes may belong to several bids.
+ * Nothing is ever deleted here: a file's bytes may belong to several bids. Folders are 0700 and files 0600: a bid
+ * file is an organisation's own document.
  */
 export class BidFileStore {
   readonly #dir: string;
@@ -69,9 +71,8 @@ async function exists(path: string): Promise<boolean> {
  * racing for one name write the same content (it is named by its hash), so whichever rename lands last is right.
  */
 async function writeOnce(path: string, bytes: Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
-  await writeFile(temporary, bytes, { flag: 'wx' });
+  await writePrivateFile(temporary, bytes, 'wx');
   try {
     await rename(temporary, path);
   } finally {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writePrivateFileSync } from '../../lib/private-files.ts';
 
 /**
  * Short-lived links to a bid file that work without the session (to hand to a browser tab, a viewer or a
@@ -61,11 +62,10 @@ export function bidLinkSecret(stateDir: string, env: NodeJS.ProcessEnv = process
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(stateDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   try {
     // 'wx': a second process starting at the same moment keeps the secret the first one wrote.
-    writeFileSync(path, `${secret}\n`, { flag: 'wx', mode: 0o600 });
+    writePrivateFileSync(path, `${secret}\n`, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     return readFileSync(path, 'utf8').trim();

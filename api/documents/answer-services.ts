@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ReadTextOptions, ReadTextResult } from '../checkers/read-text.ts';
+import { refusedAtCap } from '../middleware/metered.ts';
 import type { Services } from '../providers/index.ts';
 import { CACHE_HEADER, failureSentence } from './answer.ts';
 import type { CacheKey, ContentCache } from './content-cache.ts';
@@ -73,6 +74,9 @@ export async function answerWithServices<Reply extends object>(c: Context, deps:
 
   const stored = plan.stored === undefined || plan.stored.fresh ? undefined : (plan.stored.cache.get(plan.stored.key) as Reply | undefined);
   if (stored !== undefined) return answerStored(c, plan, stored);
+  // A caller at its weekly cap gets stored replies, which are free, but no check of its own.
+  const refused = refusedAtCap(c);
+  if (refused !== undefined) return refused;
 
   let reading: ReturnType<typeof deps.pool.run<ReadTextResult>>;
   try {

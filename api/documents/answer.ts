@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { DocumentClassification } from '../checkers/document-types.ts';
 import type { FirstPageStore } from '../checkers/first-page-cache.ts';
+import { refusedAtCap } from '../middleware/metered.ts';
 import { cacheKey, type ContentCache } from './content-cache.ts';
 import { AnalysisPoolFullError, type AnalysisOutcome, type AnalysisPool } from './pool.ts';
 import type { IntakeDocument } from './types.ts';
@@ -75,6 +76,9 @@ export async function answerAnalysis<Reply extends object>(c: Context, services:
     pending = plan.joined;
     c.header(CACHE_HEADER, 'hit');
   } else if (plan.stored === undefined) {
+    // A caller at its weekly cap gets stored results and joined analyses, which are free, but no analysis of its own.
+    const refused = refusedAtCap(c);
+    if (refused !== undefined) return refused;
     try {
       pending = services.pool.run({
         analysis: plan.analysis,
@@ -150,7 +154,8 @@ export interface CachedAnswerPlan {
  * `answerAnalysis` for the checkers whose results live in the content-hash cache (extract, identity, pack):
  * a stored result answers unless `fresh`; a result is stored; an engine failure is 422 `{detail}` (an
  * `error` event when streamed), is not stored and does not count. Page-1 classifications (`firstPages`) are
- * kept per document whatever the outcome.
+ * kept per document whatever the outcome. For those checkers a result in which no document could be read (each
+ * says why) is an engine failure too: answered as it stands, marked `Svc-Engine: failed`, not stored, not counted.
  */
 /**
  * Analyses running now for the content-cached checkers, by cache key: an identical request arriving meanwhile
@@ -171,7 +176,9 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
   const inFlightKey = JSON.stringify(key);
   const joined = plan.fresh || stored !== undefined ? undefined : inFlight.get(inFlightKey);
   const firstPages = plan.firstPages;
-  // Page-1 classifications the job makes, kept when it settles (on the request's path, so a store failure is the request's).
+  // Page-1 classifications handed to the job, and those it makes, kept when it settles (on the request's path, so a
+  // store failure is the request's).
+  const knownClassifications = firstPages === undefined || stored !== undefined ? undefined : plan.fresh ? new Map<string, DocumentClassification>() : firstPages.known(plan.documents.map((document) => document.sha256));
   const newClassifications = new Map<string, DocumentClassification>();
   return answerAnalysis<object>(c, services, {
     analysis: plan.checker,
@@ -186,16 +193,20 @@ export function answerCached(c: Context, services: AnswerServices & { cache: Con
       inFlight.set(inFlightKey, outcome);
       void outcome.finally(() => inFlight.delete(inFlightKey));
     },
-    ...(firstPages === undefined || stored !== undefined
+    ...(knownClassifications === undefined
       ? {}
       : {
-          firstPages: plan.fresh ? new Map() : firstPages.known(plan.documents.map((document) => document.sha256)),
+          firstPages: knownClassifications,
           onFirstPageClassified: (sha256: string, classification: DocumentClassification) => newClassifications.set(sha256, classification),
         }),
     settle(outcome) {
       // Kept even when the job then failed: a classification made before a time limit is as good as any.
       for (const [sha256, classification] of newClassifications) firstPages?.keep(sha256, classification, plan.now);
       if (!outcome.ok) return { status: outcome.failure === 'refused' ? outcome.status : 422, detail: `${failureSentence(outcome.detail, 'analysed')} Nothing was counted against your allowance.` };
+      // A checker that classifies by page 1 is told every page 1 it read: one told of none read no document at all
+      // (each says why it could not be read), an engine failure, neither stored nor counted.
+      const readNone = knownClassifications !== undefined && plan.documents.every((document) => !knownClassifications.has(document.sha256) && !newClassifications.has(document.sha256));
+      if (readNone) return { reply: outcome.result as object, engineFailed: true };
       services.cache.put(key, outcome.result, plan.now);
       return { reply: outcome.result as object, engineFailed: false };
     },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { StateDb } from '../../data/state/db.ts';
+import { canonicalJson } from '../../lib/canonical-json.ts';
 
 /**
  * The content-hash cache of checker results (spec, Shared input conventions): a result is kept under the
@@ -60,14 +61,6 @@ export function createContentCache(state: StateDb): ContentCache {
       );
     },
   };
-}
-
-/** JSON with object keys sorted at every depth and undefined members left out, so equal options hash alike. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, member: unknown) => {
-    if (member === null || typeof member !== 'object' || Array.isArray(member)) return member;
-    return Object.fromEntries(Object.entries(member as Record<string, unknown>).filter(([, inner]) => inner !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  }) ?? 'null';
 }
 
 function sha256(text: string): string {

@@ -3,7 +3,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { MAX_FETCH_BYTES, SafeFetchError, type SafeFetcher } from '../../lib/safe-fetch.ts';
-import { base64Problem, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
+import { throwIfAtCap } from '../middleware/metered.ts';
+import { base64Problem, formBodyProblem, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
 import { DOCX_ENTRY_LIMIT } from './limits.ts';
 import type { DocumentKind, IntakeDocument } from './types.ts';
 
@@ -94,6 +95,7 @@ export async function readDocuments(c: Context, rules: IntakeRules): Promise<Int
   const documents: IntakeDocument[] = [];
   for (const [index, pending] of raw.documents.entries()) {
     const label = documentLabel(index, raw.documents.length, pending.filename);
+    if (pending.fetches === true) throwIfAtCap(c);
     const bytes = await pending.read(label);
     if (bytes.byteLength === 0) throw new HTTPException(400, { message: `${label} is empty (0 bytes); send the file's content.` });
     if (bytes.byteLength > MAX_DOCUMENT_BYTES) throw new HTTPException(413, { message: tooLarge(label, bytes.byteLength) });
@@ -214,6 +216,8 @@ function leadingText(bytes: Uint8Array): string | null {
 /** A document not read yet: how to get its bytes, and the name it came with. */
 interface PendingDocument {
   filename: string | null;
+  /** True when reading it fetches a URL: work a caller at its weekly cap is refused before it starts. */
+  fetches?: boolean;
   read(label: string): Promise<Uint8Array>;
 }
 
@@ -227,12 +231,9 @@ async function fromMultipart(c: Context, rules: IntakeRules): Promise<RawIntake>
   if (mediaType !== 'multipart/form-data') {
     throw new HTTPException(400, { message: `${noDocument(rules)} The request's Content-Type is ${mediaType ?? 'missing'}.` });
   }
-  let form: Record<string, string | File | (string | File)[]>;
-  try {
-    form = await c.req.parseBody({ all: true });
-  } catch {
-    throw new HTTPException(400, { message: 'The multipart body could not be read; send it as multipart/form-data with a boundary, the file in the field `file`.' });
-  }
+  const problem = await formBodyProblem(c);
+  if (problem !== null) throw new HTTPException(400, { message: problem });
+  const form = await c.req.parseBody({ all: true });
   const documents: PendingDocument[] = [];
   const fields: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(form)) {
@@ -291,7 +292,7 @@ function jsonDocument(entry: unknown, index: number, count: number, rules: Intak
       throw new HTTPException(501, { message: `${rules.checker} do not read documents from a URL; upload the file (multipart field \`file\`) or send its bytes as bytes_b64.` });
     }
     const fetcher = rules.url.fetch;
-    return { filename: filename ?? urlFilename(url), read: (label) => fetchDocument(fetcher, url, label) };
+    return { filename: filename ?? urlFilename(url), fetches: true, read: (label) => fetchDocument(fetcher, url, label) };
   }
   throw new HTTPException(400, { message: `${where} has no document: give bytes_b64 (the file's bytes as base64) or url.` });
 }

@@ -170,6 +170,31 @@ export function readingOrder(items: readonly TextItem[]): string {
     .join('\n');
 }
 
+/** A file embedded in a PDF (an attachment such as a Factur-X or ZUGFeRD invoice's XML). */
+export interface EmbeddedFile {
+  filename: string;
+  bytes: Uint8Array;
+}
+
+/** Files read from a PDF's attachments at most, and the largest kept: an e-invoice's XML is tens of kilobytes. */
+const embeddedFileLimit = { count: 8, bytes: 4 * 1024 * 1024 };
+
+/**
+ * The XML files the PDF carries as attachments (pdfjs `getAttachments`, on a file the guarded open already
+ * measured, so an attachment's stream was bounded before it was inflated), at most a few and each of bounded size.
+ */
+export async function embeddedXmlFiles(pdf: PdfDocument): Promise<EmbeddedFile[]> {
+  const attachments = ((await pdf.getAttachments()) ?? {}) as Record<string, { filename?: unknown; content?: unknown }>;
+  const files: EmbeddedFile[] = [];
+  for (const attachment of Object.values(attachments)) {
+    const filename = typeof attachment.filename === 'string' ? attachment.filename : '';
+    if (!/\.xml$/i.test(filename) || !(attachment.content instanceof Uint8Array) || attachment.content.byteLength > embeddedFileLimit.bytes) continue;
+    files.push({ filename, bytes: attachment.content });
+    if (files.length === embeddedFileLimit.count) break;
+  }
+  return files;
+}
+
 /** Page `pageNumber` drawn at `scale` (1 = 72 dpi) as PNG bytes. */
 export async function renderPagePng(pdf: PdfDocument, pageNumber: number, scale = 2): Promise<Uint8Array> {
   const page = await pdf.getPage(pageNumber);

@@ -1,7 +1,7 @@
 import { readDocxText } from './docx.ts';
 import { normaliseImage } from './image.ts';
 import { openOcrSession, type OcrSession } from './ocr.ts';
-import { openPdf, readPageText, renderPagePng, type PdfDocument } from './pdf.ts';
+import { embeddedXmlFiles, openPdf, readPageText, renderPagePng, type EmbeddedFile, type PdfDocument } from './pdf.ts';
 import { htmlText, textPage } from './plain-text.ts';
 import type { IntakeDocument, PageText } from './types.ts';
 
@@ -18,6 +18,8 @@ export interface ReadOptions {
   renderScale: number;
   /** false: pages without a text layer stay empty instead of being drawn and read by OCR. */
   ocr: boolean;
+  /** true: a PDF's XML attachments (an embedded e-invoice) are read too. */
+  embeddedFiles?: boolean;
 }
 
 export interface ReadDocument {
@@ -25,6 +27,8 @@ export interface ReadDocument {
   pageCount: number;
   /** The pages read, at most `maxPages`. */
   pages: PageText[];
+  /** A PDF's XML attachments, when `embeddedFiles` asked for them. */
+  embedded?: EmbeddedFile[];
 }
 
 /**
@@ -65,7 +69,7 @@ async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession)
       const page = await readPageText(pdf, pageNumber);
       pages.push(options.ocr && visibleCharacters(page.text) < minTextLayerCharacters ? await ocrPdfPage(pdf, pageNumber, options.renderScale, ocr) : page);
     }
-    return { pageCount: pdf.numPages, pages };
+    return { pageCount: pdf.numPages, pages, ...(options.embeddedFiles ? { embedded: await embeddedXmlFiles(pdf) } : {}) };
   } finally {
     await pdf.destroy();
   }

@@ -7,7 +7,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ZodError } from 'zod';
+import { burstRefusal, type BurstBuckets } from '../middleware/burst-guard.ts';
 import type { Caller, CallerEnv } from '../middleware/caller.ts';
+import { subjectIdOf } from '../usage/meter.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { fromDocumentOnce, publishTools, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from './published.ts';
@@ -23,6 +25,31 @@ export interface McpRoutesOptions {
   openApiDocument: ReadOpenApiDocument;
   /** Where a route reply that breaks its own output schema is reported. */
   log?: (error: unknown) => void;
+  /**
+   * The burst guard's buckets (null when the guard is off). The POST to /mcp took one request from the caller's
+   * bucket; each tool call after the first in the same POST takes one more, as its REST call would, since
+   * forwarded calls pass the guard.
+   */
+  burst?: BurstBuckets | null;
+}
+
+/**
+ * The JSON-RPC error code of a tool call the burst guard refused: in the range JSON-RPC leaves to servers.
+ * Its `data` carries the HTTP status the REST call would get and the seconds to wait.
+ */
+export const BURST_REFUSED_CODE = -32029;
+
+/**
+ * Thrown by a tool call's handler; the SDK answers it as a JSON-RPC error from its `code`, `message` and `data`.
+ * Not an McpError, whose message gains an "MCP error -32029:" prefix: this one is the REST sentence, unchanged.
+ */
+class BurstRefusedError extends Error {
+  readonly code = BURST_REFUSED_CODE;
+  readonly data: { status: 429; retry_after_seconds: number };
+  constructor(detail: string, waitSeconds: number) {
+    super(detail);
+    this.data = { status: 429, retry_after_seconds: waitSeconds };
+  }
 }
 
 /** What every tool call in one MCP request carries to the routes. */
@@ -102,6 +129,8 @@ const connectorEndpoint = mcpRoute(
  * the tool's output schema, plus its JSON text; any other reply becomes a tool error carrying the route's
  * `detail`, except 401, which refuses the whole MCP request with 401 so the client sees its key fail. The
  * MCP reply carries the rate headers of the last route reply, so `RateLimit-Remaining` counts the calls made.
+ * Each tool call costs one request of the burst guard, as its REST call does; a call beyond the caller's bucket
+ * gets a JSON-RPC error (`BURST_REFUSED_CODE`, the wait in its `data`) and the reply `Retry-After`.
  *
  * Stateless: each POST gets a fresh server and transport, so any instance can answer any request.
  *
@@ -125,6 +154,7 @@ export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
       return c.json({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'The body must be a JSON-RPC message in JSON.' } }, 400);
     }
     const caller: CallerHeaders = { authorization: c.req.header('authorization'), clientIp: clientIp(c), sandbox: c.req.header('svc-sandbox') };
+    const chargeToolCall = burstCharge(c, options.burst ?? null);
     let refusal: string | undefined;
     // The request's own rate headers were set before any tool ran; the last route reply's figures replace them.
     let rateHeaders: Record<string, string> | undefined;
@@ -134,6 +164,7 @@ export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const entry = tools.get(request.params.name);
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `No tool is named ${request.params.name}; tools/list names every tool.`);
+      chargeToolCall();
       const outcome = await callTool(entry.tool, request.params.arguments ?? {}, caller, options.forward, log);
       refusal ??= outcome.keyRefused;
       rateHeaders = outcome.rateHeaders ?? rateHeaders;
@@ -145,6 +176,8 @@ export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
       const response = await transport.handleRequest(c.req.raw, { parsedBody: body });
       if (refusal !== undefined) return c.json({ detail: refusal }, 401, { ...rateHeaders, 'WWW-Authenticate': 'Bearer error="invalid_token"' });
       for (const [name, value] of Object.entries(rateHeaders ?? {})) c.header(name, value);
+      const waitSeconds = chargeToolCall.longestWaitSeconds();
+      if (waitSeconds !== undefined) c.header('Retry-After', String(waitSeconds));
       // Through the context, so headers prepared for the reply (rate headers) reach it.
       return c.newResponse(response.body, response);
     } finally {
@@ -168,6 +201,29 @@ export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
     c.json({ detail: 'This MCP server is stateless: POST each JSON-RPC message; there is no event stream to open and no session to end.' }, 405, { Allow: 'POST' }),
   );
   return app;
+}
+
+/**
+ * Charges the tool calls of one POST to the caller's burst bucket: the first is paid by the POST itself (the guard
+ * admitted it), each later one takes a request, and a call the bucket cannot pay for throws a JSON-RPC error of its
+ * own, so a batch larger than the bucket runs the calls it can pay for and refuses the rest one by one.
+ */
+function burstCharge(c: Context<CallerEnv>, buckets: BurstBuckets | null): (() => void) & { longestWaitSeconds(): number | undefined } {
+  let paidByPost = true;
+  let longestWait: number | undefined;
+  const charge = () => {
+    if (buckets === null) return;
+    if (paidByPost) {
+      paidByPost = false;
+      return;
+    }
+    const { id, countedPer } = subjectIdOf(c.get('caller'));
+    const refused = buckets.take(id);
+    if (refused === undefined) return;
+    longestWait = Math.max(longestWait ?? 0, refused.waitSeconds);
+    throw new BurstRefusedError(burstRefusal(countedPer, refused.waitSeconds, buckets.refillPerMinute), refused.waitSeconds);
+  };
+  return Object.assign(charge, { longestWaitSeconds: () => longestWait });
 }
 
 interface Published {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
-import { hasJsonBody, parseJsonBody } from '../schemas/common.ts';
+import { formBodyProblem, hasFormBody, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
 
 /** Documents up to 25 MB (spec, Limits), counted in binary megabytes. */
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -45,6 +45,23 @@ export function bodyLimit(options: BodyLimitOptions = {}): MiddlewareHandler {
 }
 
 /**
+ * A route's own, tighter or worded, size limit, as Hono's `bodyLimit` with `maxSize` and `onError`, that also
+ * holds once an earlier middleware has read the body (the form check, the idempotency fingerprint): the
+ * stream is then gone, already counted by the app-wide `bodyLimit`, and the declared size is all left to judge.
+ *
+ * @example
+ * createRoute({ …, middleware: [routeBodyLimit({ maxSize: 25 * 1024 * 1024, onError: (c) => c.json({ detail: 'Too large.' }, 413) })] })
+ */
+export function routeBodyLimit(options: { maxSize: number; onError: (c: Context) => Response | Promise<Response> }): MiddlewareHandler {
+  const countStreamedBody = honoBodyLimit(options);
+  return async function routeBodyLimit(c, next) {
+    if (!c.req.raw.bodyUsed) return countStreamedBody(c, next);
+    if (Number(c.req.header('content-length') ?? '0') > options.maxSize) return options.onError(c);
+    return next();
+  };
+}
+
+/**
  * Answers 400 `{detail}` naming the problem when a body declared as JSON is not JSON (a syntax error with
  * its position, or text that is not UTF-8), so no route or middleware sees a half-read body. An empty body
  * passes: routes without a body ignore it and routes with one answer their own 400. The parsed value is
@@ -64,6 +81,25 @@ export function wellFormedJson(options: { exceptPrefixes?: string[] } = {}): Mid
     if (exempt.some((prefix) => c.req.path === prefix || c.req.path.startsWith(`${prefix}/`))) return next();
     const body = await parseJsonBody(c);
     if (body.kind === 'malformed') return c.json({ detail: body.detail }, 400);
+    return next();
+  };
+}
+
+/**
+ * Answers 400 `{detail}` when a body declared as a form (`multipart/form-data`, `application/x-www-form-urlencoded`)
+ * does not parse: no boundary, a boundary the body never holds, a part cut off. Every route that reads forms
+ * (the checkers, bid files, library documents) then sees only forms that read; the parsed form is kept for the
+ * rest of the request (see `formBodyProblem`).
+ *
+ * @example
+ * app.use('*', bodyLimit(), wellFormedJson(), wellFormedForm());
+ * // POST /v1/warrants, Content-Type: multipart/form-data, body "x" → 400 {"detail":"The request body could not be read as multipart/form-data (missing boundary in content-type header); …"}
+ */
+export function wellFormedForm(): MiddlewareHandler {
+  return async function wellFormedForm(c, next) {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || !hasFormBody(c)) return next();
+    const problem = await formBodyProblem(c);
+    if (problem !== null) return c.json({ detail: problem }, 400);
     return next();
   };
 }

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
-import { subjectIdOf } from '../usage/meter.ts';
+import { subjectIdOf, type Subject } from '../usage/meter.ts';
 import type { CallerEnv } from './caller.ts';
 import { isMcpForward } from './key-scope.ts';
 import { steps, type RequestStep } from './steps.ts';
@@ -25,7 +25,8 @@ interface Bucket {
  * The burst guard (spec, Limits): a token bucket per caller (an account with all its keys and sessions,
  * a key of no account, or an anonymous IP), on every route. A full bucket allows `capacity` requests at
  * once; it refills at `refillPerMinute`. An empty one answers 429 with `Retry-After`, the seconds until the
- * next request is allowed. Requests the MCP server forwards in process were admitted at /mcp and pass.
+ * next request is allowed. Requests the MCP server forwards in process pass: /mcp charges the caller's
+ * bucket one request per tool call itself (api/mcp/server.ts), so a JSON-RPC batch costs what its REST calls would.
  *
  * @example
  * app.use('*', caller({ state }));
@@ -85,10 +86,12 @@ export function burstStep(options: BurstGuardOptions | BurstBuckets = {}): Reque
     if (refused === undefined) return undefined;
     const { waitSeconds } = refused;
     c.header('Retry-After', String(waitSeconds));
-    const who = countedPer === 'ip' ? 'this network address' : countedPer === 'account' ? 'your account' : 'this API key';
-    return c.json(
-      { detail: `Too many requests at once from ${who}: wait ${waitSeconds} second${waitSeconds === 1 ? '' : 's'}, then keep to about ${buckets.refillPerMinute} a minute.` },
-      429,
-    );
+    return c.json({ detail: burstRefusal(countedPer, waitSeconds, buckets.refillPerMinute) }, 429);
   };
+}
+
+/** The sentence a refused request is answered with, on REST and for a refused MCP tool call alike. */
+export function burstRefusal(countedPer: Subject['countedPer'], waitSeconds: number, refillPerMinute: number): string {
+  const who = countedPer === 'ip' ? 'this network address' : countedPer === 'account' ? 'your account' : 'this API key';
+  return `Too many requests at once from ${who}: wait ${waitSeconds} second${waitSeconds === 1 ? '' : 's'}, then keep to about ${refillPerMinute} a minute.`;
 }

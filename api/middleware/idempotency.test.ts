@@ -71,6 +71,11 @@ function harness(state: StateDb, clock: { now: Date } = { now: new Date('2026-03
     runs++;
     return c.json({ sandbox: c.req.header('svc-sandbox') === 'true', run: runs });
   });
+  app.post('/v1/upload', async (c) => {
+    runs++;
+    const form = await c.req.parseBody({ all: true });
+    return c.json({ fields: Object.keys(form).sort(), run: runs }, 201);
+  });
   app.post('/v1/stream', (c) => {
     runs++;
     return streamSSE(c, async (stream) => stream.writeSSE({ event: 'result', data: String(runs) }));
@@ -116,6 +121,37 @@ test('the same key with a different body, path or query answers 422 {detail} and
     assert.match((await reused.json()).detail, /different request.*new key/);
   }
   assert.equal(runs(), 1);
+});
+
+test('the parsed request is compared, not its bytes: reordered JSON keys and a new multipart boundary replay; other content is 422', async () => {
+  const { app, runs } = openHarness();
+  const json = (text: string) => app.request('/v1/checked', { method: 'POST', body: text, headers: { 'content-type': 'application/json', 'idempotency-key': 'k-json' } });
+  assert.equal((await json('{"verdict":"up","note":{"a":1,"b":[1,2]}}')).status, 200);
+  const reordered = await json('{ "note": { "b": [1, 2], "a": 1 },\n  "verdict": "up" }');
+  assert.equal(reordered.status, 200);
+  assert.equal(reordered.headers.get('idempotent-replayed'), 'true', 'keys in another order and other spacing are the same request');
+  assert.equal((await json('{"verdict":"up","note":{"a":1,"b":[2,1]}}')).status, 422, 'an array in another order is another request');
+  assert.equal(runs(), 1);
+
+  // FormData gets a fresh random boundary each time it is sent, as a client's retry does.
+  const upload = (parts: { file?: [string, string]; fields?: [string, string][] }) => {
+    const form = new FormData();
+    for (const [name, value] of parts.fields ?? []) form.append(name, value);
+    if (parts.file) form.append('file', new File([parts.file[1]], parts.file[0]));
+    return app.request('/v1/upload', { method: 'POST', body: form, headers: { 'idempotency-key': 'k-form' } });
+  };
+  const first = await upload({ fields: [['scheme', 'afp_100_point'], ['note', 'first']], file: ['licence.pdf', '%PDF-1.4 licence'] });
+  assert.equal(first.status, 201);
+  const retry = await upload({ file: ['licence.pdf', '%PDF-1.4 licence'], fields: [['note', 'first'], ['scheme', 'afp_100_point']] });
+  assert.equal(retry.status, 201, 'another boundary, and the parts in another order');
+  assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+  const others: [string, Parameters<typeof upload>[0]][] = [
+    ['another file', { fields: [['scheme', 'afp_100_point'], ['note', 'first']], file: ['licence.pdf', '%PDF-1.4 passport'] }],
+    ['another file name', { fields: [['scheme', 'afp_100_point'], ['note', 'first']], file: ['passport.pdf', '%PDF-1.4 licence'] }],
+    ['another field value', { fields: [['scheme', 'austrac_safe_harbour'], ['note', 'first']], file: ['licence.pdf', '%PDF-1.4 licence'] }],
+  ];
+  for (const [what, parts] of others) assert.equal((await upload(parts)).status, 422, what);
+  assert.equal(runs(), 2);
 });
 
 test('ten concurrent requests with one key run the work once; the other nine replay its reply', async () => {

@@ -3,6 +3,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
 import type { Caller, CallerEnv } from './caller.ts';
+import { canonicalJson } from '../../lib/canonical-json.ts';
+import { formBodyProblem, hasFormBody, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
 import { canonicalQuery } from './response-cache.ts';
 import { switchedOn } from './sandbox.ts';
 
@@ -18,6 +20,11 @@ export interface IdempotencyOptions {
    * that died mid-run must not block its key for a day.
    */
   runningLeaseMs?: number;
+  /**
+   * The instance id of this process (data/state/instances.ts), written on each run it holds, so that should it die
+   * mid-run the next process to start frees the key at once rather than when the lease ends.
+   */
+  owner?: string;
 }
 
 /** Headers of a stored reply that are replayed; rate headers, cookies and dates belong to the retry, not the first call. */
@@ -65,7 +72,7 @@ export function withholdOnReplay(c: Context, withheld: ReplayWithheld): void {
 
 /**
  * `Idempotency-Key` on a POST (spec, Shared input conventions): the first request with a key runs; a retry
- * with the same key and the same request (method, path, query and raw body) from the same caller replays the
+ * with the same key and the same request (method, path, query and parsed body: see `fingerprint`) from the same caller replays the
  * stored status, headers and body for 24 hours, marked `Idempotent-Replayed: true`. Keys are scoped by
  * caller (account, else API key, else client IP), so two callers never see each other's replies.
  *
@@ -95,6 +102,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
   const memoryMs = options.memoryMs ?? 24 * HOUR_MS;
   const runningLeaseMs = options.runningLeaseMs ?? 10 * 60 * 1000;
   const state = options.state;
+  const owner = options.owner ?? null;
   // Runs in progress in this process, by scope and key, so a concurrent retry waits instead of answering 409.
   const running = new Map<string, { requestHash: string; finished: Promise<void> }>();
 
@@ -112,15 +120,16 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
       if (stored !== undefined && Date.parse(stored.started_at) + runningLeaseMs > at.getTime()) return { kind: 'busy' };
       const runToken = randomUUID();
       state.run(
-        `INSERT INTO idempotency_keys (scope, idempotency_key, request_hash, state, run_token, started_at, expires_at)
-         VALUES (?, ?, ?, 'running', ?, ?, ?)
-         ON CONFLICT (scope, idempotency_key) DO UPDATE SET run_token = excluded.run_token, started_at = excluded.started_at`,
+        `INSERT INTO idempotency_keys (scope, idempotency_key, request_hash, state, run_token, started_at, expires_at, owner)
+         VALUES (?, ?, ?, 'running', ?, ?, ?, ?)
+         ON CONFLICT (scope, idempotency_key) DO UPDATE SET run_token = excluded.run_token, started_at = excluded.started_at, owner = excluded.owner`,
         scope,
         key,
         requestHash,
         runToken,
         at.toISOString(),
         new Date(at.getTime() + memoryMs).toISOString(),
+        owner,
       );
       return { kind: 'run', runToken };
     });
@@ -218,14 +227,35 @@ function isStreamed(c: Context): boolean {
 }
 
 /**
- * SHA-256 over what makes a request the same request: method, path, sorted query, the `Svc-Sandbox` switch and
- * the raw body bytes (the query and body carry the other two sandbox switches), so a live call never replays a
- * sandbox reply.
+ * SHA-256 over what makes a request the same request: method, path, sorted query, the `Svc-Sandbox` switch (the
+ * query and body carry the other two sandbox switches, so a live call never replays a sandbox reply) and the body
+ * as parsed, not its bytes, since a client's retry of the same request may not repeat them: JSON as canonical
+ * JSON (keys sorted, spacing gone); a form as its fields by name, each value in order, a file as its name and the
+ * SHA-256 of its bytes (a multipart retry has a new boundary). Any other body, or one that does not parse (the
+ * route refuses it), by its bytes.
  */
 async function fingerprint(c: Context): Promise<string> {
-  const body = await c.req.arrayBuffer();
   const sandbox = switchedOn(c.req.header('svc-sandbox')) ? 'sandbox' : 'live';
-  return createHash('sha256').update(`${c.req.method} ${c.req.path}?${canonicalQuery(c.req.url)}\n${sandbox}\n`).update(new Uint8Array(body)).digest('hex');
+  const hash = createHash('sha256').update(`${c.req.method} ${c.req.path}?${canonicalQuery(c.req.url)}\n${sandbox}\n`);
+  const body = await parsedBody(c);
+  return (body === undefined ? hash.update(new Uint8Array(await c.req.arrayBuffer())) : hash.update(body)).digest('hex');
+}
+
+/** The body as `fingerprint` compares it, or undefined to compare its bytes. */
+async function parsedBody(c: Context): Promise<string | undefined> {
+  if (hasJsonBody(c)) {
+    const body = await parseJsonBody(c);
+    return body.kind === 'json' ? `json ${canonicalJson(body.value)}` : undefined;
+  }
+  if (!hasFormBody(c) || (await formBodyProblem(c)) !== null) return undefined;
+  const parts: [string, string | File][] = [];
+  (await c.req.formData()).forEach((value, name) => parts.push([name, value]));
+  const byName = new Map<string, unknown[]>();
+  for (const [name, value] of parts) {
+    const part = typeof value === 'string' ? value : { file: value.name, sha256: createHash('sha256').update(new Uint8Array(await value.arrayBuffer())).digest('hex') };
+    byName.set(name, [...(byName.get(name) ?? []), part]);
+  }
+  return `form ${canonicalJson(Object.fromEntries(byName))}`;
 }
 
 /** The JSON reply as a retry gets it: the withheld fields removed and named, with the reason. */

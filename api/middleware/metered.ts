@@ -1,5 +1,6 @@
 import { invalidateRateHeaders, prepareRateHeaders } from './rate-headers.ts';
 import type { Context, MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { StateUnavailableError } from '../../data/state/db.ts';
 import { WEEK_TIME_ZONE, type Allowance, type Meter } from '../usage/meter.ts';
 import type { CallerEnv } from './caller.ts';
@@ -14,13 +15,20 @@ export interface MeteredOptions {
   countIf?: (response: Response) => boolean | Promise<boolean>;
   /** Where a unit that could not be settled is reported (the reply already stands; the unit frees itself within the hour). */
   log?: (error: unknown, c: Context) => void;
+  /**
+   * For a route that answers identical bytes from a stored result (free, spec: Content-hash cache): a caller at
+   * its cap still reaches the route, which answers a stored result and asks `refusedAtCap(c)` before any work
+   * (reading a URL, running an analysis); that answers the 429 the meter would have. Default false: 429 at once.
+   */
+  storedResultsFree?: boolean;
 }
 
 /**
  * The one way a checker route is metered (spec, Limits): one unit per call against the caller's weekly
  * allowance. The unit is reserved before the work runs and committed or released after it, so concurrent
  * calls never overspend. Used up: 429 with a sentence a person can act on and `Retry-After` (seconds to the
- * weekly reset); the work does not run. Meter unreachable: the `StateUnavailableError` reaches the error
+ * weekly reset); the work does not run (on a `storedResultsFree` route the caller still gets a stored result for
+ * identical bytes, free, and the route refuses any work with the same 429). Meter unreachable: the `StateUnavailableError` reaches the error
  * handler, which answers 503 with `Retry-After`; the work does not run either. Sandbox calls are answered
  * by the sandbox middleware before this runs, so they are never counted.
  *
@@ -38,7 +46,38 @@ interface Settlement {
   deferred: boolean;
   settle(counts: boolean): void;
 }
-type SettlementEnv = { Variables: { [SETTLEMENT]: Settlement | undefined } };
+type SettlementEnv = { Variables: { [SETTLEMENT]: Settlement | undefined; [AT_CAP]: AtCap | undefined } };
+
+/** Set on a call admitted at its cap (`storedResultsFree`): what the 429 says. */
+const AT_CAP = 'meteredAtCap';
+interface AtCap {
+  detail: string;
+  retryAfterSeconds: number;
+}
+
+/**
+ * Undefined when this call may do work (its unit is held, or the route is not metered); for a caller at its cap on
+ * a `storedResultsFree` route, the 429 `{detail}` with `Retry-After` that the work must be refused with.
+ *
+ * @example
+ * if (stored !== undefined) return c.json(stored, 200); // free
+ * const refused = refusedAtCap(c);
+ * if (refused) return refused;
+ */
+export function refusedAtCap(c: Context): Response | undefined {
+  const atCap = (c as Context<SettlementEnv>).get(AT_CAP);
+  if (atCap === undefined) return undefined;
+  c.header('Retry-After', String(atCap.retryAfterSeconds));
+  return c.json({ detail: atCap.detail }, 429);
+}
+
+/** `refusedAtCap` as what to throw, for code that answers through the error handler (document intake). */
+export function throwIfAtCap(c: Context): void {
+  const atCap = (c as Context<SettlementEnv>).get(AT_CAP);
+  if (atCap === undefined) return;
+  c.header('Retry-After', String(atCap.retryAfterSeconds));
+  throw new HTTPException(429, { message: atCap.detail });
+}
 
 /**
  * Hands the settling of this call's unit to the route, for a reply that is still being made when the
@@ -65,8 +104,17 @@ export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
     const outcome = meter.reserve(c.get('caller'));
     if (!outcome.granted) {
       const now = meter.now();
-      c.header('Retry-After', String(Math.max(1, Math.ceil((outcome.allowance.resetAt.getTime() - now.getTime()) / 1000))));
-      return c.json({ detail: exhaustedDetail(outcome.allowance, now, meter.caps.identified) }, 429);
+      const atCap: AtCap = {
+        detail: exhaustedDetail(outcome.allowance, now, meter.caps.identified),
+        retryAfterSeconds: Math.max(1, Math.ceil((outcome.allowance.resetAt.getTime() - now.getTime()) / 1000)),
+      };
+      // Nothing is reserved, so nothing is settled: the route answers a stored result or this refusal.
+      if (options.storedResultsFree === true) {
+        (c as Context as Context<SettlementEnv>).set(AT_CAP, atCap);
+        return next();
+      }
+      c.header('Retry-After', String(atCap.retryAfterSeconds));
+      return c.json({ detail: atCap.detail }, 429);
     }
     // The reservation is part of this call's figures: refresh the prepared rate headers before the reply is built.
     prepareRateHeaders(c, meter, c.get('caller'));

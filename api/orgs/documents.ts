@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writePrivateFile } from '../../lib/private-files.ts';
 import { newId } from '../../lib/tokens.ts';
 import type { StateDb } from '../../data/state/db.ts';
 
@@ -34,8 +35,8 @@ const SELECT_DOCUMENT = `SELECT d.doc_id, d.filename, d.content_type, d.size_byt
 
 /**
  * The document library of every organisation: metadata in the state store, bytes on disk under
- * `<documentsDir>/<org_id>/<doc_id>`. The uploader's filename is kept as metadata only, so it can never
- * steer where a file is written.
+ * `<documentsDir>/<org_id>/<doc_id>` (folders 0700, files 0600). The uploader's filename is kept as metadata only,
+ * so it can never steer where a file is written.
  */
 export class DocumentLibrary {
   readonly #state: StateDb;
@@ -58,8 +59,7 @@ export class DocumentLibrary {
   async add(upload: DocumentUpload): Promise<LibraryDocument> {
     const docId = newId('doc_');
     const path = this.pathOf(upload.orgId, docId);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, upload.bytes, { flag: 'wx' });
+    await writePrivateFile(path, upload.bytes, 'wx');
     try {
       this.#state.run(
         `INSERT INTO org_documents (doc_id, org_id, filename, content_type, size_bytes, sha256, uploaded_by, uploaded_at)

@@ -1,6 +1,5 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { StateDb } from '../../data/state/db.ts';
 import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, type BidEnv } from '../bids/access.ts';
 import { BidFileListSchema, BidFileSchema, FileLinkSchema, FilePageSchema, FileParams, LinkParams, LinkQuery, PageParams, UploadForm } from '../bids/file-schemas.ts';
@@ -15,6 +14,7 @@ import { MAX_DOCUMENT_BYTES, readDocuments } from '../documents/intake.ts';
 import { AnalysisPoolFullError, type AnalysisPool } from '../documents/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
+import { routeBodyLimit } from '../middleware/body-limit.ts';
 
 export type { FileReadListener } from '../bids/file-intake.ts';
 
@@ -72,7 +72,7 @@ const uploadFileRoute = createRoute({
     'Its text is read once, page by page, before the reply. The same bytes are stored once. Owners, admins and members may upload.',
   middleware: [
     // Refuses an oversized body from its Content-Length, or while it streams, before it is read whole.
-    bodyLimit({ maxSize: MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES, onError: (c) => c.json({ detail: TOO_LARGE }, 413) }),
+    routeBodyLimit({ maxSize: MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES, onError: (c) => c.json({ detail: TOO_LARGE }, 413) }),
     bodyMediaType('multipart'),
   ] as const,
   request: { params: BidParams, body: { required: true, content: { 'multipart/form-data': { schema: UploadForm } } } },

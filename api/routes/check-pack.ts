@@ -56,7 +56,7 @@ const route = (deps: CheckerDeps) => createRoute({
     `(${PACK_SCHEMES.join(', ')}) or your own \`requirements\`. Says which slots are filled, what is missing, which documents ` +
     `matched nothing, and flags a document a scheme should not collect where a published rule says so. Up to ${MAX_PACK_DOCUMENTS} ` +
     'documents (PDF, images, .docx or text). No field extraction; never a verdict. One unit of the weekly allowance per call.',
-  middleware: [deps.sandbox.middleware(PACK_TOOL), metered({ meter: deps.meter, countIf: countsAgainstAllowance })] as const,
+  middleware: [deps.sandbox.middleware(PACK_TOOL), metered({ meter: deps.meter, countIf: countsAgainstAllowance, storedResultsFree: true })] as const,
   request: {
     query: CheckPackQuery,
     body: { required: false, content: { 'application/json': { schema: CheckPackBody }, 'multipart/form-data': { schema: CheckPackForm } } },

@@ -49,7 +49,7 @@ const route = (deps: CheckerDeps) => createRoute({
     `it flagged ${Math.round(AI_TEXT_MODEL.test.false_positive_rate_human * 1000) / 10}% of human passages. One unit of the weekly ` +
     'allowance per answer; abstentions are not counted. The same text again is answered from the stored estimate, free and at once ' +
     '(`Svc-Cache: hit`); `fresh=1` estimates again.',
-  middleware: [deps.sandbox.middleware(AI_TEXT_TOOL), metered({ meter: deps.meter, countIf: judgedReplyCounts })] as const,
+  middleware: [deps.sandbox.middleware(AI_TEXT_TOOL), metered({ meter: deps.meter, countIf: judgedReplyCounts, storedResultsFree: true })] as const,
   request: {
     query: DetectAiTextQuery,
     body: { required: false, content: { 'application/json': { schema: DetectAiTextBody }, 'multipart/form-data': { schema: DetectAiTextForm } } },

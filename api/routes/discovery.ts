@@ -1,6 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { documentRoutes, fromDocumentOnce, publishTools, type DocumentRoute, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from '../mcp/published.ts';
 import type { McpTool } from '../mcp/tools.ts';
+import { BURST_REFUSED_CODE } from '../mcp/server.ts';
 import { WEEK_RULE, type WeeklyCaps } from '../usage/meter.ts';
 import { MIN_WORDS } from '../checkers/ai-text/applicability.ts';
 
@@ -265,6 +266,8 @@ function authenticationLines(service: Service): string[] {
     'Every response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`: the weekly allowance of metered calls, what is left ' +
       'after this call and the seconds until the week resets. Every error is JSON `{"detail": "…"}`, a sentence to act on; ' +
       'on 429 and 503 wait the `Retry-After` seconds before retrying.',
+    'The burst guard (about 10 requests at once, refilling about 30 a minute) counts each MCP tool call as one request, as its REST call: ' +
+      `in a JSON-RPC batch the calls beyond it are each answered with a JSON-RPC error (code ${BURST_REFUSED_CODE}, the seconds to wait in \`data.retry_after_seconds\`).`,
   ];
 }
 

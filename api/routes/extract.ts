@@ -73,7 +73,7 @@ export function extractRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & Sandbo
         '`fields` you name, a `template` (payslip, tax_invoice, bank_statement, receipt, contract), or with neither the fields of the ' +
         'type the document is classified as. Options add one key each. With a multipart upload give parameters in the query; with ' +
         'JSON, in the body. Extraction is not verification, and the document is never stored. One unit of the weekly allowance per call.',
-      middleware: [deps.sandbox.middleware(EXTRACT_TOOL), metered({ meter: deps.meter, countIf: countsAgainstAllowance })] as const,
+      middleware: [deps.sandbox.middleware(EXTRACT_TOOL), metered({ meter: deps.meter, countIf: countsAgainstAllowance, storedResultsFree: true })] as const,
       request: {
         query: ExtractQuery,
         body: { required: false, content: { 'application/json': { schema: ExtractBody }, 'multipart/form-data': { schema: ExtractForm } } },

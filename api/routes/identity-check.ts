@@ -49,7 +49,7 @@ const route = (deps: CheckerDeps) => createRoute({
     'A address, S signature) and how it counts under the scheme: AFP 100-point (points and primaries) or AUSTRAC safe harbour ' +
     `(a category path). Up to ${MAX_IDENTITY_DOCUMENTS} documents (PDF or images). Coverage for a person to act on, never a verdict. ` +
     'Identical documents with the same scheme are answered from the stored result, free. One unit of the weekly allowance per call.',
-  middleware: [deps.sandbox.middleware(IDENTITY_TOOL), metered({ meter: deps.meter, countIf: countsAgainstAllowance })] as const,
+  middleware: [deps.sandbox.middleware(IDENTITY_TOOL), metered({ meter: deps.meter, countIf: countsAgainstAllowance, storedResultsFree: true })] as const,
   request: {
     query: IdentityCheckQuery,
     body: { required: false, content: { 'application/json': { schema: IdentityCheckBody }, 'multipart/form-data': { schema: IdentityCheckForm } } },

@@ -1,6 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { Caller } from '../middleware/caller.ts';
 import { DocumentLibrary, LARGEST_DOCUMENT_BYTES } from '../orgs/documents.ts';
@@ -29,6 +28,7 @@ import {
 } from '../orgs/schemas.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
+import { routeBodyLimit } from '../middleware/body-limit.ts';
 
 export interface OrgRoutesOptions {
   state: StateDb;
@@ -225,7 +225,7 @@ const uploadDocumentRoute = createRoute({
   description: 'Multipart field `file`, at most 25 MB. Owners, admins and members may upload.',
   middleware: [
     // Refuses an oversized body from its Content-Length, or while it streams, before it is read whole.
-    bodyLimit({ maxSize: LARGEST_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES, onError: (c) => c.json({ detail: TOO_LARGE }, 413) }),
+    routeBodyLimit({ maxSize: LARGEST_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES, onError: (c) => c.json({ detail: TOO_LARGE }, 413) }),
     bodyMediaType('multipart'),
   ] as const,
   request: { params: OrgParams, body: { required: true, content: { 'multipart/form-data': { schema: UploadForm } } } },

@@ -115,7 +115,7 @@ export function warrantRoutes(options: WarrantRoutesOptions): OpenAPIHono<Caller
         'the signals with where each was found, and what to do next. PDF, PNG, JPEG, WebP, BMP or TIFF up to 25 MB. Identical bytes ' +
         'return the stored warrant, free (check first with GET /v1/warrants/check); `fresh=1` inspects again. A signal for review, ' +
         'never a fraud verdict. One unit of the weekly allowance per inspection.',
-      middleware: [options.sandbox.middleware(WARRANT_TOOL), metered({ meter: options.meter, countIf: countsAgainstAllowance })] as const,
+      middleware: [options.sandbox.middleware(WARRANT_TOOL), metered({ meter: options.meter, countIf: countsAgainstAllowance, storedResultsFree: true })] as const,
       request: {
         query: WarrantQuery,
         body: { required: false, content: { 'application/json': { schema: WarrantBody }, 'multipart/form-data': { schema: WarrantForm } } },

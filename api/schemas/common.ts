@@ -131,6 +131,38 @@ function decodeJson(bytes: ArrayBuffer): JsonBody {
   }
 }
 
+/** True when the request says its body is a form (`multipart/form-data` or `application/x-www-form-urlencoded`). */
+export function hasFormBody(c: Context): boolean {
+  const mediaType = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
+  return mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded';
+}
+
+const parsedForms = new WeakMap<object, Promise<string | null>>();
+
+/**
+ * Parses a form body once per request and says what is wrong with it, or null when it reads. The raw bytes are
+ * read first and the parsed form is left in Hono's body cache, so later readers (the sandbox switch, the route's
+ * validator, intake, the idempotency fingerprint) get the same form and bytes without parsing again. A form
+ * that does not parse (no boundary, a boundary the body never holds, a part cut off) must stop here: Hono's
+ * validator awaits a cached failed parse outside its own error handling, which would answer 500.
+ */
+export function formBodyProblem(c: Context): Promise<string | null> {
+  let problem = parsedForms.get(c.req);
+  if (problem === undefined) {
+    problem = c.req.parseBody({ all: true }).then(
+      () => null,
+      (error: unknown) => {
+        const cause = (error as { cause?: unknown } | null)?.cause;
+        const why = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+        return `The request body could not be read as ${c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase()} (${why}); ` +
+          'send the form as an HTTP client builds it, with the boundary its Content-Type header names.';
+      },
+    );
+    parsedForms.set(c.req, problem);
+  }
+  return problem;
+}
+
 /**
  * Reads a JSON body for a route that validates by hand rather than through `createRoute`: throws an
  * `HTTPException` the error handler answers as `{detail}`: 400 when the body is not JSON, is empty, or holds

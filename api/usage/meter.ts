@@ -31,7 +31,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const DEFAULT_CAPS: WeeklyCaps = { anonymous: 20, identified: 100 };
 
-/** A unit left unsettled this long (its process died mid-call) is free again. */
+/**
+ * A unit left unsettled this long is free again: the last resort for a process that died mid-call, when no later
+ * start on its machine released it first (data/state/instances.ts).
+ */
 const RESERVATION_TTL_MS = 60 * 60_000;
 /**
  * How long `allowance` may reuse figures it read, so the rate headers on every reply cost no query. Writes
@@ -116,6 +119,11 @@ export interface MeterOptions {
   state: StateDb;
   caps?: Partial<WeeklyCaps>;
   now?: () => Date;
+  /**
+   * The instance id of this process (data/state/instances.ts), written on each unit it reserves, so that should it
+   * die mid-call the next process to start frees the unit at once rather than when its hour ends.
+   */
+  owner?: string;
 }
 
 /**
@@ -128,6 +136,7 @@ export function createMeter(options: MeterOptions): Meter {
   const { state } = options;
   const caps: WeeklyCaps = { ...DEFAULT_CAPS, ...options.caps };
   const now = options.now ?? (() => new Date());
+  const owner = options.owner ?? null;
   // The current week and its start as stored (`week_start`): read on every request, by the rate headers.
   let cachedWeek: Week | undefined;
   let cachedWeekStart = '';
@@ -209,11 +218,12 @@ export function createMeter(options: MeterOptions): Meter {
         state.run('DELETE FROM usage_reservations WHERE subject = ? AND expires_at <= ?', subject.id, at.toISOString());
         const reservation: Reservation = { id: newId('res_'), subjectId: subject.id, weekStart };
         state.run(
-          'INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at) VALUES (?, ?, ?, ?)',
+          'INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at, owner) VALUES (?, ?, ?, ?, ?)',
           reservation.id,
           subject.id,
           weekStart,
           new Date(at.getTime() + RESERVATION_TTL_MS).toISOString(),
+          owner,
         );
         forget(subject.id, weekStart);
         return { granted: true, reservation };

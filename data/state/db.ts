@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
 import { fileURLToPath } from 'node:url';
+import { makePrivateDirSync, PRIVATE_FILE_MODE, touchPrivateFileSync } from '../../lib/private-files.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
@@ -27,13 +28,25 @@ export class StateUnavailableError extends Error {
   override readonly name = 'StateUnavailableError';
 }
 
-/** Opens (creating if needed) `<dataDir>/state/state.sqlite`, or an in-memory store for `':memory:'`. */
+/**
+ * Opens (creating if needed) `<dataDir>/state/state.sqlite`, or an in-memory store for `':memory:'`. The folder is
+ * 0700 and the store 0600 whatever the umask (it holds accounts, sessions and usage); SQLite gives its write-ahead
+ * log and shared-memory files the store's own mode, and ones an earlier version left open are mended here.
+ */
 export function openStateDb(location: string): StateDb {
   let path = ':memory:';
   if (location !== ':memory:') {
     const dir = join(location, 'state');
-    mkdirSync(dir, { recursive: true });
+    makePrivateDirSync(dir);
     path = join(dir, 'state.sqlite');
+    touchPrivateFileSync(path);
+    for (const companion of [`${path}-wal`, `${path}-shm`]) {
+      try {
+        chmodSync(companion, PRIVATE_FILE_MODE);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
   }
   const db = new DatabaseSync(path);
   // synchronous=NORMAL: in WAL mode a commit then skips its fsync (about 2 ms, blocking the event loop, on

@@ -24,6 +24,14 @@ function readCodelists(): Map<string, Set<string>> {
 // RFC 3339 date-time, as the schema's `format: date-time` means it.
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/i;
 
+/**
+ * RFC 3986 `URI` characters: a scheme, then only unreserved and reserved characters and percent-encoded octets.
+ * `URL.canParse` alone takes a space in an opaque path (`urn:…`), which the official OCDS tools (the `rfc3987`
+ * grammar behind the schema's `format: uri`) refuse. Hand-written: the formats package that carries the whole
+ * grammar is not among the project's dependencies, and the character set is what the export can get wrong.
+ */
+const RFC3986_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0-9A-Fa-f]{2})*$/;
+
 export interface OcdsValidation {
   valid: boolean;
   errors: string[];
@@ -39,7 +47,7 @@ export function ocdsPackageValidator(): (pack: unknown) => OcdsValidation {
   const codelists = readCodelists();
   const ajv = new Ajv({ allErrors: true, strict: false });
   ajv.addFormat('date-time', (value: string) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
-  ajv.addFormat('uri', (value: string) => URL.canParse(value));
+  ajv.addFormat('uri', (value: string) => RFC3986_URI.test(value) && URL.canParse(value));
   const inCodelist: ((file: string, data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] } = (file, data) => {
     const codes = codelists.get(file);
     if (!codes) throw new Error(`the schema names a codelist that is not kept: ${file}`);

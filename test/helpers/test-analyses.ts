@@ -64,9 +64,18 @@ export const endThread: Analysis<unknown, never> = async () => {
   process.exit(3);
 };
 
+/**
+ * Tells the page-1 classification (a blank page) of every document, as the real identity and pack analyses tell
+ * each page 1 they read: a route takes an analysis told of none as one that could read no document.
+ */
+function classifyEach(documents: Parameters<Analysis<unknown, unknown>>[0], context: Parameters<Analysis<unknown, unknown>>[2]): void {
+  for (const document of documents) context.firstPageClassified?.(document.sha256, classifyPage(null, { isImage: false, largestImageShare: 0 }));
+}
+
 /** An identity result naming each document it was given, so a test sees the route passed them on. */
 export const identity: Analysis<{ scheme: 'afp_100_point' | 'austrac_safe_harbour' }, IdentityResult> = async (documents, options, context) => {
   context.progress?.('classifying');
+  classifyEach(documents, context);
   return {
     scheme: { id: options.scheme, name: options.scheme, source: 'test analysis' },
     established: false,
@@ -82,16 +91,19 @@ export const identity: Analysis<{ scheme: 'afp_100_point' | 'austrac_safe_harbou
 };
 
 /** A pack result echoing its options in the scheme name. */
-export const pack: Analysis<unknown, PackResult> = async (documents, options) => ({
-  scheme: { id: 'test', name: JSON.stringify(options) },
-  complete: false,
-  slots: [],
-  missing: [],
-  documents: documents.map((document) => ({ filename: document.filename, classified_type: document.kind, confidence: 1 })),
-  unmatched_documents: [],
-  flags: [],
-  limitations: 'Test analysis.',
-});
+export const pack: Analysis<unknown, PackResult> = async (documents, options, context) => {
+  classifyEach(documents, context);
+  return {
+    scheme: { id: 'test', name: JSON.stringify(options) },
+    complete: false,
+    slots: [],
+    missing: [],
+    documents: documents.map((document) => ({ filename: document.filename, classified_type: document.kind, confidence: 1 })),
+    unmatched_documents: [],
+    flags: [],
+    limitations: 'Test analysis.',
+  };
+};
 
 /** An extraction result with the document's size as a field and the options in `document_type`. */
 export const extraction: Analysis<unknown, ExtractionResult> = async (documents, options, context) => {

@@ -1,7 +1,10 @@
-import { readDocument } from '../../documents/read.ts';
-import type { PageText } from '../../documents/types.ts';
-import type { Analysis } from '../types.ts';
+import { readDocument, type ReadDocument } from '../../documents/read.ts';
+import type { IntakeDocument, PageText } from '../../documents/types.ts';
+import type { Analysis, AnalysisContext } from '../types.ts';
 import { classifyDocument, type ExtractDocumentType } from './classify.ts';
+import { parseEInvoice, type EInvoice } from './einvoice.ts';
+import { einvoiceFields } from './einvoice-fields.ts';
+import { readInvoiceFields, type InvoiceField } from './invoice-fields.ts';
 import { FieldLocator, labelledPairs } from './locate.ts';
 import type { ExtractOptions, FieldRequest } from './options.ts';
 import { extractOptionNames, extractOptionRunners, type ExtractedField, type OptionName } from './options/index.ts';
@@ -31,12 +34,18 @@ export const analyseExtraction: Analysis<ExtractOptions, ExtractionResult> = asy
   const document = documents[0];
   if (!document) throw new Error('extract needs one document');
   context.progress?.('reading');
-  const read = await readDocument(document, { maxPages: options.max_pages, renderScale: options.render_scale, ocr: true });
+  const read = await readDocument(document, { maxPages: options.max_pages, renderScale: options.render_scale, ocr: true, embeddedFiles: true });
+  return extractFromRead(document, read, options, context);
+};
+
+/** The extraction of a document already read (the corpus tests read each file once and extract from it). */
+export async function extractFromRead(document: IntakeDocument, read: ReadDocument, options: ExtractOptions, context: Pick<AnalysisContext, 'progress'>): Promise<ExtractionResult> {
   context.progress?.('extracting');
   const mode = modeOf(options);
-  const classification = options.template ? null : classifyDocument(read.pages);
+  const einvoice = embeddedInvoice(read);
+  const classification = options.template ? null : classifyDocument(read.pages, einvoice !== null);
   const documentType: ExtractDocumentType | 'unrecognised' = options.template ?? classification!.document_type;
-  const { fields, notFound } = mode === 'classify_only' || mode === 'redact_only' ? { fields: {}, notFound: [] } : extractFields(read.pages, options, documentType, mode);
+  const { fields, notFound } = mode === 'classify_only' || mode === 'redact_only' ? { fields: {}, notFound: [] } : extractFields(read.pages, options, documentType, mode, einvoice);
   const optionResults: Partial<Record<OptionName, unknown>> = {};
   for (const name of extractOptionNames) {
     if (!(name in options.options)) continue;
@@ -52,12 +61,43 @@ export const analyseExtraction: Analysis<ExtractOptions, ExtractionResult> = asy
     pages_read: read.pages.length,
     page_limit: options.max_pages,
     page_count: read.pageCount,
-    capabilities_used: [...capabilitiesUsed(read.pages, options, documentType, mode), ...Object.keys(optionResults)],
+    capabilities_used: [...capabilitiesUsed(read.pages, options, documentType, mode, einvoice), ...Object.keys(optionResults)],
     // Each option's module declares its key's shape (tables' is the spec's); the runners return exactly that.
     ...(optionResults as Pick<ExtractionResult, 'tables'> & Record<string, unknown>),
     limitations,
   };
+}
+
+/** The first XML attachment that is an e-invoice (Factur-X, ZUGFeRD, XRechnung, UBL). */
+function embeddedInvoice(read: ReadDocument): EInvoice | null {
+  for (const file of read.embedded ?? []) {
+    const invoice = parseEInvoice(new TextDecoder('utf-8').decode(file.bytes));
+    if (invoice) return invoice;
+  }
+  return null;
+}
+
+/** The template fields the invoice reader fills, per template: its name for each. */
+const invoiceFieldNames: Partial<Record<ExtractDocumentType, Partial<Record<InvoiceField, string>>>> = {
+  tax_invoice: { supplier_name: 'supplier_name', invoice_number: 'invoice_number', invoice_date: 'invoice_date', due_date: 'due_date', buyer_name: 'buyer_name', subtotal: 'subtotal', tax: 'gst', total: 'total' },
+  receipt: { supplier_name: 'seller_name', invoice_number: 'receipt_number', invoice_date: 'date', tax: 'gst', total: 'total' },
 };
+
+/**
+ * An invoice's or receipt's core fields read by evidence (invoice-fields.ts: labels of every language, layout,
+ * arithmetic) and from its embedded e-invoice where it has one (checked against the print), in place of the
+ * label-beside-value reading, which stays for the fields the reader does not know (ABNs, payment method…).
+ */
+function readInvoiceInto(fields: Record<string, ExtractedField>, pages: PageText[], documentType: ExtractDocumentType, country: string | undefined, einvoice: EInvoice | null): void {
+  const names = invoiceFieldNames[documentType];
+  if (!names) return;
+  const printed = readInvoiceFields(pages, { country, receipt: documentType === 'receipt' }).fields;
+  const read = einvoice ? { ...printed, ...einvoiceFields(einvoice, pages, printed) } : printed;
+  for (const [field, name] of Object.entries(names) as [InvoiceField, string][]) {
+    const found = read[field];
+    if (found) fields[name] = { value: found.value, confidence: found.confidence, page: found.page };
+  }
+}
 
 /** With grounding, each field the text layer locates carries its box (spec: "gains bbox and text_layer_match"; null on scans). */
 function groundFields(fields: Record<string, ExtractedField>, grounded: Record<string, GroundedField>): void {
@@ -77,7 +117,7 @@ function modeOf(options: ExtractOptions): Mode {
   return 'classified';
 }
 
-function extractFields(pages: PageText[], options: ExtractOptions, documentType: ExtractDocumentType | 'unrecognised', mode: Mode): { fields: Record<string, ExtractedField>; notFound: string[] } {
+function extractFields(pages: PageText[], options: ExtractOptions, documentType: ExtractDocumentType | 'unrecognised', mode: Mode, einvoice: EInvoice | null): { fields: Record<string, ExtractedField>; notFound: string[] } {
   const pairs = labelledPairs(pages);
   const documentLabels = [...new Set(pairs.map((pair) => normaliseLabel(pair.label)))];
   const rules = [...(documentType === 'unrecognised' || (mode === 'fields' && !options.template) ? [] : templates[documentType].fields), ...(options.fields ?? []).map((field) => customRule(field, documentLabels))];
@@ -87,8 +127,9 @@ function extractFields(pages: PageText[], options: ExtractOptions, documentType:
   for (const rule of rules) {
     const found = locator.locate(rule);
     if (found) fields[rule.name] = found;
-    else notFound.push(rule.name);
   }
+  if (documentType !== 'unrecognised' && !(mode === 'fields' && !options.template)) readInvoiceInto(fields, pages, documentType, options.country, einvoice);
+  for (const rule of rules) if (!(rule.name in fields)) notFound.push(rule.name);
   if (mode === 'classified' && documentType === 'unrecognised') {
     for (const pair of pairs) {
       const name = snakeCase(pair.label);
@@ -140,8 +181,9 @@ function snakeCase(text: string): string {
     .replace(/^_|_$/g, '');
 }
 
-function capabilitiesUsed(pages: PageText[], options: ExtractOptions, documentType: ExtractDocumentType | 'unrecognised', mode: Mode): string[] {
+function capabilitiesUsed(pages: PageText[], options: ExtractOptions, documentType: ExtractDocumentType | 'unrecognised', mode: Mode, einvoice: EInvoice | null): string[] {
   const used = new Set<string>();
+  if (einvoice) used.add('read.embedded_einvoice');
   if (pages.some((page) => page.source === 'text_layer')) used.add('read.text_layer');
   if (pages.some((page) => page.source === 'ocr')) used.add('read.ocr');
   if (!options.template) used.add('classify.rules');

@@ -1,4 +1,6 @@
 import type { PageText } from '../../documents/types.ts';
+import { foldAccents } from './values.ts';
+import vocabulary from './vocabulary.json' with { type: 'json' };
 
 /**
  * The document types extraction knows (one per template), shared by the extract core's template choice
@@ -65,17 +67,60 @@ const rules: CueRule[] = [
   { type: 'contract', cue: 'execution block', pattern: /\b(?:executed|signed)\s+(?:as\s+an?\s+agreement|by|for\s+and\s+on\s+behalf)\b|\bwitness\b/i, weight: 2 },
 ];
 
+/** Title weight per type when the title opens a line (a document names itself at the head of a line). */
+const titleWeight: Record<ExtractDocumentType, number> = { tax_invoice: 4, receipt: 4, bank_statement: 4, payslip: 5, contract: 3 };
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The titles and cues of every language in vocabulary.json, matched on the folded text (lowercase, no
+ * accents). An English word an English rule above already knows is not counted twice.
+ */
+const vocabularyRules: CueRule[] = extractDocumentTypes.flatMap((type) => {
+  const known = (word: string) => rules.some((rule) => rule.type === type && rule.pattern.test(word));
+  const titles = Object.entries(vocabulary.document_titles[type]).flatMap(([language, words]) =>
+    words
+      .filter((word) => language !== 'en' || !known(word))
+      .map((word): CueRule => ({ type, cue: `"${word}" title`, pattern: new RegExp(`(?:^|\\t)[\\s\\-–*#|]*${escapeRegExp(foldAccents(word))}(?![\\p{L}])`, 'mu'), weight: titleWeight[type], title: true })),
+  );
+  const cues = Object.entries(vocabulary.cues[type]).flatMap(([language, entries]) =>
+    (entries as [string, number][])
+      .filter(([word]) => language !== 'en' || !known(word))
+      .map(([word, weight]): CueRule => ({ type, cue: word, pattern: new RegExp(`(?<![\\p{L}])${escapeRegExp(foldAccents(word))}(?![\\p{L}])`, 'u'), weight })),
+  );
+  return [...titles, ...cues];
+});
+
 /** Below this summed weight the type is `unrecognised`: one weak label alone is not a document type. */
 const minimumScore = 3.5;
 
-/** The document's type from the cues its pages show, with how sure and which cues decided it. */
-export function classifyDocument(pages: readonly PageText[]): Classification {
+/** An embedded e-invoice (Factur-X, ZUGFeRD, XRechnung, UBL) is an invoice by construction. */
+const einvoiceWeight = 6;
+
+/**
+ * The document's type from the cues its pages show, with how sure and which cues decided it. Each distinct
+ * cue counts once, on the first page it is seen; titles and cues of several languages may add up.
+ */
+export function classifyDocument(pages: readonly PageText[], embeddedInvoice = false): Classification {
   const cues: Cue[] = [];
+  const folded = pages.map((page) => ({ page: page.page, text: foldAccents(page.text) }));
   for (const rule of rules) {
     const page = pages.find((candidate) => rule.pattern.test(candidate.text));
     // A title on page 1 decides more than the same words deep inside a document.
     if (page) cues.push({ type: rule.type, cue: rule.cue, page: page.page, weight: page.page === 1 ? rule.weight : rule.weight / 2 });
   }
+  const titled = new Set<ExtractDocumentType>();
+  for (const rule of vocabularyRules) {
+    const page = folded.find((candidate) => rule.pattern.test(candidate.text));
+    if (!page) continue;
+    // One title per type: "Rechnung" and "Handelsrechnung" on one page are one title.
+    if (rule.title && titled.has(rule.type)) continue;
+    if (rule.title) titled.add(rule.type);
+    cues.push({ type: rule.type, cue: rule.cue, page: page.page, weight: page.page === 1 ? rule.weight : rule.weight / 2 });
+  }
+  if (embeddedInvoice) cues.push({ type: 'tax_invoice', cue: 'embedded e-invoice', page: 1, weight: einvoiceWeight });
   const scores = Object.fromEntries(extractDocumentTypes.map((type) => [type, 0])) as Record<ExtractDocumentType, number>;
   for (const cue of cues) scores[cue.type] += cue.weight;
   const ranked = [...extractDocumentTypes].sort((a, b) => scores[b] - scores[a]);

@@ -3,41 +3,62 @@
  * yes/no to booleans, and the identifier shapes Australian documents carry (ABN, ACN, BSB).
  */
 
-/** Countries that write a numeric date month first; everyone else this service sees (AU, NZ, IN, GB) writes the day first. */
+import vocabulary from './vocabulary.json' with { type: 'json' };
+
+/** Countries that write a numeric date month first; everyone else this service sees (AU, NZ, IN, GB, the EU) writes the day first. */
 const monthFirstCountries = new Set(['US', 'PH', 'FM', 'MH', 'PW']);
 
-const monthNumbers: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
-};
+/** Letters without their accents, lowercase: "März" and an OCR's "Marz" meet. */
+export function foldAccents(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Month names and abbreviations of every language in the vocabulary, folded, to their number. */
+const monthNumbers = new Map<string, number>();
+for (const names of [...Object.values(vocabulary.months), ...Object.values(vocabulary.month_abbreviations)]) {
+  names.forEach((name, index) => {
+    monthNumbers.set(foldAccents(name), index + 1);
+    if (name.length > 3) monthNumbers.set(foldAccents(name).slice(0, 3), index + 1);
+  });
+}
+monthNumbers.set('sept', 9);
+const monthWords = [...new Set([...monthNumbers.keys()])].sort((a, b) => b.length - a.length);
+
 /**
  * OCR misreads a capital J more than any other letter of a date: it sets it apart ("J une"), reads it as
  * a bar or bracket or two ("| une", "02+] an-2026") or drops it ("1 anuary"). Between a day and a year the
  * rest of the word still names exactly one month, so the J may be any of those or missing.
  */
 const capitalJ = '(?:j|[|)\\]}+!l]{1,2})?\\s?';
-const monthName = `(${capitalJ}(?:an(?:uary)?|une?|uly?)|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?`;
+/** Any month word, accents optional (the text is matched folded); the English J-months also as OCR misreads them. */
+const monthName = `(${capitalJ}(?:anuary|une|uly|an|un|ul)|${monthWords.map(escapeRegExp).join('|')})\\.?`;
 
-function monthNumber(name: string): number {
-  const word = name.toLowerCase().replace(/[^a-z]/g, '').replace(/^[jl]?(?=an|un|ul)/, 'j');
-  return monthNumbers[word.slice(0, 3)]!;
+function monthNumber(name: string): number | undefined {
+  const word = name.toLowerCase().replace(/[^a-z]/g, '');
+  const exact = monthNumbers.get(word);
+  if (exact) return exact;
+  const jMonth = word.replace(/^[jl]?(?=an|un|ul)/, 'j');
+  return monthNumbers.get(jMonth) ?? monthNumbers.get(jMonth.slice(0, 3));
 }
 
-const datePatterns: { pattern: RegExp; read: (match: RegExpExecArray, dayFirst: boolean) => [number, number, number] }[] = [
-  // 2026-05-03
-  { pattern: /\b(\d{4})-(\d{1,2})-(\d{1,2})\b/, read: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
-  // 3 May 2026, 3rd May, 2026, 03-May-2026
+type DateParts = [number, number | undefined, number];
+
+const datePatterns: { pattern: RegExp; read: (match: RegExpExecArray, dayFirst: boolean) => DateParts }[] = [
+  // 2026-05-03, 2026/05/03
+  { pattern: /(?<![\d.])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])/, read: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
+  // 3 May 2026, 3rd May, 2026, 03-May-2026, 5. März 2018, 13 novembre 2017, 14 de febrero de 2023, 5. března 2016
   {
-    pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[\\s-]*(?:of\\s+)?${monthName}[\\s,-]+(\\d{4}|\\d{2})\\b`, 'i'),
+    pattern: new RegExp(`(?<![\\d.])(\\d{1,2})(?:st|nd|rd|th|er|\\.)?[\\s-]*(?:of\\s+|de\\s+)?${monthName}(?:\\s+de)?[\\s,.-]+(\\d{4}|\\d{2})(?![\\d])`, 'i'),
     read: (m) => [fullYear(m[3]!), monthNumber(m[2]!), Number(m[1])],
   },
   // May 3, 2026
   {
-    pattern: new RegExp(`\\b${monthName}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'i'),
+    pattern: new RegExp(`\\b${monthName}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?![\\d])`, 'i'),
     read: (m) => [Number(m[3]), monthNumber(m[1]!), Number(m[2])],
   },
-  // 03/05/2026, 3.5.26, 03-05-2026: day or month first by country
+  // 03/05/2026, 3.5.26, 03-05-2026, 5. 3. 2016: day or month first by country
   {
-    pattern: /\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})\b/,
+    pattern: /(?<![\d.,])(\d{1,2})(?:\s?[/-]\s?|\.\s?)(\d{1,2})(?:\s?[/-]\s?|\.\s?)(\d{4}|\d{2})(?![\d])/,
     read: (m, dayFirst) => (dayFirst ? [fullYear(m[3]!), Number(m[2]), Number(m[1])] : [fullYear(m[3]!), Number(m[1]), Number(m[2])]),
   },
 ];
@@ -47,7 +68,8 @@ function fullYear(text: string): number {
   return text.length === 2 ? 2000 + year : year;
 }
 
-function isoDate([year, month, day]: [number, number, number]): string | null {
+function isoDate([year, month, day]: DateParts): string | null {
+  if (month === undefined || year < 1900 || year > 2100) return null;
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
   return date.toISOString().slice(0, 10);
@@ -60,13 +82,19 @@ export interface Found<T> {
   end: number;
 }
 
-/** Every date in `text`, in the order written, as ISO `YYYY-MM-DD`. */
-export function findDates(text: string, country: string | undefined): Found<string>[] {
-  const dayFirst = !monthFirstCountries.has(country ?? 'AU');
+/**
+ * Every date in `text`, in the order written, as ISO `YYYY-MM-DD`: numbers day first unless the country (or
+ * `dayFirst`, what the document's own unambiguous dates showed) says month first; month names in any language
+ * of the vocabulary.
+ */
+export function findDates(text: string, country: string | undefined, dayFirst: boolean = !monthFirstCountries.has(country ?? 'AU')): Found<string>[] {
+  const folded = foldAccents(text);
+  // Folding keeps one character per character for the scripts read here, so offsets stay the text's.
+  const searched = folded.length === text.length ? folded : text;
   const found: Found<string>[] = [];
   let offset = 0;
-  while (offset < text.length) {
-    const rest = text.slice(offset);
+  while (offset < searched.length) {
+    const rest = searched.slice(offset);
     let best: { match: RegExpExecArray; iso: string } | null = null;
     for (const { pattern, read } of datePatterns) {
       const match = pattern.exec(rest);
@@ -82,20 +110,60 @@ export function findDates(text: string, country: string | undefined): Found<stri
 }
 
 /**
- * Money as written on Australian documents: `$1,234.50`, `1234.50`, `AUD 1,234`, `(45.00)` or `-45.00`
- * or `45.00 DR` for a debit. Bare whole numbers count only with a currency sign (a quantity is not money).
+ * Whether the document writes numeric dates day first: a date whose first number is above 12 says so, one
+ * whose second is says month first; with neither (or both) the country decides.
  */
-const amountPattern = /(\()?(-)?\s*(?:(?:AUD|NZD|USD|A\$|NZ\$|US\$|\$)\s*)(-)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\)?(\s*(?:DR|CR)\b)?|(\()?(-)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{2})\)?(\s*(?:DR|CR)\b)?/gi;
+export function documentDayFirst(texts: readonly string[], country: string | undefined): boolean {
+  let dayFirst = 0;
+  let monthFirst = 0;
+  for (const text of texts) {
+    for (const match of text.matchAll(/(?<![\d.,])(\d{1,2})[/.-](\d{1,2})[/.-](?:\d{4}|\d{2})(?![\d])/g)) {
+      const [first, second] = [Number(match[1]), Number(match[2])];
+      if (first > 12 && second <= 12) dayFirst++;
+      else if (second > 12 && first <= 12) monthFirst++;
+    }
+  }
+  if (country) return !monthFirstCountries.has(country) || (monthFirst > 0 && dayFirst === 0 ? false : !monthFirstCountries.has(country));
+  if (dayFirst === 0 && monthFirst > 0) return false;
+  return true;
+}
 
-export function findAmounts(text: string): Found<number>[] {
-  const found: Found<number>[] = [];
+/** Currency signs and codes an amount may carry (vocabulary.json), longest first. */
+const currencyWords = Object.keys(vocabulary.currencies).sort((a, b) => b.length - a.length);
+const currencyPattern = currencyWords.map((word) => (/^[a-z.]+$/i.test(word) ? `${escapeRegExp(word)}(?![a-z])` : escapeRegExp(word))).join('|');
+
+/** A money amount and the currency written with it (a code, or the sign's code where the sign names one). */
+export interface FoundAmount extends Found<number> {
+  currency: string | null;
+  /** A currency sign or code was written with it. */
+  marked: boolean;
+}
+
+/**
+ * Money as documents write it: `$1,234.50`, `1.234,56 €`, `EUR 529,87`, `12 100,00 Kč`, `Kč 12.100,-`, `RM 9.00`,
+ * `(45.00)`, `-45.00`, `45,00-` or `45.00 DR` for a debit. The decimal mark is read per number: of two marks
+ * the last is the decimal one, one mark before exactly three digits groups thousands, before one or two digits
+ * it is decimal. Bare whole numbers count only with a currency sign (a quantity is not money).
+ */
+const amountPattern = new RegExp(
+  String.raw`(?<![\w.,'/-])(\()?([-−])?\s*(?:(${currencyPattern})\s?)?([-−])?\s*(\d{1,3}(?:(?:[.,'’]|[\u00a0\u202f](?=\d{3}(?:[.,]\d{1,2})?(?!\d)))\d{3})+|\d+)(?:([.,])(\d{1,2})(?!\d)|([.,])-(?!\d))?(?:\s?(${currencyPattern}))?([-−](?![\d]))?\)?(\s*(?:DR|CR)\b)?(?![\d.,]\d)`,
+  'gi',
+);
+
+export function findAmounts(text: string): FoundAmount[] {
+  const found: FoundAmount[] = [];
   for (const match of text.matchAll(amountPattern)) {
-    const signed = match[4] !== undefined;
-    const whole = signed ? match[4]! : match[9]!;
-    const cents = signed ? (match[5] ?? '') : match[10]!;
-    const negative = signed ? Boolean(match[1] || match[2] || match[3] || /DR/i.test(match[6] ?? '')) : Boolean(match[7] || match[8] || /DR/i.test(match[11] ?? ''));
-    const value = Number(whole.replace(/,/g, '') + cents);
-    found.push({ value: negative ? -value : value, start: match.index, end: match.index + match[0].length });
+    const [, open, minusBefore, currencyBefore, minusAfterSign, whole, , cents, dash, currencyAfter, minusAfter, debit] = match;
+    const marked = Boolean(currencyBefore || currencyAfter);
+    // A whole number is money only with a currency sign; "12,-" (a price in whole units) counts too.
+    if (cents === undefined && !marked && dash === undefined) continue;
+    const digits = whole!.replace(/[^\d]/g, '');
+    // One separator before exactly three digits and no decimals is ambiguous; with no currency sign it is a quantity or a number.
+    const value = Number(`${digits}${cents ? `.${cents}` : ''}`);
+    const negative = Boolean(open || minusBefore || minusAfterSign || minusAfter || /DR/i.test(debit ?? ''));
+    const currencyWord = (currencyBefore ?? currencyAfter ?? '').toLowerCase();
+    const currency = currencyWord === '' ? null : ((vocabulary.currencies as Record<string, string | null>)[currencyWord] ?? null);
+    found.push({ value: negative && value !== 0 ? -value : value, start: match.index, end: match.index + match[0].length, currency, marked });
   }
   return found;
 }
@@ -107,6 +175,10 @@ export function findNumbers(text: string): Found<number>[] {
     start: match.index,
     end: match.index + match[0].length,
   }));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const checkedBox = /[☑☒✔✓■]|\[\s*[xX✓✔]\s*\]|\(\s*[xX]\s*\)/;

@@ -159,3 +159,15 @@ test('analyseIdentity reads generated PDFs end to end, and copes with 11 documen
   assert.equal(many.documents[10]!.counts, false);
   assert.match(many.documents[10]!.note, /^could not be read: /);
 });
+
+test('a document that counts only while recent does not count when its issue date could not be read (a real AWS invoice classed a utility bill once counted 25 points)', () => {
+  const undated = doc('utility_bill', ['N', 'A'], { filename: 'aws-invoice.pdf' });
+  const dated = doc('utility_bill', ['N', 'A'], { filename: 'power.pdf', issued: '2026-10-01' });
+  const result = judgeIdentity('afp_100_point', [passport, undated], NOW);
+  const verdict = result.documents.find((document) => document.filename === 'aws-invoice.pdf')!;
+  assert.equal(verdict.counts, false);
+  assert.equal(verdict.points, 0);
+  assert.match(verdict.note, /issue date could not be read/);
+  assert.equal(judgeIdentity('afp_100_point', [passport, dated], NOW).documents.find((document) => document.filename === 'power.pdf')!.counts, true);
+  assert.equal(judgeIdentity('austrac_safe_harbour', [undated], NOW).documents[0]!.counts, false);
+});

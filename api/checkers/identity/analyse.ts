@@ -164,6 +164,10 @@ function eligibleDocuments(rules: Partial<Record<DocumentType, DocumentRule>>, d
     if (rule.needs_photo && !classification.shows.includes('P')) return refuse('this document type counts only with its photograph, and no photograph was found on page 1');
     const expiry = expiryProblem(classification.expires, rule.expired_grace_days ?? 0, now);
     if (expiry) return refuse(expiry);
+    // A document that counts only while recent counts only when its date could be read: an unread date is not a recent one.
+    if (rule.max_age_months && classification.issued === null) {
+      return refuse(`its issue date could not be read from page 1, and ${documentTypePhrase(type).replace(/^an? /, 'this ')} counts only when issued within ${rule.max_age_months} months`);
+    }
     if (rule.max_age_months && classification.issued && monthsBetween(classification.issued, now) > rule.max_age_months) {
       return refuse(`issued ${classification.issued}, more than ${rule.max_age_months} months before the check`);
     }
@@ -181,7 +185,6 @@ function eligibleDocuments(rules: Partial<Record<DocumentType, DocumentRule>>, d
     issuerDigestsCounted.set(type, [...earlier, classification.issuerDigest]);
     const notes: string[] = [];
     if (classification.expires === null && rule.expired_grace_days === undefined && hasExpiry(type)) notes.push('expiry date not readable');
-    if (rule.max_age_months && classification.issued === null) notes.push(`issue date not readable (it must be within ${rule.max_age_months} months)`);
     if (classification.expires !== null && rule.expired_grace_days && classification.expires < now.slice(0, 10)) notes.push(`expired ${classification.expires}, within the ${rule.expired_grace_days / 365} years allowed`);
     return { ...base, counts: true, note: notes.join('; '), category: rule.category };
   });

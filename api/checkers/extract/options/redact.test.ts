@@ -27,7 +27,30 @@ test('a labelled TFN on a PDF: its span in the page text, its box and the masked
   assert.deepEqual([bbox[0], bbox[1], bbox[3]], [200, 100, 10]);
   assert.ok(Math.abs(bbox[2]! - 50) < 8, `width ${bbox[2]}`);
   assert.equal(result.pages[0]!.text, 'Employee declaration\nTFN\t███ ███ ███\nInvoice 123456782');
-  assert.deepEqual(result.counts, { tfn: 1, abn: 0, medicare: 0, bank_account: 0, email: 0, phone: 0, date_of_birth: 0 });
+  assert.deepEqual(result.counts, { tfn: 1, abn: 0, medicare: 0, bank_account: 0, email: 0, phone: 0, date_of_birth: 0, iban: 0, card_number: 0, vat: 0, tax_id: 0, national_id: 0, health_id: 0 });
+});
+
+test('phones of any country, accounts, tax, national and health identifiers of AU, NZ, US, UK, IN and the EU', () => {
+  const spans = (text: string) => piiSpans(text).map((span) => [span.kind, text.slice(span.start, span.end)]);
+  assert.deepEqual(spans('Tel. (870)-931-0505'), [['phone', '(870)-931-0505']]);
+  assert.deepEqual(spans('fon +49 89 123456-0 and +44 20 7946 0958'), [['phone', '+49 89 123456-0'], ['phone', '+44 20 7946 0958']]);
+  assert.deepEqual(spans('Phone: 09 69 36 66 66'), [['phone', '09 69 36 66 66']]);
+  assert.deepEqual(spans('IBAN DE88 2008 0000 0970 3757 00'), [['iban', 'DE88 2008 0000 0970 3757 00']]);
+  assert.deepEqual(spans('IBAN DE88 2008 0000 0970 3757 01'), []);
+  assert.deepEqual(spans('USt-IdNr. DE123456789'), [['vat', 'DE123456789']]);
+  assert.deepEqual(spans('GSTIN 27AAPFU0939F1ZV'), [['vat', '27AAPFU0939F1ZV']]);
+  assert.deepEqual(spans('PAN AAPFU0939F'), [['tax_id', 'AAPFU0939F']]);
+  assert.deepEqual(spans('Steuernummer: 201/113/40209'), [['tax_id', '201/113/40209']]);
+  assert.deepEqual(spans('SSN 123-45-6789'), [['national_id', '123-45-6789']]);
+  assert.deepEqual(spans('NI number AB 12 34 56 C'), [['national_id', 'AB 12 34 56 C']]);
+  assert.deepEqual(spans('Aadhaar 2345 6789 0124'), [['national_id', '2345 6789 0124']]);
+  assert.deepEqual(spans('Aadhaar 2345 6789 0125'), []);
+  assert.deepEqual(spans('NHS number 943 476 5919'), [['health_id', '943 476 5919']]);
+  assert.deepEqual(spans('IRD number 49-091-850'), [['tax_id', '49-091-850']]);
+  assert.deepEqual(spans('Card 4111 1111 1111 1111'), [['card_number', '4111 1111 1111 1111']]);
+  assert.deepEqual(spans('Kontonr.: 1234 5678 90'), [['bank_account', '1234 5678 90']]);
+  // Nine digits alone are as likely an invoice number: no phone without a label or an international prefix.
+  assert.deepEqual(spans('Invoice 301524887'), []);
 });
 
 test('settings choose the kinds; unknown settings are refused', async () => {

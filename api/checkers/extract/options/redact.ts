@@ -1,9 +1,11 @@
 import { z } from '@hono/zod-openapi';
+import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js/max';
+import { validAadhaar, validIban, validIrd, validLuhn, validNhs, validVat } from './identifier-checks.ts';
 import { locatePage, spanBox, type LocatedPage } from './page-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
 
-const piiKinds = ['tfn', 'abn', 'medicare', 'bank_account', 'email', 'phone', 'date_of_birth'] as const;
+const piiKinds = ['tfn', 'abn', 'medicare', 'bank_account', 'email', 'phone', 'date_of_birth', 'iban', 'card_number', 'vat', 'tax_id', 'national_id', 'health_id'] as const;
 
 export type PiiKind = (typeof piiKinds)[number];
 
@@ -24,7 +26,7 @@ export const redactedSpan = z
     start: z.number().int().describe("Offset of the span's first character in its page's text (pages[].text here, which masks it character for character)"),
     end: z.number().int().describe('Offset after its last character'),
     bbox: z.array(z.number()).length(4).nullable().describe('[x, y, width, height] in points from the top-left'),
-    basis: z.enum(['check_digit', 'label', 'format']).describe('What made it personal information: a valid check digit, a label beside it, or its form alone'),
+    basis: z.enum(['check_digit', 'label', 'format']).describe('What made it personal information: a valid check digit, a label beside it, or its form alone (phones: a number valid for its country by libphonenumber, written internationally or beside a phone label)'),
   })
   .openapi('RedactedSpan');
 
@@ -111,11 +113,100 @@ const detectors: Detector[] = [
     judge: () => 'format',
   },
   {
+    kind: 'iban',
+    // ISO 13616: two letters, two check digits, up to 30 letters and digits, printed in groups of four; kept when mod 97 is 1.
+    pattern: /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})\b/g,
+    judge: (value) => (validIban(value) ? 'check_digit' : null),
+  },
+  {
+    kind: 'card_number',
+    pattern: new RegExp(`${noDigitBefore}(\\d{4}[ -]\\d{4}[ -]\\d{4}[ -]\\d{1,7}|\\d{15,16})${noDigitAfter}`, 'g'),
+    judge: (value) => (validLuhn(value.replace(/\D/g, '')) ? 'check_digit' : null),
+  },
+  {
+    kind: 'vat',
+    // EU VAT numbers (country prefix, VIES formats), the UK's GB prefix and India's GSTIN; kept when the country's check holds or a label says VAT.
+    pattern: /\b((?:ATU\d{8}|BE[01]\d{9}|CZ\d{8,10}|DE\d{9}|DK\d{8}|EE\d{9}|EL\d{9}|ES[A-Z0-9]\d{7}[A-Z0-9]|FI\d{8}|FR[A-Z0-9]{2}\d{9}|GB(?:\d{9}|\d{12})|HR\d{11}|HU\d{8}|IE\d[A-Z0-9+*]\d{5}[A-Z]{1,2}|IT\d{11}|LT(?:\d{9}|\d{12})|LU\d{8}|LV\d{11}|MT\d{8}|NL\d{9}B\d{2}|PL\d{10}|PT\d{9}|RO\d{2,10}|SE\d{12}|SI\d{8}|SK\d{10})|\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z])\b/g,
+    judge: (value, before) => (validVat(value) ? 'check_digit' : /\b(?:VAT|USt|MwSt|TVA|IVA|BTW|DIČ|DIC|GST(?:IN)?|UID)\b/i.test(before) ? 'label' : 'format'),
+  },
+  {
+    kind: 'vat',
+    // A VAT number written with spaces after its label: "FR 74 397 480 930", "VAT Reg No: GB 123 4567 89".
+    pattern: /\b(?:VAT|USt|TVA|IVA|BTW|UID)[\w .\-/]{0,20}?[:\s]\s*([A-Z]{2}[ ]?\d[\d ]{7,14}\d)\b/gi,
+    judge: () => 'label',
+  },
+  {
+    kind: 'tax_id',
+    // A tax number beside its label: Steuernummer, St.-Nr., SIREN/SIRET are not personal, CUIT, EIN, UTR, IRD, PAN, TIN, NIF, IČ/DIČ.
+    pattern: /\b(?:steuer-?(?:nummer|nr)|st\.?-?nr|tax\s*(?:id|no|number|reference)|tin|ein|utr|ird(?:\s*(?:no|number))?|pan|nif|cuit|cuil|ingresos\s+brutos|i\.?b\.?|iČ|ič|ico|rfc|abn\s*\/\s*tin)\.?(?:\s*(?:nr|no|number|nummer))?\.?\s*[:#]?\s*([A-Z]{0,5}[ -]?\d[\d/ .-]{5,16}\d[A-Z]?)(?![\d])/gi,
+    judge: () => 'label',
+  },
+  {
+    kind: 'tax_id',
+    // India PAN: five letters, four digits, a letter (the fourth letter says the holder's type).
+    pattern: /\b([A-Z]{3}[ABCFGHLJPTK][A-Z]\d{4}[A-Z])\b/g,
+    judge: () => 'format',
+  },
+  {
+    kind: 'tax_id',
+    // New Zealand IRD number, 8 or 9 digits with its check digit, beside its label.
+    pattern: /\bIRD(?:\s*(?:no\.?|number))?[\s:#]{0,4}(\d{2,3}[ -]?\d{3}[ -]?\d{3})(?!\d)/gi,
+    judge: (value) => (validIrd(value.replace(/\D/g, '')) ? 'check_digit' : 'label'),
+  },
+  {
+    kind: 'national_id',
+    // US social security number (not 000, 666 or 9xx in the area), UK National Insurance number, India Aadhaar (Verhoeff check).
+    pattern: new RegExp(`${noDigitBefore}((?!000|666|9\\d\\d)\\d{3}-(?!00)\\d{2}-(?!0000)\\d{4}|[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\\d{2} ?\\d{2} ?\\d{2} ?[A-D]|[2-9]\\d{3} \\d{4} \\d{4})${noDigitAfter}`, 'g'),
+    judge: (value, before) => {
+      const digits = value.replace(/\D/g, '');
+      if (/^\d{12}$/.test(digits)) return validAadhaar(digits) ? 'check_digit' : null;
+      if (/^[A-Z]/.test(value)) return /\bNI(?:NO)?\b|national\s+insurance/i.test(before) || /^[A-Z]{2}\d{6}[A-D]$/.test(value) ? 'format' : null;
+      return 'format';
+    },
+  },
+  {
+    kind: 'health_id',
+    // UK NHS number (10 digits, mod 11) beside its label, New Zealand NHI (three letters, four digits) beside its label.
+    pattern: /\b(?:NHS(?:\s*(?:no\.?|number))?|NHI(?:\s*(?:no\.?|number))?)[\s:#]{0,4}(\d{3}[ -]?\d{3}[ -]?\d{4}|[A-HJ-NP-Z]{3}\d{2}[A-Z\d]{2})(?![\dA-Z])/gi,
+    judge: (value) => (/^\d/.test(value) ? (validNhs(value.replace(/\D/g, '')) ? 'check_digit' : null) : 'label'),
+  },
+  {
+    kind: 'bank_account',
+    // Account numbers beside their label in other languages: Kontonr., Konto-Nr., N° de compte, Número de cuenta, Číslo účtu, A/C No.
+    pattern: /\b(?:konto(?:-?nr|nummer)?|kto|n°\s*de\s*compte|num[eé]ro\s+de\s+compte|n[uú]mero\s+de\s+cuenta|cuenta|[cč][ií]slo\s+[uú][cč]tu|a\/c(?:\s*no)?|acct\.?\s*no\.?(?:\s*#)?|blz|sort\s*code|routing(?:\s*(?:no|number))?|aba(?:\s*#)?)\.?[\s:#]{0,6}(\d[\d -]{3,22}\d)(?!\d)/gi,
+    judge: () => 'label',
+  },
+  {
     kind: 'date_of_birth',
     pattern: new RegExp(String.raw`\b(?:date\s+of\s+birth|birth\s*date|D\.?O\.?B\.?|born(?:\s+on)?)[\s:]{0,6}(${dateText})`, 'gi'),
     judge: () => 'label',
   },
 ];
+
+/** Words that say a number beside them is a telephone or fax number, in the languages the vocabulary reads. */
+const phoneLabel = /(?:\b(?:tel|tél|telefon|telephone|téléphone|teléfono|phone|ph|mobile|mob|mobil|handy|cell|fon|fax|t|f|m)\b\.?|📞|☎|📱)[\s.:]*$/i;
+/** Countries whose numbers are tried for a phone written without its international prefix. */
+const phoneCountries: CountryCode[] = ['AU', 'NZ', 'US', 'GB', 'IN', 'DE', 'FR', 'ES', 'IT', 'NL', 'CZ', 'AR', 'MY', 'ID', 'IE', 'AT', 'CH', 'BE'];
+
+/**
+ * Telephone numbers of any country by libphonenumber: a number written with its international prefix
+ * (+44 …) that is valid there, or one written nationally that is valid in one of `phoneCountries` and has a
+ * phone label just before it ("Tel.", "Fax", "fon", "📞"). A number alone without either is left to the
+ * Australian pattern above: nine digits could as well be an invoice number.
+ */
+function phoneSpans(text: string): Candidate[] {
+  const spans: Candidate[] = [];
+  for (const found of findPhoneNumbersInText(text)) {
+    if (found.number.isValid()) spans.push({ kind: 'phone', start: found.startsAt, end: found.endsAt, basis: 'format' });
+  }
+  for (const country of phoneCountries) {
+    for (const found of findPhoneNumbersInText(text, { defaultCountry: country })) {
+      if (!found.number.isValid() || !phoneLabel.test(textBefore(text, found.startsAt).slice(-12))) continue;
+      spans.push({ kind: 'phone', start: found.startsAt, end: found.endsAt, basis: 'label' });
+    }
+  }
+  return spans;
+}
 
 /**
  * Personal information in the page text, each span with its page, offsets and box, and the page text
@@ -138,7 +229,7 @@ export async function redact(input: OptionInput): Promise<RedactOutput> {
 
 /** Every span of personal information in `text`, in text order, without overlaps. */
 export function piiSpans(text: string): Candidate[] {
-  const candidates: Candidate[] = [];
+  const candidates: Candidate[] = phoneSpans(text);
   for (const detector of detectors) {
     for (const match of text.matchAll(detector.pattern)) {
       const value = match[1] ?? match[0];

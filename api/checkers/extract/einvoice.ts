@@ -1,0 +1,232 @@
+import { XMLParser } from 'fast-xml-parser';
+
+/**
+ * Structured e-invoices carried inside a PDF (Factur-X and ZUGFeRD 2 / XRechnung in UN/CEFACT CII, ZUGFeRD 1
+ * in its older CII dialect) or sent as XML (UBL 2.1 Invoice and CreditNote, which PEPPOL BIS Billing 3.0 and
+ * its A-NZ profile use). The XML is the invoice's machine-readable original, so its values beat any reading of
+ * the printed page. fast-xml-parser reads it (namespace prefixes dropped, so the dialects share paths);
+ * entity expansion is bounded so a crafted file cannot grow in memory.
+ */
+
+export type EInvoiceSyntax = 'cii' | 'zugferd1' | 'ubl';
+
+export interface EInvoiceLine {
+  description: string | null;
+  quantity: number | null;
+  unit_price: number | null;
+  amount: number | null;
+}
+
+export interface EInvoice {
+  syntax: EInvoiceSyntax;
+  /** The guideline (profile) identifier the file declares, e.g. `urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended`. */
+  profile: string | null;
+  /** 380 invoice, 381 credit note, … (UNTDID 1001), or UBL's root name. */
+  type_code: string | null;
+  invoice_number: string | null;
+  invoice_date: string | null;
+  due_date: string | null;
+  currency: string | null;
+  seller_name: string | null;
+  seller_tax_ids: string[];
+  buyer_name: string | null;
+  buyer_tax_ids: string[];
+  subtotal: number | null;
+  tax: number | null;
+  /** The invoice total with tax (GrandTotalAmount, TaxInclusiveAmount). */
+  grand_total: number | null;
+  /** What is left to pay after prepayments (DuePayableAmount, PayableAmount). */
+  payable: number | null;
+  lines: EInvoiceLine[];
+}
+
+/** Largest XML read: a real e-invoice is tens of kilobytes. */
+export const maxEInvoiceBytes = 4 * 1024 * 1024;
+
+const parser = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  processEntities: { enabled: true, maxEntityCount: 20, maxEntitySize: 1000, maxExpandedLength: 20_000, maxTotalExpansions: 1000, maxExpansionDepth: 5 },
+});
+
+type Node = Record<string, unknown>;
+
+/** The e-invoice in `xml`, or null when it is not one of the syntaxes read here (or not XML at all). */
+export function parseEInvoice(xml: string): EInvoice | null {
+  if (xml.length > maxEInvoiceBytes) return null;
+  let tree: Node;
+  try {
+    tree = parser.parse(xml) as Node;
+  } catch {
+    return null;
+  }
+  for (const [name, root] of Object.entries(tree)) {
+    if (!isNode(root)) continue;
+    if (name === 'CrossIndustryInvoice') return readCii(root, 'cii');
+    if (name === 'CrossIndustryDocument' || (name === 'Invoice' && child(root, 'HeaderExchangedDocument'))) return readCii(root, 'zugferd1');
+    if (name === 'Invoice' || name === 'CreditNote') return readUbl(root, name);
+  }
+  return null;
+}
+
+/** CII in both dialects: ZUGFeRD 1 names its blocks `…SupplyChainTrade…`, D16B `…HeaderTrade…`. */
+function readCii(root: Node, syntax: 'cii' | 'zugferd1'): EInvoice {
+  const typeCode = text(child(child(root, 'ExchangedDocument', 'HeaderExchangedDocument'), 'TypeCode'));
+  // A credit note (381) states its amounts as positive figures of a document that reduces what is owed.
+  const sign = typeCode === '381' ? -1 : 1;
+  const signed = (value: number | null) => (value === null ? null : value > 0 ? value * sign : value);
+  const header = child(root, 'ExchangedDocument', 'HeaderExchangedDocument');
+  const context = child(root, 'ExchangedDocumentContext', 'SpecifiedExchangedDocumentContext');
+  const transaction = child(root, 'SupplyChainTradeTransaction', 'SpecifiedSupplyChainTradeTransaction');
+  const agreement = child(transaction, 'ApplicableHeaderTradeAgreement', 'ApplicableSupplyChainTradeAgreement');
+  const settlement = child(transaction, 'ApplicableHeaderTradeSettlement', 'ApplicableSupplyChainTradeSettlement');
+  const summation = child(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation', 'SpecifiedTradeSettlementMonetarySummation');
+  const currency = text(child(settlement, 'InvoiceCurrencyCode'));
+  const seller = child(agreement, 'SellerTradeParty');
+  const buyer = child(agreement, 'BuyerTradeParty');
+  const terms = children(settlement, 'SpecifiedTradePaymentTerms');
+  return {
+    syntax,
+    profile: text(child(child(context, 'GuidelineSpecifiedDocumentContextParameter'), 'ID')),
+    type_code: typeCode,
+    invoice_number: text(child(header, 'ID')),
+    invoice_date: ciiDate(child(header, 'IssueDateTime')),
+    due_date: terms.map((term) => ciiDate(child(term, 'DueDateDateTime'))).find((date) => date !== null) ?? null,
+    currency,
+    seller_name: text(child(seller, 'Name')),
+    seller_tax_ids: taxIds(seller),
+    buyer_name: text(child(buyer, 'Name')),
+    buyer_tax_ids: taxIds(buyer),
+    subtotal: signed(amountIn(summation, 'TaxBasisTotalAmount', currency) ?? amountIn(summation, 'LineTotalAmount', currency)),
+    tax: signed(amountIn(summation, 'TaxTotalAmount', currency)),
+    grand_total: signed(amountIn(summation, 'GrandTotalAmount', currency)),
+    payable: signed(amountIn(summation, 'DuePayableAmount', currency) ?? amountIn(summation, 'GrandTotalAmount', currency)),
+    lines: children(transaction, 'IncludedSupplyChainTradeLineItem').map((line) => {
+      const delivery = child(line, 'SpecifiedLineTradeDelivery', 'SpecifiedSupplyChainTradeDelivery');
+      const lineAgreement = child(line, 'SpecifiedLineTradeAgreement', 'SpecifiedSupplyChainTradeAgreement');
+      const lineSettlement = child(line, 'SpecifiedLineTradeSettlement', 'SpecifiedSupplyChainTradeSettlement');
+      const lineSummation = child(lineSettlement, 'SpecifiedTradeSettlementLineMonetarySummation', 'SpecifiedTradeSettlementMonetarySummation');
+      return {
+        description: text(child(child(line, 'SpecifiedTradeProduct'), 'Name')),
+        quantity: numberOf(text(child(delivery, 'BilledQuantity'))),
+        unit_price: numberOf(text(child(child(lineAgreement, 'NetPriceProductTradePrice'), 'ChargeAmount'))),
+        amount: numberOf(text(child(lineSummation, 'LineTotalAmount'))),
+      };
+    }),
+  };
+}
+
+function readUbl(root: Node, rootName: 'Invoice' | 'CreditNote'): EInvoice {
+  const currency = text(child(root, 'DocumentCurrencyCode'));
+  const totals = child(root, 'LegalMonetaryTotal');
+  const seller = child(child(root, 'AccountingSupplierParty'), 'Party');
+  const buyer = child(child(root, 'AccountingCustomerParty'), 'Party');
+  const taxTotals = children(root, 'TaxTotal').map((total) => child(total, 'TaxAmount'));
+  const sign = rootName === 'CreditNote' ? -1 : 1;
+  const signed = (value: number | null) => (value === null ? null : value * sign);
+  return {
+    syntax: 'ubl',
+    profile: text(child(root, 'CustomizationID')),
+    type_code: text(child(root, 'InvoiceTypeCode', 'CreditNoteTypeCode')) ?? rootName,
+    invoice_number: text(child(root, 'ID')),
+    invoice_date: isoDate(text(child(root, 'IssueDate'))),
+    due_date: isoDate(text(child(root, 'DueDate')) ?? text(child(child(root, 'PaymentMeans'), 'PaymentDueDate'))),
+    currency,
+    seller_name: partyName(seller),
+    seller_tax_ids: ublTaxIds(seller),
+    buyer_name: partyName(buyer),
+    buyer_tax_ids: ublTaxIds(buyer),
+    subtotal: signed(amountIn(totals, 'TaxExclusiveAmount', currency) ?? amountIn(totals, 'LineExtensionAmount', currency)),
+    tax: signed(pickCurrency(taxTotals, currency)),
+    grand_total: signed(amountIn(totals, 'TaxInclusiveAmount', currency)),
+    payable: signed(amountIn(totals, 'PayableAmount', currency) ?? amountIn(totals, 'TaxInclusiveAmount', currency)),
+    lines: children(root, rootName === 'Invoice' ? 'InvoiceLine' : 'CreditNoteLine').map((line) => ({
+      description: text(child(child(line, 'Item'), 'Name')) ?? text(child(child(line, 'Item'), 'Description')),
+      quantity: numberOf(text(child(line, 'InvoicedQuantity', 'CreditedQuantity'))),
+      unit_price: numberOf(text(child(child(line, 'Price'), 'PriceAmount'))),
+      amount: numberOf(text(child(line, 'LineExtensionAmount'))),
+    })),
+  };
+}
+
+function partyName(party: Node | null): string | null {
+  return text(child(child(party, 'PartyLegalEntity'), 'RegistrationName')) ?? text(child(child(party, 'PartyName'), 'Name'));
+}
+
+/** UBL: the VAT/GST number (PartyTaxScheme) and the legal registration (PartyLegalEntity, e.g. an ABN with scheme 0151). */
+function ublTaxIds(party: Node | null): string[] {
+  const ids = [
+    ...children(party, 'PartyTaxScheme').map((scheme) => text(child(scheme, 'CompanyID'))),
+    text(child(child(party, 'PartyLegalEntity'), 'CompanyID')),
+    text(child(party, 'EndpointID')),
+  ];
+  return [...new Set(ids.filter((id): id is string => id !== null))];
+}
+
+function taxIds(party: Node | null): string[] {
+  return children(party, 'SpecifiedTaxRegistration')
+    .map((registration) => text(child(registration, 'ID')))
+    .filter((id): id is string => id !== null);
+}
+
+/** `<DateTimeString format="102">20180305</DateTimeString>` (ZUGFeRD 1 puts the string on the element itself). */
+function ciiDate(node: Node | null): string | null {
+  const inner = child(node, 'DateTimeString');
+  return isoDate(text(inner ?? node));
+}
+
+function isoDate(value: string | null): string | null {
+  if (!value) return null;
+  const match = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(value.trim());
+  if (!match) return null;
+  const iso = `${match[1]}-${match[2]}-${match[3]}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso ? null : iso;
+}
+
+/** An amount element in the invoice's currency when it is repeated in another (CII allows the tax total in the accounting currency too). */
+function amountIn(parent: Node | null, name: string, currency: string | null): number | null {
+  return pickCurrency(children(parent, name), currency);
+}
+
+function pickCurrency(nodes: unknown[], currency: string | null): number | null {
+  const withCurrency = nodes.find((node) => isNode(node) && currency !== null && node['@currencyID'] === currency);
+  return numberOf(text(withCurrency ?? nodes[0] ?? null));
+}
+
+function numberOf(value: string | null): number | null {
+  if (value === null || !/^-?\d+(?:\.\d+)?$/.test(value)) return null;
+  return Number(value);
+}
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The first child by any of the names (one element or the first of a list). */
+function child(parent: unknown, ...names: string[]): Node | null {
+  for (const name of names) {
+    const found = children(parent, name)[0];
+    if (found !== undefined) return isNode(found) ? found : { '#text': found };
+  }
+  return null;
+}
+
+function children(parent: unknown, name: string): Node[] {
+  if (!isNode(parent)) return [];
+  const value = parent[name];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map((item) => (isNode(item) ? item : { '#text': item }));
+}
+
+function text(node: unknown): string | null {
+  if (node === null || node === undefined) return null;
+  const value = isNode(node) ? node['#text'] : node;
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const trimmed = String(value).replace(/\s+/g, ' ').trim();
+  return trimmed === '' ? null : trimmed;
+}

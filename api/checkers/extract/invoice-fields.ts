@@ -1,0 +1,524 @@
+import type { PageText } from '../../documents/types.ts';
+import type { LocatedValue } from './locate.ts';
+import { cellPages, horizontalOverlap, type CellPage, type PageCell } from './page-cells.ts';
+import { documentDayFirst, findAmounts, findDates, foldAccents } from './values.ts';
+import vocabulary from './vocabulary.json' with { type: 'json' };
+
+/**
+ * The fields every invoice and receipt has, read from the printed page by evidence: labels of any language in
+ * vocabulary.json, paired with their value by layout (the rest of the cell, the cells to its right, the cell
+ * below it), and for the amounts by arithmetic (subtotal plus tax is the total, what was tendered less the
+ * change is what was paid). Each field's confidence is how strong that evidence was: a label that names only
+ * this field, its value beside it, the sums agreeing and no other candidate close behind make it high; a
+ * label that often means something else, a value found far from it, or a rival value make it low.
+ */
+
+export type InvoiceField = 'invoice_number' | 'invoice_date' | 'due_date' | 'total' | 'subtotal' | 'tax' | 'supplier_name' | 'buyer_name';
+type VocabularyField = InvoiceField | 'payable' | 'tendered' | 'change';
+
+interface Label {
+  field: VocabularyField;
+  text: string;
+  weight: number;
+  pattern: RegExp;
+}
+
+/** A label found in a cell, and where. */
+interface LabelHit {
+  label: Label;
+  cell: PageCell;
+  /** Offsets of the label in the cell's text. */
+  start: number;
+  end: number;
+}
+
+interface Candidate<T> {
+  value: T;
+  /** 0..1: the label's strength times how the value was placed (before the page's reading confidence). */
+  score: number;
+  cell: PageCell;
+  label: LabelHit | null;
+  /** How the value was placed next to its label. */
+  placement: Placement;
+}
+
+type Placement = 'same_cell' | 'right' | 'below' | 'sentence' | 'letterhead' | 'unlabelled';
+
+const placementWeight: Record<Placement, number> = { same_cell: 1, right: 0.95, below: 0.85, sentence: 0.8, letterhead: 0.7, unlabelled: 0.55 };
+
+const labels: Label[] = Object.entries(vocabulary.fields).flatMap(([field, languages]) =>
+  Object.values(languages).flatMap((entries) =>
+    (entries as [string, number][]).map(([text, weight]) => ({ field: field as VocabularyField, text, weight, pattern: labelPattern(text) })),
+  ),
+);
+
+/** A label at a word boundary, folded; "nr", "no" and "#" may end with a dot or a colon. */
+function labelPattern(label: string): RegExp {
+  const body = foldAccents(label)
+    .split(/\s+/)
+    .map((word) => escapeRegExp(word))
+    .join('\\s*');
+  return new RegExp(`(?<![\\p{L}])${body}(?![\\p{L}\\d])\\.?\\s*(?:[:#]\\s*)?`, 'gu');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const legalForms = [...vocabulary.legal_forms].sort((a, b) => b.length - a.length);
+const legalFormPattern = new RegExp(`(?<![\\p{L}])(?:${legalForms.map(escapeRegExp).join('|')})(?![\\p{L}])`, 'iu');
+const nonNames = new Set(vocabulary.non_names.map(foldAccents));
+const titleWords = new Set(Object.values(vocabulary.document_titles).flatMap((languages) => Object.values(languages).flat()).map(foldAccents));
+
+export interface InvoiceReading {
+  fields: Partial<Record<InvoiceField, LocatedValue>>;
+}
+
+export interface InvoiceReadOptions {
+  country: string | undefined;
+  /** A receipt: its date sits beside the till's clock, its issuer heads the slip, and cash less change is the total. */
+  receipt: boolean;
+}
+
+export function readInvoiceFields(pages: readonly PageText[], options: InvoiceReadOptions): InvoiceReading {
+  const cells = cellPages(pages);
+  const dayFirst = documentDayFirst(
+    pages.map((page) => page.text),
+    options.country,
+  );
+  const hits = labelHits(cells);
+  const fields: Partial<Record<InvoiceField, LocatedValue>> = {};
+  Object.assign(fields, readAmounts(cells, hits));
+  const invoiceDate = bestDate(cells, hits, 'invoice_date', dayFirst, options);
+  if (invoiceDate) fields.invoice_date = invoiceDate;
+  const dueDate = bestDate(cells, hits, 'due_date', dayFirst, options);
+  if (dueDate && (!invoiceDate || String(dueDate.value) >= String(invoiceDate.value)) && dueDate.value !== invoiceDate?.value) fields.due_date = dueDate;
+  const number = bestNumber(cells, hits, dayFirst);
+  if (number) fields.invoice_number = number;
+  const supplier = bestIssuer(cells, hits, options);
+  if (supplier) fields.supplier_name = supplier;
+  const buyer = bestBuyer(cells, hits);
+  if (buyer && buyer.value !== supplier?.value) fields.buyer_name = buyer;
+  return { fields };
+}
+
+/** Every label in every cell; where labels overlap the longer one keeps the place ("Total GST" is tax's, not total's). */
+function labelHits(pages: readonly CellPage[]): LabelHit[] {
+  const hits: LabelHit[] = [];
+  for (const page of pages) {
+    for (const line of page.lines) {
+      for (const cell of line) {
+        const found: LabelHit[] = [];
+        for (const label of labels) {
+          label.pattern.lastIndex = 0;
+          for (const match of cell.folded.matchAll(label.pattern)) found.push({ label, cell, start: match.index, end: match.index + match[0].length });
+        }
+        found.sort((a, b) => b.label.text.length - a.label.text.length || b.label.weight - a.label.weight);
+        const kept: LabelHit[] = [];
+        for (const hit of found) if (!kept.some((other) => other.start < hit.end && hit.start < other.end)) kept.push(hit);
+        hits.push(...kept);
+      }
+    }
+  }
+  return hits;
+}
+
+/** The texts a label's value may be in, nearest first: the rest of its cell, the cells to its right, the cell below. */
+function valuePlaces(pages: readonly CellPage[], hit: LabelHit, hits: readonly LabelHit[]): { text: string; cell: PageCell; placement: Placement; rank: number }[] {
+  const page = pages.find((candidate) => candidate.page === hit.cell.page)!;
+  const lineIndex = page.lines.findIndex((line) => line.includes(hit.cell));
+  const line = page.lines[lineIndex]!;
+  const places: { text: string; cell: PageCell; placement: Placement; rank: number }[] = [];
+  // The rest of the cell up to the next label in it.
+  const nextLabel = hits.filter((other) => other.cell === hit.cell && other.start >= hit.end).sort((a, b) => a.start - b.start)[0];
+  const rest = hit.cell.text.slice(hit.end, nextLabel?.start ?? hit.cell.text.length).replace(/^[\s:#.\-–—=]+/, '');
+  if (rest.trim() !== '') places.push({ text: rest, cell: hit.cell, placement: 'same_cell', rank: 0 });
+  if (nextLabel) return places;
+  const right = line.filter((other) => other.index > hit.cell.index);
+  right.slice(0, 3).forEach((other, index) => {
+    places.push({ text: other.text, cell: other, placement: 'right', rank: index });
+  });
+  // Below: the first lines underneath whose cell overlaps the label's column.
+  for (let next = lineIndex + 1; next < Math.min(page.lines.length, lineIndex + 3); next++) {
+    const below = page.lines[next]!;
+    const gap = below[0]!.y - (hit.cell.y + hit.cell.height);
+    if (!Number.isNaN(gap) && gap > 3 * Math.max(hit.cell.height, 6)) break;
+    const under = Number.isNaN(hit.cell.x0) ? below.find((other) => other.index === hit.cell.index) : [...below].sort((a, b) => horizontalOverlap(b, hit.cell) - horizontalOverlap(a, hit.cell))[0];
+    if (under && (Number.isNaN(hit.cell.x0) ? true : horizontalOverlap(under, hit.cell) > 0.3)) {
+      places.push({ text: under.text, cell: under, placement: 'below', rank: next - lineIndex - 1 });
+      break;
+    }
+  }
+  return places;
+}
+
+function isLabelCell(cell: PageCell, hits: readonly LabelHit[]): boolean {
+  return hits.some((hit) => hit.cell === cell && hit.start === 0 && hit.end >= cell.folded.replace(/[\s:.#]+$/, '').length - 1);
+}
+
+// ---------------------------------------------------------------- amounts
+
+interface AmountCandidate extends Candidate<number> {
+  field: VocabularyField;
+}
+
+function amountCandidates(pages: readonly CellPage[], hits: readonly LabelHit[], field: VocabularyField): AmountCandidate[] {
+  const found: AmountCandidate[] = [];
+  for (const hit of hits) {
+    if (hit.label.field !== field) continue;
+    for (const place of valuePlaces(pages, hit, hits)) {
+      if (place.placement !== 'same_cell' && isLabelCell(place.cell, hits)) break;
+      const amounts = findAmounts(place.text).filter((amount) => !/%/.test(place.text.slice(amount.end, amount.end + 2)));
+      if (amounts.length === 0) continue;
+      // A row of a table of rates ("19 % 198,00 37,62") ends with its figure; a "Label: value" cell starts with it.
+      const chosen = place.placement === 'same_cell' && amounts.length > 1 ? [amounts[0]!, amounts.at(-1)!] : amounts.slice(0, 3);
+      chosen.forEach((amount, index) => {
+        const score = hit.label.weight * placementWeight[place.placement] * (1 - 0.08 * (place.rank + index));
+        found.push({ value: amount.value, score, cell: place.cell, label: hit, placement: place.placement, field });
+      });
+      break;
+    }
+  }
+  return found;
+}
+
+const near = (a: number, b: number) => Math.abs(a - b) <= 0.015 + Math.abs(b) * 0.00001;
+
+/**
+ * Total, subtotal and tax by evidence: each labelled candidate scores by its label and placement, then gains
+ * where the arithmetic holds (subtotal + tax = total; tendered − change = total; the total is the document's
+ * largest amount) and where labels agree, and loses to a rival value close behind.
+ */
+function readAmounts(pages: readonly CellPage[], hits: readonly LabelHit[]): Partial<Record<InvoiceField, LocatedValue>> {
+  const grands = amountCandidates(pages, hits, 'total');
+  const payables = amountCandidates(pages, hits, 'payable');
+  const totals = [...payables, ...grands];
+  const subtotals = amountCandidates(pages, hits, 'subtotal');
+  const taxes = amountCandidates(pages, hits, 'tax');
+  const tendered = amountCandidates(pages, hits, 'tendered');
+  const change = amountCandidates(pages, hits, 'change');
+  const allAmounts = pages.flatMap((page) => page.lines.flat().flatMap((cell) => findAmounts(cell.text).map((amount) => amount.value)));
+  const tenderedValues = new Set(tendered.map((candidate) => candidate.value));
+  const largest = Math.max(0, ...allAmounts.filter((value) => !tenderedValues.has(value)).map(Math.abs));
+  const result: Partial<Record<InvoiceField, LocatedValue>> = {};
+  if (totals.length === 0 && subtotals.length === 0) return result;
+
+  interface Scored {
+    total: AmountCandidate;
+    subtotal: AmountCandidate | null;
+    tax: AmountCandidate | null;
+    evidence: number;
+    reasons: string[];
+  }
+  const scored: Scored[] = totals.map((total) => {
+    let evidence = total.score;
+    const reasons: string[] = [];
+    let subtotal: AmountCandidate | null = null;
+    let tax: AmountCandidate | null = null;
+    let best = 0;
+    for (const s of subtotals) {
+      for (const x of taxes) {
+        if (s.value !== 0 && near(s.value + x.value, total.value) && s.score + x.score > best && x.value !== total.value) {
+          best = s.score + x.score;
+          subtotal = s;
+          tax = x;
+        }
+      }
+    }
+    if (subtotal && tax) {
+      evidence += 0.3;
+      reasons.push('subtotal plus tax');
+    } else if (total.field === 'payable') {
+      // What is payable after prepayments: the subtotal and tax add up to a gross total that is at least it.
+      const gross = grands.find((g) => g.value >= total.value && subtotals.some((s) => taxes.some((x) => near(s.value + x.value, g.value))));
+      if (gross) {
+        evidence += 0.3;
+        reasons.push('subtotal plus tax, less prepaid');
+      }
+    }
+    if (total.field === 'payable') evidence += 0.1;
+    if (tendered.some((t) => change.some((c) => near(t.value - c.value, total.value) && c.value > 0))) {
+      evidence += 0.25;
+      reasons.push('tendered less change');
+    }
+    if (total.value > 0 && near(Math.abs(total.value), largest)) {
+      evidence += 0.1;
+      reasons.push('largest amount');
+    }
+    const agreeing = new Set(totals.filter((other) => other !== total && near(other.value, total.value) && other.label?.label.text !== total.label?.label.text).map((other) => other.label?.label.text));
+    if (agreeing.size > 0) {
+      evidence += 0.1;
+      reasons.push('labels agree');
+    }
+    if (tenderedValues.has(total.value) && !reasons.includes('tendered less change')) evidence -= 0.2;
+    return { total, subtotal, tax, evidence, reasons };
+  });
+  scored.sort((a, b) => b.evidence - a.evidence || b.total.cell.page - a.total.cell.page || b.total.cell.depth - a.total.cell.depth);
+  const winner = scored[0];
+  if (winner) {
+    const rival = scored.find((other) => !near(other.total.value, winner.total.value));
+    const margin = rival ? Math.max(0, winner.evidence - rival.evidence) : 1;
+    const confidence = calibrate(winner.total.score, winner.reasons.length, margin) * winner.total.cell.confidence;
+    result.total = located(winner.total.value, confidence, winner.total.cell);
+    if (winner.subtotal && winner.tax) {
+      result.subtotal = located(winner.subtotal.value, calibrate(winner.subtotal.score, 2, margin) * winner.subtotal.cell.confidence, winner.subtotal.cell);
+      result.tax = located(winner.tax.value, calibrate(winner.tax.score, 2, margin) * winner.tax.cell.confidence, winner.tax.cell);
+    }
+  }
+  if (!result.subtotal) {
+    const subtotal = bestAlone(subtotals.filter((candidate) => !result.total || !near(candidate.value, Number(result.total.value)) || taxes.length === 0));
+    if (subtotal) result.subtotal = subtotal;
+  }
+  if (!result.tax) {
+    const tax = bestAlone(taxes.filter((candidate) => !result.total || Math.abs(candidate.value) < Math.abs(Number(result.total.value))));
+    if (tax) result.tax = tax;
+  }
+  return result;
+}
+
+function bestAlone(candidates: AmountCandidate[]): LocatedValue | null {
+  const sorted = [...candidates].sort((a, b) => b.score - a.score);
+  const best = sorted[0];
+  if (!best) return null;
+  const rival = sorted.find((other) => !near(other.value, best.value));
+  const margin = rival ? best.score - rival.score : 1;
+  return located(best.value, calibrate(best.score, 0, margin) * best.cell.confidence, best.cell);
+}
+
+/**
+ * Confidence from evidence: the label and placement score, each independent confirmation (arithmetic, an
+ * agreeing label), and the margin over the best rival value. Uncorroborated values stay below 0.9.
+ */
+function calibrate(score: number, confirmations: number, margin: number): number {
+  const base = 0.35 + 0.45 * Math.min(1, score);
+  const confirmed = base + Math.min(2, confirmations) * 0.09;
+  const contested = margin >= 0.3 ? 1 : 0.75 + margin;
+  return Math.max(0.05, Math.min(0.99, confirmed * contested));
+}
+
+function located(value: string | number, confidence: number, cell: PageCell): LocatedValue {
+  return { value, confidence: Math.round(confidence * 100) / 100, page: cell.page };
+}
+
+// ---------------------------------------------------------------- dates
+
+function bestDate(pages: readonly CellPage[], hits: readonly LabelHit[], field: 'invoice_date' | 'due_date', dayFirst: boolean, options: InvoiceReadOptions): LocatedValue | null {
+  const candidates: Candidate<string>[] = [];
+  for (const hit of hits) {
+    if (hit.label.field !== field) continue;
+    for (const place of valuePlaces(pages, hit, hits)) {
+      if (place.placement !== 'same_cell' && isLabelCell(place.cell, hits)) break;
+      const date = findDates(place.text, options.country, dayFirst)[0];
+      if (!date) continue;
+      // The date must follow the label closely in its own cell ("vom 05.03.2018"), not end a sentence.
+      if (place.placement === 'same_cell' && date.start > 40) continue;
+      candidates.push({ value: date.value, score: hit.label.weight * placementWeight[place.placement] * (1 - 0.08 * place.rank), cell: place.cell, label: hit, placement: place.placement });
+      break;
+    }
+  }
+  if (field === 'invoice_date') {
+    // Unlabelled: a receipt's date beside the till's clock, or an invoice's first date on page 1.
+    const excluded = new Set(hits.filter((hit) => hit.label.field === 'due_date').map((hit) => hit.cell));
+    for (const page of pages.slice(0, 1)) {
+      for (const cell of page.lines.flat()) {
+        if (excluded.has(cell)) continue;
+        const date = findDates(cell.text, options.country, dayFirst)[0];
+        if (!date) continue;
+        const clock = /\b\d{1,2}:\d{2}\b/.test(cell.text) || /\b\d{1,2}:\d{2}\b/.test(page.lines[cell.line]?.map((other) => other.text).join(' ') ?? '');
+        candidates.push({ value: date.value, score: placementWeight.unlabelled * (clock && options.receipt ? 1.3 : clock ? 1 : 0.8), cell, label: null, placement: 'unlabelled' });
+        if (!options.receipt) break;
+      }
+    }
+  }
+  if (candidates.length === 0) return null;
+  // One date named by several labels and places is surer than any of them alone.
+  const support = new Map<string, number>();
+  for (const candidate of candidates) support.set(candidate.value, (support.get(candidate.value) ?? 0) + 1);
+  candidates.sort((a, b) => b.score - a.score || a.cell.page - b.cell.page || a.cell.depth - b.cell.depth);
+  const best = candidates[0]!;
+  const rival = candidates.find((other) => other.value !== best.value);
+  const margin = rival ? best.score - rival.score : 1;
+  return located(best.value, calibrate(best.score, (support.get(best.value) ?? 1) - 1, margin) * best.cell.confidence, best.cell);
+}
+
+// ---------------------------------------------------------------- invoice number
+
+/** A document number: letters, digits and separators with at least one digit, not a date and not an amount. */
+const referencePattern = /(?<![\p{L}\d])([A-Z]{0,6}[-/#\\]?\d[\w/\\.-]{0,24}(?:\s?-\s?\d{3,})?)(?![\p{L}\d])/iu;
+
+function bestNumber(pages: readonly CellPage[], hits: readonly LabelHit[], dayFirst: boolean): LocatedValue | null {
+  const candidates: Candidate<string>[] = [];
+  for (const hit of hits) {
+    if (hit.label.field !== 'invoice_number') continue;
+    for (const place of valuePlaces(pages, hit, hits)) {
+      if (place.placement !== 'same_cell' && isLabelCell(place.cell, hits)) break;
+      const text = place.text.trim();
+      const match = referencePattern.exec(text);
+      if (!match || match.index > 12) continue;
+      const value = match[1]!.replace(/[.:]$/, '');
+      if (findDates(value, undefined, dayFirst).some((date) => date.end - date.start >= value.length - 1)) continue;
+      if (/^\d{1,2}$/.test(value)) continue;
+      candidates.push({ value, score: hit.label.weight * placementWeight[place.placement] * (1 - 0.08 * place.rank), cell: place.cell, label: hit, placement: place.placement });
+      break;
+    }
+  }
+  // An AFIP invoice is numbered by its point of sale and its number: "Punto de Venta: 00003 Comp. Nro: 00001475" is 00003-00001475.
+  for (const page of pages) {
+    for (const line of page.lines) {
+      const text = line.map((cell) => cell.text).join(' ');
+      const afip = /punto\s+de\s+venta:?\s*(\d{4,5})\s+comp\.?\s*nro:?\s*(\d{8})/i.exec(text);
+      if (afip) candidates.push({ value: `${afip[1]}-${afip[2]}`, score: 1, cell: line[0]!, label: null, placement: 'same_cell' });
+    }
+  }
+  if (candidates.length === 0) return null;
+  const support = new Map<string, number>();
+  for (const candidate of candidates) support.set(candidate.value, (support.get(candidate.value) ?? 0) + 1);
+  candidates.sort((a, b) => b.score - a.score || a.cell.page - b.cell.page || a.cell.depth - b.cell.depth);
+  const best = candidates[0]!;
+  const rival = candidates.find((other) => other.value !== best.value);
+  const margin = rival ? best.score - rival.score : 1;
+  return located(best.value, calibrate(best.score, (support.get(best.value) ?? 1) - 1, margin) * best.cell.confidence, best.cell);
+}
+
+// ---------------------------------------------------------------- parties
+
+const buyerLabelFields = new Set<VocabularyField>(['buyer_name']);
+
+/** Text that is nothing but a label of some field ("Nummer", "Invoice Date"). */
+function labelOnly(text: string): boolean {
+  const folded = foldAccents(text).replace(/[\s:.#]+$/, '');
+  return labels.some((label) => {
+    label.pattern.lastIndex = 0;
+    const match = label.pattern.exec(folded);
+    return match !== null && match.index === 0 && match[0].trimEnd().replace(/[:.#\s]+$/, '').length >= folded.length - 1;
+  }) || /^(?:nummer|number|name|adresse|address|anschrift|kontakt|contact|telefon|phone|fax|e-mail|email)$/i.test(folded);
+}
+
+/** A cell that names a party: letters, not a label, not an address line, a number or a sentence. */
+function partyText(text: string): string | null {
+  // A name ends where an address begins: "real 33100 Paderborn" is real's.
+  const beforeAddress = text.replace(/\s+\d{4,5}\s+\p{Lu}.*$/u, '');
+  const cleaned = beforeAddress
+    .replace(/^(?:name|nom|nombre|firma)\s*:\s*/i, '')
+    .replace(/[,;]?\s+\(?(?:ABN|ACN|ARBN|USt|VAT|CUIT|GSTIN)\b.*$/i, '')
+    .replace(/[\s,;:|]+$/, '')
+    .trim();
+  if (cleaned.length < 2 || cleaned.length > 70 || !/\p{L}{2}/u.test(cleaned)) return null;
+  if (/@|www\.|https?:|\.(?:com|de|fr|es|net|org)\b/i.test(cleaned)) return null;
+  if (/^\d/.test(cleaned) && !legalFormPattern.test(cleaned)) return null;
+  if ((cleaned.match(/\d/g)?.length ?? 0) > cleaned.length / 3) return null;
+  const words = foldAccents(cleaned).replace(/[^\p{L} ]/gu, ' ').replace(/\s+/g, ' ').trim();
+  if (titleWords.has(words) || nonNames.has(words) || nonNames.has(words.split(' ')[0]!)) return null;
+  // A label waiting for its value, or a sentence (a slogan, a note), is not a name.
+  if (/:$/.test(cleaned) || labelOnly(cleaned)) return null;
+  if (/[.!]$/.test(cleaned) && cleaned.split(/\s+/).length >= 3 && !legalFormPattern.test(cleaned)) return null;
+  if (cleaned.split(/\s+/).length > 8) return null;
+  // Opening hours and clock times are not names.
+  if (/\d{1,2}[.:]\d{2}\s*(?:uhr|hrs|h\b|am|pm)/i.test(cleaned)) return null;
+  return cleaned;
+}
+
+function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], options: InvoiceReadOptions): LocatedValue | null {
+  const scores = new Map<string, { name: string; score: number; cell: PageCell; reasons: Set<string> }>();
+  const add = (name: string, cell: PageCell, score: number, reason: string) => {
+    const key = foldAccents(name).replace(/[^\p{L}\d]+/gu, ' ').trim();
+    if (key === '') return;
+    const entry = scores.get(key) ?? { name, score: 0, cell, reasons: new Set<string>() };
+    if (!entry.reasons.has(reason)) entry.score += score;
+    entry.reasons.add(reason);
+    if (score > 0.3 && (reason === 'label' || reason === 'letterhead')) entry.cell = cell;
+    scores.set(key, entry);
+  };
+  // Where the buyer's block sits: the lines under a buyer label, in its column.
+  const buyerCells = new Set<PageCell>();
+  for (const hit of hits) {
+    if (!buyerLabelFields.has(hit.label.field) || hit.label.weight < 0.8) continue;
+    const page = pages.find((candidate) => candidate.page === hit.cell.page)!;
+    const lineIndex = page.lines.findIndex((line) => line.includes(hit.cell));
+    for (const line of page.lines.slice(lineIndex, lineIndex + 5)) for (const cell of line) if (cell === hit.cell || horizontalOverlap(cell, hit.cell) > 0.3 || Number.isNaN(cell.x0)) buyerCells.add(cell);
+  }
+  // A seller label and its value.
+  for (const hit of hits) {
+    if (hit.label.field !== 'supplier_name') continue;
+    for (const place of valuePlaces(pages, hit, hits)) {
+      const name = partyText(place.text);
+      if (!name) continue;
+      add(name, place.cell, 0.6 * hit.label.weight * placementWeight[place.placement], 'label');
+      break;
+    }
+    // "Verkäufer" heading a block: its "Name:" line.
+    const page = pages.find((candidate) => candidate.page === hit.cell.page)!;
+    const lineIndex = page.lines.findIndex((line) => line.includes(hit.cell));
+    for (const line of page.lines.slice(lineIndex + 1, lineIndex + 5)) {
+      const named = line.find((cell) => /^name\s*:?$/i.test(cell.text) || /^name\s*:/i.test(cell.text));
+      if (!named) continue;
+      const value = /^name\s*:\s*(.+)$/i.exec(named.text)?.[1] ?? line[named.index + 1]?.text;
+      const name = value ? partyText(value) : null;
+      if (name) add(name, named, 0.6 * hit.label.weight, 'label');
+      break;
+    }
+  }
+  const domains = new Set<string>();
+  for (const page of pages) for (const cell of page.lines.flat()) for (const match of cell.folded.matchAll(/(?:@|www\.|https?:\/\/)([a-z0-9-]+)\./g)) if (!/^(gmail|yahoo|hotmail|outlook|example|web|gmx|t-online)$/.test(match[1]!)) domains.add(match[1]!.replace(/-/g, ''));
+  for (const page of pages) {
+    const first = page.page === pages[0]?.page;
+    for (const line of page.lines) {
+      for (const cell of line) {
+        if (buyerCells.has(cell)) continue;
+        // "Lieferant GmbH · Lieferantenstraße 20 · 80333 München": the sender line above a window envelope's address.
+        const parts = cell.text.split(/\s+[·•|–]\s+|\s+-\s+(?=\d)/);
+        const text = parts.length > 1 ? parts[0]! : cell.text;
+        const name = partyText(text);
+        if (!name) continue;
+        const legal = legalFormPattern.test(name);
+        const large = !Number.isNaN(cell.height) && cell.height >= pages.find((candidate) => candidate.page === cell.page)!.bodyHeight * 1.4;
+        if (legal) add(name, cell, first && cell.depth < 0.3 ? 0.6 : cell.depth > 0.75 ? 0.35 : 0.25, 'legal form');
+        if (parts.length > 2 && legal) add(name, cell, 0.2, 'sender line');
+        if (first && large && cell.depth < 0.3) add(name, cell, 0.25, 'large type');
+        const squashed = foldAccents(name).replace(/[^\p{L}\d]/gu, '');
+        const word = foldAccents(name.split(/\s+/)[0] ?? '').replace(/[^\p{L}\d]/gu, '');
+        if ([...domains].some((domain) => (word.length >= 3 && domain.includes(word)) || (squashed.length >= 4 && domain === squashed))) add(name, cell, 0.25, 'web address');
+      }
+    }
+  }
+  // The letterhead: the first line of page 1 that names something (not a title, label, date or number).
+  const firstPage = pages[0];
+  if (firstPage) {
+    for (const line of firstPage.lines.slice(0, 8)) {
+      const cell = line[0]!;
+      if (buyerCells.has(cell)) continue;
+      if (hits.some((hit) => hit.cell === cell && hit.start === 0)) continue;
+      const name = partyText(cell.text);
+      if (!name || findDates(name, undefined).length > 0) continue;
+      add(name, cell, options.receipt ? 0.4 : 0.3, 'letterhead');
+      break;
+    }
+  }
+  const ranked = [...scores.values()].sort((a, b) => b.score - a.score || a.cell.page - b.cell.page || a.cell.depth - b.cell.depth);
+  const best = ranked[0];
+  if (!best) return null;
+  const margin = ranked[1] ? best.score - ranked[1].score : 1;
+  return located(best.name, calibrate(Math.min(1, best.score), best.reasons.size - 1, margin) * best.cell.confidence, best.cell);
+}
+
+function bestBuyer(pages: readonly CellPage[], hits: readonly LabelHit[]): LocatedValue | null {
+  const candidates: Candidate<string>[] = [];
+  for (const hit of hits) {
+    if (hit.label.field !== 'buyer_name') continue;
+    for (const place of valuePlaces(pages, hit, hits)) {
+      if (place.placement !== 'same_cell' && isLabelCell(place.cell, hits)) {
+        // "Käufer" heading a block whose first line is "Nummer: …": look for its "Name:" line.
+        continue;
+      }
+      const name = partyText(place.text);
+      if (!name) continue;
+      candidates.push({ value: name, score: hit.label.weight * placementWeight[place.placement], cell: place.cell, label: hit, placement: place.placement });
+      break;
+    }
+  }
+  candidates.sort((a, b) => b.score - a.score);
+  const best = candidates[0];
+  if (!best) return null;
+  const rival = candidates.find((other) => other.value !== best.value);
+  return located(best.value, calibrate(best.score * 0.9, 0, rival ? best.score - rival.score : 1) * best.cell.confidence, best.cell);
+}

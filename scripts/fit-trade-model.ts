@@ -1,0 +1,43 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { fitTradeModel, type LabelledNotice, type TradeModel } from '../lib/trade-model.ts';
+import { tradeFeatures } from '../lib/trades.ts';
+
+/**
+ * Fits the trade classifier on the hand-labelled real titles (fixtures/corpora/trade-titles: practice entries
+ * left out, they are never tenders) and the written titles of fixtures/trades, and writes lib/trade-model.json.
+ * `npm run fit:trades`; the corpus test checks the shipped file is what this writes.
+ */
+const REAL_TITLES = new URL('../fixtures/corpora/trade-titles/labels.json', import.meta.url);
+const WRITTEN_TITLES = new URL('../fixtures/trades/labelled-titles.json', import.meta.url);
+export const TRADE_MODEL_FILE = new URL('../lib/trade-model.json', import.meta.url);
+
+const RealRows = z.object({ rows: z.array(z.object({ title: z.string(), summary: z.string().nullable(), unspsc: z.string().nullable(), trade: z.string().nullable(), also: z.array(z.string()), practice: z.boolean() })) });
+const WrittenRows = z.object({ labelled: z.array(z.object({ title: z.string(), trade: z.string().nullable() })) });
+
+export type RealNotice = LabelledNotice & { also: string[] };
+
+export function realNotices(): RealNotice[] {
+  return RealRows.parse(JSON.parse(readFileSync(REAL_TITLES, 'utf8'))).rows.filter((row) => !row.practice);
+}
+
+export function writtenNotices(): LabelledNotice[] {
+  return WrittenRows.parse(JSON.parse(readFileSync(WRITTEN_TITLES, 'utf8'))).labelled;
+}
+
+export function fitOn(notices: LabelledNotice[], fittedOn: string): TradeModel {
+  return fitTradeModel(notices.map((notice) => ({ features: tradeFeatures({ title: notice.title, summary: notice.summary ?? null, category: notice.unspsc ?? null }), trade: notice.trade })), fittedOn);
+}
+
+export function shippedModel(): TradeModel {
+  const real = realNotices();
+  const written = writtenNotices();
+  return fitOn([...real, ...written], `${real.length} hand-labelled real AU/NZ notice titles (fixtures/corpora/trade-titles) and ${written.length} written titles (fixtures/trades)`);
+}
+
+export const modelText = (model: TradeModel) => `${JSON.stringify(model)}\n`;
+
+if (import.meta.main) {
+  writeFileSync(TRADE_MODEL_FILE, modelText(shippedModel()));
+  process.stdout.write(`wrote ${TRADE_MODEL_FILE.pathname.split('/').slice(-2).join('/')}\n`);
+}
