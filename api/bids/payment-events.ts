@@ -14,7 +14,6 @@ export interface EventOutcome {
   first: boolean;
   /** What came of it: `paid`, `expired`, `failed`, `pending` or `ignored: <why>`. */
   outcome: string;
-  bid_id: string | null;
 }
 
 /** The checkout session events this service acts on, and the status each moves the row to. */
@@ -51,8 +50,8 @@ function mismatch(row: BidPaymentRow, session: Stripe.Checkout.Session): string 
  */
 export function receivePaymentEvent(state: StateDb, event: Stripe.Event, at: Date): EventOutcome {
   return state.transaction(() => {
-    const seen = state.get<{ outcome: string; checkout_id: string | null }>('SELECT outcome, checkout_id FROM payment_events WHERE event_id = ?', event.id);
-    if (seen) return { first: false, outcome: seen.outcome, bid_id: null };
+    const seen = state.get<{ outcome: string }>('SELECT outcome FROM payment_events WHERE event_id = ?', event.id);
+    if (seen) return { first: false, outcome: seen.outcome };
     const session = event.type.startsWith('checkout.session.') ? (event.data.object as Stripe.Checkout.Session) : null;
     let outcome: string;
     let row: BidPaymentRow | null = null;
@@ -79,6 +78,6 @@ export function receivePaymentEvent(state: StateDb, event: Stripe.Event, at: Dat
       outcome,
       at.toISOString(),
     );
-    return { first: true, outcome, bid_id: row?.bid_id ?? null };
+    return { first: true, outcome };
   });
 }
