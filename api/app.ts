@@ -40,6 +40,11 @@ import { RUN_JOB_KIND } from './bids/runs/runs.ts';
 import { storedRequirements } from './bids/workspace.ts';
 import { DocumentLibrary } from './orgs/documents.ts';
 import { chatModelFromEnv, type ChatModel } from './providers/chat-model.ts';
+import { checkoutProviderFromEnv, type CheckoutProvider } from './providers/stripe.ts';
+import { bidSale } from './bids/checkout.ts';
+import { bidCheckoutRoutes } from './routes/bid-checkout.ts';
+import { bidPackFetchRoutes } from './routes/bid-pack-fetch.ts';
+import { PACK_FETCH_TIMEOUT_MS } from './bids/pack-fetch.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
@@ -105,6 +110,11 @@ export interface AppOptions {
   caps?: Partial<WeeklyCaps>;
   /** The flat fee for preparing a bid, shown by GET /v1/pricing; absent while it is not on sale. */
   bidPrice?: { amount: number; currency: string } | undefined;
+  /**
+   * The payment provider bid checkouts go through (api/providers/stripe.ts); default the one `SVC_STRIPE_SECRET_KEY`,
+   * `SVC_STRIPE_WEBHOOK_SECRET` and `SVC_STRIPE_API_BASE` configure, or none (null): then checkout answers 503.
+   */
+  payments?: CheckoutProvider | null;
   /** Read client addresses from X-Forwarded-For (only behind a proxy you run). */
   trustProxy?: boolean;
   /** The clock of sessions, sign-in links and the meter; the system clock by default (release clocks may be pinned). */
@@ -133,6 +143,11 @@ export interface AppOptions {
     /** The outside clients of the checkers that judge against the outside world (default: `servicesFromEnv(process.env, …)`). */
     services?: Services;
   };
+  /**
+   * The tender-pack fetch (api/bids/pack-fetch.ts): its fetcher (default the SSRF-safe fetcher), and for tests the
+   * address the portal is reached at and the spacing between requests (default the portal's own and its source's).
+   */
+  packFetch?: { fetch?: SafeFetcher; portalOrigin?: string; delayMs?: number };
   /** The language model bid drafts are worded by (default: the one `SVC_LLM_URL`, `SVC_LLM_MODEL` and `SVC_LLM_KEY` name, or none). */
   chatModel?: ChatModel;
   /**
@@ -268,16 +283,30 @@ export function createService(options: AppOptions): Service {
   app.route('/', authRoutes({ state, mailer, publicUrl, now, ...(options.log ? { log: options.log } : {}) }));
   app.route('/', accountRoutes({ state }));
   app.route('/', keyRoutes({ state, meter, publicUrl, now }));
-  app.route('/', usageRoutes({ meter, bidPrice: options.bidPrice }));
+  const sale = bidSale(options.bidPrice, options.payments === undefined ? checkoutProviderFromEnv(process.env).provider : options.payments);
+  app.route('/', usageRoutes({ meter, sale }));
   const log = options.log ? { log: options.log } : {};
   const documentsDir = options.documentsDir ?? join(tmpdir(), 'tender-intel-documents');
   app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now }));
   const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
-  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, onFileRead: [requirementsOnFileRead(state, now)], ...log }));
+  const onFileRead = [requirementsOnFileRead(state, now)];
+  app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, sale, onFileRead, ...log }));
+  const notice = options.notice ?? ((line: string) => console.log(line));
+  app.route('/', bidPackFetchRoutes({
+    state,
+    store: options.store,
+    intake: { state, files: bidFiles, pool: analysisPool, onFileRead, log: (error) => notice(`a file-read listener failed on a fetched tender pack: ${String(error)}`) },
+    fetch: options.packFetch?.fetch ?? createSafeFetcher({ timeoutMs: PACK_FETCH_TIMEOUT_MS }),
+    ...(options.packFetch?.portalOrigin ? { portalOrigin: options.packFetch.portalOrigin } : {}),
+    ...(options.packFetch?.delayMs === undefined ? {} : { delayMs: options.packFetch.delayMs }),
+    now,
+    log: notice,
+  }));
   app.route('/', bidRequirementRoutes({ state, now }));
   const workspace = { state, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements };
+  app.route('/', bidCheckoutRoutes({ state, sale, publicUrl, now, ...(options.notice ? { log: options.notice } : {}) }));
   app.route('/', bidWorkspaceRoutes({ ...workspace, store: options.store, now }));
   const jobs = new JobWorker({
     ...options.jobs,

@@ -26,9 +26,17 @@ export async function readRobots(publicRobotsUrl: string, fetchUrl: string, user
   } catch {
     return ALLOW_ALL;
   }
-  if (response.status === 401 || response.status === 403) return { allows: () => false, crawlDelayMs: null };
-  if (!response.ok) return ALLOW_ALL;
-  const robots = robotsParser(publicRobotsUrl, await response.text());
+  return robotsRules(publicRobotsUrl, response.status, response.ok ? await response.text() : '');
+}
+
+/**
+ * The rules of a robots.txt answer, however it was fetched (the API's pack fetch reads it through the SSRF-safe
+ * fetcher): 401/403 disallow all, any other failure allows all, a 2xx body is parsed for our agent.
+ */
+export function robotsRules(publicRobotsUrl: string, status: number, body: string): RobotsRules {
+  if (status === 401 || status === 403) return { allows: () => false, crawlDelayMs: null };
+  if (status < 200 || status > 299) return ALLOW_ALL;
+  const robots = robotsParser(publicRobotsUrl, body);
   const delay = robots.getCrawlDelay(ROBOTS_AGENT);
   return {
     allows: (publicUrl) => robots.isAllowed(publicUrl, ROBOTS_AGENT) !== false,

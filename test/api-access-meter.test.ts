@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type AppOptions } from '../api/app.ts';
+import { stripeCheckout } from '../api/providers/stripe.ts';
 import { metered, type MeteredOptions } from '../api/middleware/metered.ts';
 import { openStateDb } from '../data/state/db.ts';
 import { createMeter, type MeterOptions } from '../api/usage/meter.ts';
@@ -260,15 +261,28 @@ describe('burst guard', () => {
 });
 
 describe('GET /v1/pricing', () => {
-  it('shows the live caps and the configured bid-preparation price', async () => {
-    const { app } = setup({ caps: { anonymous: 5, identified: 50 }, bidPrice: { amount: 149.5, currency: 'NZD' } });
+  it('shows the live caps, and bid preparation on sale only when a price is set and payment is set up', async () => {
+    const payments = stripeCheckout({ secretKey: 'sk_test_pricing', webhookSecret: 'whsec_pricing' });
+    const { app } = setup({ caps: { anonymous: 5, identified: 50 }, bidPrice: { amount: 149.5, currency: 'NZD' }, payments });
     const pricing = (await (await app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
     assert.deepEqual(pricing.checkers!.weekly_allowance, { anonymous_per_ip: 5, per_account: 50 });
     assert.equal(pricing.checkers!.reset_at, RESET_AT);
     assert.match(String(pricing.checkers!.week), /Monday 00:00 Australia\/Sydney/);
-    assert.deepEqual(pricing.bid_preparation, { available: true, amount: 149.5, currency: 'NZD' });
-    const unpriced = (await (await setup().app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
-    assert.deepEqual(unpriced.bid_preparation, { available: false });
+    assert.deepEqual(pricing.bid_preparation, {
+      available: true,
+      amount: 149.5,
+      currency: 'NZD',
+      detail: 'Preparing a bid costs NZD 149.50, paid once per bid by card through a hosted checkout (POST /v1/bids/{bid}/checkout).',
+    });
+    const unpaid = (await (await setup({ bidPrice: { amount: 149.5, currency: 'NZD' }, payments: null }).app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(unpaid.bid_preparation, {
+      available: false,
+      amount: 149.5,
+      currency: 'NZD',
+      detail: 'Payment is not set up on this server, so bid preparation (NZD 149.50) cannot be bought here yet.',
+    });
+    const unpriced = (await (await setup({ payments }).app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(unpriced.bid_preparation, { available: false, detail: 'Bid preparation is not on sale on this server: no price is set for it.' });
     assert.deepEqual(unpriced.checkers!.weekly_allowance, { anonymous_per_ip: 20, per_account: 100 });
   });
 });

@@ -515,7 +515,7 @@ describe('the bid routes in the whole app', () => {
         ['/v1/bids/{bid}/thread', 'post'],
         ['/v1/bids/{bid}/chat', 'get'],
       ];
-      for (const [path, method] of expected) assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }], `${method.toUpperCase()} ${path}`);
+      for (const [path, method] of expected) assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }, { bearer: [] }], `${method.toUpperCase()} ${path}`);
       assert.equal(document.paths['/v1/bid-files/{file_id}']?.['get']?.security, undefined, 'a signed link needs no session');
     } finally {
       await service.analysisPool.close();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { recordBidPayment } from '../api/bids/runs/payments.ts';
+import { markBidPaid } from './helpers/bid-payments.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { eventually, followEventStream, readEventStream, RUN_LIBRARY, RUN_TENDER, runModelReply, type SseEvent } from './helpers/bid-run.ts';
 import { startFakeChatModel, type FakeChatModel } from './helpers/fake-chat-model.ts';
@@ -77,7 +77,7 @@ describe('a bid run across a killed server', () => {
     for (const document of RUN_LIBRARY) await upload(`/v1/orgs/${orgId}/documents`, document.name, document.text);
     const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: 'Footpath renewal, Harbour Street', due_date: '2099-06-30' })).body.bid_id as string;
     await upload(`/v1/bids/${bidId}/files`, 'RFQ-2026-41.txt', RUN_TENDER);
-    recordBidPayment(state, { bidId, paidAt: new Date(), amount: 4900, currency: 'AUD', provider: 'test', providerReference: null });
+    markBidPaid(state, bidId, new Date());
 
     const started = await call('POST', `/v1/bids/${bidId}/runs`, {});
     assert.equal(started.status, 201);

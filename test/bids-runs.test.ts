@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createService, type Service } from '../api/app.ts';
-import { recordBidPayment, recordBidRefund } from '../api/bids/runs/payments.ts';
+import { markBidPaid, withdrawBidPayment } from './helpers/bid-payments.ts';
 import { chatModelFromEnv, unconfiguredChatModel, type ChatModel } from '../api/providers/chat-model.ts';
 import { recordBidFile } from '../api/bids/files.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
@@ -141,7 +141,7 @@ describe('bid runs, their events, findings and actions', () => {
   let jobId: string;
 
   it('a paid bid starts a run (201, queued); a second while it is live is 409', async () => {
-    recordBidPayment(state, { bidId, paidAt: clock.now(), amount: 4900, currency: 'AUD', provider: 'test', providerReference: null });
+    markBidPaid(state, bidId, clock.now());
     const started = await post(`/v1/bids/${bidId}/runs`, owner, {});
     assert.equal(started.status, 201);
     assert.ok(['queued', 'running'].includes(started.body.state), started.body.state);
@@ -167,7 +167,7 @@ describe('bid runs, their events, findings and actions', () => {
   });
 
   it('approval of a run action on an unpaid bid is 402 and changes nothing: the action stays pending, the run waits', async () => {
-    recordBidRefund(state, bidId, clock.now());
+    withdrawBidPayment(state, bidId, clock.now());
     const action = await pendingAction('send_clarification');
     const before = await runOf(runId);
     const refused = await post(`/v1/bids/${bidId}/actions/${action.action_id}/approve`);
@@ -434,7 +434,7 @@ describe('a run that fetches the tender pack first', () => {
       const orgId = (await call('POST', '/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).body.org_id;
       const runOn = async (decision: 'approve' | 'reject') => {
         const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: 'Footpath renewal', due_date: '2026-07-20' })).body.bid_id as string;
-        recordBidPayment(state, { bidId, paidAt: clock.now(), amount: 4900, currency: 'AUD', provider: 'test', providerReference: null });
+        markBidPaid(state, bidId, clock.now());
         assert.ok((await call('GET', `/v1/bids/${bidId}/runs/quote`)).body.actions.some((action: string) => action.startsWith('fetch_pack')));
         const runId = (await call('POST', `/v1/bids/${bidId}/runs`)).body.run_id as string;
         const action = await eventually(async () => ((await call('GET', `/v1/bids/${bidId}/actions`)).body.actions as Json[]).find((row) => row.kind === 'fetch_pack' && row.state === 'pending'), 'the fetch_pack action');

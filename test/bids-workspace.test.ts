@@ -355,10 +355,11 @@ describe('the bid workspace in the whole app, on the requirements store', () => 
       const document = (await (await service.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
       for (const [path, method] of [
         ['/v1/bids/{bid}/drafts', 'get'], ['/v1/bids/{bid}/drafts/{requirement}', 'patch'], ['/v1/bids/{bid}/gaps', 'get'], ['/v1/bids/{bid}/gaps/{gap}', 'patch'],
-        ['/v1/bids/{bid}/plan', 'get'], ['/v1/bids/{bid}/plan/recompute', 'post'], ['/v1/bids/{bid}/export', 'get'], ['/v1/bids/{bid}/worth-bidding', 'get'], ['/v1/partners', 'get'],
+        ['/v1/bids/{bid}/plan', 'get'], ['/v1/bids/{bid}/plan/recompute', 'post'], ['/v1/bids/{bid}/export', 'get'], ['/v1/bids/{bid}/worth-bidding', 'get'],
       ] as const) {
-        assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }], `${method.toUpperCase()} ${path}`);
+        assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }, { bearer: [] }], `${method.toUpperCase()} ${path}`);
       }
+      assert.deepEqual(document.paths['/v1/partners']?.['get']?.security, [{ session: [] }], 'the partners catalogue needs a session (spec, Bids)');
     } finally {
       await service.analysisPool.close();
       state.close();

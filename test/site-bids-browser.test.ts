@@ -283,7 +283,7 @@ for (const width of [390, 1280]) {
     const missing = page.locator('[data-bid-refused]');
     await missing.waitFor();
     assert.match((await missing.textContent())!, /^No bid/);
-    const expected = [`409: ${site.server.url}/v1/bids/${bid.bid_id}`, `404: ${site.server.url}/v1/bids/bid_0000000000000000`];
+    const expected = [`409: ${site.server.url}/v1/bids/${bid.bid_id}`, `404: ${site.server.url}/v1/bids/bid_0000000000000000?include=overview`];
     assert.deepEqual(problems.filter((problem) => !problem.startsWith('console: Failed to load resource')), expected);
     assert.equal(problems.length, 4, `the 409 and 404 replies and their console lines only: ${problems.join('; ')}`);
 

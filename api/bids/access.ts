@@ -48,21 +48,31 @@ export type BidAccess =
   | { ok: true; bid: BidRecord; membership: Membership }
   | { ok: false; status: 403 | 404; detail: string };
 
-const NOT_SIGNED_IN =
-  'Bid routes need a signed-in session: sign in with POST /v1/auth/login and send the svc_session cookie; API keys do not open them.';
+const NO_CALLER =
+  'Bid routes need a signed-in session (POST /v1/auth/login, then the svc_session cookie) or an API key of your account (Authorization: Bearer svc_…).';
+const KEY_WITHOUT_ACCOUNT =
+  'This API key belongs to no account, so it opens no bids: link it to your account with POST /v1/account/keys/link, or create a key while signed in (POST /v1/keys).';
+
+/** Who may call the bid routes (OpenAPI security): a signed-in session, or an API key acting as its account. */
+export const BID_SECURITY: Record<string, string[]>[] = [{ session: [] }, { bearer: [] }];
+/** The 401 every bid route may answer. */
+export const NO_ACCOUNT_REPLY = 'Neither a signed-in session nor an API key of an account.';
 
 /** One sentence for a missing bid and for a bid of an organisation the caller does not belong to. */
 const BID_NOT_VISIBLE = 'No bid with this id is visible to you: check the id (GET /v1/bids lists your bids), or ask the organisation to invite you.';
 
 /**
- * Answers 401 to anyone but a signed-in session and records the account. Each bid sub-app registers it on
- * `/v1/bids/*` (which also matches `/v1/bids`) before its routes, so it runs first whatever order the sub-apps
- * are mounted in; running it twice is harmless.
+ * Answers 401 unless the caller acts for an account: a signed-in session, or an API key of an account (spec,
+ * Authentication 1: a key works on any REST call), which opens the bids of that account's organisations with
+ * the account's role. Records the account. Each bid sub-app registers it on `/v1/bids/*` (which also matches
+ * `/v1/bids`) before its routes, so it runs first whatever order the sub-apps are mounted in; running it
+ * twice is harmless.
  */
-export const requireBidSession: MiddlewareHandler<BidEnv> = async (c, next) => {
+export const requireBidAccount: MiddlewareHandler<BidEnv> = async (c, next) => {
   const caller = c.get('caller');
-  if (caller.kind !== 'session') return c.json({ detail: NOT_SIGNED_IN }, 401);
-  c.set('accountId', caller.accountId);
+  if (caller.kind === 'anonymous') return c.json({ detail: NO_CALLER }, 401);
+  if (caller.kind === 'key' && caller.accountId === null) return c.json({ detail: KEY_WITHOUT_ACCOUNT }, 401);
+  c.set('accountId', caller.accountId!);
   await next();
 };
 

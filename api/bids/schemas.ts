@@ -32,6 +32,13 @@ export const BidParams = z.object({
   bid: z.string().openapi({ param: { name: 'bid', in: 'path' }, description: 'The bid id (`bid_…`).', example: 'bid_3f2a9c0d5e6b7a81' }),
 });
 
+export const BidReadQuery = z.object({
+  include: z
+    .enum(['overview'], { error: 'must be overview, or left out' })
+    .optional()
+    .openapi({ param: { name: 'include', in: 'query' }, description: '`overview`: also everything the bid page shows, in one read.' }),
+});
+
 export const BidListQuery = z.object({
   org_id: z.string().optional().openapi({ param: { name: 'org_id', in: 'query' }, description: 'Only this organisation\'s bids; default every organisation of the caller.' }),
 });

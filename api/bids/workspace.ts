@@ -6,7 +6,11 @@ import { listRequirements, recomputeRequirements, type RecomputeOptions } from '
 import { libraryTexts } from './drafts/library-text.ts';
 import { recomputeDrafts, type DraftDeps } from './drafts/recompute.ts';
 import { listDrafts } from './drafts/store.ts';
-import { deriveGaps, hasEvidence, listGaps, storeGaps } from './gaps.ts';
+import { deriveGaps, hasEvidence, listGaps, storeGaps, type StoredGap } from './gaps.ts';
+import { activePartners, partnerCatalogue, type Partner } from './partners.ts';
+import { worthBiddingCard, type WorthBiddingCard } from './worth-bidding.ts';
+import { intelContextOf } from '../schemas/intelligence.ts';
+import type { ReleaseStore } from '../release-store.ts';
 import { listPlan, schedulePlan, storePlan, type ServedTask } from './plan.ts';
 import type { WorkspaceRequirement } from './workspace-requirement.ts';
 
@@ -129,4 +133,33 @@ export function bidChecks(state: StateDb, requirements: readonly WorkspaceRequir
     ).length,
     openGaps: listGaps(state, bidId).filter((gap) => gap.status === 'open').length,
   };
+}
+
+export interface GapListView {
+  gaps: (StoredGap & { partners: Partner[] })[];
+  /** Rows per category. */
+  counts: Record<string, number>;
+}
+
+/** GET …/gaps: the stored gaps, each with the active partners serving its category and region, and a count per category. */
+export function gapListView(state: StateDb, bidId: string): GapListView {
+  const gaps = listGaps(state, bidId);
+  const counts: Record<string, number> = {};
+  for (const gap of gaps) counts[gap.category] = (counts[gap.category] ?? 0) + 1;
+  return { gaps: gaps.map((gap) => withPartners(gap)), counts };
+}
+
+export function withPartners(gap: StoredGap): StoredGap & { partners: Partner[] } {
+  return { ...gap, partners: activePartners(partnerCatalogue(), gap.category, gap.region) };
+}
+
+/** GET …/worth-bidding: the card, or why it cannot be built yet (no release is loaded). */
+export async function worthBidding(
+  deps: { state: StateDb; store: Pick<ReleaseStore, 'state' | 'now'>; requirements: RequirementSource },
+  bid: BidRecord,
+): Promise<{ ready: true; card: WorthBiddingCard } | { ready: false; detail: string }> {
+  const served = deps.store.state();
+  if (!served.ready) return { ready: false, detail: `${served.detail} Try again later.` };
+  const checks = { ...bidChecks(deps.state, deps.requirements.list(deps.state, bid.bid_id), bid.bid_id), today: bidToday(deps.state, bid, deps.store.now()) };
+  return { ready: true, card: await worthBiddingCard(intelContextOf(served.release, deps.store.now()), bid, checks) };
 }

@@ -1,11 +1,12 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, type BidEnv } from '../bids/access.ts';
+import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, type BidEnv } from '../bids/access.ts';
 import { BidFileListSchema, BidFileSchema, FileLinkSchema, FilePageSchema, FileParams, LinkParams, LinkQuery, PageParams, UploadForm } from '../bids/file-schemas.ts';
-import { BID_FILE_FORMATS, nameMismatch, readFilePages } from '../bids/file-reading.ts';
+import { addBidFile, type FileReadListener } from '../bids/file-intake.ts';
+import { BID_FILE_FORMATS } from '../bids/file-reading.ts';
 import type { BidFileStore } from '../bids/file-store.ts';
-import { bidFile, fileById, listBidFiles, readingOf, recordBidFile, storedPage, type BidFile } from '../bids/files.ts';
+import { bidFile, fileById, listBidFiles, storedPage, type BidFile } from '../bids/files.ts';
 import type { RenderedPage } from '../bids/render-page.ts';
 import { BidParams } from '../bids/schemas.ts';
 import { checkFileLink, signFileLink } from '../bids/signed-links.ts';
@@ -15,8 +16,7 @@ import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import { routeBodyLimit } from '../middleware/body-limit.ts';
 
-/** Told once a file's pages are stored, before the upload is answered (requirement extraction listens here). */
-export type FileReadListener = (bidId: string, fileId: string) => void | Promise<void>;
+export type { FileReadListener } from '../bids/file-intake.ts';
 
 export interface BidFileRoutesOptions {
   state: StateDb;
@@ -41,22 +41,22 @@ const PAGE_IMAGE = 'render_page';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
-const notSignedIn = errorReply('No signed-in session.');
+const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const fileNotFound = errorReply('No such bid visible to the caller, or the bid holds no such file.');
 const tags = ['Bids'];
-const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
+const accountCallers = BID_SECURITY;
 
 const listFilesRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/files',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Files of a bid',
   request: { params: BidParams },
   responses: {
     200: { description: 'Every file, oldest upload first, with how its text was read.', content: json(BidFileListSchema) },
-    401: notSignedIn,
+    401: noAccount,
     404: bidNotVisible,
   },
 });
@@ -65,7 +65,7 @@ const uploadFileRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/files',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Upload a file to a bid',
   description:
     'Multipart field `file`: PDF, Word (.docx), plain text or an image, at most 25 MB, its type judged from the content. ' +
@@ -79,7 +79,7 @@ const uploadFileRoute = createRoute({
   responses: {
     201: { description: 'The stored file; `read_status` says whether its text was read.', content: json(BidFileSchema) },
     400: errorReply('No file, an empty one, a type bid files do not take, a ZIP that holds no Word document, or a name that claims another type than the content.'),
-    401: notSignedIn,
+    401: noAccount,
     403: errorReply("The caller's role may not change bids (viewers read only)."),
     404: bidNotVisible,
     413: errorReply('The file is over 25 MB.'),
@@ -93,13 +93,13 @@ const fileLinkRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/files/{file_id}/url',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'A short-lived link to a bid file',
   description: 'The link serves the file without a session for 15 minutes; the reply states when it stops working.',
   request: { params: FileParams },
   responses: {
     200: { description: 'The signed link and its expiry.', content: json(FileLinkSchema) },
-    401: notSignedIn,
+    401: noAccount,
     404: fileNotFound,
   },
 });
@@ -108,13 +108,13 @@ const pageRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/files/{file_id}/pages/{n}',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: "A page of a bid file: its text and a link to its image",
   request: { params: PageParams },
   responses: {
     200: { description: "The page's text as read at upload, and where to get it drawn as PNG.", content: json(FilePageSchema) },
     400: errorReply('`n` is not a whole number from 1.'),
-    401: notSignedIn,
+    401: noAccount,
     404: errorReply('No such bid or file visible to the caller, the file has fewer pages, or its text could not be read.'),
   },
 });
@@ -123,14 +123,14 @@ const pageImageRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/files/{file_id}/pages/{n}/image',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'A page of a bid file drawn as PNG',
   description: 'Drawn on first request (PDF pages at 108 dpi; images upright) and kept.',
   request: { params: PageParams },
   responses: {
     200: { description: 'The page as PNG.', content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } },
     400: errorReply('`n` is not a whole number from 1.'),
-    401: notSignedIn,
+    401: noAccount,
     404: errorReply('No such bid or file visible to the caller, the file has fewer pages, or it has no fixed pages to draw (.docx, text).'),
     422: errorReply('The page could not be drawn.'),
     503: errorReply('Every document thread is busy (`Retry-After` says when to try again).'),
@@ -154,7 +154,7 @@ const signedFileRoute = createRoute({
 
 /**
  * Bid files (spec, Bids): upload, list, signed links that work without the session, and each page's text
- * and image. Mounted by `bidRoutes` (api/routes/bids.ts), whose session check covers `/v1/bids/*`; the
+ * and image. Mounted by `bidRoutes` (api/routes/bids.ts), whose account check covers `/v1/bids/*`; the
  * signed-link route lives outside that path on purpose.
  */
 export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv> {
@@ -162,6 +162,7 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
 
+  const intake = (c: Context<BidEnv>) => ({ state, files, pool, onFileRead: options.onFileRead, log: (error: unknown) => options.log(error, c) });
   const noFile = (bidId: string) => `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.`;
   /** The bid's file for a reader, or the refusal to answer. */
   const readableFile = (c: Context<BidEnv>, bidId: string, fileId: string): { file: BidFile } | { status: 404; detail: string } => {
@@ -181,44 +182,10 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
     if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const { documents } = await readDocuments(c, { checker: 'bid files', accepts: BID_FILE_FORMATS, maxDocuments: 1, url: 'unavailable' });
-    const document = documents[0]!;
-    const mismatch = nameMismatch(document.filename, document.kind);
-    if (mismatch !== null) return c.json({ detail: mismatch }, 400);
-    let reading = readingOf(state, document.sha256);
-    if (reading === null) {
-      let read;
-      try {
-        read = await readFilePages(pool, document, now());
-      } catch (error) {
-        if (!(error instanceof AnalysisPoolFullError)) throw error;
-        c.header('Retry-After', String(error.retryAfterSeconds));
-        return c.json({ detail: `${error.message} Nothing was stored.` }, 503);
-      }
-      if (read.status === 'refused') return c.json({ detail: `${read.detail} Nothing was stored.` }, read.httpStatus);
-      reading = read;
-    }
-    await files.put(document.sha256, document.bytes);
-    const file = recordBidFile(state, {
-      bidId: access.bid.bid_id,
-      accountId: c.get('accountId'),
-      filename: document.filename ?? 'file',
-      kind: document.kind,
-      contentType: document.mime,
-      sizeBytes: document.bytes.byteLength,
-      sha256: document.sha256,
-      reading,
-      now: now(),
-    });
-    if (file.read_status === 'read') {
-      for (const listener of options.onFileRead) {
-        try {
-          await listener(file.bid_id, file.file_id);
-        } catch (error) {
-          options.log(error, c);
-        }
-      }
-    }
-    return c.json(listBidFiles(state, file.bid_id).find((listed) => listed.file_id === file.file_id)!, 201);
+    const added = await addBidFile(intake(c), { bidId: access.bid.bid_id, accountId: c.get('accountId'), document: documents[0]!, now: now() });
+    if (added.ok) return c.json(added.file, 201);
+    if (added.retryAfterSeconds !== undefined) c.header('Retry-After', String(added.retryAfterSeconds));
+    return c.json({ detail: added.detail }, added.status);
   });
 
   app.openapi(fileLinkRoute, (c) => {

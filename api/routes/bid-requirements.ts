@@ -1,6 +1,6 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, requireBidSession, type BidEnv } from '../bids/access.ts';
+import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv } from '../bids/access.ts';
 import { addRequirement, changeRequirement, mergeRequirements, retiredProblem, splitRequirement } from '../bids/requirements/edits.ts';
 import {
   CreateRequirementBody,
@@ -26,18 +26,18 @@ export interface BidRequirementRoutesOptions {
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
-const notSignedIn = errorReply('No signed-in session.');
+const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const notVisible = errorReply('No such bid or requirement, or the caller is not a member of the bid\'s organisation: the same reply for each.');
 const readOnly = errorReply("The caller's role may not change bids (viewers read only).");
 const wrongMediaType = errorReply('The body is not JSON.');
 const tags = ['Bids'];
-const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
+const accountCallers = BID_SECURITY;
 
 const listRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/requirements',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: "A bid's requirements",
   description:
     "Clauses, returnable schedules, evaluation criteria and conditions for participation extracted from the bid's files (again whenever its files change), and those members added, split or merged, each with the file, page and characters it came from. Filters: `kind`, `mandatory`, `state`.",
@@ -45,7 +45,7 @@ const listRoute = createRoute({
   responses: {
     200: { description: 'The requirements in document order.', content: json(RequirementListSchema) },
     400: errorReply('A filter has a value it does not take; `detail` names it and the values allowed.'),
-    401: notSignedIn,
+    401: noAccount,
     404: notVisible,
   },
 });
@@ -54,7 +54,7 @@ const createRequirementRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/requirements',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Add a requirement',
   description: 'A requirement a member adds by hand (`text`; `kind` default clause, `mandatory` default true). Recompute never changes it.',
   middleware: [bodyMediaType('json')] as const,
@@ -62,7 +62,7 @@ const createRequirementRoute = createRoute({
   responses: {
     201: { description: 'The new requirement.', content: json(RequirementSchema) },
     400: errorReply('An unknown field or an invalid value; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: readOnly,
     404: notVisible,
     415: wrongMediaType,
@@ -73,7 +73,7 @@ const patchRequirementRoute = createRoute({
   method: 'patch',
   path: '/v1/bids/{bid}/requirements/{requirement}',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Change a requirement',
   description: 'Any of text, ref, kind, mandatory, weight (recompute keeps a person\'s changes) and state (open, met or not_applicable; met and not_applicable stay until a person changes them).',
   middleware: [bodyMediaType('json')] as const,
@@ -81,7 +81,7 @@ const patchRequirementRoute = createRoute({
   responses: {
     200: { description: 'The requirement after the change.', content: json(RequirementSchema) },
     400: errorReply('An unknown field or an invalid value; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: readOnly,
     404: notVisible,
     409: errorReply('The requirement was superseded by a split or merge, or withdrawn; `detail` says what replaced it.'),
@@ -93,7 +93,7 @@ const splitRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/requirements/{requirement}/split',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Split a requirement into parts',
   description: 'Each part (`parts`, two or more, each with its `text`) names the requirement as its parent and keeps its place in the file; the requirement stays, superseded.',
   middleware: [bodyMediaType('json')] as const,
@@ -101,7 +101,7 @@ const splitRoute = createRoute({
   responses: {
     201: { description: 'The superseded parent and the new parts.', content: json(SplitSchema) },
     400: errorReply('An unknown field, fewer than two parts or an invalid value; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: readOnly,
     404: notVisible,
     409: errorReply('The requirement was already superseded or withdrawn.'),
@@ -113,7 +113,7 @@ const mergeRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/requirements/merge',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Merge requirements into one',
   description: 'The merged requirement names every one of `requirement_ids` as a parent; they stay, superseded. Text, kind, mandatory and weight may be given, else they come from the parents.',
   middleware: [bodyMediaType('json')] as const,
@@ -121,7 +121,7 @@ const mergeRoute = createRoute({
   responses: {
     201: { description: 'The merged requirement and its superseded parents.', content: json(MergeSchema) },
     400: errorReply('An unknown field, fewer than two ids or an invalid value; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: readOnly,
     404: notVisible,
     409: errorReply('One of the requirements was already superseded or withdrawn.'),
@@ -143,7 +143,7 @@ function changeableRequirement(state: StateDb, bidId: string, requirementId: str
 
 /**
  * The requirement routes of a bid (spec, Bids): list with filters, add, change, split and merge. Every route needs
- * a signed-in session and loads its bid through `accessBid`: viewers read, members and above write.
+ * a signed-in session or an account's API key and loads its bid through `accessBid`: viewers read, members and above write.
  *
  * @example
  * app.route('/', bidRequirementRoutes({ state, now }));
@@ -152,7 +152,7 @@ export function bidRequirementRoutes(options: BidRequirementRoutesOptions): Open
   const { state } = options;
   const now = options.now ?? (() => new Date());
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
-  app.use('/v1/bids/*', requireBidSession);
+  app.use('/v1/bids/*', requireBidAccount);
 
   app.openapi(listRoute, (c) => {
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');

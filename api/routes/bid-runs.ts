@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, requireBidSession, type BidEnv, type BidNeed } from '../bids/access.ts';
+import { accessBid, BID_SECURITY, requireBidAccount, type BidEnv, type BidNeed } from '../bids/access.ts';
 import { listBidFiles } from '../bids/files.ts';
 import { JobSchema } from '../bids/jobs/schemas.ts';
 import { jobRow, jobView } from '../bids/jobs/store.ts';
@@ -11,7 +11,7 @@ import { listRequirements } from '../bids/requirements/store.ts';
 import { decideAction, listActions } from '../bids/runs/actions.ts';
 import { FINAL_EVENT_KINDS, onRunEvent, runEventsAfter } from '../bids/runs/events.ts';
 import { findingsSince } from '../bids/runs/findings.ts';
-import { bidIsPaid } from '../bids/runs/payments.ts';
+import { bidIsPaid } from '../bids/payments.ts';
 import { liveRun, LIVE_RUN_STATES, runRow, runView, startRun, stopRun } from '../bids/runs/runs.ts';
 import {
   ActionListSchema,
@@ -48,11 +48,10 @@ export interface BidRunRoutesOptions {
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
-const notSignedIn = errorReply('No signed-in session.');
+const notSignedIn = errorReply('No signed-in session or API key.');
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const viewerWrites = errorReply("The caller's role may not change bids (viewers read only).");
 const tags = ['Bids'];
-const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
 const RUN_STEPS = [
   'Read the bid\'s files (with approval, fetch the tender\'s documents first when there are none and the portal is supported).',
   'Extract the requirements from them.',
@@ -68,7 +67,7 @@ const jobRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/jobs/{job}',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: 'A background job of the bid',
   description: 'State, step, progress, attempts and the last error. A job of another bid is 404, as a missing one.',
   request: { params: JobParams },
@@ -79,7 +78,7 @@ const quoteRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/runs/quote',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: 'What a run of the bid does and costs',
   description: 'The steps, what it will read, the actions it may ask a person to approve, the price, and whether the bid is paid (a run needs the paid checkout).',
   request: { params: BidParams },
@@ -90,7 +89,7 @@ const startRunRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/runs',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: 'Start a run that prepares the bid',
   description: 'Queued at once and run in the background by a worker; watch GET …/runs/{run}/events. One run at a time per bid. Body: an empty object, or none.',
   middleware: [bodyMediaType('json')] as const,
@@ -111,7 +110,7 @@ const readRunRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/runs/{run}',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: 'One run',
   request: { params: RunParams },
   responses: { 200: { description: 'The run.', content: json(RunSchema) }, 401: notSignedIn, 404: errorReply('No such bid visible to the caller, or the bid has no such run.') },
@@ -121,7 +120,7 @@ const stopRunRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/runs/{run}/stop',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: 'Stop a run',
   description: 'A run waiting on a person or queued stops at once; a running one at its next step boundary (`stop_requested` until then). Its pending actions are cancelled.',
   request: { params: RunParams },
@@ -138,7 +137,7 @@ const eventsRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/runs/{run}/events',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: "A run's events, as Server-Sent Events",
   description:
     "Every event after `since_seq` (or after `Last-Event-ID` on a reconnect), then each new one as it is appended; the stream closes after the run's last event " +
@@ -157,7 +156,7 @@ const findingsRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/findings',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: "Findings of the bid's runs",
   description: 'At or after `since_seq` in the bid\'s chain, each with finding_id, run_id and created_at.',
   request: { params: BidParams, query: FindingsQuery },
@@ -168,7 +167,7 @@ const actionsRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/actions',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: 'Actions waiting for a person, and those decided',
   description: 'Each with its stored arguments; decided ones with who decided and when.',
   request: { params: BidParams },
@@ -179,7 +178,7 @@ const decideRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/actions/{action}/{decision}',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: 'Approve or reject an action',
   description:
     '`{decision}` is `approve` or `reject`. An action no run waits on only changes state; a run\'s action, approved on a paid bid, is executed by the run with its stored arguments, ' +
@@ -200,7 +199,7 @@ const drainRoute = createRoute({
   method: 'post',
   path: '/v1/jobs/drain',
   tags,
-  security: sessionOnly,
+  security: BID_SECURITY,
   summary: 'Pick up background work a stopped instance left',
   description: 'Claims every job whose worker\'s lease has expired, and every queued job due, and runs them in this instance.',
   responses: { 200: { description: 'What was picked up.', content: json(DrainSchema) }, 401: notSignedIn },
@@ -221,8 +220,8 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
   const pollMs = options.stream?.pollMs ?? 1000;
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
   // Before the validators, so a caller without a session learns nothing about the inputs.
-  app.use('/v1/bids/*', requireBidSession);
-  app.use('/v1/jobs/*', requireBidSession);
+  app.use('/v1/bids/*', requireBidAccount);
+  app.use('/v1/jobs/*', requireBidAccount);
 
   const load = (c: Context<BidEnv>, bidId: string, need: BidNeed) => accessBid(state, bidId, c.get('accountId'), need);
   const noRun = (bidId: string, runId: string) => ({ detail: `This bid has no run ${runId.slice(0, 80)}; GET /v1/bids/${bidId}/runs/quote says how to start one.` });

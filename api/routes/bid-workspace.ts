@@ -1,11 +1,10 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
-import { intelContextOf } from '../schemas/intelligence.ts';
-import { accessBid, requireBidSession, type BidEnv, type BidNeed, type BidRecord } from '../bids/access.ts';
+import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv, type BidNeed, type BidRecord } from '../bids/access.ts';
 import { listDrafts, savePersonDraft } from '../bids/drafts/store.ts';
 import { responseDocx, responseMarkdown, type ResponseDocument } from '../bids/export.ts';
-import { listGaps, markGapNotApplicable, type StoredGap } from '../bids/gaps.ts';
+import { markGapNotApplicable } from '../bids/gaps.ts';
 import { activePartners, partnerCatalogue } from '../bids/partners.ts';
 import { BidParams } from '../bids/schemas.ts';
 import {
@@ -22,8 +21,8 @@ import {
   RecomputeSchema,
   RequirementParams,
 } from '../bids/workspace-schemas.ts';
-import { bidChecks, bidToday, planFrame, planView, recomputeWorkspace, type WorkspaceDeps } from '../bids/workspace.ts';
-import { WorthBiddingCard, worthBiddingCard } from '../bids/worth-bidding.ts';
+import { gapListView, planFrame, planView, recomputeWorkspace, withPartners, worthBidding, type WorkspaceDeps } from '../bids/workspace.ts';
+import { WorthBiddingCard } from '../bids/worth-bidding.ts';
 import { AnalysisPoolFullError } from '../documents/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { orgsOf } from '../orgs/orgs.ts';
@@ -38,30 +37,30 @@ export interface BidWorkspaceRoutesOptions extends WorkspaceDeps {
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
-const notSignedIn = errorReply('No signed-in session.');
+const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const viewerWrites = errorReply("The caller's role may not change bids (viewers read only).");
 const wrongMediaType = errorReply('The body is not in the media type this route reads.');
 const NotReady = z.object({ ready: z.literal(false), detail: z.string() }).openapi('WorthBiddingNotReady');
 const tags = ['Bids'];
-const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
+const accountCallers = BID_SECURITY;
 
 const listDraftsRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/drafts',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Drafts of the bid, one per requirement',
   description: 'Each with the passages it cites (document and page). Drafts are written by POST …/plan/recompute; a person\'s text (PATCH) is never overwritten.',
   request: { params: BidParams },
-  responses: { 200: { description: 'The drafts.', content: json(DraftListSchema) }, 401: notSignedIn, 404: bidNotVisible },
+  responses: { 200: { description: 'The drafts.', content: json(DraftListSchema) }, 401: noAccount, 404: bidNotVisible },
 });
 
 const patchDraftRoute = createRoute({
   method: 'patch',
   path: '/v1/bids/{bid}/drafts/{requirement}',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: "Store a person's draft of a requirement",
   description: 'Body `{text}`. Recompute never overwrites it. Owners, admins and members may write.',
   middleware: [bodyMediaType('json')] as const,
@@ -69,7 +68,7 @@ const patchDraftRoute = createRoute({
   responses: {
     200: { description: 'The draft as stored.', content: json(DraftSchema) },
     400: errorReply('An unknown field, or empty text; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: viewerWrites,
     404: errorReply('No such bid visible to the caller, or the bid has no such requirement.'),
     415: wrongMediaType,
@@ -80,18 +79,18 @@ const listGapsRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/gaps',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Gaps of the bid, with partners who can close them',
   description: 'Derived by recompute, never typed in: a mandatory requirement with no evidence, a document the bid relies on that expires before closing, a certificate or insurance the tender asks for that the library lacks.',
   request: { params: BidParams },
-  responses: { 200: { description: 'Every gap (open first), its partners, and a count of rows per category.', content: json(GapListSchema) }, 401: notSignedIn, 404: bidNotVisible },
+  responses: { 200: { description: 'Every gap (open first), its partners, and a count of rows per category.', content: json(GapListSchema) }, 401: noAccount, 404: bidNotVisible },
 });
 
 const patchGapRoute = createRoute({
   method: 'patch',
   path: '/v1/bids/{bid}/gaps/{gap}',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Mark a gap not applicable',
   description: 'Body `{status: "NA", reason}`: the only change a person makes; every other status comes from recompute.',
   middleware: [bodyMediaType('json')] as const,
@@ -99,7 +98,7 @@ const patchGapRoute = createRoute({
   responses: {
     200: { description: 'The gap as stored.', content: json(GapSchema) },
     400: errorReply('A status other than NA, no reason, or an unknown field; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: viewerWrites,
     404: errorReply('No such bid visible to the caller, or the bid has no such gap.'),
     415: wrongMediaType,
@@ -110,24 +109,24 @@ const planRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/plan',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'The bid plan',
   description: "Tasks back-scheduled from the closing day in the buyer's time zone, as the last recompute left them.",
   request: { params: BidParams },
-  responses: { 200: { description: 'The plan.', content: json(PlanSchema) }, 401: notSignedIn, 404: bidNotVisible },
+  responses: { 200: { description: 'The plan.', content: json(PlanSchema) }, 401: noAccount, 404: bidNotVisible },
 });
 
 const recomputeRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/plan/recompute',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Recompute requirements, drafts, gaps and plan',
   description: "In that order. A person's draft and a gap marked NA are kept. Library documents not read before are read now.",
   request: { params: BidParams },
   responses: {
     200: { description: 'What was computed, with the new plan.', content: json(RecomputeSchema) },
-    401: notSignedIn,
+    401: noAccount,
     403: viewerWrites,
     404: bidNotVisible,
     503: errorReply('Every document reading thread is busy (`Retry-After` says when to try again).'),
@@ -138,7 +137,7 @@ const exportRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/export',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'The response document',
   description: 'Every requirement, its draft and the citations: a Word document (.docx), or Markdown with `?format=md`.',
   request: {
@@ -156,7 +155,7 @@ const exportRoute = createRoute({
       },
     },
     400: errorReply('An unknown format.'),
-    401: notSignedIn,
+    401: noAccount,
     404: bidNotVisible,
   },
 });
@@ -165,7 +164,7 @@ const worthBiddingRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/worth-bidding',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Is this tender worth bidding?',
   description:
     "A card from the release's intelligence: the buyer's awards (count, median value, recent suppliers), awards for similar work " +
@@ -173,7 +172,7 @@ const worthBiddingRoute = createRoute({
   request: { params: BidParams },
   responses: {
     200: { description: 'The card.', content: json(WorthBiddingCard) },
-    401: notSignedIn,
+    401: noAccount,
     404: bidNotVisible,
     503: { description: 'The intelligence store is still loading (`Retry-After` says when to try again).', content: json(NotReady) },
   },
@@ -183,14 +182,14 @@ const partnersRoute = createRoute({
   method: 'get',
   path: '/v1/partners',
   tags,
-  security: sessionOnly,
+  security: [{ session: [] }],
   summary: 'Partners who can close a gap',
   description: 'The active rows of the partners catalogue, for a signed-in session that belongs to at least one organisation.',
   request: { query: PartnersQuery },
   responses: {
     200: { description: 'Active partners, by name.', content: json(PartnerListSchema) },
     400: errorReply('An unknown category.'),
-    401: notSignedIn,
+    401: errorReply('No signed-in session (API keys do not open the catalogue).'),
     403: errorReply('The account belongs to no organisation yet.'),
   },
 });
@@ -210,8 +209,8 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   const { state, store } = options;
   const now = options.now ?? (() => new Date());
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
-  // Before the validators, so a caller without a session learns nothing about the inputs.
-  app.use('/v1/bids/*', requireBidSession);
+  // Before the validators, so a caller without an account learns nothing about the inputs.
+  app.use('/v1/bids/*', requireBidAccount);
 
   const load = (c: Context<BidEnv>, bidId: string, need: BidNeed) => accessBid(state, bidId, c.get('accountId'), need);
 
@@ -231,15 +230,10 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
     return c.json(savePersonDraft(state, bidId, requirement, c.req.valid('json').text, c.get('accountId'), now()), 200);
   });
 
-  const withPartners = (gap: StoredGap) => ({ ...gap, partners: activePartners(partnerCatalogue(), gap.category, gap.region) });
-
   app.openapi(listGapsRoute, (c) => {
     const access = load(c, c.req.valid('param').bid, 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const gaps = listGaps(state, access.bid.bid_id);
-    const counts: Record<string, number> = {};
-    for (const gap of gaps) counts[gap.category] = (counts[gap.category] ?? 0) + 1;
-    return c.json({ gaps: gaps.map(withPartners), counts }, 200);
+    return c.json(gapListView(state, access.bid.bid_id), 200);
   });
 
   app.openapi(patchGapRoute, (c) => {
@@ -285,13 +279,12 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   app.openapi(worthBiddingRoute, async (c) => {
     const access = load(c, c.req.valid('param').bid, 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const served = store.state();
-    if (!served.ready) {
+    const worth = await worthBidding({ state, store, requirements: options.requirements }, access.bid);
+    if (!worth.ready) {
       c.header('Retry-After', '30');
-      return c.json({ ready: false as const, detail: `${served.detail} Try again later.` }, 503);
+      return c.json({ ready: false as const, detail: worth.detail }, 503);
     }
-    const checks = { ...bidChecks(state, options.requirements.list(state, access.bid.bid_id), access.bid.bid_id), today: bidToday(state, access.bid, store.now()) };
-    return c.json(await worthBiddingCard(intelContextOf(served.release, store.now()), access.bid, checks), 200);
+    return c.json(worth.card, 200);
   });
 
   // Before the query's validator, so a caller who may not see the catalogue learns nothing about its categories.

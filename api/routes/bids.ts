@@ -2,11 +2,14 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import { timeZoneOf } from '../../lib/jurisdictions.ts';
-import { accessBid, requireBidSession, writeRefusal, type BidEnv } from '../bids/access.ts';
+import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, writeRefusal, type BidEnv } from '../bids/access.ts';
 import { bidView, companyNames, createBid, listBids, memberIdByEmail, updateBid, type BidTender } from '../bids/bids.ts';
 import { bidChat } from '../bids/chat.ts';
 import type { BidFileStore } from '../bids/file-store.ts';
-import { BidListQuery, BidListSchema, BidParams, BidSchema, ChatSchema, CreateBidBody, PatchBidBody, ThreadMessageSchema, ThreadPostBody, ThreadSchema } from '../bids/schemas.ts';
+import { bidSale, type BidSale } from '../bids/checkout.ts';
+import { bidOverview, OverviewSchema } from '../bids/overview.ts';
+import { BidListQuery, BidListSchema, BidParams, BidReadQuery, BidSchema, ChatSchema, CreateBidBody, PatchBidBody, ThreadMessageSchema, ThreadPostBody, ThreadSchema } from '../bids/schemas.ts';
+import { storedRequirements } from '../bids/workspace.ts';
 import { transitionProblem } from '../bids/stages.ts';
 import { postMessage, threadOf } from '../bids/thread.ts';
 import type { AnalysisPool } from '../documents/pool.ts';
@@ -29,6 +32,8 @@ export interface BidRoutesOptions {
   linkSecret: string;
   /** The service's public base address, which file and page links start with. */
   publicUrl: string;
+  /** Whether bid preparation can be bought here (the overview's payment part); default not on sale. */
+  sale?: BidSale;
   /** Told after a file's pages are stored, before its upload is answered (api/bids/README.md). */
   onFileRead?: readonly FileReadListener[];
   now?: () => Date;
@@ -40,17 +45,17 @@ const ORG_NOT_VISIBLE = 'No organisation with this id is visible to you: check t
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
-const notSignedIn = errorReply('No signed-in session.');
+const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const wrongMediaType = errorReply('The body is not in the media type this route reads.');
 const tags = ['Bids'];
-const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
+const accountCallers = BID_SECURITY;
 
 const createBidRoute = createRoute({
   method: 'post',
   path: '/v1/bids',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Create a bid',
   description:
     'For a tender of the corpus (`page_key`: its title, buyer, closing date and the buyer\'s time zone are recorded) or a free `title`. ' +
@@ -60,7 +65,7 @@ const createBidRoute = createRoute({
   responses: {
     201: { description: 'The new bid.', content: json(BidSchema) },
     400: errorReply('An unknown field, neither page_key nor title, or an invalid value; `detail` names the field.'),
-    401: notSignedIn,
+    401: noAccount,
     403: errorReply("The caller's role in the organisation may not create bids."),
     404: errorReply('The organisation is not visible to the caller, or no tender of the served release has this page_key.'),
     415: wrongMediaType,
@@ -72,12 +77,12 @@ const listBidsRoute = createRoute({
   method: 'get',
   path: '/v1/bids',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Bids of your organisations',
   request: { query: BidListQuery },
   responses: {
     200: { description: 'Bids of every organisation the caller belongs to (or of `org_id`), newest first.', content: json(BidListSchema) },
-    401: notSignedIn,
+    401: noAccount,
     404: errorReply('`org_id` names an organisation not visible to the caller.'),
   },
 });
@@ -86,12 +91,15 @@ const readBidRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'One bid',
-  request: { params: BidParams },
+  description:
+    'With `include=overview`, also everything the bid page shows in one read (`overview`): the caller\'s role, files, requirements, drafts, ' +
+    'gaps with partners, plan, thread, the worth-bidding card and the payment state, each as its own route answers it.',
+  request: { params: BidParams, query: BidReadQuery },
   responses: {
-    200: { description: 'The bid, with the stages it may move to next.', content: json(BidSchema) },
-    401: notSignedIn,
+    200: { description: 'The bid, with the stages it may move to next (and its overview when asked).', content: json(BidSchema.extend({ overview: OverviewSchema.optional() })) },
+    401: noAccount,
     404: bidNotVisible,
   },
 });
@@ -100,7 +108,7 @@ const patchBidRoute = createRoute({
   method: 'patch',
   path: '/v1/bids/{bid}',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Change a bid',
   description: 'Any of stage, goal, owner (a member\'s email address) and due_date; null clears one. A stage must be one of `next_stages`. Owners, admins and members may change bids.',
   middleware: [bodyMediaType('json')] as const,
@@ -108,7 +116,7 @@ const patchBidRoute = createRoute({
   responses: {
     200: { description: 'The bid after the change.', content: json(BidSchema) },
     400: errorReply('An unknown field, an unknown stage, an owner who is not a member, or another invalid value; `detail` names it.'),
-    401: notSignedIn,
+    401: noAccount,
     403: errorReply("The caller's role may not change bids (viewers read only)."),
     404: bidNotVisible,
     409: errorReply('The bid may not move to that stage from its current one; `detail` says which moves are allowed.'),
@@ -120,12 +128,12 @@ const threadRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/thread',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: "The bid's thread",
   request: { params: BidParams },
   responses: {
     200: { description: 'Every message, oldest first, with its author and time.', content: json(ThreadSchema) },
-    401: notSignedIn,
+    401: noAccount,
     404: bidNotVisible,
   },
 });
@@ -134,7 +142,7 @@ const postThreadRoute = createRoute({
   method: 'post',
   path: '/v1/bids/{bid}/thread',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: "Post to the bid's thread",
   description: 'Owners, admins and members may post.',
   middleware: [bodyMediaType('json')] as const,
@@ -142,7 +150,7 @@ const postThreadRoute = createRoute({
   responses: {
     201: { description: 'The message as stored.', content: json(ThreadMessageSchema) },
     400: errorReply('An empty or over-long message, or an unknown field.'),
-    401: notSignedIn,
+    401: noAccount,
     403: errorReply("The caller's role may not change bids (viewers read only)."),
     404: bidNotVisible,
     415: wrongMediaType,
@@ -153,13 +161,13 @@ const chatRoute = createRoute({
   method: 'get',
   path: '/v1/bids/{bid}/chat',
   tags,
-  security: sessionOnly,
+  security: accountCallers,
   summary: 'Where the bid stands',
   description: 'Stage, goal, the background jobs not yet finished (state, step, progress), what the run is doing or how the last one ended, and a recap built from the bid\'s files, dates, work and thread.',
   request: { params: BidParams },
   responses: {
     200: { description: 'The bid at a glance.', content: json(ChatSchema) },
-    401: notSignedIn,
+    401: noAccount,
     404: bidNotVisible,
   },
 });
@@ -167,7 +175,7 @@ const chatRoute = createRoute({
 /**
  * The bid routes of bids-core (spec, Bids): create, list, read and change bids, their files
  * (api/routes/bid-files.ts), thread and chat. Every route but the signed file link needs a signed-in session
- * and loads its bid through `accessBid` (api/bids/access.ts). Mount it after the caller middleware.
+ * or an account's API key and loads its bid through `accessBid` (api/bids/access.ts). Mount it after the caller middleware.
  *
  * @example
  * app.route('/', bidRoutes({ state, store, files: new BidFileStore(join(dataDir, 'state', 'bid-files')), pool, linkSecret, publicUrl }));
@@ -176,8 +184,8 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
   const { state, store } = options;
   const now = options.now ?? (() => new Date());
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
-  // Before the validators, so a caller without a session learns nothing about the inputs.
-  app.use('/v1/bids/*', requireBidSession);
+  // Before the validators, so a caller without an account learns nothing about the inputs.
+  app.use('/v1/bids/*', requireBidAccount);
 
   app.openapi(createBidRoute, (c) => {
     const body = c.req.valid('json');
@@ -225,10 +233,13 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
     return c.json({ bids: listBids(state, accountId, orgId).map((bid) => bidView(state, bid, names.get(bid.org_id)!)) }, 200);
   });
 
-  app.openapi(readBidRoute, (c) => {
+  const sale = options.sale ?? bidSale(undefined, null);
+  app.openapi(readBidRoute, async (c) => {
     const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
     if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json(bidView(state, access.bid, access.membership.company_name), 200);
+    const view = bidView(state, access.bid, access.membership.company_name);
+    if (c.req.valid('query').include !== 'overview') return c.json(view, 200);
+    return c.json({ ...view, overview: await bidOverview({ state, store, requirements: storedRequirements, sale, now }, access.bid, access.membership) }, 200);
   });
 
   app.openapi(patchBidRoute, (c) => {

@@ -69,6 +69,25 @@ const tags = ['Organisations'];
 // Every organisation route answers a signed-in session only (the signedIn middleware below).
 const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
 
+const orgOverviewRoute = createRoute({
+  method: 'get',
+  path: '/v1/orgs/{org}',
+  tags,
+  security: sessionOnly,
+  summary: 'One organisation, in one read',
+  description:
+    'Everything the organisation page shows: your membership (role), the profile, the members and the document library, each as its own route answers it. Members only.',
+  request: { params: OrgParams },
+  responses: {
+    200: {
+      description: 'The membership, profile, members and documents.',
+      content: json(MembershipSchema.extend({ profile: ProfileSchema, members: MemberListSchema.shape.members, documents: DocumentListSchema.shape.documents }).openapi('OrgOverview')),
+    },
+    401: notSignedIn,
+    404: notVisible,
+  },
+});
+
 const listOrgsRoute = createRoute({
   method: 'get',
   path: '/v1/orgs',
@@ -334,6 +353,13 @@ export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
       return c.json({ detail: 'The invitation email could not be sent, so the invitation was withdrawn; try again in a minute.' }, 503);
     }
     return c.json(invitation, 201);
+  });
+
+  app.openapi(orgOverviewRoute, (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    const profile = membership && readProfile(state, membership.org_id);
+    if (!membership || !profile) return c.json({ detail: NOT_VISIBLE }, 404);
+    return c.json({ ...membership, profile, members: membersOf(state, membership.org_id), documents: library.list(membership.org_id) }, 200);
   });
 
   app.openapi(membersRoute, (c) => {

@@ -2,11 +2,12 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { CallerEnv } from '../middleware/caller.ts';
 import { PricingSchema, UsageSchema } from '../schemas/account.ts';
 import { WEEK_RULE, type Meter } from '../usage/meter.ts';
+import { formatPrice, type BidSale } from '../bids/checkout.ts';
 
 export interface UsageRoutesOptions {
   meter: Pick<Meter, 'allowance' | 'caps' | 'week'>;
-  /** The flat fee for preparing a bid; absent while it is not on sale. */
-  bidPrice?: { amount: number; currency: string } | undefined;
+  /** Whether bid preparation can be bought here, at what price (api/bids/checkout.ts `bidSale`). */
+  sale: BidSale;
 }
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
@@ -27,13 +28,13 @@ const pricingRoute = createRoute({
   path: '/v1/pricing',
   tags: ['Usage'],
   summary: 'Weekly allowances and the bid-preparation price',
-  description: 'The allowances in force and the flat fee for preparing a bid, both from the running configuration.',
+  description: 'The allowances in force and the flat fee for preparing a bid, both from the running configuration: bid preparation is available only when a price is set and payment is set up.',
   responses: { 200: { description: 'Live caps and prices.', content: json(PricingSchema) } },
 });
 
 /** GET /v1/usage and GET /v1/pricing. */
 export function usageRoutes(options: UsageRoutesOptions): OpenAPIHono<CallerEnv> {
-  const { meter, bidPrice } = options;
+  const { meter, sale } = options;
   const app = new OpenAPIHono<CallerEnv>();
 
   app.openapi(usageRoute, (c) => {
@@ -59,7 +60,13 @@ export function usageRoutes(options: UsageRoutesOptions): OpenAPIHono<CallerEnv>
           reset_at: meter.week().resetAt.toISOString(),
           not_counted: ['result reads', 'tender browsing', 'sandbox calls (Svc-Sandbox: true)'],
         },
-        bid_preparation: bidPrice ? { available: true, ...bidPrice } : { available: false },
+        bid_preparation: {
+          available: sale.available,
+          ...(sale.price ? { amount: sale.price.amount, currency: sale.price.currency } : {}),
+          detail: sale.available
+            ? `Preparing a bid costs ${formatPrice(sale.price)}, paid once per bid by card through a hosted checkout (POST /v1/bids/{bid}/checkout).`
+            : sale.detail,
+        },
       },
       200,
     ),

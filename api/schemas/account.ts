@@ -136,9 +136,10 @@ export const PricingSchema = z
       not_counted: z.array(z.string()).openapi({ description: 'What never uses the allowance.' }),
     }),
     bid_preparation: z.object({
-      available: z.boolean().openapi({ description: 'False while bid preparation is not on sale here.' }),
-      amount: z.number().optional().openapi({ description: 'Flat fee per bid, in major units of `currency`.' }),
+      available: z.boolean().openapi({ description: 'True when a bid can be bought here: a price is set and payment is set up.' }),
+      amount: z.number().optional().openapi({ description: 'Flat fee per bid, in major units of `currency`; shown whenever a price is set.' }),
       currency: z.string().optional().openapi({ description: 'ISO 4217 code.' }),
+      detail: z.string().openapi({ description: 'A sentence saying how to buy it, or why it cannot be bought here.' }),
     }),
   })
   .openapi('Pricing');

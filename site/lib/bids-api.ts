@@ -36,6 +36,7 @@ export const Membership = z.object({ org_id: z.string(), company_name: z.string(
 export type Membership = z.infer<typeof Membership>;
 export const MembershipList = z.object({ orgs: z.array(Membership) });
 export const Member = z.object({ account_id: z.string(), email: z.string(), role: Role, joined_at: z.string() });
+export type Member = z.infer<typeof Member>;
 export const MemberList = z.object({ members: z.array(Member) });
 export const Invitation = z.object({ email: z.string(), role: Role, expires_at: z.string() });
 
@@ -179,6 +180,57 @@ export const WorthBidding = z.object({
   checks: z.object({ days_to_close: z.nullable(z.number()), mandatory_without_draft: z.number(), open_gaps: z.number() }),
 });
 export type WorthBidding = z.infer<typeof WorthBidding>;
+
+export const Checkout = z.object({
+  checkout_id: z.string(),
+  status: z.enum(['pending', 'paid', 'expired', 'failed']),
+  url: z.nullable(z.string()),
+  amount: z.number(),
+  currency: z.string(),
+  expires_at: z.string(),
+  paid_at: z.nullable(z.string()),
+});
+export type Checkout = z.infer<typeof Checkout>;
+export const Payment = z.object({
+  paid: z.boolean(),
+  available: z.boolean(),
+  detail: z.string(),
+  checkout: z.nullable(Checkout),
+});
+export type Payment = z.infer<typeof Payment>;
+
+export const PackFetch = z.object({
+  fetch_id: z.string(),
+  state: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  detail: z.nullable(z.string()),
+  file_ids: z.array(z.string()),
+});
+export const PackFetchPart = z.object({
+  offer: z.object({ available: z.boolean(), portal: z.string(), detail: z.string() }),
+  last_fetch: z.nullable(PackFetch),
+});
+export type PackFetchPart = z.infer<typeof PackFetchPart>;
+
+/** GET /v1/bids/{bid}?include=overview: the bid and everything its page shows, in one call. */
+export const BidOverview = z.extend(Bid, {
+  overview: z.object({
+    role: Role,
+    may_write: z.boolean(),
+    files: z.array(BidFile),
+    requirements: z.array(Requirement),
+    drafts: z.array(Draft),
+    gaps: GapList,
+    plan: Plan,
+    thread: z.array(ThreadMessage),
+    worth_bidding: z.object({ ready: z.boolean(), card: z.optional(WorthBidding), detail: z.optional(z.string()) }),
+    payment: Payment,
+    pack_fetch: PackFetchPart,
+  }),
+});
+export type BidOverview = z.infer<typeof BidOverview>;
+
+/** GET /v1/orgs/{org}: the membership, profile, members and documents, in one call. */
+export const OrgOverview = z.extend(Membership, { profile: Profile, members: z.array(Member), documents: z.array(LibraryDocument) });
 
 const ErrorReply = z.object({ detail: z.string() });
 

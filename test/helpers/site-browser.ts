@@ -33,13 +33,13 @@ const refusedStatus = (text: string) => Number(/the server responded with a stat
 
 /**
  * A synthetic release (seeded) of the given size with its site built, served by the real server (with
- * `serverOptions`' burst guard, when given), and Chromium (lib/chromium.ts says which: `diagnostic` is told).
+ * `serverOptions`' burst guard and bid price, when given), and Chromium (lib/chromium.ts says which: `diagnostic` is told).
  */
 export async function openSiteBrowser(
   name: string,
   scale: { tenders: number; awards: number; plans: number },
   diagnostic: (message: string) => void,
-  serverOptions: Pick<ServerOptions, 'burst'> = {},
+  serverOptions: Pick<ServerOptions, 'burst' | 'bidPrice'> = {},
 ): Promise<SiteBrowser> {
   const workDir = await mkdtemp(join(tmpdir(), `${name}-`));
   const release = await publishSyntheticRelease(workDir, scale);
@@ -57,7 +57,7 @@ export async function openSiteBrowser(
  * The current release of `dataDir` (its site built) served by the real server (with `serverOptions`' burst guard,
  * when given), and Chromium; closing leaves the data.
  */
-export async function browseRelease(dataDir: string, diagnostic: (message: string) => void, serverOptions: Pick<ServerOptions, 'burst'> = {}): Promise<SiteBrowser> {
+export async function browseRelease(dataDir: string, diagnostic: (message: string) => void, serverOptions: Pick<ServerOptions, 'burst' | 'bidPrice'> = {}): Promise<SiteBrowser> {
   const server = await startServer({ dataDir, port: 0, log: () => {}, ...serverOptions });
   const found = await resolveChromium({ offline: true });
   diagnostic(`browser: ${describeChromium(found)}`);

@@ -3,7 +3,7 @@ import type { StateDb } from '../../../data/state/db.ts';
 import { requeueWaitingJob } from '../jobs/store.ts';
 import { recordAudit } from './audit.ts';
 import { appendRunEvent } from './events.ts';
-import { bidIsPaid } from './payments.ts';
+import { bidIsPaid } from '../payments.ts';
 
 /**
  * Actions: what a run needs a person to decide before it goes on (fetching the tender pack, emailing the

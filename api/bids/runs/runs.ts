@@ -4,7 +4,7 @@ import type { JobWorker } from '../jobs/worker.ts';
 import { recordAudit } from './audit.ts';
 import { appendRunEvent } from './events.ts';
 import { findingCount } from './findings.ts';
-import { bidIsPaid } from './payments.ts';
+import { bidIsPaid } from '../payments.ts';
 
 /**
  * Runs: a bid prepared by a background job of kind `bid_run` (api/bids/runs/run-job.ts). One live run per

@@ -109,18 +109,6 @@ CREATE TABLE bid_actions (
 );
 CREATE INDEX bid_actions_bid ON bid_actions(bid_id, created_at);
 
--- What a bid has paid for (the checkout's webhook writes it): a bid is paid while paid_at is set and
--- refunded_at is not (api/bids/runs/payments.ts bidIsPaid).
-CREATE TABLE bid_payments (
-  bid_id TEXT PRIMARY KEY REFERENCES bids(bid_id),
-  paid_at TEXT NOT NULL,
-  amount INTEGER,
-  currency TEXT,
-  -- e.g. 'stripe' and the Checkout Session id
-  provider TEXT NOT NULL,
-  provider_reference TEXT,
-  refunded_at TEXT
-);
 
 -- People's decisions and run commands on a bid, as they happened.
 CREATE TABLE bid_audit (

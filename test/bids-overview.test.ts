@@ -1,0 +1,117 @@
+// GET /v1/bids/{bid}?include=overview: the bid page's one read. Each part must be what its own route answers,
+// so the page shows the same thing whichever it reads; without `include` the reply is the bid alone.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createService, type Service } from '../api/app.ts';
+import { stripeCheckout } from '../api/providers/stripe.ts';
+import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { PUBLIC_URL, signIn, type SignedIn } from './helpers/access.ts';
+import { tempDir } from './helpers/temp-dir.ts';
+
+const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release is loaded yet.' }), now: () => new Date() };
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const TENDER_TEXT = [
+  'Request for Tender RFT-2026-31: Fleet telematics',
+  '4.1 The Respondent must hold public liability insurance of at least $20 million.',
+  '4.2 The Respondent must provide 24/7 support from an Australian call centre.',
+  '5.1 Describe your experience with GPS fleet tracking for councils (weighting 40%).',
+].join('\n');
+
+describe('the bid overview', () => {
+  let state: StateDb;
+  let service: Service;
+  let owner: SignedIn;
+  let viewer: SignedIn;
+  let bidId: string;
+
+  before(async () => {
+    const dataDir = await tempDir('bid-overview-');
+    state = openStateDb(dataDir);
+    service = createService({
+      store: NO_RELEASE,
+      state,
+      publicUrl: PUBLIC_URL,
+      burst: false,
+      bidPrice: { amount: 149, currency: 'AUD' },
+      payments: stripeCheckout({ secretKey: 'sk_test_overview', webhookSecret: 'whsec_overview' }),
+      bidFilesDir: `${dataDir}/bid-files`,
+      documentsDir: `${dataDir}/documents`,
+      checkers: { poolLimits: { size: 1 } },
+      notice: () => {},
+      log: () => {},
+    });
+    owner = signIn(state, 'owner@fleet.test');
+    viewer = signIn(state, 'viewer@fleet.test');
+    const org = (await (await service.app.request('/v1/orgs', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ company_name: 'Harbour Fleet Services' }) })).json()) as Json;
+    state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'viewer', ?)", org.org_id, viewer.accountId, new Date().toISOString());
+    const bid = (await (await service.app.request('/v1/bids', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ org_id: org.org_id, title: 'Fleet telematics' }) })).json()) as Json;
+    bidId = bid.bid_id;
+    const form = new FormData();
+    form.append('file', new Blob([TENDER_TEXT], { type: 'text/plain' }), 'rft.txt');
+    const uploaded = await service.app.request(`/v1/bids/${bidId}/files`, { method: 'POST', headers: owner.headers, body: form });
+    assert.equal(uploaded.status, 201, await uploaded.clone().text());
+    assert.equal((await service.app.request(`/v1/bids/${bidId}/plan/recompute`, { method: 'POST', headers: owner.headers })).status, 200);
+    await service.app.request(`/v1/bids/${bidId}/thread`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Insurance certificate is with the broker.' }) });
+  });
+  after(async () => {
+    await service.analysisPool.close();
+    state.close();
+  });
+
+  const read = async (path: string, who: SignedIn = owner) => {
+    const reply = await service.app.request(path, { headers: who.headers });
+    return { status: reply.status, body: (await reply.json()) as Json };
+  };
+
+  it('gives each part exactly as its own route does, in one call', async () => {
+    const { status, body } = await read(`/v1/bids/${bidId}?include=overview`);
+    assert.equal(status, 200);
+    const { overview, ...bid } = body;
+    assert.deepEqual(bid, (await read(`/v1/bids/${bidId}`)).body, 'the bid fields are the plain read\'s');
+    assert.deepEqual(overview.files, (await read(`/v1/bids/${bidId}/files`)).body.files);
+    assert.ok(overview.requirements.length >= 3, `requirements were read from the file: ${JSON.stringify(overview.requirements.map((r: Json) => r.text))}`);
+    assert.deepEqual(overview.requirements, (await read(`/v1/bids/${bidId}/requirements`)).body.requirements);
+    assert.deepEqual(overview.drafts, (await read(`/v1/bids/${bidId}/drafts`)).body.drafts);
+    assert.deepEqual(overview.gaps, (await read(`/v1/bids/${bidId}/gaps`)).body);
+    assert.deepEqual(overview.plan, (await read(`/v1/bids/${bidId}/plan`)).body);
+    assert.deepEqual(overview.thread, (await read(`/v1/bids/${bidId}/thread`)).body.messages);
+    const worth = await read(`/v1/bids/${bidId}/worth-bidding`);
+    assert.equal(worth.status, 503);
+    assert.deepEqual(overview.worth_bidding, worth.body);
+    assert.equal(overview.role, 'owner');
+    assert.equal(overview.may_write, true);
+    assert.deepEqual(overview.payment, { paid: false, available: true, amount: 149, currency: 'AUD', detail: 'Preparing this bid costs AUD 149.00, paid once.', checkout: null });
+    const { today: _today, ...packFetch } = (await read(`/v1/bids/${bidId}/pack/fetch`)).body;
+    assert.deepEqual(overview.pack_fetch, packFetch);
+    assert.equal(overview.pack_fetch.offer.available, false, 'a free-title bid has no pack to fetch');
+  });
+
+  it('reads an organisation in one call (GET /v1/orgs/{org}): membership, profile, members and documents as their own routes give them', async () => {
+    const orgId = (await read(`/v1/bids/${bidId}`)).body.org_id as string;
+    const form = new FormData();
+    form.append('file', new Blob(['Capability statement: GPS telematics in 900 council vehicles.'], { type: 'text/plain' }), 'capability.txt');
+    assert.equal((await service.app.request(`/v1/orgs/${orgId}/documents`, { method: 'POST', headers: owner.headers, body: form })).status, 201);
+    const { status, body } = await read(`/v1/orgs/${orgId}`, viewer);
+    assert.equal(status, 200);
+    const { profile, members, documents, ...membership } = body;
+    assert.deepEqual(membership, (await read('/v1/orgs', viewer)).body.orgs.find((org: Json) => org.org_id === orgId));
+    assert.equal(membership.role, 'viewer');
+    assert.deepEqual(profile, (await read(`/v1/orgs/${orgId}/profile`, viewer)).body);
+    assert.deepEqual(members, (await read(`/v1/orgs/${orgId}/members`, viewer)).body.members);
+    assert.deepEqual(documents, (await read(`/v1/orgs/${orgId}/documents`, viewer)).body.documents);
+    assert.equal(documents.length, 1);
+    const outsider = signIn(state, 'outsider@elsewhere.test');
+    assert.equal((await read(`/v1/orgs/${orgId}`, outsider)).status, 404, 'a non-member gets the same 404 as a missing organisation');
+  });
+
+  it('tells a viewer its role, and leaves the overview out unless asked', async () => {
+    const { body } = await read(`/v1/bids/${bidId}?include=overview`, viewer);
+    assert.equal(body.overview.role, 'viewer');
+    assert.equal(body.overview.may_write, false);
+    assert.equal((await read(`/v1/bids/${bidId}`, viewer)).body.overview, undefined);
+    const unknown = await read(`/v1/bids/${bidId}?include=everything`);
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.detail, /include/);
+  });
+});

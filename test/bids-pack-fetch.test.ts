@@ -1,0 +1,263 @@
+// The tender-pack fetch (spec, States: Bid document fetch; Limits: 5 per Sydney day, one portal) over the whole
+// app and a loopback stand-in for NT Quotations and Tenders Online serving the recorded pages: the real capture
+// of the tender page /Tender/Details/26396 (fixtures/sources/au_nt_qtol/tender-26396.html, provenance in its
+// _meta.json) and a page derived from it (26395). No capture of what "Download tender" answers exists, so the
+// pack is stood in for by a tender document of fixtures/bids/ (cth-rft-veterans-counselling.pdf, written for this
+// project; see its README) and, for 26395, by a sign-in page.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createService, type Service } from '../api/app.ts';
+import type { ReleaseStore } from '../api/release-store.ts';
+import { TenderIndex } from '../data/search/tender-index.ts';
+import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { createSafeFetcher } from '../lib/safe-fetch.ts';
+import { keyFor, PUBLIC_URL, signIn, type SignedIn } from './helpers/access.ts';
+import { TENDER } from './helpers/bid-app.ts';
+import { testClock } from './helpers/org-app.ts';
+import { tempDir } from './helpers/temp-dir.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
+const PACK_PDF = readFileSync(join(FIXTURES, 'bids', 'cth-rft-veterans-counselling.pdf'));
+const SPACING_MS = 80;
+
+const ntTender = (id: string, key: string) => ({
+  ...TENDER,
+  tender_key: key,
+  source: 'au_nt_qtol',
+  source_tag: 'QTOL',
+  title: `NT tender ${id}`,
+  buyer: 'Department of Logistics and Infrastructure',
+  jurisdiction: 'AU-NT',
+  url: `https://tendersonline.nt.gov.au/Tender/Details/${id}`,
+});
+const NT_KEY = 'a0000000000000000000000000026396';
+const NT_LOGIN_KEY = 'a0000000000000000000000000026395';
+
+/** The portal on loopback: what it was asked, when, and with which User-Agent; robots.txt as the test sets it. */
+interface Portal {
+  origin: string;
+  requests: { path: string; at: number; userAgent: string }[];
+  robots: string | null;
+  close(): Promise<void>;
+}
+
+async function startPortal(): Promise<Portal> {
+  const pages: Record<string, { type: string; body: Buffer }> = {
+    '/Tender/Details/26396': { type: 'text/html; charset=utf-8', body: readFileSync(join(FIXTURES, 'sources', 'au_nt_qtol', 'tender-26396.html')) },
+    '/Tender/DownloadProfile/26396': { type: 'application/pdf', body: PACK_PDF },
+    '/Tender/Details/26395': { type: 'text/html; charset=utf-8', body: readFileSync(join(FIXTURES, 'sources', 'au_nt_qtol', 'tender-26395.html')) },
+    '/Tender/DownloadProfile/26395': { type: 'text/html; charset=utf-8', body: Buffer.from('<!doctype html><html><body><h1>Sign in</h1><form method="post"><input name="email"></form></body></html>') },
+  };
+  const portal: Portal = { origin: '', requests: [], robots: null, close: async () => {} };
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://portal').pathname;
+    portal.requests.push({ path, at: Date.now(), userAgent: req.headers['user-agent'] ?? '' });
+    if (path === '/robots.txt') {
+      if (portal.robots === null) res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end(portal.robots);
+      return;
+    }
+    const page = pages[path];
+    if (!page) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+    res.writeHead(200, { 'content-type': page.type }).end(page.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  portal.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return portal;
+}
+
+describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
+  // 23:30 on Wednesday 10 June 2026 in Sydney (AEST): the day's count starts again at 14:00 UTC.
+  const clock = testClock('2026-06-10T13:30:00.000Z');
+  let portal: Portal;
+  let state: StateDb;
+  let service: Service;
+  let owner: SignedIn;
+  let member: SignedIn;
+  let viewer: SignedIn;
+  let orgId: string;
+
+  before(async () => {
+    portal = await startPortal();
+    const dataDir = await tempDir('pack-fetch-');
+    state = openStateDb(dataDir);
+    const tenders = await TenderIndex.build([ntTender('26396', NT_KEY), ntTender('26395', NT_LOGIN_KEY), TENDER], []);
+    const store = { state: () => ({ ready: true as const, release: { tenders } }), now: clock.now } as unknown as Pick<ReleaseStore, 'state' | 'now'>;
+    service = createService({
+      store,
+      state,
+      publicUrl: PUBLIC_URL,
+      burst: false,
+      now: clock.now,
+      bidFilesDir: join(dataDir, 'bid-files'),
+      documentsDir: join(dataDir, 'documents'),
+      checkers: { poolLimits: { size: 1 } },
+      packFetch: { fetch: createSafeFetcher({ testOnlyPermittedAddresses: ['127.0.0.1'] }), portalOrigin: portal.origin, delayMs: SPACING_MS },
+      notice: () => {},
+      log: () => {},
+    });
+    owner = signIn(state, 'owner@territory.test', clock.now());
+    member = signIn(state, 'member@territory.test', clock.now());
+    viewer = signIn(state, 'viewer@territory.test', clock.now());
+    const org = (await (await service.app.request('/v1/orgs', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ company_name: 'Territory Civil Pty Ltd' }) })).json()) as Json;
+    orgId = org.org_id;
+    for (const [who, role] of [[member, 'member'], [viewer, 'viewer']] as const) {
+      state.run('INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, ?, ?)', orgId, who.accountId, role, clock.now().toISOString());
+    }
+  });
+  after(async () => {
+    await service.analysisPool.close();
+    state.close();
+    await portal.close();
+  });
+
+  async function newBid(body: Record<string, string>): Promise<string> {
+    const reply = await service.app.request('/v1/bids', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ org_id: orgId, ...body }) });
+    assert.equal(reply.status, 201, await reply.clone().text());
+    return ((await reply.json()) as Json).bid_id;
+  }
+  const status = async (bidId: string, who: SignedIn = owner) => (await (await service.app.request(`/v1/bids/${bidId}/pack/fetch`, { headers: who.headers })).json()) as Json;
+  const queue = (bidId: string, headers: Record<string, string> = owner.headers) => service.app.request(`/v1/bids/${bidId}/pack/fetch`, { method: 'POST', headers });
+  /** The bid's last fetch once it has ended. */
+  async function ended(bidId: string): Promise<Json> {
+    for (let waited = 0; waited < 60_000; waited += 50) {
+      const last = (await status(bidId)).last_fetch;
+      if (last && (last.state === 'succeeded' || last.state === 'failed')) return last;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the fetch did not end within a minute');
+  }
+  const usedToday = () => state.run('DELETE FROM bid_pack_fetches');
+
+  it('offers the fetch for a tender of the portal, with the caller\'s count for the Sydney day', async () => {
+    const bidId = await newBid({ page_key: NT_KEY });
+    const offered = await status(bidId);
+    assert.deepEqual(offered.offer, {
+      available: true,
+      portal: 'NT Quotations and Tenders Online',
+      source: 'au_nt_qtol',
+      tender_url: 'https://tendersonline.nt.gov.au/Tender/Details/26396',
+      detail: "The tender's documents can be fetched from NT Quotations and Tenders Online into this bid's files.",
+    });
+    assert.deepEqual(offered.today, { limit: 5, used: 0, remaining: 5, reset_at: '2026-06-10T14:00:00.000Z' });
+    assert.equal(offered.last_fetch, null);
+  });
+
+  it('does not offer it for a tender of another portal or a free title (422 on POST)', async () => {
+    const nsw = await newBid({ page_key: TENDER.tender_key });
+    const other = await status(nsw);
+    assert.equal(other.offer.available, false);
+    assert.match(other.offer.detail, /only from NT Quotations and Tenders Online.*\(au_nsw_buy_nsw\) needs a sign-in/);
+    assert.equal((await queue(nsw)).status, 422);
+    const free = await newBid({ title: 'Our own opportunity' });
+    assert.match((await status(free)).offer.detail, /free title/);
+    assert.equal((await queue(free)).status, 422);
+    assert.equal(portal.requests.length, 0, 'nothing was fetched');
+  });
+
+  it('fetches the pack at once in the background, politely, into the bid\'s files, read like an upload', async () => {
+    usedToday();
+    const bidId = await newBid({ page_key: NT_KEY });
+    const before = portal.requests.length;
+    const queued = await queue(bidId);
+    assert.equal(queued.status, 202);
+    const fetch = (await queued.json()) as Json;
+    assert.equal(fetch.state, 'queued');
+    const again = await queue(bidId);
+    assert.equal(again.status, 409, 'one fetch at a time per bid');
+    assert.match(((await again.json()) as Json).detail, /already (queued|running)/);
+    const last = await ended(bidId);
+    assert.equal(last.state, 'succeeded', last.detail);
+    assert.match(last.detail, /^Fetched T26-1279\.pdf from NT Quotations and Tenders Online into the bid's files: \d+ pages read\.$/);
+    const requests = portal.requests.slice(before);
+    assert.deepEqual(requests.map((request) => request.path), ['/robots.txt', '/Tender/Details/26396', '/Tender/DownloadProfile/26396']);
+    for (let i = 1; i < requests.length; i++) assert.ok(requests[i]!.at - requests[i - 1]!.at >= SPACING_MS - 5, `request ${i} waited the source's spacing (${requests[i]!.at - requests[i - 1]!.at} ms)`);
+    assert.ok(requests.every((request) => request.userAgent.startsWith('TenderIntelBot/')), 'the bot names itself');
+    const files = ((await (await service.app.request(`/v1/bids/${bidId}/files`, { headers: owner.headers })).json()) as Json).files as Json[];
+    assert.equal(files.length, 1);
+    assert.deepEqual(last.file_ids, [files[0]!.file_id]);
+    assert.equal(files[0]!.filename, 'T26-1279.pdf');
+    assert.equal(files[0]!.kind, 'pdf');
+    assert.equal(files[0]!.read_status, 'read');
+    assert.equal(files[0]!.uploaded_by, 'owner@territory.test', 'the file is the requester\'s');
+    assert.equal(files[0]!.sha256, createHash('sha256').update(PACK_PDF).digest('hex'));
+    const requirements = ((await (await service.app.request(`/v1/bids/${bidId}/requirements`, { headers: owner.headers })).json()) as Json).requirements as Json[];
+    assert.ok(requirements.length > 0, 'its requirements were read, as for an upload');
+    assert.ok(requirements.every((requirement) => requirement.source?.file_id === files[0]!.file_id));
+  });
+
+  it('keeps to robots.txt: a disallowed download is not fetched', async () => {
+    usedToday();
+    portal.robots = 'User-agent: *\nDisallow: /Tender/DownloadProfile/\n';
+    try {
+      const bidId = await newBid({ page_key: NT_KEY });
+      const before = portal.requests.length;
+      assert.equal((await queue(bidId)).status, 202);
+      const last = await ended(bidId);
+      assert.equal(last.state, 'failed');
+      assert.match(last.detail, /robots\.txt does not allow fetching \/Tender\/DownloadProfile\/26396/);
+      assert.deepEqual(portal.requests.slice(before).map((request) => request.path), ['/robots.txt', '/Tender/Details/26396']);
+      assert.deepEqual(last.file_ids, []);
+    } finally {
+      portal.robots = null;
+    }
+  });
+
+  it('fails with the reason when the portal answers a web page instead of the documents', async () => {
+    usedToday();
+    const bidId = await newBid({ page_key: NT_LOGIN_KEY });
+    assert.equal((await queue(bidId)).status, 202);
+    const last = await ended(bidId);
+    assert.equal(last.state, 'failed');
+    assert.match(last.detail, /sent a web page \(a sign-in or error page\?\) for the tender pack/);
+    assert.deepEqual(((await (await service.app.request(`/v1/bids/${bidId}/files`, { headers: owner.headers })).json()) as Json).files, []);
+  });
+
+  it('allows 5 fetches a caller per Sydney day: the sixth is 429 with the reset time; others and the next day may fetch', async () => {
+    usedToday();
+    for (let n = 1; n <= 5; n++) {
+      const bidId = await newBid({ page_key: NT_KEY });
+      assert.equal((await queue(bidId)).status, 202, `fetch ${n}`);
+      await ended(bidId);
+    }
+    const sixthBid = await newBid({ page_key: NT_KEY });
+    const sixth = await queue(sixthBid);
+    assert.equal(sixth.status, 429);
+    assert.equal(sixth.headers.get('retry-after'), String((Date.parse('2026-06-10T14:00:00.000Z') - clock.now().getTime()) / 1000));
+    assert.match(((await sixth.json()) as Json).detail, /fetched 5 tender packs today.*midnight in Sydney \(2026-06-10T14:00:00\.000Z\)/);
+    assert.deepEqual((await status(sixthBid)).today, { limit: 5, used: 5, remaining: 0, reset_at: '2026-06-10T14:00:00.000Z' });
+    const byMember = await queue(sixthBid, member.headers);
+    assert.equal(byMember.status, 202, 'another member has a count of their own');
+    await ended(sixthBid);
+    assert.equal((await queue(sixthBid, viewer.headers)).status, 403, 'a viewer may not fetch');
+    clock.advance(31 * 60 * 1000);
+    assert.equal((await queue(sixthBid)).status, 202, 'a new day in Sydney, a new count');
+    await ended(sixthBid);
+  });
+
+  it('treats a fetch a stopped server left running as failed, so another may be queued; and takes an API key', async () => {
+    usedToday();
+    const bidId = await newBid({ page_key: NT_KEY });
+    state.run(
+      "INSERT INTO bid_pack_fetches (fetch_id, bid_id, requested_by, source, tender_url, state, requested_at, started_at) VALUES ('fetch_lost', ?, ?, 'au_nt_qtol', 'https://tendersonline.nt.gov.au/Tender/Details/26396', 'running', ?, ?)",
+      bidId,
+      owner.accountId,
+      new Date(clock.now().getTime() - 11 * 60 * 1000).toISOString(),
+      new Date(clock.now().getTime() - 11 * 60 * 1000).toISOString(),
+    );
+    const last = (await status(bidId)).last_fetch;
+    assert.equal(last.state, 'failed');
+    assert.match(last.detail, /stopped before it finished/);
+    const key = keyFor(state, owner.accountId);
+    assert.equal((await queue(bidId, key.headers)).status, 202);
+    assert.equal((await ended(bidId)).state, 'succeeded');
+  });
+});

@@ -1,0 +1,110 @@
+// The bid and organisation pages in ordinary use, in Chromium over the real server with the burst guard at the
+// spec's numbers (10 at once, 30 a minute; the other browser tests widen it): a reader opens five bids in a row
+// and every page loads without a refusal ("Too many requests at once"), each in at most two API calls (who is
+// signed in, and the bid's overview); the organisation page loads in two calls as well. A member buys bid
+// preparation: "Buy bid preparation" opens the hosted checkout of a local fake of Stripe
+// (test/helpers/fake-stripe.ts), "Pay" delivers the signed event to the server's webhook and returns to the bid,
+// which says it is paid.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createBid } from '../api/bids/bids.ts';
+import { bidIsPaid } from '../api/bids/payments.ts';
+import { SESSION_COOKIE } from '../api/middleware/caller.ts';
+import { createOrg } from '../api/orgs/orgs.ts';
+import { PAYMENT_WEBHOOK_PATH } from '../api/routes/bid-checkout.ts';
+import { STRIPE_API_BASE_ENV, STRIPE_SECRET_KEY_ENV, STRIPE_WEBHOOK_SECRET_ENV } from '../api/providers/stripe.ts';
+import { signIn } from './helpers/access.ts';
+import { startFakeStripe, type FakeStripe } from './helpers/fake-stripe.ts';
+import { openSiteBrowser, type SiteBrowser } from './helpers/site-browser.ts';
+
+const SECRET_KEY = 'sk_test_site_pages';
+const WEBHOOK_SECRET = 'whsec_site_pages';
+
+let site: SiteBrowser;
+let fake: FakeStripe;
+
+before(async (t) => {
+  fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
+  // The server reads its payment provider from the environment, as `npm start` does.
+  process.env[STRIPE_SECRET_KEY_ENV] = SECRET_KEY;
+  process.env[STRIPE_WEBHOOK_SECRET_ENV] = WEBHOOK_SECRET;
+  process.env[STRIPE_API_BASE_ENV] = fake.origin;
+  site = await openSiteBrowser('site-bids-pages', { tenders: 60, awards: 200, plans: 10 }, (message) => t.diagnostic(message), { bidPrice: { amount: 149, currency: 'AUD' } });
+  fake.deliverTo(`${site.server.url}${PAYMENT_WEBHOOK_PATH}`);
+});
+after(async () => {
+  await site?.close();
+  await fake?.close();
+});
+
+/** Signs `email` in for the browser (the session cookie set on the server's address); returns the account. */
+async function signInBrowser(page: Page, email: string): Promise<string> {
+  const signedIn = signIn(site.server.state, email);
+  const token = /svc_session=([^;]+)/.exec(signedIn.headers.cookie!)![1]!;
+  await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: site.server.url }]);
+  return signedIn.accountId;
+}
+
+/** The API calls a page makes (paths under /v1/), counted from the moment this is called. */
+function apiCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/v1/')) calls.push(`${request.method()} ${url.pathname}${url.search}`);
+  });
+  return calls;
+}
+
+test('five bids opened in a row each load in two API calls with the burst guard at 10 at once; the organisation page in two', async () => {
+  const { page, problems } = await site.openPage(1280);
+  const accountId = await signInBrowser(page, 'five-bids@example.com');
+  const org = createOrg(site.server.state, accountId, 'Five Bids Pty Ltd', new Date());
+  const bids = Array.from({ length: 5 }, (_, i) =>
+    createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: `Bid number ${i + 1}`, dueDate: null, goal: null, now: new Date() }),
+  );
+  const calls = apiCalls(page);
+  for (const bid of bids) {
+    const before = calls.length;
+    await page.goto(`${site.server.url}/account/bids/bid/?id=${bid.bid_id}`);
+    await page.getByRole('heading', { level: 1, name: bid.title }).waitFor();
+    await page.locator('[data-files-status]').filter({ hasText: 'No files yet' }).waitFor();
+    await page.locator('[data-payment-status]').filter({ hasText: 'Preparing this bid costs AUD 149.00, paid once.' }).waitFor();
+    assert.equal(await page.locator('[data-bid-refused]').isVisible(), false, `${bid.title} is not refused`);
+    assert.deepEqual(calls.slice(before), ['GET /v1/account', `GET /v1/bids/${bid.bid_id}?include=overview`], `${bid.title} loads in two calls`);
+  }
+  assert.deepEqual(problems, [], 'no refusal, console error or failed request');
+  await page.close();
+
+  // A colleague's first look at the organisation page: two calls too.
+  const colleague = await site.openPage(390);
+  const colleagueId = await signInBrowser(colleague.page, 'colleague@example.com');
+  site.server.state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'member', ?)", org.org_id, colleagueId, new Date().toISOString());
+  const orgCalls = apiCalls(colleague.page);
+  await colleague.page.goto(`${site.server.url}/account/orgs/org/?id=${org.org_id}`);
+  await colleague.page.getByRole('heading', { level: 1, name: 'Five Bids Pty Ltd' }).waitFor();
+  await colleague.page.locator('[data-org-role]').filter({ hasText: 'You are member here.' }).waitFor();
+  await colleague.page.locator('[data-members] li').nth(1).waitFor();
+  assert.deepEqual(orgCalls, ['GET /v1/account', `GET /v1/orgs/${org.org_id}`]);
+  assert.deepEqual(colleague.problems, []);
+  await colleague.page.close();
+});
+
+test('a member buys bid preparation through the hosted checkout and comes back to a paid bid', async () => {
+  const { page, problems } = await site.openPage(1280);
+  const accountId = await signInBrowser(page, 'buyer@example.com');
+  const org = createOrg(site.server.state, accountId, 'Buyer Pty Ltd', new Date());
+  const bid = createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: 'Depot cleaning', dueDate: null, goal: null, now: new Date() });
+  await page.goto(`${site.server.url}/account/bids/bid/?id=${bid.bid_id}`);
+  await page.getByRole('button', { name: 'Buy bid preparation' }).click();
+  await page.waitForURL(`${fake.origin}/c/pay/*`);
+  await page.getByRole('button', { name: 'Pay AUD 149.00' }).click();
+  await page.waitForURL(`**/account/bids/bid/?id=${bid.bid_id}&checkout=paid`);
+  await page.locator('[data-payment-status]').filter({ hasText: /^Paid on .*: this bid's preparation is bought\.$/ }).waitFor();
+  assert.equal(await page.locator('[data-payment-return]').textContent(), 'Thank you: the payment is confirmed.');
+  assert.equal(await page.getByRole('button', { name: 'Buy bid preparation' }).isVisible(), false);
+  assert.equal(bidIsPaid(site.server.state, bid.bid_id), true);
+  assert.deepEqual(fake.events.map((delivered) => [delivered.event.type, delivered.deliveredStatus]), [['checkout.session.completed', 200]]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
