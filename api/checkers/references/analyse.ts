@@ -1,10 +1,10 @@
 import PQueue from 'p-queue';
 import type { Services } from '../../providers/index.ts';
-import type { ReadTextResult } from '../read-text.ts';
+import type { ReadTextDocument, ReadTextResult } from '../read-text.ts';
 import { checkConsistency } from './consistency.ts';
 import { claimOf, judgeClaim } from './deep.ts';
 import { checkCitation, checkDoi } from './dois.ts';
-import { findReferences, type FoundReference } from './find.ts';
+import { findReferences, type FindOptions, type FoundReference } from './find.ts';
 import type { ConsistencyItem, FactCheckClaim, FactCheckReference, FactCheckResult } from './result.ts';
 import { sentenceSpans } from './text.ts';
 import { checkLink, type CheckedLink } from './urls.ts';
@@ -45,6 +45,7 @@ interface DocumentText {
   index: number;
   filename: string | null;
   text: string;
+  identity: FindOptions;
   /** Where each page starts in `text` (pages joined by a blank line). */
   pageStarts: { page: number; start: number }[];
 }
@@ -57,10 +58,10 @@ export async function judgeReferences(read: ReadTextResult, options: ReferencesO
       offset += page.text.length + 2;
       return { page: page.page, start };
     });
-    return { index, filename: document.filename, text: document.pages.map((page) => page.text).join('\n\n'), pageStarts };
+    return { index, filename: document.filename, text: document.pages.map((page) => page.text).join('\n\n'), identity: identityOf(document), pageStarts };
   });
 
-  const found = documents.flatMap((document) => findReferences(document.text).map((reference) => ({ document, reference })));
+  const found = documents.flatMap((document) => findReferences(document.text, document.identity).map((reference) => ({ document, reference })));
   const queue = new PQueue({ concurrency: CONCURRENCY });
   const taken = { url: 0, doi: 0, citation: 0 };
   const links = new Map<number, CheckedLink>();
@@ -107,6 +108,23 @@ export async function judgeReferences(read: ReadTextResult, options: ReferencesO
   };
 }
 
+/**
+ * What the document is, so its own links and DOIs are not taken for citations: an HTML page's site and DOIs
+ * as its reader found them, and for a paged document the DOIs printed on most of its pages (a journal's
+ * running header carries the article's own DOI on every page).
+ */
+export function identityOf(document: ReadTextDocument): FindOptions {
+  const selfDois = new Set(document.page_identity?.self_dois ?? []);
+  if (document.pages.length >= 3) {
+    const pagesWith = new Map<string, number>();
+    for (const page of document.pages) {
+      for (const doi of new Set([...page.text.matchAll(/\b10\.\d{4,9}\/[-._;()/:a-z0-9]+[a-z0-9]/gi)].map((match) => match[0].toLowerCase()))) pagesWith.set(doi, (pagesWith.get(doi) ?? 0) + 1);
+    }
+    for (const [doi, count] of pagesWith) if (count >= 3 && count > document.pages.length / 2) selfDois.add(doi);
+  }
+  return { site: document.page_identity?.site ?? null, selfDois: [...selfDois] };
+}
+
 type ReferenceFields = Omit<FactCheckReference, 'reference_id' | 'location'>;
 
 function unchecked(reference: FoundReference): ReferenceFields {
@@ -142,7 +160,8 @@ async function checkReference(reference: FoundReference, withinLimit: boolean, s
     const doi = await checkDoi(reference.doi!, reference.claimedTitle, services.crossref);
     return { fields: { ...base, ...doi } };
   }
-  const citation = await checkCitation(reference.entry!, reference.claimedTitle!, reference.year, services.crossref);
+  if (reference.claimedTitle === null) return { fields: { ...base, evidence: ['Not checked: no title could be read from this entry to look it up (a note, or a reference in a style the checker does not read).'] } };
+  const citation = await checkCitation(reference.entry!, reference.claimedTitle, reference.year, services.crossref);
   return { fields: { ...base, status: citation.status, evidence: citation.evidence, registered: citation.matched, title_similarity: citation.title_similarity } };
 }
 

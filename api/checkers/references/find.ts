@@ -1,3 +1,4 @@
+import { isOnSite, isProfileOrSampleAddress } from './site.ts';
 import { sentenceSpans, spanAt } from './text.ts';
 
 /**
@@ -38,8 +39,14 @@ export interface FoundReference {
 const DOI_PATTERN = /\b10\.\d{4,9}\/[-._;()/:a-z0-9<>]+/gi;
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)[^\s<>"'`{}|\\^[\]]+/gi;
 const DOI_HOSTS = new Set(['doi.org', 'dx.doi.org', 'www.doi.org']);
-const SECTION_HEADING = /^\s*(?:\d+\.?\s+)?(?:references?|bibliography|works cited|literature cited|sources|citations|reference list|notes and references|endnotes|further reading)\s*:?\s*$/i;
+const SECTION_HEADING = /^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:(?:normative|informative)\s+)?(?:references?|bibliography|works cited|literature cited|sources|citations|reference list|notes and references|endnotes|further reading)\s*:?\s*$/i;
 const ENTRY_MARKER = /^\s*(?:\[(\d{1,3})\]|(\d{1,3})[.)])\s+/;
+/**
+ * Inside a reference section an entry may carry any short bracketed label: `[RFC2119]`, `[Hol14]`, `[note 1]`,
+ * `[a]`, `[*]` (what the HTML reader writes for a footnote's own label). Such an entry needs no year: a
+ * labelled item of a reference list is a reference whatever it holds.
+ */
+const LABELLED_ENTRY = /^\s*\[([^\][\n]{1,24})\]\s+/;
 /** `Surname, A. B.` / `Surname, Given` (APA, Harvard) or `Surname AB,` / `Surname AB.` (Vancouver). */
 const AUTHOR_START = /^\s*(?:[A-Z][\p{L}'’-]+(?:\s[A-Z][\p{L}'’-]+)?,\s+(?:[A-Z]\.\s?-?)+|[A-Z][\p{L}'’-]+,\s+[A-Z][\p{L}'’-]+|[A-Z][\p{L}'’-]+\s[A-Z]{1,3}[,.](?:\s|$))/u;
 const YEAR = /\b(1[6-9]\d\d|20\d\d)[a-z]?\b/;
@@ -51,13 +58,26 @@ interface Entry {
   start: number;
   end: number;
   marker: string | null;
+  /** A labelled item of a reference section (`[3] …`, `[RFC2119] …`): kept whether or not it shows a year. */
+  labelled: boolean;
+}
+
+/** What is known of the document itself, so that it is not reported as citing itself. */
+export interface FindOptions {
+  /** The registrable domain of the page the text was read from: its links there, outside a reference list, are its own. */
+  site?: string | null;
+  /** DOIs naming the document itself (its citation metadata, a DOI in every page's running header). */
+  selfDois?: readonly string[];
 }
 
 /**
  * Every reference in the text, in the order written. A URL or DOI written more than once is reported once:
- * where a reference list gives it (that entry says what it claims), else where it first appears.
+ * where a reference list gives it (that entry says what it claims), else where it first appears. Not
+ * reported: the document's own DOIs, links to its own site outside a reference list, sample addresses
+ * (`example.com`) and social-network profiles, none of which cites a source.
  */
-export function findReferences(text: string): FoundReference[] {
+export function findReferences(text: string, options: FindOptions = {}): FoundReference[] {
+  const selfDois = new Set((options.selfDois ?? []).map((doi) => doi.toLowerCase()));
   const entries = referenceEntries(text);
   const sentences = sentenceSpans(text);
   const sentenceAt = (offset: number) => spanAt(sentences, offset)?.text ?? null;
@@ -95,11 +115,22 @@ export function findReferences(text: string): FoundReference[] {
     if (doi === null) continue;
     candidates.push({ key: `doi:${doi}`, reference: { kind: 'doi', url: `https://doi.org/${doi}`, doi, ...located(match[0].slice(0, doi.length), match.index) } });
   }
+  const cites = ({ reference }: { reference: FoundReference }) => {
+    if (reference.doi !== null && selfDois.has(reference.doi)) return false;
+    if (reference.kind !== 'url') return true;
+    if (isProfileOrSampleAddress(reference.url!)) return false;
+    return reference.entry !== null || options.site == null || !isOnSite(reference.url!, options.site);
+  };
+  const citing = candidates.filter(cites);
+  candidates.length = 0;
+  candidates.push(...citing);
   const entriesWithLinks = new Set(candidates.map(({ reference }) => entryAt(reference.start)).filter((entry) => entry !== null));
   for (const entry of entries) {
     if (entriesWithLinks.has(entry)) continue;
     const reference: FoundReference = { kind: 'citation', url: null, doi: null, ...located(entry.text, entry.start), end: entry.end };
-    if (reference.claimedTitle === null || reference.year === null) continue;
+    // An unlabelled line is a citation only when it claims a title and a year; a list's labelled item always is
+    // (a note or a reference without a title is reported, unchecked, rather than lost).
+    if (!entry.labelled && (reference.claimedTitle === null || reference.year === null)) continue;
     candidates.push({ key: `citation:${entry.text.toLowerCase()}`, reference });
   }
 
@@ -128,7 +159,7 @@ export function referenceEntries(text: string): Entry[] {
   const lines = lineSpans(text);
   const entries: Entry[] = [];
   let inSection = false;
-  let current: { start: number; end: number; marker: string | null } | null = null;
+  let current: { start: number; end: number; marker: string | null; labelled: boolean } | null = null;
   const close = () => {
     if (current !== null) entries.push({ text: text.slice(current.start, current.end).replace(/\s+/g, ' ').trim(), ...current });
     current = null;
@@ -144,7 +175,7 @@ export function referenceEntries(text: string): Entry[] {
       close();
       continue;
     }
-    const marker = ENTRY_MARKER.exec(content);
+    const marker = ENTRY_MARKER.exec(content) ?? (inSection ? LABELLED_ENTRY.exec(content) : null);
     // In an unnumbered list, a line starting with a capital after a line that ended an entry (a full stop, a
     // URL or DOI) starts the next entry; otherwise it continues a wrapped one.
     const previous = current === null ? '' : text.slice(current.start, current.end);
@@ -158,18 +189,20 @@ export function referenceEntries(text: string): Entry[] {
     }
     if (startsEntry) {
       close();
-      if (inSection || isCitationShaped(content)) current = { start: line.start, end: line.end, marker: marker?.[1] ?? marker?.[2] ?? null };
+      const bracketed = marker !== null && /^\s*\[/.test(content);
+      if (inSection || isCitationShaped(content)) current = { start: line.start, end: line.end, marker: marker?.[1] ?? marker?.[2] ?? null, labelled: inSection && bracketed };
     } else if (current !== null) {
       current.end = line.end;
     }
   }
   close();
-  return entries.filter((entry) => hasEntrySubstance(entry.text));
+  return entries.filter((entry) => hasEntrySubstance(entry));
 }
 
-/** An entry worth reading: long enough to name a work, and dated (a heading or a stray line is neither). */
-function hasEntrySubstance(entry: string): boolean {
-  return entry.length >= 20 && YEAR.test(entry);
+/** An entry worth reading: long enough to name a work, and dated (a heading or a stray line is neither), or a labelled item of a list. */
+function hasEntrySubstance(entry: Entry): boolean {
+  if (entry.labelled) return entry.text.replace(LABELLED_ENTRY, '').trim().length >= 3;
+  return entry.text.length >= 20 && YEAR.test(entry.text);
 }
 
 function isCitationShaped(line: string): boolean {
@@ -228,7 +261,7 @@ function cleanDoi(raw: string): string | null {
  * part after the author list (Vancouver). Null when none fits.
  */
 export function entryTitle(entry: string): string | null {
-  const body = entry.replace(ENTRY_MARKER, '').replace(/\b(?:https?:\/\/|doi:\s*|www\.)\S+/gi, '').replace(DOI_PATTERN, '');
+  const body = entry.replace(ENTRY_MARKER, '').replace(LABELLED_ENTRY, '').replace(/\b(?:https?:\/\/|doi:\s*|www\.)\S+/gi, '').replace(DOI_PATTERN, '');
   const quoted = /[“"‘]([^”"’]{8,300}?)[,.]?[”"’]/.exec(body) ?? /(?:^|\s)'([^']{8,300}?)[,.]?'(?=[\s,.]|$)/.exec(body);
   if (quoted) return tidyTitle(quoted[1]!);
   const apa = /\((?:1[6-9]\d\d|20\d\d)[a-z]?(?:,[^)]*)?\)\.?\s+(.+?[^A-Z][.?!])(?=\s|$)/.exec(body);
@@ -252,6 +285,6 @@ function entryYear(entry: string): number | null {
 }
 
 function firstAuthor(entry: string): string | null {
-  const match = /^\s*(?:\[\d+\]|\d+[.)])?\s*(?:[A-Z]\.\s?)*([A-Z][\p{L}'’-]+)/u.exec(entry);
+  const match = /^\s*(?:[A-Z]\.\s?)*([A-Z][\p{L}'’-]+)/u.exec(entry.replace(ENTRY_MARKER, '').replace(LABELLED_ENTRY, ''));
   return match?.[1] ?? null;
 }

@@ -2,7 +2,7 @@ import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { htmlText } from '../../documents/plain-text.ts';
-import { registrableDomain, siteOfUrl } from './site.ts';
+import { isOnSite, siteOfUrl } from './site.ts';
 
 /**
  * An HTML page read as the reference checker needs it. A saved web page is mostly its site's own furniture:
@@ -35,6 +35,8 @@ export interface ReferencePage {
 }
 
 const REFERENCE_HEADING = /^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:references?|notes?|footnotes?|end\s?notes?|notes and references|references and notes|bibliography|works cited|literature cited|sources?|citations?|publications?|cited works|literature|références|notes et références|bibliographie|quellen|literatur|einzelnachweise|anmerkungen|fußnoten|referencias|notas|bibliografía)\s*:?\s*$/i;
+/** "Notes" alone also heads a table's notes or a page's asides: it names a reference list only as a real heading (h1–h6). */
+const NOTES_ONLY = /^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:notes?|anmerkungen|notas)\s*:?\s*$/i;
 /** A bold label opening a block that holds one reference ("More information: Smith et al. …", phys.org and its kin). */
 const INLINE_REFERENCE_LABEL = /^\s*(?:more information|journal reference|original (?:study|paper|article|research)|study|reference|source|paper)s?\s*:\s*$/i;
 /** Sections that list links without citing them. */
@@ -62,15 +64,17 @@ const SIDENOTE_SELECTOR = 'span.footnote, span.sidenote, aside.sidenote, span.ma
 /** Inside an entry: links back to the marker, COinS metadata and per-entry look-up tools are not the reference. */
 const ENTRY_CLUTTER = '.mw-cite-backlink, .cite-backlink, a.footnote-backref, a.reversefootnote, [role=doc-backlink], .Z3988, .references__suffix, .reference-accessdate-tools, style, link, script';
 
-const FURNITURE_ELEMENTS = 'nav, header, footer, aside, menu, form[role=search], [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=complementary], [hidden], [aria-hidden=true]';
+const FURNITURE_ELEMENTS = 'nav, header, footer, aside, menu, form[role=search], #toc, .toc, #mw-toc, [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=complementary], [hidden], [aria-hidden=true]';
 /** Class or id words that name page furniture (compared word by word: `site-footer` is furniture, `footnotes` is not). */
 const FURNITURE_WORDS = new Set([
   'nav', 'navbar', 'navigation', 'navbox', 'navlinks', 'menu', 'menubar', 'submenu', 'megamenu', 'footer', 'masthead', 'sidebar', 'breadcrumb', 'breadcrumbs',
   'share', 'sharing', 'sharebar', 'social', 'socials', 'related', 'recommended', 'comments', 'comment', 'disqus', 'cookie', 'cookies', 'consent', 'toolbar',
   'subscribe', 'subscription', 'newsletter', 'promo', 'advert', 'advertisement', 'ad', 'ads', 'sponsor', 'sponsored', 'banner', 'skip', 'catlinks', 'printfooter',
   'editsection', 'jump', 'popup', 'modal', 'login', 'signup', 'tags', 'tagcloud', 'pagination', 'pager', 'trending', 'popular', 'mostread', 'outbrain', 'taboola',
-  'sitenotice', 'interlanguage', 'lang', 'langlinks', 'authority', 'metadata', 'hatnote', 'sistersitebox', 'portal', 'topbar', 'header', 'head',
+  'toc', 'sitenotice', 'interlanguage', 'lang', 'langlinks', 'authority', 'metadata', 'hatnote', 'sistersitebox', 'portal', 'topbar', 'header', 'head',
 ]);
+/** Boxes inside an article whose links are the subject's own addresses, not citations (a Wikipedia infobox's website). */
+const NOT_CITING_BOXES = '.infobox, .vcard, table.sidebar, .ambox, .hatnote, .thumbcaption .magnify';
 const DOI = /\b10\.\d{4,9}\/[^\s"'<>]+/i;
 
 interface ListEntry {
@@ -88,7 +92,7 @@ export function readReferencePage(html: string): ReferencePage {
   const base = baseUrlOf($, url);
   const selfDois = selfDoisOf($, url);
   $('script, style, noscript, template, head, svg').remove();
-  const site = url !== null ? siteOfUrl(url) : dominantMenuSite($, base);
+  const site = url !== null ? siteOfUrl(url) : dominantOwnSite($, base);
 
   const resolve = (href: string): string | null => {
     try {
@@ -98,7 +102,7 @@ export function readReferencePage(html: string): ReferencePage {
       return null;
     }
   };
-  const isExternal = (address: string) => site === null || siteOfUrl(address) !== site;
+  const isExternal = (address: string) => site === null || !isOnSite(address, site);
 
   const lists = referenceLists($);
   const entryElements = new Set(lists.flatMap((list) => list.entries.map((entry) => entry.element)));
@@ -145,7 +149,7 @@ export function readReferencePage(html: string): ReferencePage {
       const label = entry.label;
       const body = text.replace(new RegExp(String.raw`^\[?${escapeRegExp(label)}[.)\]]?\s+`), '');
       const shownLinks = links.filter((link) => !body.includes(link));
-      return `[${label}] ${body}${shownLinks.map((link) => ` (${link})`).join('')}`;
+      return `[${label}] ${body}${shownLinks.map((link) => ` (${writtenAddress(link)})`).join('')}`;
     }),
   );
   for (const list of lists) $(list.root).remove();
@@ -157,15 +161,26 @@ export function readReferencePage(html: string): ReferencePage {
     .find('a[href]')
     .each((_, anchor) => {
       const href = $(anchor).attr('href')!;
-      if (href.startsWith('#')) return;
+      if (href.startsWith('#') || $(anchor).closest(NOT_CITING_BOXES).length > 0) return;
       const address = resolve(href);
       if (address === null || !isExternal(address) || isSelf(address, url)) return;
-      if (!$(anchor).text().includes(address) && $(anchor).text().trim() !== '') $(anchor).after(` (${address})`);
+      const shown = $(anchor).text();
+      if (shown.includes(address) || shown.trim() === '') return;
+      // Written as the text finder reads addresses: characters that would end it there are percent-encoded, and
+      // a word running on after the link is kept apart from it.
+      const next = anchor.next;
+      const spacer = next?.type === 'text' && /^[\p{L}\p{N}]/u.test(next.data) ? ' ' : '';
+      $(anchor).after(` (${writtenAddress(address)})${spacer}`);
     });
 
   const body = htmlText($.html(article));
   const references = referenceLines.filter((lines) => lines.length > 0).map((lines) => `References\n${lines.join('\n')}`);
   return { text: [body.trim(), ...references].join('\n\n'), url, site, self_dois: selfDois };
+}
+
+/** An address as the text finder reads it whole: the characters that end an address in prose percent-encoded. */
+function writtenAddress(address: string): string {
+  return address.replace(/['"`{}|\\^[\]<>]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 function escapeRegExp(text: string): string {
@@ -221,21 +236,30 @@ function selfDoisOf($: CheerioAPI, pageUrl: string | null): string[] {
   return [...dois];
 }
 
-/** Without a stated address, the site most links in the page's menus, header and footer go to. */
-function dominantMenuSite($: CheerioAPI, base: string | null): string | null {
+/**
+ * Without a stated address, the site the page's furniture links to: the host most links in its menus, header
+ * and footer go to, or else most links outside its article (a page's own chrome points home).
+ */
+function dominantOwnSite($: CheerioAPI, base: string | null): string | null {
+  const article = articleOf($);
+  const menus = $(FURNITURE_ELEMENTS).find('a[href]').toArray();
+  const outside = $('a[href]')
+    .toArray()
+    .filter((anchor) => !insideAny($, anchor, new Set([article])));
+  return dominantSite($, menus, base) ?? dominantSite($, outside, base);
+}
+
+function dominantSite($: CheerioAPI, anchors: Element[], base: string | null): string | null {
   const counts = new Map<string, number>();
-  $(FURNITURE_ELEMENTS)
-    .find('a[href]')
-    .each((_, anchor) => {
-      const href = $(anchor).attr('href')!;
-      let site: string | null = null;
-      try {
-        site = siteOfUrl(new URL(href, base ?? undefined).href);
-      } catch {
-        site = null;
-      }
-      if (site !== null) counts.set(site, (counts.get(site) ?? 0) + 1);
-    });
+  for (const anchor of anchors) {
+    let site: string | null = null;
+    try {
+      site = siteOfUrl(new URL($(anchor).attr('href')!, base ?? undefined).href);
+    } catch {
+      site = null;
+    }
+    if (site !== null) counts.set(site, (counts.get(site) ?? 0) + 1);
+  }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   const total = ranked.reduce((sum, [, count]) => sum + count, 0);
   return ranked[0] !== undefined && ranked[0][1] >= 3 && ranked[0][1] >= total / 2 ? ranked[0][0] : null;
@@ -278,8 +302,9 @@ function referenceLists($: CheerioAPI): { root: Element; entries: ListEntry[] }[
   // A heading named like a reference list, and the list that follows it.
   $('h1, h2, h3, h4, h5, h6, dt, strong, b, span, p, div').each((_, heading) => {
     if (inFurniture(heading)) return;
-    const own = $(heading).text();
+    const own = headingText($, heading);
     if (own.length > 60 || !REFERENCE_HEADING.test(own) || $(heading).find('li, p, table').length > 0) return;
+    if (NOTES_ONLY.test(own) && !/^h[1-6]$/.test(heading.tagName)) return;
     const following = followingBlock($, heading);
     if (following === null) return;
     add(following, entriesOf($, following));
@@ -386,7 +411,7 @@ function inlineText($: CheerioAPI, element: ReturnType<CheerioAPI>): string {
 /** Drops each section headed See also, External links, Further reading: the heading and what follows it up to the next heading of its rank. */
 function dropUncitingSections($: CheerioAPI): void {
   $('h1, h2, h3, h4, h5, h6').each((_, heading) => {
-    if (!NOT_CITING_HEADING.test($(heading).text())) return;
+    if (!NOT_CITING_HEADING.test(headingText($, heading))) return;
     const rank = Number(heading.tagName.slice(1));
     const wrapped = $(heading).parent().is('div.mw-heading') ? $(heading).parent() : $(heading);
     let next = wrapped.next();
@@ -399,6 +424,13 @@ function dropUncitingSections($: CheerioAPI): void {
     }
     wrapped.remove();
   });
+}
+
+/** A heading's words without its "[edit]" link. */
+function headingText($: CheerioAPI, heading: Element): string {
+  const clone = $(heading).clone();
+  clone.find('.mw-editsection, .editsection').remove();
+  return clone.text().replace(/\[\s*edit\s*\]/gi, '').trim();
 }
 
 function isFurnitureByName(element: Element): boolean {
@@ -457,4 +489,3 @@ function articleOf($: CheerioAPI): Element {
   return best;
 }
 
-export { registrableDomain };
