@@ -1,3 +1,4 @@
+import { columnText } from '../documents/columns.ts';
 import { openOcrSession } from '../documents/ocr.ts';
 import { textPage } from '../documents/plain-text.ts';
 import { readDocument } from '../documents/read.ts';
@@ -26,6 +27,12 @@ export interface ReadTextOptions {
    * since a page cites by link and the visible text alone loses the address (default false).
    */
   html_links?: boolean;
+  /**
+   * true: a PDF page set in columns is read column by column, lines indented from their column's edge written
+   * with two leading spaces (`documents/columns.ts`), so a two-column paper's sentences and reference entries
+   * stay whole (default false: lines across the page, as the other readers expect).
+   */
+  columns?: boolean;
 }
 
 export interface ReadTextPage {
@@ -79,7 +86,7 @@ export async function readText(documents: IntakeDocument[], options: ReadTextOpt
         kind: document.kind,
         page_count: pageCount,
         ocr_used: pages.some((page) => page.source === 'ocr'),
-        pages: pages.map((page) => ({ page: page.page, text: page.text, source: page.source })),
+        pages: pages.map((page) => ({ page: page.page, text: options.columns === true && page.source === 'text_layer' && page.items.length > 0 ? columnText(page.items, page.width) : page.text, source: page.source })),
       });
     }
     return { documents: read };

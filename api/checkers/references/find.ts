@@ -159,32 +159,49 @@ export function referenceEntries(text: string): Entry[] {
   const lines = lineSpans(text);
   const entries: Entry[] = [];
   let inSection = false;
+  /** The section's list is set with a hanging indent (a column reader's two leading spaces on continuation lines). */
+  let hanging = false;
   let current: { start: number; end: number; marker: string | null; labelled: boolean } | null = null;
   const close = () => {
-    if (current !== null) entries.push({ text: text.slice(current.start, current.end).replace(/\s+/g, ' ').trim(), ...current });
+    if (current !== null) entries.push({ text: joinedLines(text.slice(current.start, current.end)), ...current });
     current = null;
   };
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const content = text.slice(line.start, line.end);
     if (SECTION_HEADING.test(content)) {
       close();
       inSection = true;
+      hanging = isHangingBlock(text, lines, index + 1);
       continue;
     }
     if (content.trim() === '') {
+      // A page break inside a hanging-indent list does not end the entry it falls in; the next page's layout decides.
+      if (inSection && hanging) {
+        const next = isHangingBlock(text, lines, index + 1);
+        if (!next) {
+          close();
+          inSection = false;
+          hanging = false;
+        }
+        continue;
+      }
       close();
       continue;
     }
+    // A page number, alone on its line between two pages of a list, belongs to no entry.
+    if (inSection && hanging && /^\s*\d{1,4}\s*$/.test(content)) continue;
     const marker = ENTRY_MARKER.exec(content) ?? (inSection ? LABELLED_ENTRY.exec(content) : null);
     // In an unnumbered list, a line starting with a capital after a line that ended an entry (a full stop, a
-    // URL or DOI) starts the next entry; otherwise it continues a wrapped one.
+    // URL or DOI) starts the next entry; otherwise it continues a wrapped one. In a hanging-indent list, a
+    // line at the column's edge starts an entry and an indented line continues one.
     const previous = current === null ? '' : text.slice(current.start, current.end);
     const followsEnd = /(?:[.)]|\b(?:https?:\/\/|doi:\s*|10\.\d{4,9}\/)\S+)\s*$/i.test(previous) && /^\s*[A-Z]/.test(content);
-    const startsEntry = marker !== null || AUTHOR_START.test(content) || (inSection && (current === null || followsEnd));
-    if (inSection && !startsEntry && current !== null && looksLikeHeading(content)) {
+    const startsEntry = inSection && hanging ? marker !== null || !/^\s/.test(content) : marker !== null || AUTHOR_START.test(content) || (inSection && (current === null || followsEnd));
+    if (inSection && (!startsEntry || hanging) && current !== null && looksLikeHeading(content)) {
       // A heading after the list ("Appendix A") ends it.
       close();
       inSection = false;
+      hanging = false;
       continue;
     }
     if (startsEntry) {
@@ -197,6 +214,39 @@ export function referenceEntries(text: string): Entry[] {
   }
   close();
   return entries.filter((entry) => hasEntrySubstance(entry));
+}
+
+/**
+ * An entry's lines as one: a word broken at a line's end is mended (`abstrac-` + `tive` → `abstractive`; a
+ * capital after the break keeps the hyphen: `STO-` + `RIUM` → `STO-RIUM`), white space folded.
+ */
+function joinedLines(lines: string): string {
+  return lines
+    .replace(/(\p{L})-[ \t]*\n\s*(?=\p{Ll})/gu, '$1')
+    .replace(/(\p{L})-[ \t]*\n\s*(?=\p{L})/gu, '$1-')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Whether the lines from `from` to the next blank line are set with a hanging indent: between a third and
+ * nine tenths of them indented (an entry's first line at the edge, its continuation lines indented). Prose
+ * indents only first lines of paragraphs, far fewer.
+ */
+function isHangingBlock(text: string, lines: readonly { start: number; end: number }[], from: number): boolean {
+  let indented = 0;
+  let counted = 0;
+  for (let index = from; index < lines.length && counted < 120; index++) {
+    const content = text.slice(lines[index]!.start, lines[index]!.end);
+    if (content.trim() === '') {
+      if (counted > 0) break;
+      continue;
+    }
+    if (/^\s*\d{1,4}\s*$/.test(content)) continue;
+    counted++;
+    if (/^\s+\S/.test(content)) indented++;
+  }
+  return counted >= 4 && indented >= counted / 3 && indented <= counted * 0.9;
 }
 
 /** An entry worth reading: long enough to name a work, and dated (a heading or a stray line is neither), or a labelled item of a list. */
@@ -257,7 +307,7 @@ function cleanDoi(raw: string): string | null {
 
 /**
  * The title an entry claims, by the shapes of the common styles: a quoted title (IEEE, Harvard), the
- * sentence after `(year).` (APA), the part after `year,` (Harvard, unquoted), or the second full stop
+ * sentence after `(year).` (APA), the sentence after `. year.` (ACL), the part after `year,` (Harvard, unquoted), or the second full stop
  * part after the author list (Vancouver). Null when none fits.
  */
 export function entryTitle(entry: string): string | null {
@@ -266,6 +316,9 @@ export function entryTitle(entry: string): string | null {
   if (quoted) return tidyTitle(quoted[1]!);
   const apa = /\((?:1[6-9]\d\d|20\d\d)[a-z]?(?:,[^)]*)?\)\.?\s+(.+?[^A-Z][.?!])(?=\s|$)/.exec(body);
   if (apa) return tidyTitle(apa[1]!);
+  // ACL and other author–year styles: "Authors. 2020. Title. In …"
+  const yearFirst = /^[^(]*?\.\s+(?:1[6-9]\d\d|20\d\d)[a-z]?\.\s+(.+?[^A-Z\s][.?!])(?=\s|$)/.exec(body);
+  if (yearFirst && yearFirst[1]!.split(' ').length >= 2) return tidyTitle(yearFirst[1]!);
   const harvard = /^[^(]*?\b(?:1[6-9]\d\d|20\d\d)[a-z]?,\s+(.+?)[,.](?=\s|$)/.exec(body);
   if (harvard && harvard[1]!.split(' ').length >= 3) return tidyTitle(harvard[1]!);
   const vancouver = /^\s*(?:[A-Z][\p{L}'’-]+\s[A-Z]{1,3},\s*)*[A-Z][\p{L}'’-]+\s[A-Z]{1,3}(?:,?\s*et al)?\.\s+(.+?[^A-Z\s][.?])(?=\s|$)/u.exec(body);
