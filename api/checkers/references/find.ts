@@ -161,9 +161,12 @@ export function referenceEntries(text: string): Entry[] {
   let inSection = false;
   /** The section's list is set with a hanging indent (a column reader's two leading spaces on continuation lines). */
   let hanging = false;
-  let current: { start: number; end: number; marker: string | null; labelled: boolean } | null = null;
+  /** A blank line (a page break) fell inside a numbered list's entry. */
+  let afterBreak = false;
+  /** The entry being read: its span, and its lines (a page break's blank line and page number left out). */
+  let current: { start: number; end: number; marker: string | null; labelled: boolean; lines: string[] } | null = null;
   const close = () => {
-    if (current !== null) entries.push({ text: joinedLines(text.slice(current.start, current.end)), ...current });
+    if (current !== null) entries.push({ text: joinedLines(current.lines.join('\n')), start: current.start, end: current.end, marker: current.marker, labelled: current.labelled });
     current = null;
   };
   for (const [index, line] of lines.entries()) {
@@ -175,6 +178,11 @@ export function referenceEntries(text: string): Entry[] {
       continue;
     }
     if (content.trim() === '') {
+      // A page break inside a numbered list does not end the entry it falls in: a heading after it ends the list.
+      if (inSection && !hanging && current?.labelled === true) {
+        afterBreak = true;
+        continue;
+      }
       // A page break inside a hanging-indent list does not end the entry it falls in; the next page's layout decides.
       if (inSection && hanging) {
         const next = isHangingBlock(text, lines, index + 1);
@@ -189,12 +197,25 @@ export function referenceEntries(text: string): Entry[] {
       continue;
     }
     // A page number, alone on its line between two pages of a list, belongs to no entry.
-    if (inSection && hanging && /^\s*\d{1,4}\s*$/.test(content)) continue;
+    if (inSection && (hanging || afterBreak) && /^\s*\d{1,4}\s*$/.test(content)) continue;
     const marker = ENTRY_MARKER.exec(content) ?? (inSection ? LABELLED_ENTRY.exec(content) : null);
+    if (afterBreak) {
+      afterBreak = false;
+      if (marker === null && (looksLikeHeading(content) || NUMBERED_HEADING.test(content) || current === null)) {
+        close();
+        inSection = false;
+      }
+    }
+    // No entry runs this long: text that does is the document going on after its list without a heading.
+    if (current !== null && inSection && marker === null && line.end - current.start > MAX_ENTRY_CHARACTERS) {
+      close();
+      inSection = false;
+      hanging = false;
+    }
     // In an unnumbered list, a line starting with a capital after a line that ended an entry (a full stop, a
     // URL or DOI) starts the next entry; otherwise it continues a wrapped one. In a hanging-indent list, a
     // line at the column's edge starts an entry and an indented line continues one.
-    const previous = current === null ? '' : text.slice(current.start, current.end);
+    const previous = current === null ? '' : current.lines.join('\n');
     const followsEnd = /(?:[.)]|\b(?:https?:\/\/|doi:\s*|10\.\d{4,9}\/)\S+)\s*$/i.test(previous) && /^\s*[A-Z]/.test(content);
     const startsEntry = inSection && hanging ? marker !== null || !/^\s/.test(content) : marker !== null || AUTHOR_START.test(content) || (inSection && (current === null || followsEnd));
     if (inSection && (!startsEntry || hanging) && current !== null && looksLikeHeading(content)) {
@@ -207,9 +228,10 @@ export function referenceEntries(text: string): Entry[] {
     if (startsEntry) {
       close();
       const bracketed = marker !== null && /^\s*\[/.test(content);
-      if (inSection || isCitationShaped(content)) current = { start: line.start, end: line.end, marker: marker?.[1] ?? marker?.[2] ?? null, labelled: inSection && bracketed };
+      if (inSection || isCitationShaped(content)) current = { start: line.start, end: line.end, marker: marker?.[1] ?? marker?.[2] ?? null, labelled: inSection && bracketed, lines: [content] };
     } else if (current !== null) {
       current.end = line.end;
+      current.lines.push(content);
     }
   }
   close();
@@ -259,6 +281,11 @@ function isCitationShaped(line: string): boolean {
   const body = line.replace(ENTRY_MARKER, '');
   return (AUTHOR_START.test(body) && YEAR.test(body)) || (ENTRY_MARKER.test(line) && BRACKETED_YEAR.test(body));
 }
+
+/** A numbered section heading after a list: `A Multi-LexSum release`, `A.1 Accessing the data`, `7 Conclusion`. */
+const NUMBERED_HEADING = /^\s*(?:[A-Z]|\d{1,2})(?:\.\d{1,2})*\.?\s+[A-Z][^.!?;:,]{2,70}$/;
+/** Characters past which a list entry is taken to have ended (the longest entries in real lists run to about 1,000). */
+const MAX_ENTRY_CHARACTERS = 2_000;
 
 function looksLikeHeading(line: string): boolean {
   const trimmed = line.trim();
