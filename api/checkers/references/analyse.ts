@@ -37,7 +37,13 @@ export const TIME_BUDGET_MS = 90_000;
 
 export interface JudgedReferences {
   result: Omit<FactCheckResult, 'check_id' | 'permalink'>;
-  /** False when there was nothing to check or no outside check could be made: an abstention or an outage, not counted. */
+  /**
+   * Whether the call uses the caller's unit (spec, Limits: abstentions, outages and engine failures do not
+   * count): true when it produced a real result, a reference answered by an outside service (live, dead,
+   * archived, a Crossref verdict) or a calculation recomputed. A page whose links are all its own and whose
+   * numbers are all markers, dates or page numbers yields neither (nothing is invented to check), nor does a
+   * call whose every outside check went unanswered.
+   */
   counts: boolean;
 }
 
@@ -101,7 +107,8 @@ export async function judgeReferences(read: ReadTextResult, options: ReferencesO
   );
 
   const summary = summarise(references, claims, consistency);
-  const checkedSomething = references.some((reference) => reference.status !== 'not_checked' && reference.status !== 'unreachable_now') || consistency.length > 0;
+  const answered = references.some((reference) => reference.status !== 'not_checked' && reference.status !== 'unreachable_now');
+  const checkedSomething = answered || consistency.length > 0;
   return {
     result: { summary, references, claims, internal_consistency: consistency, deep: options.deep, checked_at: context.now.toISOString(), limitations: limitations(options.deep) },
     counts: checkedSomething,
