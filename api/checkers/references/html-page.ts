@@ -1,7 +1,7 @@
 import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import { htmlText } from '../../documents/plain-text.ts';
+import { visibleText } from '../../documents/plain-text.ts';
 import { isOnSite, siteOfUrl } from './site.ts';
 
 /**
@@ -173,7 +173,7 @@ export function readReferencePage(html: string): ReferencePage {
       $(anchor).after(` (${writtenAddress(address)})${spacer}`);
     });
 
-  const body = htmlText($.html(article));
+  const body = visibleText($, $(article));
   const references = referenceLines.filter((lines) => lines.length > 0).map((lines) => `References\n${lines.join('\n')}`);
   return { text: [body.trim(), ...references].join('\n\n'), url, site, self_dois: selfDois };
 }
@@ -301,10 +301,12 @@ function referenceLists($: CheerioAPI): { root: Element; entries: ListEntry[] }[
 
   // A heading named like a reference list, and the list that follows it.
   $('h1, h2, h3, h4, h5, h6, dt, strong, b, span, p, div').each((_, heading) => {
-    if (inFurniture(heading)) return;
+    const shown = $(heading).text();
+    if (shown.length > 80) return;
     const own = headingText($, heading);
     if (own.length > 60 || !REFERENCE_HEADING.test(own) || $(heading).find('li, p, table').length > 0) return;
     if (NOTES_ONLY.test(own) && !/^h[1-6]$/.test(heading.tagName)) return;
+    if (inFurniture(heading)) return;
     const following = followingBlock($, heading);
     if (following === null) return;
     add(following, entriesOf($, following));
