@@ -6,7 +6,7 @@ import { claimOf, judgeClaim } from './deep.ts';
 import { checkCitation, checkDoi } from './dois.ts';
 import { findReferences, type FindOptions, type FoundReference } from './find.ts';
 import type { ConsistencyItem, FactCheckClaim, FactCheckReference, FactCheckResult } from './result.ts';
-import { sentenceSpans } from './text.ts';
+import { sentenceSpans, spanAt } from './text.ts';
 import { checkLink, type CheckedLink } from './urls.ts';
 
 /**
@@ -47,7 +47,8 @@ export interface JudgedReferences {
   counts: boolean;
 }
 
-interface DocumentText {
+/** One document as the checker reads it: its pages joined, and what it is (so its own links are not citations). */
+export interface DocumentText {
   index: number;
   filename: string | null;
   text: string;
@@ -56,8 +57,9 @@ interface DocumentText {
   pageStarts: { page: number; start: number }[];
 }
 
-export async function judgeReferences(read: ReadTextResult, options: ReferencesOptions, services: Services, context: { now: Date; progress: (stage: string) => void }): Promise<JudgedReferences> {
-  const documents = read.documents.map((document, index): DocumentText => {
+/** Each document's pages joined by a blank line, with where each page starts and what the document is. */
+export function documentTexts(read: ReadTextResult): DocumentText[] {
+  return read.documents.map((document, index): DocumentText => {
     let offset = 0;
     const pageStarts = document.pages.map((page) => {
       const start = offset;
@@ -66,6 +68,10 @@ export async function judgeReferences(read: ReadTextResult, options: ReferencesO
     });
     return { index, filename: document.filename, text: document.pages.map((page) => page.text).join('\n\n'), identity: identityOf(document), pageStarts };
   });
+}
+
+export async function judgeReferences(read: ReadTextResult, options: ReferencesOptions, services: Services, context: { now: Date; progress: (stage: string) => void }): Promise<JudgedReferences> {
+  const documents = documentTexts(read);
 
   const found = documents.flatMap((document) => findReferences(document.text, document.identity).map((reference) => ({ document, reference })));
   const queue = new PQueue({ concurrency: CONCURRENCY });
@@ -149,6 +155,7 @@ function unchecked(reference: FoundReference): ReferenceFields {
     archived_copy: null,
     registered: null,
     title_similarity: null,
+    cited_in_text: reference.entry === null ? null : reference.citedAt.length,
   };
 }
 
@@ -174,20 +181,14 @@ async function checkReference(reference: FoundReference, withinLimit: boolean, s
 
 /**
  * The sentences of the document that make the claim a reference supports: the sentence a URL is written
- * in, or, for a reference-list entry, the body sentences citing its number (`[3]`, `[2, 3]`) or its first
- * author and year (`(Smith, 2020)`, `Smith et al. (2020)`).
+ * in, or, for a reference-list entry, the body sentences citing it (its markers, `[3]`, `[2, 3]`, `[4–7]`,
+ * or its first author and year, `(Smith, 2020)`, `Smith et al. (2020)`: the finder's `citedAt`).
  */
 function citingSentences(text: string, reference: FoundReference): { text: string; start: number; end: number }[] {
   const sentences = sentenceSpans(text);
   if (reference.entrySpan === null) return sentences.filter((sentence) => sentence.start <= reference.start && reference.start < sentence.end).filter((sentence) => claimOf(sentence.text).split(' ').length >= 4);
-  const entry = reference.entrySpan;
-  const outsideEntry = sentences.filter((sentence) => sentence.end <= entry.start || sentence.start >= entry.end);
-  const byNumber = reference.marker === null ? null : new RegExp(String.raw`\[(?:\d+\s*[,;]\s*)*${reference.marker}(?:\s*[,;]\s*\d+)*\]`);
-  const byAuthor = reference.firstAuthor !== null && reference.year !== null ? { author: reference.firstAuthor, year: String(reference.year) } : null;
-  return outsideEntry.filter((sentence) => {
-    if (byNumber?.test(sentence.text)) return true;
-    return byAuthor !== null && sentence.text.includes(byAuthor.author) && new RegExp(String.raw`\b${byAuthor.year}[a-z]?\b`).test(sentence.text) && !/^\s*(?:\[\d+\]|\d+[.)])/.test(sentence.text);
-  });
+  const cited = new Set(reference.citedAt.map((offset) => spanAt(sentences, offset)).filter((sentence) => sentence !== undefined));
+  return sentences.filter((sentence) => cited.has(sentence));
 }
 
 /** The text claims are judged against: the live page, or the archived copy of a dead one (read through the same polite fetcher). */

@@ -33,6 +33,12 @@ export interface FoundReference {
   firstAuthor: string | null;
   /** The running-text sentence the reference is written in, when it is not in a reference list. */
   sentence: string | null;
+  /**
+   * Where the text cites the reference's list entry: each inline marker naming its label (`[3]`, `[2, 3]`,
+   * `[4–7]`, `[note 1]`, `[RFC2119]`) and each author–year citation of its first author and year; empty for
+   * a reference outside a list.
+   */
+  citedAt: number[];
 }
 
 /** Crossref's recommended pattern for modern DOIs (`/^10.\d{4,9}/[-._;()/:A-Z0-9]+$/i`), unanchored; `<>` for SICIs. */
@@ -82,13 +88,14 @@ export function findReferences(text: string, options: FindOptions = {}): FoundRe
   const sentences = sentenceSpans(text);
   const sentenceAt = (offset: number) => spanAt(sentences, offset)?.text ?? null;
   const entryAt = (offset: number) => spanAt(entries, offset) ?? null;
+  const citations = inTextCitations(text, entries);
   const candidates: { key: string; reference: FoundReference }[] = [];
   const located = (written: string, start: number) => {
     const entry = entryAt(start);
     const claims = entry === null
       ? { entry: null, entrySpan: null, marker: null, claimedTitle: null, year: null, firstAuthor: null }
       : { entry: entry.text, entrySpan: { start: entry.start, end: entry.end }, marker: entry.marker, claimedTitle: entryTitle(entry.text), year: entryYear(entry.text), firstAuthor: firstAuthor(entry.text) };
-    return { text: written, start, end: start + written.length, sentence: entry === null ? sentenceAt(start) : null, ...claims };
+    return { text: written, start, end: start + written.length, sentence: entry === null ? sentenceAt(start) : null, citedAt: entry === null ? [] : (citations.get(entry) ?? []), ...claims };
   };
 
   const linkSpans: [number, number][] = [];
@@ -140,6 +147,66 @@ export function findReferences(text: string, options: FindOptions = {}): FoundRe
     if (before === undefined || (before.entry === null && reference.entry !== null)) chosen.set(key, reference);
   }
   return [...chosen.values()].sort((a, b) => a.start - b.start);
+}
+
+/** The most labels one bracketed range may stand for (`[1–50]`); a longer "range" is not a citation. */
+const MAX_RANGE = 50;
+
+/**
+ * For each list entry, where the text outside the lists cites it: bracketed markers naming its label
+ * (lists and ranges expanded), and author–year citations naming its first author's surname and its year.
+ */
+function inTextCitations(text: string, entries: readonly Entry[]): Map<Entry, number[]> {
+  const cited = new Map<Entry, number[]>();
+  const note = (entry: Entry, offset: number) => {
+    const offsets = cited.get(entry);
+    if (offsets === undefined) cited.set(entry, [offset]);
+    else if (offsets.at(-1) !== offset) offsets.push(offset);
+  };
+  const byLabel = new Map<string, Entry>();
+  for (const entry of entries) if (entry.marker !== null && !byLabel.has(entry.marker.toLowerCase())) byLabel.set(entry.marker.toLowerCase(), entry);
+  const outsideLists = (offset: number) => spanAt(entries, offset) === undefined;
+  if (byLabel.size > 0) {
+    for (const match of text.matchAll(/\[([^\][\n]{1,60})\]/g)) {
+      if (!outsideLists(match.index)) continue;
+      for (const part of match[1]!.split(/\s*[,;]\s*/)) {
+        const range = /^(\d{1,4})\s*[–-]\s*(\d{1,4})$/.exec(part);
+        const labels = range !== null && Number(range[2]) > Number(range[1]) && Number(range[2]) - Number(range[1]) < MAX_RANGE
+          ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, step) => String(Number(range[1]) + step))
+          : [part.trim()];
+        for (const label of labels) {
+          const entry = byLabel.get(label.toLowerCase());
+          if (entry !== undefined) note(entry, match.index);
+        }
+      }
+    }
+  }
+  // Author–year citations: one pass over the text for "Surname (et al.) (year", looked up by surname and year.
+  const byAuthorYear = new Map<string, Entry[]>();
+  for (const entry of entries) {
+    if (entry.marker !== null && /^\d+$/.test(entry.marker)) continue;
+    const year = entryYear(entry.text);
+    const surname = surnameOf(entry.text);
+    if (year === null || surname === null) continue;
+    const key = `${surname.toLowerCase()} ${year}`;
+    byAuthorYear.set(key, [...(byAuthorYear.get(key) ?? []), entry]);
+  }
+  if (byAuthorYear.size > 0) {
+    for (const match of text.matchAll(/\b(\p{Lu}[\p{L}'’-]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+\p{Lu}[\p{L}'’-]+)?,?\s*\(?(1[6-9]\d\d|20\d\d)[a-z]?\b/gu)) {
+      if (!outsideLists(match.index)) continue;
+      for (const entry of byAuthorYear.get(`${match[1]!.toLowerCase()} ${match[2]}`) ?? []) note(entry, match.index);
+    }
+  }
+  return cited;
+}
+
+/** The first author's surname: `Smith` in `Smith, J.` and `Smith J,`, `Akoury` in `Nader Akoury, …`. */
+function surnameOf(entry: string): string | null {
+  const body = entry.replace(ENTRY_MARKER, '').replace(LABELLED_ENTRY, '').trim();
+  const inverted = /^(\p{Lu}[\p{L}'’-]+)(?:,|\s\p{Lu}{1,3}[,.])/u.exec(body);
+  if (inverted) return inverted[1]!;
+  const given = /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}\.?)*\s+((?:van\s+|de\s+|von\s+)?\p{Lu}[\p{L}'’-]+)[,.]/u.exec(body);
+  return given?.[1] ?? null;
 }
 
 function safeDecode(path: string): string {
