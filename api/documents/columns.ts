@@ -8,7 +8,7 @@ import type { TextItem } from './types.ts';
  * fewest runs cross); lines that cross it (a title, an abstract, a wide figure) stay whole and cut the page into
  * bands, and in each band the left column is read before the right one. A line indented from its column's left
  * edge starts with two spaces, so a reader can see a hanging indent (a reference list's continuation lines).
- * A page without a clear gutter is read as `readingOrder` reads it.
+ * A page without a clear gutter is read line by line as `readingOrder` reads it, its indented lines marked the same way.
  */
 
 /** At most this share of a page's runs may cross the gutter (titles, headers, wide tables). */

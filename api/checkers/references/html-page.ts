@@ -346,7 +346,9 @@ function referenceLists($: CheerioAPI): { root: Element; entries: ListEntry[] }[
     const text = $(paragraph).text().trim();
     if (/^[*†‡]\s*\S/.test(text) && text.length >= 30 && !inFurniture(paragraph)) add(paragraph, [{ element: paragraph, label: text.charAt(0) }]);
   });
-  return lists;
+  // In the order the page shows them.
+  const order = new Map($('*').toArray().map((element, index) => [element, index]));
+  return lists.sort((a, b) => (order.get(a.root) ?? 0) - (order.get(b.root) ?? 0));
 }
 
 /** The entries of a list element: its items, or the blocks it is made of. */
