@@ -71,7 +71,7 @@ const FURNITURE_WORDS = new Set([
   'share', 'sharing', 'sharebar', 'social', 'socials', 'related', 'recommended', 'comments', 'comment', 'disqus', 'cookie', 'cookies', 'consent', 'toolbar',
   'subscribe', 'subscription', 'newsletter', 'promo', 'advert', 'advertisement', 'ad', 'ads', 'sponsor', 'sponsored', 'banner', 'skip', 'catlinks', 'printfooter',
   'editsection', 'jump', 'popup', 'modal', 'login', 'signup', 'tags', 'tagcloud', 'pagination', 'pager', 'trending', 'popular', 'mostread', 'outbrain', 'taboola',
-  'toc', 'sitenotice', 'interlanguage', 'lang', 'langlinks', 'authority', 'metadata', 'hatnote', 'sistersitebox', 'portal', 'topbar', 'header', 'head',
+  'toc', 'noprint', 'docinfo', 'sitenotice', 'interlanguage', 'lang', 'langlinks', 'authority', 'metadata', 'hatnote', 'sistersitebox', 'portal', 'topbar', 'header', 'head',
 ]);
 /** Boxes inside an article whose links are the subject's own addresses, not citations (a Wikipedia infobox's website). */
 const NOT_CITING_BOXES = '.infobox, .vcard, table.sidebar, .ambox, .hatnote, .thumbcaption .magnify';
@@ -242,7 +242,8 @@ function selfDoisOf($: CheerioAPI, pageUrl: string | null): string[] {
  */
 function dominantOwnSite($: CheerioAPI, base: string | null): string | null {
   const article = articleOf($);
-  const menus = $(FURNITURE_ELEMENTS).find('a[href]').toArray();
+  const furniture = [...$(FURNITURE_ELEMENTS).toArray(), ...$('[class], [id]').toArray().filter(isFurnitureByName)];
+  const menus = $(furniture).find('a[href]').toArray();
   const outside = $('a[href]')
     .toArray()
     .filter((anchor) => !insideAny($, anchor, new Set([article])));
