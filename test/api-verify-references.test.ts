@@ -159,6 +159,32 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
     assert.equal(fromUrl.summary.headline, 'No references found; no calculations found to recompute.');
   });
 
+  it('does not charge a page whose only links are its own and whose only figures are citation markers and dates', async () => {
+    // The shape of issue 28's Wikipedia page: menu and article links to the site itself, footnote markers
+    // [309]–[312] beside "a total of 313" (once summed into a false "does not add up"), notes without a title.
+    const page = `<!doctype html><html><head><link rel="canonical" href="https://www.council.example/wiki/Outbreak"></head><body>
+      <nav><a href="https://www.council.example/">Home</a> <a href="https://www.council.example/roads/maintenance-plan">Roads</a></nav>
+      <div id="content"><p>Cases rose in Lagos<sup class="reference"><a href="#cite_note-309">[309]</a></sup><sup class="reference"><a href="#cite_note-310">[310]</a></sup>
+      and in Port Harcourt<sup class="reference"><a href="#cite_note-311">[311]</a></sup><sup class="reference"><a href="#cite_note-312">[312]</a></sup>, a total of 313 cases by 4 September,
+      as the <a href="https://www.council.example/traffic">council's own page</a> said.</p>
+      <h2>Notes</h2><ol class="references" start="309"><li id="cite_note-309">Lagos State Ministry of Health briefing.</li><li id="cite_note-310">Lagos State press release.</li>
+      <li id="cite_note-311">Rivers State briefing.</li><li id="cite_note-312">Rivers State press release.</li></ol></div>
+      <footer><a href="https://www.council.example/about">About</a></footer></body></html>`;
+    const before = unitsUsed(checker);
+    const reply = await postJson(checker.app, '/v1/verify-references', { text: page });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.headers.get('svc-counted'), 'no');
+    const result = (await reply.json()) as FactCheckResult;
+    assert.deepEqual(result.references.map((reference) => [reference.kind, reference.as_written.slice(0, 12), reference.status]), [
+      ['citation', '[309] Lagos ', 'not_checked'],
+      ['citation', '[310] Lagos ', 'not_checked'],
+      ['citation', '[311] Rivers', 'not_checked'],
+      ['citation', '[312] Rivers', 'not_checked'],
+    ]);
+    assert.deepEqual(result.internal_consistency, []);
+    assert.equal(unitsUsed(checker), before);
+  });
+
   it('answers the sandbox fixture, labelled and never metered', async () => {
     const before = unitsUsed(checker);
     const reply = await postJson(checker.app, '/v1/verify-references', { text: 'x' }, { 'svc-sandbox': 'true' });

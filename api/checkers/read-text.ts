@@ -1,7 +1,9 @@
-import * as cheerio from 'cheerio';
+import { columnText } from '../documents/columns.ts';
 import { openOcrSession } from '../documents/ocr.ts';
+import { textPage } from '../documents/plain-text.ts';
 import { readDocument } from '../documents/read.ts';
 import type { DocumentKind, IntakeDocument } from '../documents/types.ts';
+import { readReferencePage } from './references/html-page.ts';
 import type { AnalysisContext } from './types.ts';
 
 /**
@@ -19,10 +21,18 @@ export interface ReadTextOptions {
   /** false: pages without a text layer and images stay empty instead of being read by OCR (default true). */
   ocr?: boolean;
   /**
-   * true: an HTML document's links keep their targets, written after the link's text as `text (href)`, since a
-   * page cites by link and the visible text alone loses the address (default false).
+   * true: an HTML document is read as the reference checker needs it (`references/html-page.ts`): its
+   * navigation and page furniture dropped, its reference lists written as lists after the text, inline
+   * markers as `[n]`, and links in the article to other sites written after their text as `text (href)`,
+   * since a page cites by link and the visible text alone loses the address (default false).
    */
   html_links?: boolean;
+  /**
+   * true: a PDF page set in columns is read column by column, lines indented from their column's edge written
+   * with two leading spaces (`documents/columns.ts`), so a two-column paper's sentences and reference entries
+   * stay whole (default false: lines across the page, as the other readers expect).
+   */
+  columns?: boolean;
 }
 
 export interface ReadTextPage {
@@ -41,6 +51,8 @@ export interface ReadTextDocument {
   /** Whether any page was read by OCR (its text may carry recognition errors). */
   ocr_used: boolean;
   pages: ReadTextPage[];
+  /** An HTML page read with `html_links`: its own address, site and DOIs, whose links are not citations. */
+  page_identity?: { url: string | null; site: string | null; self_dois: string[] };
 }
 
 export interface ReadTextResult {
@@ -54,29 +66,31 @@ export async function readText(documents: IntakeDocument[], options: ReadTextOpt
     const read: ReadTextDocument[] = [];
     for (const document of documents) {
       context.progress?.('reading');
-      const readable = options.html_links === true && document.kind === 'html' ? { ...document, bytes: withLinkTargets(document.bytes) } : document;
-      const { pageCount, pages } = await readDocument(readable, { maxPages: options.max_pages ?? DEFAULT_READ_PAGES, renderScale: 2, ocr: options.ocr ?? true }, ocr);
+      if (options.html_links === true && document.kind === 'html') {
+        const page = readReferencePage(new TextDecoder('utf-8').decode(document.bytes));
+        read.push({
+          sha256: document.sha256,
+          filename: document.filename,
+          kind: document.kind,
+          page_count: 1,
+          ocr_used: false,
+          pages: [{ page: 1, text: textPage(page.text).text, source: 'text_layer' }],
+          page_identity: { url: page.url, site: page.site, self_dois: page.self_dois },
+        });
+        continue;
+      }
+      const { pageCount, pages } = await readDocument(document, { maxPages: options.max_pages ?? DEFAULT_READ_PAGES, renderScale: 2, ocr: options.ocr ?? true }, ocr);
       read.push({
         sha256: document.sha256,
         filename: document.filename,
         kind: document.kind,
         page_count: pageCount,
         ocr_used: pages.some((page) => page.source === 'ocr'),
-        pages: pages.map((page) => ({ page: page.page, text: page.text, source: page.source })),
+        pages: pages.map((page) => ({ page: page.page, text: options.columns === true && page.source === 'text_layer' && page.items.length > 0 ? columnText(page.items, page.width) : page.text, source: page.source })),
       });
     }
     return { documents: read };
   } finally {
     await ocr.close();
   }
-}
-
-/** The HTML with each absolute http(s) link's target written after its text, unless the text already shows it. */
-function withLinkTargets(bytes: Uint8Array): Uint8Array {
-  const $ = cheerio.load(new TextDecoder('utf-8').decode(bytes));
-  $('a[href]').each((_, anchor) => {
-    const href = $(anchor).attr('href') ?? '';
-    if (/^https?:\/\//i.test(href) && !$(anchor).text().includes(href)) $(anchor).after(` (${href})`);
-  });
-  return new TextEncoder().encode($.html());
 }

@@ -146,6 +146,13 @@ function declaredFontName(page: PDFPageProxy, loadedName: string): string {
  * lines top to bottom, runs left to right, a tab between runs with a wide gap (table cells stay apart).
  */
 export function readingOrder(items: readonly TextItem[]): string {
+  return readingLines(items)
+    .map((line) => line.text)
+    .join('\n');
+}
+
+/** The lines of `readingOrder`, each with where it starts (x of its first run) and its vertical centre. */
+export function readingLines(items: readonly TextItem[]): { text: string; x: number; centre: number }[] {
   const sorted = items.filter((item) => item.text.trim() !== '').sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2) || a.x - b.x);
   const lines: TextItem[][] = [];
   for (const item of sorted) {
@@ -155,19 +162,18 @@ export function readingOrder(items: readonly TextItem[]): string {
     if (line && Math.abs(centre - lineCentre) <= Math.max(2, item.height / 2)) line.push(item);
     else lines.push([item]);
   }
-  return lines
-    .map((line) => {
-      line.sort((a, b) => a.x - b.x);
-      let text = '';
-      let end = Number.NEGATIVE_INFINITY;
-      for (const item of line) {
-        const gap = item.x - end;
-        text += text === '' ? item.text : gap > item.height * 1.5 ? `\t${item.text}` : gap > item.height * 0.15 && !text.endsWith(' ') && !item.text.startsWith(' ') ? ` ${item.text}` : item.text;
-        end = item.x + item.width;
-      }
-      return text.trim();
-    })
-    .join('\n');
+  return lines.map((line) => {
+    line.sort((a, b) => a.x - b.x);
+    let text = '';
+    let end = Number.NEGATIVE_INFINITY;
+    for (const item of line) {
+      const gap = item.x - end;
+      text += text === '' ? item.text : gap > item.height * 1.5 ? `\t${item.text}` : gap > item.height * 0.15 && !text.endsWith(' ') && !item.text.startsWith(' ') ? ` ${item.text}` : item.text;
+      end = item.x + item.width;
+    }
+    const first = line.find((item) => item.text.trim() !== '') ?? line[0]!;
+    return { text: text.trim(), x: first.x, centre: line[0]!.y + line[0]!.height / 2 };
+  });
 }
 
 /** A file embedded in a PDF (an attachment such as a Factur-X or ZUGFeRD invoice's XML). */

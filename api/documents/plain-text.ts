@@ -1,4 +1,6 @@
 import * as cheerio from 'cheerio';
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { AnyNode } from 'domhandler';
 import type { PageText } from './types.ts';
 
 /** Elements that start a new line when a browser lays the page out. */
@@ -23,15 +25,26 @@ export function textPage(text: string): PageText {
 export function htmlText(html: string): string {
   const $ = cheerio.load(html);
   $('script, style, noscript, template, head').remove();
+  return visibleText($, $.root());
+}
+
+/**
+ * The visible text of a parsed document's element (`htmlText` for a page already parsed), a line per block
+ * element and a tab between table cells. It changes the element in place.
+ */
+export function visibleText($: CheerioAPI, root: Cheerio<AnyNode>): string {
   // Source line breaks and indentation inside text are not visible breaks: fold them before adding the real ones.
-  $('body *, body')
+  root
+    .find('*')
+    .addBack()
     .not('pre, pre *')
     .contents()
     .each((_, node) => {
       if (node.type === 'text') node.data = node.data.replace(/\s+/g, ' ');
     });
-  $('br').replaceWith('\n');
-  $('td, th').append('\t');
-  $(lineBreakingElements).append('\n');
-  return $.root().text().replace(/\t\n/g, '\n');
+  root.find('br').replaceWith('\n');
+  root.find('td, th').append('\t');
+  root.find(lineBreakingElements).append('\n');
+  if (root.is(lineBreakingElements)) root.append('\n');
+  return root.text().replace(/\t\n/g, '\n');
 }

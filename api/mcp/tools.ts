@@ -484,7 +484,7 @@ export const mcpTools: readonly McpTool[] = [
       'Look a company up in the ABN and ASIC registers: `query` is a name, or an ABN, ACN or NZBN as printed. An ABN or ACN resolves ' +
       "directly (`selected`: identifiers, legal name, ABN status, and the `asic` block with status code, its meaning, good standing, " +
       'registration date, former names and how old the weekly copy is). A number failing its check digit is a typo: `identifier.nearest_valid` ' +
-      'lists the valid numbers one digit away. A name only gives `candidates` ordered by match quality, never a selection. `coverage` says ' +
+      'lists the valid numbers it may have been meant as, two adjacent digits swapped back first, then one digit changed. A name only gives `candidates` ordered by match quality, never a selection. `coverage` says ' +
       'which registers answered; `inconclusive` means one could not be read (or an NZ identifier). No directors or officeholders. ' +
       'Uses one unit of the weekly allowance per call, except inconclusive answers.',
     route: { method: 'POST', path: '/v1/companies/resolve' },

@@ -144,7 +144,7 @@ export function adverseMediaSandboxReply(): AdverseMediaResult {
 
 export function referencesSandboxReply(publicUrl: string): FactCheckResult {
   const at = (page: number, start: number, end: number) => ({ document: 0, filename: 'council-report.pdf', page, start_char: start, end_char: end });
-  const none = { http_status: null, final_url: null, archived_copy: null, registered: null, title_similarity: null };
+  const none = { http_status: null, final_url: null, archived_copy: null, registered: null, title_similarity: null, cited_in_text: null };
   return {
     check_id: 'fc_0123456789abcdef',
     summary: {

@@ -57,7 +57,8 @@ const route = (options: CompanyResolveRoutesOptions) => createRoute({
   description:
     'An ABN or ACN resolves directly from the ABN bulk extract and ASIC\'s company dataset as this release holds them (and ABN Lookup ' +
     'live when the server is configured for it), with the ABN\'s status and the company\'s ASIC standing. A number failing its check ' +
-    'digit is reported as a typo with the valid numbers one digit away, and is not searched as a name. A name only produces candidates ' +
+    'digit is reported as a typo with the valid numbers it may have been meant as (two adjacent digits swapped back first, then one ' +
+    'digit changed; each passes the check digit), and is not searched as a name. A name only produces candidates ' +
     'ordered by match quality (`ambiguous`, `selected: null`). New Zealand identifiers answer `inconclusive`; so does any answer for ' +
     'which a register could not be read; `not_found` means every register answered. Officeholders and directors are not included. ' +
     'One unit of the weekly allowance per call, except `inconclusive` answers, which are not counted.',

@@ -302,7 +302,7 @@ function checkerLines(): string[] {
       '`POST /v1/feedback` takes `{tool, verdict: up or down, ref?, note?}` for verify_references and detect_ai_text.',
     'Company resolution takes JSON `{"query": "…"}` (a name, or an ABN, ACN or NZBN as printed; `jurisdiction` optional) and no document: ' +
       'a valid ABN or ACN resolves from the ABN and ASIC registers, a number failing its check digit comes back as a typo with the valid ' +
-      'numbers one digit away, and a name only gives candidates (`ambiguous`). `coverage` names each register and whether it answered; ' +
+      'numbers it may have been meant as (two adjacent digits swapped back first, then one digit changed), and a name only gives candidates (`ambiguous`). `coverage` names each register and whether it answered; ' +
       '`inconclusive` (a register unread, or a New Zealand identifier) is not counted.',
     '`check_source_overlap` (`POST /v1/check-source-overlap`) also takes `{"text": "…"}`; it searches the web for the document\'s most ' +
       'distinctive passages and returns each passage of 10 or more words a page holds word for word, with spans on both sides ' +

@@ -52,8 +52,11 @@ const verifyRoute = (deps: CheckerDeps) => createRoute({
     '(one failed attempt is `unreachable_now`); each DOI is resolved on Crossref and its registered title compared with the ' +
     'cited one; citations without a DOI are looked up on Crossref. `internal_consistency` recomputes the sums, totals, ' +
     'percentages and year spans the document states. `deep=1` also judges each citing sentence against the page it cites. ' +
-    'The result is stored under `check_id` (its permalink). One unit of the weekly allowance per call, unless nothing could be ' +
-    'checked (no references and no figures, or every outside service unavailable).',
+    'An HTML page is read without its navigation and page furniture: its own links and links to its own site are not ' +
+    'references; its reference lists and their inline markers are; numbers in citation markers, footnotes, page numbers ' +
+    'and dates are never summed. The result is stored under `check_id` (its permalink). A call uses one unit of the weekly ' +
+    'allowance when it produced a real result (a reference answered by an outside service, or a calculation recomputed); ' +
+    'one with nothing to check, or whose every outside check went unanswered, is not counted.',
   middleware: [deps.sandbox.middleware(VERIFY_REFERENCES_TOOL), metered({ meter: deps.meter, countIf: judgedReplyCounts })] as const,
   request: {
     query: VerifyReferencesQuery,
@@ -97,7 +100,7 @@ export function verifyReferencesRoutes(deps: CheckerDeps & { state: StateDb; pub
     const checkId = checkIdOf(intake.documents.map((document) => document.sha256), query.deep);
     return answerWithServices<FactCheckResult>(c, deps, {
       documents: intake.documents,
-      read: { html_links: true },
+      read: { html_links: true, columns: true },
       now,
       stream: query.stream,
       async judge(text, services, context) {

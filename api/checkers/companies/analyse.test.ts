@@ -109,6 +109,18 @@ describe('company resolution over the fixture release', () => {
     assert.deepEqual(namesAsked, []);
   });
 
+  it('a transposed number is offered the number with the two digits swapped back first, held ones as candidates by that rule', async () => {
+    // 53 004 085 616 typed with its 6 and 1 swapped.
+    const result = await resolve('53 004 085 661');
+    assert.equal(result.status, 'inconclusive');
+    assert.equal(result.identifier?.check_digits, 'invalid');
+    assert.equal(result.identifier?.nearest_valid[0], '53 004 085 616');
+    assert.deepEqual(result.identifier?.corrections[0], { number: '53 004 085 616', change: 'adjacent_transposition' });
+    assert.deepEqual(result.identifier?.nearest_valid, result.identifier?.corrections.map((correction) => correction.number));
+    assert.deepEqual(result.candidates.map((candidate) => [candidate.identifiers.abn, candidate.match.rule]), [['53004085616', 'transposed_digits']]);
+    assert.match(result.resolved_because, /with two adjacent digits swapped back, 53 004 085 616/);
+  });
+
   it('a name gives candidates ordered by match quality and selects none', async () => {
     const result = await resolve('Coastal');
     assert.equal(result.status, 'ambiguous');

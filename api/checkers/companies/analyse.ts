@@ -1,6 +1,6 @@
 import type { AbnLookup, AbnLookupEntry, AbnLookupName } from '../../providers/abn-lookup.ts';
 import type { ProviderResult } from '../../providers/http.ts';
-import { formatIdentifier, parseQuery, schemeName } from './identifiers.ts';
+import { correctionKind, formatIdentifier, parseQuery, schemeName } from './identifiers.ts';
 import { matchName, normaliseName, type NameMatch, type NormalisedName } from './names.ts';
 import { REGISTER_SOURCES, type AbrEntry, type AsicEntry, type CompanyRegisters, type NameHit, type RegisterName, type RegisterState } from './registers.ts';
 import type { Company, CompanyCandidate, CompanyResolution, Coverage } from './result.ts';
@@ -61,7 +61,7 @@ export async function resolveCompany(request: ResolveRequest, context: ResolveCo
       jurisdiction: parsed.scheme === 'nzbn' ? 'NZ' : resolver.country,
       status: 'inconclusive',
       resolved_because: parsed.detail,
-      identifier: { scheme: parsed.scheme, digits: parsed.digits, formatted: parsed.digits, check_digits: 'wrong_length', nearest_valid: [] },
+      identifier: { scheme: parsed.scheme, digits: parsed.digits, formatted: parsed.digits, check_digits: 'wrong_length', nearest_valid: [], corrections: [] },
     });
   }
   if (parsed.scheme === 'nzbn') return resolver.nzbn(parsed.digits, parsed.formatted, parsed.valid, parsed.corrections);
@@ -89,7 +89,7 @@ class Resolution {
     const live = await this.#askLive(scheme === 'abn' ? (lookup) => lookup.byAbn(digits) : (lookup) => lookup.byAcn(digits));
     const all = mergeLive(entities, live ? [live] : []);
     const found = all.find((entity) => (scheme === 'abn' ? abnOf(entity) === digits : acnOf(entity) === digits)) ?? null;
-    const identifier = { scheme, digits, formatted, check_digits: 'valid' as const, nearest_valid: [] };
+    const identifier = { scheme, digits, formatted, check_digits: 'valid' as const, nearest_valid: [], corrections: [] };
     const unread = this.#unreadRegisters();
     const candidates = found ? [this.#candidate(found, { rule: 'identifier', score: 1, matched: formatted, name_kind: 'identifier' })] : [];
     if (unread.length > 0) {
@@ -115,24 +115,33 @@ class Resolution {
     const label = `${schemeName(scheme)} ${formatted}`;
     const entities = await this.#entitiesFor(scheme === 'abn' ? { abns: corrections, acns: [] } : { abns: [], acns: corrections });
     const readings = corrections.map((reading) => formatIdentifier(scheme, reading));
+    const changes = corrections.map((reading) => ({ number: formatIdentifier(scheme, reading), change: correctionKind(digits, reading) }));
+    // Candidates keep the readings' order: a held transposition first (the likelier slip per reading, identifiers.ts).
     const candidates = corrections.flatMap((reading) => {
       const entity = entities.find((held) => (scheme === 'abn' ? abnOf(held) === reading : acnOf(held) === reading));
-      return entity ? [this.#candidate(entity, { rule: 'one_digit_correction', score: 0.5, matched: formatIdentifier(scheme, reading), name_kind: 'identifier' })] : [];
+      const transposed = correctionKind(digits, reading) === 'adjacent_transposition';
+      return entity ? [this.#candidate(entity, { rule: transposed ? 'transposed_digits' : 'one_digit_correction', score: transposed ? 0.6 : 0.5, matched: formatIdentifier(scheme, reading), name_kind: 'identifier' })] : [];
     });
     const held = candidates.length > 0 ? ` The registers hold ${candidates.length} of them, listed as candidates.` : '';
+    const swapped = changes.filter((change) => change.change === 'adjacent_transposition').map((change) => change.number);
+    const changed = changes.filter((change) => change.change === 'one_digit_change').map((change) => change.number);
+    const named = [
+      swapped.length > 0 ? `with two adjacent digits swapped back, ${swapped.join(', ')}` : null,
+      changed.length > 0 ? `one digit away, ${changed.join(', ')}` : null,
+    ].filter((part) => part !== null);
     return this.finish({
       parsed_as: scheme, jurisdiction: 'AU', status: 'inconclusive', candidates,
-      identifier: { scheme, digits, formatted, check_digits: 'invalid', nearest_valid: readings },
+      identifier: { scheme, digits, formatted, check_digits: 'invalid', nearest_valid: readings, corrections: changes },
       resolved_because:
         `${label} fails its check digit, so it is a typo, not a number the register could hold; it was not searched as a name. ` +
-        (readings.length > 0 ? `Valid numbers one digit away: ${readings.join(', ')}.${held}` : 'No valid number is one digit away.'),
+        (named.length > 0 ? `Valid numbers ${named.join('; and ')}.${held}` : 'No valid number is one adjacent swap or one digit away.'),
     });
   }
 
   async nzbn(digits: string, formatted: string, valid: boolean, corrections: string[]): Promise<CompanyResolution> {
     return this.finish({
       parsed_as: 'nzbn', jurisdiction: 'NZ', status: 'inconclusive',
-      identifier: { scheme: 'nzbn', digits, formatted, check_digits: valid ? 'valid' : 'invalid', nearest_valid: corrections },
+      identifier: { scheme: 'nzbn', digits, formatted, check_digits: valid ? 'valid' : 'invalid', nearest_valid: corrections, corrections: corrections.map((reading) => ({ number: reading, change: correctionKind(digits, reading) })) },
       resolved_because:
         (valid ? `NZBN ${formatted} passes its check digit` : `NZBN ${formatted} fails its check digit (a typo)`) +
         ', but New Zealand identifiers are not resolved: this service holds no copy of the NZBN register.',

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { fuzzOptions, anyText, piecedText, repeatedText, timed } from '../../../test/helpers/fuzz-text.ts';
 import {
   acnMissesChange,
+  correctionKind,
   IDENTIFIER_LENGTHS,
   formatIdentifier,
   isValidAbn,
@@ -12,6 +13,8 @@ import {
   isValidNzbn,
   oneDigitCorrections,
   parseQuery,
+  suggestedCorrections,
+  transpositionCorrections,
   type IdentifierScheme,
 } from './identifiers.ts';
 
@@ -69,6 +72,29 @@ test('a one-digit typo of an ABN is reported with the valid readings one digit a
   }
 });
 
+test('a transposed ABN (the ABR example 51 824 753 556 typed with its 4 and 7 swapped) is offered the true number first, as a transposition, then the single-digit reading', () => {
+  const typo = parseQuery('51 827 453 556');
+  assert.equal(typo.kind, 'identifier');
+  if (typo.kind !== 'identifier') return;
+  assert.equal(typo.valid, false);
+  assert.deepEqual(typo.corrections, ['51824753556', '57827453556']);
+  assert.deepEqual(typo.corrections.map((reading) => correctionKind('51827453556', reading)), ['adjacent_transposition', 'one_digit_change']);
+  for (const reading of typo.corrections) assert.equal(isValidAbn(reading), true);
+  // One-digit readings alone (all this checker offered before) miss the number meant.
+  assert.deepEqual(oneDigitCorrections('abn', '51827453556'), ['57827453556']);
+});
+
+test('every adjacent transposition of the ABR example fails the check and is swapped back among the first readings', () => {
+  const abn = '51824753556';
+  for (let position = 0; position + 1 < abn.length; position++) {
+    if (abn[position] === abn[position + 1]) continue;
+    const typo = `${abn.slice(0, position)}${abn[position + 1]}${abn[position]}${abn.slice(position + 2)}`;
+    assert.equal(isValidAbn(typo), false, typo);
+    assert.ok(transpositionCorrections('abn', typo).includes(abn), typo);
+    assert.ok(suggestedCorrections('abn', typo).indexOf(abn) < transpositionCorrections('abn', typo).length, typo);
+  }
+});
+
 /** A valid number of the scheme: random digits completed with the check digit(s) the scheme gives them. */
 function validNumber(scheme: IdentifierScheme): fc.Arbitrary<string> {
   const digits = (count: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: count, maxLength: count });
@@ -110,6 +136,42 @@ test('property: every single-digit change of a valid ABN or NZBN fails its check
       fuzzOptions(60),
     );
   }
+});
+
+test('property: every adjacent transposition of a valid ABN fails its check, and the intended number is among the transposition readings, ranked before any single-digit one', () => {
+  fc.assert(
+    fc.property(validNumber('abn'), (abn) => {
+      for (let position = 0; position + 1 < abn.length; position++) {
+        if (abn[position] === abn[position + 1]) continue;
+        const typo = `${abn.slice(0, position)}${abn[position + 1]}${abn[position]}${abn.slice(position + 2)}`;
+        if (typo.startsWith('0')) continue;
+        const parsed = parseQuery(typo);
+        assert.equal(parsed.kind, 'identifier');
+        if (parsed.kind !== 'identifier') continue;
+        assert.equal(parsed.valid, false, `${abn} with positions ${position} and ${position + 1} swapped still passes`);
+        const rank = parsed.corrections.indexOf(abn);
+        assert.ok(rank >= 0 && parsed.corrections.slice(0, rank).every((reading) => correctionKind(typo, reading) === 'adjacent_transposition'), `${typo}: ${parsed.corrections.join(',')}`);
+        for (const reading of parsed.corrections) assert.equal(isValidAbn(reading), true);
+      }
+    }),
+    fuzzOptions(100),
+  );
+});
+
+test('property: an adjacent transposition of a valid ACN that fails its check is swapped back among the readings', () => {
+  fc.assert(
+    fc.property(validNumber('acn'), (acn) => {
+      for (let position = 0; position + 1 < acn.length; position++) {
+        if (acn[position] === acn[position + 1]) continue;
+        const typo = `${acn.slice(0, position)}${acn[position + 1]}${acn[position]}${acn.slice(position + 2)}`;
+        const parsed = parseQuery(typo);
+        if (parsed.kind !== 'identifier' || parsed.valid) continue;
+        assert.ok(transpositionCorrections('acn', typo).includes(acn), `${typo}: ${parsed.corrections.join(',')}`);
+        assert.equal(parsed.corrections.indexOf(acn) < transpositionCorrections('acn', typo).length, true);
+      }
+    }),
+    fuzzOptions(100),
+  );
 });
 
 test('property: a single-digit change of a valid ACN is caught and corrected back, unless the modulus 10 check cannot see it', () => {

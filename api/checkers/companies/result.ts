@@ -6,7 +6,7 @@ import { MATCH_RULE_MEANINGS, MATCH_RULES } from './names.ts';
 export const RESOLUTION_STATUSES = ['resolved', 'ambiguous', 'not_found', 'inconclusive'] as const;
 export const COVERAGE_SOURCES = ['abr', 'asic', 'abn_lookup', 'nzbn'] as const;
 export const COVERAGE_STATUSES = ['read', 'stale', 'unreadable', 'not_configured', 'unreachable', 'refused', 'not_searched'] as const;
-export const CANDIDATE_RULES = ['identifier', 'one_digit_correction', ...MATCH_RULES] as const;
+export const CANDIDATE_RULES = ['identifier', 'transposed_digits', 'one_digit_correction', ...MATCH_RULES] as const;
 
 const date = z.iso.date();
 
@@ -41,7 +41,7 @@ const company = z.object({
 
 export const companyMatch = z.object({
   rule: z.enum(CANDIDATE_RULES).describe(
-    `How it matched: identifier (the number asked for); one_digit_correction (a valid number one digit from a mistyped one); ` +
+    `How it matched: identifier (the number asked for); transposed_digits (a valid number with two adjacent digits of a mistyped one swapped back); one_digit_correction (a valid number one digit from a mistyped one); ` +
       MATCH_RULES.map((rule) => `${rule} (${MATCH_RULE_MEANINGS[rule]})`).join('; '),
   ),
   score: z.number().describe('0 to 1; orders the candidates, never selects one.'),
@@ -65,7 +65,14 @@ export const companyResolution = z
         digits: z.string(),
         formatted: z.string(),
         check_digits: z.enum(['valid', 'invalid', 'wrong_length']),
-        nearest_valid: z.array(z.string()).describe('For a number failing its check digit: every valid number one digit away (formatted).'),
+        nearest_valid: z
+          .array(z.string())
+          .describe('For a number failing its check digit: every valid number it may have been meant as (formatted), most likely first: two adjacent digits swapped back, then one digit changed.'),
+        corrections: z
+          .array(z.object({ number: z.string().describe('Formatted.'), change: z.enum(['adjacent_transposition', 'one_digit_change']) }))
+          .describe(
+            '`nearest_valid` with how each differs from the number asked for. Transpositions come first: in keying-error studies one wrong digit is about 8 times as common as two adjacent digits swapped, but a number has about 10 times as many single-digit readings, so each transposition reading is the likelier one.',
+          ),
       })
       .nullable(),
     selected: company.nullable().describe('Only when `resolved`: null for a name (ambiguous), an unknown number and an unread register.'),

@@ -34,7 +34,7 @@ export function companySandboxReply(): CompanyResolution {
     jurisdiction: 'AU',
     status: 'resolved',
     resolved_because: "ABN 53 004 085 616 resolves directly: the ABN bulk extract as of 2026-06-09 lists ABN 53 004 085 616; ASIC's company dataset as of 2026-06-08 lists ACN 004 085 616.",
-    identifier: { scheme: 'abn', digits: '53004085616', formatted: '53 004 085 616', check_digits: 'valid', nearest_valid: [] },
+    identifier: { scheme: 'abn', digits: '53004085616', formatted: '53 004 085 616', check_digits: 'valid', nearest_valid: [], corrections: [] },
     selected: RIDGELINE,
     candidates: [{ ...RIDGELINE, match: { rule: 'identifier', score: 1, matched: '53 004 085 616', name_kind: 'identifier', found_in: ['abr', 'asic'] } }],
     coverage: [

@@ -1,12 +1,12 @@
 import PQueue from 'p-queue';
 import type { Services } from '../../providers/index.ts';
-import type { ReadTextResult } from '../read-text.ts';
+import type { ReadTextDocument, ReadTextResult } from '../read-text.ts';
 import { checkConsistency } from './consistency.ts';
 import { claimOf, judgeClaim } from './deep.ts';
 import { checkCitation, checkDoi } from './dois.ts';
-import { findReferences, type FoundReference } from './find.ts';
+import { findReferences, type FindOptions, type FoundReference } from './find.ts';
 import type { ConsistencyItem, FactCheckClaim, FactCheckReference, FactCheckResult } from './result.ts';
-import { sentenceSpans } from './text.ts';
+import { sentenceSpans, spanAt } from './text.ts';
 import { checkLink, type CheckedLink } from './urls.ts';
 
 /**
@@ -37,30 +37,43 @@ export const TIME_BUDGET_MS = 90_000;
 
 export interface JudgedReferences {
   result: Omit<FactCheckResult, 'check_id' | 'permalink'>;
-  /** False when there was nothing to check or no outside check could be made: an abstention or an outage, not counted. */
+  /**
+   * Whether the call uses the caller's unit (spec, Limits: abstentions, outages and engine failures do not
+   * count): true when it produced a real result, a reference answered by an outside service (live, dead,
+   * archived, a Crossref verdict) or a calculation recomputed. A page whose links are all its own and whose
+   * numbers are all markers, dates or page numbers yields neither (nothing is invented to check), nor does a
+   * call whose every outside check went unanswered.
+   */
   counts: boolean;
 }
 
-interface DocumentText {
+/** One document as the checker reads it: its pages joined, and what it is (so its own links are not citations). */
+export interface DocumentText {
   index: number;
   filename: string | null;
   text: string;
+  identity: FindOptions;
   /** Where each page starts in `text` (pages joined by a blank line). */
   pageStarts: { page: number; start: number }[];
 }
 
-export async function judgeReferences(read: ReadTextResult, options: ReferencesOptions, services: Services, context: { now: Date; progress: (stage: string) => void }): Promise<JudgedReferences> {
-  const documents = read.documents.map((document, index): DocumentText => {
+/** Each document's pages joined by a blank line, with where each page starts and what the document is. */
+export function documentTexts(read: ReadTextResult): DocumentText[] {
+  return read.documents.map((document, index): DocumentText => {
     let offset = 0;
     const pageStarts = document.pages.map((page) => {
       const start = offset;
       offset += page.text.length + 2;
       return { page: page.page, start };
     });
-    return { index, filename: document.filename, text: document.pages.map((page) => page.text).join('\n\n'), pageStarts };
+    return { index, filename: document.filename, text: document.pages.map((page) => page.text).join('\n\n'), identity: identityOf(document), pageStarts };
   });
+}
 
-  const found = documents.flatMap((document) => findReferences(document.text).map((reference) => ({ document, reference })));
+export async function judgeReferences(read: ReadTextResult, options: ReferencesOptions, services: Services, context: { now: Date; progress: (stage: string) => void }): Promise<JudgedReferences> {
+  const documents = documentTexts(read);
+
+  const found = documents.flatMap((document) => findReferences(document.text, document.identity).map((reference) => ({ document, reference })));
   const queue = new PQueue({ concurrency: CONCURRENCY });
   const taken = { url: 0, doi: 0, citation: 0 };
   const links = new Map<number, CheckedLink>();
@@ -100,11 +113,29 @@ export async function judgeReferences(read: ReadTextResult, options: ReferencesO
   );
 
   const summary = summarise(references, claims, consistency);
-  const checkedSomething = references.some((reference) => reference.status !== 'not_checked' && reference.status !== 'unreachable_now') || consistency.length > 0;
+  const answered = references.some((reference) => reference.status !== 'not_checked' && reference.status !== 'unreachable_now');
+  const checkedSomething = answered || consistency.length > 0;
   return {
     result: { summary, references, claims, internal_consistency: consistency, deep: options.deep, checked_at: context.now.toISOString(), limitations: limitations(options.deep) },
     counts: checkedSomething,
   };
+}
+
+/**
+ * What the document is, so its own links and DOIs are not taken for citations: an HTML page's site and DOIs
+ * as its reader found them, and for a paged document the DOIs printed on most of its pages (a journal's
+ * running header carries the article's own DOI on every page).
+ */
+export function identityOf(document: ReadTextDocument): FindOptions {
+  const selfDois = new Set(document.page_identity?.self_dois ?? []);
+  if (document.pages.length >= 3) {
+    const pagesWith = new Map<string, number>();
+    for (const page of document.pages) {
+      for (const doi of new Set([...page.text.matchAll(/\b10\.\d{4,9}\/[-._;()/:a-z0-9]+[a-z0-9]/gi)].map((match) => match[0].toLowerCase()))) pagesWith.set(doi, (pagesWith.get(doi) ?? 0) + 1);
+    }
+    for (const [doi, count] of pagesWith) if (count >= 3 && count > document.pages.length / 2) selfDois.add(doi);
+  }
+  return { site: document.page_identity?.site ?? null, selfDois: [...selfDois] };
 }
 
 type ReferenceFields = Omit<FactCheckReference, 'reference_id' | 'location'>;
@@ -124,6 +155,7 @@ function unchecked(reference: FoundReference): ReferenceFields {
     archived_copy: null,
     registered: null,
     title_similarity: null,
+    cited_in_text: reference.entry === null ? null : reference.citedAt.length,
   };
 }
 
@@ -142,26 +174,21 @@ async function checkReference(reference: FoundReference, withinLimit: boolean, s
     const doi = await checkDoi(reference.doi!, reference.claimedTitle, services.crossref);
     return { fields: { ...base, ...doi } };
   }
-  const citation = await checkCitation(reference.entry!, reference.claimedTitle!, reference.year, services.crossref);
+  if (reference.claimedTitle === null) return { fields: { ...base, evidence: ['Not checked: no title could be read from this entry to look it up (a note, or a reference in a style the checker does not read).'] } };
+  const citation = await checkCitation(reference.entry!, reference.claimedTitle, reference.year, services.crossref);
   return { fields: { ...base, status: citation.status, evidence: citation.evidence, registered: citation.matched, title_similarity: citation.title_similarity } };
 }
 
 /**
  * The sentences of the document that make the claim a reference supports: the sentence a URL is written
- * in, or, for a reference-list entry, the body sentences citing its number (`[3]`, `[2, 3]`) or its first
- * author and year (`(Smith, 2020)`, `Smith et al. (2020)`).
+ * in, or, for a reference-list entry, the body sentences citing it (its markers, `[3]`, `[2, 3]`, `[4–7]`,
+ * or its first author and year, `(Smith, 2020)`, `Smith et al. (2020)`: the finder's `citedAt`).
  */
 function citingSentences(text: string, reference: FoundReference): { text: string; start: number; end: number }[] {
   const sentences = sentenceSpans(text);
   if (reference.entrySpan === null) return sentences.filter((sentence) => sentence.start <= reference.start && reference.start < sentence.end).filter((sentence) => claimOf(sentence.text).split(' ').length >= 4);
-  const entry = reference.entrySpan;
-  const outsideEntry = sentences.filter((sentence) => sentence.end <= entry.start || sentence.start >= entry.end);
-  const byNumber = reference.marker === null ? null : new RegExp(String.raw`\[(?:\d+\s*[,;]\s*)*${reference.marker}(?:\s*[,;]\s*\d+)*\]`);
-  const byAuthor = reference.firstAuthor !== null && reference.year !== null ? { author: reference.firstAuthor, year: String(reference.year) } : null;
-  return outsideEntry.filter((sentence) => {
-    if (byNumber?.test(sentence.text)) return true;
-    return byAuthor !== null && sentence.text.includes(byAuthor.author) && new RegExp(String.raw`\b${byAuthor.year}[a-z]?\b`).test(sentence.text) && !/^\s*(?:\[\d+\]|\d+[.)])/.test(sentence.text);
-  });
+  const cited = new Set(reference.citedAt.map((offset) => spanAt(sentences, offset)).filter((sentence) => sentence !== undefined));
+  return sentences.filter((sentence) => cited.has(sentence));
 }
 
 /** The text claims are judged against: the live page, or the archived copy of a dead one (read through the same polite fetcher). */

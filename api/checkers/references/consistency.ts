@@ -1,3 +1,4 @@
+import { maskNonOperands } from './non-operands.ts';
 import { sentenceSpans, type Span } from './text.ts';
 
 /**
@@ -68,11 +69,16 @@ export function numbersIn(text: string, offset = 0): NumberToken[] {
   return tokens;
 }
 
-/** Every arithmetic statement found in the text, checked. */
+/**
+ * Every arithmetic statement found in the text, checked. Numbers that are never operands (citation markers,
+ * footnote and page numbers, dates, numbered sections, reference-list entries: `non-operands.ts`) are blanked
+ * first; statements are quoted from the text as written.
+ */
 export function checkConsistency(text: string): ConsistencyFinding[] {
+  const masked = maskNonOperands(text);
   const sentences = sentenceSpans(text);
-  const findings = [...expressions(text), ...tableTotals(text)];
-  for (const sentence of sentences) findings.push(...sentenceChecks(sentence));
+  const findings = [...expressions(masked, text), ...tableTotals(masked, text)];
+  for (const sentence of sentences) findings.push(...sentenceChecks(sentence, masked.slice(sentence.start, sentence.end).replace(/\s+/g, ' ')));
   const seen = new Set<string>();
   return findings
     .sort((a, b) => a.start_char - b.start_char)
@@ -98,8 +104,8 @@ function finding(kind: ConsistencyKind, statement: string, numbers: number[], st
   return { kind, statement: folded(statement), numbers_used: numbers, stated, recomputed: round(recomputed), tolerance: round(allowed), consistent, explanation: explanation + note, start_char: start, end_char: end };
 }
 
-/** `a + b − c = d`, `a × b = d`, `a / b = d` written out. */
-function expressions(text: string): ConsistencyFinding[] {
+/** `a + b − c = d`, `a × b = d`, `a / b = d` written out (found in `text` with non-operands blanked, quoted from `original`). */
+function expressions(text: string, original: string): ConsistencyFinding[] {
   const found: ConsistencyFinding[] = [];
   const operand = String.raw`[-−]?\$?\d[\d,]*(?:\.\d+)?%?`;
   // At most twelve terms: a written sum is short, and an unbounded chain makes the search quadratic on long runs.
@@ -123,7 +129,7 @@ function expressions(text: string): ConsistencyFinding[] {
       value = operator === '+' ? value + next : '-−'.includes(operator) ? value - next : '/÷'.includes(operator) ? value / next : value * next;
     });
     if (!Number.isFinite(value)) continue;
-    found.push(finding('expression', written, terms.map((term) => term.value), right.value, value, right.step, true, `Recomputed ${written.split('=')[0]!.trim()} = ${round(value)}.`, match.index, match.index + written.length));
+    found.push(finding('expression', original.slice(match.index, match.index + written.length), terms.map((term) => term.value), right.value, value, right.step, true, `Recomputed ${written.split('=')[0]!.trim()} = ${round(value)}.`, match.index, match.index + written.length));
   }
   return found;
 }
@@ -142,12 +148,12 @@ const TOTAL_LABEL = /^\s*(?:grand\s+)?(?:sub-?)?total\b|^\s*(?:sum|overall|all\s
  * spaces); a block of such rows with the same count of numbers, ended by a line labelled Total (Subtotal,
  * Grand total), has each column summed and compared.
  */
-function tableTotals(text: string): ConsistencyFinding[] {
+function tableTotals(text: string, original: string): ConsistencyFinding[] {
   const found: ConsistencyFinding[] = [];
   let block: Row[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
-    const row = tableRow(line, offset);
+    const row = tableRow(line, original.slice(offset, offset + line.length), offset);
     offset += line.length + 1;
     if (row === null) {
       block = [];
@@ -155,7 +161,7 @@ function tableTotals(text: string): ConsistencyFinding[] {
     }
     if (TOTAL_LABEL.test(row.label)) {
       const body = block.filter((entry) => entry.values.length === row.values.length);
-      if (body.length >= 2 && body.length === block.length) found.push(...columnChecks(body, row, text));
+      if (body.length >= 2 && body.length === block.length) found.push(...columnChecks(body, row, original));
       block = [];
       continue;
     }
@@ -165,7 +171,8 @@ function tableTotals(text: string): ConsistencyFinding[] {
   return found;
 }
 
-function tableRow(line: string, offset: number): Row | null {
+/** A table row of `line` (non-operands blanked), its label quoted from `written`, the same line as written. */
+function tableRow(line: string, written: string, offset: number): Row | null {
   const tokens = numbersIn(line, offset);
   if (tokens.length === 0) return null;
   // The numbers at the line's end, only white space between them: the row's cells.
@@ -177,7 +184,8 @@ function tableRow(line: string, offset: number): Row | null {
     cells.unshift(token);
   }
   if (cells.length === 0) return null;
-  const label = line.slice(0, cells[0]!.start - offset).trim();
+  const label = written.slice(0, cells[0]!.start - offset).trim();
+  if (line.slice(0, cells[0]!.start - offset).replace(/[#\s]/g, '') === '' && label !== '') return null;
   if (label === '' || cells.every((cell) => cell.yearLike)) return null;
   return { label, values: cells, start: offset, end: offset + line.length };
 }
@@ -204,9 +212,27 @@ const SMALL_NUMBERS: Record<string, number> = {
   fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50,
 };
 
-function sentenceChecks(sentence: Span): ConsistencyFinding[] {
+/** A duration written in words or digits ("twenty-three", "5") as a number. */
+function durationValue(words: string): number {
+  const parts = words.toLowerCase().split(/[\s-]+/);
+  return parts.reduce((sum, part) => sum + (SMALL_NUMBERS[part] ?? Number(part)), 0);
+}
+
+/** Words between a figure and what it counts that say nothing of the thing counted. */
+const NOT_COUNTED_NOUNS = new Set(['and', 'or', 'in', 'of', 'to', 'the', 'from', 'with', 'for', 'each', 'per', 'a', 'an', 'at', 'on', 'by', 'respectively', 'more', 'million', 'billion', 'thousand']);
+
+/** The word right after a figure (`cases` in "812 cases"), singular, when it names what is counted. */
+function countedNoun(text: string, token: NumberToken): string | null {
+  const word = /^\s*([\p{L}]+)/u.exec(text.slice(token.end))?.[1]?.toLowerCase();
+  if (word === undefined || NOT_COUNTED_NOUNS.has(word)) return null;
+  return word.length > 3 ? word.replace(/s$/, '') : word;
+}
+
+/** The checks of one sentence: `masked` is its text with non-operands blanked, matched; the sentence as written is quoted. */
+function sentenceChecks(sentence: Span, masked: string): ConsistencyFinding[] {
   const found: ConsistencyFinding[] = [];
-  const text = sentence.text;
+  const text = masked;
+  const statement = sentence.text;
   const numbers = numbersIn(text);
   const at = { start: sentence.start, end: sentence.end };
 
@@ -217,7 +243,7 @@ function sentenceChecks(sentence: Span): ConsistencyFinding[] {
     const stated = Number(match[3]);
     if (whole === 0) continue;
     const decimals = match[3]!.split('.')[1]?.length ?? 0;
-    found.push(finding('percentage', text, [part, whole], stated, (part / whole) * 100, 10 ** -decimals, true, `Recomputed ${part} ÷ ${whole} × 100.`, at.start, at.end));
+    found.push(finding('percentage', statement, [part, whole], stated, (part / whole) * 100, 10 ** -decimals, true, `Recomputed ${part} ÷ ${whole} × 100.`, at.start, at.end));
   }
 
   // "from 200 to 250, an increase of 25%", "rose 25% from 200 to 250", "fell by 30 from 120 to 90"
@@ -231,20 +257,21 @@ function sentenceChecks(sentence: Span): ConsistencyFinding[] {
     if (from !== undefined && to !== undefined && !from.yearLike && !to.yearLike && from.unit !== 'percent' && percent !== undefined && from.value !== 0) {
       const change = ((to.value - from.value) / from.value) * 100;
       const stated = (down ? -1 : 1) * Math.abs(percent.value);
-      found.push(finding('percentage_change', text, [from.value, to.value], stated, change, percent.step, true, `Recomputed (${to.value} − ${from.value}) ÷ ${from.value} × 100; the sentence says ${down ? 'a fall' : 'a rise'} of ${Math.abs(percent.value)}%.`, at.start, at.end));
+      found.push(finding('percentage_change', statement, [from.value, to.value], stated, change, percent.step, true, `Recomputed (${to.value} − ${from.value}) ÷ ${from.value} × 100; the sentence says ${down ? 'a fall' : 'a rise'} of ${Math.abs(percent.value)}%.`, at.start, at.end));
     }
   }
 
   // "five years, from 2015 to 2020", "between 2010 and 2019 (nine years)", "in 2020, six years after 2014"
   const years = numbers.filter((token) => token.yearLike);
-  const duration = /\b(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)[\s-]+years?\b/i.exec(text);
+  // "twenty-three years" is 23 (read whole, not as "three years").
+  const duration = /\b((?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine)\b)?|\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)[\s-]+years?\b/i.exec(text);
   if (years.length === 2 && duration !== null && /\b(?:from|between|since|after|later|before|earlier|over|period|span)/i.test(text)) {
-    const stated = SMALL_NUMBERS[duration[1]!.toLowerCase()] ?? Number(duration[1]);
+    const stated = durationValue(duration[1]!);
     const [first, second] = [years[0]!.value, years[1]!.value];
     const elapsed = Math.abs(second - first);
     // "from 2015 to 2020" is 5 years elapsed, or 6 counted inclusively (2015, …, 2020): both are honest readings.
     const inclusive = /\b(?:from|between)\b/i.test(text) && stated === elapsed + 1;
-    found.push(finding('year_span', text, [first, second], stated, inclusive ? elapsed + 1 : elapsed, 0, false, inclusive ? `Counted ${Math.min(first, second)} to ${Math.max(first, second)} inclusively: ${elapsed + 1} years.` : `Recomputed ${Math.max(first, second)} − ${Math.min(first, second)} = ${elapsed} years.`, at.start, at.end));
+    found.push(finding('year_span', statement, [first, second], stated, inclusive ? elapsed + 1 : elapsed, 0, false, inclusive ? `Counted ${Math.min(first, second)} to ${Math.max(first, second)} inclusively: ${elapsed + 1} years.` : `Recomputed ${Math.max(first, second)} − ${Math.min(first, second)} = ${elapsed} years.`, at.start, at.end));
   }
 
   // "$1.2m, $0.8m and $0.5m, a total of $2.5m"
@@ -255,10 +282,13 @@ function sentenceChecks(sentence: Span): ConsistencyFinding[] {
     const phraseBeforeNumber = /^(?:a\s+total\s+of|totall?ing|sum\s+of)$/i.test(totalPhrase[0].replace(/\s+/g, ' '));
     const statedToken = phraseBeforeNumber ? after[0] : before.at(-1);
     const addends = phraseBeforeNumber ? before : before.slice(0, -1);
-    if (statedToken !== undefined && addends.length >= 2 && addends.every((token) => token.unit === statedToken.unit)) {
+    // Figures counting different things do not add up to one total ("40 new cases … 180 hours in total").
+    const counted = (token: NumberToken) => countedNoun(text, token);
+    const sameThing = (token: NumberToken) => counted(token) === null || counted(statedToken!) === null || counted(token) === counted(statedToken!);
+    if (statedToken !== undefined && addends.length >= 2 && addends.every((token) => token.unit === statedToken.unit && sameThing(token))) {
       const sum = addends.reduce((sumSoFar, token) => sumSoFar + token.value, 0);
       const allowed = Math.max(statedToken.step / 2, (Math.max(...addends.map((token) => token.step)) / 2) * addends.length);
-      found.push(finding('total', text, addends.map((token) => token.value), statedToken.value, sum, allowed, false, `Added the ${addends.length} figures before “${totalPhrase[0]}”.`, at.start, at.end));
+      found.push(finding('total', statement, addends.map((token) => token.value), statedToken.value, sum, allowed, false, `Added the ${addends.length} figures before “${totalPhrase[0]}”.`, at.start, at.end));
     }
   }
   return found;

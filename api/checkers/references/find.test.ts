@@ -7,10 +7,10 @@ const summary = (text: string) =>
 
 describe('findReferences', () => {
   it('finds URLs in prose without their closing punctuation or brackets, and www. addresses', () => {
-    const text = 'See the plan (https://www.council.example/roads/plan). Data: https://data.example.org/a_(b)/c, and www.abs.gov.au/stats.';
+    const text = 'See the plan (https://www.council.example/roads/plan). Data: https://data.stats.example/a_(b)/c, and www.abs.gov.au/stats.';
     assert.deepEqual(findReferences(text).map((reference) => [reference.kind, reference.url, reference.text]), [
       ['url', 'https://www.council.example/roads/plan', 'https://www.council.example/roads/plan'],
-      ['url', 'https://data.example.org/a_(b)/c', 'https://data.example.org/a_(b)/c'],
+      ['url', 'https://data.stats.example/a_(b)/c', 'https://data.stats.example/a_(b)/c'],
       ['url', 'http://www.abs.gov.au/stats', 'www.abs.gov.au/stats'],
     ]);
     assert.equal(findReferences(text)[0]!.sentence, 'See the plan (https://www.council.example/roads/plan).');
@@ -52,5 +52,55 @@ describe('findReferences', () => {
   it('entryTitle reads a single-quoted Harvard title and gives null when no style fits', () => {
     assert.equal(entryTitle("Smith, J. 2020, 'Tendering in practice', Journal of Procurement, vol. 3."), 'Tendering in practice');
     assert.equal(entryTitle('Annual report'), null);
+  });
+  it('reports neither the page\'s own site outside its lists, nor its own DOI, nor sample addresses or social profiles', () => {
+    const text = [
+      'Our earlier story (https://news.example/2019/older) and the agency report (https://agency.gov.au/report) say so.',
+      'Follow us (https://twitter.com/newsdesk) or see the post (https://twitter.com/newsdesk/status/123). Try https://example.com/path.',
+      'This article: https://doi.org/10.5555/self.1 and the study https://doi.org/10.5555/other.2.',
+    ].join('\n');
+    const found = findReferences(text, { site: 'news.example', selfDois: ['10.5555/SELF.1'] }).map((reference) => reference.url);
+    assert.deepEqual(found, ['https://agency.gov.au/report', 'https://twitter.com/newsdesk/status/123', 'https://doi.org/10.5555/other.2']);
+  });
+
+  it('keeps every labelled item of a reference list, with or without a year, and reads mnemonic labels', () => {
+    const text = ['17.1.  Normative References', '', '[WORDS]  Bradner, S., "Key words for use in RFCs to Indicate Requirement Levels", BCP 14, RFC 2119, March 1997.', '[22] Sometimes known as alert spam, as they are rarely read.', '[note 1] U.S. Const. art. II.'].join('\n');
+    assert.deepEqual(
+      findReferences(text).map((reference) => [reference.kind, reference.marker, reference.claimedTitle]),
+      [
+        ['citation', 'WORDS', 'Key words for use in RFCs to Indicate Requirement Levels'],
+        ['citation', '22', null],
+        ['citation', 'note 1', null],
+      ],
+    );
+  });
+
+  it('splits a hanging-indent list at the column edge, across a page break and its page number, and mends words broken at line ends', () => {
+    const text = [
+      'References',
+      'Nader Akoury, Shufan Wang, and Mohit Iyyer. 2020. STO-',
+      '  RIUM: A dataset for story generation. In Proceed-',
+      '  ings of EMNLP, pages 6470–6484.',
+      'Manik Bhandari and Graham Neubig. 2020. Re-',
+      '',
+      '1660',
+      '  evaluating evaluation in text summarization. In',
+      '  Proceedings of EMNLP.',
+      'Asli Celikyilmaz and Jianfeng Gao. 2020. Evaluation',
+      '  of text generation: A survey. arXiv preprint.',
+    ].join('\n');
+    assert.deepEqual(
+      findReferences(text).map((reference) => [reference.firstAuthor, reference.year, reference.claimedTitle]),
+      [
+        ['Nader', 2020, 'STO-RIUM: A dataset for story generation'],
+        ['Manik', 2020, 'Reevaluating evaluation in text summarization'],
+        ['Asli', 2020, 'Evaluation of text generation: A survey'],
+      ],
+    );
+  });
+
+  it('ends a numbered list at a section heading after a page break, so the appendix is not read as entries', () => {
+    const text = ['References', '[1] Smith, J. (2020). Procurement reform. Journal of Policy, 12(3), 45-67.', '', '15', 'A Dataset release', 'The data were collected in 2021 by the authors. Funding came from 2019 grants.'].join('\n');
+    assert.deepEqual(findReferences(text).map((reference) => reference.marker), ['1']);
   });
 });

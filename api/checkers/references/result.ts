@@ -37,6 +37,11 @@ export const factCheckReference = z
     archived_copy: z.object({ url: z.string(), captured_at: z.string() }).nullable(),
     registered: registeredWork.nullable().describe('The Crossref record the DOI or citation was compared with'),
     title_similarity: z.number().nullable().describe('0..1: 1 − Levenshtein distance ÷ longer length of the normalised titles; ≥ 0.90 matches, ≥ 0.70 partly'),
+    cited_in_text: z
+      .number()
+      .int()
+      .nullable()
+      .describe('For a reference-list entry: how many times the text cites it (inline markers naming its label, such as `[3]`, `[2, 3]`, `[4–7]`, `[note 1]`, and author–year citations of its first author and year); null for a reference written outside a list'),
   })
   .openapi('FactCheckReference');
 

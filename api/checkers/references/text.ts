@@ -14,14 +14,15 @@ export interface Span {
 const NO_BREAK_AFTER = /(?:\bet al|\be\.g|\bi\.e|\bvs|\bNo|\bFig|\bp|\bpp|\bvol|\bVol|\bDr|\bMr|\bMs|\bMrs|\bProf|\bSt|\bInc|\bLtd|\bCo|\b[A-Z])\.$/;
 
 /**
- * The text's sentences with their offsets: a sentence ends at `.`, `!` or `?` followed by white space and a
+ * The text's sentences with their offsets: a sentence ends at `.`, `!` or `?` (and any citation markers after it) followed by white space and a
  * capital, digit, quote or bracket, at a blank line, or before a list item; abbreviations and initials do not end one.
  */
 export function sentenceSpans(text: string): Span[] {
   const spans: Span[] = [];
   let start = 0;
-  // A blank line, and a line break before a list item (`[3] …`, `3. …`), end a sentence too.
-  const boundary = /([.!?])["”’)\]]*\s+(?=["“‘(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:\[\d{1,3}\]|\d{1,3}[.)])\s)/g;
+  // A blank line, and a line break before a list item (`[3] …`, `3. …`), end a sentence too; citation markers
+  // after the full stop (`died.[98][99] On …`) belong to the sentence they close.
+  const boundary = /([.!?])["”’)\]]*(?:\[[^\][\n]{1,24}\])*\s+(?=["“‘(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:\[\d{1,3}\]|\d{1,3}[.)])\s)/g;
   for (let match = boundary.exec(text); match !== null; match = boundary.exec(text)) {
     const end = match.index + match[0].trimEnd().length;
     if (match[1] !== undefined && NO_BREAK_AFTER.test(text.slice(Math.max(start, match.index - 8), match.index + 1))) continue;
