@@ -12,7 +12,8 @@ import { metadataSignals, type DocumentMetadata } from './pdf-metadata.ts';
 import { loadRevisionState, type RevisionState } from './pdf-objects.ts';
 import { compareRevisions } from './pdf-revisions.ts';
 import { pdfSignal } from './pdf-signals.ts';
-import { signatureSignals } from './pdf-signatures.ts';
+import { snapshot, type Snapshot } from './pdf-difference.ts';
+import { analyseSignatures, signatureSignals } from './pdf-signatures.ts';
 import { structureSignals } from './pdf-structure.ts';
 import { revisionPageTexts, TEXT_DIFF_PAGE_LIMIT } from './pdf-text-diff.ts';
 import { updateFindings, type PageTextPair, type UpdateFindings } from './pdf-updates.ts';
@@ -82,10 +83,23 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   context.progress?.('updates');
 
   const anywhere = (object: string): number | undefined => offsets(object, 0, bytes.length);
+  // Where an object was written in a given revision (its last header there), else anywhere in the file.
+  const inRevision = (object: string, revision?: number): number | undefined => {
+    const section = revision === undefined ? undefined : layout.revisions[revision];
+    return (section ? offsets(object, 0, section.end) : undefined) ?? anywhere(object);
+  };
+  const snapshots = new Map<number, Snapshot | null>();
+  const snapshotAt = (revision: number): Snapshot | null => {
+    if (!snapshots.has(revision)) {
+      const state = states[revision];
+      snapshots.set(revision, state ? snapshot(state) : null);
+    }
+    return snapshots.get(revision)!;
+  };
   let metadata: DocumentMetadata = { producer: null, creator: null };
   if (final) {
     for (const stage of [
-      () => signatureSignals(bytes, layout, final, updates, anywhere),
+      () => signatureSignals(analyseSignatures(bytes, text, layout, final, snapshotAt, states.length), bytes, layout, inRevision),
       () => activeContentSignals(text, final, anywhere),
       () => fontSubsetSignals(final),
       () => (layout.encrypted ? [] : drawingSignals(final)),
