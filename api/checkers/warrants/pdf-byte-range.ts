@@ -4,7 +4,7 @@ import type { PdfLayout } from './pdf-layout.ts';
  * What a signature's /ByteRange covers, checked exactly as a validator does before it trusts a digest: four
  * non-negative integers, the first range starting at byte 0, the gap between the two ranges being exactly
  * the signature's own /Contents hex string, and the second range ending where a saved revision ends (its
- * %%EOF, optionally with the end-of-line after it). A range that passes covers either the whole file or one
+ * %%EOF, with or without the blank bytes after it). A range that passes covers either the whole file or one
  * revision with later updates after it; one that fails is a malformed or manipulated signature, never
  * "unclear".
  */
@@ -34,7 +34,8 @@ export function byteRangeCoverage(bytes: Uint8Array, text: string, layout: PdfLa
     return invalid(`the bytes it leaves out (${firstLength}–${secondStart}) are not the /Contents of ${signatureObject} itself, so this dictionary's byte range belongs to another signature`, firstLength);
   }
 
-  const revision = layout.revisions.find((candidate) => candidate.end <= signedEnd && signedEnd <= candidate.end + 2 && /^(\r\n|\r|\n)?$/.test(text.slice(candidate.end, signedEnd)));
+  // Writers differ on whether the end-of-line after %%EOF is signed; only blank bytes may lie between.
+  const revision = layout.revisions.find((candidate) => candidate.end <= signedEnd && /^[\s\0]*$/.test(text.slice(candidate.end, signedEnd)));
   if (!revision) {
     const inside = layout.revisions.find((candidate) => signedEnd < candidate.end);
     return invalid(`it signs bytes 0–${signedEnd}, which is not where any saved revision ends${inside ? ` (revision ${inside.index} ends at ${inside.end})` : ''}`, signedEnd);

@@ -1,5 +1,6 @@
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
-import { asArray, asDict, differingKeys, nameOf, numbersOf, sameValue, type RevisionState } from './pdf-objects.ts';
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFContext, type PDFObject } from 'pdf-lib';
+import { contentEvents } from './pdf-content-stream.ts';
+import { asArray, asDict, differingKeys, nameOf, numbersOf, sameValue, streamBytes, type RevisionState } from './pdf-objects.ts';
 import { objectRoles, roleWords, type ObjectRole, type ObjectRoles } from './pdf-object-roles.ts';
 import { refText } from './pdf-revisions.ts';
 
@@ -57,8 +58,13 @@ export function snapshot(state: RevisionState): Snapshot {
 const rootExempt = new Set(['AcroForm', 'DSS', 'Extensions', 'Metadata', 'MarkInfo', 'Version']);
 /** AcroForm keys that may change (pyHanko's ACROFORM_EXEMPT_STRICT_COMPARISON, with /SigFlags, which signing sets). */
 const acroFormExempt = new Set(['Fields', 'DR', 'DA', 'Q', 'NeedAppearances', 'SigFlags']);
-/** Field keys that filling in a field may change (pyHanko's VALUE_UPDATE_KEYS). */
-const valueKeys = new Set(['Ff', 'Type', 'AP', 'AS', 'V', 'F', 'DA', 'Q']);
+/**
+ * Field keys that filling in a field may change: pyHanko's VALUE_UPDATE_KEYS, with a choice field's selected
+ * indices (/I) and the default value (/DV, what a reset restores), which the DSS validator counts as form filling.
+ */
+const valueKeys = new Set(['Ff', 'Type', 'AP', 'AS', 'V', 'F', 'DA', 'Q', 'I', 'DV']);
+/** Entries of a page tree node (ISO 32000-1 Table 29, with the inheritable page attributes); a reader draws from no other. */
+const pageTreeKeys = new Set(['Type', 'Parent', 'Kids', 'Count', 'Resources', 'MediaBox', 'CropBox', 'Rotate']);
 /** Field keys a locked or signed field may still change (pyHanko's FORMFIELD_ALWAYS_MODIFIABLE). */
 const alwaysModifiable = new Set(['Ff', 'Type']);
 const dssKeys = new Set(['Type', 'VRI', 'Certs', 'CRLs', 'OCSPs']);
@@ -80,6 +86,11 @@ export function compareWithSigned(base: Snapshot, previous: Snapshot, later: Sna
     if (before !== undefined && sameValue(before, object)) continue;
     const key = refText(ref);
     written.add(key);
+    // A signature dictionary is written once, in the revision it signs; rewriting it later falsifies its signed entries, whichever signature is being judged.
+    if (asDict(before)?.has(PDFName.of('ByteRange'))) {
+      changes.push({ object: key, change: 'changed', what: 'signature_value', level: 'OTHER', reason: 'a signature dictionary was rewritten after it was signed (its signed entries no longer match)' });
+      continue;
+    }
     const signed = base.state.context.lookup(ref);
     if (signed !== undefined && sameValue(signed, object)) continue;
     changes.push(judge.object(key, signed, object));
@@ -144,10 +155,15 @@ class Judge {
     if ([...roles].every((item) => item === 'annotation' || item === 'annotation_appearance')) {
       return { object: key, change: 'removed', what: role, level: 'ANNOTATIONS', reason: 'an annotation of the signed revision was removed', ...located };
     }
-    if (role === 'field' || role === 'signature_field') {
-      const field = this.base.roles.fieldOfObject.get(key);
-      const stillThere = field !== undefined && this.later.roles.fields.has(field);
-      if (stillThere) return { object: key, change: 'removed', what: role, level: 'ANNOTATIONS', reason: `a widget of form field "${field}" was removed`, ...located };
+    if ([...roles].every((item) => item === 'field' || item === 'signature_field')) {
+      const field = this.base.roles.fieldOfObject.get(key) ?? '?';
+      const signed = this.base.state.context.lookup(parseRef(key));
+      const isField = [...this.base.roles.fields.values()].some((entry) => refText(entry.ref) === key && entry.dict.has(PDFName.of('T')));
+      if (!isField) {
+        if (nameOf(this.base.state.context, asDict(signed)?.get(PDFName.of('Subtype'))) === 'Widget') return { object: key, change: 'removed', what: role, level: 'ANNOTATIONS', reason: `a widget of form field "${field}" was removed`, ...located };
+        if (signed instanceof PDFArray) return { object: key, change: 'removed', what: role, level: 'ANNOTATIONS', reason: `the widget list of form field "${field}" was replaced`, ...located };
+        return { object: key, change: 'removed', what: role, level: 'FORM_FILLING', reason: `a value or setting object of form field "${field}" was replaced`, ...located };
+      }
     }
     return { object: key, change: 'removed', what: role, level: 'OTHER', reason: `the signed revision's ${roleWords[role]} is no longer used`, ...located };
   }
@@ -227,9 +243,11 @@ class Judge {
       case 'field_appearance': {
         const owner = this.later.roles.appearanceOwner.get(key) ?? this.base.roles.appearanceOwner.get(key);
         if (added) return { level: 'FORM_FILLING', reason: `new appearance for form field "${owner ?? '?'}"` };
-        return owner && this.valueChanged(owner)
-          ? { level: 'FORM_FILLING', reason: `appearance of form field "${owner}" redrawn with its new value` }
-          : { level: 'OTHER', reason: `an appearance stream of form field "${owner ?? '?'}" was rewritten in place while the field's value stayed the same, so what it shows changed without being filled in` };
+        if (owner && this.valueChanged(owner)) return { level: 'FORM_FILLING', reason: `appearance of form field "${owner}" redrawn with its new value` };
+        const was = signed instanceof PDFRawStream ? streamText(this.base.state.context, signed) : null;
+        const shows = now instanceof PDFRawStream ? streamText(this.later.state.context, now) : null;
+        if (!(signed instanceof PDFRawStream) || (was !== null && was === shows)) return { level: 'FORM_FILLING', reason: `appearance of form field "${owner ?? '?'}" redrawn, showing the same text` };
+        return { level: 'OTHER', reason: `an appearance stream of form field "${owner ?? '?'}" was rewritten in place${was !== null && shows !== null ? ` to show ${JSON.stringify(shows.slice(0, 60))} instead of ${JSON.stringify(was.slice(0, 60))}` : ''} while the field's value stayed the same` };
       }
       case 'signature_field':
         return this.signatureField(key, before, after, now);
@@ -237,6 +255,8 @@ class Judge {
         return this.signatureValue(key, added, now);
       case 'signature_appearance': {
         const owner = this.later.roles.appearanceOwner.get(key);
+        // An invisible field's appearance is never shown: part of adding a document timestamp or an invisible signature.
+        if (owner && !this.visible(owner) && (added || this.newlySigned(owner))) return { level: 'LTA_UPDATES', reason: `appearance of invisible signature field "${owner}"` };
         if (added || (owner && this.newlySigned(owner))) return { level: 'FORM_FILLING', reason: `appearance of signature field "${owner ?? '?'}"` };
         return { level: 'OTHER', reason: `the appearance of signature field "${owner ?? '?'}", signed before, was rewritten` };
       }
@@ -251,8 +271,11 @@ class Judge {
         return { level: 'ANNOTATIONS', reason: added ? 'appearance of an annotation added' : 'appearance stream of an annotation (not a form field) rewritten' };
       case 'structure_tree':
         return this.structure(key, signed, now);
-      case 'page_tree':
+      case 'page_tree': {
+        const keys = before && after ? differingKeys(before, after) : [];
+        if (keys.length > 0 && keys.every((item) => !pageTreeKeys.has(item))) return { level: 'LTA_UPDATES', reason: `page tree node: private entries ${keys.map((item) => `/${item}`).join(', ')} changed (no reader draws from them)` };
         return { level: 'OTHER', reason: 'the page tree changed: pages added, removed or reordered' };
+      }
       case 'page_content':
         return { level: 'OTHER', reason: added ? 'new page content' : 'a page content stream was rewritten' };
       case 'page_resources':
@@ -263,8 +286,11 @@ class Judge {
         return { level: 'OTHER', reason: 'the document permissions (/Perms, DocMDP) changed' };
       case 'encryption':
         return { level: 'OTHER', reason: 'the encryption dictionary changed' };
-      case 'catalog_entry':
+      case 'catalog_entry': {
+        const names = this.later.state.root?.get(PDFName.of('Names'));
+        if (names instanceof PDFRef && refText(names) === key && this.namesOnlyAppearances()) return { level: 'ANNOTATIONS', reason: 'the names dictionary gained named annotation appearances (/AP)' };
         return { level: 'OTHER', reason: 'a catalog entry (names, actions, optional content or viewer settings) changed' };
+      }
     }
   }
 
@@ -272,7 +298,7 @@ class Judge {
     const before = this.base.state.root;
     const after = this.later.state.root;
     if (!before || !after) return { level: 'OTHER', reason: 'the catalog is missing' };
-    const keys = differingKeys(before, after, rootExempt);
+    const keys = differingKeys(before, after, rootExempt).filter((key) => key !== 'Names' || !this.namesOnlyAppearances());
     if (keys.length > 0) return { level: 'OTHER', reason: `catalog entries ${keys.map((key) => `/${key}`).join(', ')} changed`, what: keys.includes('Perms') ? 'document_permissions' : 'catalog_entry' };
     const formBefore = before.get(PDFName.of('AcroForm'));
     const formAfter = after.get(PDFName.of('AcroForm'));
@@ -282,10 +308,18 @@ class Judge {
     }
     const dssAfter = after.get(PDFName.of('DSS'));
     if (dssAfter instanceof PDFDict) {
-      const verdict = this.dssDict(asDict(this.base.state.context.lookup(before.get(PDFName.of('DSS')))), dssAfter);
+      const verdict = this.dssDict(dssAfter);
       if (verdict.level === 'OTHER') return verdict;
     }
+    if (!sameValue(before.get(PDFName.of('Names')), after.get(PDFName.of('Names')))) return { level: 'ANNOTATIONS', reason: 'catalog: named annotation appearances added' };
     return { level: 'LTA_UPDATES', reason: 'catalog: only its form, DSS, metadata or extension entries changed' };
+  }
+
+  /** Whether the names dictionary differs from the signed one only in /AP (named appearances of annotations, as Acrobat's comment icons). */
+  private namesOnlyAppearances(): boolean {
+    const before = asDict(this.base.state.context.lookup(this.base.state.root?.get(PDFName.of('Names')))) ?? PDFDict.withContext(this.base.state.context);
+    const after = asDict(this.later.state.context.lookup(this.later.state.root?.get(PDFName.of('Names'))));
+    return !!after && differingKeys(before, after, new Set(['AP'])).length === 0;
   }
 
   private acroForm(after: PDFDict | null): Verdict {
@@ -300,7 +334,7 @@ class Judge {
     const context = this.later.state.context;
     const dssRef = this.later.state.root?.get(PDFName.of('DSS'));
     const dss = asDict(context.lookup(dssRef));
-    if (dssRef instanceof PDFRef && refText(dssRef) === key && dss) return this.dssDict(asDict(this.base.state.context.lookup(this.base.state.root?.get(PDFName.of('DSS')))), dss);
+    if (dssRef instanceof PDFRef && refText(dssRef) === key && dss) return this.dssDict(dss);
     const vriRef = dss?.get(PDFName.of('VRI'));
     if (vriRef instanceof PDFRef && refText(vriRef) === key && signed !== undefined) {
       const before = asDict(signed);
@@ -312,11 +346,9 @@ class Judge {
     return { level: 'LTA_UPDATES', reason: 'validation data for long-term validation (DSS/VRI) added' };
   }
 
-  private dssDict(before: PDFDict | null, after: PDFDict): Verdict {
+  private dssDict(after: PDFDict): Verdict {
     const unexpected = after.keys().map((key) => key.decodeText()).filter((key) => !dssKeys.has(key));
     if (unexpected.length > 0) return { level: 'OTHER', reason: `the DSS has unexpected entries ${unexpected.map((key) => `/${key}`).join(', ')}` };
-    const removed = before?.keys().map((key) => key.decodeText()).filter((key) => !after.has(PDFName.of(key))) ?? [];
-    if (removed.length > 0) return { level: 'OTHER', reason: `DSS entries ${removed.map((key) => `/${key}`).join(', ')} were removed` };
     return { level: 'LTA_UPDATES', reason: 'document security store (DSS) updated' };
   }
 
@@ -329,26 +361,36 @@ class Judge {
       return { level: 'FORM_FILLING', reason: `new data of form field "${name}"` };
     }
     const after = asDict(now);
-    if (!after) return now instanceof PDFArray ? this.kids(name) : { level: 'OTHER', reason: `form field "${name}" is no longer a dictionary` };
+    if (!after) return now instanceof PDFArray && before === null ? this.kids(name, asArray(this.base.state.context.lookup(parseRef(key))), now) : { level: 'OTHER', reason: `form field "${name}" is no longer a dictionary` };
     const keys = differingKeys(before, after, new Set([...valueKeys, 'Kids']));
     if (keys.length > 0) return { level: 'OTHER', reason: `form field "${name}": ${keys.map((item) => `/${item}`).join(', ')} changed (filling a field changes only its value and appearance)` };
     if (!sameValue(before.get(PDFName.of('Kids')), after.get(PDFName.of('Kids')))) {
-      const kids = this.kids(name);
+      const kids = this.kids(name, asArray(this.base.state.context.lookup(before.get(PDFName.of('Kids')))), asArray(this.later.state.context.lookup(after.get(PDFName.of('Kids')))));
       if (kids.level === 'OTHER') return kids;
     }
-    const appearance = !sameValue(before.get(PDFName.of('AP')), after.get(PDFName.of('AP')));
-    if (appearance && !this.valueChanged(name)) {
-      return { level: 'OTHER', reason: `form field "${name}" got a new appearance while its value stayed the same, so what it shows changed without being filled in` };
+    if (!sameValue(before.get(PDFName.of('AP')), after.get(PDFName.of('AP'))) && !this.valueChanged(name)) {
+      const was = appearanceText(this.base.state.context, before);
+      const shows = appearanceText(this.later.state.context, after);
+      if (was !== null && shows !== null && was !== shows) {
+        return { level: 'OTHER', reason: `form field "${name}" now shows ${JSON.stringify(shows.slice(0, 60))} where it showed ${JSON.stringify(was.slice(0, 60))} when signed, though its value did not change` };
+      }
+      return { level: 'FORM_FILLING', reason: `appearance of form field "${name}" regenerated, showing the same text` };
     }
     return { level: 'FORM_FILLING', reason: `form field "${name}" filled in (value or appearance)` };
   }
 
-  /** A field's widget kids changed: removing or adding widgets is an annotation change, removing child fields is not allowed. */
-  private kids(name: string): Verdict {
-    const before = this.base.roles.fields.get(name);
-    const after = this.later.roles.fields.get(name);
-    const lost = before?.children.filter((child) => !after?.children.includes(child)) ?? [];
-    if (lost.length > 0) return { level: 'OTHER', reason: `child fields ${lost.map((child) => `"${child}"`).join(', ')} of "${name}" were removed` };
+  /**
+   * A field's kids changed: adding or removing widgets is an annotation change; removing a child field, or
+   * taking a widget out of its field while it stays on the page, changes the form itself.
+   */
+  private kids(name: string, before: PDFArray | null, after: PDFArray | null): Verdict {
+    const refs = (array: PDFArray | null): string[] => (array?.asArray() ?? []).flatMap((item) => (item instanceof PDFRef ? [refText(item)] : []));
+    const now = refs(after);
+    for (const kid of refs(before).filter((item) => !now.includes(item))) {
+      const dict = asDict(this.base.state.context.lookup(parseRef(kid)));
+      if (dict?.has(PDFName.of('T'))) return { level: 'OTHER', reason: `child field ${kid} of "${name}" was removed` };
+      if (this.later.roles.roles.get(kid)?.has('annotation')) return { level: 'OTHER', reason: `widget ${kid} was taken out of form field "${name}" but stays on the page, no longer part of the form` };
+    }
     return { level: 'ANNOTATIONS', reason: `widgets of form field "${name}" were added or removed` };
   }
 
@@ -357,7 +399,7 @@ class Judge {
     const before = this.base.roles.fields.get(name);
     const after = this.later.roles.fields.get(name);
     if (!before || !after) return true;
-    if (!sameValue(before.dict.get(PDFName.of('V')), after.dict.get(PDFName.of('V')))) return true;
+    if (['V', 'I'].some((key) => !sameValue(before.dict.get(PDFName.of(key)), after.dict.get(PDFName.of(key))))) return true;
     const state = (snap: Snapshot, refs: PDFRef[]): PDFObject[] => refs.map((ref) => asDict(snap.state.context.lookup(ref))?.get(PDFName.of('AS')) ?? PDFName.of('None'));
     const statesBefore = state(this.base, before.widgets);
     const statesAfter = state(this.later, after.widgets);
@@ -402,7 +444,7 @@ class Judge {
     if (!added) return { level: 'OTHER', reason: isSignature ? 'a signature dictionary of the signed revision was rewritten (its signed values no longer match)' : 'data of a signature of the signed revision was rewritten' };
     if (!isSignature) return { level: 'LTA_UPDATES', reason: 'data of a new signature' };
     const field = this.later.roles.signatureField.get(key);
-    const timestamp = nameOf(this.later.state.context, dict!.get(PDFName.of('Type'))) === 'DocTimeStamp';
+    const timestamp = nameOf(this.later.state.context, dict!.get(PDFName.of('Type'))) === 'DocTimeStamp' || nameOf(this.later.state.context, dict!.get(PDFName.of('SubFilter'))) === 'ETSI.RFC3161';
     if (timestamp && !(field && this.visible(field))) return { level: 'LTA_UPDATES', reason: 'document timestamp added' };
     return { level: 'FORM_FILLING', reason: `signature added${field ? ` in field "${field}"` : ''}` };
   }
@@ -472,14 +514,28 @@ class Judge {
     const list = (object: PDFObject | undefined): PDFObject[] => (object === undefined ? [] : object instanceof PDFArray ? object.asArray() : [object]);
     const old = list(before);
     const now = list(after);
+    const matched = new Set<number>();
+    const removed: PDFObject[] = [];
     let cursor = 0;
-    const extra: PDFObject[] = [];
-    for (const item of now) {
-      if (cursor < old.length && sameValue(item, old[cursor])) cursor++;
-      else extra.push(item);
+    for (const item of old) {
+      let index = cursor;
+      while (index < now.length && !sameValue(now[index], item)) index++;
+      if (index < now.length) {
+        matched.add(index);
+        cursor = index + 1;
+      } else removed.push(item);
     }
-    if (cursor < old.length) return { level: 'OTHER', reason: `${what}: children of the signed revision were removed or reordered` };
+    const extra = now.filter((_, index) => !matched.has(index));
     let level: ModificationLevel = 'LTA_UPDATES';
+    if (removed.length > 0) {
+      // Removing an annotation removes the structure entry that tagged it; anything else untags signed content.
+      const untagged = removed.every((item) => {
+        const target = asDict(this.base.state.context.lookup(item))?.get(PDFName.of('Obj'));
+        return target instanceof PDFRef && this.base.roles.roles.get(refText(target))?.has('annotation') && !this.later.roles.roles.get(refText(target))?.has('annotation');
+      });
+      if (!untagged) return { level: 'OTHER', reason: `${what}: children of the signed revision were removed or reordered` };
+      level = 'ANNOTATIONS';
+    }
     for (const item of extra) {
       if (item instanceof PDFNumber) return { level: 'OTHER', reason: `${what}: tags new page content (marked-content ids)` };
       if (item instanceof PDFRef) {
@@ -549,4 +605,23 @@ function sameEntry(base: Snapshot, before: PDFObject, later: Snapshot, after: PD
   const a = base.state.context.lookup(before);
   const b = later.state.context.lookup(after);
   return a instanceof PDFArray && b instanceof PDFArray && sameValue(a, b);
+}
+
+/** The text an annotation's normal appearance draws (the state shown, for a field with states), or null when it cannot be read. */
+function appearanceText(context: PDFContext, widget: PDFDict): string | null {
+  const normal = context.lookup(asDict(context.lookup(widget.get(PDFName.of('AP'))))?.get(PDFName.of('N')));
+  if (normal instanceof PDFRawStream) return streamText(context, normal);
+  const state = nameOf(context, widget.get(PDFName.of('AS')));
+  const shown = state ? context.lookup(asDict(normal)?.get(PDFName.of(state))) : undefined;
+  return shown instanceof PDFRawStream ? streamText(context, shown) : null;
+}
+
+function streamText(context: PDFContext, stream: PDFRawStream): string | null {
+  const bytes = streamBytes(context, stream);
+  if (!bytes) return null;
+  return contentEvents(bytes)
+    .flatMap((event) => (event.kind === 'text' ? [event.sample] : []))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

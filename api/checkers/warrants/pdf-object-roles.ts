@@ -156,10 +156,6 @@ export function objectRoles(state: RevisionState): ObjectRoles {
     for (const [key, value] of dict.entries()) if (!backLinks.has(key.decodeText())) generic(value, role, depth + 1);
   };
 
-  const markDirect = (object: PDFObject | undefined, role: ObjectRole): void => {
-    if (object instanceof PDFRef) mark(object, role);
-  };
-
   const root = state.root;
   const rootRef = context.trailerInfo.Root;
   if (rootRef instanceof PDFRef) mark(rootRef, 'catalog');
@@ -171,13 +167,13 @@ export function objectRoles(state: RevisionState): ObjectRoles {
 
   // The form first, so a widget reached again from a page's /Annots is known to be a field's.
   const acroForm = root.get(PDFName.of('AcroForm'));
-  markDirect(acroForm, 'acroform');
+  markDirect(acroForm, 'acroform', mark);
   const form = asDict(context.lookup(acroForm));
   if (form) {
     for (const [key, value] of form.entries()) {
       const name = key.decodeText();
       if (name === 'Fields') {
-        markDirect(value, 'acroform');
+        markDirect(value, 'acroform', mark);
         walkFields(context, asArray(context.lookup(value))?.asArray() ?? [], '', null, 0, result, mark, generic);
       } else if (name === 'DR') {
         generic(value, 'form_resources', 0);
@@ -196,6 +192,11 @@ export function objectRoles(state: RevisionState): ObjectRoles {
     else if (name === 'Extensions' || name === 'MarkInfo' || name === 'Version') generic(value, 'extensions', 0);
     else if (name === 'Outlines') generic(value, 'outline', 0);
     else if (name === 'Perms') generic(value, 'document_permissions', 0);
+    else if (name === 'Names') {
+      // Named appearances (/AP) are annotation appearances; the other name trees (scripts, files, destinations) are not.
+      markDirect(value, 'catalog_entry', mark);
+      for (const [tree, entry] of asDict(context.lookup(value))?.entries() ?? []) generic(entry, tree.decodeText() === 'AP' ? 'annotation_appearance' : 'catalog_entry', 0);
+    }
     else if (name === 'StructTreeRoot') walkStructure(context, value, result, mark, generic);
     else generic(value, 'catalog_entry', 0);
   }
