@@ -184,17 +184,22 @@ class Judge {
     return changes;
   }
 
+  private changed: Set<string> | null = null;
+
   /** Fields a FieldMDP lock would forbid changing: value, appearance or widgets changed, or a signature added to them. */
   changedFields(): Set<string> {
+    if (this.changed) return this.changed;
     const changed = new Set<string>();
+    this.changed = changed;
     const context = this.later.state.context;
     const baseContext = this.base.state.context;
     for (const [name, field] of this.later.roles.fields) {
       const signed = this.base.roles.fields.get(name);
       if (!signed) {
-        if (field.type === 'Sig' && this.visible(name)) changed.add(name);
+        if (field.type === 'Sig' && this.visible(name) && !this.timestamped(name)) changed.add(name);
         continue;
       }
+      if (this.timestamped(name) && this.newlySigned(name)) continue;
       const objects = [field.ref, ...field.widgets];
       const differs = objects.some((ref) => {
         const before = asDict(baseContext.lookup(ref));
@@ -237,7 +242,8 @@ class Judge {
       case 'acroform':
         return this.acroForm(after);
       case 'form_resources':
-        return { level: 'FORM_FILLING', reason: 'form default resources (fonts for filled-in fields) updated' };
+        // Default resources only serve field appearances: with no field filled in they change nothing shown.
+        return this.changedFields().size > 0 ? { level: 'FORM_FILLING', reason: 'form default resources (fonts for filled-in fields) updated' } : { level: 'LTA_UPDATES', reason: 'fonts added to the form default resources, used by no changed field' };
       case 'field':
         return this.field(key, before, now);
       case 'field_appearance': {
@@ -255,8 +261,8 @@ class Judge {
         return this.signatureValue(key, added, now);
       case 'signature_appearance': {
         const owner = this.later.roles.appearanceOwner.get(key);
-        // An invisible field's appearance is never shown: part of adding a document timestamp or an invisible signature.
-        if (owner && !this.visible(owner) && (added || this.newlySigned(owner))) return { level: 'LTA_UPDATES', reason: `appearance of invisible signature field "${owner}"` };
+        // An invisible field's appearance is never shown; a timestamp's is part of adding it.
+        if (owner && (!this.visible(owner) || this.timestamped(owner)) && (added || this.newlySigned(owner))) return { level: 'LTA_UPDATES', reason: `appearance of ${this.timestamped(owner) ? 'the document timestamp in' : 'invisible'} signature field "${owner}"` };
         if (added || (owner && this.newlySigned(owner))) return { level: 'FORM_FILLING', reason: `appearance of signature field "${owner ?? '?'}"` };
         return { level: 'OTHER', reason: `the appearance of signature field "${owner ?? '?'}", signed before, was rewritten` };
       }
@@ -406,6 +412,12 @@ class Judge {
     return statesBefore.length !== statesAfter.length || statesBefore.some((value, index) => !sameValue(value, statesAfter[index]));
   }
 
+  /** Whether the field's value (in the later revision) is a document timestamp. */
+  private timestamped(name: string): boolean {
+    const value = asDict(this.later.state.context.lookup(this.later.roles.fields.get(name)?.dict.get(PDFName.of('V'))));
+    return !!value && isTimestamp(this.later.state.context, value);
+  }
+
   private newlySigned(name: string): boolean {
     const before = this.base.roles.fields.get(name);
     const after = this.later.roles.fields.get(name);
@@ -426,7 +438,7 @@ class Judge {
   private signatureField(key: string, before: PDFDict | null, after: PDFDict | null, now: PDFObject): Verdict {
     const name = this.later.roles.fieldOfObject.get(key) ?? this.base.roles.fieldOfObject.get(key) ?? '?';
     const visible = this.visible(name);
-    if (!before) return visible ? { level: 'FORM_FILLING', reason: `visible signature field "${name}" added` } : { level: 'LTA_UPDATES', reason: `invisible signature field "${name}" added` };
+    if (!before) return visible && !this.timestamped(name) ? { level: 'FORM_FILLING', reason: `visible signature field "${name}" added` } : { level: 'LTA_UPDATES', reason: `${visible ? 'document timestamp' : 'invisible signature'} field "${name}" added` };
     if (!after) return now instanceof PDFArray && this.newlySigned(name) ? { level: 'LTA_UPDATES', reason: `widgets of signature field "${name}"` } : { level: 'OTHER', reason: `signature field "${name}" changed` };
     if (this.newlySigned(name)) {
       const keys = differingKeys(before, after, valueKeys);
@@ -444,8 +456,8 @@ class Judge {
     if (!added) return { level: 'OTHER', reason: isSignature ? 'a signature dictionary of the signed revision was rewritten (its signed values no longer match)' : 'data of a signature of the signed revision was rewritten' };
     if (!isSignature) return { level: 'LTA_UPDATES', reason: 'data of a new signature' };
     const field = this.later.roles.signatureField.get(key);
-    const timestamp = nameOf(this.later.state.context, dict!.get(PDFName.of('Type'))) === 'DocTimeStamp' || nameOf(this.later.state.context, dict!.get(PDFName.of('SubFilter'))) === 'ETSI.RFC3161';
-    if (timestamp && !(field && this.visible(field))) return { level: 'LTA_UPDATES', reason: 'document timestamp added' };
+    // PAdES counts a document timestamp as long-term validation data (the DSS validator, visible or not; pyHanko only when invisible).
+    if (isTimestamp(this.later.state.context, dict!)) return { level: 'LTA_UPDATES', reason: 'document timestamp added' };
     return { level: 'FORM_FILLING', reason: `signature added${field ? ` in field "${field}"` : ''}` };
   }
 
@@ -570,7 +582,22 @@ class Judge {
       const now = after.get(index);
       return now === undefined || !sameEntry(this.base, value, this.later, now);
     });
-    this.parentTreeVerdict = changed.length > 0 ? { level: 'OTHER', reason: `structure parent tree entries ${changed.slice(0, 5).map(([index]) => index).join(', ')} of the signed revision were changed or removed` } : { level: 'LTA_UPDATES', reason: 'structure parent tree: entries added' };
+    // The entry of an annotation that was removed goes with it.
+    const removedAnnotations = new Set(
+      [...this.base.roles.roles]
+        .filter(([object, roles]) => roles.has('annotation') && !this.later.roles.roles.get(object)?.has('annotation'))
+        .flatMap(([object]) => {
+          const number = this.base.state.context.lookup(asDict(this.base.state.context.lookup(parseRef(object)))?.get(PDFName.of('StructParent')));
+          return number instanceof PDFNumber ? [number.asNumber()] : [];
+        }),
+    );
+    const unexplained = changed.filter(([index]) => !removedAnnotations.has(index));
+    this.parentTreeVerdict =
+      unexplained.length > 0
+        ? { level: 'OTHER', reason: `structure parent tree entries ${unexplained.slice(0, 5).map(([index]) => index).join(', ')} of the signed revision were changed or removed` }
+        : changed.length > 0
+          ? { level: 'ANNOTATIONS', reason: 'structure parent tree: entries of removed annotations removed' }
+          : { level: 'LTA_UPDATES', reason: 'structure parent tree: entries added' };
     return this.parentTreeVerdict;
   }
 }
@@ -624,4 +651,9 @@ function streamText(context: PDFContext, stream: PDFRawStream): string | null {
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** A document timestamp: /Type /DocTimeStamp, or an RFC 3161 timestamp written with /Type /Sig. */
+function isTimestamp(context: PDFContext, dict: PDFDict): boolean {
+  return nameOf(context, dict.get(PDFName.of('Type'))) === 'DocTimeStamp' || nameOf(context, dict.get(PDFName.of('SubFilter'))) === 'ETSI.RFC3161';
 }

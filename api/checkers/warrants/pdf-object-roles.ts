@@ -80,7 +80,7 @@ export interface ObjectRoles {
   fields: Map<string, FormField>;
   /** Field or widget object → the fully qualified name of the field it belongs to. */
   fieldOfObject: Map<string, string>;
-  /** Appearance stream (or appearance dictionary) of a field widget → the field's name. */
+  /** Objects of a field widget's appearance (its streams and what they draw with) → the field's name. */
   appearanceOwner: Map<string, string>;
   /** Leaf pages by object, with their number and their annotations. */
   pages: Map<string, { number: number; annotations: string[] }>;
@@ -137,23 +137,24 @@ export function objectRoles(state: RevisionState): ObjectRoles {
   };
 
   /** Everything reachable from `object` gets `role`, except objects a typed walk owns (pages, fields, annotations, signatures). */
-  const generic = (object: PDFObject | undefined, role: ObjectRole, depth: number, enter: Kind[] = ['other']): void => {
+  const generic = (object: PDFObject | undefined, role: ObjectRole, depth: number, enter: Kind[] = ['other'], owner?: string): void => {
     if (object === undefined || depth > DEPTH_LIMIT) return;
     if (object instanceof PDFRef) {
       const target = context.lookup(object);
       const dict = asDict(target);
       if (dict && !enter.includes(kindOf(context, dict))) return;
+      if (owner !== undefined && !result.appearanceOwner.has(refText(object))) result.appearanceOwner.set(refText(object), owner);
       if (!mark(object, role)) return;
-      generic(target, role, depth + 1);
+      generic(target, role, depth + 1, ['other'], owner);
       return;
     }
     if (object instanceof PDFArray) {
-      for (const item of object.asArray()) generic(item, role, depth + 1);
+      for (const item of object.asArray()) generic(item, role, depth + 1, ['other'], owner);
       return;
     }
     const dict = asDict(object);
     if (!dict) return;
-    for (const [key, value] of dict.entries()) if (!backLinks.has(key.decodeText())) generic(value, role, depth + 1);
+    for (const [key, value] of dict.entries()) if (!backLinks.has(key.decodeText())) generic(value, role, depth + 1, ['other'], owner);
   };
 
   const root = state.root;
@@ -204,7 +205,7 @@ export function objectRoles(state: RevisionState): ObjectRoles {
 }
 
 type Mark = (ref: PDFRef, role: ObjectRole) => boolean;
-type Generic = (object: PDFObject | undefined, role: ObjectRole, depth: number, enter?: Kind[]) => void;
+type Generic = (object: PDFObject | undefined, role: ObjectRole, depth: number, enter?: Kind[], owner?: string) => void;
 
 function walkFields(context: PDFContext, kids: PDFObject[], prefix: string, inheritedType: string | null, depth: number, result: ObjectRoles, mark: Mark, generic: Generic): string[] {
   const names: string[] = [];
@@ -252,8 +253,7 @@ function fieldEntries(context: PDFContext, dict: PDFDict, name: string, role: Ob
     if (entry === 'Kids' || backLinks.has(entry)) continue;
     if (entry === 'AP') {
       const appearanceRole: ObjectRole = signature ? 'signature_appearance' : 'field_appearance';
-      generic(value, appearanceRole, 0);
-      for (const ref of referencesIn(context, value, 3)) if (name !== '') result.appearanceOwner.set(ref, name);
+      generic(value, appearanceRole, 0, ['other'], name === '' ? undefined : name);
     } else if (entry === 'V' && signature) {
       if (value instanceof PDFRef) {
         generic(value, 'signature_value', 0, ['signature', 'other']);
@@ -265,18 +265,6 @@ function fieldEntries(context: PDFContext, dict: PDFDict, name: string, role: Ob
       generic(value, role, 0);
     }
   }
-}
-
-/** Indirect objects inside an appearance entry (the /AP dictionary, its /N /R /D streams and their state dictionaries). */
-function referencesIn(context: PDFContext, object: PDFObject | undefined, depth: number): string[] {
-  if (object === undefined || depth < 0) return [];
-  if (object instanceof PDFRef) {
-    const target = context.lookup(object);
-    return [refText(object), ...(target instanceof PDFRawStream ? [] : referencesIn(context, target, depth - 1))];
-  }
-  const dict = asDict(object);
-  if (!dict || object instanceof PDFRawStream) return [];
-  return dict.entries().flatMap(([, value]) => referencesIn(context, value, depth - 1));
 }
 
 function walkPages(context: PDFContext, node: PDFObject | undefined, depth: number, result: ObjectRoles, mark: Mark, generic: Generic, seen: Set<string>): void {
