@@ -49,13 +49,14 @@ export const levelWords: Record<ModificationLevel, string> = {
  */
 export function analyseSignatures(bytes: Uint8Array, text: string, layout: PdfLayout, final: RevisionState, snapshotAt: (revision: number) => Snapshot | null, revisionsRead: number): SignatureAnalysis[] {
   const { context } = final;
+  const signatures = context.enumerateIndirectObjects().filter(([, object]) => object instanceof PDFDict && object.has(PDFName.of('ByteRange')));
+  if (signatures.length === 0) return [];
   const finalRoles = (revisionsRead === layout.revisions.length ? snapshotAt(revisionsRead - 1)?.roles : null) ?? objectRoles(final);
   // A certification signature is named by the catalog's /Perms /DocMDP (its /P is 2 when its transform gives none).
   const perms = asDict(lookup(context, final.root, 'Perms'))?.get(PDFName.of('DocMDP'));
   const found: SignatureAnalysis[] = [];
-  for (const [ref, object] of context.enumerateIndirectObjects()) {
-    const dict = object instanceof PDFDict ? object : null;
-    if (!dict?.has(PDFName.of('ByteRange'))) continue;
+  for (const [ref, object] of signatures) {
+    const dict = object as PDFDict;
     const key = refText(ref);
     const field = finalRoles?.signatureField.get(key) ?? null;
     const fieldDict = field ? (finalRoles?.fields.get(field)?.dict ?? null) : null;
