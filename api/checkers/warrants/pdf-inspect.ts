@@ -13,7 +13,7 @@ import { loadRevisionState, type RevisionState } from './pdf-objects.ts';
 import { compareRevisions } from './pdf-revisions.ts';
 import { pdfSignal } from './pdf-signals.ts';
 import { snapshot, type Snapshot } from './pdf-difference.ts';
-import { analyseSignatures, signatureSignals } from './pdf-signatures.ts';
+import { analyseSignatures, signatureSignals, type SignatureAnalysis } from './pdf-signatures.ts';
 import { structureSignals } from './pdf-structure.ts';
 import { revisionPageTexts, TEXT_DIFF_PAGE_LIMIT } from './pdf-text-diff.ts';
 import { updateFindings, type PageTextPair, type UpdateFindings } from './pdf-updates.ts';
@@ -33,6 +33,8 @@ export interface PdfInspection {
   pages: number | null;
   revisions: number | null;
   metadata: DocumentMetadata;
+  /** Each signature's coverage and the difference analysis after it (empty for an unsigned file). */
+  signatures: SignatureAnalysis[];
 }
 
 /** Every PDF check over one file, each stage guarded so a failing stage lowers the quality instead of the whole result. */
@@ -48,7 +50,7 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   if (inflation.refusal !== null) {
     signals.push(pdfSignal('stream_inflation_limit', `Reading stopped: ${inflation.refusal.reason}; the file's objects and text were not read further.`, { byte_offset: inflation.refusal.offset }));
     const parsed = layout.headerOffset >= 0;
-    return finish(signals, parsed ? 'minimal' : 'failed', parsed ? 'a stream inflates past the limit' : 'no PDF header', null, layout.revisions.length || null, { producer: null, creator: null });
+    return finish(signals, parsed ? 'minimal' : 'failed', parsed ? 'a stream inflates past the limit' : 'no PDF header', null, layout.revisions.length || null, { producer: null, creator: null }, []);
   }
 
   // Each revision as it stood when saved, plus the whole file when bytes follow the last revision.
@@ -97,9 +99,13 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
     return snapshots.get(revision)!;
   };
   let metadata: DocumentMetadata = { producer: null, creator: null };
+  let signatures: SignatureAnalysis[] = [];
   if (final) {
     for (const stage of [
-      () => signatureSignals(analyseSignatures(bytes, text, layout, final, snapshotAt, states.length), bytes, layout, inRevision),
+      () => {
+        signatures = analyseSignatures(bytes, text, layout, final, snapshotAt, states.length);
+        return signatureSignals(signatures, bytes, layout, inRevision);
+      },
       () => activeContentSignals(text, final, anywhere),
       () => fontSubsetSignals(final),
       () => (layout.encrypted ? [] : drawingSignals(final)),
@@ -133,7 +139,7 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
       await pdf.destroy();
     }
   } catch (error) {
-    if (!final) return finish(signals, 'failed', `the file could not be parsed as a PDF (${reason(error)})`, null, layout.revisions.length || null, metadata);
+    if (!final) return finish(signals, 'failed', `the file could not be parsed as a PDF (${reason(error)})`, null, layout.revisions.length || null, metadata, signatures);
     shortfalls.push(`the page text could not be read (${reason(error)})`);
   }
   if (pageCount !== null && pageCount > TEXT_PAGE_LIMIT) shortfalls.push(`only the first ${TEXT_PAGE_LIMIT} of ${pageCount} pages were read for text`);
@@ -149,11 +155,11 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   if (layout.encrypted && characters > 0) shortfalls.push('the file is encrypted (it opens without a password): metadata, form values and drawing were not decrypted');
   const minimal = layout.encrypted && characters === 0 ? 'the file is encrypted' : textless ? 'the pages have no text layer' : pages.length === 0 && pageCount !== 0 ? 'no page text could be read' : null;
   const quality: InspectionQuality = minimal ? 'minimal' : shortfalls.length > 0 || unreadable.length > 0 ? 'partial' : 'full';
-  return finish(signals, quality, minimal ?? (shortfalls.join('; ') || null), pageCount, layout.revisions.length || null, metadata);
+  return finish(signals, quality, minimal ?? (shortfalls.join('; ') || null), pageCount, layout.revisions.length || null, metadata, signatures);
 }
 
-function finish(signals: Signal[], quality: InspectionQuality, shortfall: string | null, pages: number | null, revisions: number | null, metadata: DocumentMetadata): PdfInspection {
-  return { signals, quality, shortfall, pages, revisions, metadata };
+function finish(signals: Signal[], quality: InspectionQuality, shortfall: string | null, pages: number | null, revisions: number | null, metadata: DocumentMetadata, signatures: SignatureAnalysis[]): PdfInspection {
+  return { signals, quality, shortfall, pages, revisions, metadata, signatures };
 }
 
 /** Text of the changed pages before and after one update (pages that cannot be read in both are left out). */
