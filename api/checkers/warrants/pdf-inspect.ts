@@ -10,9 +10,9 @@ import { drawingSignals, fontSubsetSignals, textOverTextSignals } from './pdf-co
 import { latin1, scanLayout, type PdfLayout } from './pdf-layout.ts';
 import { metadataSignals, type DocumentMetadata } from './pdf-metadata.ts';
 import { loadRevisionState, type RevisionState } from './pdf-objects.ts';
-import { compareRevisions } from './pdf-revisions.ts';
+import { compareRevisions, refText } from './pdf-revisions.ts';
 import { pdfSignal } from './pdf-signals.ts';
-import { snapshot, type Snapshot } from './pdf-difference.ts';
+import { compareWithSigned, snapshot, type ObjectChange, type RevisionDifference, type Snapshot } from './pdf-difference.ts';
 import { analyseSignatures, signatureSignals, type SignatureAnalysis } from './pdf-signatures.ts';
 import { structureSignals } from './pdf-structure.ts';
 import { revisionPageTexts, TEXT_DIFF_PAGE_LIMIT } from './pdf-text-diff.ts';
@@ -70,6 +70,15 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   if (!coversFile && lastEnd < bytes.length && layout.trailingBytes > 0) shortfalls.push('bytes after the last %%EOF were read as part of the file');
   context.progress?.('revisions');
 
+  // Each revision's objects with the roles they play, computed once for the update and signature comparisons.
+  const snapshots = new Map<number, Snapshot | null>();
+  const snapshotAt = (revision: number): Snapshot | null => {
+    if (!snapshots.has(revision)) {
+      const state = states[revision];
+      snapshots.set(revision, state ? snapshot(state) : null);
+    }
+    return snapshots.get(revision)!;
+  };
   const updates: UpdateFindings[] = [];
   for (let index = 1; index < states.length; index++) {
     const before = states[index - 1];
@@ -78,7 +87,10 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
     const revision = layout.revisions[index]!;
     const change = compareRevisions(before, after, index);
     const texts = await changedPageTexts(bytes, layout.revisions[index - 1]!.end, revision.end, change.pagesChanged.map((page) => page.page).slice(0, TEXT_DIFF_PAGE_LIMIT));
-    const findings = updateFindings(change, revision, (object) => (object ? offsets(object, revision.start, revision.end) : undefined), texts);
+    const previous = snapshotAt(index - 1);
+    const current = snapshotAt(index);
+    const unexplained = previous && current ? otherChanges(compareWithSigned(previous, previous, current, index)) : [];
+    const findings = updateFindings(change, revision, (object) => (object ? offsets(object, revision.start, revision.end) : undefined), texts, unexplained);
     updates.push(findings);
     signals.push(...findings.signals);
   }
@@ -90,14 +102,6 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
     const section = revision === undefined ? undefined : layout.revisions[revision];
     return (section ? offsets(object, 0, section.end) : undefined) ?? anywhere(object);
   };
-  const snapshots = new Map<number, Snapshot | null>();
-  const snapshotAt = (revision: number): Snapshot | null => {
-    if (!snapshots.has(revision)) {
-      const state = states[revision];
-      snapshots.set(revision, state ? snapshot(state) : null);
-    }
-    return snapshots.get(revision)!;
-  };
   let metadata: DocumentMetadata = { producer: null, creator: null };
   let signatures: SignatureAnalysis[] = [];
   if (final) {
@@ -107,7 +111,7 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
         return signatureSignals(signatures, bytes, layout, inRevision);
       },
       () => activeContentSignals(text, final, anywhere),
-      () => fontSubsetSignals(final),
+      () => fontSubsetSignals(final, anywhere),
       () => (layout.encrypted ? [] : drawingSignals(final)),
     ]) {
       try {
@@ -149,7 +153,10 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   const characters = pages.reduce((sum, page) => sum + page.text.replace(/\s/g, '').length, 0);
   // Fewer than three characters a page: page numbers at most, the rest is pictures of text.
   const textless = pages.length > 0 && characters < 3 * pages.length;
-  if (textless) signals.push(pdfSignal('no_text_layer', `The ${pages.length} page(s) read carry ${characters} characters of text: the pages are images, so text edits, overlaps and arithmetic cannot be checked.`, {}));
+  const firstPage = final?.pages[0]?.ref;
+  const pageObject = firstPage ? refText(firstPage) : null;
+  // The finding is about every page read; it points at the first, where a reader sees it first.
+  if (textless) signals.push(pdfSignal('no_text_layer', `The ${pages.length} page(s) read carry ${characters} characters of text: the pages are images, so text edits, overlaps and arithmetic cannot be checked.`, { page: 1, ...(pageObject ? { object: pageObject, byte_offset: anywhere(pageObject) } : {}) }));
   // An encrypted file that opens without a password (an owner password only restricts printing or copying)
   // still shows its text; only its strings and metadata stay unread here.
   if (layout.encrypted && characters > 0) shortfalls.push('the file is encrypted (it opens without a password): metadata, form values and drawing were not decrypted');
@@ -184,4 +191,10 @@ function objectOffsets(layout: PdfLayout): (object: string, from: number, to: nu
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 160) : String(error);
+}
+
+/** Changes of one update that neither page, form, annotation, signature nor metadata rules explain (pyHanko's OTHER, pages aside: the page checks name those). */
+function otherChanges(difference: RevisionDifference): ObjectChange[] {
+  const pageRoles = new Set(['page', 'page_content', 'page_resources', 'page_tree']);
+  return difference.changes.filter((change) => change.level === 'OTHER' && !pageRoles.has(change.what));
 }
