@@ -158,14 +158,21 @@ class Judge {
     if ([...roles].every((item) => item === 'field' || item === 'signature_field')) {
       const field = this.base.roles.fieldOfObject.get(key) ?? '?';
       const signed = this.base.state.context.lookup(parseRef(key));
-      const isField = [...this.base.roles.fields.values()].some((entry) => refText(entry.ref) === key && entry.dict.has(PDFName.of('T')));
-      if (!isField) {
+      if (!this.baseFieldObjects().has(key)) {
         if (nameOf(this.base.state.context, asDict(signed)?.get(PDFName.of('Subtype'))) === 'Widget') return { object: key, change: 'removed', what: role, level: 'ANNOTATIONS', reason: `a widget of form field "${field}" was removed`, ...located };
         if (signed instanceof PDFArray) return { object: key, change: 'removed', what: role, level: 'ANNOTATIONS', reason: `the widget list of form field "${field}" was replaced`, ...located };
         return { object: key, change: 'removed', what: role, level: 'FORM_FILLING', reason: `a value or setting object of form field "${field}" was replaced`, ...located };
       }
     }
     return { object: key, change: 'removed', what: role, level: 'OTHER', reason: `the signed revision's ${roleWords[role]} is no longer used`, ...located };
+  }
+
+  private fieldObjects: Set<string> | null = null;
+
+  /** Objects that are named fields in the signed revision. */
+  private baseFieldObjects(): Set<string> {
+    this.fieldObjects ??= new Set([...this.base.roles.fields.values()].map((entry) => refText(entry.ref)));
+    return this.fieldObjects;
   }
 
   /** Fields removed, added or retyped (pyHanko's SigFieldCreationRule and form listing). */
@@ -193,6 +200,12 @@ class Judge {
     this.changed = changed;
     const context = this.later.state.context;
     const baseContext = this.base.state.context;
+    const appearancesOf = new Map<string, string[]>();
+    for (const [object, owner] of this.later.roles.appearanceOwner) {
+      const list = appearancesOf.get(owner);
+      if (list) list.push(object);
+      else appearancesOf.set(owner, [object]);
+    }
     for (const [name, field] of this.later.roles.fields) {
       const signed = this.base.roles.fields.get(name);
       if (!signed) {
@@ -206,8 +219,7 @@ class Judge {
         const after = asDict(context.lookup(ref));
         return !before || !after || differingKeys(before, after, alwaysModifiable).length > 0;
       });
-      const appearances = [...this.later.roles.appearanceOwner].some(([object, owner]) => owner === name && this.rewritten(object));
-      if (differs || appearances) changed.add(name);
+      if (differs || (appearancesOf.get(name) ?? []).some((object) => this.rewritten(object))) changed.add(name);
     }
     return changed;
   }

@@ -89,7 +89,12 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
     const texts = await changedPageTexts(bytes, layout.revisions[index - 1]!.end, revision.end, change.pagesChanged.map((page) => page.page).slice(0, TEXT_DIFF_PAGE_LIMIT));
     const previous = snapshotAt(index - 1);
     const current = snapshotAt(index);
-    const unexplained = previous && current ? otherChanges(compareWithSigned(previous, previous, current, index)) : [];
+    let unexplained: ObjectChange[] = [];
+    try {
+      if (previous && current) unexplained = otherChanges(compareWithSigned(previous, previous, current, index));
+    } catch (error) {
+      shortfalls.push(`revision ${index}'s objects could not be classified (${reason(error)})`);
+    }
     const findings = updateFindings(change, revision, (object) => (object ? offsets(object, revision.start, revision.end) : undefined), texts, unexplained);
     updates.push(findings);
     signals.push(...findings.signals);
