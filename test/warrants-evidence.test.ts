@@ -48,7 +48,8 @@ test('every signal on every real file says where it was found', async () => {
   recordMeasured('warrants-evidence', {
     corpus: `fixtures/corpora/signatures, fixtures/documents/real and fixtures/corpora/images (${files} real PDFs and images)`,
     truth: 'No labels: every signal the engine raises must carry a non-empty location (byte offset, object, page, revision, tag or field).',
-    figures: { files, signals, signal_kinds: byCode.size, without_location: empty.length },
+    // The number of signals moves with every engine change; what is held is that none lacks a location.
+    figures: { files, without_location: empty.length },
     floors: { 'max:without_location': 0 },
   });
 });

@@ -54,8 +54,12 @@ export function snapshot(state: RevisionState): Snapshot {
   return { state, roles: objectRoles(state) };
 }
 
-/** Catalog keys other rules judge or that may change freely (pyHanko's ROOT_EXEMPT_STRICT_COMPARISON). */
-const rootExempt = new Set(['AcroForm', 'DSS', 'Extensions', 'Metadata', 'MarkInfo', 'Version']);
+/**
+ * Catalog keys other rules judge or that may change freely: pyHanko's ROOT_EXEMPT_STRICT_COMPARISON, with
+ * /PieceInfo (applications' private data, which no reader draws from and Acrobat updates on every save; the
+ * DSS validator accepts it too).
+ */
+const rootExempt = new Set(['AcroForm', 'DSS', 'Extensions', 'Metadata', 'MarkInfo', 'Version', 'PieceInfo']);
 /** AcroForm keys that may change (pyHanko's ACROFORM_EXEMPT_STRICT_COMPARISON, with /SigFlags, which signing sets). */
 const acroFormExempt = new Set(['Fields', 'DR', 'DA', 'Q', 'NeedAppearances', 'SigFlags']);
 /**
@@ -389,7 +393,8 @@ class Judge {
     if (!sameValue(before.get(PDFName.of('AP')), after.get(PDFName.of('AP'))) && !this.valueChanged(name)) {
       const was = appearanceText(this.base.state.context, before);
       const shows = appearanceText(this.later.state.context, after);
-      if (was !== null && shows !== null && was !== shows) {
+      // Text read on both sides only: an appearance drawn through a nested form or a two-byte font reads as nothing.
+      if (was && shows && was !== shows) {
         return { level: 'OTHER', reason: `form field "${name}" now shows ${JSON.stringify(shows.slice(0, 60))} where it showed ${JSON.stringify(was.slice(0, 60))} when signed, though its value did not change` };
       }
       return { level: 'FORM_FILLING', reason: `appearance of form field "${name}" regenerated, showing the same text` };
@@ -457,7 +462,7 @@ class Judge {
       if (keys.length > 0) return { level: 'OTHER', reason: `signature field "${name}": ${keys.map((item) => `/${item}`).join(', ')} changed while it was signed` };
       return { level: 'LTA_UPDATES', reason: `signature field "${name}" signed` };
     }
-    const keys = differingKeys(before, after, alwaysModifiable);
+    const keys = differingKeys(before, after, alwaysModifiable).filter((item) => item !== 'F' || hidingFlagsChanged(before, after));
     if (keys.length > 0) return { level: 'OTHER', reason: `signature field "${name}", ${before.has(PDFName.of('V')) ? 'signed before' : 'still unsigned'}, changed: ${keys.map((item) => `/${item}`).join(', ')}` };
     return { level: 'LTA_UPDATES', reason: `signature field "${name}" flags updated` };
   }
@@ -668,4 +673,13 @@ function streamText(context: PDFContext, stream: PDFRawStream): string | null {
 /** A document timestamp: /Type /DocTimeStamp, or an RFC 3161 timestamp written with /Type /Sig. */
 function isTimestamp(context: PDFContext, dict: PDFDict): boolean {
   return nameOf(context, dict.get(PDFName.of('Type'))) === 'DocTimeStamp' || nameOf(context, dict.get(PDFName.of('SubFilter'))) === 'ETSI.RFC3161';
+}
+
+/** Annotation flags that hide it (Invisible 1, Hidden 2, NoView 32): changing these changes what is shown; print, read-only and lock flags do not. */
+function hidingFlagsChanged(before: PDFDict, after: PDFDict): boolean {
+  const flags = (dict: PDFDict): number => {
+    const value = dict.get(PDFName.of('F'));
+    return value instanceof PDFNumber ? value.asNumber() & (1 | 2 | 32) : 0;
+  };
+  return flags(before) !== flags(after);
 }

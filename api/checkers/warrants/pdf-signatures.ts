@@ -204,7 +204,7 @@ function modifiedSignal(signature: SignatureAnalysis, bytes: Uint8Array, layout:
   if (signature.permitted) {
     const classes = new Map<string, number>();
     for (const change of changes) classes.set(whatWords(change), (classes.get(whatWords(change)) ?? 0) + 1);
-    const summary = [...classes].map(([what, count]) => `${count} ${what}`).join(', ') || 'no object';
+    const summary = changes.length === 0 ? 'no object' : `${changes.length} object(s) (${[...classes].map(([what, count]) => `${what} ${count}`).join(', ')})`;
     return pdfSignal('modified_after_signing', `${head}. Compared object by object with the signed revision they change ${summary}: ${levelWords[signature.level]}, which ${permission} allows.`, where, severity);
   }
   const offending = beyond(signature);
