@@ -95,8 +95,12 @@ export interface ObjectRoles {
 /** Objects examined per revision at most; a walk stops there (the caller says the comparison was partial). */
 export const ROLE_OBJECT_LIMIT = 200_000;
 const DEPTH_LIMIT = 64;
-/** Keys that point back up a tree or across to a page; following them would give a page the role of its annotation. */
-const backLinks = new Set(['Parent', 'P', 'Pg', 'Obj', 'Data', 'IRT', 'Dest', 'D', 'SE']);
+/**
+ * Keys that point back up a tree or across to what tags or owns an object (an annotation's page, a structure
+ * element's parent, a reply's subject); pages, fields, annotations and signatures reached otherwise are kept out
+ * by their kind.
+ */
+const backLinks = new Set(['Parent', 'P', 'Pg', 'Obj', 'Data', 'IRT', 'SE']);
 
 type Kind = 'catalog' | 'pages' | 'page' | 'signature' | 'annotation' | 'field' | 'struct' | 'other';
 
