@@ -73,7 +73,7 @@ const pageTreeKeys = new Set(['Type', 'Parent', 'Kids', 'Count', 'Resources', 'M
 const alwaysModifiable = new Set(['Ff', 'Type']);
 const dssKeys = new Set(['Type', 'VRI', 'Certs', 'CRLs', 'OCSPs']);
 
-/** Objects compared per revision at most (the caller reports a partial comparison beyond). */
+/** Objects compared per revision at most, a bound on hostile files (real files stay far below). */
 export const DIFFERENCE_OBJECT_LIMIT = 200_000;
 
 /**

@@ -92,7 +92,7 @@ export interface ObjectRoles {
   signatureField: Map<string, string>;
 }
 
-/** Objects examined per revision at most; a walk stops there (the caller says the comparison was partial). */
+/** Roles given per revision at most, a bound on hostile files; objects past it have no role and are judged as unused. */
 export const ROLE_OBJECT_LIMIT = 200_000;
 const DEPTH_LIMIT = 64;
 /**

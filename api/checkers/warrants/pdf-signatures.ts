@@ -34,7 +34,7 @@ export interface SignatureAnalysis {
 
 const permissionLevel: Record<number, ModificationLevel> = { 1: 'LTA_UPDATES', 2: 'FORM_FILLING', 3: 'ANNOTATIONS' };
 
-export const levelWords: Record<ModificationLevel, string> = {
+const levelWords: Record<ModificationLevel, string> = {
   NONE: 'nothing (NONE)',
   LTA_UPDATES: 'only validation data and document timestamps (LTA_UPDATES)',
   FORM_FILLING: 'form filling and further signatures (FORM_FILLING)',
