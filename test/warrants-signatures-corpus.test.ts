@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { inspectPdf, type PdfInspection } from '../api/checkers/warrants/pdf-inspect.ts';
-import { modificationLevels, type ModificationLevel } from '../api/checkers/warrants/pdf-difference.ts';
+import { modificationLevels, type ModificationLevel } from '../api/checkers/warrants/pdf-modification-level.ts';
 import { recordMeasured } from './helpers/measured.ts';
 
 /**

@@ -1,40 +1,18 @@
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFContext, type PDFObject } from 'pdf-lib';
-import { contentEvents } from './pdf-content-stream.ts';
-import { asArray, asDict, differingKeys, nameOf, numbersOf, sameValue, streamBytes, type RevisionState } from './pdf-objects.ts';
-import { objectRoles, roleWords, type ObjectRole, type ObjectRoles } from './pdf-object-roles.ts';
-import { refText } from './pdf-revisions.ts';
-
 /**
  * Difference analysis after signing, following pyHanko's (sign/diff_analysis, DEFAULT_DIFF_POLICY): every
  * object a later revision adds, rewrites or stops using is compared with the signed revision and cleared at
  * the lowest ModificationLevel whose rules explain it; what no rule explains is OTHER. Written here for
- * pdf-lib's object tables (pyHanko is Python). Two rules follow the validators this corpus is checked against
- * (DSS and iText) where pyHanko's default policy is stricter: annotations added, changed or removed are
- * ANNOTATIONS (pyHanko's default rejects them), and a tagged file's structure tree may gain elements and
- * parent-tree entries for what was added.
+ * pdf-lib's object tables (pyHanko is Python). Where a rule follows the DSS and iText
+ * validators rather than pyHanko's default policy (annotations, document timestamps, tagged structure), the
+ * warrants README says so.
  */
-export const modificationLevels = ['NONE', 'LTA_UPDATES', 'FORM_FILLING', 'ANNOTATIONS', 'OTHER'] as const;
-export type ModificationLevel = (typeof modificationLevels)[number];
-
-export function levelRank(level: ModificationLevel): number {
-  return modificationLevels.indexOf(level);
-}
-
-export function maxLevel(a: ModificationLevel, b: ModificationLevel): ModificationLevel {
-  return levelRank(a) >= levelRank(b) ? a : b;
-}
-
-export interface ObjectChange {
-  object: string;
-  change: 'added' | 'changed' | 'removed';
-  /** What the object is, by where the document uses it ('unused' for objects nothing refers to). */
-  what: ObjectRole | 'unused';
-  level: ModificationLevel;
-  /** Why it was cleared at that level, in words. */
-  reason: string;
-  field?: string;
-  page?: number;
-}
+import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
+import { asDict, differingKeys, nameOf, sameValue } from './pdf-objects.ts';
+import { roleWords, type ObjectRole } from './pdf-object-roles.ts';
+import { levelRank, maxLevel, type ModificationLevel, type ObjectChange, type Snapshot, type Verdict } from './pdf-modification-level.ts';
+import { refFromText, refText } from './pdf-revisions.ts';
+import { FormRules } from './pdf-form-rules.ts';
+import { StructureRules } from './pdf-structure-rules.ts';
 
 export interface RevisionDifference {
   revision: number;
@@ -42,16 +20,6 @@ export interface RevisionDifference {
   changes: ObjectChange[];
   /** Fields whose value, appearance or widgets changed (what a FieldMDP lock forbids). */
   changedFields: Set<string>;
-}
-
-/** One revision's object table with the roles of its objects (computed once, shared by every comparison). */
-export interface Snapshot {
-  state: RevisionState;
-  roles: ObjectRoles;
-}
-
-export function snapshot(state: RevisionState): Snapshot {
-  return { state, roles: objectRoles(state) };
 }
 
 /**
@@ -62,15 +30,8 @@ export function snapshot(state: RevisionState): Snapshot {
 const rootExempt = new Set(['AcroForm', 'DSS', 'Extensions', 'Metadata', 'MarkInfo', 'Version', 'PieceInfo']);
 /** AcroForm keys that may change (pyHanko's ACROFORM_EXEMPT_STRICT_COMPARISON, with /SigFlags, which signing sets). */
 const acroFormExempt = new Set(['Fields', 'DR', 'DA', 'Q', 'NeedAppearances', 'SigFlags']);
-/**
- * Field keys that filling in a field may change: pyHanko's VALUE_UPDATE_KEYS, with a choice field's selected
- * indices (/I) and the default value (/DV, what a reset restores), which the DSS validator counts as form filling.
- */
-const valueKeys = new Set(['Ff', 'Type', 'AP', 'AS', 'V', 'F', 'DA', 'Q', 'I', 'DV']);
 /** Entries of a page tree node (ISO 32000-1 Table 29, with the inheritable page attributes); a reader draws from no other. */
 const pageTreeKeys = new Set(['Type', 'Parent', 'Kids', 'Count', 'Resources', 'MediaBox', 'CropBox', 'Rotate']);
-/** Field keys a locked or signed field may still change (pyHanko's FORMFIELD_ALWAYS_MODIFIABLE). */
-const alwaysModifiable = new Set(['Ff', 'Type']);
 const dssKeys = new Set(['Type', 'VRI', 'Certs', 'CRLs', 'OCSPs']);
 
 /** Objects compared per revision at most, a bound on hostile files (real files stay far below). */
@@ -103,7 +64,7 @@ export function compareWithSigned(base: Snapshot, previous: Snapshot, later: Sna
     if (written.has(key) || later.roles.roles.has(key)) continue;
     changes.push(judge.removed(key, roles));
   }
-  changes.push(...judge.fieldChanges());
+  changes.push(...judge.form.fieldChanges());
   // One entry per object: the strictest judgement of it.
   const byObject = new Map<string, ObjectChange>();
   for (const change of changes) {
@@ -112,23 +73,21 @@ export function compareWithSigned(base: Snapshot, previous: Snapshot, later: Sna
   }
   let level: ModificationLevel = 'LTA_UPDATES';
   for (const change of byObject.values()) level = maxLevel(level, change.level);
-  return { revision, level, changes: [...byObject.values()], changedFields: judge.changedFields() };
-}
-
-interface Verdict {
-  level: ModificationLevel;
-  reason: string;
-  what?: ObjectRole;
+  return { revision, level, changes: [...byObject.values()], changedFields: judge.form.changedFields() };
 }
 
 /** The rules, for one signed revision and one later revision. */
 class Judge {
   readonly base: Snapshot;
   readonly later: Snapshot;
+  readonly form: FormRules;
+  private readonly structureRules: StructureRules;
 
   constructor(base: Snapshot, later: Snapshot) {
     this.base = base;
     this.later = later;
+    this.form = new FormRules(base, later);
+    this.structureRules = new StructureRules(base, later);
   }
 
   object(key: string, signed: PDFObject | undefined, now: PDFObject): ObjectChange {
@@ -161,77 +120,14 @@ class Judge {
     }
     if ([...roles].every((item) => item === 'field' || item === 'signature_field')) {
       const field = this.base.roles.fieldOfObject.get(key) ?? '?';
-      const signed = this.base.state.context.lookup(parseRef(key));
-      if (!this.baseFieldObjects().has(key)) {
+      const signed = this.base.state.context.lookup(refFromText(key));
+      if (!this.form.baseFieldObjects().has(key)) {
         if (nameOf(this.base.state.context, asDict(signed)?.get(PDFName.of('Subtype'))) === 'Widget') return { object: key, change: 'removed', what: role, level: 'ANNOTATIONS', reason: `a widget of form field "${field}" was removed`, ...located };
         if (signed instanceof PDFArray) return { object: key, change: 'removed', what: role, level: 'ANNOTATIONS', reason: `the widget list of form field "${field}" was replaced`, ...located };
         return { object: key, change: 'removed', what: role, level: 'FORM_FILLING', reason: `a value or setting object of form field "${field}" was replaced`, ...located };
       }
     }
     return { object: key, change: 'removed', what: role, level: 'OTHER', reason: `the signed revision's ${roleWords[role]} is no longer used`, ...located };
-  }
-
-  private fieldObjects: Set<string> | null = null;
-
-  /** Objects that are named fields in the signed revision. */
-  private baseFieldObjects(): Set<string> {
-    this.fieldObjects ??= new Set([...this.base.roles.fields.values()].map((entry) => refText(entry.ref)));
-    return this.fieldObjects;
-  }
-
-  /** Fields removed, added or retyped (pyHanko's SigFieldCreationRule and form listing). */
-  fieldChanges(): ObjectChange[] {
-    const changes: ObjectChange[] = [];
-    for (const [name, field] of this.base.roles.fields) {
-      const now = this.later.roles.fields.get(name);
-      if (!now) changes.push({ object: refText(field.ref), change: 'removed', what: field.type === 'Sig' ? 'signature_field' : 'field', level: 'OTHER', reason: `form field "${name}" was removed after signing`, field: name });
-      else if (now.type !== field.type) changes.push({ object: refText(now.ref), change: 'changed', what: 'field', level: 'OTHER', reason: `form field "${name}" changed type from ${field.type ?? 'none'} to ${now.type ?? 'none'}`, field: name });
-    }
-    for (const [name, field] of this.later.roles.fields) {
-      if (this.base.roles.fields.has(name) || field.type === 'Sig') continue;
-      if (field.children.length > 0 && field.widgets.length === 0) continue;
-      changes.push({ object: refText(field.ref), change: 'added', what: 'field', level: 'OTHER', reason: `form field "${name}" was added after signing (only signature fields may be)`, field: name });
-    }
-    return changes;
-  }
-
-  private changed: Set<string> | null = null;
-
-  /** Fields a FieldMDP lock would forbid changing: value, appearance or widgets changed, or a signature added to them. */
-  changedFields(): Set<string> {
-    if (this.changed) return this.changed;
-    const changed = new Set<string>();
-    this.changed = changed;
-    const context = this.later.state.context;
-    const baseContext = this.base.state.context;
-    const appearancesOf = new Map<string, string[]>();
-    for (const [object, owner] of this.later.roles.appearanceOwner) {
-      const list = appearancesOf.get(owner);
-      if (list) list.push(object);
-      else appearancesOf.set(owner, [object]);
-    }
-    for (const [name, field] of this.later.roles.fields) {
-      const signed = this.base.roles.fields.get(name);
-      if (!signed) {
-        if (field.type === 'Sig' && this.visible(name) && !this.timestamped(name)) changed.add(name);
-        continue;
-      }
-      if (this.timestamped(name) && this.newlySigned(name)) continue;
-      const objects = [field.ref, ...field.widgets];
-      const differs = objects.some((ref) => {
-        const before = asDict(baseContext.lookup(ref));
-        const after = asDict(context.lookup(ref));
-        return !before || !after || differingKeys(before, after, alwaysModifiable).length > 0;
-      });
-      if (differs || (appearancesOf.get(name) ?? []).some((object) => this.rewritten(object))) changed.add(name);
-    }
-    return changed;
-  }
-
-  private rewritten(key: string): boolean {
-    const ref = parseRef(key);
-    const before = this.base.state.context.lookup(ref);
-    return before !== undefined && !sameValue(before, this.later.state.context.lookup(ref));
   }
 
   private locate(key: string): { field?: string; page?: number } {
@@ -259,29 +155,17 @@ class Judge {
         return this.acroForm(after);
       case 'form_resources':
         // Default resources only serve field appearances: with no field filled in they change nothing shown.
-        return this.changedFields().size > 0 ? { level: 'FORM_FILLING', reason: 'form default resources (fonts for filled-in fields) updated' } : { level: 'LTA_UPDATES', reason: 'fonts added to the form default resources, used by no changed field' };
+        return this.form.changedFields().size > 0 ? { level: 'FORM_FILLING', reason: 'form default resources (fonts for filled-in fields) updated' } : { level: 'LTA_UPDATES', reason: 'fonts added to the form default resources, used by no changed field' };
       case 'field':
-        return this.field(key, before, now);
-      case 'field_appearance': {
-        const owner = this.later.roles.appearanceOwner.get(key) ?? this.base.roles.appearanceOwner.get(key);
-        if (added) return { level: 'FORM_FILLING', reason: `new appearance for form field "${owner ?? '?'}"` };
-        if (owner && this.valueChanged(owner)) return { level: 'FORM_FILLING', reason: `appearance of form field "${owner}" redrawn with its new value` };
-        const was = signed instanceof PDFRawStream ? streamText(this.base.state.context, signed) : null;
-        const shows = now instanceof PDFRawStream ? streamText(this.later.state.context, now) : null;
-        if (!(signed instanceof PDFRawStream) || (was !== null && was === shows)) return { level: 'FORM_FILLING', reason: `appearance of form field "${owner ?? '?'}" redrawn, showing the same text` };
-        return { level: 'OTHER', reason: `an appearance stream of form field "${owner ?? '?'}" was rewritten in place${was !== null && shows !== null ? ` to show ${JSON.stringify(shows.slice(0, 60))} instead of ${JSON.stringify(was.slice(0, 60))}` : ''} while the field's value stayed the same` };
-      }
+        return this.form.field(key, before, now);
+      case 'field_appearance':
+        return this.form.fieldAppearance(key, signed, now);
       case 'signature_field':
-        return this.signatureField(key, before, after, now);
+        return this.form.signatureField(key, before, after, now);
       case 'signature_value':
-        return this.signatureValue(key, added, now);
-      case 'signature_appearance': {
-        const owner = this.later.roles.appearanceOwner.get(key);
-        // An invisible field's appearance is never shown; a timestamp's is part of adding it.
-        if (owner && (!this.visible(owner) || this.timestamped(owner)) && (added || this.newlySigned(owner))) return { level: 'LTA_UPDATES', reason: `appearance of ${this.timestamped(owner) ? 'the document timestamp in' : 'invisible'} signature field "${owner}"` };
-        if (added || (owner && this.newlySigned(owner))) return { level: 'FORM_FILLING', reason: `appearance of signature field "${owner ?? '?'}"` };
-        return { level: 'OTHER', reason: `the appearance of signature field "${owner ?? '?'}", signed before, was rewritten` };
-      }
+        return this.form.signatureValue(key, added, now);
+      case 'signature_appearance':
+        return this.form.signatureAppearance(key, added);
       case 'page':
         return this.page(key, before, after);
       case 'annotation': {
@@ -292,7 +176,7 @@ class Judge {
       case 'annotation_appearance':
         return { level: 'ANNOTATIONS', reason: added ? 'appearance of an annotation added' : 'appearance stream of an annotation (not a form field) rewritten' };
       case 'structure_tree':
-        return this.structure(key, signed, now);
+        return this.structureRules.verdict(key, signed, now);
       case 'page_tree': {
         const keys = before && after ? differingKeys(before, after) : [];
         if (keys.length > 0 && keys.every((item) => !pageTreeKeys.has(item))) return { level: 'LTA_UPDATES', reason: `page tree node: private entries ${keys.map((item) => `/${item}`).join(', ')} changed (no reader draws from them)` };
@@ -374,110 +258,6 @@ class Judge {
     return { level: 'LTA_UPDATES', reason: 'document security store (DSS) updated' };
   }
 
-  private field(key: string, before: PDFDict | null, now: PDFObject): Verdict {
-    const name = this.later.roles.fieldOfObject.get(key) ?? this.base.roles.fieldOfObject.get(key) ?? '?';
-    if (!before) {
-      const field = this.later.roles.fields.get(name);
-      if (field && refText(field.ref) === key && !this.base.roles.fields.has(name)) return { level: 'OTHER', reason: `form field "${name}" was added after signing (only signature fields may be)` };
-      if (now instanceof PDFArray || field?.widgets.some((widget) => refText(widget) === key)) return { level: 'ANNOTATIONS', reason: `a widget was added to form field "${name}"` };
-      return { level: 'FORM_FILLING', reason: `new data of form field "${name}"` };
-    }
-    const after = asDict(now);
-    if (!after) return now instanceof PDFArray && before === null ? this.kids(name, asArray(this.base.state.context.lookup(parseRef(key))), now) : { level: 'OTHER', reason: `form field "${name}" is no longer a dictionary` };
-    const keys = differingKeys(before, after, new Set([...valueKeys, 'Kids']));
-    if (keys.length > 0) return { level: 'OTHER', reason: `form field "${name}": ${keys.map((item) => `/${item}`).join(', ')} changed (filling a field changes only its value and appearance)` };
-    if (!sameValue(before.get(PDFName.of('Kids')), after.get(PDFName.of('Kids')))) {
-      const kids = this.kids(name, asArray(this.base.state.context.lookup(before.get(PDFName.of('Kids')))), asArray(this.later.state.context.lookup(after.get(PDFName.of('Kids')))));
-      if (kids.level === 'OTHER') return kids;
-    }
-    if (!sameValue(before.get(PDFName.of('AP')), after.get(PDFName.of('AP'))) && !this.valueChanged(name)) {
-      const was = appearanceText(this.base.state.context, before);
-      const shows = appearanceText(this.later.state.context, after);
-      // Text read on both sides only: an appearance drawn through a nested form or a two-byte font reads as nothing.
-      if (was && shows && was !== shows) {
-        return { level: 'OTHER', reason: `form field "${name}" now shows ${JSON.stringify(shows.slice(0, 60))} where it showed ${JSON.stringify(was.slice(0, 60))} when signed, though its value did not change` };
-      }
-      return { level: 'FORM_FILLING', reason: `appearance of form field "${name}" regenerated, showing the same text` };
-    }
-    return { level: 'FORM_FILLING', reason: `form field "${name}" filled in (value or appearance)` };
-  }
-
-  /**
-   * A field's kids changed: adding or removing widgets is an annotation change; removing a child field, or
-   * taking a widget out of its field while it stays on the page, changes the form itself.
-   */
-  private kids(name: string, before: PDFArray | null, after: PDFArray | null): Verdict {
-    const refs = (array: PDFArray | null): string[] => (array?.asArray() ?? []).flatMap((item) => (item instanceof PDFRef ? [refText(item)] : []));
-    const now = refs(after);
-    for (const kid of refs(before).filter((item) => !now.includes(item))) {
-      const dict = asDict(this.base.state.context.lookup(parseRef(kid)));
-      if (dict?.has(PDFName.of('T'))) return { level: 'OTHER', reason: `child field ${kid} of "${name}" was removed` };
-      if (this.later.roles.roles.get(kid)?.has('annotation')) return { level: 'OTHER', reason: `widget ${kid} was taken out of form field "${name}" but stays on the page, no longer part of the form` };
-    }
-    return { level: 'ANNOTATIONS', reason: `widgets of form field "${name}" were added or removed` };
-  }
-
-  /** The field's value (/V of the field or an ancestor) or a widget's appearance state (/AS) differs from the signed revision. */
-  private valueChanged(name: string): boolean {
-    const before = this.base.roles.fields.get(name);
-    const after = this.later.roles.fields.get(name);
-    if (!before || !after) return true;
-    if (['V', 'I'].some((key) => !sameValue(before.dict.get(PDFName.of(key)), after.dict.get(PDFName.of(key))))) return true;
-    const state = (snap: Snapshot, refs: PDFRef[]): PDFObject[] => refs.map((ref) => asDict(snap.state.context.lookup(ref))?.get(PDFName.of('AS')) ?? PDFName.of('None'));
-    const statesBefore = state(this.base, before.widgets);
-    const statesAfter = state(this.later, after.widgets);
-    return statesBefore.length !== statesAfter.length || statesBefore.some((value, index) => !sameValue(value, statesAfter[index]));
-  }
-
-  /** Whether the field's value (in the later revision) is a document timestamp. */
-  private timestamped(name: string): boolean {
-    const value = asDict(this.later.state.context.lookup(this.later.roles.fields.get(name)?.dict.get(PDFName.of('V'))));
-    return !!value && isTimestamp(this.later.state.context, value);
-  }
-
-  private newlySigned(name: string): boolean {
-    const before = this.base.roles.fields.get(name);
-    const after = this.later.roles.fields.get(name);
-    return !!after?.dict.has(PDFName.of('V')) && !before?.dict.has(PDFName.of('V'));
-  }
-
-  /** Whether a signature field shows on a page (a widget with a non-empty /Rect), as pyHanko's is_field_visible. */
-  visible(name: string): boolean {
-    const field = this.later.roles.fields.get(name);
-    if (!field) return false;
-    const context = this.later.state.context;
-    return [field.ref, ...field.widgets].some((ref) => {
-      const rect = numbersOf(context, asDict(context.lookup(ref))?.get(PDFName.of('Rect')));
-      return !!rect && rect.length === 4 && Math.abs(rect[2]! - rect[0]!) * Math.abs(rect[3]! - rect[1]!) > 0;
-    });
-  }
-
-  private signatureField(key: string, before: PDFDict | null, after: PDFDict | null, now: PDFObject): Verdict {
-    const name = this.later.roles.fieldOfObject.get(key) ?? this.base.roles.fieldOfObject.get(key) ?? '?';
-    const visible = this.visible(name);
-    if (!before) return visible && !this.timestamped(name) ? { level: 'FORM_FILLING', reason: `visible signature field "${name}" added` } : { level: 'LTA_UPDATES', reason: `${visible ? 'document timestamp' : 'invisible signature'} field "${name}" added` };
-    if (!after) return now instanceof PDFArray && this.newlySigned(name) ? { level: 'LTA_UPDATES', reason: `widgets of signature field "${name}"` } : { level: 'OTHER', reason: `signature field "${name}" changed` };
-    if (this.newlySigned(name)) {
-      const keys = differingKeys(before, after, valueKeys);
-      if (keys.length > 0) return { level: 'OTHER', reason: `signature field "${name}": ${keys.map((item) => `/${item}`).join(', ')} changed while it was signed` };
-      return { level: 'LTA_UPDATES', reason: `signature field "${name}" signed` };
-    }
-    const keys = differingKeys(before, after, alwaysModifiable).filter((item) => item !== 'F' || hidingFlagsChanged(before, after));
-    if (keys.length > 0) return { level: 'OTHER', reason: `signature field "${name}", ${before.has(PDFName.of('V')) ? 'signed before' : 'still unsigned'}, changed: ${keys.map((item) => `/${item}`).join(', ')}` };
-    return { level: 'LTA_UPDATES', reason: `signature field "${name}" flags updated` };
-  }
-
-  private signatureValue(key: string, added: boolean, now: PDFObject): Verdict {
-    const dict = asDict(now);
-    const isSignature = !!dict && (dict.has(PDFName.of('ByteRange')) || ['Sig', 'DocTimeStamp'].includes(nameOf(this.later.state.context, dict.get(PDFName.of('Type'))) ?? ''));
-    if (!added) return { level: 'OTHER', reason: isSignature ? 'a signature dictionary of the signed revision was rewritten (its signed values no longer match)' : 'data of a signature of the signed revision was rewritten' };
-    if (!isSignature) return { level: 'LTA_UPDATES', reason: 'data of a new signature' };
-    const field = this.later.roles.signatureField.get(key);
-    // PAdES counts a document timestamp as long-term validation data (the DSS validator, visible or not; pyHanko only when invisible).
-    if (isTimestamp(this.later.state.context, dict!)) return { level: 'LTA_UPDATES', reason: 'document timestamp added' };
-    return { level: 'FORM_FILLING', reason: `signature added${field ? ` in field "${field}"` : ''}` };
-  }
-
   private page(key: string, before: PDFDict | null, after: PDFDict | null): Verdict {
     const number = this.later.roles.pages.get(key)?.number ?? this.base.roles.pages.get(key)?.number;
     if (!before || !after) return { level: 'OTHER', reason: before ? `page ${number ?? '?'} is no longer a dictionary` : `page ${number ?? '?'} was added` };
@@ -513,173 +293,7 @@ class Judge {
   private newSignatureWidget(key: string): boolean {
     if (!this.later.roles.roles.get(key)?.has('signature_field')) return false;
     const name = this.later.roles.fieldOfObject.get(key);
-    return name !== undefined && (!this.base.roles.fields.has(name) || this.newlySigned(name));
+    return name !== undefined && (!this.base.roles.fields.has(name) || this.form.newlySigned(name));
   }
 
-  private structure(key: string, signed: PDFObject | undefined, now: PDFObject): Verdict {
-    if (this.later.roles.parentTree.has(key) || this.base.roles.parentTree.has(key)) return this.parentTree();
-    const before = asDict(signed);
-    const after = asDict(now);
-    const context = this.later.state.context;
-    const type = after ? nameOf(context, after.get(PDFName.of('Type'))) : null;
-    if (!after) return signed === undefined ? { level: 'LTA_UPDATES', reason: 'structure data added' } : { level: 'OTHER', reason: 'structure tree data rewritten' };
-    if (type === 'StructTreeRoot') {
-      const keys = before ? differingKeys(before, after, new Set(['ParentTree', 'ParentTreeNextKey', 'K'])) : [];
-      if (keys.length > 0) return { level: 'OTHER', reason: `structure tree root: ${keys.map((item) => `/${item}`).join(', ')} changed` };
-      return this.children(before?.get(PDFName.of('K')), after.get(PDFName.of('K')), 'structure tree root');
-    }
-    if (type === 'StructElem' || after.has(PDFName.of('S'))) {
-      if (!before) return this.children(undefined, after.get(PDFName.of('K')), 'new structure element');
-      const keys = differingKeys(before, after, new Set(['K']));
-      if (keys.length > 0) return { level: 'OTHER', reason: `structure element: ${keys.map((item) => `/${item}`).join(', ')} changed` };
-      return this.children(before.get(PDFName.of('K')), after.get(PDFName.of('K')), 'structure element');
-    }
-    if (type === 'OBJR') return this.tagged(after.get(PDFName.of('Obj')));
-    return signed === undefined ? { level: 'LTA_UPDATES', reason: 'structure data added' } : { level: 'OTHER', reason: 'structure tree data (role map, attributes) rewritten' };
-  }
-
-  /** Children of a structure element: the signed ones must all stay, in order; what is added is judged by what it tags. */
-  private children(before: PDFObject | undefined, after: PDFObject | undefined, what: string): Verdict {
-    const list = (object: PDFObject | undefined): PDFObject[] => (object === undefined ? [] : object instanceof PDFArray ? object.asArray() : [object]);
-    const old = list(before);
-    const now = list(after);
-    const matched = new Set<number>();
-    const removed: PDFObject[] = [];
-    let cursor = 0;
-    for (const item of old) {
-      let index = cursor;
-      while (index < now.length && !sameValue(now[index], item)) index++;
-      if (index < now.length) {
-        matched.add(index);
-        cursor = index + 1;
-      } else removed.push(item);
-    }
-    const extra = now.filter((_, index) => !matched.has(index));
-    let level: ModificationLevel = 'LTA_UPDATES';
-    if (removed.length > 0) {
-      // Removing an annotation removes the structure entry that tagged it; anything else untags signed content.
-      const untagged = removed.every((item) => {
-        const target = asDict(this.base.state.context.lookup(item))?.get(PDFName.of('Obj'));
-        return target instanceof PDFRef && this.base.roles.roles.get(refText(target))?.has('annotation') && !this.later.roles.roles.get(refText(target))?.has('annotation');
-      });
-      if (!untagged) return { level: 'OTHER', reason: `${what}: children of the signed revision were removed or reordered` };
-      level = 'ANNOTATIONS';
-    }
-    for (const item of extra) {
-      if (item instanceof PDFNumber) return { level: 'OTHER', reason: `${what}: tags new page content (marked-content ids)` };
-      if (item instanceof PDFRef) {
-        const dict = asDict(this.later.state.context.lookup(item));
-        if (dict && nameOf(this.later.state.context, dict.get(PDFName.of('Type'))) === 'OBJR') level = maxLevel(level, this.tagged(dict.get(PDFName.of('Obj'))).level);
-        continue;
-      }
-      const dict = asDict(item);
-      if (dict?.has(PDFName.of('Obj'))) level = maxLevel(level, this.tagged(dict.get(PDFName.of('Obj'))).level);
-      else if (dict?.has(PDFName.of('MCID'))) return { level: 'OTHER', reason: `${what}: tags new page content (marked-content references)` };
-    }
-    return { level, reason: `${what}: elements added for what was added` };
-  }
-
-  /** A structure reference to an object: tagging a new signature widget is form filling, tagging an annotation is an annotation change. */
-  private tagged(target: PDFObject | undefined): Verdict {
-    if (!(target instanceof PDFRef)) return { level: 'OTHER', reason: 'a structure element refers to no object' };
-    const roles = this.later.roles.roles.get(refText(target));
-    if (roles?.has('signature_field') || roles?.has('field')) return { level: 'FORM_FILLING', reason: 'structure element for a form field or signature widget' };
-    if (roles?.has('annotation')) return { level: 'ANNOTATIONS', reason: 'structure element for an annotation' };
-    return { level: 'OTHER', reason: 'a structure element tags an object that is not a field or annotation' };
-  }
-
-  private parentTreeVerdict: Verdict | null = null;
-
-  /** The structure parent tree may gain entries; every entry of the signed revision must keep its value. */
-  private parentTree(): Verdict {
-    if (this.parentTreeVerdict) return this.parentTreeVerdict;
-    const before = parentTreeEntries(this.base);
-    const after = parentTreeEntries(this.later);
-    const changed = [...before].filter(([index, value]) => {
-      const now = after.get(index);
-      return now === undefined || !sameEntry(this.base, value, this.later, now);
-    });
-    // The entry of an annotation that was removed goes with it.
-    const removedAnnotations = new Set(
-      [...this.base.roles.roles]
-        .filter(([object, roles]) => roles.has('annotation') && !this.later.roles.roles.get(object)?.has('annotation'))
-        .flatMap(([object]) => {
-          const number = this.base.state.context.lookup(asDict(this.base.state.context.lookup(parseRef(object)))?.get(PDFName.of('StructParent')));
-          return number instanceof PDFNumber ? [number.asNumber()] : [];
-        }),
-    );
-    const unexplained = changed.filter(([index]) => !removedAnnotations.has(index));
-    this.parentTreeVerdict =
-      unexplained.length > 0
-        ? { level: 'OTHER', reason: `structure parent tree entries ${unexplained.slice(0, 5).map(([index]) => index).join(', ')} of the signed revision were changed or removed` }
-        : changed.length > 0
-          ? { level: 'ANNOTATIONS', reason: 'structure parent tree: entries of removed annotations removed' }
-          : { level: 'LTA_UPDATES', reason: 'structure parent tree: entries added' };
-    return this.parentTreeVerdict;
-  }
-}
-
-function parseRef(key: string): PDFRef {
-  const [number, generation] = key.split(' ').map(Number);
-  return PDFRef.of(number!, generation!);
-}
-
-/** Number-tree entries of the structure tree's /ParentTree, flattened. */
-function parentTreeEntries(snap: Snapshot): Map<number, PDFObject> {
-  const { context } = snap.state;
-  const entries = new Map<number, PDFObject>();
-  const structure = asDict(context.lookup(snap.state.root?.get(PDFName.of('StructTreeRoot'))));
-  const walk = (node: PDFObject | undefined, depth: number): void => {
-    const dict = asDict(context.lookup(node));
-    if (!dict || depth > 32) return;
-    const nums = asArray(context.lookup(dict.get(PDFName.of('Nums'))))?.asArray() ?? [];
-    for (let index = 0; index + 1 < nums.length; index += 2) {
-      const number = context.lookup(nums[index]);
-      if (number instanceof PDFNumber) entries.set(number.asNumber(), nums[index + 1]!);
-    }
-    for (const kid of asArray(context.lookup(dict.get(PDFName.of('Kids'))))?.asArray() ?? []) walk(kid, depth + 1);
-  };
-  walk(structure?.get(PDFName.of('ParentTree')), 0);
-  return entries;
-}
-
-/** Parent-tree values are equal when they point at the same elements, even through a new array object. */
-function sameEntry(base: Snapshot, before: PDFObject, later: Snapshot, after: PDFObject): boolean {
-  if (sameValue(before, after)) return true;
-  const a = base.state.context.lookup(before);
-  const b = later.state.context.lookup(after);
-  return a instanceof PDFArray && b instanceof PDFArray && sameValue(a, b);
-}
-
-/** The text an annotation's normal appearance draws (the state shown, for a field with states), or null when it cannot be read. */
-function appearanceText(context: PDFContext, widget: PDFDict): string | null {
-  const normal = context.lookup(asDict(context.lookup(widget.get(PDFName.of('AP'))))?.get(PDFName.of('N')));
-  if (normal instanceof PDFRawStream) return streamText(context, normal);
-  const state = nameOf(context, widget.get(PDFName.of('AS')));
-  const shown = state ? context.lookup(asDict(normal)?.get(PDFName.of(state))) : undefined;
-  return shown instanceof PDFRawStream ? streamText(context, shown) : null;
-}
-
-function streamText(context: PDFContext, stream: PDFRawStream): string | null {
-  const bytes = streamBytes(context, stream);
-  if (!bytes) return null;
-  return contentEvents(bytes)
-    .flatMap((event) => (event.kind === 'text' ? [event.sample] : []))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** A document timestamp: /Type /DocTimeStamp, or an RFC 3161 timestamp written with /Type /Sig. */
-function isTimestamp(context: PDFContext, dict: PDFDict): boolean {
-  return nameOf(context, dict.get(PDFName.of('Type'))) === 'DocTimeStamp' || nameOf(context, dict.get(PDFName.of('SubFilter'))) === 'ETSI.RFC3161';
-}
-
-/** Annotation flags that hide it (Invisible 1, Hidden 2, NoView 32): changing these changes what is shown; print, read-only and lock flags do not. */
-function hidingFlagsChanged(before: PDFDict, after: PDFDict): boolean {
-  const flags = (dict: PDFDict): number => {
-    const value = dict.get(PDFName.of('F'));
-    return value instanceof PDFNumber ? value.asNumber() & (1 | 2 | 32) : 0;
-  };
-  return flags(before) !== flags(after);
 }

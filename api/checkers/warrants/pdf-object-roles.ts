@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFContext, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFRef, type PDFContext, type PDFObject } from 'pdf-lib';
 import { asArray, asDict, nameOf, textOf, type RevisionState } from './pdf-objects.ts';
 import { refText } from './pdf-revisions.ts';
 

@@ -1,7 +1,7 @@
 import type { Signal } from './signal.ts';
 import type { RevisionLayout } from './pdf-layout.ts';
 import type { RevisionChange } from './pdf-revisions.ts';
-import type { ObjectChange } from './pdf-difference.ts';
+import type { ObjectChange } from './pdf-modification-level.ts';
 import { roleWords } from './pdf-object-roles.ts';
 import { pdfSignal, quote } from './pdf-signals.ts';
 import { diffWords, type TextDiff } from './pdf-text-diff.ts';
