@@ -278,8 +278,10 @@ class Judge {
     const number = this.later.roles.pages.get(pageKey)?.number ?? '?';
     const before = this.base.roles.pages.get(pageKey)?.annotations ?? [];
     const after = this.later.roles.pages.get(pageKey)?.annotations ?? [];
-    const added = after.filter((item) => !before.includes(item));
-    const removed = before.filter((item) => !after.includes(item));
+    const known = new Set(before);
+    const kept = new Set(after);
+    const added = after.filter((item) => !known.has(item));
+    const removed = before.filter((item) => !kept.has(item));
     const others = added.filter((item) => !this.newSignatureWidget(item));
     if (removed.length > 0 || others.length > 0) {
       const parts = [others.length > 0 ? `${others.length} added` : null, removed.length > 0 ? `${removed.length} removed` : null].filter(Boolean).join(', ');

@@ -124,8 +124,8 @@ export class FormRules {
    */
   private kids(name: string, before: PDFArray | null, after: PDFArray | null): Verdict {
     const refs = (array: PDFArray | null): string[] => (array?.asArray() ?? []).flatMap((item) => (item instanceof PDFRef ? [refText(item)] : []));
-    const now = refs(after);
-    for (const kid of refs(before).filter((item) => !now.includes(item))) {
+    const now = new Set(refs(after));
+    for (const kid of refs(before).filter((item) => !now.has(item))) {
       const dict = asDict(this.base.state.context.lookup(refFromText(kid)));
       if (dict?.has(PDFName.of('T'))) return { level: 'OTHER', reason: `child field ${kid} of "${name}" was removed` };
       if (this.later.roles.roles.get(kid)?.has('annotation')) return { level: 'OTHER', reason: `widget ${kid} was taken out of form field "${name}" but stays on the page, no longer part of the form` };

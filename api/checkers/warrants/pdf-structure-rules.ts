@@ -44,16 +44,29 @@ export class StructureRules {
     const list = (object: PDFObject | undefined): PDFObject[] => (object === undefined ? [] : object instanceof PDFArray ? object.asArray() : [object]);
     const old = list(before);
     const now = list(after);
+    // Each signed child is matched to its next occurrence after the previous match, found by its written form
+    // (a pointer per form, so a long /K stays linear).
+    const positions = new Map<string, number[]>();
+    now.forEach((item, index) => {
+      const list = positions.get(writtenForm(item));
+      if (list) list.push(index);
+      else positions.set(writtenForm(item), [index]);
+    });
+    const next = new Map<string, number>();
     const matched = new Set<number>();
     const removed: PDFObject[] = [];
     let cursor = 0;
     for (const item of old) {
-      let index = cursor;
-      while (index < now.length && !sameValue(now[index], item)) index++;
-      if (index < now.length) {
-        matched.add(index);
-        cursor = index + 1;
+      const form = writtenForm(item);
+      const list = positions.get(form) ?? [];
+      let at = next.get(form) ?? 0;
+      while (at < list.length && list[at]! < cursor) at++;
+      if (at < list.length) {
+        matched.add(list[at]!);
+        cursor = list[at]! + 1;
+        at++;
       } else removed.push(item);
+      next.set(form, at);
     }
     const extra = now.filter((_, index) => !matched.has(index));
     let level: ModificationLevel = 'LTA_UPDATES';
@@ -125,7 +138,12 @@ function parentTreeEntries(snap: Snapshot): Map<number, PDFObject> {
   const { context } = snap.state;
   const entries = new Map<number, PDFObject>();
   const structure = asDict(context.lookup(snap.state.root?.get(PDFName.of('StructTreeRoot'))));
+  const seen = new Set<string>();
   const walk = (node: PDFObject | undefined, depth: number): void => {
+    if (node instanceof PDFRef) {
+      if (seen.has(refText(node))) return;
+      seen.add(refText(node));
+    }
     const dict = asDict(context.lookup(node));
     if (!dict || depth > 32) return;
     const nums = asArray(context.lookup(dict.get(PDFName.of('Nums'))))?.asArray() ?? [];
@@ -145,4 +163,9 @@ function sameEntry(base: Snapshot, before: PDFObject, later: Snapshot, after: PD
   const a = base.state.context.lookup(before);
   const b = later.state.context.lookup(after);
   return a instanceof PDFArray && b instanceof PDFArray && sameValue(a, b);
+}
+
+/** A child as written, to index children by (references by number, direct objects by their text). */
+function writtenForm(item: PDFObject): string {
+  return item instanceof PDFRef ? refText(item) : item.toString();
 }
