@@ -67,8 +67,45 @@ test('page text changed after a real signature is high', async () => {
   const root = state.context.trailerInfo.Root as PDFRef;
   const tampered = appendUpdate(signed, [{ num: contents.objectNumber, body: '<< >>', stream: altered }], `/Root ${root.objectNumber} 0 R /Size ${state.context.largestObjectNumber + 1}`);
   const result = await inspect(tampered);
-  const afterSigning = result.signals.find((signal) => signal.code === 'modified_after_signing');
-  assert.equal(afterSigning?.severity, 'high');
-  assert.match(afterSigning?.found ?? '', /page text/);
+  const afterSigning = result.signals.filter((signal) => signal.code === 'modified_after_signing');
+  // Every one of the four signatures is broken by it, each naming the rewritten content stream.
+  assert.equal(afterSigning.length, 4);
+  for (const signal of afterSigning) {
+    assert.equal(signal.severity, 'high');
+    assert.match(signal.found, new RegExp(`${contents.objectNumber} 0 R in revision 7 \\(page content`));
+    assert.match(signal.found, new RegExp(`${tampered.length - signal.where.byte_offset!} bytes \\(offsets ${signal.where.byte_offset}–${tampered.length}\\)`));
+  }
+  const change = result.signals.find((signal) => signal.code === 'change_not_permitted');
+  assert.deepEqual(change?.where, { object: `${contents.objectNumber} 0 R`, revision: 7, byte_offset: Buffer.from(tampered).lastIndexOf(`${contents.objectNumber} 0 obj`) });
   assert.equal(result.risk_band, 'high');
+});
+
+test('an untouched signature: its byte range checked exactly, nothing after it', async () => {
+  const result = await inspect(new Uint8Array(readFileSync(new URL('../../../fixtures/corpora/signatures/dss-pdf-signed-original.pdf', import.meta.url))));
+  const signature = result.signals.find((signal) => signal.code === 'digital_signature');
+  assert.match(signature?.found ?? '', /covers the whole file .* checked exactly/);
+  assert.equal(result.signals.some((signal) => ['modified_after_signing', 'signature_byte_range_invalid', 'change_not_permitted'].includes(signal.code)), false);
+});
+
+test('bytes appended after a signed file that are no revision are reported with their offsets', async () => {
+  const signed = new Uint8Array(readFileSync(new URL('../../../fixtures/corpora/signatures/dss-pdf-signed-original.pdf', import.meta.url)));
+  const appended = Buffer.concat([signed, Buffer.from('\n% appended after signing\n')]);
+  const result = await inspect(new Uint8Array(appended));
+  const afterSigning = result.signals.find((signal) => signal.code === 'modified_after_signing');
+  assert.equal(afterSigning?.severity, 'medium');
+  assert.equal(afterSigning?.where.byte_offset, signed.length);
+  assert.match(afterSigning?.found ?? '', new RegExp(`${appended.length - signed.length} bytes \\(offsets ${signed.length}–${appended.length}\\).*not a saved revision`));
+});
+
+test('a byte range moved off the signature value is invalid, not unclear', async () => {
+  const signed = Buffer.from(readFileSync(new URL('../../../fixtures/corpora/signatures/dss-pdf-signed-original.pdf', import.meta.url)));
+  const text = signed.toString('latin1');
+  const match = /\/ByteRange\s*\[\s*0\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text)!;
+  // Same length, first range one byte shorter: the gap now starts one byte before the hex string.
+  const shorter = String(Number(match[1]) - 1).padStart(match[1]!.length, '0');
+  const moved = Buffer.from(text.slice(0, match.index) + match[0].replace(match[1]!, shorter) + text.slice(match.index + match[0].length), 'latin1');
+  const result = await inspect(new Uint8Array(moved));
+  const invalid = result.signals.find((signal) => signal.code === 'signature_byte_range_invalid');
+  assert.equal(invalid?.severity, 'high');
+  assert.equal(result.signals.some((signal) => signal.code === 'signature_coverage_unclear'), false);
 });

@@ -52,18 +52,23 @@ export function activeContentSignals(text: string, state: RevisionState, objectO
     const actionDict = asDict(context.lookup(openAction));
     const kind = actionDict ? (nameOf(context, actionDict.get(PDFName.of('S'))) ?? 'action') : 'go to a page';
     const risky = kind === 'JavaScript' || kind === 'Launch';
-    const where = openAction instanceof PDFRef ? { object: refText(openAction), byte_offset: objectOffset(refText(openAction)) } : {};
+    // A direct /OpenAction sits in the catalog: point there.
+    const holder = openAction instanceof PDFRef ? refText(openAction) : rootObject(state);
+    const where = holder ? place(holder) : {};
     signals.push(pdfSignal('open_action', `The document runs an /OpenAction (${kind}) when it is opened.`, where, risky ? 'medium' : 'info'));
   }
   const acroForm = asDict(lookup(context, state.root, 'AcroForm'));
   if (acroForm) {
+    const formRef = state.root?.get(PDFName.of('AcroForm'));
+    const form = formRef instanceof PDFRef ? refText(formRef) : rootObject(state);
+    const formPlace = form ? place(form) : {};
     const fields = formFields(state);
     const filled = fields.filter((field) => field.dict.has(PDFName.of('V'))).length;
-    signals.push(pdfSignal('acroform', `The document has an interactive form with ${fields.length} field(s), ${filled} with a value.`, {}));
+    signals.push(pdfSignal('acroform', `The document has an interactive form with ${fields.length} field(s), ${filled} with a value${form ? ` (its dictionary in ${form})` : ''}.`, formPlace));
     const xfa = acroForm.get(PDFName.of('XFA'));
     if (xfa !== undefined) {
       const parts = asArray(context.lookup(xfa));
-      signals.push(pdfSignal('xfa_form', `The form also carries XFA${parts ? ` (${Math.floor(parts.size() / 2)} parts)` : ''}: XFA-aware viewers may show different content from the page content other viewers draw.`, {}));
+      signals.push(pdfSignal('xfa_form', `The form also carries XFA${parts ? ` (${Math.floor(parts.size() / 2)} parts)` : ''}: XFA-aware viewers may show different content from the page content other viewers draw.`, xfa instanceof PDFRef ? place(refText(xfa)) : formPlace));
     }
   }
   const obfuscated = obfuscatedKeywords(text);
@@ -71,6 +76,11 @@ export function activeContentSignals(text: string, state: RevisionState, objectO
     signals.push(pdfSignal('name_obfuscation', `Keyword names are written with hex escapes (${obfuscated.slice(0, 5).map((hit) => hit.raw).join(', ')}), a way to hide them from simple scanners.`, { byte_offset: obfuscated[0]!.offset }));
   }
   return signals;
+}
+
+function rootObject(state: RevisionState): string | null {
+  const root = state.context.trailerInfo.Root;
+  return root instanceof PDFRef ? refText(root) : null;
 }
 
 const watchedNames = new Set(['JavaScript', 'JS', 'OpenAction', 'AA', 'Launch', 'EmbeddedFile', 'EmbeddedFiles', 'AcroForm', 'XFA', 'RichMedia', 'JBIG2Decode', 'ObjStm', 'URI', 'SubmitForm']);

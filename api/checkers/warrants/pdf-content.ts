@@ -3,7 +3,7 @@ import type { PageText } from '../../documents/types.ts';
 import type { Signal } from './signal.ts';
 import { contentEvents, type ContentEvent } from './pdf-content-stream.ts';
 import { asDict, lookup, nameOf, numbersOf, pageContent, textOf, type PageEntry, type RevisionState } from './pdf-objects.ts';
-import { OBJECT_LIMIT } from './pdf-revisions.ts';
+import { OBJECT_LIMIT, refText } from './pdf-revisions.ts';
 import { pdfSignal, quote } from './pdf-signals.ts';
 
 /** Pages whose drawing is read for covers and edit markers. */
@@ -68,10 +68,12 @@ function pageArea(state: RevisionState, page: PageEntry): number | null {
 }
 
 /** The same base font embedded as several subsets (`ABCDEF+Arial`, `GHIJKL+Arial`). */
-export function fontSubsetSignals(state: RevisionState): Signal[] {
+export function fontSubsetSignals(state: RevisionState, objectOffset: (object: string) => number | undefined): Signal[] {
   const { context } = state;
   const tagsByFont = new Map<string, Set<string>>();
-  for (const [, object] of context.enumerateIndirectObjects().slice(0, OBJECT_LIMIT)) {
+  /** The first font object of each subset tag, to point the finding at the second subset. */
+  const objects = new Map<string, string>();
+  for (const [ref, object] of context.enumerateIndirectObjects().slice(0, OBJECT_LIMIT)) {
     const dict = object instanceof PDFDict ? object : null;
     if (!dict || nameOf(context, dict.get(PDFName.of('Type'))) !== 'Font') continue;
     const subset = subsetName(textOf(context, dict.get(PDFName.of('BaseFont'))));
@@ -80,6 +82,7 @@ export function fontSubsetSignals(state: RevisionState): Signal[] {
     // a simple subset for Latin text; only subsets of the same kind are duplicates.
     const key = `${subset.font}\u0000${fontKind(nameOf(context, dict.get(PDFName.of('Subtype'))))}`;
     tagsByFont.set(key, (tagsByFont.get(key) ?? new Set()).add(subset.tag));
+    if (!objects.has(`${key}\u0000${subset.tag}`)) objects.set(`${key}\u0000${subset.tag}`, refText(ref));
   }
   const signals: Signal[] = [];
   for (const [key, tags] of tagsByFont) {
@@ -90,10 +93,12 @@ export function fontSubsetSignals(state: RevisionState): Signal[] {
       return new Set(used.map((name) => name.tag)).size > 1;
     });
     const names = [...tags].slice(0, 4).map((tag) => `${tag}+${font}`);
+    const second = objects.get(`${key}\u0000${[...tags][1]}`)!;
+    const where = { object: second, byte_offset: objectOffset(second) };
     signals.push(
       samePage
-        ? pdfSignal('font_subset_duplicate', `Font ${font} is embedded as ${tags.size} different subsets (${names.join(', ')}), two of them on page ${samePage.number}: text set later with the same font by another program.`, { page: samePage.number }, 'medium')
-        : pdfSignal('font_subset_duplicate', `Font ${font} is embedded as ${tags.size} different subsets (${names.join(', ')}) on different pages, as happens when pages from several files are joined.`, {}),
+        ? pdfSignal('font_subset_duplicate', `Font ${font} is embedded as ${tags.size} different subsets (${names.join(', ')}), two of them on page ${samePage.number}: text set later with the same font by another program.`, { ...where, page: samePage.number }, 'medium')
+        : pdfSignal('font_subset_duplicate', `Font ${font} is embedded as ${tags.size} different subsets (${names.join(', ')}) on different pages, as happens when pages from several files are joined; the second subset is ${second}.`, where),
     );
   }
   return signals;

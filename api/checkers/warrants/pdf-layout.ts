@@ -37,7 +37,11 @@ export interface PdfLayout {
   /** Offsets of every `N G obj` header, keyed `"N G"`, in file order. */
   objectHeaders: Map<string, number[]>;
   encrypted: boolean;
+  /** Offset of the last trailer's /Encrypt entry, when the file is encrypted. */
+  encryptAt: number | null;
   objectStreams: number;
+  /** The first object stream's header, when there is one. */
+  firstObjectStream: { object: string; offset: number } | null;
 }
 
 /** One byte per character, so string offsets are byte offsets. */
@@ -86,6 +90,7 @@ export function scanLayout(bytes: Uint8Array): PdfLayout {
     if (list) list.push(match.index);
     else objectHeaders.set(key, [match.index]);
   }
+  const encrypted = /\/Encrypt\s*(\d+\s+\d+\s+R|<<)/.test(trailersOf(text, revisions));
   return {
     headerOffset,
     version,
@@ -94,9 +99,28 @@ export function scanLayout(bytes: Uint8Array): PdfLayout {
     linearized,
     trailingBytes,
     objectHeaders,
-    encrypted: /\/Encrypt\s*(\d+\s+\d+\s+R|<<)/.test(trailersOf(text, revisions)),
+    encrypted,
+    encryptAt: encrypted ? lastMatch(text, /\/Encrypt\s*(\d+\s+\d+\s+R|<<)/g) : null,
     objectStreams: (text.match(/\/Type\s*\/ObjStm\b/g) ?? []).length,
+    firstObjectStream: firstObjectStream(text, objectHeaders),
   };
+}
+
+function lastMatch(text: string, pattern: RegExp): number | null {
+  let last: number | null = null;
+  for (const match of text.matchAll(pattern)) last = match.index;
+  return last;
+}
+
+/** The object whose dictionary first says /Type /ObjStm: the last object header before that mark. */
+function firstObjectStream(text: string, headers: Map<string, number[]>): PdfLayout['firstObjectStream'] {
+  const mark = /\/Type\s*\/ObjStm\b/.exec(text);
+  if (!mark) return null;
+  let best: PdfLayout['firstObjectStream'] = null;
+  for (const [object, offsets] of headers) {
+    for (const offset of offsets) if (offset < mark.index && (!best || offset > best.offset)) best = { object: `${object} R`, offset };
+  }
+  return best;
 }
 
 function xrefKindAt(text: string, offset: number): RevisionLayout['xrefKind'] {

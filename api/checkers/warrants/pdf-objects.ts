@@ -126,3 +126,36 @@ export function pageContent(context: PDFContext, page: PDFDict): Uint8Array {
   }
   return Buffer.concat(parts.flatMap((part) => [part, Buffer.from('\n')]));
 }
+
+/**
+ * Whether two objects are the same as written: references by number, strings by their bytes (a literal and a
+ * hex string of the same bytes are equal, as pyHanko compares them), dictionaries by key set and values,
+ * streams by dictionary and encoded bytes.
+ */
+export function sameValue(a: PDFObject | undefined, b: PDFObject | undefined, depth = 0): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (depth > 64) return false;
+  if (a instanceof PDFRef || b instanceof PDFRef) return a instanceof PDFRef && b instanceof PDFRef && a.objectNumber === b.objectNumber && a.generationNumber === b.generationNumber;
+  if (a instanceof PDFNumber || b instanceof PDFNumber) return a instanceof PDFNumber && b instanceof PDFNumber && a.asNumber() === b.asNumber();
+  const textual = (value: PDFObject): value is PDFString | PDFHexString => value instanceof PDFString || value instanceof PDFHexString;
+  if (textual(a) || textual(b)) return textual(a) && textual(b) && Buffer.from(a.asBytes()).equals(Buffer.from(b.asBytes()));
+  if (a instanceof PDFRawStream || b instanceof PDFRawStream) {
+    return a instanceof PDFRawStream && b instanceof PDFRawStream && sameValue(a.dict, b.dict, depth + 1) && Buffer.from(a.contents).equals(Buffer.from(b.contents));
+  }
+  if (a instanceof PDFArray || b instanceof PDFArray) {
+    return a instanceof PDFArray && b instanceof PDFArray && a.size() === b.size() && a.asArray().every((item, index) => sameValue(item, b.get(index), depth + 1));
+  }
+  if (a instanceof PDFDict || b instanceof PDFDict) {
+    if (!(a instanceof PDFDict && b instanceof PDFDict)) return false;
+    const keysA = a.keys().map((key) => key.decodeText());
+    const keysB = new Set(b.keys().map((key) => key.decodeText()));
+    return keysA.length === keysB.size && keysA.every((key) => keysB.has(key) && sameValue(a.get(PDFName.of(key)), b.get(PDFName.of(key)), depth + 1));
+  }
+  return a.toString() === b.toString();
+}
+
+/** Keys of two dictionaries whose values differ as written, leaving out `ignored`. */
+export function differingKeys(a: PDFDict, b: PDFDict, ignored: ReadonlySet<string> = new Set()): string[] {
+  const keys = new Set([...a.keys(), ...b.keys()].map((key) => key.decodeText()));
+  return [...keys].filter((key) => !ignored.has(key) && !sameValue(a.get(PDFName.of(key)), b.get(PDFName.of(key)))).sort();
+}

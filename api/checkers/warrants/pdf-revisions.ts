@@ -197,3 +197,9 @@ function changedInfo(before: RevisionState, after: RevisionState): RevisionChang
 export function refText(ref: PDFRef): string {
   return `${ref.objectNumber} ${ref.generationNumber} R`;
 }
+
+/** The reference a `refText` names. */
+export function refFromText(text: string): PDFRef {
+  const [number, generation] = text.split(' ').map(Number);
+  return PDFRef.of(number!, generation!);
+}

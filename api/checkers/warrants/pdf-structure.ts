@@ -13,7 +13,8 @@ export function structureSignals(bytes: Uint8Array, layout: PdfLayout): Signal[]
     signals.push(pdfSignal('bytes_after_last_eof', `${layout.trailingBytes} non-blank bytes follow the last %%EOF (at byte ${lastEof}); a reader ignores them, so they are hidden from view.`, { byte_offset: lastEof + 5 }));
   }
   if (layout.revisions.length === 0) {
-    signals.push(pdfSignal('xref_missing', `No "startxref … %%EOF" ending was found (${layout.eofMarkers.length} %%EOF markers); the file is truncated or was not saved as a complete PDF.`, {}));
+    // Where the file stops: the ending a reader looks for is missing there.
+    signals.push(pdfSignal('xref_missing', `No "startxref … %%EOF" ending was found (${layout.eofMarkers.length} %%EOF markers); the file is truncated or was not saved as a complete PDF.`, { byte_offset: layout.eofMarkers.at(-1) ?? Math.max(0, bytes.length - 1) }));
   }
   for (const revision of layout.revisions) {
     if (revision.xrefKind === 'missing') {
@@ -39,7 +40,10 @@ export function structureSignals(bytes: Uint8Array, layout: PdfLayout): Signal[]
     signals.push(pdfSignal('prev_chain_broken', `The /Prev chain of the last cross-reference section ${what} (byte ${chain.at}); a reader has to rebuild the object table.`, { byte_offset: chain.at ?? undefined }));
   }
   if (layout.linearized) signals.push(pdfSignal('linearized', 'The file is linearised (saved for fast web view); its first-page cross-reference section is not counted as an update.', { byte_offset: layout.headerOffset }));
-  if (layout.objectStreams > 0) signals.push(pdfSignal('object_streams', `${layout.objectStreams} compressed object streams hold objects; they are read like any other object.`, {}));
-  if (layout.encrypted) signals.push(pdfSignal('encrypted', 'The file is encrypted: strings and streams cannot be read without its key, so text and metadata checks cover less.', {}));
+  if (layout.objectStreams > 0 && layout.firstObjectStream) {
+    const first = layout.firstObjectStream;
+    signals.push(pdfSignal('object_streams', `${layout.objectStreams} compressed object streams hold objects (the first is ${first.object}); they are read like any other object.`, { object: first.object, byte_offset: first.offset }));
+  }
+  if (layout.encrypted && layout.encryptAt !== null) signals.push(pdfSignal('encrypted', 'The file is encrypted: strings and streams cannot be read without its key, so text and metadata checks cover less.', { byte_offset: layout.encryptAt }));
   return signals;
 }

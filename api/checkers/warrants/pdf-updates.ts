@@ -1,6 +1,8 @@
 import type { Signal } from './signal.ts';
 import type { RevisionLayout } from './pdf-layout.ts';
 import type { RevisionChange } from './pdf-revisions.ts';
+import type { ObjectChange } from './pdf-modification-level.ts';
+import { roleWords } from './pdf-object-roles.ts';
 import { pdfSignal, quote } from './pdf-signals.ts';
 import { diffWords, type TextDiff } from './pdf-text-diff.ts';
 
@@ -22,8 +24,12 @@ export interface PageTextPair {
 
 const overlayAnnotations = new Set(['FreeText', 'Square', 'Stamp', 'Redact', 'Ink', 'Polygon']);
 
-/** Signals for one incremental update and the kinds of change it made. */
-export function updateFindings(change: RevisionChange, layout: RevisionLayout, objectOffset: (object: string | null) => number | undefined, texts: PageTextPair[]): UpdateFindings {
+/**
+ * Signals for one incremental update and the kinds of change it made. `unexplained` are the objects it
+ * changed that no page, form, annotation, signature or metadata rule explains: they are "other objects"
+ * whatever else the update did, so an update that signs and rewrites other objects says both.
+ */
+export function updateFindings(change: RevisionChange, layout: RevisionLayout, objectOffset: (object: string | null) => number | undefined, texts: PageTextPair[], unexplained: ObjectChange[] = []): UpdateFindings {
   const signals: Signal[] = [];
   const kinds = new Set<ChangeKind>();
   const at = { revision: change.revision };
@@ -70,9 +76,10 @@ export function updateFindings(change: RevisionChange, layout: RevisionLayout, o
     const keys = change.infoChanges.map((item) => `${item.key} ${item.before === null ? '(none)' : quote(item.before, 40)} → ${item.after === null ? '(none)' : quote(item.after, 40)}`);
     signals.push(pdfSignal('info_changed', `Revision ${change.revision} changed the document information: ${keys.slice(0, 6).join('; ')}.`, { ...at, byte_offset: layout.start }));
   }
-  if (kinds.size === 0 && change.newObjects + change.redefinedObjects > 0) kinds.add('other_objects');
+  if (unexplained.length > 0) kinds.add('other_objects');
 
-  const described = kinds.size === 0 ? 'nothing a reader shows' : [...kinds].map((kind) => changeWords[kind]).join(', ');
+  const other = unexplained.slice(0, 5).map((item) => `${item.object} (${item.what === 'unused' ? 'unused object' : roleWords[item.what]})`);
+  const described = kinds.size === 0 ? 'nothing a reader shows' : [...kinds].map((kind) => (kind === 'other_objects' ? `other objects: ${other.join(', ')}${unexplained.length > 5 ? ` and ${unexplained.length - 5} more` : ''}` : changeWords[kind])).join(', ');
   signals.unshift(
     pdfSignal('incremental_update', `Revision ${change.revision} (bytes ${layout.start}–${layout.end}) was appended to the file: ${change.newObjects} new and ${change.redefinedObjects} redefined objects; it changed ${described}.`, { ...at, byte_offset: layout.start }),
   );
