@@ -35,6 +35,7 @@ import { bidRoutes } from './routes/bids.ts';
 import { bidWorkspaceRoutes } from './routes/bid-workspace.ts';
 import { bidRunRoutes } from './routes/bid-runs.ts';
 import { JobWorker, type JobWorkerOptions } from './bids/jobs/worker.ts';
+import { portalPackFetcher } from './bids/runs/portal-pack-fetcher.ts';
 import { bidRunHandler, type PackFetcher } from './bids/runs/run-job.ts';
 import { RUN_JOB_KIND } from './bids/runs/runs.ts';
 import { storedRequirements } from './bids/workspace.ts';
@@ -44,7 +45,7 @@ import { checkoutProviderFromEnv, type CheckoutProvider } from './providers/stri
 import { bidSale } from './bids/checkout.ts';
 import { bidCheckoutRoutes } from './routes/bid-checkout.ts';
 import { bidPackFetchRoutes } from './routes/bid-pack-fetch.ts';
-import { PACK_FETCH_TIMEOUT_MS } from './bids/pack-fetch.ts';
+import { PACK_FETCH_TIMEOUT_MS, type PackFetchDeps } from './bids/pack-fetch.ts';
 import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
 import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
@@ -155,7 +156,7 @@ export interface AppOptions {
    * whether it takes up jobs at start (default true; false leaves them to POST /v1/jobs/drain).
    */
   jobs?: Omit<JobWorkerOptions, 'state' | 'handlers' | 'now' | 'log'> & { start?: boolean };
-  /** Fetches a tender's documents into a bid for runs (the tender-pack fetch); without it runs do not offer it. */
+  /** Fetches a tender's documents into a bid for runs (default: the tender-pack fetch of the supported portal, as the bid page queues it). */
   packFetcher?: PackFetcher;
   /** How long a reconnecting run-event stream waits (`retry:`) and how often it looks for another instance's events. */
   runEventStream?: { retryMs?: number; pollMs?: number };
@@ -294,7 +295,7 @@ export function createService(options: AppOptions): Service {
   const onFileRead = [requirementsOnFileRead(state, now)];
   app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, sale, onFileRead, ...log }));
   const notice = options.notice ?? ((line: string) => console.log(line));
-  app.route('/', bidPackFetchRoutes({
+  const packFetch: PackFetchDeps = {
     state,
     store: options.store,
     intake: { state, files: bidFiles, pool: analysisPool, onFileRead, log: (error) => notice(`a file-read listener failed on a fetched tender pack: ${String(error)}`) },
@@ -303,8 +304,10 @@ export function createService(options: AppOptions): Service {
     ...(options.packFetch?.delayMs === undefined ? {} : { delayMs: options.packFetch.delayMs }),
     now,
     log: notice,
-  }));
+  };
+  app.route('/', bidPackFetchRoutes(packFetch));
   app.route('/', bidRequirementRoutes({ state, now }));
+  const packFetcher = options.packFetcher ?? portalPackFetcher(packFetch);
   const workspace = { state, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements };
   app.route('/', bidCheckoutRoutes({ state, sale, publicUrl, now, ...(options.notice ? { log: options.notice } : {}) }));
   app.route('/', bidWorkspaceRoutes({ ...workspace, store: options.store, now }));
@@ -312,7 +315,7 @@ export function createService(options: AppOptions): Service {
     ...options.jobs,
     state,
     now,
-    handlers: { [RUN_JOB_KIND]: bidRunHandler({ ...workspace, mailer, now, packFetcher: options.packFetcher }) },
+    handlers: { [RUN_JOB_KIND]: bidRunHandler({ ...workspace, mailer, now, packFetcher }) },
     ...(options.notice ? { log: options.notice } : {}),
   });
   const stopping = new AbortController();
@@ -321,7 +324,6 @@ export function createService(options: AppOptions): Service {
     worker: jobs,
     model: workspace.model,
     bidPrice: options.bidPrice,
-    packFetchOffered: options.packFetcher !== undefined,
     now,
     stream: { ...options.runEventStream, signal: stopping.signal },
   }));

@@ -17,6 +17,7 @@ import { TenderIndex } from '../data/search/tender-index.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { createSafeFetcher } from '../lib/safe-fetch.ts';
 import { keyFor, PUBLIC_URL, signIn, type SignedIn } from './helpers/access.ts';
+import { markBidPaid } from './helpers/bid-payments.ts';
 import { TENDER } from './helpers/bid-app.ts';
 import { testClock } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
@@ -259,5 +260,34 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
     const key = keyFor(state, owner.accountId);
     assert.equal((await queue(bidId, key.headers)).status, 202);
     assert.equal((await ended(bidId)).state, 'succeeded');
+  });
+  it('a run on a paid bid of the portal with no files asks to fetch the pack, and once approved fetches it into the bid', async () => {
+    usedToday();
+    portal.robots = null;
+    const bidId = await newBid({ page_key: NT_KEY });
+    markBidPaid(state, bidId, clock.now());
+    const call = async (method: string, path: string) => {
+      const reply = await service.app.request(path, { method, headers: { ...owner.headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, ...(method === 'POST' ? { body: '{}' } : {}) });
+      return { status: reply.status, body: (await reply.json()) as Json };
+    };
+    const started = await call('POST', `/v1/bids/${bidId}/runs`);
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    let action: Json | undefined;
+    for (let waited = 0; !action && waited < 30_000; waited += 50) {
+      action = ((await call('GET', `/v1/bids/${bidId}/actions`)).body.actions as Json[]).find((row) => row.kind === 'fetch_pack' && row.state === 'pending');
+      if (!action) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(action, 'the run raised a fetch_pack action');
+    assert.equal(action.arguments.tender_url, 'https://tendersonline.nt.gov.au/Tender/Details/26396');
+    const downloadsBefore = portal.requests.filter((request) => request.path === '/Tender/DownloadProfile/26396').length;
+    const approved = await call('POST', `/v1/bids/${bidId}/actions/${action.action_id}/approve`);
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(approved.body.hermes_run_id, started.body.run_id);
+    const last = await ended(bidId);
+    assert.equal(last.state, 'succeeded', last.detail);
+    const files = ((await call('GET', `/v1/bids/${bidId}/files`)).body.files as Json[]);
+    assert.deepEqual(files.map((file) => file.filename), ['T26-1279.pdf']);
+    assert.equal(portal.requests.filter((request) => request.path === '/Tender/DownloadProfile/26396').length, downloadsBefore + 1, 'fetched once');
+    await call('POST', `/v1/bids/${bidId}/runs/${started.body.run_id}/stop`);
   });
 });

@@ -176,7 +176,7 @@ describe('bid runs, their events, findings and actions', () => {
     assert.equal((await pendingAction('send_clarification')).action_id, action.action_id);
     assert.deepEqual(await runOf(runId), before, 'no event, no state change');
     assert.equal(state.get<{ n: number }>("SELECT COUNT(*) AS n FROM bid_audit WHERE what LIKE 'action.%'")!.n, 0);
-    state.run('UPDATE bid_payments SET refunded_at = NULL WHERE bid_id = ?', bidId);
+    markBidPaid(state, bidId, clock.now());
   });
 
   it('approval on a paid bid executes the stored arguments once (one email, with its Message-ID) and resumes the run', async () => {
@@ -382,14 +382,14 @@ describe('bid runs, their events, findings and actions', () => {
     assert.match((await get(`/v1/bids/${bidId}/chat`)).body.running, new RegExp(`The last run, ${sixth}, ended failed at `));
   });
 
-  it('every run route is in /openapi.json behind a session', async () => {
+  it('every run route is in /openapi.json behind a session or an API key', async () => {
     const document = (await (await service.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
     for (const [path, method] of [
       ['/v1/bids/{bid}/jobs/{job}', 'get'], ['/v1/bids/{bid}/runs/quote', 'get'], ['/v1/bids/{bid}/runs', 'post'], ['/v1/bids/{bid}/runs/{run}', 'get'],
       ['/v1/bids/{bid}/runs/{run}/stop', 'post'], ['/v1/bids/{bid}/runs/{run}/events', 'get'], ['/v1/bids/{bid}/findings', 'get'], ['/v1/bids/{bid}/actions', 'get'],
       ['/v1/bids/{bid}/actions/{action}/{decision}', 'post'], ['/v1/jobs/drain', 'post'],
     ] as const) {
-      assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }], `${method.toUpperCase()} ${path}`);
+      assert.deepEqual(document.paths[path]?.[method]?.security, [{ session: [] }, { bearer: [] }], `${method.toUpperCase()} ${path}`);
     }
     assert.equal((await service.app.request('/v1/jobs/drain', { method: 'POST', headers: { origin: PUBLIC_URL } })).status, 401);
     const drained = await post('/v1/jobs/drain');

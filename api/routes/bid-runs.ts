@@ -39,8 +39,6 @@ export interface BidRunRoutesOptions {
   model: Pick<ChatModel, 'model'>;
   /** The flat fee (GET /v1/pricing), named in the quote; absent while bid preparation is not on sale. */
   bidPrice?: { amount: number; currency: string } | undefined;
-  /** Whether a fetch of the tender pack is offered for runs (a pack fetcher is configured). */
-  packFetchOffered?: boolean;
   now?: () => Date;
   /** How long a reconnecting client waits (the stream's `retry:`), and how often a stream looks for events another instance wrote. */
   stream?: { retryMs?: number; pollMs?: number; signal?: AbortSignal };
@@ -255,7 +253,7 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
         requirements: listRequirements(state, bidId).length,
         language_model: options.model.model,
         actions: [
-          ...(options.packFetchOffered ? ["fetch_pack: fetch the tender's documents from its portal, when the bid has none"] : []),
+          "fetch_pack: fetch the tender's documents from its portal, when the bid has none and its portal publishes them",
           'send_clarification: email the buyer the questions the documents leave open',
           ...(options.model.model !== null ? [`use_model: send the requirements and passages to ${options.model.model}`] : []),
           'sign_off: a person signs the response off as ready to lodge (no run waits on it)',
