@@ -55,7 +55,7 @@ export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
   );
   const work = state.get<{ requirements: number; mandatory: number; undrafted: number; by_people: number; open_gaps: number; tasks: number }>(
     `SELECT COUNT(*) AS requirements, COALESCE(SUM(r.mandatory), 0) AS mandatory,
-            COALESCE(SUM(r.mandatory = 1 AND d.requirement_id IS NULL), 0) AS undrafted,
+            COALESCE(SUM(r.mandatory = 1 AND r.kind <> 'instruction' AND d.requirement_id IS NULL), 0) AS undrafted,
             (SELECT COUNT(*) FROM bid_drafts WHERE bid_id = ?1 AND origin = 'person') AS by_people,
             (SELECT COUNT(*) FROM bid_gaps WHERE bid_id = ?1 AND status = 'open') AS open_gaps,
             (SELECT COUNT(*) FROM bid_plan_tasks WHERE bid_id = ?1) AS tasks

@@ -90,11 +90,11 @@ export async function recomputeWorkspace(deps: WorkspaceDeps, bid: BidRecord, no
   return { requirements: requirements.length, drafts: drafts.length, open_gaps: openGaps.length, plan: planView(state, bid) };
 }
 
-/** The bid's own checks for the worth-bidding card: mandatory requirements whose draft has no evidence, and open gaps. */
+/** The bid's own checks for the worth-bidding card: mandatory requirements (not instructions) whose draft has no evidence, and open gaps. */
 export function bidChecks(state: StateDb, requirements: readonly WorkspaceRequirement[], bidId: string): { mandatoryWithoutDraft: number; openGaps: number } {
   const drafts = new Map(listDrafts(state, bidId).map((draft) => [draft.requirement_id, draft]));
   return {
-    mandatoryWithoutDraft: requirements.filter((requirement) => requirement.mandatory && !hasEvidence(drafts.get(requirement.requirement_id))).length,
+    mandatoryWithoutDraft: requirements.filter((requirement) => requirement.mandatory && requirement.kind !== 'instruction' && !hasEvidence(drafts.get(requirement.requirement_id))).length,
     openGaps: listGaps(state, bidId).filter((gap) => gap.status === 'open').length,
   };
 }

@@ -20,7 +20,7 @@ export interface DraftDeps {
 }
 
 /**
- * Writes the draft of every requirement a person has not written: the passages of the organisation's own
+ * Writes the draft of every requirement a person has not written (instructions to tenderers have none): the passages of the organisation's own
  * documents that answer it, retrieved and cited, worded by the model when one is configured. A model's draft
  * whose requirement and passages are unchanged is kept rather than asked for again. Drafts of requirements
  * the bid no longer has are removed, unless a person wrote them.
@@ -30,6 +30,8 @@ export async function recomputeDrafts(deps: DraftDeps, bid: { bid_id: string; or
   if (!profile) throw new Error(`The organisation ${bid.org_id} of bid ${bid.bid_id} has no profile row.`);
   const passages = organisationPassages(deps.state, profile, await libraryTexts(deps.state, deps.library, bid.org_id, deps.pool, now), bid.bid_id);
   for (const requirement of requirements) {
+    // An instruction to tenderers (how and where to lodge) is followed, not answered: it has no draft.
+    if (requirement.kind === 'instruction') continue;
     const stored = draftBasis(deps.state, bid.bid_id, requirement.requirement_id);
     if (stored?.origin === 'person') continue;
     const retrieved = rankPassages(passages, requirement.text);

@@ -1,27 +1,37 @@
-import { furnitureTest, pageLines, type PageLine } from './lines.ts';
+import { afterLetter, type Numbering } from './numbering.ts';
+import { paragraphsOf, plainText, type Paragraph } from './paragraphs.ts';
 import {
   asksForDocument,
-  contextOf,
+  bindsTheBuyer,
   introducesList,
-  isBuyerSentence,
-  isHandInInstruction,
+  isAnswerCell,
+  isDisqualifying,
   isHeaderRow,
-  isTendererPromise,
+  isImperative,
+  isLodging,
+  isParticipation,
+  leadInNamesDocument,
   namesDocument,
-  numberingOf,
   obligationOf,
+  pointsOf,
+  sectionKindOf,
+  tendererWill,
+  totalPointsOf,
   weightOf,
-  type ContextKind,
-  type Numbering,
+  type Obligation,
+  type SectionKind,
 } from './wording.ts';
 
 /**
- * Requirements read from a bid's files: numbered clauses with must/shall/mandatory wording, returnable schedules
- * and forms, evaluation criteria with their weights and conditions for participation, each with the page and
- * characters it came from. A pure function of the pages' text: rules, no model.
+ * Requirements read from a bid's files by rules, no model: sentences that oblige or ask (the grammar in
+ * wording.ts, imperatives addressed to the tenderer included), each list item under a lead-in with the lead-in's
+ * force, evaluation criteria with their weights, each returnable schedule or form as its own row, conditions for
+ * participation, and the instructions to tenderers (how, where, when and in what form to lodge), which are
+ * `instruction` and never a gap. What a passage holds is read from its headings and numbering, not from one
+ * phrase. Each requirement keeps its file, page and character span, so its text is a verbatim slice of the page.
  */
 
-export const requirementKinds = ['clause', 'schedule', 'criterion', 'condition'] as const;
+export const requirementKinds = ['clause', 'schedule', 'criterion', 'condition', 'instruction'] as const;
 export type RequirementKind = (typeof requirementKinds)[number];
 
 export interface BidFilePages {
@@ -47,7 +57,7 @@ export interface ExtractedRequirement {
   /** An evaluation criterion's weight in percent, when the document states one. */
   weight: number | null;
   source: RequirementSource;
-  /** 0..1: how sure the rule that found it is (explicit "must" in a numbered clause scores highest). */
+  /** 0..1: how sure the rule that found it is (an explicit "must" in a numbered clause scores highest). */
   confidence: number;
 }
 
@@ -55,21 +65,31 @@ export function extractRequirements(files: readonly BidFilePages[]): ExtractedRe
   return files.flatMap((file) => new FileReading(file).requirements());
 }
 
-/** A sentence shorter than this many words with a percentage in it reads as a criterion's title. */
-const maxCriterionTitleWords = 15;
+/** A criterion's title is at most this many words. */
+const maxTitleWords = 15;
+/** An item of a list without numbering (a .docx list loses it) is at most this many words. */
+const maxBareItemWords = 40;
 
-interface Block {
-  numbering: Numbering | null;
-  ref: string | null;
-  /** The block's text with a space between lines, and where each of its characters sits in the page text. */
-  text: string;
-  offsets: number[];
-}
+const words = (text: string): number => text.split(/\s+/).filter((word) => word !== '').length;
+
+/** What items under a lead-in are. */
+type ItemKind = 'clause' | 'schedule' | 'criterion' | 'condition' | 'instruction';
 
 interface LeadIn {
-  /** true: the lead-in obliges ("The Respondent must:"); false: it asks ("should"); null: it does neither. */
+  /** true: the lead-in obliges ("The Respondent must:"); false: it asks; null: neither. */
   mandatory: boolean | null;
-  hint: ContextKind | null;
+  kind: ItemKind;
+  /** The lead-in paragraph's own numbering: an item numbered as it is (or above) ends the list. */
+  numbering: Numbering | null;
+  /** Items without numbering follow (a .docx list, a form's lines). */
+  bare: boolean;
+  /** Items seen so far. */
+  items: number;
+}
+
+interface Section {
+  kind: SectionKind | null;
+  title: string;
 }
 
 /** The clause number and the list items open under it, outermost first ("5", then "(a)", then "(ii)"). */
@@ -78,35 +98,16 @@ interface ClauseRefs {
   items: { key: string; label: string }[];
 }
 
-const noRefs = (): ClauseRefs => ({ number: null, items: [] });
-
-const bareWeight = /^(\d{1,3}(?:\.\d+)?)\s?%$/;
-const trailingPassFail = /^(.*\S)\s*pass\s*\/\s*fail$/i;
-const trailingPercent = /^(.*?\D)\s*(\d{1,3}(?:\.\d+)?\s?%)$/;
-
-function words(text: string): number {
-  return text.split(/\s+/).filter((word) => word !== '').length;
-}
-
-/** A short title-like line: a heading, a criterion's name in a table, or a document in a list of schedules. */
-function isShortTitle(text: string): boolean {
-  return text.length <= 80 && words(text) <= 10 && !/[.;:,]$/.test(text) && /^[A-Z0-9("']/.test(text) && obligationOf(text) === null && weightOf(text) === null;
-}
-
-/** A heading that ends a list of schedules: PART or SECTION, capitals, or a single-number clause ("5. Conditions"). */
-function isTopHeading(text: string, numbering: Numbering | null): boolean {
-  return /^(part|section)\b/i.test(text) || (/[A-Z]/.test(text) && text === text.toUpperCase()) || (numbering?.level === 'number' && !numbering.label.includes('.'));
-}
-
-/** Sentence ends: a full stop, question or exclamation mark before a capital, except after "No." or "e.g.". */
+/** Sentence ends: a full stop, question or exclamation mark (and any closing markup) before a capital. */
 function sentenceRanges(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   let start = 0;
-  for (const match of text.matchAll(/[.!?](?=\s+[A-Z(])/g)) {
-    const before = text.slice(Math.max(0, match.index - 5), match.index + 1);
-    if (/\b(No|e\.g|i\.e|etc|Pty|Cth|Qld|Vic)\.$/.test(before)) continue;
-    ranges.push([start, match.index + 1]);
-    start = match.index + 1;
+  for (const match of text.matchAll(/[.!?]["'”’)\]*_]*(?=\s+[>*_"'“‘(\\[]*[A-Z0-9(])/g)) {
+    const before = text.slice(Math.max(0, match.index - 6), match.index + 1);
+    if (/(?:\b(?:No|e\.g|i\.e|etc|Pty|Ltd|Inc|Co|Cth|Qld|Vic|St|Mr|Ms|Mrs|Dr|vs|approx|Sec|Art|para|p|pp|Vol|Fig|U\.S|U\.K|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|\b[A-Z]\.)$/.test(before)) continue;
+    const end = match.index + match[0].length;
+    ranges.push([start, end]);
+    start = end;
   }
   ranges.push([start, text.length]);
   return ranges
@@ -115,129 +116,310 @@ function sentenceRanges(text: string): [number, number][] {
       const lead = slice.length - slice.trimStart().length;
       return [from + lead, from + slice.trimEnd().length];
     })
-    .filter(([from, to]) => to > from);
+    .filter(([from, to]) => to > from && /[A-Za-z]/.test(text.slice(from, to)));
+}
+
+/** A short run of title words at the start of a paragraph ("Format.", "c. Cover Page.", "**Price:**") before its first sentence. */
+function inlineHeadingOf(paragraph: Paragraph): number | null {
+  const emphasised = /^\s*(?:[>\s]*)(\*\*|__|\*|_)([^*_]{2,80}?)[.:]?\1[.:]?\s+(?=\S)/.exec(paragraph.text);
+  if (emphasised && words(emphasised[2]!) <= 10 && obligationOf(emphasised[2]!) === null) return emphasised[0].length;
+  const plain = /^([A-Z][A-Za-z0-9/&'’,()\- ]{1,70}?)[.:]\s+(?=[A-Z*"“])/.exec(paragraph.text);
+  if (!plain) return null;
+  const title = plain[1]!;
+  const titleWords = title.split(/\s+/);
+  if (titleWords.length > 8 || obligationOf(title) !== null || /\b(?:is|are|was|were|will|the\s+\w+\s+of)\b/i.test(title)) return null;
+  const capitalised = titleWords.filter((word) => /^[A-Z0-9(]/.test(word)).length;
+  return capitalised >= Math.ceil(titleWords.length * 0.6) ? plain[0].length : null;
+}
+
+function isTitle(plain: string): boolean {
+  if (plain.length > 110 || !/^[A-Z0-9("'“‘]/.test(plain) || /[;,]$/.test(plain)) return false;
+  const titleWords = plain.replace(/[.:]$/, '').split(/\s+/);
+  if (titleWords.length > 14) return false;
+  if (/[.]$/.test(plain) && /\.\s/.test(plain.slice(0, -1))) return false;
+  const capitalised = titleWords.filter((word) => /^[A-Z0-9("'“‘&–—/-]/.test(word)).length;
+  return capitalised >= Math.ceil(titleWords.length * 0.5) && obligationOf(plain) === null;
+}
+
+/** A heading line in capitals, with PART or SECTION, or with a single-number clause ("5. Conditions"): it opens a major section. */
+function isMajorHeading(paragraph: Paragraph): boolean {
+  const plain = paragraph.plain;
+  if (paragraph.markedHeading && /^#{1,2}[^#]/.test(paragraph.text.trimStart())) return true;
+  if (/^(?:part|section|stage|volume)\b/i.test(plain)) return true;
+  if (/[A-Z]/.test(plain) && plain === plain.toUpperCase() && words(plain) >= 2) return true;
+  return paragraph.numbering?.level === 'number' && /^\d+(?:\.0)?$/.test(paragraph.numbering.label);
 }
 
 class FileReading {
   readonly #file: BidFilePages;
   readonly #found: ExtractedRequirement[] = [];
-  #page = 0;
-  #pageText = '';
-  #refs: ClauseRefs = noRefs();
+  readonly #paragraphs: Paragraph[];
+  #major: Section = { kind: null, title: '' };
+  #minor: Section | null = null;
+  #refs: ClauseRefs = { number: null, items: [] };
   #lastLetter: string | null = null;
-  #context: ContextKind | null = null;
   #leadIn: LeadIn | null = null;
+  /** The sub-heading the current paragraphs sit under, and whether a schedule row was taken from under it. */
+  #subsection: { title: string; schedule: boolean; criterion: boolean } | null = null;
   #tableWeighs = false;
-  #block: Block | null = null;
-  /** A title line waiting to learn whether the next line is its weight (a .docx table puts cells on lines). */
-  #titleAwaitingWeight: PageLine | null = null;
+  /** Returnables already given a row, by name, so one named again is a clause. */
+  readonly #returnables = new Set<string>();
+  readonly #totalPoints: number | null;
 
   constructor(file: BidFilePages) {
     this.#file = file;
+    this.#paragraphs = paragraphsOf(file.pages);
+    this.#totalPoints = file.pages.map((page) => totalPointsOf(page.text.replace(/\s+/g, ' '))).find((total) => total !== null) ?? null;
   }
 
   requirements(): ExtractedRequirement[] {
-    const pages = this.#file.pages.map((page) => ({ n: page.n, text: page.text, lines: pageLines(page.text) }));
-    const isFurniture = furnitureTest(pages.map((page) => page.lines));
-    for (const page of pages) {
-      this.#page = page.n;
-      this.#pageText = page.text;
-      const lines = page.lines.filter((line) => !isFurniture(line));
-      // The next line with text after each line, found in one pass from the end.
-      const nextFilled: (PageLine | null)[] = [];
-      let following: PageLine | null = null;
-      for (let index = lines.length - 1; index >= 0; index--) {
-        nextFilled[index] = following;
-        if (lines[index]!.text !== '') following = lines[index]!;
-      }
-      for (const [index, line] of lines.entries()) this.#readLine(line, nextFilled[index] ?? null);
-      this.#closeBlock();
-      this.#titleAwaitingWeight = null;
-    }
+    for (const [index, paragraph] of this.#paragraphs.entries()) this.#read(paragraph, this.#paragraphs[index + 1] ?? null);
     return this.#found;
   }
 
-  #readLine(line: PageLine, next: PageLine | null): void {
-    const text = line.text;
-    if (text === '') return this.#closeBlock();
-    const weightCell = bareWeight.exec(text);
-    if (weightCell && this.#titleAwaitingWeight) {
-      this.#emit(this.#titleAwaitingWeight.start, this.#titleAwaitingWeight.end, 'criterion', false, Number(weightCell[1]), 0.8);
-      this.#titleAwaitingWeight = null;
-      return;
+  get #context(): SectionKind | null {
+    return this.#minor?.kind ?? this.#major.kind;
+  }
+
+  #read(paragraph: Paragraph, next: Paragraph | null): void {
+    if (paragraph.cells) return this.#readRow(paragraph, next);
+    const numbering = paragraph.numbering ? afterLetter(paragraph.numbering, this.#lastLetter) : null;
+    const plain = paragraph.plain;
+    if (plain === '' || /^[_\s.:-]+$/.test(plain)) return;
+    if (this.#leadIn && this.#isItem(paragraph, numbering, next)) {
+      this.#advanceRefs(numbering);
+      return this.#readItem(paragraph, this.#leadIn);
     }
-    if (isHeaderRow(text.split('\t'))) {
-      this.#closeBlock();
-      this.#tableWeighs ||= /weight/i.test(text);
-      return;
-    }
-    if (this.#readTableRow(line)) return;
-    const numbering = numberingOf(text, this.#lastLetter);
-    const body = numbering ? text.slice(numbering.length) : text;
-    if (!numbering && this.#block && this.#continues(this.#block, text)) return this.#extendBlock(line);
-    this.#closeBlock();
+    this.#leadIn = null;
+    if (this.#isHeading(paragraph, next)) return this.#readHeading(paragraph, numbering);
     this.#advanceRefs(numbering);
-    if (isShortTitle(body)) return this.#readTitle(line, numbering, body, next);
-    this.#block = { numbering, ref: this.#ref(), text: '', offsets: [] };
-    this.#extendBlock({ text: body, start: line.start + (numbering?.length ?? 0), end: line.end });
+    if (numbering && numbering.level !== 'number' && this.#context === 'criterion' && this.#readCriterionTitle(paragraph)) return;
+    if (this.#readWeighted(paragraph)) return;
+    this.#readProse(paragraph, numbering);
   }
 
-  /** A line that carries on the open block: it starts in lower case, or the block has not finished its sentence. */
-  #continues(block: Block, text: string): boolean {
-    if (/^[a-z]/.test(text)) return true;
-    if (/[.:;]$/.test(block.text)) return false;
-    // A criterion's title with its weight is complete without a full stop.
-    return weightOf(block.text) === null;
-  }
-
-  #extendBlock(line: PageLine): void {
-    const block = this.#block!;
-    if (block.text !== '') {
-      block.text += ' ';
-      block.offsets.push(block.offsets.at(-1)! + 1);
-    }
-    block.text += line.text;
-    for (let offset = line.start; offset < line.end; offset++) block.offsets.push(offset);
-  }
-
-  /** A table row, tab-separated or with its last cell run on ("...Requirements30%", "...contract.Pass/Fail"). */
-  #readTableRow(line: PageLine): boolean {
-    const text = line.text;
-    const cells = text.includes('\t') ? text.split('\t') : null;
-    const passFail = trailingPassFail.exec(text);
-    const percent = trailingPercent.exec(text);
-    const runOn = !cells && (passFail ?? percent);
-    if (!cells && !(runOn && words(runOn[1]!) <= maxCriterionTitleWords && obligationOf(runOn[1]!) === null)) return false;
-    this.#closeBlock();
-    const hint = this.#leadIn?.hint ?? this.#context;
-    const lastCell = (cells ? cells.at(-1)! : runOn ? runOn[2] ?? 'Pass/Fail' : '').trim();
-    const confidence = cells ? 0.85 : 0.7;
-    if (/pass\s*\/\s*fail/i.test(lastCell) || (passFail && !cells)) {
-      this.#emit(line.start, line.end, 'condition', true, null, confidence);
-      return true;
-    }
-    const weight = bareWeight.test(lastCell) ? weightOf(lastCell) : this.#tableWeighs && /^\d{1,3}$/.test(lastCell) ? Number(lastCell) : null;
-    if (weight !== null && hint !== 'condition') this.#emit(line.start, line.end, 'criterion', false, weight, confidence);
-    else if (hint === 'schedule') this.#emit(line.start, line.end, 'schedule', this.#leadIn?.mandatory ?? true, null, confidence - 0.1);
+  #isHeading(paragraph: Paragraph, next: Paragraph | null): boolean {
+    if (paragraph.markedHeading || paragraph.emphasised) return words(paragraph.plain) <= 20;
+    const plain = paragraph.plain;
+    if (!isTitle(plain) || weightOf(plain) !== null) return false;
+    if (/:$/.test(plain)) return true;
+    // A bullet or a lettered line in a list of titles is an item, unless prose follows it under it.
+    if (paragraph.numbering && paragraph.numbering.level !== 'number' && next?.numbering && next.numbering.style === paragraph.numbering.style) return false;
+    if (paragraph.numbering?.level === 'bullet') return false;
     return true;
   }
 
-  #readTitle(line: PageLine, numbering: Numbering | null, body: string, next: PageLine | null): void {
-    const hint = this.#leadIn?.hint ?? this.#context;
-    const start = line.start + (numbering?.length ?? 0);
-    if (next && (bareWeight.test(next.text) || (this.#tableWeighs && /^\d{1,3}$/.test(next.text)))) {
-      this.#titleAwaitingWeight = { text: body, start, end: line.end };
-      return;
+  #readHeading(paragraph: Paragraph, numbering: Numbering | null): void {
+    const title = paragraph.plain.replace(/[.:]$/, '');
+    const kind = sectionKindOf(title);
+    if (isMajorHeading(paragraph) || (kind !== null && kind !== this.#major.kind && !paragraph.numbering && this.#minor === null)) {
+      this.#major = { kind, title };
+      this.#minor = null;
+      if (!numbering) this.#refs = { number: null, items: [] };
+    } else {
+      this.#minor = { kind: kind ?? this.#major.kind, title };
     }
-    if (hint === 'schedule' && !isTopHeading(body, numbering)) {
-      this.#emit(start, line.end, 'schedule', this.#leadIn?.mandatory ?? true, null, namesDocument(body) ? 0.8 : 0.65);
-      return;
-    }
-    // A heading: it opens a passage whose heading may say what its requirements are.
-    this.#context = contextOf(body);
-    this.#leadIn = null;
+    this.#advanceRefs(numbering);
+    this.#subsection = { title, schedule: false, criterion: false };
     this.#tableWeighs = false;
-    if (!numbering && isTopHeading(body, null)) this.#refs = noRefs();
+    // A heading that names a form or schedule to return is that returnable's row ("SUBMITTAL FORM A – Offeror Information").
+    if (/\b(?:submittal|response|returnable|tender|offer|bid)\s+(?:form|schedule)\b|^(?:form|schedule)\s+[A-Z0-9]{1,3}\b/i.test(title) && !this.#returnables.has(title.toLowerCase())) {
+      this.#returnables.add(title.toLowerCase());
+      this.#emit(paragraph, 0, paragraph.text.length, 'schedule', !/\bif\s+applicable\b|\(if\b/i.test(title), null, 0.7);
+    }
+    // A heading ending in a colon introduces what follows it, as a lead-in does.
+    if (/:\s*[*_]*$/.test(paragraph.text.trim())) this.#openLeadIn(paragraph, paragraph.plain, null, numbering);
+  }
+
+  /** Whether a paragraph is an item of the list the open lead-in introduced. */
+  #isItem(paragraph: Paragraph, numbering: Numbering | null, next: Paragraph | null): boolean {
+    const leadIn = this.#leadIn!;
+    if (paragraph.markedHeading || paragraph.emphasised) return false;
+    if (numbering) {
+      if (!leadIn.numbering) return true;
+      if (numbering.level === leadIn.numbering.level && numbering.style === leadIn.numbering.style) return false;
+      if (numbering.level === 'number' && leadIn.numbering.level === 'number') return numbering.label.startsWith(`${leadIn.numbering.label}.`);
+      return numbering.level !== 'number' || leadIn.numbering.level !== 'number';
+    }
+    if (!leadIn.bare && leadIn.items > 0) return false;
+    const plain = paragraph.plain;
+    if (words(plain) > maxBareItemWords) return false;
+    // A title with prose under it is the next heading, not the last item.
+    if (leadIn.items > 0 && isTitle(plain) && !/[;,]$|\band$|\bor$/.test(plain) && next && !next.numbering && words(next.plain) > 12) return false;
+    return true;
+  }
+
+  #openLeadIn(paragraph: Paragraph, sentence: string, obligation: Obligation | null, numbering: Numbering | null): void {
+    const inherited = this.#leadIn;
+    const own = obligation === 'mandatory' ? true : obligation === 'optional' ? false : null;
+    this.#leadIn = {
+      mandatory: own ?? inherited?.mandatory ?? (this.#context === 'condition' ? true : null),
+      kind: this.#itemKindOf(sentence, inherited?.kind ?? null),
+      numbering,
+      bare: !paragraph.numbering || paragraph.blankBefore,
+      items: 0,
+    };
+  }
+
+  /** What the items under a lead-in are, from its words and the section it sits in. */
+  #itemKindOf(leadIn: string, inherited: ItemKind | null): ItemKind {
+    if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\bfields?\b|\binformation\b/i.test(leadIn)) return 'schedule';
+    if (/\bspecifications?\b|\bformat(?:ted|ting)?\b|\blegend\b|\bsubject\s+line\b/i.test(leadIn)) return 'instruction';
+    if (/\bmust\s+be\s+met\b|\bmandatory\s+requirements\b|\bminimum\b|\bconditions?\b|\beligib|\bpass\s*\/\s*fail\b|\bacceptable\s*\/\s*unacceptable\b/i.test(leadIn) || this.#context === 'condition') return 'condition';
+    if (this.#context === 'criterion' && obligationOf(leadIn) !== 'mandatory') return 'criterion';
+    return inherited ?? 'clause';
+  }
+
+  /** An item under a lead-in: with wording of its own it is read as a sentence, else it takes the lead-in's force. */
+  #readItem(paragraph: Paragraph, leadIn: LeadIn): void {
+    leadIn.items++;
+    const sentences = sentenceRanges(paragraph.text);
+    const first = sentences[0];
+    if (!first) return;
+    const firstText = plainText(paragraph.text.slice(...first));
+    const own = obligationOf(firstText);
+    if (leadIn.kind === 'criterion' && own === null) {
+      this.#markCriterion();
+      return this.#emit(paragraph, first[0], first[1], 'criterion', false, this.#weightOf(paragraph.plain), 0.7);
+    }
+    if (own !== null && !(leadIn.kind === 'schedule' && words(firstText) <= maxTitleWords && !/[.]$/.test(firstText))) return this.#readSentences(paragraph, sentences, leadIn);
+    if (leadIn.mandatory === null && leadIn.kind !== 'schedule' && leadIn.kind !== 'condition') return this.#readSentences(paragraph, sentences.slice(1), leadIn);
+    const mandatory = leadIn.mandatory ?? true;
+    let kind: RequirementKind = leadIn.kind;
+    if (kind === 'schedule') {
+      const name = returnableName(firstText);
+      if (this.#returnables.has(name)) kind = 'clause';
+      else this.#returnables.add(name);
+      if (/\bif\s+applicable\b|\(if\b|\bif\s+(?:any|using|required)\b/i.test(firstText)) return this.#emit(paragraph, first[0], first[1], kind, false, null, 0.7);
+    }
+    this.#emit(paragraph, first[0], first[1], kind, mandatory, null, 0.75);
+    this.#readSentences(paragraph, sentences.slice(1), leadIn);
+  }
+
+  /** A row of a table: weights, pass/fail, answers of a certification, returnables. */
+  #readRow(paragraph: Paragraph, next: Paragraph | null): void {
+    const cells = paragraph.cells!;
+    if (isHeaderRow(cells)) {
+      this.#tableWeighs ||= cells.some((cell) => /weight|points|%/i.test(cell));
+      return;
+    }
+    const last = cells.at(-1) ?? '';
+    if (/pass\s*\/\s*fail/i.test(last)) return this.#emit(paragraph, 0, paragraph.text.length, 'condition', true, null, 0.85);
+    const weight = /^\d{1,3}(?:\.\d+)?\s?%$/.test(last) ? weightOf(last) : this.#tableWeighs && /^\d{1,3}$/.test(last) ? Number(last) : null;
+    if (weight !== null && this.#context !== 'condition' && cells.length >= 2) return this.#emit(paragraph, 0, paragraph.text.length, 'criterion', false, weight, 0.85);
+    if (/^\d{1,3}$/.test(last)) return; // a contents line or a count
+    if (this.#context === 'schedule' && cells.length <= 3 && words(cells[0]!) <= maxTitleWords) return this.#emit(paragraph, 0, paragraph.text.length, 'schedule', true, null, 0.7);
+    void next;
+  }
+
+  /** A list item in an evaluation section that names a criterion ("- Technical Approach", "(b) Price"). */
+  #readCriterionTitle(paragraph: Paragraph): boolean {
+    const [first] = sentenceRanges(paragraph.text);
+    if (!first) return false;
+    const title = plainText(paragraph.text.slice(...first)).replace(/[:.]$/, '');
+    if (words(title) > maxTitleWords || obligationOf(title) !== null) return false;
+    if (/\b(?:rating|ratings)\b/i.test(title) && !/\bfactor\b/i.test(title)) return false;
+    this.#markCriterion();
+    this.#emit(paragraph, first[0], first[1], 'criterion', false, this.#weightOf(paragraph.plain), 0.75);
+    this.#readSentences(paragraph, sentenceRanges(paragraph.text).slice(1), null);
+    return true;
+  }
+
+  #markCriterion(): void {
+    if (this.#subsection) this.#subsection.criterion = true;
+  }
+
+  /** A criterion's weight: written as a percentage or weighting, or its points against the document's total. */
+  #weightOf(text: string): number | null {
+    const written = weightOf(text);
+    if (written !== null) return written;
+    const points = pointsOf(text);
+    return points !== null && this.#totalPoints !== null && points < this.#totalPoints ? Math.round((points / this.#totalPoints) * 1000) / 10 : null;
+  }
+
+  /** A short line with a weight ("Technical Approach – 10% (100 points)", "Price: 40 per cent") is a criterion. */
+  #readWeighted(paragraph: Paragraph): boolean {
+    const [first] = sentenceRanges(paragraph.text);
+    if (!first) return false;
+    const text = plainText(paragraph.text.slice(...first));
+    const weight = weightOf(text);
+    if (weight === null || words(text) > maxTitleWords + 4 || obligationOf(text) !== null) return false;
+    if (/\b(?:test\s+coverage|error\s+free|uptime|availability|discount|accuracy|gst|vat|tax|retention|interest|deposit|insurance)\b/i.test(text)) return false;
+    this.#markCriterion();
+    this.#emit(paragraph, first[0], first[1], 'criterion', false, weight, 0.85);
+    return true;
+  }
+
+  #readProse(paragraph: Paragraph, numbering: Numbering | null): void {
+    let from = 0;
+    const inline = inlineHeadingOf(paragraph);
+    if (inline !== null) {
+      const title = plainText(paragraph.text.slice(0, inline)).replace(/[.:]$/, '');
+      const kind = sectionKindOf(title);
+      if (numbering && (numbering.level === 'number' && /^\d+(?:\.0)?$/.test(numbering.label))) {
+        this.#major = { kind, title };
+        this.#minor = null;
+      } else if (kind !== null) this.#minor = { kind, title };
+      this.#subsection = { title, schedule: false, criterion: false };
+      from = inline;
+    }
+    const ranges = sentenceRanges(paragraph.text.slice(from)).map(([start, end]): [number, number] => [start + from, end + from]);
+    // A paragraph that opens with "Factor 1 – …" or "Criterion 2: …" in an evaluation section is that criterion.
+    if (this.#context === 'criterion' && ranges[0] && /^(?:factor|criterion|sub-?factor|evaluation\s+factor)\s+(?:\d+|[A-Z])\b/i.test(plainText(paragraph.text.slice(...ranges[0])))) {
+      const [start, end] = ranges[0];
+      this.#markCriterion();
+      this.#emit(paragraph, start, end, 'criterion', false, this.#weightOf(plainText(paragraph.text.slice(start, end))), 0.75);
+      return this.#readSentences(paragraph, ranges.slice(1), null);
+    }
+    this.#readSentences(paragraph, ranges, null);
+  }
+
+  /** Each sentence that obliges or asks is a requirement; one ending in a colon opens a list. */
+  #readSentences(paragraph: Paragraph, ranges: [number, number][], leadIn: LeadIn | null): void {
+    for (const [start, end] of ranges) {
+      const sentence = plainText(paragraph.text.slice(start, end));
+      let obligation = obligationOf(sentence);
+      if (introducesList(sentence) && (start === ranges.at(-1)?.[0] || /:\s*$/.test(sentence))) {
+        if (leadInNamesDocument(sentence) && obligation === 'mandatory' && !bindsTheBuyer(sentence)) this.#emitSentence(paragraph, start, end, sentence, obligation, leadIn);
+        this.#openLeadIn(paragraph, sentence, obligation ?? (tendererWill(sentence) ? 'mandatory' : null), paragraph.numbering);
+        continue;
+      }
+      if (obligation === null) {
+        if (this.#context === 'criterion' && this.#subsection && !this.#subsection.criterion && /^(?:each\s+\w+['’]s\s+)?(?:price|cost|pricing)\b[^.]*\b(?:will|shall)\s+be\s+evaluated\b|^(?:price|cost)\s+(?:quotes?|quotations?|proposals?)\s+will\s+be\s+evaluated\b/i.test(sentence)) {
+          this.#markCriterion();
+          this.#emit(paragraph, start, end, 'criterion', false, null, 0.6);
+        } else if (this.#totalPoints !== null && /\b\d+\s+points\s+(?:are|is|will\s+be)\s+(?:allocated|awarded|assigned|given)\s+(?:to|for)\b/i.test(sentence)) {
+          this.#emit(paragraph, start, end, 'criterion', false, this.#weightOf(sentence), 0.7);
+        }
+        continue;
+      }
+      if (tendererWill(sentence) && obligation === 'mandatory' && !/\bmust\b|\bshall\b|\brequired\b/i.test(sentence)) obligation = 'optional';
+      this.#emitSentence(paragraph, start, end, sentence, obligation, leadIn);
+    }
+  }
+
+  #emitSentence(paragraph: Paragraph, start: number, end: number, sentence: string, obligation: Obligation, leadIn: LeadIn | null): void {
+    const disqualifies = isDisqualifying(sentence);
+    if (bindsTheBuyer(sentence) && !disqualifies) return;
+    const mandatory = obligation === 'mandatory';
+    const context = this.#context;
+    let kind: RequirementKind = 'clause';
+    if (isLodging(sentence) && !(asksForDocument(sentence) && !/\bseparate\b|\bformat|\bpages?\b|\bportal\b|\be-?mail\b|\bno\s+later\b|\bdeadline\b|\bsubmitted\s+(?:in|via|through|to|by|electronically)\b/i.test(sentence))) kind = 'instruction';
+    else if (context === 'condition' || leadIn?.kind === 'condition' || disqualifies || (isParticipation(sentence) && context !== 'contract')) kind = 'condition';
+    else if (asksForDocument(sentence) && (context === 'instruction' || context === 'schedule' || leadIn?.kind === 'schedule' || this.#subsection !== null)) {
+      const name = returnableName(sentence);
+      if (!this.#returnables.has(name)) {
+        this.#returnables.add(name);
+        kind = 'schedule';
+        if (this.#subsection) this.#subsection.schedule = true;
+      }
+    } else if ((context === 'instruction' || context === 'schedule') && mandatory && this.#subsection && !this.#subsection.schedule && namesDocument(this.#subsection.title) && !/\bformat|\blimit|\brules?\b|\bvalid/i.test(this.#subsection.title)) {
+      // The first thing a sub-heading naming a part of the response ("Staffing Plan") asks for is that part.
+      this.#subsection.schedule = true;
+      kind = 'schedule';
+    }
+    const conditional = kind === 'schedule' && /\bif\s+applicable\b|\bif\s+(?:the\s+)?(?:offeror|tenderer|respondent|quoter|bidder)\s+(?:has|have|is|uses|proposes)\b/i.test(sentence);
+    this.#emit(paragraph, start, end, kind, mandatory && !conditional, null, obligation === 'optional' ? 0.6 : paragraph.numbering ? 0.9 : 0.8);
   }
 
   /**
@@ -263,60 +445,29 @@ class FileReading {
     return ref === '' ? null : ref;
   }
 
-  #closeBlock(): void {
-    const block = this.#block;
-    if (!block) return;
-    this.#block = null;
-    this.#titleAwaitingWeight = null;
-    const span = (from: number, to: number): [number, number] => [block.offsets[from]!, block.offsets[to - 1]! + 1];
-    const weight = weightOf(block.text);
-    if (weight !== null && words(block.text) <= maxCriterionTitleWords && obligationOf(block.text) === null) {
-      this.#emit(...span(0, block.text.length), 'criterion', false, weight, 0.9, block.ref);
-      this.#leadIn = null;
-      return;
-    }
-    const parent = this.#leadIn;
-    const listItem = block.numbering !== null && block.numbering.level !== 'number';
-    const hint = parent?.hint ?? this.#context;
-    let opensList = false;
-    for (const [index, [from, to]] of sentenceRanges(block.text).entries()) {
-      const sentence = block.text.slice(from, to);
-      const obligation = obligationOf(sentence) ?? (isHandInInstruction(sentence) ? 'mandatory' : null);
-      if (introducesList(sentence)) {
-        const promises = obligation === null && isTendererPromise(sentence);
-        const own = obligation === 'mandatory' || promises ? true : obligation === 'optional' ? false : null;
-        // A list inside an item of another list ("(i) an outline of its approach, including:") obliges as the outer one does.
-        const inherited = listItem ? parent : null;
-        this.#leadIn = { mandatory: own ?? inherited?.mandatory ?? null, hint: contextOf(sentence) ?? inherited?.hint ?? null };
-        opensList = true;
-        continue;
-      }
-      if (obligation === null) {
-        // An item under a lead-in says what the lead-in asks for in its first sentence, without a verb of its own.
-        if (index === 0 && listItem && parent) this.#readListItem(parent, block, span(from, to));
-        continue;
-      }
-      if (isBuyerSentence(sentence)) continue;
-      const kind: RequirementKind =
-        hint === 'condition' ? 'condition' : asksForDocument(sentence) || isHandInInstruction(sentence) ? 'schedule' : 'clause';
-      const mandatory = obligation === 'mandatory' || kind === 'condition';
-      this.#emit(...span(from, to), kind, mandatory, null, obligation === 'optional' ? 0.6 : kind === 'clause' && block.numbering ? 0.9 : 0.85, block.ref);
-    }
-    if (!opensList && !listItem) this.#leadIn = null;
-  }
-
-  /** An item under a lead-in ("The Respondent must:", "the following criteria:") that states nothing itself. */
-  #readListItem(leadIn: LeadIn, block: Block, [start, end]: [number, number]): void {
-    const hint = leadIn.hint ?? this.#context;
-    if (hint === 'criterion' && leadIn.mandatory === null) return this.#emit(start, end, 'criterion', false, weightOf(block.text), 0.7, block.ref);
-    if (hint === 'condition') return this.#emit(start, end, 'condition', true, null, 0.8, block.ref);
-    if (leadIn.mandatory === null) return;
-    const kind: RequirementKind = hint === 'schedule' ? 'schedule' : 'clause';
-    this.#emit(start, end, kind, leadIn.mandatory, null, 0.75, block.ref);
-  }
-
-  #emit(start: number, end: number, kind: RequirementKind, mandatory: boolean, weight: number | null, confidence: number, ref: string | null = this.#ref()): void {
-    const text = this.#pageText.slice(start, end).replace(/\s+/g, ' ').trim();
-    this.#found.push({ ref, text, kind, mandatory, weight: kind === 'criterion' ? weight : null, source: { file_id: this.#file.file_id, page: this.#page, start, end }, confidence });
+  #emit(paragraph: Paragraph, from: number, to: number, kind: RequirementKind, mandatory: boolean, weight: number | null, confidence: number): void {
+    const start = paragraph.offsets[from]!;
+    const end = paragraph.offsets[to - 1]! + 1;
+    const page = this.#file.pages.find((candidate) => candidate.n === paragraph.page)!;
+    const text = page.text.slice(start, end).replace(/\s+/g, ' ').trim();
+    this.#found.push({
+      ref: this.#ref(),
+      text,
+      kind,
+      mandatory: kind === 'criterion' ? false : mandatory,
+      weight: kind === 'criterion' ? weight : null,
+      source: { file_id: this.#file.file_id, page: paragraph.page, start, end },
+      confidence,
+    });
   }
 }
+
+/** A returnable's name for telling one named again: its words without numbering, parentheses and filler. */
+function returnableName(text: string): string {
+  const named = /\b((?:[a-z]+\s+){0,3}?(?:schedule|form|declaration|certificate|certification|statement|plan|letters?\s+of\s+\w+|cover\s+(?:page|letter|sheet)|quotation|quote|proposal|narrative|resumes?|agreement|questionnaire|checklist|template|attachment\s+\w+|volume\s+\w+))\b/i.exec(text.toLowerCase().replace(/\([^)]*\)/g, ' '));
+  const name = named ? named[1]! : text.toLowerCase().replace(/\([^)]*\)/g, ' ');
+  return name.replace(/\b(?:a|an|the|its|their|your|signed|separate|completed?|one|and|of)\b/g, ' ').replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+void isImperative;
+void isAnswerCell;

@@ -1,120 +1,232 @@
 /**
- * The wording tender documents use: clause numbering, obligation verbs, and the headings and words that say a
- * passage is about evaluation criteria, conditions for participation or returnable schedules.
+ * The wording of tender documents, as rules: the grammar of obligation, who a sentence binds, what a heading
+ * says its passage holds, how weights are written, and the words of lodging, returnables and participation.
+ * Every word here is general tender vocabulary (RFT, RFQ, RFP, ITO, EOI, in AU, NZ, UK and US use); nothing is
+ * taken from one document.
  */
 
-export type ContextKind = 'criterion' | 'condition' | 'schedule';
+export type Obligation = 'mandatory' | 'optional';
 
-export type NumberingLevel = 'number' | 'letter' | 'roman' | 'upper' | 'bullet';
+/** Verbs and phrases that oblige. */
+const obliging = new RegExp(
+  [
+    String.raw`\bmust\b`,
+    String.raw`\bshall\b`,
+    String.raw`\b(?:is|are|will\s+be|be|being)\s+required\b`,
+    String.raw`\brequired\s+to\b`,
+    String.raw`\b(?:is|are)\s+to\s+(?!date\b)\w`,
+    String.raw`\bneeds?\s+to\b`,
+    String.raw`(?<!non-)(?<!non\s)\bmandatory\b`,
+    String.raw`\bcannot\b`,
+    String.raw`\bmay\s+not\b`,
+    String.raw`\b(?:agrees?|agreed)\s+(?:to|that|not\s+to)\b`,
+    String.raw`\b(?:represents?|certif(?:y|ies)|warrants?)\s+(?:that|to)\b`,
+    String.raw`^(?:by\s+(?:submission|submitting|signing)\b[^,]*,\s*)?(?:the\s+)?(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?)\s+(?:hereby\s+)?(?:certif(?:y|ies)|represents?|warrants?|confirms?|accepts?|acknowledges?|agrees?|complies|undertakes?|declares?)\b`,
+    String.raw`\b(?:is|are)\s+responsible\s+for\b`,
+    String.raw`\bit\s+is\s+(?:a\s+requirement|your\s+responsibility|the\s+\w+'?s?\s+responsibility)\b`,
+    String.raw`\b(?:is|are)\s+not\s+(?:permitted|allowed)\b`,
+    String.raw`\bnot\s+to\s+exceed\b`,
+    String.raw`\bunder\s+no\s+circumstances\b`,
+    String.raw`\bhave\s+to\b`,
+    String.raw`\bis\s+limited\s+to\b|\bare\s+limited\s+to\b`,
+  ].join('|'),
+  'i',
+);
 
-export interface Numbering {
-  level: NumberingLevel;
-  /** The label without brackets or dots: "3.1", "a", "iv", "B"; '' for a bullet. */
-  label: string;
-  /** How it is written, the label replaced by x: "(x)", "x).", "x.". Two lists of one level in different styles nest. */
-  style: string;
-  /** Characters the numbering takes at the start of the line, spaces included. */
-  length: number;
-}
+/** What happens to a tender that fails it: these sentences state a condition, however they are worded. */
+const disqualifying =
+  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall|may)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)/i;
 
-function numbering(level: NumberingLevel, label: string, token: string): Numbering {
-  return { level, label, style: label === '' ? token.trim() : token.trim().replace(label, 'x'), length: token.length };
-}
+/** Verbs and phrases that ask without obliging. */
+const asking =
+  /\bshould\b|\bmay\b|\b(?:is|are)\s+(?:strongly\s+)?(?:encouraged|expected|requested|invited|advised|asked)\b|\bcan\s+(?:be|also)\b|\bcould\b|\bmight\b|\bwould\s+(?:like|prefer)\b|\b(?:is|are)\s+preferred\b|\bprefer(?:s|red)?\b|\b(?:is|are)\s+(?:allowed|welcome)\b|\bnot\s+required\b|\boptional\b/i;
 
-const numberToken = /^(\d{1,2}(?:\.\d{1,2}){0,3})[.)]?\s+(?=[A-Z(])/;
-const romanToken = /^(?:\(((?:x|ix|iv|v?i{1,3}|v))\)\.?|((?:x|ix|iv|v?i{1,3}|v))[.)]\.?)\s+/;
-const letterToken = /^(?:\(([a-z])\)\.?|([a-z])[.)]\.?)\s+/;
-const upperToken = /^\(([A-Z])\)\s+/;
-const bulletToken = /^[•▪◦‣–*-]\s+/;
+/** Verbs a sentence addressed to the tenderer starts with ("Provide …", "Please ensure …"). */
+const imperativeVerbs =
+  'provide|submit|include|describe|identify|list|complete|sign|attach|return|lodge|deliver|demonstrate|explain|detail|state|specify|indicate|outline|ensure|confirm|supply|prepare|furnish|develop|build|execute|maintain|deprecate|cultivate|leverage|lead|conduct|consult|coordinate|implement|establish|perform|manage|support|test|deploy|document|notify|comply|use|adhere|follow|limit|mark|address|write|place|publish|enter|select|answer|respond|upload|send|e-?mail|contact|direct|discuss|meet|obtain|retain|report|monitor|track|train|create|design|integrate|migrate|transition|assist|participate|attend|present|propose|quote|certify|acknowledge|read|review|verify|register|update|protect|secure|collaborate|facilitate|keep|make|give|show|summari[sz]e|clarify|define|determine|assess|remember|insert|fill|initial|date|check|tick|print|name|allow|retain|apply|arrange|avoid|do|refrain|take|go|note|see|refer|consider|observe|advise|inform|submit';
+const imperative = new RegExp(`^(?:please\\s+|be\\s+sure\\s+to\\s+|make\\s+sure\\s+(?:that\\s+)?|kindly\\s+)?(?:do\\s+not\\s+|never\\s+|also\\s+|then\\s+)?(?:${imperativeVerbs})\\b(?!\\s+(?:of|is|are|was|will|shall|must|may|can|should)\\b)`, 'i');
+const pleaseVerb = /^please\s+[a-z]/i;
+/** Imperatives that only point elsewhere ("See Section 4", "Refer to Attachment 2", "Note: …") ask nothing. */
+const pointer = /^(?:please\s+)?(?:see|refer\s+to|note(?!\s+that\b)|go\s+to)\b/i;
 
-/**
- * The numbering a line starts with, if any. `lastLetter` decides "(i)" and "(v)": after "(h)" or "(u)" they are
- * letters, otherwise roman numerals.
- */
-export function numberingOf(line: string, lastLetter: string | null): Numbering | null {
-  const number = numberToken.exec(line);
-  if (number) return numbering('number', number[1]!, number[0]);
-  const roman = romanToken.exec(line);
-  const romanLabel = roman ? (roman[1] ?? roman[2])! : null;
-  const followsLetter = romanLabel !== null && lastLetter !== null && romanLabel.length === 1 && lastLetter.charCodeAt(0) + 1 === romanLabel.charCodeAt(0);
-  if (roman && !followsLetter) return numbering('roman', romanLabel!, roman[0]);
-  const letter = letterToken.exec(line);
-  if (letter) return numbering('letter', (letter[1] ?? letter[2])!, letter[0]);
-  const upper = upperToken.exec(line);
-  if (upper) return numbering('upper', upper[1]!, upper[0]);
-  const bullet = bulletToken.exec(line);
-  if (bullet) return numbering('bullet', '', bullet[0]);
+/** How a sentence binds, from its wording alone. */
+export function obligationOf(sentence: string): Obligation | null {
+  const text = sentence.trim();
+  const asks = asking.test(text);
+  const obliges = obliging.test(text);
+  if (obliges && !(asks && !/\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|\bneeds?\s+to\b/i.test(text))) return 'mandatory';
+  if (disqualifying.test(text)) return 'mandatory';
+  if (isImperative(text)) return 'mandatory';
+  if (asks) return 'optional';
   return null;
 }
 
-const mandatoryWording = /\b(must|shall|(is|are|will be) required to|required to be|(is|are) to|(is|are) responsible for|it is a requirement|agrees (to|that))\b|(?<!non-)\bmandatory\b|\bmay\b.*\bonly if\b/i;
-const optionalWording = /\b(should|(is|are) encouraged to|may wish to|(is|are) preferred)\b/i;
-
-/** Whether a sentence obliges ('mandatory'), asks ('optional') or neither (null). */
-export function obligationOf(sentence: string): 'mandatory' | 'optional' | null {
-  if (mandatoryWording.test(sentence)) return 'mandatory';
-  if (optionalWording.test(sentence)) return 'optional';
-  return null;
+/** A sentence in the imperative, addressed to the tenderer. */
+export function isImperative(sentence: string): boolean {
+  const text = sentence.trim().replace(/^["'“‘(]+/, '');
+  if (pointer.test(text) && !pleaseVerb.test(text.replace(pointer, ''))) return false;
+  return imperative.test(text) || (pleaseVerb.test(text) && !/^please\s+note\b/i.test(text));
 }
 
-/** A sentence about what the buyer will or may do is not a requirement on the tenderer. */
-const buyerSubject = /^(the\s+)?(customer|department|principal|council|commonwealth|state|buyer|agency|dva|minister|evaluation panel|panel|we|our)\b/i;
-/** A tenderer's promise in a lead-in ("Each Respondent will:") obliges as "must" does. */
-const tendererSubject = /\b(tenderers?|respondents?|offerors?|suppliers?|contractors?|proponents?)\b/i;
-
-export function isBuyerSentence(sentence: string): boolean {
-  return buyerSubject.test(sentence.trim());
+/** Whether the sentence states a consequence of failing it (disqualification, not considered). */
+export function isDisqualifying(sentence: string): boolean {
+  return disqualifying.test(sentence);
 }
 
-export function isTendererPromise(sentence: string): boolean {
-  return tendererSubject.test(sentence) && /\bwill\b/i.test(sentence);
+/** The words before the first obliging or asking verb: who or what the sentence binds. */
+export function subjectOf(sentence: string): string {
+  const modal = /\b(?:must|shall|will|should|may|can(?:not)?|is|are|needs?|has|have|agrees?|represents?|certif(?:y|ies)|warrants?|acknowledges?|confirms?|accepts?)\b/i.exec(sentence);
+  const before = modal ? sentence.slice(0, modal.index) : sentence;
+  // "If the offeror fails, the Government may …": the subject follows the last comma of a leading clause.
+  const afterClause = /^(?:if|when|where|unless|upon|after|before|once|in\s+the\s+event|in\s+accordance|as|for|to|by|within|at|on|under|prior)\b[^,]*,\s*/i.exec(before);
+  return (afterClause ? before.slice(afterClause[0].length) : before).trim();
+}
+
+/** The buyer and its people: what they must or may do binds them, not the tenderer. */
+const buyerSubject =
+  /^(?:the\s+|each\s+|any\s+|an?\s+)?(?:government|(?:contracting|procurement|purchasing)\s+(?:officer|specialist|authority|agency)|co|cor|ko|agency|state|department|ministry|minister|buyer|customer|purchaser|principal|council|authority|client|owner|evaluat\w*(?:\s+(?:panel|committee|team|board))?|panel|committee|tender\s+board|we|us|our)\b/i;
+/** What a document, the contract or the process is or does: no one is bound by such a sentence. */
+const statementSubject =
+  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|notice|notification|amendments?)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]|rfx|solicitation|task\s+order|order|call\s+order|contract|agreement|bpa|itt|ito|eoi|document|section|pack|process|procurement|opportunity|framework|acquisition|requirement)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|it|there|this|that|which|these|those)\b/i;
+
+/** Whether an obliging sentence binds the buyer (or states what the document is) rather than the tenderer. */
+export function bindsTheBuyer(sentence: string): boolean {
+  const subject = subjectOf(sentence);
+  if (subject === '') return false;
+  if (/\b(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?|proposers?|you|your|firms?|companies|company)\b/i.test(subject) && !/^(?:the\s+)?(?:government|agency|state)\b/i.test(subject)) return false;
+  return buyerSubject.test(subject) || statementSubject.test(subject);
+}
+
+/** The tenderer named as the one who will do something ("The Contractor will submit …"): it asks, as "should" does. */
+export function tendererWill(sentence: string): boolean {
+  return /^(?:the\s+|each\s+|all\s+|any\s+)?(?:successful\s+|prospective\s+)?(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?)\s+will\s+\w/i.test(subjectOf(sentence) === '' ? sentence : sentence.trim());
 }
 
 /** "The following pre-conditions must be met:" introduces a list rather than stating a requirement. */
 export function introducesList(sentence: string): boolean {
-  return /:\s*$/.test(sentence) || /^the following\b/i.test(sentence.trim());
+  return /:\s*["'”’*)]*\s*$/.test(sentence) || /\b(?:the\s+following|as\s+follows|listed\s+below|stated\s+below|set\s+out\s+below|below)\s*[.:]?\s*$/i.test(sentence);
 }
 
-const conditionWords = /conditions? (for|of) participation|pre-?conditions?|pre-?qualification|mandatory criteri(a|on)|gate 1\b|pass\s*\/\s*fail/i;
-const criterionWords = /criteri(a|on)|qualitative requirements|evaluation approach|weightings?\b/i;
-const scheduleWords = /returnable schedules?|response forms?|tender schedules|what to lodge|tender form|appendices|required additional information|following (documents|schedules|information)/i;
+/** A lead-in whose own words name the returnable ("… submit a separate price quotation that includes the following:") is a row itself. */
+export function leadInNamesDocument(sentence: string): boolean {
+  const object = /\b(?:submit|provide|include|prepare|complete|return|furnish)\s+(?:a|an|one|the|its|their|your)\s+((?:\w+\s+){0,4}?)(quotation|quote|proposal|plan|statement|letter|form|schedule|certificate|certification|declaration|narrative|response|submission|agreement|attachment|volume)\b/i.exec(sentence);
+  return object !== null && !/\bfollowing\s*$/i.test(object[1] ?? '');
+}
 
-/** What a heading or a list's lead-in says its passage holds, if it says. */
-export function contextOf(text: string): ContextKind | null {
-  if (conditionWords.test(text)) return 'condition';
-  if (scheduleWords.test(text)) return 'schedule';
-  if (criterionWords.test(text)) return 'criterion';
+// --- What a heading says its passage holds ---------------------------------------------------------------
+
+export type SectionKind = 'instruction' | 'criterion' | 'condition' | 'schedule' | 'contract' | 'other';
+
+const instructionHeading =
+  /\binstructions?\b|\bhow\s+to\s+(?:respond|apply|submit|lodge|tender|quote|bid)\b|\bsubmission\b|\bsubmitting\b|\bsubmittal\s+of\b|\blodg(?:e|ement|ing)\b|\bformat\b|\bpage\s+limit|\bdelivery\s+of\s+(?:proposals|quotes|quotations|tenders|offers|responses|bids)\b|\b(?:proposal|quotation|quote|tender|response|offer|bid)\s+(?:preparation|instructions|format|requirements|due\s+date|content|contents|structure|validity)\b|\bpreparation\s+of\b|\boral\s+(?:presentation|interview)s?\b|\bquestions\b|\bcommunications?\b|\bclarifications?\b|\bclosing\s+(?:date|time)\b|\bdeadline\b|\btimelines?\b|\bkey\s+dates\b|\bresponding\b|\bhow\s+to\b|\b(?:asking|enquiries|inquiries)\b/i;
+const criterionHeading =
+  /\bevaluat\w*\b|\bbasis\s+(?:of|for)\s+(?:award|selection)\b|\baward\s+criteri|\bselection\s+criteri|\bassessment\s+criteri|\bcriteri(?:a|on)\b|\bweighting|\bscor(?:e|ing)\b|\bfactors?\b/i;
+const conditionHeading =
+  /\bconditions?\s+(?:of|for)\s+participation\b|\beligib|\bpre-?qualif|\bminimum\s+(?:requirements|qualifications|criteria|standards)\b|\bmandatory\s+(?:requirements|criteria|qualifications|conditions)\b|\bpass\s*\/\s*fail\b|\bpre-?conditions?\b|\bcompliance\s+(?:check|review|criteria)\b|\bcertifications?\b|\brepresentations\b|\bgo\s*\/\s*no\s*go\b|\bacceptable\s*\/\s*unacceptable\b|\bqualification\s+(?:requirements|criteria)\b/i;
+const scheduleHeading =
+  /\breturnable\b|\bsubmittal\s+forms?\b|\bresponse\s+forms?\b|\b(?:tender|bid|offer|quotation)\s+forms?\b|\bforms?\s+to\s+(?:be\s+)?(?:complete|return|submit)|\bwhat\s+to\s+(?:lodge|submit|include|return)\b|\bchecklist\b|\bschedules?\s+to\s+be\b|\brequired\s+(?:documents|documentation|attachments|forms)\b|\bdocuments?\s+to\s+be\s+(?:submitted|returned|provided)\b/i;
+const contractHeading =
+  /\bstatement\s+of\s+(?:work|objectives|requirements)\b|\bperformance\s+work\s+statement\b|\bscope\s+of\s+(?:work|services)\b|\bspecification\b|\bcontract\b|\bclauses?\b|\bterms\b|\bspecial\s+conditions\b|\bgeneral\s+conditions\b|\bdeliverables?\b|\bkey\s+personnel\b|\bsecurity\b|\bwarrant|\binvoic|\bpayment\b|\bperiod\s+of\s+performance\b|\bobjectives\b|\btasks?\b|\bservices\b|\bplace\s+of\s+performance\b|\bconstraints\b|\bassumptions\b|\btransition\b/i;
+
+/** What a heading says its passage holds, or null when it does not say. */
+export function sectionKindOf(heading: string): SectionKind | null {
+  const text = heading.replace(/^(?:section|part|stage|phase|attachment|appendix|annexure|schedule)\s+[A-Z0-9]{1,3}\s*[:.–—-]?\s*/i, (prefix) => (/^(?:attachment|appendix|annexure|schedule)/i.test(prefix) ? prefix : ''));
+  if (scheduleHeading.test(text)) return 'schedule';
+  if (conditionHeading.test(text)) return 'condition';
+  if (criterionHeading.test(text) && !/\binstructions?\b/i.test(text)) return 'criterion';
+  if (instructionHeading.test(text)) return 'instruction';
+  if (contractHeading.test(text)) return 'contract';
   return null;
 }
 
-/** A line naming a document to return: "Schedule 3 - Pricing", "Appendix A - RFP Response Form". */
-const documentName = /^(returnable\s+)?(schedule|appendix|attachment|annexure|form)\s+[A-Z0-9]{1,3}\b|\b(form|declaration|schedule|certificates? of currency|check ?list|plan)\b/i;
+// --- Lodging, returnables, participation -----------------------------------------------------------------
 
-export function namesDocument(text: string): boolean {
-  return documentName.test(text);
+/** The response itself, by its usual names. */
+const response = String.raw`(?:quotes?|quotations?|proposals?|offers?|tenders?|bids?|responses?|submissions?|submittals?|applications?|expressions?\s+of\s+interest|eois?|volumes?|files?|documents?)`;
+
+/** How, where, when and in what form to lodge: the instructions to tenderers. */
+const lodging = new RegExp(
+  [
+    String.raw`\bquestions?\b|\benquir|\binquir|\bclarification\s+requests?\b`,
+    String.raw`\bno\s+later\s+than\b|\bclosing\s+(?:date|time)\b|\bdeadline\b|\b(?:is|are)\s+due\b|\bdue\s+(?:at|by|on|no)\b|\blate\s+${response}`,
+    String.raw`\b${response}\b[^.]{0,60}\b(?:submitted|received|lodged|delivered|sent|emailed|e-mailed|uploaded|accepted)\b[^.]{0,80}\b(?:via|through|by|to|at|in|electronically|online|portal|e-?mail|before|prior|no\s+later)\b`,
+    String.raw`\b(?:submitted|received|lodged|delivered|sent|uploaded)\s+(?:electronically|online|via|through|by\s+e-?mail)\b`,
+    String.raw`\bportal\b|\be-?mail\b|\bsubject\s+line\b|\bhelp\s*desk\b|\bfacsimile\b|\bhard\s+cop(?:y|ies)\b|\bsealed\s+envelope\b`,
+    String.raw`\bpages?\b[^.]{0,40}\b(?:limit|limitation|exceed|maximum)\b|\b(?:exceed|limit(?:ed)?\s+to|no\s+more\s+than|not\s+to\s+exceed|maximum\s+of)\b[^.]{0,40}\b(?:pages?|words?|minutes?|hours?|mb)\b|\bpage\s+(?:limit|limitation|numbers?)\b`,
+    String.raw`\bfont\b|\bmargins?\b|\bpaper\s+size\b|\bsingle[\s-]spaced\b|\bdouble[\s-]spaced\b|\bformatted\b|\bformat\s+(?:compatible|of)\b|\bin\s+(?:a\s+)?(?:pdf|word|excel|electronic)\s+format\b|\blegib`,
+    String.raw`\bseparate\s+(?:file|volume|document|attachment|envelope|pdf)s?\b|\b(?:two|three|four|\d)\s+(?:separate\s+)?(?:volumes|parts|files|attachments)\b`,
+    String.raw`\bcommunications?\b|\bdirect\s+all\b|\bpoint\s+of\s+contact\b`,
+    String.raw`\boral\s+(?:presentation|interview)s?\b|\bpresentation\s+materials\b|\bslides\b|\bhandouts?\b`,
+    String.raw`\bin\s+accordance\s+with\s+the\s+instructions\b|\binstructions\s+(?:set\s+forth|specified|contained|in\s+this)\b|\bcomply\s+with\s+all\s+instructions\b`,
+    String.raw`\bfurnish\s+the\s+information\s+required\s+by\s+this\b|\bexamine\s+this\s+entire\b`,
+    String.raw`\bregistration\s+information\b|\bregister\s+(?:on|with|in)\s+the\b`,
+    String.raw`\b(?:is|are)\s+to\s+be\s+(?:lodged|submitted)\b|\blodge[sd]?\b|\blodgement\b`,
+  ].join('|'),
+  'i',
+);
+
+/** A sentence about how, where, when or in what form to lodge (an instruction to tenderers). */
+export function isLodging(sentence: string): boolean {
+  return lodging.test(sentence);
 }
 
-/** A sentence asking for a document to be completed or handed in. */
+/** Names of returnable documents. */
+const returnableNoun =
+  /\b(?:schedule|form|declaration|certificates?|certification|statement|plan|letters?\s+of\s+(?:intent|commitment|support|reference)|cover\s+(?:page|letter|sheet)|quotation|quote|proposal|narrative|resumes?|cvs?|curricul(?:um|a)\s+vitae|references?|summar(?:y|ies)|examples?|agreement|attachment|appendix|annexure|volume|questionnaire|checklist|spreadsheet|template|price\s+(?:list|sheet)|pricing\s+(?:schedule|sheet|template)|bill\s+of\s+quantities|evidence|white\s+paper)\b/i;
+const handInVerb = /\b(?:submit(?:ted)?|provide[ds]?|include[ds]?|prepare[ds]?|complete[ds]?|completing|sign(?:ed)?|return(?:ed)?|furnish(?:ed)?|attach(?:ed)?|accompanied\s+by|fill\s+out|lodge[ds]?|use)\b/i;
+
+/** A sentence that asks for a document to be handed in, completed or signed. */
 export function asksForDocument(sentence: string): boolean {
-  return /\b(complete|completed|completing|sign|signed|prepare|return)\b/i.test(sentence) && /\b(schedule|form|declaration|attachment|plan)\b/i.test(sentence);
+  return handInVerb.test(sentence) && returnableNoun.test(sentence);
 }
 
-/** A weight in a criterion's own line: "(30% Weighting)", "Weighting: 30%", a trailing "30%". */
+/** A title that names a document: "Schedule 3 - Pricing", "Attachment B: …", "Cover Letter", "Staffing Plan". */
+export function namesDocument(title: string): boolean {
+  return /^(?:returnable\s+)?(?:schedule|appendix|attachment|annexure|exhibit|form|submittal\s+form|volume|part)\s+[A-Z0-9]{1,3}\b/i.test(title) || returnableNoun.test(title);
+}
+
+/** Participation: eligibility, registration, validity, minimum experience, pass/fail. */
+const participating =
+  /\beligib|\bregist(?:ered|ration)\b|\bvalid\s+for\b|\bremain\s+valid\b|\bminimum\s+of\b|\bat\s+least\b[^.]{0,40}\b(?:years?|projects?|contracts?|references?)\b|\bpass\s*\/\s*fail\b|\bcurrent\s+\w+(?:\s+\w+)?\s+(?:contract|schedule)\s+holder|\bholders?\b|\bsmall\s+business\b|\bsize\s+standard\b|\bset[\s-]aside\b|\blicen[cs]ed?\b|\bcertified\b|\bdebarred\b|\bconflicts?\s+of\s+interest\b/i;
+
+export function isParticipation(sentence: string): boolean {
+  return participating.test(sentence) || disqualifying.test(sentence);
+}
+
+// --- Weights -----------------------------------------------------------------------------------------------
+
+/** A weight written in a criterion's own words: "40%", "40 per cent", "40 percent", "Weighting: 40", "(weight 40)". */
 export function weightOf(text: string): number | null {
-  const match = /(\d{1,3}(?:\.\d+)?)\s?%/.exec(text);
-  if (!match) return null;
-  const weight = Number(match[1]);
+  const written =
+    /(\d{1,3}(?:\.\d+)?)\s?(?:%|per\s?cent\b|pct\b)/i.exec(text) ??
+    /\bweight(?:ing|ed)?\s*(?:of|:|=|-|–)?\s*(\d{1,3}(?:\.\d+)?)\b/i.exec(text) ??
+    /\b(\d{1,3}(?:\.\d+)?)\s*(?:%\s*)?weight(?:ing)?\b/i.exec(text);
+  if (!written) return null;
+  const weight = Number(written[1]);
   return weight > 0 && weight <= 100 ? weight : null;
 }
 
+/** Points a criterion is scored out of ("(100 points)", "250 points"), to turn into a weight against the total. */
+export function pointsOf(text: string): number | null {
+  const match = /\b(\d{1,5}(?:,\d{3})?)\s+points?\b/i.exec(text);
+  return match ? Number(match[1]!.replace(',', '')) : null;
+}
+
+/** The total points a document scores out of ("The total number of points … is 1,000"). */
+export function totalPointsOf(text: string): number | null {
+  const match = /\btotal\s+(?:number\s+of\s+)?points?\b[^.]*?\b(?:is|are|of|equals?)\s+(\d{1,3}(?:,\d{3})*|\d+)\b/i.exec(text) ?? /\bout\s+of\s+(?:a\s+(?:total|maximum)\s+of\s+)?(\d{1,3}(?:,\d{3})*|\d+)\s+points\b/i.exec(text);
+  return match ? Number(match[1]!.replace(/,/g, '')) : null;
+}
+
 /** A table's header cells: a row of them is not a requirement. */
-const headerCell = /^(criteri(on|a)|evaluation criterion|weighting( \(%\))?|weight|response|schedule|title|requirement|pre-condition|insurance|insured amount|expiry date|item|description|document)$/i;
+const headerCell =
+  /^(?:criteri(?:on|a)|evaluation\s+criteri(?:on|a)|weighting(?:\s*\(%\))?|weight(?:\s*\(%\))?|%|points|score|response\*?|schedule|title|requirement|requirements|pre-condition|insurance|insured\s+amount|expiry\s+date|item|description|document|number|no\.?|volume(?:\s+(?:no\.?|title))?|phase|part\/tab\s+title|evaluation\s+rating|page\s+limit|explanation|clarification|initials\s+&\s+date|yes\s*\/\s*no|comments?)$/i;
 
 export function isHeaderRow(cells: readonly string[]): boolean {
   return cells.length > 0 && cells.every((cell) => headerCell.test(cell.trim()));
 }
 
-/** An instruction in the imperative to hand something in ("Complete and sign the Tenderer's Declaration."). */
-export function isHandInInstruction(sentence: string): boolean {
-  return /^(complete|sign|submit|lodge|return|attach)\b/i.test(sentence.trim());
+/** An answer cell of a form: "True | False", "□ Yes □ No", "Yes/No". */
+export function isAnswerCell(text: string): boolean {
+  return /^(?:[□☐■]?\s*(?:true|yes)\s*[|/]?\s*[□☐■]?\s*(?:false|no)|[□☐]\s*(?:yes|no|compliant|non-compliant)(?:\s+[□☐]\s*\w+)*)$/i.test(text.trim());
 }
