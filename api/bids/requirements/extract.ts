@@ -1,5 +1,6 @@
 import { afterLetter, type Numbering } from './numbering.ts';
 import { paragraphsOf, plainText, type Paragraph } from './paragraphs.ts';
+import { flatTableAt, type FlatRow, type FlatTable } from './tables.ts';
 import {
   asksForDocument,
   bindsTheBuyer,
@@ -173,8 +174,47 @@ class FileReading {
   }
 
   requirements(): ExtractedRequirement[] {
-    for (const [index, paragraph] of this.#paragraphs.entries()) this.#read(paragraph, this.#paragraphs[index + 1] ?? null);
+    for (let index = 0; index < this.#paragraphs.length; index++) {
+      const table = this.#paragraphs[index]!.cells === null ? flatTableAt(this.#paragraphs, index) : null;
+      if (table) {
+        this.#readFlatTable(table);
+        index = table.end - 1;
+        continue;
+      }
+      this.#read(this.#paragraphs[index]!, this.#paragraphs[index + 1] ?? null);
+    }
     return this.#found;
+  }
+
+  /**
+   * A table a .docx reader flattened: certifications answered True/False are conditions; in a passage of
+   * instructions or returnables, each row's title is a returnable; in an evaluation passage with a weight
+   * column, a criterion. Other tables' cells are read as prose.
+   */
+  #readFlatTable(table: FlatTable): void {
+    this.#leadIn = null;
+    const answered = table.rows.filter((row) => row.answered).length;
+    const names = (row: FlatRow) => row.cells.map((index) => this.#paragraphs[index]!);
+    if (answered > 0 && answered >= table.rows.length / 2) {
+      for (const row of table.rows) for (const paragraph of names(row)) this.#emit(paragraph, 0, paragraph.text.length, 'condition', obligationOf(paragraph.plain) !== 'optional', null, 0.8);
+      return;
+    }
+    const documents = table.header.some((cell) => /\b(?:title|document|part|volume|schedule|attachment|form|deliverable)\b/i.test(cell));
+    if (documents && (this.#context === 'instruction' || this.#context === 'schedule' || this.#context === null)) {
+      for (const row of table.rows) {
+        const cells = names(row);
+        const first = cells[0]!;
+        const last = cells.at(-1)!;
+        const title = cells.map((cell) => cell.plain).join(' ');
+        if (cells.some((cell) => cell.page !== first.page) || words(title) > maxTitleWords * 2) continue;
+        const name = returnableName(title);
+        if (this.#returnables.has(name)) continue;
+        this.#returnables.add(name);
+        this.#emitAcross(first, last, 'schedule', !/\bif\s+applicable\b|\(if\b/i.test(title), 0.7);
+      }
+      return;
+    }
+    for (const row of table.rows) for (const paragraph of names(row)) this.#read(paragraph, null);
   }
 
   get #context(): SectionKind | null {
@@ -245,7 +285,7 @@ class FileReading {
     const plain = paragraph.plain;
     if (words(plain) > maxBareItemWords) return false;
     // A title with prose under it is the next heading, not the last item.
-    if (leadIn.items > 0 && isTitle(plain) && !/[;,]$|\band$|\bor$/.test(plain) && next && !next.numbering && words(next.plain) > 12) return false;
+    if (leadIn.items > 0 && isTitle(plain) && !/[;,]$|\band$|\bor$/.test(plain) && next && !next.numbering && /[.:]["'”’)*]*$/.test(next.plain) && words(next.plain) > 12) return false;
     return true;
   }
 
@@ -263,8 +303,8 @@ class FileReading {
 
   /** What the items under a lead-in are, from its words and the section it sits in. */
   #itemKindOf(leadIn: string, inherited: ItemKind | null): ItemKind {
-    if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\bfields?\b|\binformation\b/i.test(leadIn)) return 'schedule';
-    if (/\bspecifications?\b|\bformat(?:ted|ting)?\b|\blegend\b|\bsubject\s+line\b/i.test(leadIn)) return 'instruction';
+    if (/\bspecifications?\b|\bformat(?:ted|ting)?\b|\blegend\b|\bsubject\s+line\b|\belectronically\b|\bfields?\b/i.test(leadIn)) return 'instruction';
+    if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn)) return 'schedule';
     if (/\bmust\s+be\s+met\b|\bmandatory\s+requirements\b|\bminimum\b|\bconditions?\b|\beligib|\bpass\s*\/\s*fail\b|\bacceptable\s*\/\s*unacceptable\b/i.test(leadIn) || this.#context === 'condition') return 'condition';
     if (this.#context === 'criterion' && obligationOf(leadIn) !== 'mandatory') return 'criterion';
     return inherited ?? 'clause';
@@ -285,7 +325,7 @@ class FileReading {
     if (own !== null && !(leadIn.kind === 'schedule' && words(firstText) <= maxTitleWords && !/[.]$/.test(firstText))) return this.#readSentences(paragraph, sentences, leadIn);
     if (leadIn.mandatory === null && leadIn.kind !== 'schedule' && leadIn.kind !== 'condition') return this.#readSentences(paragraph, sentences.slice(1), leadIn);
     const mandatory = leadIn.mandatory ?? true;
-    let kind: RequirementKind = leadIn.kind;
+    let kind: RequirementKind = isLodging(firstText) ? 'instruction' : leadIn.kind;
     if (kind === 'schedule') {
       const name = returnableName(firstText);
       if (this.#returnables.has(name)) kind = 'clause';
@@ -404,7 +444,7 @@ class FileReading {
     const mandatory = obligation === 'mandatory';
     const context = this.#context;
     let kind: RequirementKind = 'clause';
-    if (isLodging(sentence) && !(asksForDocument(sentence) && !/\bseparate\b|\bformat|\bpages?\b|\bportal\b|\be-?mail\b|\bno\s+later\b|\bdeadline\b|\bsubmitted\s+(?:in|via|through|to|by|electronically)\b/i.test(sentence))) kind = 'instruction';
+    if (isLodging(sentence) || leadIn?.kind === 'instruction') kind = 'instruction';
     else if (context === 'condition' || leadIn?.kind === 'condition' || disqualifies || (isParticipation(sentence) && context !== 'contract')) kind = 'condition';
     else if (asksForDocument(sentence) && (context === 'instruction' || context === 'schedule' || leadIn?.kind === 'schedule' || this.#subsection !== null)) {
       const name = returnableName(sentence);
@@ -446,9 +486,16 @@ class FileReading {
   }
 
   #emit(paragraph: Paragraph, from: number, to: number, kind: RequirementKind, mandatory: boolean, weight: number | null, confidence: number): void {
-    const start = paragraph.offsets[from]!;
-    const end = paragraph.offsets[to - 1]! + 1;
-    const page = this.#file.pages.find((candidate) => candidate.n === paragraph.page)!;
+    this.#emitSpan(paragraph.page, paragraph.offsets[from]!, paragraph.offsets[to - 1]! + 1, kind, mandatory, weight, confidence);
+  }
+
+  /** One requirement from the start of one paragraph to the end of another on the same page (a table row's cells). */
+  #emitAcross(first: Paragraph, last: Paragraph, kind: RequirementKind, mandatory: boolean, confidence: number): void {
+    this.#emitSpan(first.page, first.offsets[0]!, last.offsets.at(-1)! + 1, kind, mandatory, null, confidence);
+  }
+
+  #emitSpan(pageNumber: number, start: number, end: number, kind: RequirementKind, mandatory: boolean, weight: number | null, confidence: number): void {
+    const page = this.#file.pages.find((candidate) => candidate.n === pageNumber)!;
     const text = page.text.slice(start, end).replace(/\s+/g, ' ').trim();
     this.#found.push({
       ref: this.#ref(),
@@ -456,7 +503,7 @@ class FileReading {
       kind,
       mandatory: kind === 'criterion' ? false : mandatory,
       weight: kind === 'criterion' ? weight : null,
-      source: { file_id: this.#file.file_id, page: paragraph.page, start, end },
+      source: { file_id: this.#file.file_id, page: pageNumber, start, end },
       confidence,
     });
   }

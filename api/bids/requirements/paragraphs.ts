@@ -136,12 +136,17 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
         close();
         continue;
       }
-      if (line.text.includes('\t') || pipeRow.test(line.text)) {
-        start(line, plain, null, { cells: line.text.split(line.text.includes('\t') ? '\t' : /\s*\|\s*/).map((cell) => plainText(cell)).filter((cell) => cell !== '') });
-        close();
-        continue;
-      }
       const numbering = numberingOf(plain.plain);
+      // A tab right after a list's numbering ("b.\t*Communications*") is spacing, not a table's cell break.
+      const afterNumbering = numbering ? line.text.slice(plain.index[Math.min(numbering.length, plain.index.length) - 1]! + 1) : line.text;
+      if (afterNumbering.includes('\t') || pipeRow.test(line.text)) {
+        const cells = line.text.split(afterNumbering.includes('\t') ? '\t' : /\s*\|\s*/).map((cell) => plainText(cell)).filter((cell) => cell !== '');
+        if (cells.length > 1) {
+          start(line, plain, null, { cells });
+          close();
+          continue;
+        }
+      }
       const current = open as Open | null;
       if (!numbering && current && current.paragraph.cells === null && !current.paragraph.markedHeading && continues(current, plain.plain, blankParted)) {
         extend(current, line);

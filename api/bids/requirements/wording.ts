@@ -16,6 +16,7 @@ const obliging = new RegExp(
     String.raw`\brequired\s+to\b`,
     String.raw`\b(?:is|are)\s+to\s+(?!date\b)\w`,
     String.raw`\bneeds?\s+to\b`,
+    String.raw`\b(?:is|are)\s+(?:hereby\s+)?(?:instructed|obliged|obligated|bound)\s+(?:to|by)\b`,
     String.raw`(?<!non-)(?<!non\s)\bmandatory\b`,
     String.raw`\bcannot\b`,
     String.raw`\bmay\s+not\b`,
@@ -41,20 +42,27 @@ const disqualifying =
 const asking =
   /\bshould\b|\bmay\b|\b(?:is|are)\s+(?:strongly\s+)?(?:encouraged|expected|requested|invited|advised|asked)\b|\bcan\s+(?:be|also)\b|\bcould\b|\bmight\b|\bwould\s+(?:like|prefer)\b|\b(?:is|are)\s+preferred\b|\bprefer(?:s|red)?\b|\b(?:is|are)\s+(?:allowed|welcome)\b|\bnot\s+required\b|\boptional\b/i;
 
-/** Verbs a sentence addressed to the tenderer starts with ("Provide …", "Please ensure …"). */
+/** Verbs a sentence addressed to the tenderer starts with ("Provide …", "Describe …", "Please ensure …"). */
 const imperativeVerbs =
-  'provide|submit|include|describe|identify|list|complete|sign|attach|return|lodge|deliver|demonstrate|explain|detail|state|specify|indicate|outline|ensure|confirm|supply|prepare|furnish|develop|build|execute|maintain|deprecate|cultivate|leverage|lead|conduct|consult|coordinate|implement|establish|perform|manage|support|test|deploy|document|notify|comply|use|adhere|follow|limit|mark|address|write|place|publish|enter|select|answer|respond|upload|send|e-?mail|contact|direct|discuss|meet|obtain|retain|report|monitor|track|train|create|design|integrate|migrate|transition|assist|participate|attend|present|propose|quote|certify|acknowledge|read|review|verify|register|update|protect|secure|collaborate|facilitate|keep|make|give|show|summari[sz]e|clarify|define|determine|assess|remember|insert|fill|initial|date|check|tick|print|name|allow|retain|apply|arrange|avoid|do|refrain|take|go|note|see|refer|consider|observe|advise|inform|submit';
-const imperative = new RegExp(`^(?:please\\s+|be\\s+sure\\s+to\\s+|make\\s+sure\\s+(?:that\\s+)?|kindly\\s+)?(?:do\\s+not\\s+|never\\s+|also\\s+|then\\s+)?(?:${imperativeVerbs})\\b(?!\\s+(?:of|is|are|was|will|shall|must|may|can|should)\\b)`, 'i');
+  'provide|submit|include|describe|identify|complete|sign|attach|return|lodge|deliver|demonstrate|explain|detail|specify|indicate|outline|ensure|confirm|supply|prepare|furnish|develop|build|execute|maintain|deprecate|cultivate|leverage|conduct|consult|coordinate|implement|establish|perform|manage|deploy|notify|comply|adhere|follow|limit|write|publish|select|upload|send|e-?mail|discuss|obtain|retain|create|integrate|migrate|assist|participate|attend|propose|certify|acknowledge|read|verify|register|protect|collaborate|facilitate|keep|make|give|show|summari[sz]e|clarify|define|determine|assess|remember|insert|fill|tick|allow|apply|arrange|avoid|do|refrain|take|observe|advise|inform|answer|respond|mark|enter';
+/** Words that are as often nouns as verbs ("Support services …", "Transition: …"): imperative only before an object's first word. */
+const nounOrVerb = 'support|transition|report|design|document|test|date|name|state|initial|list|use|lead|present|note|check|title|contact|update|review|train|track|monitor|address|place|quote|price|direct|secure|meet|print|record|schedule|plan|list';
+const objectStart = String.raw`(?:a|an|the|all|any|each|every|your|its|their|this|these|that|those|such|one|two|three|four|five|\d+|and|or|with|to|for|on|in|at|by|from|up|out|back|down|only|also|clearly|promptly|immediately|\w+ly)\b`;
+const imperative = new RegExp(
+  String.raw`^(?:please\s+|be\s+sure\s+to\s+|make\s+sure\s+(?:that\s+)?|kindly\s+)?(?:do\s+not\s+|never\s+|also\s+|then\s+)?(?:(?:${imperativeVerbs})\b(?!\s*[:(–—-]|\s+(?:of|is|are|was|will|shall|must|may|can|should|and\s+\w+\s+(?:is|are|will|shall))\b)|(?:${nounOrVerb})\s+${objectStart})`,
+  'i',
+);
 const pleaseVerb = /^please\s+[a-z]/i;
 /** Imperatives that only point elsewhere ("See Section 4", "Refer to Attachment 2", "Note: …") ask nothing. */
-const pointer = /^(?:please\s+)?(?:see|refer\s+to|note(?!\s+that\b)|go\s+to)\b/i;
+const pointer = /^(?:see|refer\s+to|note(?!\s+that\b)|go\s+to)\b/i;
 
 /** How a sentence binds, from its wording alone. */
 export function obligationOf(sentence: string): Obligation | null {
-  const text = sentence.trim();
-  const asks = asking.test(text);
+  const text = sentence.trim().replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left');
+  const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
   const obliges = obliging.test(text);
-  if (obliges && !(asks && !/\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|\bneeds?\s+to\b/i.test(text))) return 'mandatory';
+  const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b/i.test(text);
+  if (obliges && !(asks && !strong)) return 'mandatory';
   if (disqualifying.test(text)) return 'mandatory';
   if (isImperative(text)) return 'mandatory';
   if (asks) return 'optional';
@@ -64,7 +72,7 @@ export function obligationOf(sentence: string): Obligation | null {
 /** A sentence in the imperative, addressed to the tenderer. */
 export function isImperative(sentence: string): boolean {
   const text = sentence.trim().replace(/^["'“‘(]+/, '');
-  if (pointer.test(text) && !pleaseVerb.test(text.replace(pointer, ''))) return false;
+  if (pointer.test(text)) return false;
   return imperative.test(text) || (pleaseVerb.test(text) && !/^please\s+note\b/i.test(text));
 }
 
@@ -142,7 +150,7 @@ export function sectionKindOf(heading: string): SectionKind | null {
 // --- Lodging, returnables, participation -----------------------------------------------------------------
 
 /** The response itself, by its usual names. */
-const response = String.raw`(?:quotes?|quotations?|proposals?|offers?|tenders?|bids?|responses?|submissions?|submittals?|applications?|expressions?\s+of\s+interest|eois?|volumes?|files?|documents?)`;
+const response = String.raw`(?:quotes?|quotations?|proposals?|offers?|tenders?|bids?|responses?|submissions?|submittals?|applications?|expressions?\s+of\s+interest|eois?|volumes?|files?|documents?|attachments?)`;
 
 /** How, where, when and in what form to lodge: the instructions to tenderers. */
 const lodging = new RegExp(
@@ -152,15 +160,21 @@ const lodging = new RegExp(
     String.raw`\b${response}\b[^.]{0,60}\b(?:submitted|received|lodged|delivered|sent|emailed|e-mailed|uploaded|accepted)\b[^.]{0,80}\b(?:via|through|by|to|at|in|electronically|online|portal|e-?mail|before|prior|no\s+later)\b`,
     String.raw`\b(?:submitted|received|lodged|delivered|sent|uploaded)\s+(?:electronically|online|via|through|by\s+e-?mail)\b`,
     String.raw`\bportal\b|\be-?mail\b|\bsubject\s+line\b|\bhelp\s*desk\b|\bfacsimile\b|\bhard\s+cop(?:y|ies)\b|\bsealed\s+envelope\b`,
-    String.raw`\bpages?\b[^.]{0,40}\b(?:limit|limitation|exceed|maximum)\b|\b(?:exceed|limit(?:ed)?\s+to|no\s+more\s+than|not\s+to\s+exceed|maximum\s+of)\b[^.]{0,40}\b(?:pages?|words?|minutes?|hours?|mb)\b|\bpage\s+(?:limit|limitation|numbers?)\b`,
+    String.raw`\bpages?\b[^.]{0,40}\b(?:limits?|limitations?|exceed|maximum)\b|\b(?:exceed|limit(?:ed)?\s+to|no\s+more\s+than|not\s+to\s+exceed|maximum\s+of)\b[^.]{0,40}\b(?:pages?|words?|minutes?|hours?|mb)\b|\bpage\s+(?:limits?|limitations?|numbers?)\b`,
     String.raw`\bfont\b|\bmargins?\b|\bpaper\s+size\b|\bsingle[\s-]spaced\b|\bdouble[\s-]spaced\b|\bformatted\b|\bformat\s+(?:compatible|of)\b|\bin\s+(?:a\s+)?(?:pdf|word|excel|electronic)\s+format\b|\blegib`,
-    String.raw`\bseparate\s+(?:file|volume|document|attachment|envelope|pdf)s?\b|\b(?:two|three|four|\d)\s+(?:separate\s+)?(?:volumes|parts|files|attachments)\b`,
+    String.raw`\bseparate\s+(?:file|volume|document|attachment|envelope|pdf)s?\b|\b(?:two|three|four|\d)(?:\s*\(\d\))?\s+(?:separate\s+)?(?:volumes|parts|files|attachments)\b`,
     String.raw`\bcommunications?\b|\bdirect\s+all\b|\bpoint\s+of\s+contact\b`,
     String.raw`\boral\s+(?:presentation|interview)s?\b|\bpresentation\s+materials\b|\bslides\b|\bhandouts?\b`,
     String.raw`\bin\s+accordance\s+with\s+the\s+instructions\b|\binstructions\s+(?:set\s+forth|specified|contained|in\s+this)\b|\bcomply\s+with\s+all\s+instructions\b`,
     String.raw`\bfurnish\s+the\s+information\s+required\s+by\s+this\b|\bexamine\s+this\s+entire\b`,
     String.raw`\bregistration\s+information\b|\bregister\s+(?:on|with|in)\s+the\b`,
     String.raw`\b(?:is|are)\s+to\s+be\s+(?:lodged|submitted)\b|\blodge[sd]?\b|\blodgement\b`,
+    String.raw`\b(?:shall|must|is\s+to|are\s+to|will)\s+be\s+(?:submitted|lodged|delivered|received|uploaded|e-?mailed)\b(?!\s+(?:with|as\s+part\s+of)\s+(?:the|your|its|their|each)\s+${response})`,
+    String.raw`\bsubmit\s+(?:all\s+|its\s+|their\s+|your\s+|the\s+)?${response}\s+(?:by|to|via|through|before|no\s+later|electronically|online|in\s+accordance\s+with)\b|\bdate\s+and\s+time\b|\bfor\s+(?:the\s+)?submission\s+of\b`,
+    String.raw`\b(?:attach|upload)\w*\s+(?:your\s+|the\s+|its\s+)?${response}\s+(?:to|in|into|on)\b|\bsend\s+(?:the\s+)?(?:government|buyer|agency|contracting\s+officer|procurement\s+officer|council|department)\b`,
+    String.raw`\bas\s+required\s+by\s+this\s+(?:solicitation|rf[qtpi]|request|invitation)\b|\bconcise\b|\buse\s+of\s+the\b[^.]*\btemplate\b|\btimelines?\b`,
+    String.raw`\b(?:technical|price|pricing|cost|non-price)\s+(?:quote|quotation|proposal|volume|submission|file|response)s?\b[^.]*\b(?:not\s+(?:contain|include)|separate)\b|\b(?:parts?|volumes?)\b[^.]{0,60}\b(?:complete\s+in\s+itself|independently|individually\s+titled)`,
+    String.raw`\bcomplete\s+the\s+following\s+fields\b|\bfields?\s+(?:on|of|in)\s+the\b|\bcolumn\s+[A-Z0-9]\b`,
   ].join('|'),
   'i',
 );
