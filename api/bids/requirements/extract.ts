@@ -82,8 +82,8 @@ interface LeadIn {
   kind: ItemKind;
   /** The lead-in paragraph's own numbering: an item numbered as it is (or above) ends the list. */
   numbering: Numbering | null;
-  /** Items without numbering follow (a .docx list, a form's lines). */
-  bare: boolean;
+  /** Level and style of the first item's numbering ('' for an item without numbering), once one is read. */
+  itemKey: string | null;
   /** Items seen so far. */
   items: number;
 }
@@ -147,6 +147,8 @@ function isMajorHeading(paragraph: Paragraph): boolean {
   const plain = paragraph.plain;
   if (paragraph.markedHeading && /^#{1,2}[^#]/.test(paragraph.text.trimStart())) return true;
   if (/^(?:part|section|stage|volume)\b/i.test(plain)) return true;
+  // "K.2 PRICE" and "5.1 SCOPE" are sub-headings however they are written.
+  if (/^[A-Z]?\d*\.\d/.test(plain) || (paragraph.numbering?.level === 'number' && paragraph.numbering.label.includes('.') && !/\.0$/.test(paragraph.numbering.label))) return false;
   if (/[A-Z]/.test(plain) && plain === plain.toUpperCase() && words(plain) >= 2) return true;
   return paragraph.numbering?.level === 'number' && /^\d+(?:\.0)?$/.test(paragraph.numbering.label);
 }
@@ -159,7 +161,8 @@ class FileReading {
   #minor: Section | null = null;
   #refs: ClauseRefs = { number: null, items: [] };
   #lastLetter: string | null = null;
-  #leadIn: LeadIn | null = null;
+  /** Lead-ins whose lists are open, outermost first: an item may open a list of its own ("(i) …, including:"). */
+  #leadIns: LeadIn[] = [];
   /** The sub-heading the current paragraphs sit under, and whether a schedule row was taken from under it. */
   #subsection: { title: string; schedule: boolean; criterion: boolean } | null = null;
   #tableWeighs = false;
@@ -192,7 +195,7 @@ class FileReading {
    * column, a criterion. Other tables' cells are read as prose.
    */
   #readFlatTable(table: FlatTable): void {
-    this.#leadIn = null;
+    this.#leadIns = [];
     const answered = table.rows.filter((row) => row.answered).length;
     const names = (row: FlatRow) => row.cells.map((index) => this.#paragraphs[index]!);
     if (answered > 0 && answered >= table.rows.length / 2) {
@@ -226,11 +229,15 @@ class FileReading {
     const numbering = paragraph.numbering ? afterLetter(paragraph.numbering, this.#lastLetter) : null;
     const plain = paragraph.plain;
     if (plain === '' || /^[_\s.:-]+$/.test(plain)) return;
-    if (this.#leadIn && this.#isItem(paragraph, numbering, next)) {
-      this.#advanceRefs(numbering);
-      return this.#readItem(paragraph, this.#leadIn);
+    while (this.#leadIns.length > 0) {
+      const leadIn = this.#leadIns.at(-1)!;
+      if (this.#isItem(leadIn, paragraph, numbering, next)) {
+        this.#advanceRefs(numbering);
+        return this.#readItem(paragraph, leadIn);
+      }
+      this.#leadIns.pop();
     }
-    this.#leadIn = null;
+    if (this.#readFactorTitle(paragraph, numbering)) return;
     if (this.#isHeading(paragraph, next)) return this.#readHeading(paragraph, numbering);
     this.#advanceRefs(numbering);
     if (numbering && numbering.level !== 'number' && this.#context === 'criterion' && this.#readCriterionTitle(paragraph)) return;
@@ -268,37 +275,47 @@ class FileReading {
       this.#emit(paragraph, 0, paragraph.text.length, 'schedule', !/\bif\s+applicable\b|\(if\b/i.test(title), null, 0.7);
     }
     // A heading ending in a colon introduces what follows it, as a lead-in does.
-    if (/:\s*[*_]*$/.test(paragraph.text.trim())) this.#openLeadIn(paragraph, paragraph.plain, null, numbering);
+    if (/:\s*[*_]*$/.test(paragraph.text.trim())) this.#openLeadIn(paragraph.plain, null, numbering, null);
   }
 
   /** Whether a paragraph is an item of the list the open lead-in introduced. */
-  #isItem(paragraph: Paragraph, numbering: Numbering | null, next: Paragraph | null): boolean {
-    const leadIn = this.#leadIn!;
+  #isItem(leadIn: LeadIn, paragraph: Paragraph, numbering: Numbering | null, next: Paragraph | null): boolean {
     if (paragraph.markedHeading || paragraph.emphasised) return false;
-    if (numbering) {
-      if (!leadIn.numbering) return true;
-      if (numbering.level === leadIn.numbering.level && numbering.style === leadIn.numbering.style) return false;
-      if (numbering.level === 'number' && leadIn.numbering.level === 'number') return numbering.label.startsWith(`${leadIn.numbering.label}.`);
-      return numbering.level !== 'number' || leadIn.numbering.level !== 'number';
-    }
-    if (!leadIn.bare && leadIn.items > 0) return false;
     const plain = paragraph.plain;
+    if (numbering) {
+      const key = `${numbering.level} ${numbering.style}`;
+      if (leadIn.numbering && numbering.level === leadIn.numbering.level && numbering.style === leadIn.numbering.style) return false;
+      const subNumber = numbering.level === 'number' && leadIn.numbering?.level === 'number' && numbering.label.startsWith(`${leadIn.numbering.label}.`);
+      if (leadIn.itemKey === null || leadIn.itemKey === '') {
+        // A list numbered 1, 2, 3 under a lead-in starts at 1; a numbered title ("8. Basis of Award") is the next heading.
+        if (numbering.level === 'number' && !subNumber && (numbering.label !== '1' || isTitle(plain))) return false;
+        if (leadIn.itemKey === '' && leadIn.items > 0) return numbering.level !== 'number';
+        leadIn.itemKey = key;
+        return true;
+      }
+      if (key === leadIn.itemKey) return true;
+      return numbering.level !== 'number' || subNumber;
+    }
+    if (leadIn.itemKey !== null && leadIn.itemKey !== '') return false;
     if (words(plain) > maxBareItemWords) return false;
     // A title with prose under it is the next heading, not the last item.
     if (leadIn.items > 0 && isTitle(plain) && !/[;,]$|\band$|\bor$/.test(plain) && next && !next.numbering && /[.:]["'”’)*]*$/.test(next.plain) && words(next.plain) > 12) return false;
+    leadIn.itemKey = '';
     return true;
   }
 
-  #openLeadIn(paragraph: Paragraph, sentence: string, obligation: Obligation | null, numbering: Numbering | null): void {
-    const inherited = this.#leadIn;
+  /** A lead-in opens a list; one written in an item of another list opens a list inside it, which obliges as the outer one does. */
+  #openLeadIn(sentence: string, obligation: Obligation | null, numbering: Numbering | null, inItem: LeadIn | null): void {
     const own = obligation === 'mandatory' ? true : obligation === 'optional' ? false : null;
-    this.#leadIn = {
-      mandatory: own ?? inherited?.mandatory ?? (this.#context === 'condition' ? true : null),
-      kind: this.#itemKindOf(sentence, inherited?.kind ?? null),
+    const leadIn: LeadIn = {
+      mandatory: own ?? inItem?.mandatory ?? (this.#context === 'condition' ? true : null),
+      kind: this.#itemKindOf(sentence, inItem?.kind ?? null),
       numbering,
-      bare: !paragraph.numbering || paragraph.blankBefore,
+      itemKey: null,
       items: 0,
     };
+    if (inItem) this.#leadIns.push(leadIn);
+    else this.#leadIns = [leadIn];
   }
 
   /** What the items under a lead-in are, from its words and the section it sits in. */
@@ -313,14 +330,25 @@ class FileReading {
   /** An item under a lead-in: with wording of its own it is read as a sentence, else it takes the lead-in's force. */
   #readItem(paragraph: Paragraph, leadIn: LeadIn): void {
     leadIn.items++;
+    const inline = leadIn.kind === 'criterion' ? null : inlineHeadingOf(paragraph);
+    if (inline !== null) {
+      // "c. Cover Page. Your quotation must include …": a sub-heading, then sentences that speak for themselves.
+      this.#subsection = { title: plainText(paragraph.text.slice(0, inline)).replace(/[.:]$/, ''), schedule: false, criterion: false };
+      return this.#readSentences(paragraph, sentenceRanges(paragraph.text.slice(inline)).map(([from, to]): [number, number] => [from + inline, to + inline]), leadIn);
+    }
     const sentences = sentenceRanges(paragraph.text);
     const first = sentences[0];
     if (!first) return;
     const firstText = plainText(paragraph.text.slice(...first));
     const own = obligationOf(firstText);
-    if (leadIn.kind === 'criterion' && own === null) {
-      this.#markCriterion();
-      return this.#emit(paragraph, first[0], first[1], 'criterion', false, this.#weightOf(paragraph.plain), 0.7);
+    if (leadIn.kind === 'criterion') {
+      const inline = inlineHeadingOf(paragraph);
+      if (inline !== null || own === null) {
+        const end = inline ?? first[1];
+        this.#markCriterion();
+        this.#emit(paragraph, 0, trimmedEnd(paragraph.text, end), 'criterion', false, this.#weightOf(paragraph.plain), 0.7);
+        return this.#readSentences(paragraph, sentenceRanges(paragraph.text.slice(end)).map(([from, to]): [number, number] => [from + end, to + end]), null);
+      }
     }
     if (own !== null && !(leadIn.kind === 'schedule' && words(firstText) <= maxTitleWords && !/[.]$/.test(firstText))) return this.#readSentences(paragraph, sentences, leadIn);
     if (leadIn.mandatory === null && leadIn.kind !== 'schedule' && leadIn.kind !== 'condition') return this.#readSentences(paragraph, sentences.slice(1), leadIn);
@@ -352,11 +380,24 @@ class FileReading {
     void next;
   }
 
+  /** "Factor 1 – Technical Approach" on a line of its own in an evaluation section: that criterion, and a sub-heading for what follows. */
+  #readFactorTitle(paragraph: Paragraph, numbering: Numbering | null): boolean {
+    const plain = paragraph.plain;
+    if (!/^(?:evaluation\s+)?(?:factor|criterion|sub-?factor)\s+(?:\d+|[A-Z])\b/i.test(plain) || words(plain) > maxTitleWords || /[.;]$/.test(plain)) return false;
+    if (this.#context !== 'criterion' || obligationOf(plain) !== null) return false;
+    this.#advanceRefs(numbering);
+    this.#subsection = { title: plain, schedule: false, criterion: true };
+    this.#emit(paragraph, 0, paragraph.text.length, 'criterion', false, this.#weightOf(plain), 0.8);
+    return true;
+  }
+
   /** A list item in an evaluation section that names a criterion ("- Technical Approach", "(b) Price"). */
   #readCriterionTitle(paragraph: Paragraph): boolean {
     const [first] = sentenceRanges(paragraph.text);
     if (!first) return false;
     const title = plainText(paragraph.text.slice(...first)).replace(/[:.]$/, '');
+    // "b. Technical Evaluation Factors. The Government will …" is a sub-heading of the evaluation, not a criterion.
+    if (sectionKindOf(title) === 'criterion' && first[1] < paragraph.text.length) return false;
     if (words(title) > maxTitleWords || obligationOf(title) !== null) return false;
     if (/\b(?:rating|ratings)\b/i.test(title) && !/\bfactor\b/i.test(title)) return false;
     this.#markCriterion();
@@ -421,7 +462,7 @@ class FileReading {
       let obligation = obligationOf(sentence);
       if (introducesList(sentence) && (start === ranges.at(-1)?.[0] || /:\s*$/.test(sentence))) {
         if (leadInNamesDocument(sentence) && obligation === 'mandatory' && !bindsTheBuyer(sentence)) this.#emitSentence(paragraph, start, end, sentence, obligation, leadIn);
-        this.#openLeadIn(paragraph, sentence, obligation ?? (tendererWill(sentence) ? 'mandatory' : null), paragraph.numbering);
+        this.#openLeadIn(sentence, obligation ?? (tendererWill(sentence) ? 'mandatory' : null), paragraph.numbering, leadIn);
         continue;
       }
       if (obligation === null) {
@@ -507,6 +548,11 @@ class FileReading {
       confidence,
     });
   }
+}
+
+/** The end of a span with the white space before it left out. */
+function trimmedEnd(text: string, end: number): number {
+  return text.slice(0, end).trimEnd().length;
 }
 
 /** A returnable's name for telling one named again: its words without numbering, parentheses and filler. */

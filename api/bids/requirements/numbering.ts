@@ -23,7 +23,7 @@ const romanToken = new RegExp(`^(?:\\((${roman})\\)\\.?|(${roman})[.)]\\.?)\\s+`
 const letterToken = /^(?:\(([a-z])\)\.?|([a-z])[.)]\.?)\s+/;
 const upperRomanToken = /^(?:\(((?:X{0,2}(?:IX|IV|V?I{1,3}|V|X)))\)|((?:X{0,2}(?:IX|IV|V?I{1,3}|V|X)))[.)])\s+(?=[A-Z(“"'‘])/;
 const upperToken = /^(?:\(([A-Z])\)|([A-Z])[.)])\s+(?=[A-Z0-9(“"'‘])/;
-const bulletToken = /^[•▪◦‣●■□➢►✓·\uf0a7\uf0b7\uf076\uf0d8–*-]\s+|^o\s+(?=[A-Z])/;
+const bulletToken = /^[•▪◦‣●■□➢►✓·\uf0a7\uf0b7\uf076\uf0d8–*+-]\s+|^o\s+(?=[A-Z])/;
 
 /** The numbering a line starts with, if any. "(i)" and "(v)" come back as roman numerals: `afterLetter` reads them as letters after "(h)" or "(u)". */
 export function numberingOf(line: string): Numbering | null {

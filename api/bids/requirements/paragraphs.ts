@@ -35,6 +35,13 @@ function plainView(line: string): { plain: string; index: number[] } {
   for (let at = 0; at < line.length; at++) {
     const char = line[at]!;
     if (atStart && (char === '>' || char === '#' || char === ' ' || char === '\t')) continue;
+    // A Markdown bullet ("* item", "+ item") is numbering, not emphasis.
+    if (atStart && (char === '*' || char === '+') && /\s/.test(line[at + 1] ?? '')) {
+      atStart = false;
+      plain += '*';
+      index.push(at);
+      continue;
+    }
     atStart = false;
     if (char === '*' || (char === '\\' && /[()[\]._*#>-]/.test(line[at + 1] ?? ''))) continue;
     plain += char;
