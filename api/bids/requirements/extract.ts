@@ -5,10 +5,8 @@ import {
   asksForDocument,
   bindsTheBuyer,
   introducesList,
-  isAnswerCell,
   isDisqualifying,
   isHeaderRow,
-  isImperative,
   isLodging,
   isParticipation,
   leadInNamesDocument,
@@ -105,7 +103,10 @@ function sentenceRanges(text: string): [number, number][] {
   let start = 0;
   for (const match of text.matchAll(/[.!?]["'”’)\]*_]*(?=\s+[>*_"'“‘(\\[]*[A-Z0-9(])/g)) {
     const before = text.slice(Math.max(0, match.index - 6), match.index + 1);
-    if (/(?:\b(?:No|e\.g|i\.e|etc|Pty|Ltd|Inc|Co|Cth|Qld|Vic|St|Mr|Ms|Mrs|Dr|vs|approx|Sec|Art|para|p|pp|Vol|Fig|U\.S|U\.K|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|\b[A-Z]\.)$/.test(before)) continue;
+    const around = text.slice(Math.max(0, match.index - 16), match.index + 1);
+    // "Appendix B. Price …" ends a sentence; "J. Smith" and "No. 4" do not.
+    const labelLetter = /\b(?:appendix|attachment|schedule|annex|annexure|part|section|form|exhibit|volume|lot|table|phase|item|option|category|pool|stage|factor)\s+[A-Z]\.$/i.test(around);
+    if (!labelLetter && /(?:\b(?:No|e\.g|i\.e|etc|Pty|Ltd|Inc|Co|Cth|Qld|Vic|St|Mr|Ms|Mrs|Dr|vs|approx|Sec|Art|para|p|pp|Vol|Fig|U\.S|U\.K|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|\b[A-Z]\.)$/.test(before)) continue;
     const end = match.index + match[0].length;
     ranges.push([start, end]);
     start = end;
@@ -166,8 +167,12 @@ class FileReading {
   /** The sub-heading the current paragraphs sit under, and whether a schedule row was taken from under it. */
   #subsection: { title: string; schedule: boolean; criterion: boolean } | null = null;
   #tableWeighs = false;
-  /** Returnables already given a row, by name, so one named again is a clause. */
+  /** The paragraph before was a returnable's title in a list of them. */
+  #lastWasReturnableTitle = false;
+  /** Returnables already given a row, by name, so one asked for again is a clause. */
   readonly #returnables = new Set<string>();
+  /** Returnables already listed by title: a list or table naming one again adds no row. */
+  readonly #returnableTitles = new Set<string>();
   readonly #totalPoints: number | null;
 
   constructor(file: BidFilePages) {
@@ -210,9 +215,7 @@ class FileReading {
         const last = cells.at(-1)!;
         const title = cells.map((cell) => cell.plain).join(' ');
         if (cells.some((cell) => cell.page !== first.page) || words(title) > maxTitleWords * 2) continue;
-        const name = returnableName(title);
-        if (this.#returnables.has(name)) continue;
-        this.#returnables.add(name);
+        if (!this.#claimTitle(title)) continue;
         this.#emitAcross(first, last, 'schedule', !/\bif\s+applicable\b|\(if\b/i.test(title), 0.7);
       }
       return;
@@ -225,7 +228,7 @@ class FileReading {
   }
 
   #read(paragraph: Paragraph, next: Paragraph | null): void {
-    if (paragraph.cells) return this.#readRow(paragraph, next);
+    if (paragraph.cells) return this.#readRow(paragraph);
     const numbering = paragraph.numbering ? afterLetter(paragraph.numbering, this.#lastLetter) : null;
     const plain = paragraph.plain;
     if (plain === '' || /^[_\s.:-]+$/.test(plain)) return;
@@ -238,10 +241,17 @@ class FileReading {
       this.#leadIns.pop();
     }
     if (this.#readFactorTitle(paragraph, numbering)) return;
-    if (this.#isHeading(paragraph, next)) return this.#readHeading(paragraph, numbering);
+    const wasReturnableTitle = this.#lastWasReturnableTitle;
+    this.#lastWasReturnableTitle = false;
+    if (this.#isHeading(paragraph, next)) {
+      this.#lastWasReturnableTitle = wasReturnableTitle;
+      return this.#readHeading(paragraph, numbering, next);
+    }
     this.#advanceRefs(numbering);
     if (numbering && numbering.level !== 'number' && this.#context === 'criterion' && this.#readCriterionTitle(paragraph)) return;
     if (this.#readWeighted(paragraph)) return;
+    // A pass/fail table row whose last cell ran on ("… the Proposed Contract.Pass/Fail").
+    if (/pass\s*\/\s*fail\s*$/i.test(plain) && words(plain) <= maxBareItemWords) return this.#emit(paragraph, 0, paragraph.text.length, 'condition', true, null, 0.7);
     this.#readProse(paragraph, numbering);
   }
 
@@ -256,8 +266,18 @@ class FileReading {
     return true;
   }
 
-  #readHeading(paragraph: Paragraph, numbering: Numbering | null): void {
+  #readHeading(paragraph: Paragraph, numbering: Numbering | null, next: Paragraph | null): void {
     const title = paragraph.plain.replace(/[.:]$/, '');
+    // In a list of returnables, or a run of titles that each name one ("Appendix A - Response Form"), each title is a returnable.
+    const documentTitle = (text: string) => /^(?:returnable\s+)?(?:schedule|appendix|attachment|annexure|exhibit|form|submittal\s+form)\s+[A-Z0-9]{1,3}\b/i.test(text);
+    const listed = this.#context === 'schedule' && !isMajorHeading(paragraph) && !/:$/.test(paragraph.plain) && sectionKindOf(title) !== 'schedule';
+    const run = documentTitle(title) && ((next !== null && documentTitle(next.plain)) || this.#lastWasReturnableTitle);
+    if (listed || run) {
+      this.#advanceRefs(numbering);
+      this.#lastWasReturnableTitle = true;
+      if (!this.#claimTitle(title)) return;
+      return this.#emit(paragraph, 0, paragraph.text.length, 'schedule', !/\bif\s+applicable\b|\(if\b/i.test(title), null, 0.7);
+    }
     const kind = sectionKindOf(title);
     if (isMajorHeading(paragraph) || (kind !== null && kind !== this.#major.kind && !paragraph.numbering && this.#minor === null)) {
       this.#major = { kind, title };
@@ -270,12 +290,11 @@ class FileReading {
     this.#subsection = { title, schedule: false, criterion: false };
     this.#tableWeighs = false;
     // A heading that names a form or schedule to return is that returnable's row ("SUBMITTAL FORM A – Offeror Information").
-    if (/\b(?:submittal|response|returnable|tender|offer|bid)\s+(?:form|schedule)\b|^(?:form|schedule)\s+[A-Z0-9]{1,3}\b/i.test(title) && !this.#returnables.has(title.toLowerCase())) {
-      this.#returnables.add(title.toLowerCase());
+    if (/\b(?:submittal|response|returnable|tender|offer|bid)\s+(?:form|schedule)\b|^(?:form|schedule)\s+[A-Z0-9]{1,3}\b/i.test(title) && this.#claimTitle(title)) {
       this.#emit(paragraph, 0, paragraph.text.length, 'schedule', !/\bif\s+applicable\b|\(if\b/i.test(title), null, 0.7);
     }
     // A heading ending in a colon introduces what follows it, as a lead-in does.
-    if (/:\s*[*_]*$/.test(paragraph.text.trim())) this.#openLeadIn(paragraph.plain, null, numbering, null);
+    if (/:\s*[*_]*$/.test(paragraph.text.trim())) this.#openLeadIn(paragraph.plain, tendererWill(paragraph.plain) ? 'mandatory' : obligationOf(paragraph.plain), numbering, null);
   }
 
   /** Whether a paragraph is an item of the list the open lead-in introduced. */
@@ -318,10 +337,20 @@ class FileReading {
     else this.#leadIns = [leadIn];
   }
 
+  /** Records a returnable listed by its title; false when a list already named it. */
+  #claimTitle(title: string): boolean {
+    const name = titleName(title);
+    if (this.#returnableTitles.has(name)) return false;
+    this.#returnableTitles.add(name);
+    this.#returnables.add(returnableName(title));
+    return true;
+  }
+
   /** What the items under a lead-in are, from its words and the section it sits in. */
   #itemKindOf(leadIn: string, inherited: ItemKind | null): ItemKind {
     if (/\bspecifications?\b|\bformat(?:ted|ting)?\b|\blegend\b|\bsubject\s+line\b|\belectronically\b|\bfields?\b/i.test(leadIn)) return 'instruction';
-    if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn)) return 'schedule';
+    // A list of documents is of returnables when its lead-in asks for them; "the pack is made up of:" only describes.
+    if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn) && (obligationOf(leadIn) !== null || /\b(?:submit|submission|return|complete|include|lodge|provide|require)/i.test(leadIn))) return 'schedule';
     if (/\bmust\s+be\s+met\b|\bmandatory\s+requirements\b|\bminimum\b|\bconditions?\b|\beligib|\bpass\s*\/\s*fail\b|\bacceptable\s*\/\s*unacceptable\b/i.test(leadIn) || this.#context === 'condition') return 'condition';
     if (this.#context === 'criterion' && obligationOf(leadIn) !== 'mandatory') return 'criterion';
     return inherited ?? 'clause';
@@ -341,6 +370,7 @@ class FileReading {
     if (!first) return;
     const firstText = plainText(paragraph.text.slice(...first));
     const own = obligationOf(firstText);
+    if (sentences.length === 1 && introducesList(firstText) && !(leadInNamesDocument(firstText) && own === 'mandatory')) return this.#openLeadIn(firstText, own, paragraph.numbering, leadIn);
     if (leadIn.kind === 'criterion') {
       const inline = inlineHeadingOf(paragraph);
       if (inline !== null || own === null) {
@@ -355,9 +385,14 @@ class FileReading {
     const mandatory = leadIn.mandatory ?? true;
     let kind: RequirementKind = isLodging(firstText) ? 'instruction' : leadIn.kind;
     if (kind === 'schedule') {
-      const name = returnableName(firstText);
-      if (this.#returnables.has(name)) kind = 'clause';
-      else this.#returnables.add(name);
+      // A title the list names again adds nothing; a sentence asking again for one already listed is a clause.
+      const title = words(firstText) <= maxTitleWords && !/[.]$/.test(firstText);
+      if (title && !this.#claimTitle(firstText)) return;
+      if (!title) {
+        const name = returnableName(firstText);
+        if (this.#returnables.has(name)) kind = 'clause';
+        else this.#returnables.add(name);
+      }
       if (/\bif\s+applicable\b|\(if\b|\bif\s+(?:any|using|required)\b/i.test(firstText)) return this.#emit(paragraph, first[0], first[1], kind, false, null, 0.7);
     }
     this.#emit(paragraph, first[0], first[1], kind, mandatory, null, 0.75);
@@ -365,7 +400,7 @@ class FileReading {
   }
 
   /** A row of a table: weights, pass/fail, answers of a certification, returnables. */
-  #readRow(paragraph: Paragraph, next: Paragraph | null): void {
+  #readRow(paragraph: Paragraph): void {
     const cells = paragraph.cells!;
     if (isHeaderRow(cells)) {
       this.#tableWeighs ||= cells.some((cell) => /weight|points|%/i.test(cell));
@@ -376,8 +411,9 @@ class FileReading {
     const weight = /^\d{1,3}(?:\.\d+)?\s?%$/.test(last) ? weightOf(last) : this.#tableWeighs && /^\d{1,3}$/.test(last) ? Number(last) : null;
     if (weight !== null && this.#context !== 'condition' && cells.length >= 2) return this.#emit(paragraph, 0, paragraph.text.length, 'criterion', false, weight, 0.85);
     if (/^\d{1,3}$/.test(last)) return; // a contents line or a count
-    if (this.#context === 'schedule' && cells.length <= 3 && words(cells[0]!) <= maxTitleWords) return this.#emit(paragraph, 0, paragraph.text.length, 'schedule', true, null, 0.7);
-    void next;
+    const leadIn = this.#leadIns.at(-1);
+    const listed = (leadIn?.kind ?? this.#context) === 'schedule';
+    if (listed && cells.length <= 3 && words(paragraph.plain) <= maxTitleWords && this.#claimTitle(last)) return this.#emit(paragraph, 0, paragraph.text.length, 'schedule', leadIn?.mandatory ?? true, null, 0.7);
   }
 
   /** "Factor 1 – Technical Approach" on a line of its own in an evaluation section: that criterion, and a sub-heading for what follows. */
@@ -555,12 +591,18 @@ function trimmedEnd(text: string, end: number): number {
   return text.slice(0, end).trimEnd().length;
 }
 
-/** A returnable's name for telling one named again: its words without numbering, parentheses and filler. */
-function returnableName(text: string): string {
-  const named = /\b((?:[a-z]+\s+){0,3}?(?:schedule|form|declaration|certificate|certification|statement|plan|letters?\s+of\s+\w+|cover\s+(?:page|letter|sheet)|quotation|quote|proposal|narrative|resumes?|agreement|questionnaire|checklist|template|attachment\s+\w+|volume\s+\w+))\b/i.exec(text.toLowerCase().replace(/\([^)]*\)/g, ' '));
-  const name = named ? named[1]! : text.toLowerCase().replace(/\([^)]*\)/g, ' ');
-  return name.replace(/\b(?:a|an|the|its|their|your|signed|separate|completed?|one|and|of)\b/g, ' ').replace(/[^a-z0-9]+/g, ' ').trim();
+/** A listed returnable's name: its title's words, without numbering words, parentheses and filler ("Technical Concept Paper;" and "Technical Concept Paper (Not to exceed 8 pages)" are one). */
+function titleName(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\b(?:a|an|the|and|or|of|if\s+applicable)\b/g, ' ')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
-void isImperative;
-void isAnswerCell;
+/** The returnable a sentence asks for ("… shall submit a Staffing Plan which …" → "staffing plan"), for telling one asked for again. */
+function returnableName(text: string): string {
+  const noun = /\b((?:(?!(?:submit|submitted|provide|include|includes|prepare|complete|sign|signed|return|furnish|attach|the|a|an|its|their|your|one|and|or|of|with|must|shall)\b)[a-z-]+\s+){0,3}(?:schedule|form|declaration|certificate|certification|statement|plan|letters?\s+of\s+\w+|cover\s+(?:page|letter|sheet)|quotation|quote|proposal|narrative|resumes?|agreement|questionnaire|checklist|template|attachment\s+\w+|appendix\s+\w+|volume\s+\w+))\b/i.exec(text.toLowerCase().replace(/\([^)]*\)/g, ' '));
+  return titleName(noun ? noun[1]! : text);
+}

@@ -81,13 +81,18 @@ function partsWithBlankLines(lines: readonly PageLine[]): boolean {
   return filled > 0 && blank >= filled * 0.25;
 }
 
-function isTitleLike(plain: string): boolean {
+function isTitleLike(plain: string, numbered: boolean): boolean {
   if (plain.length > 90 || /[.;,:]$/.test(plain) || !/^[A-Z0-9("'“‘]/.test(plain)) return false;
   const words = plain.split(/\s+/);
   if (words.length > 12) return false;
+  // "3.2 Evaluation criteria": a numbered short line is a heading however it is capitalised.
+  if (numbered && words.length <= 8 && !/\b(?:must|shall|will|is|are)\b/i.test(plain)) return true;
   const capitalised = words.filter((word) => /^[A-Z0-9("'“‘&–—-]/.test(word)).length;
   return capitalised >= Math.ceil(words.length * 0.6);
 }
+
+/** A line that ends a table row's last cell run on ("…Requirements30%", "…contract.Pass/Fail"): the row ends there. */
+const rowEnd = /(?:\d\s?%|pass\s*\/\s*fail)$/i;
 
 export function paragraphsOf(pages: readonly { n: number; text: string }[]): Paragraph[] {
   const lined = pages.map((page) => ({ n: page.n, lines: pageLines(page.text) }));
@@ -120,7 +125,7 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
         blankBefore,
         ...extra,
       };
-      open = { paragraph, ended: /[.;:?!]["'”’)*]*$/.test(text), lines: 1 };
+      open = { paragraph, ended: /[.;:?!]["'”’)*]*$/.test(text) || rowEnd.test(text), lines: 1 };
       blankBefore = false;
     };
     for (const line of page.lines) {
@@ -178,7 +183,11 @@ function continues(open: Open, plain: string, blankParted: boolean): boolean {
   if (blankParted) return true;
   if (/^[a-z(]/.test(plain)) return true;
   if (open.ended) return false;
-  return !(open.lines === 1 && isTitleLike(open.paragraph.plain));
+  if (open.lines !== 1) return true;
+  // A short line of its own ("Returnable schedules", "Offer validity period") is a heading, not the start of a wrapped sentence.
+  const plainLine = open.paragraph.plain;
+  if (plainLine.split(/\s+/).length <= 6 && plainLine.length <= 50 && /^[A-Z0-9]/.test(plain) && !/\b(?:must|shall|will|is|are|the|a|an|of|and|or|to|for|with|in)$/i.test(plainLine)) return false;
+  return !isTitleLike(plainLine, open.paragraph.numbering !== null);
 }
 
 function extend(open: Open, line: PageLine): void {
@@ -189,6 +198,6 @@ function extend(open: Open, line: PageLine): void {
   for (let at = 0; at < line.text.length; at++) paragraph.offsets.push(line.start + at);
   paragraph.plain = plainText(paragraph.text);
   paragraph.emphasised = false;
-  open.ended = /[.;:?!]["'”’)*]*$/.test(line.text);
+  open.ended = /[.;:?!]["'”’)*]*$/.test(line.text) || rowEnd.test(line.text);
   open.lines++;
 }

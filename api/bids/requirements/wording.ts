@@ -29,6 +29,7 @@ const obliging = new RegExp(
     String.raw`\bnot\s+to\s+exceed\b`,
     String.raw`\bunder\s+no\s+circumstances\b`,
     String.raw`\bhave\s+to\b`,
+    String.raw`\bmay\b[^.]*\bonly\s+if\b|\bonly\s+if\b[^.]*\bmay\b`,
     String.raw`\bis\s+limited\s+to\b|\bare\s+limited\s+to\b`,
   ].join('|'),
   'i',
@@ -46,8 +47,8 @@ const asking =
 const imperativeVerbs =
   'provide|submit|include|describe|identify|complete|sign|attach|return|lodge|deliver|demonstrate|explain|detail|specify|indicate|outline|ensure|confirm|supply|prepare|furnish|develop|build|execute|maintain|deprecate|cultivate|leverage|conduct|consult|coordinate|implement|establish|perform|manage|deploy|notify|comply|adhere|follow|limit|write|publish|select|upload|send|e-?mail|discuss|obtain|retain|create|integrate|migrate|assist|participate|attend|propose|certify|acknowledge|read|verify|register|protect|collaborate|facilitate|keep|make|give|show|summari[sz]e|clarify|define|determine|assess|remember|insert|fill|tick|allow|apply|arrange|avoid|do|refrain|take|observe|advise|inform|answer|respond|mark|enter';
 /** Words that are as often nouns as verbs ("Support services …", "Transition: …"): imperative only before an object's first word. */
-const nounOrVerb = 'support|transition|report|design|document|test|date|name|state|initial|list|use|lead|present|note|check|title|contact|update|review|train|track|monitor|address|place|quote|price|direct|secure|meet|print|record|schedule|plan|list';
-const objectStart = String.raw`(?:a|an|the|all|any|each|every|your|its|their|this|these|that|those|such|one|two|three|four|five|\d+|and|or|with|to|for|on|in|at|by|from|up|out|back|down|only|also|clearly|promptly|immediately|\w+ly)\b`;
+const nounOrVerb = 'support|transition|report|design|document|test|date|name|state|initial|list|use|lead|present|note|check|title|contact|update|review|train|track|monitor|address|place|quote|price|direct|secure|meet|print|record|schedule|plan';
+const objectStart = String.raw`(?:a|an|the|all|any|each|every|your|its|their|this|these|that|those|such|one|two|three|four|five|and|or|with|to|for|on|in|at|by|from|up|out|back|down|only|also|clearly|promptly|immediately|\w+ly)\b`;
 const imperative = new RegExp(
   String.raw`^(?:please\s+|be\s+sure\s+to\s+|make\s+sure\s+(?:that\s+)?|kindly\s+)?(?:do\s+not\s+|never\s+|also\s+|then\s+)?(?:(?:${imperativeVerbs})\b(?!\s*[:(–—-]|\s+(?:of|is|are|was|will|shall|must|may|can|should|and\s+\w+\s+(?:is|are|will|shall))\b)|(?:${nounOrVerb})\s+${objectStart})`,
   'i',
@@ -58,10 +59,12 @@ const pointer = /^(?:see|refer\s+to|note(?!\s+that\b)|go\s+to)\b/i;
 
 /** How a sentence binds, from its wording alone. */
 export function obligationOf(sentence: string): Obligation | null {
+  // A form's question ("Does the Respondent agree …?") asks for an answer, not a promise.
+  if (/\?\s*["'”’)*]*$/.test(sentence.trim())) return null;
   const text = sentence.trim().replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left');
   const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
   const obliges = obliging.test(text);
-  const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b/i.test(text);
+  const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b|\bonly\s+if\b/i.test(text);
   if (obliges && !(asks && !strong)) return 'mandatory';
   if (disqualifying.test(text)) return 'mandatory';
   if (isImperative(text)) return 'mandatory';
@@ -99,6 +102,7 @@ const statementSubject =
 
 /** Whether an obliging sentence binds the buyer (or states what the document is) rather than the tenderer. */
 export function bindsTheBuyer(sentence: string): boolean {
+  if (/^it\s+is\s+(?:a\s+requirement|mandatory|essential|compulsory|your\s+responsibility|the\s+\w+['’]?s?\s+responsibility|each\s+\w+['’]?s?\s+responsibility)\b/i.test(sentence.trim())) return false;
   const subject = subjectOf(sentence);
   if (subject === '') return false;
   if (/\b(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?|proposers?|you|your|firms?|companies|company)\b/i.test(subject) && !/^(?:the\s+)?(?:government|agency|state)\b/i.test(subject)) return false;
@@ -107,12 +111,12 @@ export function bindsTheBuyer(sentence: string): boolean {
 
 /** The tenderer named as the one who will do something ("The Contractor will submit …"): it asks, as "should" does. */
 export function tendererWill(sentence: string): boolean {
-  return /^(?:the\s+|each\s+|all\s+|any\s+)?(?:successful\s+|prospective\s+)?(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?)\s+will\s+\w/i.test(subjectOf(sentence) === '' ? sentence : sentence.trim());
+  return /^(?:the\s+|each\s+|all\s+|any\s+)?(?:successful\s+|prospective\s+)?(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?)\s+will\b/i.test(subjectOf(sentence) === '' ? sentence : sentence.trim());
 }
 
 /** "The following pre-conditions must be met:" introduces a list rather than stating a requirement. */
 export function introducesList(sentence: string): boolean {
-  return /:\s*["'”’*)]*\s*$/.test(sentence) || /\b(?:the\s+following|as\s+follows|listed\s+below|stated\s+below|set\s+out\s+below|below)\s*[.:]?\s*$/i.test(sentence);
+  return /:\s*["'”’*)]*\s*$/.test(sentence) || /^the\s+following\b/i.test(sentence.trim()) || /\b(?:the\s+following|as\s+follows|listed\s+below|stated\s+below|set\s+out\s+below|below)\s*[.:]?\s*$/i.test(sentence);
 }
 
 /** A lead-in whose own words name the returnable ("… submit a separate price quotation that includes the following:") is a row itself. */
@@ -144,6 +148,8 @@ export function sectionKindOf(heading: string): SectionKind | null {
   if (criterionHeading.test(text) && !/\binstructions?\b/i.test(text)) return 'criterion';
   if (instructionHeading.test(text)) return 'instruction';
   if (contractHeading.test(text)) return 'contract';
+  // A heading that starts a new topic says its passage is none of the above, so it does not inherit the one before.
+  if (/^(?:general|introduction|background|overview|definitions?|glossary|other|miscellaneous|administration|contacts?|purpose|summary)\b/i.test(text)) return 'other';
   return null;
 }
 
@@ -201,7 +207,7 @@ export function namesDocument(title: string): boolean {
 
 /** Participation: eligibility, registration, validity, minimum experience, pass/fail. */
 const participating =
-  /\beligib|\bregist(?:ered|ration)\b|\bvalid\s+for\b|\bremain\s+valid\b|\bminimum\s+of\b|\bat\s+least\b[^.]{0,40}\b(?:years?|projects?|contracts?|references?)\b|\bpass\s*\/\s*fail\b|\bcurrent\s+\w+(?:\s+\w+)?\s+(?:contract|schedule)\s+holder|\bholders?\b|\bsmall\s+business\b|\bsize\s+standard\b|\bset[\s-]aside\b|\blicen[cs]ed?\b|\bcertified\b|\bdebarred\b|\bconflicts?\s+of\s+interest\b/i;
+  /\beligib|\bregist(?:ered|ration)\b|\bminimum\s+of\b|\bat\s+least\b[^.]{0,40}\b(?:years?|projects?|contracts?|references?)\b|\bpass\s*\/\s*fail\b|\bcurrent\s+\w+(?:\s+\w+)?\s+(?:contract|schedule)\s+holder|\bholders?\b|\bsmall\s+business\b|\bsize\s+standard\b|\bset[\s-]aside\b|\blicen[cs]ed?\b|\bcertified\b|\bdebarred\b|\bconflicts?\s+of\s+interest\b/i;
 
 export function isParticipation(sentence: string): boolean {
   return participating.test(sentence) || disqualifying.test(sentence);
