@@ -84,6 +84,8 @@ interface LeadIn {
   itemKey: string | null;
   /** Items seen so far. */
   items: number;
+  /** The lead-in speaks of what the buyer may do ("We reserve the right to:") or of exceptions ("does not apply to:"): its items bind no one unless they say so. */
+  others: boolean;
 }
 
 interface Section {
@@ -327,11 +329,12 @@ class FileReading {
   #openLeadIn(sentence: string, obligation: Obligation | null, numbering: Numbering | null, inItem: LeadIn | null): void {
     const own = obligation === 'mandatory' ? true : obligation === 'optional' ? false : null;
     const leadIn: LeadIn = {
-      mandatory: own ?? inItem?.mandatory ?? (this.#context === 'condition' ? true : null),
+      mandatory: /\b(?:does|do|shall|will)\s+not\s+apply\b/i.test(sentence) ? null : own ?? inItem?.mandatory ?? (this.#context === 'condition' ? true : null),
       kind: this.#itemKindOf(sentence, inItem?.kind ?? null),
       numbering,
       itemKey: null,
       items: 0,
+      others: (bindsTheBuyer(sentence) && !tendererWill(sentence)) || /\b(?:does|do|shall|will)\s+not\s+apply\b|\bexcept(?:ions?)?\b/i.test(sentence) || (inItem?.others ?? false),
     };
     if (inItem) this.#leadIns.push(leadIn);
     else this.#leadIns = [leadIn];
@@ -517,6 +520,8 @@ class FileReading {
 
   #emitSentence(paragraph: Paragraph, start: number, end: number, sentence: string, obligation: Obligation, leadIn: LeadIn | null): void {
     const disqualifies = isDisqualifying(sentence);
+    // An item of the buyer's list ("We may: verify …; exclude you if …") is the buyer's, unless it says must or shall itself.
+    if (leadIn?.others && !/\bmust\b|\bshall\b|\brequired\b/i.test(sentence)) return;
     if (bindsTheBuyer(sentence) && !disqualifies) return;
     const mandatory = obligation === 'mandatory';
     const context = this.#context;

@@ -29,6 +29,7 @@ const obliging = new RegExp(
     String.raw`\bnot\s+to\s+exceed\b`,
     String.raw`\bunder\s+no\s+circumstances\b`,
     String.raw`\bhave\s+to\b`,
+    String.raw`[;:]\s*please\s+(?!note\b)[a-z]+`,
     String.raw`\bmay\b[^.]*\bonly\s+if\b|\bonly\s+if\b[^.]*\bmay\b`,
     String.raw`\bis\s+limited\s+to\b|\bare\s+limited\s+to\b`,
   ].join('|'),
@@ -48,20 +49,27 @@ const imperativeVerbs =
   'provide|submit|include|describe|identify|complete|sign|attach|return|lodge|deliver|demonstrate|explain|detail|specify|indicate|outline|ensure|confirm|supply|prepare|furnish|develop|build|execute|maintain|deprecate|cultivate|leverage|conduct|consult|coordinate|implement|establish|perform|manage|deploy|notify|comply|adhere|follow|limit|write|publish|select|upload|send|e-?mail|discuss|obtain|retain|create|integrate|migrate|assist|participate|attend|propose|certify|acknowledge|read|verify|register|protect|collaborate|facilitate|keep|make|give|show|summari[sz]e|clarify|define|determine|assess|remember|insert|fill|tick|allow|apply|arrange|avoid|do|refrain|take|observe|advise|inform|answer|respond|mark|enter';
 /** Words that are as often nouns as verbs ("Support services …", "Transition: …"): imperative only before an object's first word. */
 const nounOrVerb = 'support|transition|report|design|document|test|date|name|state|initial|list|use|lead|present|note|check|title|contact|update|review|train|track|monitor|address|place|quote|price|direct|secure|meet|print|record|schedule|plan';
-const objectStart = String.raw`(?:a|an|the|all|any|each|every|your|its|their|this|these|that|those|such|one|two|three|four|five|and|or|with|to|for|on|in|at|by|from|up|out|back|down|only|also|clearly|promptly|immediately|\w+ly)\b`;
+const objectStart = String.raw`(?:a|an|the|all|any|each|every|your|its|their|this|these|those|such|one|two|three|four|five|and|or|with|to|for|on|in|at|by|from|up|out|back|down|only|also|clearly|promptly|immediately|\w+ly)\b(?!\s*[:–—-])`;
 const imperative = new RegExp(
   String.raw`^(?:please\s+|be\s+sure\s+to\s+|make\s+sure\s+(?:that\s+)?|kindly\s+)?(?:do\s+not\s+|never\s+|also\s+|then\s+)?(?:(?:${imperativeVerbs})\b(?!\s*[:(–—-]|\s+(?:of|is|are|was|will|shall|must|may|can|should|and\s+\w+\s+(?:is|are|will|shall))\b)|(?:${nounOrVerb})\s+${objectStart})`,
   'i',
 );
 const pleaseVerb = /^please\s+[a-z]/i;
 /** Imperatives that only point elsewhere ("See Section 4", "Refer to Attachment 2", "Note: …") ask nothing. */
-const pointer = /^(?:see|refer\s+to|note(?!\s+that\b)|go\s+to)\b/i;
+const pointer = /^(?:please\s+)?(?:see|refer\s+to|note)\b|^go\s+to\b/i;
 
 /** How a sentence binds, from its wording alone. */
 export function obligationOf(sentence: string): Obligation | null {
   // A form's question ("Does the Respondent agree …?") asks for an answer, not a promise.
   if (/\?\s*["'”’)*]*$/.test(sentence.trim())) return null;
-  const text = sentence.trim().replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left');
+  const text = sentence
+    .trim()
+    .replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left')
+    .replace(/\bmay\s+or\s+may\s+not\b/gi, 'may');
+  // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail".
+  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|awarded|issued|exercised|considered\s+(?:to|as)\b|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive)\b/i.test(text) && !disqualifying.test(text)) return null;
+  // "Please subscribe … if your firm would like updates": an offer, not a requirement.
+  if (/^please\b[^.]*\bif\s+(?:you|your\s+\w+)\s+(?:would\s+like|wish|want|prefer)\b/i.test(text)) return 'optional';
   const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
   const obliges = obliging.test(text);
   const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b|\bonly\s+if\b/i.test(text);
@@ -87,7 +95,8 @@ export function isDisqualifying(sentence: string): boolean {
 /** The words before the first obliging or asking verb: who or what the sentence binds. */
 export function subjectOf(sentence: string): string {
   const modal = /\b(?:must|shall|will|should|may|can(?:not)?|is|are|needs?|has|have|agrees?|represents?|certif(?:y|ies)|warrants?|acknowledges?|confirms?|accepts?)\b/i.exec(sentence);
-  const before = modal ? sentence.slice(0, modal.index) : sentence;
+  if (!modal) return '';
+  const before = sentence.slice(0, modal.index);
   // "If the offeror fails, the Government may …": the subject follows the last comma of a leading clause.
   const afterClause = /^(?:if|when|where|unless|upon|after|before|once|in\s+the\s+event|in\s+accordance|as|for|to|by|within|at|on|under|prior)\b[^,]*,\s*/i.exec(before);
   return (afterClause ? before.slice(afterClause[0].length) : before).trim();
@@ -98,10 +107,11 @@ const buyerSubject =
   /^(?:the\s+|each\s+|any\s+|an?\s+)?(?:government|(?:contracting|procurement|purchasing)\s+(?:officer|specialist|authority|agency)|co|cor|ko|agency|state|department|ministry|minister|buyer|customer|purchaser|principal|council|authority|client|owner|evaluat\w*(?:\s+(?:panel|committee|team|board))?|panel|committee|tender\s+board|we|us|our)\b/i;
 /** What a document, the contract or the process is or does: no one is bound by such a sentence. */
 const statementSubject =
-  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|notice|notification|amendments?)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]|rfx|solicitation|task\s+order|order|call\s+order|contract|agreement|bpa|itt|ito|eoi|document|section|pack|process|procurement|opportunity|framework|acquisition|requirement)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|it|there|this|that|which|these|those)\b/i;
+  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|notice|notification|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]|rfx|solicitation|task\s+order|order|call\s+order|contract|agreement|bpa|itt|ito|eoi|document|section|pack|process|procurement|opportunity|framework|acquisition|requirement)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|it|there|this|that|which|these|those)\b/i;
 
 /** Whether an obliging sentence binds the buyer (or states what the document is) rather than the tenderer. */
 export function bindsTheBuyer(sentence: string): boolean {
+  if (isImperative(sentence)) return false;
   if (/^it\s+is\s+(?:a\s+requirement|mandatory|essential|compulsory|your\s+responsibility|the\s+\w+['’]?s?\s+responsibility|each\s+\w+['’]?s?\s+responsibility)\b/i.test(sentence.trim())) return false;
   const subject = subjectOf(sentence);
   if (subject === '') return false;
