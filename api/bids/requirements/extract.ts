@@ -4,7 +4,7 @@ import { flatTableAt, type FlatRow, type FlatTable } from './tables.ts';
 import {
   asksForDocument,
   bindsTheBuyer,
-  introducesList,
+  listOpening,
   isDisqualifying,
   isHeaderRow,
   isLodging,
@@ -84,6 +84,8 @@ interface LeadIn {
   itemKey: string | null;
   /** Items seen so far. */
   items: number;
+  /** The lead-in sentence, to be a requirement itself when no item follows it ("Please include the following subject line:"). */
+  pending: { paragraph: Paragraph; start: number; end: number; sentence: string; obligation: Obligation } | null;
   /** The lead-in speaks of what the buyer may do ("We reserve the right to:") or of exceptions ("does not apply to:"): its items bind no one unless they say so. */
   others: boolean;
 }
@@ -193,7 +195,20 @@ class FileReading {
       }
       this.#read(this.#paragraphs[index]!, this.#paragraphs[index + 1] ?? null);
     }
+    this.#closeLeadIns();
     return this.#found;
+  }
+
+  /** A lead-in no item followed was a sentence like any other. */
+  #closeLeadIn(leadIn: LeadIn): void {
+    const pending = leadIn.pending;
+    leadIn.pending = null;
+    if (pending && leadIn.items === 0 && pending.obligation) this.#emitSentence(pending.paragraph, pending.start, pending.end, pending.sentence, pending.obligation, null);
+  }
+
+  #closeLeadIns(): void {
+    for (const leadIn of this.#leadIns.reverse()) this.#closeLeadIn(leadIn);
+    this.#leadIns = [];
   }
 
   /**
@@ -202,7 +217,7 @@ class FileReading {
    * column, a criterion. Other tables' cells are read as prose.
    */
   #readFlatTable(table: FlatTable): void {
-    this.#leadIns = [];
+    this.#closeLeadIns();
     const answered = table.rows.filter((row) => row.answered).length;
     const names = (row: FlatRow) => row.cells.map((index) => this.#paragraphs[index]!);
     if (answered > 0 && answered >= table.rows.length / 2) {
@@ -240,7 +255,7 @@ class FileReading {
         this.#advanceRefs(numbering);
         return this.#readItem(paragraph, leadIn);
       }
-      this.#leadIns.pop();
+      this.#closeLeadIn(this.#leadIns.pop()!);
     }
     if (this.#readFactorTitle(paragraph, numbering)) return;
     const wasReturnableTitle = this.#lastWasReturnableTitle;
@@ -326,7 +341,7 @@ class FileReading {
   }
 
   /** A lead-in opens a list; one written in an item of another list opens a list inside it, which obliges as the outer one does. */
-  #openLeadIn(sentence: string, obligation: Obligation | null, numbering: Numbering | null, inItem: LeadIn | null): void {
+  #openLeadIn(sentence: string, obligation: Obligation | null, numbering: Numbering | null, inItem: LeadIn | null, pending: LeadIn['pending'] = null): void {
     const own = obligation === 'mandatory' ? true : obligation === 'optional' ? false : null;
     const leadIn: LeadIn = {
       mandatory: /\b(?:does|do|shall|will)\s+not\s+apply\b/i.test(sentence) ? null : own ?? inItem?.mandatory ?? (this.#context === 'condition' ? true : null),
@@ -334,10 +349,14 @@ class FileReading {
       numbering,
       itemKey: null,
       items: 0,
+      pending,
       others: (bindsTheBuyer(sentence) && !tendererWill(sentence)) || /\b(?:does|do|shall|will)\s+not\s+apply\b|\bexcept(?:ions?)?\b/i.test(sentence) || (inItem?.others ?? false),
     };
     if (inItem) this.#leadIns.push(leadIn);
-    else this.#leadIns = [leadIn];
+    else {
+      this.#closeLeadIns();
+      this.#leadIns = [leadIn];
+    }
   }
 
   /** Records a returnable listed by its title; false when a list already named it. */
@@ -373,7 +392,7 @@ class FileReading {
     if (!first) return;
     const firstText = plainText(paragraph.text.slice(...first));
     const own = obligationOf(firstText);
-    if (sentences.length === 1 && introducesList(firstText) && !(leadInNamesDocument(firstText) && own === 'mandatory')) return this.#openLeadIn(firstText, own, paragraph.numbering, leadIn);
+    if (sentences.length === 1 && listOpening(firstText) === 'lead-in' && !(leadInNamesDocument(firstText) && own === 'mandatory')) return this.#openLeadIn(firstText, own, paragraph.numbering, leadIn, own ? { paragraph, start: first[0], end: first[1], sentence: firstText, obligation: own } : null);
     if (leadIn.kind === 'criterion') {
       const inline = inlineHeadingOf(paragraph);
       if (inline !== null || own === null) {
@@ -499,8 +518,16 @@ class FileReading {
     for (const [start, end] of ranges) {
       const sentence = plainText(paragraph.text.slice(start, end));
       let obligation = obligationOf(sentence);
-      if (introducesList(sentence) && (start === ranges.at(-1)?.[0] || /:\s*$/.test(sentence))) {
-        if (leadInNamesDocument(sentence) && obligation === 'mandatory' && !bindsTheBuyer(sentence)) this.#emitSentence(paragraph, start, end, sentence, obligation, leadIn);
+      const opening = listOpening(sentence);
+      const lastSentence = start === ranges.at(-1)?.[0];
+      if (opening === 'lead-in' && (lastSentence || /:\s*$/.test(sentence))) {
+        const names = leadInNamesDocument(sentence) && obligation === 'mandatory' && !bindsTheBuyer(sentence);
+        if (names) this.#emitSentence(paragraph, start, end, sentence, obligation!, leadIn);
+        this.#openLeadIn(sentence, obligation ?? (tendererWill(sentence) ? 'mandatory' : null), paragraph.numbering, leadIn, !names && obligation ? { paragraph, start, end, sentence, obligation } : null);
+        continue;
+      }
+      if (opening === 'announces' && lastSentence) {
+        if (obligation !== null) this.#emitSentence(paragraph, start, end, sentence, obligation, leadIn);
         this.#openLeadIn(sentence, obligation ?? (tendererWill(sentence) ? 'mandatory' : null), paragraph.numbering, leadIn);
         continue;
       }

@@ -38,7 +38,7 @@ const obliging = new RegExp(
 
 /** What happens to a tender that fails it: these sentences state a condition, however they are worded. */
 const disqualifying =
-  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall|may)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)/i;
+  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall|may)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
 
 /** Verbs and phrases that ask without obliging. */
 const asking =
@@ -94,12 +94,16 @@ export function isDisqualifying(sentence: string): boolean {
 
 /** The words before the first obliging or asking verb: who or what the sentence binds. */
 export function subjectOf(sentence: string): string {
-  const modal = /\b(?:must|shall|will|should|may|can(?:not)?|is|are|needs?|has|have|agrees?|represents?|certif(?:y|ies)|warrants?|acknowledges?|confirms?|accepts?)\b/i.exec(sentence);
+  // The verb that binds: an obliging modal if there is one ("This is necessary because …, so the Contractor must …"), else the first verb.
+  const modal =
+    /\b(?:must|shall|cannot|may\s+not|needs?\s+to|(?:is|are|will\s+be)\s+required|(?:is|are)\s+to\s+\w|agrees?\s+(?:to|that))\b/i.exec(sentence) ??
+    /\b(?:will|should|may|can|is|are|needs?|has|have|represents?|certif(?:y|ies)|warrants?|acknowledges?|confirms?|accepts?)\b/i.exec(sentence);
   if (!modal) return '';
   const before = sentence.slice(0, modal.index);
-  // "If the offeror fails, the Government may …": the subject follows the last comma of a leading clause.
-  const afterClause = /^(?:if|when|where|unless|upon|after|before|once|in\s+the\s+event|in\s+accordance|as|for|to|by|within|at|on|under|prior)\b[^,]*,\s*/i.exec(before);
-  return (afterClause ? before.slice(afterClause[0].length) : before).trim();
+  // "If the offeror fails, the Government may …": the subject follows the last clause break before the verb.
+  const breaks = [...before.matchAll(/,|;|\b(?:so|that|because|but|which|who|whereby|then|therefore|and\s+(?=the\b|its\b|their\b|all\b|each\b))\s/gi)];
+  const last = breaks.at(-1);
+  return (last ? before.slice(last.index + last[0].length) : before).trim();
 }
 
 /** The buyer and its people: what they must or may do binds them, not the tenderer. */
@@ -107,12 +111,12 @@ const buyerSubject =
   /^(?:the\s+|each\s+|any\s+|an?\s+)?(?:government|(?:contracting|procurement|purchasing)\s+(?:officer|specialist|authority|agency)|co|cor|ko|agency|state|department|ministry|minister|buyer|customer|purchaser|principal|council|authority|client|owner|evaluat\w*(?:\s+(?:panel|committee|team|board))?|panel|committee|tender\s+board|we|us|our)\b/i;
 /** What a document, the contract or the process is or does: no one is bound by such a sentence. */
 const statementSubject =
-  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|notice|notification|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]|rfx|solicitation|task\s+order|order|call\s+order|contract|agreement|bpa|itt|ito|eoi|document|section|pack|process|procurement|opportunity|framework|acquisition|requirement)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|it|there|this|that|which|these|those)\b/i;
+  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]|rfx|solicitation|task\s+order|order|call\s+order|contract|agreement|bpa|itt|ito|eoi|document|section|pack|process|procurement|opportunity|framework|acquisition|requirement)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|it|there|which)\b/i;
 
 /** Whether an obliging sentence binds the buyer (or states what the document is) rather than the tenderer. */
 export function bindsTheBuyer(sentence: string): boolean {
   if (isImperative(sentence)) return false;
-  if (/^it\s+is\s+(?:a\s+requirement|mandatory|essential|compulsory|your\s+responsibility|the\s+\w+['’]?s?\s+responsibility|each\s+\w+['’]?s?\s+responsibility)\b/i.test(sentence.trim())) return false;
+  if (/^it\s+(?:is|shall\s+be|will\s+be|remains)\s+(?:a\s+requirement|mandatory|essential|compulsory|(?:the\s+|your\s+|each\s+)?(?:\w+\s+){0,2}(?:\w+['’]s\s+)?(?:responsibility|duty|obligation))\b/i.test(sentence.trim())) return false;
   const subject = subjectOf(sentence);
   if (subject === '') return false;
   if (/\b(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?|proposers?|you|your|firms?|companies|company)\b/i.test(subject) && !/^(?:the\s+)?(?:government|agency|state)\b/i.test(subject)) return false;
@@ -124,9 +128,17 @@ export function tendererWill(sentence: string): boolean {
   return /^(?:the\s+|each\s+|all\s+|any\s+)?(?:successful\s+|prospective\s+)?(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?)\s+will\b/i.test(subjectOf(sentence) === '' ? sentence : sentence.trim());
 }
 
-/** "The following pre-conditions must be met:" introduces a list rather than stating a requirement. */
-export function introducesList(sentence: string): boolean {
-  return /:\s*["'”’*)]*\s*$/.test(sentence) || /^the\s+following\b/i.test(sentence.trim()) || /\b(?:the\s+following|as\s+follows|listed\s+below|stated\s+below|set\s+out\s+below|below)\s*[.:]?\s*$/i.test(sentence);
+/**
+ * How a sentence opens a list. 'lead-in': it only introduces the items ("The Respondent must:", "The following
+ * pre-conditions must be met."), which are the requirements; 'announces': it states a requirement of its own and
+ * says a list follows ("… shall consist of two volumes as stated below.", "… complete the following fields on the
+ * form."). null: no list.
+ */
+export function listOpening(sentence: string): 'lead-in' | 'announces' | null {
+  const text = sentence.trim();
+  if (/(?::|\b(?:to|following|follows|include|includes|including)\s*[-–—])\s*["'”’*)]*\s*$/i.test(text) || /^the\s+following\b/i.test(text)) return 'lead-in';
+  if (/\b(?:the\s+following|as\s+follows|listed\s+below|stated\s+below|set\s+out\s+below|shown\s+below|below)\b/i.test(text)) return 'announces';
+  return null;
 }
 
 /** A lead-in whose own words name the returnable ("… submit a separate price quotation that includes the following:") is a row itself. */
