@@ -93,7 +93,12 @@ interface LeadIn {
 interface Section {
   kind: SectionKind | null;
   title: string;
+  /** The heading's clause number ("1.3"), if numbered: a clause numbered at its depth or above ends the section. */
+  number: string | null;
 }
+
+/** How deep a clause number sits: "6" and "1.0" are 1, "1.3" is 2. */
+const depthOf = (label: string): number => label.replace(/\.0$/, '').split('.').length;
 
 /** The clause number and the list items open under it, outermost first ("5", then "(a)", then "(ii)"). */
 interface ClauseRefs {
@@ -162,7 +167,7 @@ class FileReading {
   readonly #file: BidFilePages;
   readonly #found: ExtractedRequirement[] = [];
   readonly #paragraphs: Paragraph[];
-  #major: Section = { kind: null, title: '' };
+  #major: Section = { kind: null, title: '', number: null };
   #minor: Section | null = null;
   #refs: ClauseRefs = { number: null, items: [] };
   #lastLetter: string | null = null;
@@ -265,11 +270,20 @@ class FileReading {
       return this.#readHeading(paragraph, numbering, next);
     }
     this.#advanceRefs(numbering);
+    this.#closeSectionsAt(numbering);
     if (numbering && numbering.level !== 'number' && this.#context === 'criterion' && this.#readCriterionTitle(paragraph)) return;
     if (this.#readWeighted(paragraph)) return;
     // A pass/fail table row whose last cell ran on ("… the Proposed Contract.Pass/Fail").
     if (/pass\s*\/\s*fail\s*$/i.test(plain) && words(plain) <= maxBareItemWords) return this.#emit(paragraph, 0, paragraph.text.length, 'condition', true, null, 0.7);
     this.#readProse(paragraph, numbering);
+  }
+
+  /** Clause 1.4 ends the passage under heading 1.3 (and clause 2 the one under heading 1). */
+  #closeSectionsAt(numbering: Numbering | null): void {
+    if (numbering?.level !== 'number') return;
+    const depth = depthOf(numbering.label);
+    if (this.#minor?.number && depth <= depthOf(this.#minor.number) && numbering.label !== this.#minor.number) this.#minor = null;
+    if (this.#major.number && depth <= depthOf(this.#major.number) && numbering.label !== this.#major.number) this.#major = { kind: null, title: '', number: null };
   }
 
   #isHeading(paragraph: Paragraph, next: Paragraph | null): boolean {
@@ -297,11 +311,11 @@ class FileReading {
     }
     const kind = sectionKindOf(title);
     if (isMajorHeading(paragraph) || (kind !== null && kind !== this.#major.kind && !paragraph.numbering && this.#minor === null)) {
-      this.#major = { kind, title };
+      this.#major = { kind, title, number: numberOf(numbering) };
       this.#minor = null;
       if (!numbering) this.#refs = { number: null, items: [] };
     } else {
-      this.#minor = { kind: kind ?? this.#major.kind, title };
+      this.#minor = { kind: kind ?? this.#major.kind, title, number: numberOf(numbering) };
     }
     this.#advanceRefs(numbering);
     this.#subsection = { title, schedule: false, criterion: false };
@@ -374,7 +388,7 @@ class FileReading {
     // A list of documents is of returnables when its lead-in asks for them; "the pack is made up of:" only describes.
     if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn) && (obligationOf(leadIn) !== null || /\b(?:submit|submission|return|complete|include|lodge|provide|require)/i.test(leadIn))) return 'schedule';
     if (/\bmust\s+be\s+met\b|\bmandatory\s+requirements\b|\bminimum\b|\bconditions?\b|\beligib|\bpass\s*\/\s*fail\b|\bacceptable\s*\/\s*unacceptable\b/i.test(leadIn) || this.#context === 'condition') return 'condition';
-    if (this.#context === 'criterion' && obligationOf(leadIn) !== 'mandatory') return 'criterion';
+    if ((this.#context === 'criterion' && obligationOf(leadIn) !== 'mandatory') || (/\bevaluat\w*\b/i.test(leadIn) && /\b(?:factors?|criteri(?:a|on)|sub-?factors?)\b/i.test(leadIn))) return 'criterion';
     return inherited ?? 'clause';
   }
 
@@ -403,7 +417,7 @@ class FileReading {
       }
     }
     if (own !== null && !(leadIn.kind === 'schedule' && words(firstText) <= maxTitleWords && !/[.]$/.test(firstText))) return this.#readSentences(paragraph, sentences, leadIn);
-    if (leadIn.mandatory === null && leadIn.kind !== 'schedule' && leadIn.kind !== 'condition') return this.#readSentences(paragraph, sentences.slice(1), leadIn);
+    if ((leadIn.mandatory === null || leadIn.others) && leadIn.kind !== 'schedule' && leadIn.kind !== 'condition') return this.#readSentences(paragraph, sentences.slice(1), leadIn);
     const mandatory = leadIn.mandatory ?? true;
     let kind: RequirementKind = isLodging(firstText) ? 'instruction' : leadIn.kind;
     if (kind === 'schedule') {
@@ -424,6 +438,9 @@ class FileReading {
   /** A row of a table: weights, pass/fail, answers of a certification, returnables. */
   #readRow(paragraph: Paragraph): void {
     const cells = paragraph.cells!;
+    // A table under a lead-in is its list.
+    const open = this.#leadIns.at(-1);
+    if (open) open.items++;
     if (isHeaderRow(cells)) {
       this.#tableWeighs ||= cells.some((cell) => /weight|points|%/i.test(cell));
       return;
@@ -496,9 +513,9 @@ class FileReading {
       const title = plainText(paragraph.text.slice(0, inline)).replace(/[.:]$/, '');
       const kind = sectionKindOf(title);
       if (numbering && (numbering.level === 'number' && /^\d+(?:\.0)?$/.test(numbering.label))) {
-        this.#major = { kind, title };
+        this.#major = { kind, title, number: numberOf(numbering) };
         this.#minor = null;
-      } else if (kind !== null) this.#minor = { kind, title };
+      } else if (kind !== null) this.#minor = { kind, title, number: numberOf(numbering) };
       this.#subsection = { title, schedule: false, criterion: false };
       from = inline;
     }
@@ -553,7 +570,8 @@ class FileReading {
     const mandatory = obligation === 'mandatory';
     const context = this.#context;
     let kind: RequirementKind = 'clause';
-    if (isLodging(sentence) || leadIn?.kind === 'instruction') kind = 'instruction';
+    // Under a sub-heading about lodging ("Column B:", "Page Limits.") a sentence is an instruction too.
+    if (isLodging(sentence) || leadIn?.kind === 'instruction' || (this.#subsection !== null && isLodging(this.#subsection.title))) kind = 'instruction';
     else if (context === 'condition' || leadIn?.kind === 'condition' || disqualifies || (isParticipation(sentence) && context !== 'contract')) kind = 'condition';
     else if (asksForDocument(sentence) && (context === 'instruction' || context === 'schedule' || leadIn?.kind === 'schedule' || this.#subsection !== null)) {
       const name = returnableName(sentence);
@@ -617,6 +635,8 @@ class FileReading {
     });
   }
 }
+
+const numberOf = (numbering: Numbering | null): string | null => (numbering?.level === 'number' ? numbering.label : null);
 
 /** The end of a span with the white space before it left out. */
 function trimmedEnd(text: string, end: number): number {

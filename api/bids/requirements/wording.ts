@@ -202,7 +202,8 @@ const lodging = new RegExp(
     String.raw`\b(?:attach|upload)\w*\s+(?:your\s+|the\s+|its\s+)?${response}\s+(?:to|in|into|on)\b|\bsend\s+(?:the\s+)?(?:government|buyer|agency|contracting\s+officer|procurement\s+officer|council|department)\b`,
     String.raw`\bas\s+required\s+by\s+this\s+(?:solicitation|rf[qtpi]|request|invitation)\b|\bconcise\b|\buse\s+of\s+the\b[^.]*\btemplate\b|\btimelines?\b`,
     String.raw`\b(?:technical|price|pricing|cost|non-price)\s+(?:quote|quotation|proposal|volume|submission|file|response)s?\b[^.]*\b(?:not\s+(?:contain|include)|separate)\b|\b(?:parts?|volumes?)\b[^.]{0,60}\b(?:complete\s+in\s+itself|independently|individually\s+titled)`,
-    String.raw`\bcomplete\s+the\s+following\s+fields\b|\bfields?\s+(?:on|of|in)\s+the\b|\bcolumn\s+[A-Z0-9]\b`,
+    String.raw`\b\d+-page\b|\b(?:in|into)\s+(?:the\s+|a\s+|an\s+)?(?:same\s+|following\s+|required\s+|specified\s+|electronic\s+|common\s+)?format\b`,
+    String.raw`\blegend\b|\btitle\s+page\b|\bcomplete\s+the\s+following\s+fields\b|\bfields?\s+(?:on|of|in)\s+the\b|\bcolumn\s+[A-Z0-9]\b`,
   ].join('|'),
   'i',
 );
