@@ -4,6 +4,7 @@ import { flatTableAt, type FlatRow, type FlatTable } from './tables.ts';
 import {
   asksForDocument,
   bindsTheBuyer,
+  isImperative,
   listOpening,
   isDisqualifying,
   isHeaderRow,
@@ -14,6 +15,7 @@ import {
   obligationOf,
   pointsOf,
   sectionKindOf,
+  subjectOf,
   tendererWill,
   totalPointsOf,
   weightOf,
@@ -149,7 +151,8 @@ function isTitle(plain: string): boolean {
   if (titleWords.length > 14) return false;
   if (/[.]$/.test(plain) && /\.\s/.test(plain.slice(0, -1))) return false;
   const capitalised = titleWords.filter((word) => /^[A-Z0-9("'“‘&–—/-]/.test(word)).length;
-  return capitalised >= Math.ceil(titleWords.length * 0.5) && obligationOf(plain) === null;
+  // "Mandatory Requirements" is a title; a title has no verb that binds.
+  return capitalised >= Math.ceil(titleWords.length * 0.5) && !/\b(?:must|shall|should|will|may|cannot|is|are|needs?\s+to)\b/i.test(plain) && !isImperative(plain);
 }
 
 /** A heading line in capitals, with PART or SECTION, or with a single-number clause ("5. Conditions"): it opens a major section. */
@@ -481,6 +484,11 @@ class FileReading {
     return true;
   }
 
+  /** A sub-heading of the instructions that names a part of the response, not a rule of lodging ("Format", "Page Limits", "Rules"). */
+  #isResponsePart(title: string): boolean {
+    return !isLodging(title) && !/\b(?:format|limits?|rules?|instructions?|validity|validation|date|communications?|general|administration|process|participants?|agenda|schedule\s+and|part\s+(?:one|two|three))\b/i.test(title) && sectionKindOf(title) !== 'criterion';
+  }
+
   #markCriterion(): void {
     if (this.#subsection) this.#subsection.criterion = true;
   }
@@ -540,9 +548,11 @@ class FileReading {
       if (opening === 'lead-in' && (lastSentence || /:\s*$/.test(sentence))) {
         const names = leadInNamesDocument(sentence) && obligation === 'mandatory' && !bindsTheBuyer(sentence);
         if (names) this.#emitSentence(paragraph, start, end, sentence, obligation!, leadIn);
-        this.#openLeadIn(sentence, obligation ?? (tendererWill(sentence) ? 'mandatory' : null), paragraph.numbering, leadIn, !names && obligation ? { paragraph, start, end, sentence, obligation } : null);
+        this.#openLeadIn(sentence, obligation ?? (tendererWill(sentence) ? 'mandatory' : null), paragraph.numbering, leadIn, !names && obligation && /:\s*["'”’*)]*$/.test(sentence) ? { paragraph, start, end, sentence, obligation } : null);
         continue;
       }
+      // "The following are mandatory requirements." introduces what comes after it in the paragraph.
+      if (opening === 'lead-in') continue;
       if (opening === 'announces' && lastSentence) {
         if (obligation !== null) this.#emitSentence(paragraph, start, end, sentence, obligation, leadIn);
         this.#openLeadIn(sentence, obligation ?? (tendererWill(sentence) ? 'mandatory' : null), paragraph.numbering, leadIn);
@@ -569,22 +579,23 @@ class FileReading {
     if (bindsTheBuyer(sentence) && !disqualifies) return;
     const mandatory = obligation === 'mandatory';
     const context = this.#context;
+    const asks = asksForDocument(sentence);
+    const inSubmission = context === 'instruction' || context === 'schedule' || leadIn?.kind === 'schedule' || this.#subsection !== null;
+    const subsection = this.#subsection;
     let kind: RequirementKind = 'clause';
-    // Under a sub-heading about lodging ("Column B:", "Page Limits.") a sentence is an instruction too.
-    if (isLodging(sentence) || leadIn?.kind === 'instruction' || (this.#subsection !== null && isLodging(this.#subsection.title))) kind = 'instruction';
-    else if (context === 'condition' || leadIn?.kind === 'condition' || disqualifies || (isParticipation(sentence) && context !== 'contract')) kind = 'condition';
-    else if (asksForDocument(sentence) && (context === 'instruction' || context === 'schedule' || leadIn?.kind === 'schedule' || this.#subsection !== null)) {
-      const name = returnableName(sentence);
-      if (!this.#returnables.has(name)) {
-        this.#returnables.add(name);
-        kind = 'schedule';
-        if (this.#subsection) this.#subsection.schedule = true;
-      }
-    } else if ((context === 'instruction' || context === 'schedule') && mandatory && this.#subsection && !this.#subsection.schedule && namesDocument(this.#subsection.title) && !/\bformat|\blimit|\brules?\b|\bvalid/i.test(this.#subsection.title)) {
-      // The first thing a sub-heading naming a part of the response ("Staffing Plan") asks for is that part.
-      this.#subsection.schedule = true;
+    // Under a sub-heading about lodging ("Column B:", "Page Limits.") a sentence is an instruction too; a sentence
+    // asking for a document is a returnable unless it also says where, when or in how many pages to lodge it.
+    if (leadIn?.kind === 'instruction' || (subsection !== null && isLodging(subsection.title, true)) || isLodging(sentence, asks && inSubmission)) kind = 'instruction';
+    else if (disqualifies || context === 'condition' || leadIn?.kind === 'condition') kind = 'condition';
+    else if (asks && inSubmission && !this.#returnables.has(returnableName(sentence))) {
+      this.#returnables.add(returnableName(sentence));
       kind = 'schedule';
-    }
+      if (subsection) subsection.schedule = true;
+    } else if (context === 'instruction' && mandatory && subsection && !subsection.schedule && this.#isResponsePart(subsection.title) && !isImperative(sentence) && /\b(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|you|your)\b/i.test(subjectOf(sentence))) {
+      // The first thing a sub-heading naming a part of the response ("Staffing Plan", "Technical Approach") asks of the tenderer is that part.
+      subsection.schedule = true;
+      kind = 'schedule';
+    } else if (isParticipation(sentence) && context !== 'contract') kind = 'condition';
     const conditional = kind === 'schedule' && /\bif\s+applicable\b|\bif\s+(?:the\s+)?(?:offeror|tenderer|respondent|quoter|bidder)\s+(?:has|have|is|uses|proposes)\b/i.test(sentence);
     this.#emit(paragraph, start, end, kind, mandatory && !conditional, null, obligation === 'optional' ? 0.6 : paragraph.numbering ? 0.9 : 0.8);
   }

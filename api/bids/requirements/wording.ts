@@ -180,37 +180,48 @@ export function sectionKindOf(heading: string): SectionKind | null {
 /** The response itself, by its usual names. */
 const response = String.raw`(?:quotes?|quotations?|proposals?|offers?|tenders?|bids?|responses?|submissions?|submittals?|applications?|expressions?\s+of\s+interest|eois?|volumes?|files?|documents?|attachments?)`;
 
-/** How, where, when and in what form to lodge: the instructions to tenderers. */
-const lodging = new RegExp(
+/** Where to send a response, by when, in what volumes and pages: lodging whatever else the sentence asks for. */
+const channel = String.raw`(?:in|via|through|to|by|electronically|online|no\s+later|before|prior|based\s+on|in\s+accordance|as\s+(?:a|one|two|separate))`;
+const lodgingStrict = new RegExp(
   [
     String.raw`\bquestions?\b|\benquir|\binquir|\bclarification\s+requests?\b`,
-    String.raw`\bno\s+later\s+than\b|\bclosing\s+(?:date|time)\b|\bdeadline\b|\b(?:is|are)\s+due\b|\bdue\s+(?:at|by|on|no)\b|\blate\s+${response}`,
-    String.raw`\b${response}\b[^.]{0,60}\b(?:submitted|received|lodged|delivered|sent|emailed|e-mailed|uploaded|accepted)\b[^.]{0,80}\b(?:via|through|by|to|at|in|electronically|online|portal|e-?mail|before|prior|no\s+later)\b`,
+    String.raw`\bno\s+later\s+than\b|\bclosing\s+(?:date|time)\b|\bdeadline\b|\b(?:is|are)\s+due\b|\bdue\s+(?:at|by|on|no)\b|\blate\s+${response}|\bdate\s+and\s+time\b`,
+    String.raw`\b${response}\b[^.]{0,60}\b(?:submitted|received|lodged|delivered|sent|emailed|e-mailed|uploaded|accepted)\b[^.]{0,80}\b(?:via|through|electronically|online|portal|before|prior|no\s+later)\b`,
     String.raw`\b(?:submitted|received|lodged|delivered|sent|uploaded)\s+(?:electronically|online|via|through|by\s+e-?mail)\b`,
-    String.raw`\bportal\b|\be-?mail\b|\bsubject\s+line\b|\bhelp\s*desk\b|\bfacsimile\b|\bhard\s+cop(?:y|ies)\b|\bsealed\s+envelope\b`,
-    String.raw`\bpages?\b[^.]{0,40}\b(?:limits?|limitations?|exceed|maximum)\b|\b(?:exceed|limit(?:ed)?\s+to|no\s+more\s+than|not\s+to\s+exceed|maximum\s+of)\b[^.]{0,40}\b(?:pages?|words?|minutes?|hours?|mb)\b|\bpage\s+(?:limits?|limitations?|numbers?)\b`,
-    String.raw`\bfont\b|\bmargins?\b|\bpaper\s+size\b|\bsingle[\s-]spaced\b|\bdouble[\s-]spaced\b|\bformatted\b|\bformat\s+(?:compatible|of)\b|\bin\s+(?:a\s+)?(?:pdf|word|excel|electronic)\s+format\b|\blegib`,
+    String.raw`\bportal\b|\bsubject\s+line\b|\bhelp\s*desk\b|\bfacsimile\b|\bhard\s+cop(?:y|ies)\b|\bsealed\s+envelope\b`,
+    String.raw`\bpages?\b[^.]{0,40}\b(?:limits?|limitations?|exceed|maximum)\b|\b(?:exceed|limit(?:ed)?\s+to|no\s+more\s+than|not\s+to\s+exceed|maximum\s+of)\b[^.]{0,40}\b(?:pages?|words?|minutes?|hours?|mb)\b|\bpage\s+(?:limits?|limitations?|numbers?)\b|\b\d+-page\b`,
+    String.raw`\bfont\b|\bmargins?\b|\bpaper\s+size\b|\bsingle[\s-]spaced\b|\bdouble[\s-]spaced\b|\bformatted\b|\blegib|\blegend\b|\btitle\s+page\b`,
     String.raw`\bseparate\s+(?:file|volume|document|attachment|envelope|pdf)s?\b|\b(?:two|three|four|\d)(?:\s*\(\d\))?\s+(?:separate\s+)?(?:volumes|parts|files|attachments)\b`,
-    String.raw`\bcommunications?\b|\bdirect\s+all\b|\bpoint\s+of\s+contact\b`,
-    String.raw`\boral\s+(?:presentation|interview)s?\b|\bpresentation\s+materials\b|\bslides\b|\bhandouts?\b`,
     String.raw`\bin\s+accordance\s+with\s+the\s+instructions\b|\binstructions\s+(?:set\s+forth|specified|contained|in\s+this)\b|\bcomply\s+with\s+all\s+instructions\b`,
-    String.raw`\bfurnish\s+the\s+information\s+required\s+by\s+this\b|\bexamine\s+this\s+entire\b`,
-    String.raw`\bregistration\s+information\b|\bregister\s+(?:on|with|in)\s+the\b`,
-    String.raw`\b(?:is|are)\s+to\s+be\s+(?:lodged|submitted)\b|\blodge[sd]?\b|\blodgement\b`,
-    String.raw`\b(?:shall|must|is\s+to|are\s+to|will)\s+be\s+(?:submitted|lodged|delivered|received|uploaded|e-?mailed)\b(?!\s+(?:with|as\s+part\s+of)\s+(?:the|your|its|their|each)\s+${response})`,
-    String.raw`\bsubmit\s+(?:all\s+|its\s+|their\s+|your\s+|the\s+)?${response}\s+(?:by|to|via|through|before|no\s+later|electronically|online|in\s+accordance\s+with)\b|\bdate\s+and\s+time\b|\bfor\s+(?:the\s+)?submission\s+of\b`,
+    String.raw`\bfurnish\s+the\s+information\s+required\s+by\s+this\b|\bexamine\s+this\s+entire\b|\bas\s+required\s+by\s+this\s+(?:solicitation|rf[qtpi]|request|invitation)\b`,
+    String.raw`\b(?:is|are)\s+to\s+be\s+(?:lodged|submitted)\b|\blodge[sd]?\b|\blodgement\b|\bfor\s+(?:the\s+)?submission\s+of\b`,
+    String.raw`\b(?:shall|must|is\s+to|are\s+to|will)\s+(?:only\s+)?be\s+(?:submitted|lodged|delivered|received|uploaded|e-?mailed|returned)\s+${channel}\b`,
+    String.raw`\bsubmit\s+(?:all\s+|its\s+|their\s+|your\s+|the\s+)?${response}\s+(?:by|to|via|through|before|no\s+later|electronically|online|in\s+accordance\s+with)\b`,
     String.raw`\b(?:attach|upload)\w*\s+(?:your\s+|the\s+|its\s+)?${response}\s+(?:to|in|into|on)\b|\bsend\s+(?:the\s+)?(?:government|buyer|agency|contracting\s+officer|procurement\s+officer|council|department)\b`,
-    String.raw`\bas\s+required\s+by\s+this\s+(?:solicitation|rf[qtpi]|request|invitation)\b|\bconcise\b|\buse\s+of\s+the\b[^.]*\btemplate\b|\btimelines?\b`,
+    String.raw`\bconcise\b|\buse\s+of\s+the\b[^.]*\btemplate\b|\btimelines?\b`,
     String.raw`\b(?:technical|price|pricing|cost|non-price)\s+(?:quote|quotation|proposal|volume|submission|file|response)s?\b[^.]*\b(?:not\s+(?:contain|include)|separate)\b|\b(?:parts?|volumes?)\b[^.]{0,60}\b(?:complete\s+in\s+itself|independently|individually\s+titled)`,
-    String.raw`\b\d+-page\b|\b(?:in|into)\s+(?:the\s+|a\s+|an\s+)?(?:same\s+|following\s+|required\s+|specified\s+|electronic\s+|common\s+)?format\b`,
-    String.raw`\blegend\b|\btitle\s+page\b|\bcomplete\s+the\s+following\s+fields\b|\bfields?\s+(?:on|of|in)\s+the\b|\bcolumn\s+[A-Z0-9]\b`,
+    String.raw`\bcomplete\s+the\s+following\s+fields\b|\bfields?\s+(?:on|of|in)\s+the\b|\bcolumn\s+[A-Z0-9]\b`,
+  ].join('|'),
+  'i',
+);
+/** Lodging words that a sentence asking for a document may also use ("… a cover page with an e-mail address", "in the format given"). */
+const lodgingLoose = new RegExp(
+  [
+    String.raw`\be-?mail\b|\bcommunications?\b|\bdirect\s+all\b|\bpoint\s+of\s+contact\b`,
+    String.raw`\boral\s+(?:presentation|interview)s?\b|\bpresentation\s+materials\b|\bslides\b|\bhandouts?\b`,
+    String.raw`\bregistration\s+information\b|\bregister\s+(?:on|with|in)\s+the\b`,
+    String.raw`\bformat\s+(?:compatible|of)\b|\bin\s+(?:a\s+)?(?:pdf|word|excel|electronic)\s+format\b|\b(?:in|into)\s+(?:the\s+|a\s+|an\s+)?(?:same\s+|following\s+|required\s+|specified\s+|electronic\s+|common\s+)?format\b`,
+    String.raw`\b${response}\b[^.]{0,60}\b(?:submitted|received|lodged|delivered|sent|emailed|e-mailed|uploaded|accepted)\b[^.]{0,80}\b(?:by|to|at|in)\b`,
   ].join('|'),
   'i',
 );
 
-/** A sentence about how, where, when or in what form to lodge (an instruction to tenderers). */
-export function isLodging(sentence: string): boolean {
-  return lodging.test(sentence);
+/**
+ * A sentence about how, where, when or in what form to lodge (an instruction to tenderers). `strict`: only the
+ * words that make it lodging even when it also asks for a document (a channel, a deadline, a page limit).
+ */
+export function isLodging(sentence: string, strict = false): boolean {
+  return lodgingStrict.test(sentence) || (!strict && lodgingLoose.test(sentence));
 }
 
 /** Names of returnable documents. */
