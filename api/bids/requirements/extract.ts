@@ -179,6 +179,8 @@ class FileReading {
   /** The sub-heading the current paragraphs sit under, and whether a schedule row was taken from under it. */
   #subsection: { title: string; schedule: boolean; criterion: boolean } | null = null;
   #tableWeighs = false;
+  /** The numbering of the last numbered paragraph outside a list. */
+  #lastNumbering: Numbering | null = null;
   /** The paragraph before was a returnable's title in a list of them. */
   #lastWasReturnableTitle = false;
   /** Returnables already given a row, by name, so one asked for again is a clause. */
@@ -274,6 +276,7 @@ class FileReading {
     }
     this.#advanceRefs(numbering);
     this.#closeSectionsAt(numbering);
+    if (numbering && numbering.level !== 'bullet') this.#lastNumbering = numbering;
     if (numbering && numbering.level !== 'number' && this.#context === 'criterion' && this.#readCriterionTitle(paragraph)) return;
     if (this.#readWeighted(paragraph)) return;
     // A pass/fail table row whose last cell ran on ("… the Proposed Contract.Pass/Fail").
@@ -359,6 +362,8 @@ class FileReading {
 
   /** A lead-in opens a list; one written in an item of another list opens a list inside it, which obliges as the outer one does. */
   #openLeadIn(sentence: string, obligation: Obligation | null, numbering: Numbering | null, inItem: LeadIn | null, pending: LeadIn['pending'] = null): void {
+    // A lead-in in an unnumbered paragraph under "e." ends its list at "f.".
+    numbering ??= inItem ? null : this.#lastNumbering;
     const own = obligation === 'mandatory' ? true : obligation === 'optional' ? false : null;
     const leadIn: LeadIn = {
       mandatory: /\b(?:does|do|shall|will)\s+not\s+apply\b/i.test(sentence) ? null : own ?? inItem?.mandatory ?? (this.#context === 'condition' ? true : null),
@@ -390,7 +395,7 @@ class FileReading {
     if (/\bspecifications?\b|\bformat(?:ted|ting)?\b|\blegend\b|\bsubject\s+line\b|\belectronically\b|\bfields?\b/i.test(leadIn)) return 'instruction';
     // A list of documents is of returnables when its lead-in asks for them; "the pack is made up of:" only describes.
     if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn) && (obligationOf(leadIn) !== null || /\b(?:submit|submission|return|complete|include|lodge|provide|require)/i.test(leadIn))) return 'schedule';
-    if (/\bmust\s+be\s+met\b|\bmandatory\s+requirements\b|\bminimum\b|\bconditions?\b|\beligib|\bpass\s*\/\s*fail\b|\bacceptable\s*\/\s*unacceptable\b/i.test(leadIn) || this.#context === 'condition') return 'condition';
+    if (/\bmust\s+be\s+met\b|\bmandatory\s+requirements\b|\bminimum\s+(?:requirements|qualifications|criteria|standards|experience)\b|\bconditions?\b|\beligib|\bpass\s*\/\s*fail\b|\bacceptable\s*\/\s*unacceptable\b/i.test(leadIn) || this.#context === 'condition') return 'condition';
     if ((this.#context === 'criterion' && obligationOf(leadIn) !== 'mandatory') || (/\bevaluat\w*\b/i.test(leadIn) && /\b(?:factors?|criteri(?:a|on)|sub-?factors?)\b/i.test(leadIn))) return 'criterion';
     return inherited ?? 'clause';
   }

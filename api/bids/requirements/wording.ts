@@ -82,7 +82,11 @@ export function obligationOf(sentence: string): Obligation | null {
 
 /** A sentence in the imperative, addressed to the tenderer. */
 export function isImperative(sentence: string): boolean {
-  const text = sentence.trim().replace(/^["'“‘(]+/, '');
+  // "At a minimum, provide:", "If this changes, notify …", "In the summary, be sure to …": the verb after a leading phrase.
+  const text = sentence
+    .trim()
+    .replace(/^["'“‘(]+/, '')
+    .replace(/^(?:at\s+a\s+minimum|in\s+addition|additionally|where\s+(?:applicable|relevant|possible|required)|if\s+[^,]{1,80}|when\s+[^,]{1,60}|in\s+[^,]{1,50}|for\s+[^,]{1,50}|as\s+[^,]{1,50}|within\s+[^,]{1,50}|\d+\s+days\s+[^,]{1,50}),\s*/i, '');
   if (pointer.test(text)) return false;
   return imperative.test(text) || (pleaseVerb.test(text) && !/^please\s+note\b/i.test(text));
 }
