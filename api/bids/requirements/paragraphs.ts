@@ -129,7 +129,8 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
       blankBefore = false;
     };
     for (const line of page.lines) {
-      if (line.text === '') {
+      // A line of markup alone (a Markdown quote's ">") parts paragraphs as a blank line does.
+      if (line.text === '' || /^[>\s]+$/.test(line.text)) {
         if (blankParted) close();
         blankBefore = true;
         continue;
