@@ -213,7 +213,8 @@ class FileReading {
   #closeLeadIn(leadIn: LeadIn): void {
     const pending = leadIn.pending;
     leadIn.pending = null;
-    if (pending && leadIn.items === 0 && pending.obligation) this.#emitSentence(pending.paragraph, pending.start, pending.end, pending.sentence, pending.obligation, null);
+    // "The Contractor shall:" with nothing after it says nothing; "Please include the following subject line:" does.
+    if (pending && leadIn.items === 0 && words(pending.sentence) >= 6) this.#emitSentence(pending.paragraph, pending.start, pending.end, pending.sentence, pending.obligation, null);
   }
 
   #closeLeadIns(): void {
@@ -355,7 +356,7 @@ class FileReading {
     if (leadIn.itemKey !== null && leadIn.itemKey !== '') return false;
     if (words(plain) > maxBareItemWords) return false;
     // A title with prose under it is the next heading, not the last item.
-    if (leadIn.items > 0 && isTitle(plain) && !/[;,]$|\band$|\bor$/.test(plain) && next && !next.numbering && /[.:]["'”’)*]*$/.test(next.plain) && words(next.plain) > 12) return false;
+    if (isTitle(plain) && !/[;,]$|\band$|\bor$/.test(plain) && next && !next.numbering && /[.:]["'”’)*]*$/.test(next.plain) && words(next.plain) >= 6 && !isTitle(next.plain)) return false;
     leadIn.itemKey = '';
     return true;
   }

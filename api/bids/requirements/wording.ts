@@ -65,9 +65,12 @@ export function obligationOf(sentence: string): Obligation | null {
   const text = sentence
     .trim()
     .replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left')
-    .replace(/\bmay\s+or\s+may\s+not\b/gi, 'may');
+    .replace(/\bmay\s+or\s+may\s+not\b/gi, 'may')
+    .replace(/\bmay\s+(?:\w+\s+|,[^,]*,\s*){0,6}be\s+required\b/gi, 'may be asked');
+  // Text in quotation marks (a legend to copy, a certificate's wording) is quoted, not required; a past "were required" is history.
+  if (/^["“]/.test(text) || (/\b(?:was|were|had\s+been)\s+required\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text))) return null;
   // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail".
-  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|awarded|issued|exercised|considered\s+(?:to|as)\b|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive)\b/i.test(text) && !disqualifying.test(text)) return null;
+  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b/i.test(text) && !disqualifying.test(text)) return null;
   // "Please subscribe … if your firm would like updates": an offer, not a requirement.
   if (/^please\b[^.]*\bif\s+(?:you|your\s+\w+)\s+(?:would\s+like|wish|want|prefer)\b/i.test(text)) return 'optional';
   const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
@@ -101,13 +104,15 @@ export function subjectOf(sentence: string): string {
   // The verb that binds: an obliging modal if there is one ("This is necessary because …, so the Contractor must …"), else the first verb.
   const modal =
     /\b(?:must|shall|cannot|may\s+not|needs?\s+to|(?:is|are|will\s+be)\s+required|(?:is|are)\s+to\s+\w|agrees?\s+(?:to|that))\b/i.exec(sentence) ??
-    /\b(?:will|should|may|can|is|are|needs?|has|have|represents?|certif(?:y|ies)|warrants?|acknowledges?|confirms?|accepts?)\b/i.exec(sentence);
+    /\b(?:will|should|may|can|is|are|needs?|has|have|requires?|represents?|certif(?:y|ies)|warrants?|acknowledges?|confirms?|accepts?)\b/i.exec(sentence);
   if (!modal) return '';
   const before = sentence.slice(0, modal.index);
   // "If the offeror fails, the Government may …": the subject follows the last clause break before the verb.
   const breaks = [...before.matchAll(/,|;|\b(?:so|that|because|but|which|who|whereby|then|therefore|and\s+(?=the\b|its\b|their\b|all\b|each\b))\s/gi)];
   const last = breaks.at(-1);
-  return (last ? before.slice(last.index + last[0].length) : before).trim();
+  const after = (last ? before.slice(last.index + last[0].length) : before).trim();
+  // "The Contracting Officer, working with the COR, is responsible …": the subject is before the aside.
+  return after !== '' ? after : before.split(/,/)[0]!.trim();
 }
 
 /** The buyer and its people: what they must or may do binds them, not the tenderer. */
