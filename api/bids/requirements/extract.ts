@@ -259,7 +259,8 @@ class FileReading {
     if (paragraph.cells) return this.#readRow(paragraph);
     const numbering = paragraph.numbering ? afterLetter(paragraph.numbering, this.#lastLetter) : null;
     const plain = paragraph.plain;
-    if (plain === '' || /^[_\s.:-]+$/.test(plain)) return;
+    // Blanks, rules and a table's lone numbers ("1.", "a)") say nothing.
+    if (plain === '' || /^(?:[_\s.:-]+|\d{1,3}[.)]?|[A-Za-z][.)])$/.test(plain)) return;
     while (this.#leadIns.length > 0) {
       const leadIn = this.#leadIns.at(-1)!;
       if (this.#isItem(leadIn, paragraph, numbering, next)) {
@@ -307,7 +308,9 @@ class FileReading {
   #readHeading(paragraph: Paragraph, numbering: Numbering | null, next: Paragraph | null): void {
     const title = paragraph.plain.replace(/[.:]$/, '');
     // In a list of returnables, or a run of titles that each name one ("Appendix A - Response Form"), each title is a returnable.
-    const documentTitle = (text: string) => /^(?:returnable\s+)?(?:schedule|appendix|attachment|annexure|exhibit|form|submittal\s+form)\s+[A-Z0-9]{1,3}\b/i.test(text);
+    const documentTitle = (text: string) =>
+      /^(?:returnable\s+)?(?:schedule|appendix|attachment|annexure|exhibit|form|submittal\s+form)\s+[A-Z0-9]{1,3}\b/i.test(text) &&
+      /\b(?:forms?|declaration|schedule|response|questionnaire|checklist|certificat\w*|statement|plan|pric\w*|tender|offer|quot\w*|referees?|experience|methodology|capability|personnel|insurance)\b/i.test(text.replace(/^\S+\s+\S+/, ''));
     const listed = this.#context === 'schedule' && !isMajorHeading(paragraph) && !/:$/.test(paragraph.plain) && sectionKindOf(title) !== 'schedule';
     const run = documentTitle(title) && ((next !== null && documentTitle(next.plain)) || this.#lastWasReturnableTitle);
     if (listed || run) {

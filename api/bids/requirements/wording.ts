@@ -38,7 +38,7 @@ const obliging = new RegExp(
 
 /** What happens to a tender that fails it: these sentences state a condition, however they are worded. */
 const disqualifying =
-  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall|may)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
+  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
 
 /** Verbs and phrases that ask without obliging. */
 const asking =
@@ -70,7 +70,7 @@ export function obligationOf(sentence: string): Obligation | null {
   // Text in quotation marks (a legend to copy, a certificate's wording) is quoted, not required; a past "were required" is history.
   if (/^["“]/.test(text) || (/\b(?:was|were|had\s+been)\s+required\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text))) return null;
   // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail".
-  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b/i.test(text) && !disqualifying.test(text)) return null;
+  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b/i.test(text) && !disqualifying.test(text)) return null;
   // "Please subscribe … if your firm would like updates": an offer, not a requirement.
   if (/^please\b[^.]*\bif\s+(?:you|your\s+\w+)\s+(?:would\s+like|wish|want|prefer)\b/i.test(text)) return 'optional';
   const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
@@ -120,7 +120,7 @@ const buyerSubject =
   /^(?:the\s+|each\s+|any\s+|an?\s+)?(?:government|(?:contracting|procurement|purchasing)\s+(?:officer|specialist|authority|agency)|co|cor|ko|agency|state|department|ministry|minister|buyer|customer|purchaser|principal|council|authority|client|owner|evaluat\w*(?:\s+(?:panel|committee|team|board))?|panel|committee|tender\s+board|we|us|our)\b/i;
 /** What a document, the contract or the process is or does: no one is bound by such a sentence. */
 const statementSubject =
-  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]|rfx|solicitation|task\s+order|order|call\s+order|contract|agreement|bpa|itt|ito|eoi|document|section|pack|process|procurement|opportunity|framework|acquisition|requirement)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|it|there|which)\b/i;
+  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]s?|rfx|solicitations?|task\s+orders?|orders?|call\s+orders?|contracts?|agreements?|bpas?|itt|ito|eoi|documents?|section|pack|process|procurement|opportunity|framework|acquisition|requirement|policies)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|it|there|which)\b/i;
 
 /** Whether an obliging sentence binds the buyer (or states what the document is) rather than the tenderer. */
 export function bindsTheBuyer(sentence: string): boolean {
