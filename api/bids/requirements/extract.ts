@@ -66,6 +66,9 @@ export function extractRequirements(files: readonly BidFilePages[]): ExtractedRe
   return files.flatMap((file) => new FileReading(file).requirements());
 }
 
+/** "Factor 1 – Technical Approach", "Criterion 2", "Sub-factor A": the title of an evaluation criterion. */
+const factorTitle = /^(?:evaluation\s+)?(?:factor|criterion|sub-?factor)\s+(?:\d+|[A-Z])\b/i;
+
 /** A criterion's title is at most this many words. */
 const maxTitleWords = 15;
 /** An item of a list without numbering (a .docx list loses it) is at most this many words. */
@@ -179,6 +182,8 @@ class FileReading {
   /** The sub-heading the current paragraphs sit under, and whether a schedule row was taken from under it. */
   #subsection: { title: string; schedule: boolean; criterion: boolean } | null = null;
   #tableWeighs = false;
+  /** A sentence another paragraph's requirement took in (a factor's title with how it is evaluated). */
+  #consumed: { paragraph: Paragraph; end: number } | null = null;
   /** The numbering of the last numbered paragraph outside a list. */
   #lastNumbering: Numbering | null = null;
   /** The paragraph before was a returnable's title in a list of them. */
@@ -269,7 +274,7 @@ class FileReading {
       }
       this.#closeLeadIn(this.#leadIns.pop()!);
     }
-    if (this.#readFactorTitle(paragraph, numbering)) return;
+    if (this.#readFactorTitle(paragraph, numbering, next)) return;
     const wasReturnableTitle = this.#lastWasReturnableTitle;
     this.#lastWasReturnableTitle = false;
     if (this.#isHeading(paragraph, next)) {
@@ -468,12 +473,19 @@ class FileReading {
   }
 
   /** "Factor 1 – Technical Approach" on a line of its own in an evaluation section: that criterion, and a sub-heading for what follows. */
-  #readFactorTitle(paragraph: Paragraph, numbering: Numbering | null): boolean {
+  #readFactorTitle(paragraph: Paragraph, numbering: Numbering | null, next: Paragraph | null): boolean {
     const plain = paragraph.plain;
-    if (!/^(?:evaluation\s+)?(?:factor|criterion|sub-?factor)\s+(?:\d+|[A-Z])\b/i.test(plain) || words(plain) > maxTitleWords || /[.;]$/.test(plain)) return false;
+    if (!factorTitle.test(plain) || words(plain) > maxTitleWords || /[.;]$/.test(plain)) return false;
     if (this.#context !== 'criterion' || obligationOf(plain) !== null) return false;
     this.#advanceRefs(numbering);
     this.#subsection = { title: plain, schedule: false, criterion: true };
+    // "FACTOR 1 – Performance Work Statement" then "The Government will evaluate …": the criterion and how it is judged.
+    const [judged] = next && next.page === paragraph.page && next.cells === null ? sentenceRanges(next.text) : [];
+    if (next && judged && /\bevaluat/i.test(next.text.slice(...judged)) && obligationOf(plainText(next.text.slice(...judged))) === null && !isTitle(next.plain)) {
+      this.#consumed = { paragraph: next, end: judged[1] };
+      this.#emitSpan(paragraph.page, paragraph.offsets[0]!, next.offsets[judged[1] - 1]! + 1, 'criterion', false, this.#weightOf(plain), 0.75);
+      return true;
+    }
     this.#emit(paragraph, 0, paragraph.text.length, 'criterion', false, this.#weightOf(plain), 0.8);
     return true;
   }
@@ -525,7 +537,26 @@ class FileReading {
 
   #readProse(paragraph: Paragraph, numbering: Numbering | null): void {
     let from = 0;
-    const inline = inlineHeadingOf(paragraph);
+    // A factor's title with its paragraph: "Factor 1: Technical Approach: Quoters are required …" is the title, then a sentence;
+    // "Factor 2 - Management Approach: The Management Approach will be evaluated …" is the criterion as it will be judged.
+    const factor = this.#context === 'criterion' ? /^((?:evaluation\s+)?(?:factor|criterion|sub-?factor)\s+(?:\d+|[A-Z])\b\s*[:.–—-]*\s*[^:.]{0,80}?[:.]\s*[*_]*)\s+(?=[A-Z*"“])/i.exec(paragraph.text) : null;
+    if (factor) {
+      const titleEnd = trimmedEnd(paragraph.text, factor[1]!.length);
+      const rest = sentenceRanges(paragraph.text.slice(factor[0].length)).map(([a, b]): [number, number] => [a + factor[0].length, b + factor[0].length]);
+      const first = rest[0];
+      this.#markCriterion();
+      if (first && obligationOf(plainText(paragraph.text.slice(...first))) === null) {
+        this.#emit(paragraph, 0, first[1], 'criterion', false, this.#weightOf(paragraph.plain), 0.75);
+        return this.#readSentences(paragraph, rest.slice(1), null);
+      }
+      this.#emit(paragraph, 0, titleEnd, 'criterion', false, this.#weightOf(paragraph.plain), 0.75);
+      return this.#readSentences(paragraph, rest, null);
+    }
+    if (this.#consumed?.paragraph === paragraph) {
+      from = this.#consumed.end;
+      this.#consumed = null;
+    }
+    const inline = from === 0 ? inlineHeadingOf(paragraph) : null;
     if (inline !== null) {
       const title = plainText(paragraph.text.slice(0, inline)).replace(/[.:]$/, '');
       const kind = sectionKindOf(title);
