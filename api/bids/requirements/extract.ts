@@ -268,6 +268,8 @@ class FileReading {
     if (plain === '' || /^(?:[_\s.:-]+|\d{1,3}[.)]?|[A-Za-z][.)])$/.test(plain)) return;
     while (this.#leadIns.length > 0) {
       const leadIn = this.#leadIns.at(-1)!;
+      // An indented paragraph after a numbered item is more of that item ("- Staffing Plan: …" then "    The Government will also …").
+      if (!numbering && paragraph.indented && leadIn.itemKey) return this.#readSentences(paragraph, sentenceRanges(paragraph.text), leadIn);
       if (this.#isItem(leadIn, paragraph, numbering, next)) {
         this.#advanceRefs(numbering);
         return this.#readItem(paragraph, leadIn);
@@ -492,7 +494,8 @@ class FileReading {
 
   /** A list item in an evaluation section that names a criterion ("- Technical Approach", "(b) Price"). */
   #readCriterionTitle(paragraph: Paragraph): boolean {
-    const [first] = sentenceRanges(paragraph.text);
+    const inline = inlineHeadingOf(paragraph);
+    const [first] = inline !== null ? [[0, trimmedEnd(paragraph.text, inline)] as [number, number]] : sentenceRanges(paragraph.text);
     if (!first) return false;
     const title = plainText(paragraph.text.slice(...first)).replace(/[:.]$/, '');
     // "b. Technical Evaluation Factors. The Government will …" is a sub-heading of the evaluation, not a criterion.
@@ -501,7 +504,7 @@ class FileReading {
     if (/\b(?:rating|ratings)\b/i.test(title) && !/\bfactor\b/i.test(title)) return false;
     this.#markCriterion();
     this.#emit(paragraph, first[0], first[1], 'criterion', false, this.#weightOf(paragraph.plain), 0.75);
-    this.#readSentences(paragraph, sentenceRanges(paragraph.text).slice(1), null);
+    this.#readSentences(paragraph, sentenceRanges(paragraph.text.slice(first[1])).map(([a, b]): [number, number] => [a + first[1], b + first[1]]), null);
     return true;
   }
 

@@ -25,6 +25,8 @@ export interface Paragraph {
   cells: string[] | null;
   /** A blank line (or a page break) comes before it. */
   blankBefore: boolean;
+  /** Its first line is indented (in Markdown, a list item's further paragraph). */
+  indented: boolean;
 }
 
 /** The text of a line with Markdown markup taken out, and for each of its characters the index in the line. */
@@ -95,7 +97,7 @@ function isTitleLike(plain: string, numbered: boolean): boolean {
 const rowEnd = /(?:\d\s?%|pass\s*\/\s*fail)$/i;
 
 export function paragraphsOf(pages: readonly { n: number; text: string }[]): Paragraph[] {
-  const lined = pages.map((page) => ({ n: page.n, lines: pageLines(page.text) }));
+  const lined = pages.map((page) => ({ n: page.n, text: page.text, lines: pageLines(page.text) }));
   const isFurniture = furnitureTest(lined.map((page) => page.lines));
   const paragraphs: Paragraph[] = [];
   for (const page of lined) {
@@ -123,6 +125,7 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
         emphasised: false,
         cells: null,
         blankBefore,
+        indented: /[ \t]/.test(page.text[line.start - 1] ?? '') && (page.text[line.start - 1] ?? '') !== '\n',
         ...extra,
       };
       open = { paragraph, ended: /[.;:?!]["'”’)*]*$/.test(text) || rowEnd.test(text), lines: 1 };
