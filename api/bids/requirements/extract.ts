@@ -145,7 +145,9 @@ function inlineHeadingOf(paragraph: Paragraph): number | null {
   const titleWords = title.split(/\s+/);
   if (titleWords.length > 8 || obligationOf(title) !== null || /\b(?:is|are|was|were|will|the\s+\w+\s+of)\b/i.test(title)) return null;
   const capitalised = titleWords.filter((word) => /^[A-Z0-9(]/.test(word)).length;
-  return capitalised >= Math.ceil(titleWords.length * 0.6) ? plain[0].length : null;
+  // "Key personnel. The offeror shall …": a short phrase without a verb is a title however it is capitalised.
+  const short = titleWords.length <= 3 && !/\b(?:a|an|the|this|that|it|we|you)\b/i.test(title) && !isImperative(title);
+  return short || capitalised >= Math.ceil(titleWords.length * 0.6) ? plain[0].length : null;
 }
 
 function isTitle(plain: string): boolean {
