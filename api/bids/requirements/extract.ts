@@ -3,6 +3,8 @@ import { paragraphsOf, plainText, type Paragraph } from './paragraphs.ts';
 import { flatTableAt, type FlatRow, type FlatTable } from './tables.ts';
 import {
   asksForDocument,
+  asksForForm,
+  returnableAskedFor,
   bindsTheBuyer,
   isImperative,
   listOpening,
@@ -408,6 +410,8 @@ class FileReading {
     if (/\bspecifications?\b|\bformat(?:ted|ting)?\b|\blegend\b|\bsubject\s+line\b|\belectronically\b|\bfields?\b/i.test(leadIn)) return 'instruction';
     // A list of documents is of returnables when its lead-in asks for them; "the pack is made up of:" only describes.
     if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn) && (obligationOf(leadIn) !== null || /\b(?:submit|submission|return|complete|include|lodge|provide|require)/i.test(leadIn))) return 'schedule';
+    // "The Technical submission shall include the following:" lists the parts of the response.
+    if (/\b(?:submission|proposal|quotation|quote|response|offer|tender|bid)s?\s+(?:shall|must|will|is\s+to|are\s+to)\s+(?:include|contain|consist\s+of|comprise)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn)) return 'schedule';
     if (/\bmust\s+be\s+met\b|\bmandatory\s+requirements\b|\bminimum\s+(?:requirements|qualifications|criteria|standards|experience)\b|\bconditions?\b|\beligib|\bpass\s*\/\s*fail\b|\bacceptable\s*\/\s*unacceptable\b/i.test(leadIn) || this.#context === 'condition') return 'condition';
     if ((this.#context === 'criterion' && obligationOf(leadIn) !== 'mandatory') || (/\bevaluat\w*\b/i.test(leadIn) && /\b(?:factors?|criteri(?:a|on)|sub-?factors?)\b/i.test(leadIn))) return 'criterion';
     return inherited ?? 'clause';
@@ -440,10 +444,11 @@ class FileReading {
     if (own !== null && !(leadIn.kind === 'schedule' && words(firstText) <= maxTitleWords && !/[.]$/.test(firstText))) return this.#readSentences(paragraph, sentences, leadIn);
     if ((leadIn.mandatory === null || leadIn.others) && leadIn.kind !== 'schedule' && leadIn.kind !== 'condition') return this.#readSentences(paragraph, sentences.slice(1), leadIn);
     const mandatory = leadIn.mandatory ?? true;
-    let kind: RequirementKind = isLodging(firstText) ? 'instruction' : leadIn.kind;
+    // A returnable listed with its page limit ("Technical Concept Paper (Not to exceed 8 pages)") is still the returnable.
+    const title = words(firstText) <= maxTitleWords && !/[.]$/.test(firstText);
+    let kind: RequirementKind = leadIn.kind === 'schedule' && title ? 'schedule' : isLodging(firstText) ? 'instruction' : leadIn.kind;
     if (kind === 'schedule') {
       // A title the list names again adds nothing; a sentence asking again for one already listed is a clause.
-      const title = words(firstText) <= maxTitleWords && !/[.]$/.test(firstText);
       if (title && !this.#claimTitle(firstText)) return;
       if (!title) {
         const name = returnableName(firstText);
@@ -631,12 +636,14 @@ class FileReading {
     // Under a sub-heading about lodging ("Column B:", "Page Limits.") a sentence is an instruction too; a sentence
     // asking for a document is a returnable unless it also says where, when or in how many pages to lodge it.
     if (leadIn?.kind === 'instruction' || (subsection !== null && isLodging(subsection.title, true)) || isLodging(sentence, asks && inSubmission)) kind = 'instruction';
-    else if (disqualifies || context === 'condition' || leadIn?.kind === 'condition') kind = 'condition';
-    else if (asks && inSubmission && !this.#returnables.has(returnableName(sentence))) {
-      this.#returnables.add(returnableName(sentence));
+    else if (disqualifies) kind = 'condition';
+    else if (asks && (inSubmission || asksForForm(sentence)) && (!(context === 'condition' || leadIn?.kind === 'condition') || asksForForm(sentence)) && !this.#returnables.has(returnableName(returnableAskedFor(sentence)))) {
+      // A form or certificate to sign is a returnable even among the conditions it certifies.
+      this.#returnables.add(returnableName(returnableAskedFor(sentence)));
       kind = 'schedule';
       if (subsection) subsection.schedule = true;
-    } else if (context === 'instruction' && mandatory && subsection && !subsection.schedule && this.#isResponsePart(subsection.title) && !isImperative(sentence) && /\b(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|you|your)\b/i.test(subjectOf(sentence))) {
+    } else if (context === 'condition' || leadIn?.kind === 'condition') kind = 'condition';
+    else if (context === 'instruction' && mandatory && subsection && !subsection.schedule && this.#isResponsePart(subsection.title) && !isImperative(sentence) && /\b(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|you|your)\b/i.test(subjectOf(sentence))) {
       // The first thing a sub-heading naming a part of the response ("Staffing Plan", "Technical Approach") asks of the tenderer is that part.
       subsection.schedule = true;
       kind = 'schedule';

@@ -71,8 +71,16 @@ export function flatTableAt(paragraphs: readonly Paragraph[], index: number): Fl
       continue;
     }
     // Two sentences in a row with no attribute between them: the table has ended and prose goes on.
-    sentences = /[.]["'”’)]*$/.test(plain) && count > 12 ? sentences + 1 : 0;
-    if (sentences >= 2) break;
+    const sentence = /[.]["'”’)]*$/.test(plain) && count > 12;
+    sentences = sentence ? sentences + 1 : 0;
+    if (sentences >= 2) {
+      // The titles before the first of them are the last row; the sentences are the prose.
+      const firstSentence = pending.findIndex((index) => /[.]["'”’)]*$/.test(paragraphs[index]!.plain) && paragraphs[index]!.plain.split(/\s+/).length > 12);
+      const titles = firstSentence < 0 ? pending : pending.slice(0, firstSentence);
+      if (titles.length > 0) rows.push({ cells: titles, answered: false });
+      pending = firstSentence < 0 ? [] : pending.slice(firstSentence);
+      break;
+    }
     // A title cell ending in ";" closes its row's title ("Technical Concept Paper;" then the next title).
     if (pending.length > 0 && /;\s*(?:and|or)?$/.test(paragraphs[pending.at(-1)!]!.plain)) flush(false);
     pending.push(at);

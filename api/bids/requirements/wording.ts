@@ -152,7 +152,7 @@ export function listOpening(sentence: string): 'lead-in' | 'announces' | null {
 
 /** A lead-in whose own words name the returnable ("… submit a separate price quotation that includes the following:") is a row itself. */
 export function leadInNamesDocument(sentence: string): boolean {
-  const object = /\b(?:submit|provide|include|prepare|complete|return|furnish)\s+(?:a|an|one|the|its|their|your)\s+((?:\w+\s+){0,4}?)(quotation|quote|proposal|plan|statement|letter|form|schedule|certificate|certification|declaration|narrative|response|submission|agreement|attachment|volume)\b/i.exec(sentence);
+  const object = /\b(?:submit|provide|include|prepare|complete|return|furnish)\s+(?:a|an|one|the|its|their|your)\s+((?:\w+\s+){0,6}?)(quotation|quote|proposal|plan|statement|letter|form|schedule|certificate|certification|declaration|narrative|response|submission|agreement|attachment|volume)\b/i.exec(sentence);
   return object !== null && !/\bfollowing\s*$/i.test(object[1] ?? '');
 }
 
@@ -197,7 +197,7 @@ const lodgingStrict = new RegExp(
     String.raw`\bno\s+later\s+than\b|\bclosing\s+(?:date|time)\b|\bdeadline\b|\b(?:is|are)\s+due\b|\bdue\s+(?:at|by|on|no)\b|\blate\s+${response}|\bdate\s+and\s+time\b`,
     String.raw`\b${response}\b[^.]{0,60}\b(?:submitted|received|lodged|delivered|sent|emailed|e-mailed|uploaded|accepted)\b[^.]{0,80}\b(?:via|through|electronically|online|portal|before|prior|no\s+later)\b`,
     String.raw`\b(?:submitted|received|lodged|delivered|sent|uploaded)\s+(?:electronically|online|via|through|by\s+e-?mail)\b`,
-    String.raw`\bportal\b|\bsubject\s+line\b|\bhelp\s*desk\b|\bfacsimile\b|\bhard\s+cop(?:y|ies)\b|\bsealed\s+envelope\b`,
+    String.raw`\bportal\b|\bsubject\s+line\b|\bhelp\s*desk\b|\bhard\s+cop(?:y|ies)\b|\bsealed\s+envelope\b`,
     String.raw`\bpages?\b[^.]{0,40}\b(?:limits?|limitations?|exceed|maximum)\b|\b(?:exceed|limit(?:ed)?\s+to|no\s+more\s+than|not\s+to\s+exceed|maximum\s+of)\b[^.]{0,40}\b(?:pages?|words?|minutes?|hours?|mb)\b|\bpage\s+(?:limits?|limitations?|numbers?)\b|\b\d+-page\b`,
     String.raw`\bfont\b|\bmargins?\b|\bpaper\s+size\b|\bsingle[\s-]spaced\b|\bdouble[\s-]spaced\b|\bformatted\b|\blegib|\blegend\b|\btitle\s+page\b`,
     String.raw`\bseparate\s+(?:file|volume|document|attachment|envelope|pdf)s?\b|\b(?:two|three|four|\d)(?:\s*\(\d\))?\s+(?:separate\s+)?(?:volumes|parts|files|attachments)\b`,
@@ -216,7 +216,7 @@ const lodgingStrict = new RegExp(
 /** Lodging words that a sentence asking for a document may also use ("… a cover page with an e-mail address", "in the format given"). */
 const lodgingLoose = new RegExp(
   [
-    String.raw`\be-?mail\b|\bcommunications?\b|\bdirect\s+all\b|\bpoint\s+of\s+contact\b`,
+    String.raw`\be-?mail\b|\bfacsimile\b|\bcommunications?\b|\bdirect\s+all\b|\bpoint\s+of\s+contact\b`,
     String.raw`\boral\s+(?:presentation|interview)s?\b|\bpresentation\s+materials\b|\bslides\b|\bhandouts?\b`,
     String.raw`\bregistration\s+information\b|\bregister\s+(?:on|with|in)\s+the\b`,
     String.raw`\bformat\s+(?:compatible|of)\b|\bin\s+(?:a\s+)?(?:pdf|word|excel|electronic)\s+format\b|\b(?:in|into)\s+(?:the\s+|a\s+|an\s+)?(?:same\s+|following\s+|required\s+|specified\s+|electronic\s+|common\s+)?format\b`,
@@ -235,12 +235,33 @@ export function isLodging(sentence: string, strict = false): boolean {
 
 /** Names of returnable documents. */
 const returnableNoun =
-  /\b(?:schedule|form|declaration|certificates?|certification|statement|plan|letters?\s+of\s+(?:intent|commitment|support|reference)|cover\s+(?:page|letter|sheet)|quotation|quote|proposal|narrative|resumes?|cvs?|curricul(?:um|a)\s+vitae|references?|summar(?:y|ies)|examples?|agreement|attachment|appendix|annexure|volume|questionnaire|checklist|spreadsheet|template|price\s+(?:list|sheet)|pricing\s+(?:schedule|sheet|template)|bill\s+of\s+quantities|evidence|white\s+paper)\b/i;
+  /\b(?:schedule|form|declaration|certificates?|certification|statement|plan|letters?\s+of\s+(?:intent|commitment|support|reference)|cover\s+(?:page|letter|sheet)|quotation|quote|proposal|narrative|resumes?|cvs?|curricul(?:um|a)\s+vitae|references?|summar(?:y|ies)|examples?|agreement|attachment|appendix|annexure|volume|questionnaire|checklist|spreadsheet|template|price\s+(?:list|sheet)|pricing\s+(?:schedule|sheet|template)|bill\s+of\s+quantities|evidence|white\s+paper|documentation|tax\s+id)\b/i;
 const handInVerb = /\b(?:submit(?:ted)?|provide[ds]?|include[ds]?|prepare[ds]?|complete[ds]?|completing|sign(?:ed)?|return(?:ed)?|furnish(?:ed)?|attach(?:ed)?|accompanied\s+by|fill\s+out|lodge[ds]?|use)\b/i;
 
 /** A sentence that asks for a document to be handed in, completed or signed. */
 export function asksForDocument(sentence: string): boolean {
   return handInVerb.test(sentence) && returnableNoun.test(sentence);
+}
+
+/** A sentence asking for one of the documents a tender is judged on for its form: a form, certificate, declaration or signed statement. */
+export function asksForForm(sentence: string): boolean {
+  return handInVerb.test(sentence) && /\b(?:form|certificat\w*|declaration|signed\s+(?:\w+\s+){0,6}statement|affidavit|acknowledg\w+)\b/i.test(sentence);
+}
+
+/**
+ * The returnable a sentence asks for: the object of its hand-in verb ("… shall be accompanied by letters of
+ * intent"), or its subject when the verb is passive ("A valid Vendor Tax ID must be submitted with the proposal").
+ */
+export function returnableAskedFor(sentence: string): string {
+  const passive = /^(.{3,80}?)\s+(?:must|shall|is\s+to|are\s+to|will)\s+(?:also\s+)?be\s+(?:submitted|provided|included|attached|completed|signed|returned|furnished)\b/i.exec(sentence);
+  if (passive) return passive[1]!;
+  const verb = handInVerb.exec(sentence);
+  if (verb) {
+    const after = sentence.slice(verb.index + verb[0].length);
+    const noun = returnableNoun.exec(after);
+    if (noun && noun.index < 80) return after.slice(0, noun.index + noun[0].length);
+  }
+  return sentence;
 }
 
 /** A title that names a document: "Schedule 3 - Pricing", "Attachment B: …", "Cover Letter", "Staffing Plan". */
