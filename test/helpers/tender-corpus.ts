@@ -69,10 +69,12 @@ export async function readAsUploaded(pool: AnalysisPool, file: string): Promise<
 
 /**
  * Words of a text for matching: lower case, letters and digits only, so Markdown markers (`**`, `>`, `\(`),
- * list numbering punctuation and the text layer's spacing do not count.
+ * list numbering punctuation and the text layer's spacing do not count; web and e-mail addresses are left out
+ * (where a span ends around an address is arbitrary, and an address is no wording).
  */
 function words(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const withoutAddresses = text.replace(/\b(?:https?:\/\/|www\.)\S+|\S+@\S+\.\w+/gi, ' ');
+  return withoutAddresses.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 }
 
 /** Pairs of neighbouring words (single words for a one-word text): order matters, so two sentences built of the same common words do not match. */

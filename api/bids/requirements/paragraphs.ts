@@ -84,7 +84,7 @@ function partsWithBlankLines(lines: readonly PageLine[]): boolean {
 }
 
 function isTitleLike(plain: string, numbered: boolean): boolean {
-  if (plain.length > 90 || /[.;,:]$/.test(plain) || !/^[A-Z0-9("'“‘]/.test(plain)) return false;
+  if (plain.length > 90 || /[.;,:]$/.test(plain) || !/^[A-Z0-9("'“‘]/.test(plain) || /\b(?:must|shall|will|should|may)\b/i.test(plain)) return false;
   const words = plain.split(/\s+/);
   if (words.length > 12) return false;
   // "3.2 Evaluation criteria": a numbered short line is a heading however it is capitalised.

@@ -259,7 +259,9 @@ export function returnableAskedFor(sentence: string): string {
   if (verb) {
     const after = sentence.slice(verb.index + verb[0].length);
     const noun = returnableNoun.exec(after);
-    if (noun && noun.index < 80) return after.slice(0, noun.index + noun[0].length);
+    // "Attachment E", "Form 3": the returnable with its letter or number.
+    const label = noun ? /^\s+[A-Z0-9]{1,3}\b/.exec(after.slice(noun.index + noun[0].length)) : null;
+    if (noun && noun.index < 80) return after.slice(0, noun.index + noun[0].length + (label?.[0].length ?? 0));
   }
   return sentence;
 }
