@@ -139,9 +139,9 @@ function sentenceRanges(text: string): [number, number][] {
 
 /** A short run of title words at the start of a paragraph ("Format.", "c. Cover Page.", "**Price:**") before its first sentence. */
 function inlineHeadingOf(paragraph: Paragraph): number | null {
-  const emphasised = /^\s*(?:[>\s]*)(\*\*|__|\*|_)([^*_]{2,80}?)[.:]?\1[.:]?\s+(?=\S)/.exec(paragraph.text);
+  const emphasised = /^\s*(?:[>\s]*)(\*{1,3}|_{1,3})([^*_]{2,80}?)[.:]?\1[.:]?\s+(?=\S)/.exec(paragraph.text);
   if (emphasised && words(emphasised[2]!) <= 10 && obligationOf(emphasised[2]!) === null) return emphasised[0].length;
-  const plain = /^([A-Z][A-Za-z0-9/&'’,()\- ]{1,70}?)[.:]\s+(?=[A-Z*"“])/.exec(paragraph.text);
+  const plain = /^([A-Z][A-Za-z0-9/&'’,()\- ]{1,70}?)[*_]*[.:][*_]*\s+(?=[A-Z*"“_])/.exec(paragraph.text);
   if (!plain) return null;
   const title = plain[1]!;
   const titleWords = title.split(/\s+/);
@@ -573,7 +573,10 @@ class FileReading {
       if (numbering && (numbering.level === 'number' && /^\d+(?:\.0)?$/.test(numbering.label))) {
         this.#major = { kind, title, number: numberOf(numbering) };
         this.#minor = null;
-      } else if (kind !== null) this.#minor = { kind, title, number: numberOf(numbering) };
+      } else if (numbering) {
+        // "c. Cover Page." replaces the sub-heading "b. Page Limits." before it: lettered sub-headings are siblings.
+        this.#minor = kind !== null ? { kind, title, number: numberOf(numbering) } : null;
+      } else if (kind !== null) this.#minor = { kind, title, number: null };
       this.#subsection = { title, schedule: false, criterion: false };
       from = inline;
     }
@@ -648,7 +651,8 @@ class FileReading {
       subsection.schedule = true;
       kind = 'schedule';
     } else if (isParticipation(sentence) && context !== 'contract') kind = 'condition';
-    const conditional = kind === 'schedule' && /\bif\s+applicable\b|\bif\s+(?:the\s+)?(?:offeror|tenderer|respondent|quoter|bidder)\s+(?:has|have|is|uses|proposes)\b/i.test(sentence);
+    // "… if applicable", "… if the offeror has any conflicts": a returnable only some tenderers hand in.
+    const conditional = kind === 'schedule' && /\bif\s+applicable\b|\bif\s+(?:the\s+)?(?:offeror|tenderer|respondent|quoter|bidder)\s+(?:has|have|uses|proposes|intends|is\s+(?:proposing|using))\b/i.test(sentence);
     this.#emit(paragraph, start, end, kind, mandatory && !conditional, null, obligation === 'optional' ? 0.6 : paragraph.numbering ? 0.9 : 0.8);
   }
 
