@@ -275,7 +275,7 @@ class FileReading {
       // An indented paragraph after a numbered item is more of that item ("- Staffing Plan: …" then "    The Government will also …").
       if (!numbering && paragraph.indented && leadIn.itemKey) return this.#readSentences(paragraph, sentenceRanges(paragraph.text), leadIn);
       if (this.#isItem(leadIn, paragraph, numbering, next)) {
-        this.#advanceRefs(numbering);
+        this.#advanceRefs(numbering, true);
         return this.#readItem(paragraph, leadIn);
       }
       this.#closeLeadIn(this.#leadIns.pop()!);
@@ -342,7 +342,7 @@ class FileReading {
     this.#subsection = { title, schedule: false, criterion: false };
     this.#tableWeighs = false;
     // A heading that names a form or schedule to return is that returnable's row ("SUBMITTAL FORM A – Offeror Information").
-    if (/\b(?:submittal|response|returnable|tender|offer|bid)\s+(?:form|schedule)\b|^(?:form|schedule)\s+[A-Z0-9]{1,3}\b/i.test(title) && this.#claimTitle(title)) {
+    if ((/\b(?:submittal|response|returnable|tender|offer|bid)\s+(?:form|schedule)\b/i.test(title) || /^(?:[Ff]orm|[Ss]chedule|FORM|SCHEDULE)\s+[A-Z0-9]{1,3}\b/.test(title)) && this.#claimTitle(title)) {
       this.#emit(paragraph, 0, paragraph.text.length, 'schedule', !/\bif\s+applicable\b|\(if\b/i.test(title), null, 0.7);
     }
     // A heading ending in a colon introduces what follows it, as a lead-in does.
@@ -660,9 +660,11 @@ class FileReading {
    * An item closes the items nested under an earlier item of its own level and style, and nests under the others:
    * "a)" then "(i)" then "(A)" reads 5(a)(i)(A), and "a." written under "(i)" nests rather than replacing "a)".
    */
-  #advanceRefs(numbering: Numbering | null): void {
+  #advanceRefs(numbering: Numbering | null, inList = false): void {
     if (!numbering || numbering.level === 'bullet') return;
-    if (numbering.level === 'number') {
+    // "1. 2. 3." listed under "e." are items of e, not clauses 1 to 3.
+    const listedNumber = inList && numbering.level === 'number' && !(this.#refs.number !== null && numbering.label.startsWith(`${this.#refs.number}.`));
+    if (numbering.level === 'number' && !listedNumber) {
       this.#refs = { number: numbering.label, items: [] };
       this.#lastLetter = null;
       return;
