@@ -9,6 +9,7 @@ import {
   isImperative,
   listOpening,
   isDisqualifying,
+  isFormField,
   isHeaderRow,
   isLodging,
   isParticipation,
@@ -152,8 +153,10 @@ function inlineHeadingOf(paragraph: Paragraph): number | null {
   return short || capitalised >= Math.ceil(titleWords.length * 0.6) ? plain[0].length : null;
 }
 
-function isTitle(plain: string): boolean {
+function isTitle(plain: string, numbered = false): boolean {
   if (plain.length > 110 || !/^[A-Z0-9("'“‘]/.test(plain) || /[;,]$/.test(plain)) return false;
+  // "3. What you need to know": a numbered short line without a verb that binds is a heading however it is capitalised.
+  if (numbered && words(plain) <= 8 && !/[.]\s/.test(plain) && !/\b(?:must|shall|should|will|may|cannot|is|are|needs?\s+to)\b/i.test(plain) && !isImperative(plain)) return true;
   const titleWords = plain.replace(/[.:]$/, '').split(/\s+/);
   if (titleWords.length > 14) return false;
   if (/[.]$/.test(plain) && /\.\s/.test(plain.slice(0, -1))) return false;
@@ -308,7 +311,7 @@ class FileReading {
   #isHeading(paragraph: Paragraph, next: Paragraph | null): boolean {
     if (paragraph.markedHeading || paragraph.emphasised) return words(paragraph.plain) <= 20;
     const plain = paragraph.plain;
-    if (!isTitle(plain) || weightOf(plain) !== null) return false;
+    if (!isTitle(plain, paragraph.numbering?.level === 'number') || weightOf(plain) !== null) return false;
     if (/:$/.test(plain)) return true;
     // A bullet or a lettered line in a list of titles is an item, unless prose follows it under it.
     if (paragraph.numbering && paragraph.numbering.level !== 'number' && next?.numbering && next.numbering.style === paragraph.numbering.style) return false;
@@ -355,8 +358,9 @@ class FileReading {
     const plain = paragraph.plain;
     if (numbering) {
       const key = `${numbering.level} ${numbering.style}`;
-      if (leadIn.numbering && numbering.level === leadIn.numbering.level && numbering.style === leadIn.numbering.style) return false;
+      // 1.4.1 under the lead-in of 1.4 is its item; another item written as the lead-in's own clause is its sibling.
       const subNumber = numbering.level === 'number' && leadIn.numbering?.level === 'number' && numbering.label.startsWith(`${leadIn.numbering.label}.`);
+      if (!subNumber && leadIn.numbering && numbering.level === leadIn.numbering.level && numbering.style === leadIn.numbering.style) return false;
       if (leadIn.itemKey === null || leadIn.itemKey === '') {
         // A list numbered 1, 2, 3 under a lead-in starts at 1; a numbered title ("8. Basis of Award") is the next heading.
         if (numbering.level === 'number' && !subNumber && (numbering.label !== '1' || isTitle(plain))) return false;
@@ -420,6 +424,7 @@ class FileReading {
   /** An item under a lead-in: with wording of its own it is read as a sentence, else it takes the lead-in's force. */
   #readItem(paragraph: Paragraph, leadIn: LeadIn): void {
     leadIn.items++;
+    if (!paragraph.numbering && isFormField(paragraph.plain)) return;
     const inline = leadIn.kind === 'criterion' ? null : inlineHeadingOf(paragraph);
     if (inline !== null) {
       // "c. Cover Page. Your quotation must include …": a sub-heading, then sentences that speak for themselves.

@@ -17,8 +17,8 @@ function numbering(level: NumberingLevel, label: string, token: string): Numberi
 }
 
 const roman = '(?:x{0,2}(?:ix|iv|v?i{1,3}|v|x))';
-/** "3.1 Text", "5.01 Text", "1.2.3. Text", and "1.The" as Markdown writers run it on. */
-const numberToken = /^(\d{1,2}(?:\.\d{1,2}){0,3})(?:[.)]\s*(?=[A-Z(“"'‘])|\s+(?=[A-Z(“"'‘]))/;
+/** "3.1 Text", "5.01 Text", "1.2.3. Text", "1.The" as Markdown writers run it on, and "1.4.1 the …" of a contract's sub-clauses. */
+const numberToken = /^(\d{1,2}(?:\.\d{1,2}){0,3})(?:[.)]\s*(?=[A-Z(“"'‘])|\s+(?=[A-Z(“"'‘]))|^(\d{1,2}(?:\.\d{1,2}){2,3}|\d{1,2}(?:\.\d{1,2}){1,3}(?=\.?\t))\.?(?:\t|\s+)(?=[a-z])/;
 const romanToken = new RegExp(`^(?:\\((${roman})\\)\\.?|(${roman})[.)]\\.?)\\s+`);
 const letterToken = /^(?:\(([a-z])\)\.?|([a-z])[.)]\.?)\s+/;
 const upperRomanToken = /^(?:\(((?:X{0,2}(?:IX|IV|V?I{1,3}|V|X)))\)|((?:X{0,2}(?:IX|IV|V?I{1,3}|V|X)))[.)])\s+(?=[A-Z(“"'‘])/;
@@ -28,7 +28,7 @@ const bulletToken = /^[•▪◦‣●■□➢►✓·\uf0a7\uf0b7\uf076\uf0d8�
 /** The numbering a line starts with, if any. "(i)" and "(v)" come back as roman numerals: `afterLetter` reads them as letters after "(h)" or "(u)". */
 export function numberingOf(line: string): Numbering | null {
   const number = numberToken.exec(line);
-  if (number) return numbering('number', number[1]!, number[0]);
+  if (number) return numbering('number', (number[1] ?? number[2])!, number[0]);
   const lowerRoman = romanToken.exec(line);
   if (lowerRoman) return numbering('roman', (lowerRoman[1] ?? lowerRoman[2])!, lowerRoman[0]);
   const letter = letterToken.exec(line);

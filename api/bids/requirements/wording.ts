@@ -70,7 +70,7 @@ export function obligationOf(sentence: string): Obligation | null {
   // Text in quotation marks (a legend to copy, a certificate's wording) is quoted, not required; a past "were required" is history.
   if (/^["“]/.test(text) || (/\b(?:was|were|had\s+been)\s+required\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text))) return null;
   // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail".
-  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b/i.test(text) && !disqualifying.test(text)) return null;
+  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]/i.test(text) && !disqualifying.test(text)) return null;
   // "Please subscribe … if your firm would like updates": an offer, not a requirement.
   if (/^please\b[^.]*\bif\s+(?:you|your\s+\w+)\s+(?:would\s+like|wish|want|prefer)\b/i.test(text)) return 'optional';
   const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
@@ -310,6 +310,15 @@ const headerCell =
 
 export function isHeaderRow(cells: readonly string[]): boolean {
   return cells.length > 0 && cells.every((cell) => headerCell.test(cell.trim()));
+}
+
+/** A form's field to fill in ("Printed Name of Authorized Representative", "Signature", "Date", "☐ Disagree"): no requirement. */
+export function isFormField(text: string): boolean {
+  const field = text.trim().replace(/[:#_\s]+$/, '');
+  return (
+    /^[☐□■]\s*\w+/.test(field) ||
+    /^(?:(?:printed|authori[sz]ed|company|contractor|vendor|offeror|business|legal|trading|contact|full|job)\s+)*(?:name|title|signature|date|address|e-?mail|telephone|phone|fax|position|abn|acn|tax\s+id|website|initials)(?:\s+(?:and|&)\s+(?:title|date|position))?(?:\s+of\s+[\w\s]{1,40})?$/i.test(field)
+  );
 }
 
 /** An answer cell of a form: "True | False", "□ Yes □ No", "Yes/No". */
