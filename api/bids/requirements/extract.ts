@@ -69,6 +69,9 @@ export function extractRequirements(files: readonly BidFilePages[]): ExtractedRe
   return files.flatMap((file) => new FileReading(file).requirements());
 }
 
+/** A form's required-field mark: an asterisk after the field's name or question ("DUNS *", "… projects? *"). */
+const requiredMark = /[\w?)]\s*\*\s*$/;
+
 /** "Factor 1 – Technical Approach", "Criterion 2", "Sub-factor A": the title of an evaluation criterion. */
 const factorTitle = /^(?:evaluation\s+)?(?:factor|criterion|sub-?factor)\s+(?:\d+|[A-Z])\b/i;
 
@@ -200,10 +203,13 @@ class FileReading {
   /** Returnables already listed by title: a list or table naming one again adds no row. */
   readonly #returnableTitles = new Set<string>();
   readonly #totalPoints: number | null;
+  /** The file is a form that marks its required fields with an asterisk ("Business Name *"): those are its mandatory questions. */
+  readonly #asteriskForm: boolean;
 
   constructor(file: BidFilePages) {
     this.#file = file;
     this.#paragraphs = paragraphsOf(file.pages);
+    this.#asteriskForm = this.#paragraphs.filter((paragraph) => requiredMark.test(paragraph.text)).length >= 3;
     this.#totalPoints = file.pages.map((page) => totalPointsOf(page.text.replace(/\s+/g, ' '))).find((total) => total !== null) ?? null;
   }
 
@@ -273,6 +279,11 @@ class FileReading {
     const plain = paragraph.plain;
     // Blanks, rules and a table's lone numbers ("1.", "a)") say nothing.
     if (plain === '' || /^(?:[_\s.:-]+|\d{1,3}[.)]?|[A-Za-z][.)])$/.test(plain)) return;
+    // In a form that stars its required fields, a starred field or question is required, and an unstarred request only asks.
+    if (this.#asteriskForm && words(plain) <= maxBareItemWords) {
+      if (requiredMark.test(paragraph.text)) return this.#emit(paragraph, 0, paragraph.text.length, 'clause', true, null, 0.7);
+      if (isImperative(plain) && !/\bmust\b|\bshall\b|\brequired\b/i.test(plain)) return this.#emit(paragraph, 0, paragraph.text.length, 'clause', false, null, 0.6);
+    }
     while (this.#leadIns.length > 0) {
       const leadIn = this.#leadIns.at(-1)!;
       // An indented paragraph after a numbered item is more of that item ("- Staffing Plan: …" then "    The Government will also …").
