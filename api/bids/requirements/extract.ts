@@ -126,7 +126,7 @@ function sentenceRanges(text: string): [number, number][] {
     const around = text.slice(Math.max(0, match.index - 16), match.index + 1);
     // "Appendix B. Price …" ends a sentence; "J. Smith" and "No. 4" do not.
     const labelLetter = /\b(?:appendix|attachment|schedule|annex|annexure|part|section|form|exhibit|volume|lot|table|phase|item|option|category|pool|stage|factor)\s+[A-Z]\.$/i.test(around);
-    if (!labelLetter && /(?:\b(?:No|e\.g|i\.e|etc|Pty|Ltd|Inc|Co|Cth|Qld|Vic|St|Mr|Ms|Mrs|Dr|vs|approx|Sec|Art|para|p|pp|Vol|Fig|U\.S|U\.K|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|\b[A-Z]\.)$/.test(before)) continue;
+    if (!labelLetter && /(?:\b(?:No|e\.g|i\.e|Pty|Ltd|Inc|Co|Cth|Qld|Vic|St|Mr|Ms|Mrs|Dr|vs|approx|Sec|Art|para|p|pp|Vol|Fig|U\.S|U\.K|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|\b[A-Z]\.)$/.test(before)) continue;
     const end = match.index + match[0].length;
     ranges.push([start, end]);
     start = end;
@@ -159,7 +159,7 @@ function inlineHeadingOf(paragraph: Paragraph): number | null {
 function isTitle(plain: string, numbered = false): boolean {
   if (plain.length > 110 || !/^[A-Z0-9("'“‘]/.test(plain) || /[;,]$/.test(plain)) return false;
   // "3. What you need to know": a numbered short line without a verb that binds is a heading however it is capitalised.
-  if (numbered && words(plain) <= 8 && !/[.]\s/.test(plain) && !/\b(?:must|shall|should|will|may|cannot|is|are|needs?\s+to)\b/i.test(plain) && !isImperative(plain)) return true;
+  if (numbered && words(plain) <= 8 && !/[.;:]\s|[.;,]$/.test(plain) && (/^(?:what|how|when|where|why|who)\b/i.test(plain) || !/\b(?:must|shall|should|will|may|cannot|is|are|needs?\s+to)\b/i.test(plain))) return true;
   const titleWords = plain.replace(/[.:]$/, '').split(/\s+/);
   if (titleWords.length > 14) return false;
   if (/[.]$/.test(plain) && /\.\s/.test(plain.slice(0, -1))) return false;

@@ -60,8 +60,9 @@ const pointer = /^(?:please\s+)?(?:see|refer\s+to|note)\b|^go\s+to\b/i;
 
 /** How a sentence binds, from its wording alone. */
 export function obligationOf(sentence: string): Obligation | null {
-  // A form's question ("Does the Respondent agree …?") asks for an answer, not a promise.
-  if (/\?\s*["'”’)*]*$/.test(sentence.trim())) return null;
+  // A form's question ("Does the Respondent agree …?") asks for an answer, not a promise; "Please describe …?" asks for one.
+  if (/\?\s*["'”’)*]*$/.test(sentence.trim()) && !isImperative(sentence)) return null;
+  if (/\b(?:do|does|did)\s+not\s+need\s+to\b|\bneed\s+not\b/i.test(sentence)) return null;
   const text = sentence
     .trim()
     .replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left')
@@ -70,12 +71,12 @@ export function obligationOf(sentence: string): Obligation | null {
   // Text in quotation marks (a legend to copy, a certificate's wording) is quoted, not required; a past "were required" is history.
   if (/^["“]/.test(text) || (/\b(?:was|were|had\s+been)\s+required\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text))) return null;
   // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail".
-  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]/i.test(text) && !disqualifying.test(text)) return null;
+  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]|\b(?:should|must|may)\s+not\s+be\s+(?:construed|interpreted|deemed)\b/i.test(text) && !disqualifying.test(text)) return null;
   // "Please subscribe … if your firm would like updates": an offer, not a requirement.
   if (/^please\b[^.]*\bif\s+(?:you|your\s+\w+)\s+(?:would\s+like|wish|want|prefer)\b/i.test(text)) return 'optional';
   const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
   const obliges = obliging.test(text);
-  const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b|\bonly\s+if\b/i.test(text);
+  const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b|\bonly\s+if\b|\bunder\s+no\s+circumstances\b/i.test(text);
   if (obliges && !(asks && !strong)) return 'mandatory';
   if (disqualifying.test(text)) return 'mandatory';
   if (isImperative(text)) return 'mandatory';
@@ -104,7 +105,7 @@ export function subjectOf(sentence: string): string {
   // The verb that binds: an obliging modal if there is one ("This is necessary because …, so the Contractor must …"), else the first verb.
   const modal =
     /\b(?:must|shall|cannot|may\s+not|needs?\s+to|(?:is|are|will\s+be)\s+required|(?:is|are)\s+to\s+\w|agrees?\s+(?:to|that))\b/i.exec(sentence) ??
-    /\b(?:will|should|may|can|is|are|needs?|has|have|requires?|represents?|certif(?:y|ies)|warrants?|acknowledges?|confirms?|accepts?)\b/i.exec(sentence);
+    /\b(?:will|should|may|can|is|are|needs?|has|have|requires?|reserves?|intends?|anticipates?|expects?|seeks?|wishes?|plans?|hopes?|invites?|represents?|certif(?:y|ies)|warrants?|acknowledges?|confirms?|accepts?)\b/i.exec(sentence);
   if (!modal) return '';
   const before = sentence.slice(0, modal.index);
   // "If the offeror fails, the Government may …": the subject follows the last clause break before the verb.
@@ -120,7 +121,7 @@ const buyerSubject =
   /^(?:the\s+|each\s+|any\s+|an?\s+)?(?:government|(?:contracting|procurement|purchasing)\s+(?:officer|specialist|authority|agency)|co|cor|ko|agency|state|department|ministry|minister|buyer|customer|purchaser|principal|council|authority|client|owner|evaluat\w*(?:\s+(?:panel|committee|team|board))?|panel|committee|tender\s+board|we|us|our)\b/i;
 /** What a document, the contract or the process is or does: no one is bound by such a sentence. */
 const statementSubject =
-  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]s?|rfx|solicitations?|task\s+orders?|orders?|call\s+orders?|contracts?|agreements?|bpas?|itt|ito|eoi|documents?|section|pack|process|procurement|opportunity|framework|acquisition|requirement|policies)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|it|there|which)\b/i;
+  /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]s?|rfx|solicitations?|task\s+orders?|orders?|call\s+orders?|contracts?|agreements?|bpas?|itt|ito|eoi|documents?|section|pack|process|procurement|opportunity|framework|acquisition|requirement|policies)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|there|which)\b/i;
 
 /** Whether an obliging sentence binds the buyer (or states what the document is) rather than the tenderer. */
 export function bindsTheBuyer(sentence: string): boolean {
