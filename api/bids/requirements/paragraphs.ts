@@ -1,5 +1,6 @@
 import { furnitureTest, pageLines, type PageLine } from './lines.ts';
 import { numberingOf, type Numbering } from './numbering.ts';
+import { isAnswerCell } from './wording.ts';
 
 /**
  * A file's pages cut into paragraphs: the unit a heading, a list item, a table row or a run of prose lines
@@ -155,7 +156,8 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
       const numbering = numberingOf(plain.plain);
       // A tab right after a list's numbering ("b.\t*Communications*") is spacing, not a table's cell break.
       const afterNumbering = numbering ? line.text.slice(plain.index[Math.min(numbering.length, plain.index.length) - 1]! + 1) : line.text;
-      if (afterNumbering.includes('\t') || pipeRow.test(line.text)) {
+      // "True | False" is a form's answer box, not a table row.
+      if (afterNumbering.includes('\t') || (pipeRow.test(line.text) && !isAnswerCell(plain.plain))) {
         const cells = line.text.split(afterNumbering.includes('\t') ? '\t' : /\s*\|\s*/).map((cell) => plainText(cell)).filter((cell) => cell !== '');
         if (cells.length > 1) {
           start(line, plain, null, { cells });

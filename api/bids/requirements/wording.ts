@@ -38,7 +38,7 @@ const obliging = new RegExp(
 
 /** What happens to a tender that fails it: these sentences state a condition, however they are worded. */
 const disqualifying =
-  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
+  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\bonly\b[^.]*\bwill\s+(?:advance|proceed|progress|move\s+(?:on|forward))\b|\bno\s+(?:\w+\s+){0,3}award\s+(?:shall|will)\s+be\s+made\b|\bpass\s*\/\s*fail\b|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
 
 /** Verbs and phrases that ask without obliging. */
 const asking =
@@ -90,7 +90,7 @@ export function isImperative(sentence: string): boolean {
   const text = sentence
     .trim()
     .replace(/^["'“‘(]+/, '')
-    .replace(/^(?:at\s+a\s+minimum|in\s+addition|additionally|where\s+(?:applicable|relevant|possible|required)|if\s+[^,]{1,80}|when\s+[^,]{1,60}|in\s+[^,]{1,50}|for\s+[^,]{1,50}|as\s+[^,]{1,50}|within\s+[^,]{1,50}|\d+\s+days\s+[^,]{1,50}),\s*/i, '');
+    .replace(/^(?:therefore|thus|accordingly|finally|otherwise|however|also|then|at\s+a\s+minimum|in\s+addition|additionally|where\s+(?:applicable|relevant|possible|required)|if\s+[^,]{1,80}|when\s+[^,]{1,60}|in\s+[^,]{1,50}|for\s+[^,]{1,50}|as\s+[^,]{1,50}|within\s+[^,]{1,50}|\d+\s+days\s+[^,]{1,50}),\s*/i, '');
   if (pointer.test(text)) return false;
   return imperative.test(text) || (pleaseVerb.test(text) && !/^please\s+note\b/i.test(text));
 }
@@ -208,7 +208,7 @@ const lodgingStrict = new RegExp(
     String.raw`\b(?:shall|must|is\s+to|are\s+to|will)\s+(?:only\s+)?be\s+(?:submitted|lodged|delivered|received|uploaded|e-?mailed|returned)\s+${channel}\b`,
     String.raw`\bsubmit\s+(?:all\s+|its\s+|their\s+|your\s+|the\s+)?${response}\s+(?:by|to|via|through|before|no\s+later|electronically|online|in\s+accordance\s+with)\b`,
     String.raw`\b(?:attach|upload)\w*\s+(?:your\s+|the\s+|its\s+)?${response}\s+(?:to|in|into|on)\b|\bsend\s+(?:the\s+)?(?:government|buyer|agency|contracting\s+officer|procurement\s+officer|council|department)\b`,
-    String.raw`\bconcise\b|\buse\s+of\s+the\b[^.]*\btemplate\b|\btimelines?\b`,
+    String.raw`\bas\s+(?:an?\s+)?(?:attachments?|appendix|appendices|addend(?:a|ums?))\b|\bconcise\b|\buse\s+of\s+the\b[^.]*\btemplate\b|\btimelines?\b`,
     String.raw`\b(?:technical|price|pricing|cost|non-price)\s+(?:quote|quotation|proposal|volume|submission|file|response)s?\b[^.]*\b(?:not\s+(?:contain|include)|separate)\b|\b(?:parts?|volumes?)\b[^.]{0,60}\b(?:complete\s+in\s+itself|independently|individually\s+titled)`,
     String.raw`\bcomplete\s+the\s+following\s+fields\b|\bfields?\s+(?:on|of|in)\s+the\b|\bcolumn\s+[A-Z0-9]\b`,
   ].join('|'),
