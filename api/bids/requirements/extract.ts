@@ -612,7 +612,8 @@ class FileReading {
   #readSentences(paragraph: Paragraph, ranges: [number, number][], leadIn: LeadIn | null): void {
     for (const [start, end] of ranges) {
       const sentence = plainText(paragraph.text.slice(start, end));
-      let obligation = obligationOf(sentence);
+      // "The Contractor will submit a signed cover letter …": the tenderer's own doing, asked as "should" asks.
+      let obligation = obligationOf(sentence) ?? (tendererWill(sentence) ? 'optional' : null);
       const opening = listOpening(sentence);
       const lastSentence = start === ranges.at(-1)?.[0];
       if (opening === 'lead-in' && (lastSentence || /:\s*$/.test(sentence))) {

@@ -51,6 +51,16 @@ export function flatTableAt(paragraphs: readonly Paragraph[], index: number): Fl
   if (header.length < 2) return null;
   const rows: FlatRow[] = [];
   let pending: number[] = [];
+  /** Where the table ends, the titles still open before the first sentence are its last row; the sentences are prose. */
+  const lastRow = (open: number[]): number[] => {
+    const firstSentence = open.findIndex((index) => /[.]["'”’)]*$/.test(paragraphs[index]!.plain) && paragraphs[index]!.plain.split(/\s+/).length > 12);
+    const titles = firstSentence < 0 ? open : open.slice(0, firstSentence);
+    if (titles.length > 0 && titles.every((index) => paragraphs[index]!.plain.split(/\s+/).length <= 12)) {
+      rows.push({ cells: titles, answered: false });
+      return firstSentence < 0 ? [] : open.slice(firstSentence);
+    }
+    return open;
+  };
   let sentences = 0;
   const flush = (answered: boolean) => {
     if (pending.length > 0) rows.push({ cells: pending, answered });
@@ -60,7 +70,10 @@ export function flatTableAt(paragraphs: readonly Paragraph[], index: number): Fl
     const paragraph = paragraphs[at]!;
     const plain = paragraph.plain;
     const count = plain.split(/\s+/).length;
-    if (paragraph.cells !== null || paragraph.markedHeading || count > maxCellWords || /:$/.test(plain)) break;
+    if (paragraph.cells !== null || paragraph.markedHeading || count > maxCellWords || /:$/.test(plain)) {
+      pending = lastRow(pending);
+      break;
+    }
     if (isHeaderCell(paragraph)) {
       flush(false);
       continue;
@@ -74,11 +87,7 @@ export function flatTableAt(paragraphs: readonly Paragraph[], index: number): Fl
     const sentence = /[.]["'”’)]*$/.test(plain) && count > 12;
     sentences = sentence ? sentences + 1 : 0;
     if (sentences >= 2) {
-      // The titles before the first of them are the last row; the sentences are the prose.
-      const firstSentence = pending.findIndex((index) => /[.]["'”’)]*$/.test(paragraphs[index]!.plain) && paragraphs[index]!.plain.split(/\s+/).length > 12);
-      const titles = firstSentence < 0 ? pending : pending.slice(0, firstSentence);
-      if (titles.length > 0) rows.push({ cells: titles, answered: false });
-      pending = firstSentence < 0 ? [] : pending.slice(firstSentence);
+      pending = lastRow(pending);
       break;
     }
     // A title cell ending in ";" closes its row's title ("Technical Concept Paper;" then the next title).

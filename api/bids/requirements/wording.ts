@@ -246,7 +246,7 @@ export function asksForDocument(sentence: string): boolean {
 
 /** A sentence asking for one of the documents a tender is judged on for its form: a form, certificate, declaration or signed statement. */
 export function asksForForm(sentence: string): boolean {
-  return handInVerb.test(sentence) && /\b(?:form|certificat\w*|declaration|signed\s+(?:\w+\s+){0,6}statement|affidavit|acknowledg\w+)\b/i.test(sentence);
+  return handInVerb.test(sentence) && /\b(?:form|certificat\w*|declaration|signed\s+(?:\w+\s+){0,6}(?:statement|letter|agreement)|affidavit|acknowledg\w+)\b/i.test(sentence);
 }
 
 /**
