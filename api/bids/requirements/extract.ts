@@ -337,7 +337,7 @@ class FileReading {
     const documentTitle = (text: string) =>
       /^(?:returnable\s+)?(?:schedule|appendix|attachment|annexure|exhibit|form|submittal\s+form)\s+[A-Z0-9]{1,3}\b/i.test(text) &&
       /\b(?:forms?|declaration|schedule|response|questionnaire|checklist|certificat\w*|statement|plan|pric\w*|tender|offer|quot\w*|referees?|experience|methodology|capability|personnel|insurance)\b/i.test(text.replace(/^\S+\s+\S+/, ''));
-    const listed = this.#context === 'schedule' && !isMajorHeading(paragraph) && !/:$/.test(paragraph.plain) && sectionKindOf(title) !== 'schedule';
+    const listed = this.#context === 'schedule' && !isMajorHeading(paragraph) && !/:$/.test(paragraph.plain) && sectionKindOf(title) !== 'schedule' && !/\b(?:mandatory|minimum)\s+requirements\b|\bconditions\s+(?:for|of)\s+participation\b|\bevaluation\s+criteria\b|\binstructions\b/i.test(title) && !isFormField(title);
     const run = documentTitle(title) && ((next !== null && documentTitle(next.plain)) || this.#lastWasReturnableTitle);
     if (listed || run) {
       this.#advanceRefs(numbering);
@@ -361,7 +361,8 @@ class FileReading {
       this.#emit(paragraph, 0, paragraph.text.length, 'schedule', !/\bif\s+applicable\b|\(if\b/i.test(title), null, 0.7);
     }
     // A heading ending in a colon introduces what follows it, as a lead-in does.
-    if (/:\s*[*_]*$/.test(paragraph.text.trim())) this.#openLeadIn(paragraph.plain, tendererWill(paragraph.plain) ? 'mandatory' : obligationOf(paragraph.plain), numbering, null);
+    // A title's words are no imperative ("Schedule and Agenda:"): only a promise or a modal in it obliges its list.
+    if (/:\s*[*_]*$/.test(paragraph.text.trim())) this.#openLeadIn(paragraph.plain, tendererWill(paragraph.plain) ? 'mandatory' : isImperative(paragraph.plain) ? null : obligationOf(paragraph.plain), numbering, null);
   }
 
   /** Whether a paragraph is an item of the list the open lead-in introduced. */
@@ -397,7 +398,8 @@ class FileReading {
     numbering ??= inItem ? null : this.#lastNumbering;
     const own = obligation === 'mandatory' ? true : obligation === 'optional' ? false : null;
     const leadIn: LeadIn = {
-      mandatory: /\b(?:does|do|shall|will)\s+not\s+apply\b/i.test(sentence) ? null : own ?? inItem?.mandatory ?? (this.#context === 'condition' ? true : null),
+      // "… with respect to:" lists what the lead-in is about, not what must be done.
+      mandatory: /\b(?:does|do|shall|will)\s+not\s+apply\b/i.test(sentence) ? null : /\b(?:with\s+respect\s+to|regarding|relating\s+to|concerning|such\s+as)\s*:\s*$/i.test(sentence) ? false : own ?? inItem?.mandatory ?? (this.#context === 'condition' ? true : null),
       kind: this.#itemKindOf(sentence, inItem?.kind ?? null),
       numbering,
       itemKey: null,
@@ -472,7 +474,7 @@ class FileReading {
         if (this.#returnables.has(name)) kind = 'clause';
         else this.#returnables.add(name);
       }
-      if (/\bif\s+applicable\b|\(if\b|\bif\s+(?:any|using|required)\b/i.test(firstText)) return this.#emit(paragraph, first[0], first[1], kind, false, null, 0.7);
+      if (/\bif\s+applicable\b|\(if\b|\bif\s+(?:any|using|required|requested)\b/i.test(firstText)) return this.#emit(paragraph, first[0], first[1], kind, false, null, 0.7);
     }
     this.#emit(paragraph, first[0], first[1], kind, mandatory, null, 0.75);
     this.#readSentences(paragraph, sentences.slice(1), leadIn);
@@ -670,7 +672,7 @@ class FileReading {
       kind = 'schedule';
     } else if (isParticipation(sentence) && context !== 'contract') kind = 'condition';
     // "… if applicable", "… if the offeror has any conflicts": a returnable only some tenderers hand in.
-    const conditional = kind === 'schedule' && /\bif\s+applicable\b|\bif\s+(?:the\s+)?(?:offeror|tenderer|respondent|quoter|bidder)\s+(?:has|have|uses|proposes|intends|is\s+(?:proposing|using))\b/i.test(sentence);
+    const conditional = kind === 'schedule' && /\bif\s+applicable\b|\bif\s+using\b|\bif\s+(?:the\s+)?(?:offeror|tenderer|respondent|quoter|bidder)\s+(?:has|have|uses|proposes|intends|is\s+(?:proposing|using))\b/i.test(sentence);
     this.#emit(paragraph, start, end, kind, mandatory && !conditional, null, obligation === 'optional' ? 0.6 : paragraph.numbering ? 0.9 : 0.8);
   }
 

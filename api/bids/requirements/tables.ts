@@ -27,7 +27,7 @@ const headerWords = 4;
 /** A paragraph longer than this is prose after the table, not a cell. */
 const maxCellWords = 40;
 
-const ratingWord = /^(?:not\s+rated|pass|fail|acceptable|unacceptable|outstanding|good|satisfactory|marginal|excellent|yes|no|n\/a|tbd|compliant|non-compliant)$/i;
+const ratingWord = /^(?:not\s+rated|pass|fail|acceptable|unacceptable|outstanding|good|satisfactory|marginal|excellent|yes|no|none|n\/a|tbd|compliant|non-compliant)$/i;
 
 /** A cell that states an attribute of its row rather than naming it. */
 export function isAttributeCell(text: string): boolean {
@@ -35,7 +35,7 @@ export function isAttributeCell(text: string): boolean {
   if (/^\d{1,3}(?:\.\d+)?\s?%?$/.test(cell) || /^(?:I|II|III|IV|V|VI|VII|VIII|IX|X)$/.test(cell)) return true;
   if (/^(?:volume|vol\.?|phase|part|stage|tab|lot)\s+[\w.]{1,4}$/i.test(cell)) return true;
   if (cell.split(/\s*\/\s*/).filter((part) => part !== '').every((part) => ratingWord.test(part))) return true;
-  if (/^(?:(?:\w+\s+[-–]\s+)?no\s+limit(?:ation)?s?|(?:maximum\s+(?:of\s+)?)?\d+\s+pages?(?:\s+max(?:imum)?)?|not\s+to\s+exceed\s+\d+\s+pages?|\d+\s+points?)$/i.test(cell)) return true;
+  if (/^(?:(?:\w+\s+[-–]\s+)?no\s+limit(?:ation)?s?|(?:maximum\s+(?:of\s+)?)?\d+\s+pages?(?:\s+max(?:imum)?)?|not\s+to\s+exceed\s+\d+\s+pages?|\d+\s+points?|maximum\s+[\d\s/½]+(?:and\s+[\d/½]+\s+)?(?:hours?|minutes?)\b.*)$/i.test(cell)) return true;
   return isAnswerCell(cell);
 }
 
@@ -55,7 +55,10 @@ export function flatTableAt(paragraphs: readonly Paragraph[], index: number): Fl
   const lastRow = (open: number[]): number[] => {
     const firstSentence = open.findIndex((index) => /[.]["'”’)]*$/.test(paragraphs[index]!.plain) && paragraphs[index]!.plain.split(/\s+/).length > 12);
     const titles = firstSentence < 0 ? open : open.slice(0, firstSentence);
-    if (titles.length > 0 && titles.every((index) => paragraphs[index]!.plain.split(/\s+/).length <= 12)) {
+    // Only a title that carries on a list ("Price Submission; and" before it) is a row; one before prose is a heading.
+    const before = titles.length > 0 ? paragraphs[titles[0]! - 1] : undefined;
+    const carriesOn = before !== undefined && /[;,]\s*(?:and|or)?$/.test(before.plain);
+    if (titles.length > 0 && carriesOn && titles.every((index) => paragraphs[index]!.plain.split(/\s+/).length <= 12)) {
       rows.push({ cells: titles, answered: false });
       return firstSentence < 0 ? [] : open.slice(firstSentence);
     }
