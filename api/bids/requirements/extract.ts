@@ -9,6 +9,7 @@ import {
   isImperative,
   listOpening,
   isDisqualifying,
+  isPassFail,
   isFormField,
   isHeaderRow,
   isLodging,
@@ -400,7 +401,7 @@ class FileReading {
     const leadIn: LeadIn = {
       // "… with respect to:" lists what the lead-in is about, not what must be done.
       mandatory: /\b(?:does|do|shall|will)\s+not\s+apply\b/i.test(sentence) ? null : /\b(?:with\s+respect\s+to|regarding|relating\s+to|concerning|such\s+as)\s*:\s*$/i.test(sentence) ? false : own ?? inItem?.mandatory ?? (this.#context === 'condition' ? true : null),
-      kind: this.#itemKindOf(sentence, inItem?.kind ?? null),
+      kind: this.#itemKindOf(sentence, inItem?.kind ?? null, obligation),
       numbering,
       itemKey: null,
       items: 0,
@@ -424,14 +425,14 @@ class FileReading {
   }
 
   /** What the items under a lead-in are, from its words and the section it sits in. */
-  #itemKindOf(leadIn: string, inherited: ItemKind | null): ItemKind {
+  #itemKindOf(leadIn: string, inherited: ItemKind | null, obligation: Obligation | null): ItemKind {
     if (/\bspecifications?\b|\bformat(?:ted|ting)?\b|\blegend\b|\bsubject\s+line\b|\belectronically\b|\bfields?\b/i.test(leadIn)) return 'instruction';
     // A list of documents is of returnables when its lead-in asks for them; "the pack is made up of:" only describes.
-    if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn) && (obligationOf(leadIn) !== null || /\b(?:submit|submission|return|complete|include|lodge|provide|require)/i.test(leadIn))) return 'schedule';
+    if (/\b(?:documents?|attachments?|forms?|schedules?|submission\s+of|submit(?:ted)?\s+the\s+following|volumes?|returnables?|deliverables\s+with)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn) && (obligation !== null || /\b(?:submit|submission|return|complete|include|lodge|provide|require)/i.test(leadIn))) return 'schedule';
     // "The Technical submission shall include the following:" lists the parts of the response.
     if (/\b(?:submission|proposal|quotation|quote|response|offer|tender|bid)s?\s+(?:shall|must|will|is\s+to|are\s+to)\s+(?:include|contain|consist\s+of|comprise)\b/i.test(leadIn) && !/\binformation\b/i.test(leadIn)) return 'schedule';
     if (/\bmust\s+be\s+met\b|\bmandatory\s+requirements\b|\bminimum\s+(?:requirements|qualifications|criteria|standards|experience)\b|\bconditions?\b|\beligib|\bpass\s*\/\s*fail\b|\bacceptable\s*\/\s*unacceptable\b/i.test(leadIn) || this.#context === 'condition') return 'condition';
-    if ((this.#context === 'criterion' && obligationOf(leadIn) !== 'mandatory') || (/\bevaluat\w*\b/i.test(leadIn) && /\b(?:factors?|criteri(?:a|on)|sub-?factors?)\b/i.test(leadIn))) return 'criterion';
+    if ((this.#context === 'criterion' && obligation !== 'mandatory') || (/\bevaluat\w*\b/i.test(leadIn) && /\b(?:factors?|criteri(?:a|on)|sub-?factors?)\b/i.test(leadIn))) return 'criterion';
     return inherited ?? 'clause';
   }
 
@@ -646,7 +647,7 @@ class FileReading {
   }
 
   #emitSentence(paragraph: Paragraph, start: number, end: number, sentence: string, obligation: Obligation, leadIn: LeadIn | null): void {
-    const disqualifies = isDisqualifying(sentence);
+    const disqualifies = isDisqualifying(sentence) || isPassFail(sentence);
     // An item of the buyer's list ("We may: verify …; exclude you if …") is the buyer's, unless it says must or shall itself.
     if (leadIn?.others && !/\bmust\b|\bshall\b|\brequired\b/i.test(sentence)) return;
     if (bindsTheBuyer(sentence) && !disqualifies) return;

@@ -38,7 +38,7 @@ const obliging = new RegExp(
 
 /** What happens to a tender that fails it: these sentences state a condition, however they are worded. */
 const disqualifying =
-  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\bonly\b[^.]*\bwill\s+(?:advance|proceed|progress|move\s+(?:on|forward))\b|\bno\s+(?:\w+\s+){0,3}award\s+(?:shall|will)\s+be\s+made\b|\bpass\s*\/\s*fail\b|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
+  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)\b(?!\s+(?:prior\s+to|until|before)\b)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\bonly\b[^.]*\bwill\s+(?:advance|proceed|progress|move\s+(?:on|forward))\b|\bno\s+(?:\w+\s+){0,3}award\s+(?:shall|will)\s+be\s+made\b|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
 
 /** Verbs and phrases that ask without obliging. */
 const asking =
@@ -71,7 +71,9 @@ export function obligationOf(sentence: string): Obligation | null {
   // Text in quotation marks (a legend to copy, a certificate's wording) is quoted, not required; a past "were required" is history.
   if (/^["“]/.test(text) || (/\b(?:was|were|had\s+been)\s+required\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text))) return null;
   // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail".
-  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]|\b(?:should|must|may)\s+not\s+be\s+(?:construed|interpreted|deemed)\b/i.test(text) && !disqualifying.test(text)) return null;
+  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]|\b(?:should|must|may)\s+not\s+be\s+(?:construed|interpreted|deemed)\b/i.test(text) && !disqualifying.test(text) && !isPassFail(text)) return null;
+  // "Each participant may but is not required to …": no obligation.
+  if (/\b(?:is|are)\s+not\s+required\s+to\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text)) return 'optional';
   // "The offeror is cautioned that …", "Offerors are advised to …": a warning, whatever it quotes.
   if (/\b(?:is|are)\s+(?:hereby\s+)?(?:cautioned|reminded|advised)\b/i.test(text)) return 'optional';
   // "Please subscribe … if your firm would like updates": an offer, not a requirement.
@@ -80,7 +82,7 @@ export function obligationOf(sentence: string): Obligation | null {
   const obliges = obliging.test(text);
   const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b|\bonly\s+if\b|\bunder\s+no\s+circumstances\b/i.test(text);
   if (obliges && !(asks && !strong)) return 'mandatory';
-  if (disqualifying.test(text)) return 'mandatory';
+  if (disqualifying.test(text) || isPassFail(text)) return 'mandatory';
   if (isImperative(text)) return 'mandatory';
   if (asks) return 'optional';
   return null;
@@ -100,6 +102,11 @@ export function isImperative(sentence: string): boolean {
 /** Whether the sentence states a consequence of failing it (disqualification, not considered). */
 export function isDisqualifying(sentence: string): boolean {
   return disqualifying.test(sentence);
+}
+
+/** A pass/fail gate a tender goes through ("Phase 1 (Pass/Fail): Compliance Check …"), unless it only says how the buyer scores. */
+export function isPassFail(sentence: string): boolean {
+  return /\bpass\s*\/\s*fail\b/i.test(sentence) && !/\b(?:method|scoring|rating\s+scale)\b/i.test(sentence);
 }
 
 /** The words before the first obliging or asking verb: who or what the sentence binds. */
