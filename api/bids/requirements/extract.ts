@@ -194,6 +194,8 @@ class FileReading {
   /** The sub-heading the current paragraphs sit under, and whether a schedule row was taken from under it. */
   #subsection: { title: string; schedule: boolean; criterion: boolean } | null = null;
   #tableWeighs = false;
+  /** Where in the found list each "Price will be evaluated …" criterion sits. */
+  readonly #priceCriteria: number[] = [];
   /** A sentence another paragraph's requirement took in (a factor's title with how it is evaluated). */
   #consumed: { paragraph: Paragraph; end: number } | null = null;
   /** The numbering of the last numbered paragraph outside a list. */
@@ -226,6 +228,13 @@ class FileReading {
       this.#read(this.#paragraphs[index]!, this.#paragraphs[index + 1] ?? null);
     }
     this.#closeLeadIns();
+    // Where the stated weights already make up 100% without it, "Price will be evaluated …" is judged apart (a price
+    // and quality method), not one of the weighted criteria.
+    const weighted = this.#found.reduce((sum, requirement) => sum + (requirement.kind === 'criterion' ? (requirement.weight ?? 0) : 0), 0);
+    if (weighted >= 99.5 && weighted <= 100.5) {
+      const price = new Set(this.#priceCriteria);
+      return this.#found.filter((_, index) => !price.has(index));
+    }
     return this.#found;
   }
 
@@ -635,6 +644,7 @@ class FileReading {
       if (obligation === null) {
         if (this.#context === 'criterion' && this.#subsection && !this.#subsection.criterion && /^(?:each\s+\w+['’]s\s+)?(?:price|cost|pricing)\b[^.]*\b(?:will|shall)\s+be\s+evaluated\b|^(?:price|cost)\s+(?:quotes?|quotations?|proposals?)\s+will\s+be\s+evaluated\b/i.test(sentence)) {
           this.#markCriterion();
+          this.#priceCriteria.push(this.#found.length);
           this.#emit(paragraph, start, end, 'criterion', false, null, 0.6);
         } else if (this.#totalPoints !== null && /\b\d+\s+points\s+(?:are|is|will\s+be)\s+(?:allocated|awarded|assigned|given)\s+(?:to|for)\b/i.test(sentence)) {
           this.#emit(paragraph, start, end, 'criterion', false, this.#weightOf(sentence), 0.7);
