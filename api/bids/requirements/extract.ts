@@ -15,7 +15,6 @@ import {
   isLodging,
   isParticipation,
   leadInNamesDocument,
-  namesDocument,
   obligationOf,
   pointsOf,
   sectionKindOf,

@@ -172,7 +172,7 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
       }
       start(line, plain, numbering);
       const opened = open as Open | null;
-      if (opened) opened.paragraph.emphasised = /^\s*(\*\*|__)[^*]+(\*\*|__)[.:]?\s*$/.test(line.text.replace(/^[>\s#]+/, '').slice(0));
+      if (opened) opened.paragraph.emphasised = /^\s*(\*\*|__)[^*]+(\*\*|__)[.:]?\s*$/.test(line.text.replace(/^[>\s#]+/, ''));
     }
     close();
     blankBefore = true;

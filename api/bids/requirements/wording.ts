@@ -276,11 +276,6 @@ export function returnableAskedFor(sentence: string): string {
   return sentence;
 }
 
-/** A title that names a document: "Schedule 3 - Pricing", "Attachment B: …", "Cover Letter", "Staffing Plan". */
-export function namesDocument(title: string): boolean {
-  return /^(?:returnable\s+)?(?:schedule|appendix|attachment|annexure|exhibit|form|submittal\s+form|volume|part)\s+[A-Z0-9]{1,3}\b/i.test(title) || returnableNoun.test(title);
-}
-
 /** Participation: eligibility, registration, validity, minimum experience, pass/fail. */
 const participating =
   /\beligib|\bregist(?:ered|ration)\b|\bminimum\s+of\b|\bat\s+least\b[^.]{0,40}\b(?:years?|projects?|contracts?|references?)\b|\bpass\s*\/\s*fail\b|\bcurrent\s+\w+(?:\s+\w+)?\s+(?:contract|schedule)\s+holder|\bholders?\b|\bsmall\s+business\b|\bsize\s+standard\b|\bset[\s-]aside\b|\blicen[cs]ed?\b|\bcertified\b|\bdebarred\b|\bconflicts?\s+of\s+interest\b/i;
