@@ -263,6 +263,17 @@ class FileReading {
       for (const row of table.rows) for (const paragraph of names(row)) this.#emit(paragraph, 0, paragraph.text.length, 'condition', obligationOf(paragraph.plain) !== 'optional', null, 0.8);
       return;
     }
+    // A weight column: each row is a criterion with the weight its attribute cell gives.
+    if (table.header.some((cell) => /\bweight|\bpoints\b|%/i.test(cell)) && this.#context !== 'condition') {
+      for (const row of table.rows) {
+        const cells = names(row);
+        const weight = row.value === null ? null : /^\d{1,3}(?:\.\d+)?$/.test(row.value) ? Number(row.value) : weightOf(row.value);
+        if (cells.some((cell) => cell.page !== cells[0]!.page)) continue;
+        this.#markCriterion();
+        this.#emitSpan(cells[0]!.page, cells[0]!.offsets[0]!, cells.at(-1)!.offsets.at(-1)! + 1, 'criterion', false, weight, 0.8);
+      }
+      return;
+    }
     const documents = table.header.some((cell) => /\b(?:title|document|part|volume|schedule|attachment|form|deliverable)\b/i.test(cell));
     if (documents && (this.#context === 'instruction' || this.#context === 'schedule' || this.#context === null)) {
       for (const row of table.rows) {

@@ -14,6 +14,8 @@ export interface FlatRow {
   cells: number[];
   /** The row has an answer cell (a certification). */
   answered: boolean;
+  /** The attribute cell that closed the row ("25%", "Volume 1A", "True | False"), if one did. */
+  value: string | null;
 }
 
 export interface FlatTable {
@@ -59,14 +61,14 @@ export function flatTableAt(paragraphs: readonly Paragraph[], index: number): Fl
     const before = titles.length > 0 ? paragraphs[titles[0]! - 1] : undefined;
     const carriesOn = before !== undefined && /[;,]\s*(?:and|or)?$/.test(before.plain);
     if (titles.length > 0 && carriesOn && titles.every((index) => paragraphs[index]!.plain.split(/\s+/).length <= 12)) {
-      rows.push({ cells: titles, answered: false });
+      rows.push({ cells: titles, answered: false, value: null });
       return firstSentence < 0 ? [] : open.slice(firstSentence);
     }
     return open;
   };
   let sentences = 0;
-  const flush = (answered: boolean) => {
-    if (pending.length > 0) rows.push({ cells: pending, answered });
+  const flush = (answered: boolean, value: string | null = null) => {
+    if (pending.length > 0) rows.push({ cells: pending, answered, value });
     pending = [];
   };
   for (; at < paragraphs.length; at++) {
@@ -82,7 +84,7 @@ export function flatTableAt(paragraphs: readonly Paragraph[], index: number): Fl
       continue;
     }
     if (isAttributeCell(plain)) {
-      flush(isAnswerCell(plain));
+      flush(isAnswerCell(plain), plain);
       sentences = 0;
       continue;
     }
