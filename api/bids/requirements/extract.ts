@@ -122,7 +122,7 @@ function sentenceRanges(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   let start = 0;
   // "…; please provide screenshots as attachments." is a request of its own after the semicolon.
-  for (const match of text.matchAll(/[.!?]["'”’)\]*_]*(?=\s+[>*_"'“‘(\\[]*[A-Z0-9(])|;(?=\s+please\b)/gi)) {
+  for (const match of text.matchAll(/[.!?]["'”’)\]*_]*(?=\s+[>*_"'“‘(\\[]*[A-Z0-9(])|;(?=\s+[Pp]lease\b)/g)) {
     const before = text.slice(Math.max(0, match.index - 6), match.index + 1);
     const around = text.slice(Math.max(0, match.index - 16), match.index + 1);
     // "Appendix B. Price …" ends a sentence; "J. Smith" and "No. 4" do not.
