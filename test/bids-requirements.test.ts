@@ -106,8 +106,12 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
     const optional = await list('?mandatory=false');
     assert.ok(optional.length > 0 && optional.every((requirement) => !requirement.mandatory));
     assert.ok(optional.some((requirement) => requirement.text.startsWith('Respondents should limit their Proposal to 20 pages')));
+    // The three pass/fail pre-conditions, and the sentence saying what failing one does (a disqualifying
+    // condition, as the real tender corpus labels them: fixtures/corpora/tenders/README.md).
     const conditions = await list('?kind=condition&mandatory=true');
-    assert.equal(conditions.length, 3);
+    assert.equal(conditions.length, 4);
+    assert.equal(conditions.filter((condition) => /pass\s*\/\s*fail$/i.test(condition.text)).length, 3);
+    assert.ok(conditions.some((condition) => condition.text === 'Proposals that do not meet every pre-condition will be excluded.'));
     assert.deepEqual(await list('?state=met'), []);
     for (const [query, field] of [['?kind=bogus', 'kind'], ['?mandatory=yes', 'mandatory'], ['?state=done', 'state']] as const) {
       const response = await get(`/v1/bids/${bidId}/requirements${query}`, member);
@@ -151,7 +155,8 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
     assert.equal(parent.state, 'superseded');
     assert.deepEqual(parent.superseded_by, parts.map((part) => part.requirement_id));
     for (const part of parts) {
-      assert.deepEqual([part.origin, part.parents, part.kind, part.mandatory, part.ref], ['split', [lodge.requirement_id], 'clause', true, lodge.ref]);
+      // Lodging electronically is an instruction to tenderers (issue 26), and a part keeps its parent's kind.
+      assert.deepEqual([part.origin, part.parents, part.kind, part.mandatory, part.ref], ['split', [lodge.requirement_id], 'instruction', true, lodge.ref]);
       assert.deepEqual(part.source, lodge.source, 'a part keeps the place in the file it came from');
     }
     const live = await list();

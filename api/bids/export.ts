@@ -27,6 +27,7 @@ const KIND_NAMES: Record<WorkspaceRequirement['kind'], string> = {
   schedule: 'Returnable schedule',
   criterion: 'Evaluation criterion',
   condition: 'Condition of participation',
+  instruction: 'Instruction to tenderers',
 };
 
 const source = (citation: DraftCitation) => `[${citation.n}] ${citationLabel(citation)}`;

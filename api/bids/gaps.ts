@@ -8,7 +8,7 @@ import type { WorkspaceRequirement } from './workspace-requirement.ts';
 
 /**
  * Gaps are derived, never typed in: what stands between the organisation and a compliant response. A
- * mandatory requirement with no evidence in its draft; a library document the bid relies on (cited by a
+ * mandatory requirement (other than an instruction to tenderers) with no evidence in its draft; a library document the bid relies on (cited by a
  * draft, or holding a certificate or insurance the tender asks for) that has expired or expires before the
  * tender closes; a certificate or insurance the tender asks for that no library document holds.
  */
@@ -62,8 +62,9 @@ export function deriveGaps(inputs: GapInputs): DerivedGap[] {
   const gaps: DerivedGap[] = [];
 
   for (const requirement of requirements) {
-    // A person's call that it is met or does not apply stands in for evidence.
-    if (!requirement.mandatory || PERSON_SETTLED.has(requirement.state) || hasEvidence(draftOf.get(requirement.requirement_id))) continue;
+    // A person's call that it is met or does not apply stands in for evidence; an instruction to tenderers (how
+    // and where to lodge) is followed when lodging, not answered with evidence.
+    if (!requirement.mandatory || requirement.kind === 'instruction' || PERSON_SETTLED.has(requirement.state) || hasEvidence(draftOf.get(requirement.requirement_id))) continue;
     gaps.push({
       gap_key: `evidence:${requirement.requirement_id}`,
       kind: 'no_evidence',

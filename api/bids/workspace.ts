@@ -123,13 +123,13 @@ export function bidToday(state: StateDb, bid: BidRecord, now: Date): string {
 /**
  * The bid's own checks, as the worth-bidding card and the chat's recap both show them: mandatory requirements
  * in force without evidence (a person's text or a cited passage; one a person marked met or not applicable is
- * settled), and open gaps.
+ * settled; an instruction to tenderers needs none), and open gaps.
  */
 export function bidChecks(state: StateDb, requirements: readonly WorkspaceRequirement[], bidId: string): { mandatoryWithoutDraft: number; openGaps: number } {
   const drafts = new Map(listDrafts(state, bidId).map((draft) => [draft.requirement_id, draft]));
   return {
     mandatoryWithoutDraft: requirements.filter(
-      (requirement) => requirement.mandatory && requirement.state !== 'met' && requirement.state !== 'not_applicable' && !hasEvidence(drafts.get(requirement.requirement_id)),
+      (requirement) => requirement.mandatory && requirement.kind !== 'instruction' && requirement.state !== 'met' && requirement.state !== 'not_applicable' && !hasEvidence(drafts.get(requirement.requirement_id)),
     ).length,
     openGaps: listGaps(state, bidId).filter((gap) => gap.status === 'open').length,
   };

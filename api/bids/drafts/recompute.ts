@@ -57,13 +57,14 @@ export async function draftRequirement(
 }
 
 /**
- * Writes the draft of every requirement a person has not written: the passages of the organisation's own
+ * Writes the draft of every requirement a person has not written (instructions to tenderers have none): the passages of the organisation's own
  * documents that answer it, retrieved and cited, worded by the model when one is configured. A model's draft
  * whose requirement and passages are unchanged is kept rather than asked for again. Drafts of requirements
  * the bid no longer has are removed, unless a person wrote them.
  */
 export async function recomputeDrafts(deps: DraftDeps, bid: { bid_id: string; org_id: string }, requirements: readonly WorkspaceRequirement[], now: Date): Promise<void> {
   const passages = await bidPassages(deps, bid, now);
-  for (const requirement of requirements) await draftRequirement(deps, bid.bid_id, requirement, passages, now);
+  // An instruction to tenderers (how and where to lodge) is followed, not answered: it has no draft.
+  for (const requirement of requirements) if (requirement.kind !== 'instruction') await draftRequirement(deps, bid.bid_id, requirement, passages, now);
   removeStaleDrafts(deps.state, bid.bid_id, requirements.map((requirement) => requirement.requirement_id));
 }

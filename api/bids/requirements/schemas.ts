@@ -10,7 +10,8 @@ const instant = z.iso.datetime({ offset: true });
 const kindChoice = `must be one of ${requirementKinds.join(', ')}`;
 
 export const RequirementKindSchema = z.enum(requirementKinds, { error: kindChoice }).openapi('RequirementKind', {
-  description: 'clause: an obligation in the conditions; schedule: a returnable schedule or form; criterion: an evaluation criterion; condition: a condition for participation (pass or fail).',
+  description:
+    'clause: an obligation in the conditions; schedule: a returnable schedule or form; criterion: an evaluation criterion; condition: a condition for participation (pass or fail); instruction: how, where, when or in what form to lodge (followed when lodging, never a gap).',
 });
 
 export const RequirementStateSchema = z.enum(requirementStates, { error: `must be one of ${requirementStates.join(', ')}` }).openapi('RequirementState', {

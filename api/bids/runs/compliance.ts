@@ -55,7 +55,7 @@ export function checkCompliance(inputs: ComplianceInputs): DerivedFinding[] {
 function unanswered({ requirements, drafts }: ComplianceInputs): DerivedFinding[] {
   const draftOf = new Map(drafts.map((draft) => [draft.requirement_id, draft]));
   return requirements
-    .filter((requirement) => requirement.mandatory && requirement.kind !== 'schedule' && !SETTLED_BY_PERSON.has(requirement.state) && !hasEvidence(draftOf.get(requirement.requirement_id)))
+    .filter((requirement) => requirement.mandatory && requirement.kind !== 'schedule' && requirement.kind !== 'instruction' && !SETTLED_BY_PERSON.has(requirement.state) && !hasEvidence(draftOf.get(requirement.requirement_id)))
     .map((requirement) => {
       const draft = draftOf.get(requirement.requirement_id);
       return {

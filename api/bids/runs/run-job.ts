@@ -191,12 +191,14 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
   }
 
   let passages: Passage[] | null = null;
-  const outcomes: (DraftOutcome | { outcome: 'gone' })[] = [];
+  const outcomes: (DraftOutcome | { outcome: 'gone' | 'followed' })[] = [];
   for (const requirementId of extracted.requirement_ids) {
     outcomes.push(
       await ctx.step(`draft:${requirementId}`, async () => {
         const requirement = listRequirements(state, bid.bid_id).find((row) => row.requirement_id === requirementId);
         if (!requirement) return { outcome: 'gone' as const };
+        // An instruction to tenderers (how and where to lodge) is followed when lodging, not answered.
+        if (requirement.kind === 'instruction') return { outcome: 'followed' as const };
         passages ??= await bidPassages(deps, bid, now());
         return draftRequirement(deps, bid.bid_id, requirement, passages, now(), withoutModel);
       }),
@@ -228,7 +230,7 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
   const drafts = new Map(listDrafts(state, bid.bid_id).map((draft) => [draft.requirement_id, draft]));
   const drafted = extracted.requirement_ids.filter((id) => drafts.get(id)?.origin === 'person' || (drafts.get(id)?.citations.length ?? 0) > 0).length;
   const counts = Object.fromEntries(['mandatory_unanswered', 'length_limit', 'returnable_missing', 'date_outside_window'].map((kind) => [kind, findings.filter((finding) => finding.kind === kind).length])) as Record<FindingKind, number>;
-  const summary: RunSummary = { requirements: extracted.requirement_ids.length, drafted, undrafted: extracted.requirement_ids.length - drafted - outcomes.filter((o) => o.outcome === 'gone').length, open_gaps: openGaps, plan_tasks: planTasks, findings: counts };
+  const summary: RunSummary = { requirements: extracted.requirement_ids.length, drafted, undrafted: extracted.requirement_ids.length - drafted - outcomes.filter((o) => o.outcome === 'gone' || o.outcome === 'followed').length, open_gaps: openGaps, plan_tasks: planTasks, findings: counts };
 
   await ctx.step('raise:sign_off', () => ({ action_id: newActionId() }), ({ action_id: actionId }) => {
     // One sign-off stands for the latest run: an earlier one still pending is superseded.
