@@ -75,6 +75,8 @@ interface Open {
   /** The last line ended a sentence (., ;, :, ? or !). */
   ended: boolean;
   lines: number;
+  /** Started on the line after a lead-in ending in a colon, or after an item of one: a short one is a list item of its own line ("Schedule 1 - Form of Quotation"). */
+  listItem: boolean;
 }
 
 /** Whether a page parts its paragraphs with blank lines (Markdown, .docx) rather than only by layout (a PDF text layer). */
@@ -110,6 +112,8 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
       open = null;
     };
     const start = (line: PageLine, plain: ReturnType<typeof plainView>, numbering: Numbering | null, extra: Partial<Paragraph> = {}) => {
+      const before = open as Open | null;
+      const listItem = before !== null && !blankBefore && (before.listItem || /:["'”’)*]*$/.test(before.paragraph.plain));
       close();
       const skipped = numbering ? plain.index[Math.min(numbering.length, plain.index.length) - 1]! + 1 : (plain.index[0] ?? 0);
       const body = line.text.slice(numbering ? skipped : 0);
@@ -129,7 +133,7 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
         indented: /[ \t]/.test(page.text[line.start - 1] ?? '') && (page.text[line.start - 1] ?? '') !== '\n',
         ...extra,
       };
-      open = { paragraph, ended: /[.;:?!]["'”’)*]*$/.test(text) || rowEnd.test(text), lines: 1 };
+      open = { paragraph, ended: /[.;:?!]["'”’)*]*$/.test(text) || rowEnd.test(text), lines: 1, listItem };
       blankBefore = false;
     };
     for (const line of page.lines) {
@@ -186,6 +190,11 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
  * the line starts a new one, or the paragraph so far is a title (a heading on a line of its own).
  */
 function continues(open: Open, plain: string, blankParted: boolean): boolean {
+  const startsCapital = /^[A-Z0-9]/.test(plain);
+  // Even where blank lines part paragraphs, a lead-in's items may stand one to a line under it, and a heading in
+  // capitals on a line of its own is not the start of the paragraph below it.
+  if (startsCapital && (/:["'”’)*]*$/.test(open.paragraph.plain) || (open.listItem && open.lines === 1 && !open.ended && open.paragraph.plain.split(/\s+/).length <= 8))) return false;
+  if (startsCapital && open.lines === 1 && /^[^a-z]*[A-Z]{3}[^a-z]*$/.test(open.paragraph.plain) && open.paragraph.plain.length <= 60) return false;
   if (blankParted) return true;
   if (/^[a-z(]/.test(plain)) return true;
   if (open.ended) return false;
