@@ -68,7 +68,7 @@ test('every picture of one analysis is read by one OCR worker, terminated when t
   const countingStart = async (): Promise<OcrReader> => {
     started++;
     const reader = await openOcrReader();
-    return { readPage: reader.readPage, close: async () => { closed++; await reader.close(); } };
+    return { ...reader, close: async () => { closed++; await reader.close(); } };
   };
   const classified = await classifyFirstPages([pictures[0]!, broken, pictures[1]!], { now: NOW }, countingStart);
   assert.equal(started, 1);
