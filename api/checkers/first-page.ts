@@ -1,7 +1,6 @@
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openOcrReader, openOcrSession, type OcrReader, type OcrSession } from '../documents/ocr.ts';
 import { openMrzOcrReader, openMrzOcrSession, type MrzOcrReader, type MrzOcrSession } from '../documents/ocr-mrz.ts';
-import { openPdf } from '../documents/pdf.ts';
+import { openPdf, pdfLibraries } from '../documents/pdf.ts';
 import { readDocument } from '../documents/read.ts';
 import type { IntakeDocument, PageText } from '../documents/types.ts';
 import { classifyPage, type DocumentClassification, type PageImageFacts, type ZoneSummary } from './document-types.ts';
@@ -111,6 +110,9 @@ type Matrix = [number, number, number, number, number, number];
 
 /** The share of page 1's area covered by its largest image: images are drawn into the unit square under the current matrix. */
 export async function largestPdfImageShare(bytes: Uint8Array): Promise<number> {
+  // pdfjs through pdfLibraries, never a static import: loaded before canvas-globals.ts, pdfjs would install the
+  // Path2D of the canvas copy it nests, which the page canvas rejects, and every scanned page drawing a path would fail to render.
+  const { pdfjs } = await pdfLibraries();
   const pdf = await openPdf(bytes);
   try {
     const page = await pdf.getPage(1);
