@@ -35,6 +35,9 @@ const weighed = (name: string, weight: number): Weighed => ({ name, weight });
 
 const AU_STATE_ISSUERS = /TRANSPORT FOR NSW|SERVICE NSW|ROADS AND MARITIME|VICROADS|DEPARTMENT OF TRANSPORT|TRANSPORT AND MAIN ROADS|QUEENSLAND GOVERNMENT|ACCESS CANBERRA|SERVICE TASMANIA|MOTOR VEHICLE REGISTRY|DEPARTMENT FOR INFRASTRUCTURE/;
 const REGISTRY = /BIRTHS,? DEATHS,? (AND|&) MARRIAGES/;
+const US_STATES = /\b(ALABAMA|ALASKA|ARIZONA|ARKANSAS|CALIFORNIA|COLORADO|CONNECTICUT|DELAWARE|FLORIDA|GEORGIA|HAWAII|IDAHO|ILLINOIS|INDIANA|IOWA|KANSAS|KENTUCKY|LOUISIANA|MAINE|MARYLAND|MASSACHUSETTS|MICHIGAN|MINNESOTA|MISSISSIPPI|MISSOURI|MONTANA|NEBRASKA|NEVADA|NEW HAMPSHIRE|NEW JERSEY|NEW MEXICO|NEW YORK|NORTH CAROLINA|NORTH DAKOTA|OHIO|OKLAHOMA|OREGON|PENNSYLVANIA|RHODE ISLAND|SOUTH CAROLINA|SOUTH DAKOTA|TENNESSEE|TEXAS|UTAH|VERMONT|VIRGINIA|WASHINGTON|WEST VIRGINIA|WISCONSIN|WYOMING|DISTRICT OF COLUMBIA)\b/;
+/** AAMVA's numbered fields on a North American licence (4b expiry, 4d number, 9 class, 9a endorsements, 12 restrictions, 15 sex, 16 height, 17 weight, 18 eyes). */
+const AAMVA_FIELD = /\b(4[abd]\s?(ISS|EXP|DL|NUMBER|NO|CUSTOMER|LIC)|9A?\s?(CLASS|END|VEHICLE)|1[2-8]\s?(RESTR|SEX|HGT|WGT|EYES|HAIR))/;
 const RESIDENCE_PERMIT = /RESIDENCE PERMIT|RESIDENCE CARD|PERMANENT RESIDEN|EMPLOYMENT AUTHORI[SZ]ATION|LEAVE TO REMAIN|TITRE DE S[EÉ]JOUR|AUFENTHALTSTITEL|AUFENTHALTSERLAUBNIS|VERBLIJFS|PERMISO DE RESIDENCIA|AUTORIZA[CÇ][AÃ]O DE RESID|PERMESSO DI SOGGIORNO|UPPEHÅLLSTILLSTÅND/;
 const COUNCIL = /\b(COUNCIL|SHIRE|MUNICIPAL|CITY OF [A-Z]+)\b/;
 const UTILITY_METERING = /SUPPLY ADDRESS|SERVICE ADDRESS|\bMETER\b|\bKWH\b|\bNMI\b|\bMIRN\b|\bUSAGE\b|\bTARIFF\b|\bDATA (ALLOWANCE|USAGE)\b/;
@@ -59,6 +62,7 @@ const profiles = {
     cues: [
       cue('machine-readable zone of a passport issued outside Australia', /P<(?!AUS)[A-Z]{3}/, 6),
       cue('"PASSPORT"', /\bPASSPORT\b|\bPASSEPORT\b|\bPASAPORTE\b|\bREISEPASS\b/, 3),
+      cue('passport number label', /PASSPORT\s*(CARD\s*)?(NO\b|NUMBER|N°)|N° DU PASSEPORT|PASS-NR/, 2),
       cue('"NATIONALITY"', /NATIONALITY|NATIONALIT[EÉ]/, 1),
       cue('machine-readable zone of an Australian passport', /P<AUS/, -8),
       cue('nationality Australian', /NATIONALITY[^A-Z]{0,4}AUSTRALIAN/, -4),
@@ -89,7 +93,8 @@ const profiles = {
     carries: ['N'],
     photo: true,
     cues: [
-      cue('"VISA" heading', /\bVISA\b|\bVISUM\b|\bVISTO\b|BORDER CROSS/, 4),
+      cue('"VISA" heading', /\bVISA\b|\bVISUM\b|\bVISTO\b/, 4),
+      cue('border crossing card (a visa for the US border zone)', /BORDER CROSS/, 8),
       cue('machine-readable zone of a visa (V)', /^V[A-Z<][A-Z]{3}[A-Z<]{8}/m, 4),
       cue('ImmiCard', /IMMI\s?CARD/, -6),
     ],
@@ -99,8 +104,10 @@ const profiles = {
     carries: ['N', 'S'],
     photo: true,
     cues: [
-      cue('"DRIVER LICENCE" heading', /DRI?VER'?S?\s*LICEN[CS]E|DRIVING LICEN[CS]E|LEARNER'?S?\s*(LICEN[CS]E|PERMIT)|PROVISIONAL LICEN[CS]E|P[12] LICEN[CS]E|PERMIS DE ?C|F[UÜ]HRERSCHEIN|PERMISO DE CONDUCIR|PATENTE DI GUIDA|RIJBEWIJS|K[OÖ]RKORT/, 5),
+      cue('"DRIVER LICENCE" heading', /DRI?VER'?S?[^A-Z]{0,6}LICEN[CS]E|DRIVING LICEN[CS]E|LEARNER'?S?\s*(LICEN[CS]E|PERMIT)|PROVISIONAL LICEN[CS]E|P[12] LICEN[CS]E|PERMIS DE ?C|F[UÜ]HRERSCHEIN|PERMISO DE CONDUCIR|PATENTE DI GUIDA|RIJBEWIJS|K[OÖ]RKORT/, 5),
       cue('one-line machine-readable zone of an EU driving licence', /^D[1<][A-Z]{3}[A-Z0-9<]{20,}/m, 4),
+      cue('a US state and "LICENSE"', new RegExp(`${US_STATES.source}[\\s\\S]{0,80}\\bLICEN[CS]E\\b`), 3),
+      cue('AAMVA numbered licence fields', new RegExp(`${AAMVA_FIELD.source}[\\s\\S]*${AAMVA_FIELD.source}`), 4),
       cue('AAMVA licence fields (height, eyes, class, restrictions, endorsements)', /(\bHGT\b|\bEYES\b|\bRESTR|\bEND(ORSEMENTS)?\b|\bDD\b)[\s\S]*(\bHGT\b|\bEYES\b|\bRESTR|\bEND(ORSEMENTS)?\b|\bCLASS\b)/, 2),
       cue('application form wording', /APPLICATION FOR|APPLICANT|FORM DL-/, -6),
       cue('licence number', /LICEN[CS]E\s*(NO|NUMBER)/, 2),
@@ -550,8 +557,8 @@ function zoneCues(zone: ZoneSummary | null): Map<DocumentType, Weighed[]> {
     cues.set('visa', [weighed(named(''), 8)]);
   } else if (first === 'I' || first === 'A' || first === 'C') {
     const residence = second === 'R';
-    cues.set('residence_permit', [weighed(named(residence ? ': a residence permit' : ''), residence ? 8 : 3)]);
-    cues.set('national_id_card', [weighed(named(''), residence ? 0 : 6)]);
+    cues.set('residence_permit', [weighed(named(residence ? ': a residence permit' : ''), residence ? 8 : 2)]);
+    cues.set('national_id_card', [weighed(named(''), residence ? 0 : 4)]);
   }
   return cues;
 }

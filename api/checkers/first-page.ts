@@ -1,9 +1,10 @@
 import { openOcrReader, openOcrSession, type OcrReader, type OcrSession } from '../documents/ocr.ts';
 import { openMrzOcrReader, openMrzOcrSession, type MrzOcrReader, type MrzOcrSession } from '../documents/ocr-mrz.ts';
-import { openPdf, pdfLibraries } from '../documents/pdf.ts';
+import { openPdf, pdfLibraries, renderPagePng } from '../documents/pdf.ts';
 import { readDocument } from '../documents/read.ts';
 import type { IntakeDocument, PageText } from '../documents/types.ts';
 import { classifyPage, type DocumentClassification, type PageImageFacts, type ZoneSummary } from './document-types.ts';
+import { readPicture, wordsIn } from './first-page-picture.ts';
 import { mrzDate } from './identity/mrz.ts';
 import { readMrz, type MrzRead } from './identity/mrz-read.ts';
 import type { AnalysisContext } from './types.ts';
@@ -17,9 +18,10 @@ export interface FirstPage {
 }
 
 /**
- * One read of page 1 (OCR when there is no text layer, so a photographed card still reads), in `ocr`'s
- * worker when one is given, then the machine-readable zone where page 1 shows one (identity/mrz-read.ts),
- * in `shapes`' worker. For a PDF the same page's drawing operations are also walked to measure its
+ * One read of page 1 (OCR when there is no text layer, so a photographed card still reads; a picture as
+ * first-page-picture.ts reads it; a PDF page that is one picture under a few words of text layer by OCR
+ * too), in `ocr`'s worker when one is given, then the machine-readable zone where page 1 shows one
+ * (identity/mrz-read.ts), in `shapes`' worker. For a PDF the same page's drawing operations are also walked to measure its
  * largest picture, because a scanned licence inside a PDF shows its photo only as an embedded image.
  * Sessions not given are opened here and closed before this returns.
  */
@@ -27,16 +29,41 @@ export async function readFirstPage(document: IntakeDocument, ocr?: OcrSession, 
   const lines = ocr ?? openOcrSession();
   const zoneReader = shapes ?? openMrzOcrSession();
   try {
+    if (document.kind === 'image') {
+      const { page, zone } = await readPicture(document.bytes, lines, zoneReader);
+      return { page, images: { isImage: true, largestImageShare: 1 }, zone };
+    }
     const { pages, ocrImages } = await readDocument(document, { maxPages: 1, renderScale: 2, ocr: true, keepOcrImages: true }, lines);
-    const page = pages[0] ?? null;
-    const read = page === null ? null : await readMrz(page, ocrImages[0]?.png ?? null, { shapes: zoneReader, lines });
+    let page = pages[0] ?? null;
+    let picture = ocrImages[0]?.png ?? null;
+    const largestImageShare = document.kind === 'pdf' ? await largestPdfImageShare(document.bytes) : 0;
+    if (document.kind === 'pdf' && page?.source === 'text_layer' && largestImageShare >= PICTURE_PAGE_SHARE && page.text.replace(/\s/g, '').length < PICTURE_PAGE_TEXT) {
+      // A photo or scan saved as a PDF by a browser or a phone: its text layer is a header or a footer, the document is the picture.
+      const drawn = await renderFirstPage(document.bytes);
+      const read = await (await lines.reader()).readPage(drawn, 1, PICTURE_RENDER_SCALE);
+      if (wordsIn(read) > wordsIn(page)) [page, picture] = [read, drawn];
+    }
+    const read = page === null ? null : await readMrz(page, picture, { shapes: zoneReader, lines });
     const zone = read?.zone ? read : null;
-    if (document.kind === 'image') return { page, images: { isImage: true, largestImageShare: 1 }, zone };
-    if (document.kind !== 'pdf') return { page, images: { isImage: false, largestImageShare: 0 }, zone };
-    return { page, images: { isImage: false, largestImageShare: await largestPdfImageShare(document.bytes) }, zone };
+    return { page, images: { isImage: false, largestImageShare }, zone };
   } finally {
     if (ocr === undefined) await lines.close();
     if (shapes === undefined) await zoneReader.close();
+  }
+}
+
+/** A page mostly one picture: its largest image covers at least this share of it. */
+const PICTURE_PAGE_SHARE = 0.3;
+/** ...and its text layer has fewer visible characters than this. */
+const PICTURE_PAGE_TEXT = 200;
+const PICTURE_RENDER_SCALE = 2;
+
+async function renderFirstPage(bytes: Uint8Array): Promise<Uint8Array> {
+  const pdf = await openPdf(bytes);
+  try {
+    return await renderPagePng(pdf, 1, PICTURE_RENDER_SCALE);
+  } finally {
+    await pdf.destroy();
   }
 }
 

@@ -122,7 +122,7 @@ export function zoneFromLines(readLines: string[]): MrzRead {
       const choices = lines.slice(start, start + count).map((line, index) => fits(line, length, index === nameLine).slice(0, MAX_FITS_PER_LINE));
       for (const combination of product(choices)) {
         const zone = parseMrz(combination.map((fit) => fit.line));
-        if (zone === null) continue;
+        if (zone === null || !plausible(zone)) continue;
         const adjustments = combination.flatMap((fit, index) => (fit.adjustment === null ? [] : [`line ${index + 1}: ${fit.adjustment}`]));
         const read: MrzRead = { zone, band: null, attempts: 0, adjustments };
         if (better(read, best)) best = read;
@@ -130,6 +130,24 @@ export function zoneFromLines(readLines: string[]): MrzRead {
     }
   }
   return best;
+}
+
+/**
+ * A zone and not lines of other text that happen to have a zone's lengths (an invoice's IBAN and reference
+ * lines): the document code begins as its layout requires, and the birth or the expiry date is a calendar
+ * date (both are not asked: a misread digit in one is a check-digit failure to report, not a reason to lose the zone).
+ */
+function plausible(zone: ParsedMrz): boolean {
+  const first = zone.fields.document_code[0] ?? '';
+  const codeFits = zone.format === 'TD3' ? first === 'P' : zone.format.startsWith('MRV') ? first === 'V' : 'IAC'.includes(first);
+  return codeFits && (calendarDate(zone.fields.birth_date) || calendarDate(zone.fields.expiry_date));
+}
+
+function calendarDate(yymmdd: string): boolean {
+  if (!/^\d{6}$/.test(yymmdd)) return false;
+  const month = Number(yymmdd.slice(2, 4));
+  const day = Number(yymmdd.slice(4, 6));
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
 /** The zone shapes (TD3 and MRV-A share one, TD2 and MRV-B another; the document code tells them apart) and which line holds the name. */
