@@ -37,7 +37,7 @@ const AU_STATE_ISSUERS = /TRANSPORT FOR NSW|SERVICE NSW|ROADS AND MARITIME|VICRO
 const REGISTRY = /BIRTHS,? DEATHS,? (AND|&) MARRIAGES/;
 const US_STATES = /\b(ALABAMA|ALASKA|ARIZONA|ARKANSAS|CALIFORNIA|COLORADO|CONNECTICUT|DELAWARE|FLORIDA|GEORGIA|HAWAII|IDAHO|ILLINOIS|INDIANA|IOWA|KANSAS|KENTUCKY|LOUISIANA|MAINE|MARYLAND|MASSACHUSETTS|MICHIGAN|MINNESOTA|MISSISSIPPI|MISSOURI|MONTANA|NEBRASKA|NEVADA|NEW HAMPSHIRE|NEW JERSEY|NEW MEXICO|NEW YORK|NORTH CAROLINA|NORTH DAKOTA|OHIO|OKLAHOMA|OREGON|PENNSYLVANIA|RHODE ISLAND|SOUTH CAROLINA|SOUTH DAKOTA|TENNESSEE|TEXAS|UTAH|VERMONT|VIRGINIA|WASHINGTON|WEST VIRGINIA|WISCONSIN|WYOMING|DISTRICT OF COLUMBIA)\b/;
 /** AAMVA's numbered fields on a North American licence (4b expiry, 4d number, 9 class, 9a endorsements, 12 restrictions, 15 sex, 16 height, 17 weight, 18 eyes). */
-const AAMVA_FIELD = /\b(4[abd]\s?(ISS|EXP|DL|NUMBER|NO|CUSTOMER|LIC)|9A?\s?(CLASS|END|VEHICLE)|1[2-8]\s?(RESTR|SEX|HGT|WGT|EYES|HAIR))/;
+const AAMVA_FIELD = /\b(4[ABD]\s?(ISS|EXP|DL|NUMBER|NO|CUSTOMER|LIC)|9A?\s?(CLASS|END|VEHICLE)|1[2-8]\s?(RESTR|SEX|HGT|WGT|EYES|HAIR))/;
 const RESIDENCE_PERMIT = /RESIDENCE PERMIT|RESIDENCE CARD|PERMANENT RESIDEN|EMPLOYMENT AUTHORI[SZ]ATION|LEAVE TO REMAIN|TITRE DE S[EÉ]JOUR|AUFENTHALTSTITEL|AUFENTHALTSERLAUBNIS|VERBLIJFS|PERMISO DE RESIDENCIA|AUTORIZA[CÇ][AÃ]O DE RESID|PERMESSO DI SOGGIORNO|UPPEHÅLLSTILLSTÅND/;
 const COUNCIL = /\b(COUNCIL|SHIRE|MUNICIPAL|CITY OF [A-Z]+)\b/;
 const UTILITY_METERING = /SUPPLY ADDRESS|SERVICE ADDRESS|\bMETER\b|\bKWH\b|\bNMI\b|\bMIRN\b|\bUSAGE\b|\bTARIFF\b|\bDATA (ALLOWANCE|USAGE)\b/;
@@ -62,7 +62,7 @@ const profiles = {
     cues: [
       cue('machine-readable zone of a passport issued outside Australia', /P<(?!AUS)[A-Z]{3}/, 6),
       cue('"PASSPORT"', /\bPASSPORT\b|\bPASSEPORT\b|\bPASAPORTE\b|\bREISEPASS\b/, 3),
-      cue('passport number label', /PASSPORT\s*(CARD\s*)?(NO\b|NUMBER|N°)|N° DU PASSEPORT|PASS-NR/, 2),
+      cue('passport number label', /PASSPORT\s*(CARD\W*)?(NO\b|NUMBER|N°)|N° DU PASSEPORT|PASS-NR/, 2),
       cue('"NATIONALITY"', /NATIONALITY|NATIONALIT[EÉ]/, 1),
       cue('machine-readable zone of an Australian passport', /P<AUS/, -8),
       cue('nationality Australian', /NATIONALITY[^A-Z]{0,4}AUSTRALIAN/, -4),
@@ -85,6 +85,7 @@ const profiles = {
     photo: true,
     cues: [
       cue('residence permit heading', RESIDENCE_PERMIT, 6),
+      cue('resident card labels (card expires, resident since, category, USCIS)', /(PERMANENT|RESIDENT(?!IAL))[\s\S]{0,300}(CARD EXPIRES|RESIDENT SINCE|CATEGORY|USCIS)/, 5),
       cue('machine-readable zone of a card (I, A or C)', /^[IAC1][A-Z0-9<][A-Z<]{3}[A-Z0-9<]{9}/m, 1),
     ],
   },
@@ -104,9 +105,9 @@ const profiles = {
     carries: ['N', 'S'],
     photo: true,
     cues: [
-      cue('"DRIVER LICENCE" heading', /DRI?VER'?S?[^A-Z]{0,6}LICEN[CS]E|DRIVING LICEN[CS]E|LEARNER'?S?\s*(LICEN[CS]E|PERMIT)|PROVISIONAL LICEN[CS]E|P[12] LICEN[CS]E|PERMIS DE ?C|F[UÜ]HRERSCHEIN|PERMISO DE CONDUCIR|PATENTE DI GUIDA|RIJBEWIJS|K[OÖ]RKORT/, 5),
+      cue('"DRIVER LICENCE" heading', /DRI?VER'?S?[\s\S]{0,20}?LICEN[CS]E|DRIVING LICEN[CS]E|LEARNER'?S?\s*(LICEN[CS]E|PERMIT)|PROVISIONAL LICEN[CS]E|P[12] LICEN[CS]E|PERMIS DE ?C|F[UÜ]HRERSCHEIN|PERMISO DE CONDUCIR|PATENTE DI GUIDA|RIJBEWIJS|K[OÖ]RKORT/, 5),
       cue('one-line machine-readable zone of an EU driving licence', /^D[1<][A-Z]{3}[A-Z0-9<]{20,}/m, 4),
-      cue('a US state and "LICENSE"', new RegExp(`${US_STATES.source}[\\s\\S]{0,80}\\bLICEN[CS]E\\b`), 3),
+      cue('a US state and "LICENSE" or "DRIVER"', new RegExp(`${US_STATES.source}[\\s\\S]{0,80}(LICEN[CS]E|DRIVER)`), 3),
       cue('AAMVA numbered licence fields', new RegExp(`${AAMVA_FIELD.source}[\\s\\S]*${AAMVA_FIELD.source}`), 4),
       cue('AAMVA licence fields (height, eyes, class, restrictions, endorsements)', /(\bHGT\b|\bEYES\b|\bRESTR|\bEND(ORSEMENTS)?\b|\bDD\b)[\s\S]*(\bHGT\b|\bEYES\b|\bRESTR|\bEND(ORSEMENTS)?\b|\bCLASS\b)/, 2),
       cue('application form wording', /APPLICATION FOR|APPLICANT|FORM DL-/, -6),

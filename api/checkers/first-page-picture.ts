@@ -56,12 +56,13 @@ export async function readPicture(bytes: Uint8Array, ocr: OcrSession, shapes: Mr
       preparation.push('binarised');
     }
   }
-  let zone = await zoneOf(page, picture, ocr, shapes);
+  // The zone is cut from the picture as sent: its band is enlarged once, to the height the zone reader wants.
+  let zone = await zoneOf(page, image.png, ocr, shapes);
   if (zone === null && wordsIn(page) < WEAK_WORDS) {
     for (const angle of [90, 270]) {
       const turned = new Uint8Array(await sharp(picture).rotate(angle).png().toBuffer());
       const turnedPage = await reader.readPage(turned, 1, scale);
-      const turnedZone = await zoneOf(turnedPage, turned, ocr, shapes);
+      const turnedZone = await zoneOf(turnedPage, new Uint8Array(await sharp(image.png).rotate(angle).png().toBuffer()), ocr, shapes);
       if (turnedZone !== null || wordsIn(turnedPage) > 2 * Math.max(wordsIn(page), 3)) {
         // A zone printed sideways beside upright printing (a Latvian travel document): the zone from the turn, the words from whichever read more.
         return { page: wordsIn(turnedPage) >= wordsIn(page) ? turnedPage : page, zone: turnedZone, preparation: [...preparation, `turned ${angle}°`] };

@@ -53,7 +53,7 @@ export async function readFirstPage(document: IntakeDocument, ocr?: OcrSession, 
 }
 
 /** A page mostly one picture: its largest image covers at least this share of it. */
-const PICTURE_PAGE_SHARE = 0.3;
+const PICTURE_PAGE_SHARE = 0.15;
 /** ...and its text layer has fewer visible characters than this. */
 const PICTURE_PAGE_TEXT = 200;
 const PICTURE_RENDER_SCALE = 2;

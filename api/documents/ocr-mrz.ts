@@ -37,8 +37,10 @@ export interface MrzOcrReader {
 export async function openMrzOcrReader(): Promise<MrzOcrReader> {
   // No dictionaries: a zone is no language, and word lists only pull its letters towards English words.
   const worker = await createWorker('eng', legacyOnly, { langPath: legacyModelFolder, gzip: true, cacheMethod: 'none' }, { load_system_dawg: '0', load_freq_dawg: '0' });
-  // PSM 6: one uniform block of text, which a cropped band is.
-  await worker.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: '6' as never });
+  // PSM 6: one uniform block of text, which a cropped band is. No adaptive learning: the legacy engine
+  // otherwise trains on each band it reads, and a zone would read differently after other documents than
+  // alone (an invoice's reference lines were read as a zone only after sixty specimens had been read).
+  await worker.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: '6' as never, classify_enable_learning: '0' });
   return {
     readBand: (png) => readBand(worker, png),
     close: async () => {

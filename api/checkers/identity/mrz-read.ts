@@ -119,7 +119,7 @@ export function zoneFromLines(readLines: string[]): MrzRead {
   let best: MrzRead = NOTHING;
   for (const { lines: count, length, nameLine } of SHAPES) {
     for (let start = 0; start + count <= lines.length; start++) {
-      const choices = lines.slice(start, start + count).map((line, index) => fits(line, length, index === nameLine).slice(0, MAX_FITS_PER_LINE));
+      const choices = lines.slice(start, start + count).map((line, index) => fits(line, length, index === nameLine, index === 0 && nameLine === 0).slice(0, MAX_FITS_PER_LINE));
       for (const combination of product(choices)) {
         const zone = parseMrz(combination.map((fit) => fit.line));
         if (zone === null || !plausible(zone)) continue;
@@ -173,7 +173,7 @@ interface Fit {
  * (fillers are uniform, so their count is the glyph OCR most often miscounts); a name line may also be
  * padded with fillers at its end. Which fit is right is left to the check digits (`zoneFromLines`).
  */
-function fits(line: string, length: number, nameLine: boolean): Fit[] {
+function fits(line: string, length: number, nameLine: boolean, opensWithCode: boolean): Fit[] {
   const miss = line.length - length;
   if (miss === 0) return [{ line, adjustment: null }];
   if (Math.abs(miss) > MAX_LENGTH_MISS) return [];
@@ -181,13 +181,22 @@ function fits(line: string, length: number, nameLine: boolean): Fit[] {
   const add = (candidate: string, adjustment: string) => {
     if (candidate.length === length && !found.has(candidate)) found.set(candidate, adjustment);
   };
-  for (const run of line.matchAll(/<+/g)) {
-    const at = run.index;
+  const runs = [...line.matchAll(/<+/g)];
+  // A name line has no check digit to tell a wrong fit, so only its trailing fillers are recounted (never the `<<` between names).
+  const resizable = nameLine ? runs.filter((run) => run.index + run[0].length === line.length) : runs;
+  for (const run of resizable) {
     const size = run[0].length;
-    if (miss > 0 && size > miss) add(line.slice(0, at) + '<'.repeat(size - miss) + line.slice(at + size), `${size} fillers in a run taken as ${size - miss}`);
-    if (miss < 0) add(line.slice(0, at) + '<'.repeat(size - miss) + line.slice(at + size), `${size} fillers in a run taken as ${size - miss}`);
+    if (size - miss >= 1) add(line.slice(0, run.index) + '<'.repeat(size - miss) + line.slice(run.index + size), `${size} fillers in a run taken as ${size - miss}`);
   }
-  if (miss > 0) for (let before = 0; before <= miss; before++) add(line.slice(before, line.length - (miss - before)), `${before} character(s) before and ${miss - before} after the zone dropped`);
+  if (miss > 0 && !nameLine) for (let before = 0; before <= miss; before++) add(line.slice(before, line.length - (miss - before)), `${before} character(s) before and ${miss - before} after the zone dropped`);
+  if (miss > 0 && nameLine) add(line.slice(0, length), `${miss} character(s) after the name dropped`);
+  // A first line opens with its document code: characters before a P, V, I, A or C are a frame or an edge.
+  if (miss > 0 && opensWithCode) {
+    for (let before = 1; before <= miss; before++) {
+      const rest = line.slice(before);
+      if ('PVIAC'.includes(rest[0]!)) add(rest.replace(/<+$/, (fillers) => fillers.slice(0, Math.max(0, fillers.length - (miss - before)))).slice(0, length), `${before} character(s) before the document code dropped`);
+    }
+  }
   if (miss < 0 && nameLine) add(line + '<'.repeat(-miss), `${-miss} filler(s) added at the end of the name`);
   return [...found].map(([candidate, adjustment]) => ({ line: candidate, adjustment }));
 }
