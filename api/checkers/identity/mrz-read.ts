@@ -241,15 +241,15 @@ function groupedZoneLines(page: PageText): ZoneLine[] | null {
   return groups.reduce((best, group) => (weight(group) >= weight(best) ? group : best));
 }
 
-/** The part of a page line that is the zone (the page reader may have joined a frame or a label to it), by its share of the characters. */
+/**
+ * A page line's zone, from where its first run of zone characters starts (the page reader may have joined
+ * a frame or a label before it, "fa 1DSRB…"), by that run's share of the characters, to the line's end
+ * (a short run after a space, "< 998", is still the zone).
+ */
 function zoneLineOf(item: TextItem): ZoneLine {
-  const runs = [...item.text.matchAll(/[A-Z0-9<«‹]{8,}/g)];
-  const first = runs[0];
-  const last = runs.at(-1);
-  if (first === undefined || last === undefined) return { x: item.x, y: item.y, width: item.width, height: item.height, characters: item.text.replace(/\s+/g, '').length };
-  const start = first.index / item.text.length;
-  const end = (last.index + last[0].length) / item.text.length;
-  return { x: item.x + item.width * start, y: item.y, width: item.width * (end - start), height: item.height, characters: runs.reduce((sum, run) => sum + run[0].length, 0) };
+  const first = /[A-Z0-9<«‹]{5,}/.exec(item.text);
+  const start = first === null ? 0 : first.index / item.text.length;
+  return { x: item.x + item.width * start, y: item.y, width: item.width * (1 - start), height: item.height, characters: item.text.replace(/\s+/g, '').length };
 }
 
 /**
@@ -259,8 +259,8 @@ function zoneLineOf(item: TextItem): ZoneLine {
 function bandOf(lines: ZoneLine[], pixelsPerPoint: number, pictureWidth: number, pictureHeight: number): Band {
   const lineHeight = lines.reduce((sum, line) => sum + line.height, 0) / lines.length;
   const missingLines = Math.max(0, 3 - lines.length);
-  const left = Math.min(...lines.map((line) => line.x)) - lineHeight * 1.5;
-  const right = Math.max(...lines.map((line) => line.x + line.width)) + lineHeight * 1.5;
+  const left = Math.min(...lines.map((line) => line.x)) - lineHeight * 2;
+  const right = Math.max(...lines.map((line) => line.x + line.width)) + lineHeight * 2;
   const top = Math.min(...lines.map((line) => line.y)) - lineHeight * (1 + missingLines * 1.6);
   const bottom = Math.max(...lines.map((line) => line.y + line.height)) + lineHeight * (1 + missingLines * 1.6);
   const clamp = (value: number, limit: number) => Math.min(limit, Math.max(0, Math.round(value * pixelsPerPoint)));
