@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { classifyPage, type DocumentType } from '../api/checkers/document-types.ts';
-import { readFirstPage, summariseZone } from '../api/checkers/first-page.ts';
+import { monthFirstDates, readFirstPage, summariseZone } from '../api/checkers/first-page.ts';
+import { readPrintedFields, type PrintedFields } from '../api/checkers/identity/printed-fields.ts';
 import type { MrzFields } from '../api/checkers/identity/mrz.ts';
 import { openOcrSession } from '../api/documents/ocr.ts';
 import { openMrzOcrSession } from '../api/documents/ocr-mrz.ts';
@@ -47,6 +48,7 @@ const truthFile = z.object({
       check_digits_valid: z.boolean(),
     })
     .nullable(),
+  fields: z.object({ name: z.string().nullable(), date_of_birth: z.string().nullable(), document_number: z.string().nullable(), expiry: z.string().nullable() }),
 });
 type Truth = z.infer<typeof truthFile>;
 
@@ -67,6 +69,20 @@ const FAMILY: Partial<Record<DocumentType, Truth['document_type']>> = {
 const IDENTITY_TYPES = new Set<string>([...Object.keys(FAMILY), 'citizenship_certificate', 'immicard', 'student_id_card', 'government_employee_id', 'dva_card', 'working_with_children_card', 'centrelink_card']);
 
 const COMPARED_FIELDS = ['document_number', 'surname', 'given_names', 'nationality', 'birth_date', 'sex', 'expiry_date', 'issuing_state'] as const satisfies readonly (keyof MrzFields)[];
+
+const PRINTED_FIELDS = ['name', 'date_of_birth', 'document_number', 'expiry'] as const satisfies readonly (keyof PrintedFields)[];
+
+/** Printed values compared as a reader would: names as a set of words without accents, numbers without spaces or dashes. */
+function samePrinted(field: (typeof PRINTED_FIELDS)[number], truth: string, read: string | null): boolean {
+  if (read === null) return false;
+  if (field === 'name') {
+    const words = (name: string) => new Set(name.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().split(/[^A-Z]+/).filter((word) => word !== ''));
+    const [expected, got] = [words(truth), words(read)];
+    return expected.size === got.size && [...expected].every((word) => got.has(word));
+  }
+  if (field === 'document_number') return truth.replace(/[^A-Z0-9]/gi, '').toUpperCase() === read.replace(/[^A-Z0-9]/gi, '').toUpperCase();
+  return truth === read;
+}
 
 function familyOf(type: string): string {
   if (type === 'unrecognised') return 'not_identity';
@@ -111,6 +127,7 @@ test(`identity corpus: classification, machine-readable zones and check digits o
   let exact = 0;
   let verdictsAgree = 0;
   let printedFailing = 0;
+  const printedTally = Object.fromEntries(PRINTED_FIELDS.map((field) => [field, { printed: 0, read: 0, exact: 0 }])) as Record<(typeof PRINTED_FIELDS)[number], { printed: number; read: number; exact: number }>;
   const started = performance.now();
   try {
     for (const truth of truths) {
@@ -119,12 +136,22 @@ test(`identity corpus: classification, machine-readable zones and check digits o
         unreadableFiles.push(`${truth.file}: ${error instanceof Error ? error.message : String(error)}`);
         return { page: null, images: { isImage: false, largestImageShare: 0 }, zone: null };
       });
-      const zone = summariseZone(read.zone, now);
+      const zone = summariseZone(read.zone, now, read.page);
       const classification = classifyPage(read.page, read.images, zone);
       const family = familyOf(classification.type);
       if (family === truth.document_type) correct++;
       else misclassified.push(`${truth.file}: ${truth.document_type} read as ${classification.type} (${classification.cues.join(', ') || 'no cue'})`);
       if (truth.document_type === 'not_identity' && IDENTITY_TYPES.has(classification.type)) falseIdentity.push(`${truth.file} as ${classification.type}`);
+      if (truth.document_type !== 'not_identity') {
+        const printed = readPrintedFields(read.page, monthFirstDates(read.page, read.zone?.zone?.fields.issuing_state ?? null));
+        for (const field of PRINTED_FIELDS) {
+          const expected = truth.fields[field];
+          if (expected === null) continue;
+          printedTally[field].printed++;
+          if (printed[field] !== null) printedTally[field].read++;
+          if (samePrinted(field, expected, printed[field])) printedTally[field].exact++;
+        }
+      }
       if (truth.mrz === null) continue;
       zones++;
       if (!truth.mrz.check_digits_valid) printedFailing++;
@@ -156,6 +183,7 @@ test(`identity corpus: classification, machine-readable zones and check digits o
     zone_fields_exact_rate: readable === 0 ? 0 : exact / readable,
     check_verdicts_agree_rate: readable === 0 ? 0 : verdictsAgree / readable,
     printed_failing_read_as_passing: failingReadAsPassing.length,
+    ...Object.fromEntries(PRINTED_FIELDS.map((field) => [`printed_${field}_exact_rate`, printedTally[field].printed === 0 ? 0 : printedTally[field].exact / printedTally[field].printed])),
   };
   const list = (lines: string[]) => lines.map((line) => `    ${line}`);
   process.stdout.write(
@@ -174,6 +202,8 @@ test(`identity corpus: classification, machine-readable zones and check digits o
       ...list(verdictMisses),
       `  zones whose printed check digits fail read as verifying: ${failingReadAsPassing.length} (ceiling 0)`,
       ...list(failingReadAsPassing),
+      '  printed (visual-zone) fields read by their labels, of the identity documents that print them:',
+      ...PRINTED_FIELDS.map((field) => `    ${field}: ${printedTally[field].exact}/${printedTally[field].printed} exact (${printedTally[field].read} read at all)`),
       '',
     ].join('\n'),
   );

@@ -492,6 +492,8 @@ export interface ZoneSummary {
   corrections: { line: number; column: number; field: string; read: string; taken: string; reason: string }[];
   /** How read lines were fitted to the layout's length. */
   adjustments: string[];
+  /** Whether the printed document number, date of birth and expiry agree with the zone's (null: not read in print). */
+  printed_agrees: { document_number: boolean | null; date_of_birth: boolean | null; expiry: boolean | null };
   /** Where the zone was read: `page 1, pixels x,y wxh` of the picture, or `page 1, text layer`. */
   where: string;
 }

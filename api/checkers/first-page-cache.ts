@@ -27,6 +27,7 @@ const storedClassification: z.ZodType<DocumentClassification> = z.strictObject({
       valid: z.boolean(),
       corrections: z.array(z.strictObject({ line: z.number().int().positive(), column: z.number().int().positive(), field: z.string(), read: z.string().length(1), taken: z.string().length(1), reason: z.string() })),
       adjustments: z.array(z.string()),
+      printed_agrees: z.strictObject({ document_number: z.boolean().nullable(), date_of_birth: z.boolean().nullable(), expiry: z.boolean().nullable() }),
       where: z.string(),
     })
     .nullable(),

@@ -6,6 +6,7 @@ import type { IntakeDocument, PageText } from '../documents/types.ts';
 import { classifyPage, type DocumentClassification, type PageImageFacts, type ZoneSummary } from './document-types.ts';
 import { readPicture, wordsIn } from './first-page-picture.ts';
 import { mrzDate } from './identity/mrz.ts';
+import { printedAgreement, readPrintedFields } from './identity/printed-fields.ts';
 import { readMrz, type MrzRead } from './identity/mrz-read.ts';
 import type { AnalysisContext } from './types.ts';
 
@@ -67,10 +68,11 @@ async function renderFirstPage(bytes: Uint8Array): Promise<Uint8Array> {
   }
 }
 
-/** A zone as the classification keeps it: no name, number or date of birth (see ZoneSummary). */
-export function summariseZone(read: MrzRead | null, now: string): ZoneSummary | null {
+/** A zone as the classification keeps it: no name, number or date of birth (see ZoneSummary); `page` gives the printed fields it is compared with. */
+export function summariseZone(read: MrzRead | null, now: string, page: PageText | null = null): ZoneSummary | null {
   const zone = read?.zone;
   if (!read || !zone) return null;
+  const printed = readPrintedFields(page, monthFirstDates(page, zone.fields.issuing_state));
   const expiryVerifies = zone.checks.some((check) => check.name === 'expiry_date' && check.valid);
   return {
     format: zone.format,
@@ -81,6 +83,7 @@ export function summariseZone(read: MrzRead | null, now: string): ZoneSummary | 
     valid: zone.valid,
     corrections: zone.corrections.map((correction) => ({ ...correction })),
     adjustments: read.adjustments,
+    printed_agrees: printedAgreement(printed, zone, now),
     where: read.band ? `page 1, pixels ${read.band.left},${read.band.top} ${read.band.width}x${read.band.height}` : 'page 1, text layer',
   };
 }
@@ -118,7 +121,7 @@ export async function classifyFirstPages(
         if (classification === undefined) {
           context.progress?.(`reading document ${index + 1} of ${documents.length}`);
           const read = await readFirstPage(document, ocr, shapes);
-          classification = classifyPage(read.page, read.images, summariseZone(read.zone, context.now));
+          classification = classifyPage(read.page, read.images, summariseZone(read.zone, context.now, read.page));
           classifications.set(document.sha256, classification);
           context.firstPageClassified?.(document.sha256, classification);
         }
@@ -131,6 +134,11 @@ export async function classifyFirstPages(
   } finally {
     await Promise.all([ocr.close(), shapes.close()]);
   }
+}
+
+/** Documents of the United States print dates month first (05/31/28); the rest of the corpus's issuers day first. */
+export function monthFirstDates(page: PageText | null, issuingState: string | null): boolean {
+  return issuingState === 'USA' || /UNITED STATES|\bU\.?S\.?A\b|AAMVA|\bDL\b|\b4[ABD] ?(EXP|ISS|DL|NUMBER)/i.test(page?.text ?? '');
 }
 
 type Matrix = [number, number, number, number, number, number];

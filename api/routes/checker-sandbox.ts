@@ -44,6 +44,7 @@ export function identitySandboxReply(): IdentityResult {
           valid: true,
           corrections: [],
           adjustments: [],
+          printed_agrees: { document_number: true, date_of_birth: true, expiry: true },
           where: 'page 1, pixels 42,604 1180x146',
         },
       },

@@ -227,6 +227,8 @@ function zoneNote(zone: ZoneSummary | null): string {
   const layout = zone.format.replace(/^MRV/, 'MRV-');
   const failing = zone.checks.filter((check) => !check.valid).map((check) => check.name.replace('_', ' '));
   const repaired = zone.corrections.length === 0 ? '' : ` (${zone.corrections.length} character${zone.corrections.length === 1 ? '' : 's'} taken differently from the first reading; see mrz.corrections)`;
-  if (failing.length === 0) return `machine-readable zone (${layout}) read: every check digit verifies${repaired}`;
-  return `machine-readable zone (${layout}) read, but the check digit${failing.length === 1 ? '' : 's'} of the ${failing.join(', ')} do${failing.length === 1 ? 'es' : ''} not verify: the zone was misread or the document altered, so inspect it${repaired}`;
+  const differing = (Object.entries(zone.printed_agrees) as [string, boolean | null][]).filter(([, agrees]) => agrees === false).map(([field]) => field.replace(/_/g, ' '));
+  const printed = differing.length === 0 ? '' : `; the printed ${differing.join(', ')} differ${differing.length === 1 ? 's' : ''} from the zone's`;
+  if (failing.length === 0) return `machine-readable zone (${layout}) read: every check digit verifies${repaired}${printed}`;
+  return `machine-readable zone (${layout}) read, but the check digit${failing.length === 1 ? '' : 's'} of the ${failing.join(', ')} do${failing.length === 1 ? 'es' : ''} not verify: the zone was misread or the document altered, so inspect it${repaired}${printed}`;
 }

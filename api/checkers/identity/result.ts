@@ -15,6 +15,9 @@ export const identityZone = z
       .array(z.object({ line: z.number().int(), column: z.number().int(), field: z.string(), read: z.string(), taken: z.string(), reason: z.string() }))
       .describe('Each character taken differently from what the zone reader read: where a field\'s type decides (a letter in a date), or where the two readings disagreed and a check digit or the line reader decided'),
     adjustments: z.array(z.string()).describe('How read lines were fitted to the layout\'s length (a run of fillers miscounted, characters outside the zone dropped)'),
+    printed_agrees: z
+      .object({ document_number: z.boolean().nullable(), date_of_birth: z.boolean().nullable(), expiry: z.boolean().nullable() })
+      .describe('Whether the printed (visual-zone) document number, date of birth and expiry agree with the zone: false is a signal (an edited card, or a misread); null where the printed field was not read'),
     where: z.string(),
   })
   .openapi('IdentityZone');
