@@ -3,7 +3,7 @@ import { normaliseImage } from '../documents/image.ts';
 import type { OcrSession } from '../documents/ocr.ts';
 import type { MrzOcrSession } from '../documents/ocr-mrz.ts';
 import type { PageText } from '../documents/types.ts';
-import { readMrz, type MrzRead } from './identity/mrz-read.ts';
+import { readMrz, readPassportFoot, type MrzRead } from './identity/mrz-read.ts';
 
 /**
  * Page 1 of a photographed or scanned identity document, read the way a person would turn it to read it.
@@ -15,8 +15,9 @@ import { readMrz, type MrzRead } from './identity/mrz-read.ts';
  *   turns the whole card into one picture region and reads nothing, so a page that gave fewer than
  *   `FEW_WORDS` words is read again binarised, and the read with more words is kept;
  * - a page turned on its side (an EXIF orientation that contradicts the pixels, a zone printed sideways):
- *   when no zone was found and the page gave fewer than `WEAK_WORDS` words, the picture is read turned a
- *   quarter each way, and a turn that shows a zone (or reads more words) is taken.
+ *   when no zone was found and the page gave fewer than `WEAK_WORDS` words or an unsure read, the picture
+ *   is read turned a quarter each way, and a turn that shows a zone (or reads far more words) is taken;
+ * - a passport whose zone no page line showed (glare, blur): the foot of the data page is read as a band.
  *
  * Each retry runs only when the plain read failed in its way, so a clear photo is read once.
  */
@@ -24,6 +25,8 @@ const SMALL_SIDE = 1_000;
 const MAX_ENLARGEMENT = 2.5;
 const FEW_WORDS = 6;
 const WEAK_WORDS = 20;
+/** Mean word confidence (0..1) under which a read is taken as possibly sideways: tesseract reads turned text as confident nonsense less often than upright text. */
+const UNSURE_READ = 0.45;
 /** A grey level between a card's printing and its tinted background (tesseract's Otsu threshold fails on these). */
 const BINARY_THRESHOLD = 140;
 
@@ -58,7 +61,7 @@ export async function readPicture(bytes: Uint8Array, ocr: OcrSession, shapes: Mr
   }
   // The zone is cut from the picture as sent: its band is enlarged once, to the height the zone reader wants.
   let zone = await zoneOf(page, image.png, ocr, shapes);
-  if (zone === null && wordsIn(page) < WEAK_WORDS) {
+  if (zone === null && (wordsIn(page) < WEAK_WORDS || page.confidence < UNSURE_READ)) {
     for (const angle of [90, 270]) {
       const turned = new Uint8Array(await sharp(picture).rotate(angle).png().toBuffer());
       const turnedPage = await reader.readPage(turned, 1, scale);
@@ -69,8 +72,18 @@ export async function readPicture(bytes: Uint8Array, ocr: OcrSession, shapes: Mr
       }
     }
   }
+  if (zone === null && PASSPORT_WORDS.test(page.text)) {
+    const foot = await readPassportFoot(image.png, { shapes, lines: ocr });
+    if (foot.zone !== null) {
+      zone = foot;
+      preparation.push('zone searched at the foot of the page');
+    }
+  }
   return { page, zone, preparation };
 }
+
+/** Words of a passport's data page: where no zone line was seen on such a page, its foot is searched (readPassportFoot). */
+const PASSPORT_WORDS = /PASS|PASAPORT|PASZPORT|PASSEPORT|PUTOVNICA|CESTOVN/i;
 
 async function zoneOf(page: PageText, picture: Uint8Array, ocr: OcrSession, shapes: MrzOcrSession): Promise<MrzRead | null> {
   const read = await readMrz(page, picture, { shapes, lines: ocr });

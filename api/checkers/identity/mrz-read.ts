@@ -70,8 +70,26 @@ export async function readMrz(page: PageText, picture: Uint8Array | null, reader
   const metadata = await sharp(picture).metadata();
   const pixelsPerPoint = (metadata.width ?? page.width) / page.width;
   const band = bandOf(zoneLines, pixelsPerPoint, metadata.width ?? 0, metadata.height ?? 0);
-  if (band.width < 8 || band.height < 8) return NOTHING;
   const lineHeight = (zoneLines.reduce((sum, line) => sum + line.height, 0) / zoneLines.length) * pixelsPerPoint;
+  return readBand(picture, band, lineHeight, readers, preparations);
+}
+
+/**
+ * The bottom of a passport's data page, where Doc 9303 part 4 puts the zone, read as a band when the page
+ * reader saw no line of it (a thumbnail, a glare): a TD3 zone is two lines in the lowest quarter or so.
+ */
+export async function readPassportFoot(picture: Uint8Array, readers: MrzReaders): Promise<MrzRead> {
+  const { width = 0, height = 0 } = await sharp(picture).metadata();
+  const top = Math.round(height * (1 - PASSPORT_FOOT));
+  return readBand(picture, { left: 0, top, width, height: height - top }, (height - top) / 6, readers, PREPARATIONS);
+}
+
+/** The share of a data page's height searched for its zone when no line of it was seen. */
+const PASSPORT_FOOT = 0.32;
+
+/** Reads one band with each preparation in turn, until a zone whose check digits all verify. */
+async function readBand(picture: Uint8Array, band: Band, lineHeight: number, readers: MrzReaders, preparations: readonly BandPreparation[]): Promise<MrzRead> {
+  if (band.width < 8 || band.height < 8) return NOTHING;
   let best: MrzRead = { ...NOTHING, band };
   let attempts = 0;
   let lineReads: string[] | null = null;
