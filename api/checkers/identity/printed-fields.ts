@@ -34,7 +34,8 @@ export function readPrintedFields(page: PageText | null, monthFirst: boolean): P
     for (let index = 0; index < lines.length; index++) {
       const found = label.exec(lines[index]!);
       if (!found) continue;
-      const value = pick(lines[index]!.slice(found.index + found[0].length)) ?? pick(lines[index + 1] ?? '');
+      // The value follows its label on the line, or stands on one of the next two lines (bilingual labels take two).
+      const value = pick(lines[index]!.slice(found.index + found[0].length)) ?? pick(lines[index + 1] ?? '') ?? pick(lines[index + 2] ?? '');
       if (value !== null) return value;
     }
     return null;
@@ -94,10 +95,13 @@ function calendar(yearValue: number, month: number, day: number): string | null 
   return date.getUTCDate() === day ? date.toISOString().slice(0, 10) : null;
 }
 
-/** Words of a name: letters (with accents), hyphens and apostrophes, two or more letters each; null if none. */
+/** Words of labels, never of a name: a bilingual label ("Surname/Nom") is read past, not taken as the value. */
+const LABEL_WORDS = new Set(['NAME', 'NAMES', 'SURNAME', 'SURNAMES', 'GIVEN', 'FIRST', 'FAMILY', 'NOM', 'NOMS', 'PRENOM', 'PRENOMS', 'PRÉNOM', 'PRÉNOMS', 'VORNAMEN', 'NOMBRE', 'APELLIDOS', 'COGNOME', 'NOME', 'DATE', 'BIRTH', 'SEX', 'SEXE', 'NATIONALITY', 'NATIONALITE', 'NATIONALITÉ', 'PLACE', 'OF', 'DE', 'DU', 'THE', 'AND', 'ET', 'NO', 'TYPE', 'CODE', 'CLASS', 'DOB', 'EXP', 'ISS', 'SIGNATURE', 'HOLDER', 'TITULAIRE', 'LIEU', 'NAISSANCE', 'PRIMARY', 'SECONDARY', 'IDENTIFIER', 'IDENTIFIANT', 'PRIMAIRE', 'SECONDAIRE']);
+
+/** Words of a name: capitals (with accents), hyphens and apostrophes, two or more letters each, label words left out; null if none. */
 function nameWords(text: string): string | null {
-  const words = text.match(/\p{Lu}[\p{Lu}'’-]+/gu);
-  return words && words.length > 0 ? words.slice(0, 4).join(' ') : null;
+  const words = (text.match(/\p{Lu}[\p{Lu}'’-]+/gu) ?? []).filter((word) => !LABEL_WORDS.has(word.replace(/[^\p{Lu}]/gu, '')));
+  return words.length > 0 ? words.slice(0, 4).join(' ') : null;
 }
 
 /** A document number: the first run of six or more letters and digits (spaces and dashes inside it kept out). */
