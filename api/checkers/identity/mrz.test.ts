@@ -106,3 +106,12 @@ test('printed fields are read by their labels and compared with the zone', () =>
   assert.deepEqual(printedAgreement(printed, parseMrz(TD3)!, '2026-06-01'), { document_number: true, date_of_birth: true, expiry: true });
   assert.deepEqual(printedAgreement({ ...printed, expiry: '2024-03-01' }, parseMrz(TD3)!, '2026-06-01').expiry, false);
 });
+
+test('printed fields by layout: a licence prints each label over its value, in columns', () => {
+  const item = (text: string, x: number, y: number) => ({ text, x, y, width: text.length * 5, height: 8, font: null });
+  const page = { page: 1, width: 200, height: 120, source: 'ocr' as const, confidence: 1, text: '', items: [item('4b EXP', 10, 10), item('3 DOB', 80, 10), item('01/20/2020', 10, 20), item('03/18/1978', 80, 20), item('4d NUMBER', 10, 40), item('820BAC729CBAC', 10, 50)] };
+  const printed = readPrintedFields(page, true);
+  assert.equal(printed.expiry, '2020-01-20');
+  assert.equal(printed.date_of_birth, '1978-03-18');
+  assert.equal(printed.document_number, '820BAC729CBAC');
+});

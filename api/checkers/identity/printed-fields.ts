@@ -1,4 +1,4 @@
-import type { PageText } from '../../documents/types.ts';
+import type { PageText, TextItem } from '../../documents/types.ts';
 import { mrzDate, type ParsedMrz } from './mrz.ts';
 
 /**
@@ -29,17 +29,7 @@ const ADDRESS_LABEL = /\bADDRESS\b|\bADRESSE\b|\bANSCHRIFT\b|DOMICILIO|INDIRIZZO
 const MONTHS: Readonly<Record<string, number>> = { JAN: 1, FEB: 2, FEV: 2, MAR: 3, APR: 4, AVR: 4, MAY: 5, MAI: 5, JUN: 6, JUIN: 6, JUL: 7, JUIL: 7, AUG: 8, AOU: 8, AOUT: 8, SEP: 9, OCT: 10, NOV: 11, DEC: 12 };
 
 export function readPrintedFields(page: PageText | null, monthFirst: boolean): PrintedFields {
-  const lines = (page?.text ?? '').toUpperCase().split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
-  const after = (label: RegExp, pick: (text: string) => string | null): string | null => {
-    for (let index = 0; index < lines.length; index++) {
-      const found = label.exec(lines[index]!);
-      if (!found) continue;
-      // The value follows its label on the line, or stands on one of the next two lines (bilingual labels take two).
-      const value = pick(lines[index]!.slice(found.index + found[0].length)) ?? pick(lines[index + 1] ?? '') ?? pick(lines[index + 2] ?? '');
-      if (value !== null) return value;
-    }
-    return null;
-  };
+  const after = page !== null && page.items.length > 0 ? byLayout(page.items) : byLines(page?.text ?? '');
   const date = (text: string) => firstDate(text, monthFirst);
   const surname = after(SURNAME_LABEL, nameWords);
   const given = after(GIVEN_LABEL, nameWords);
@@ -49,6 +39,48 @@ export function readPrintedFields(page: PageText | null, monthFirst: boolean): P
     document_number: after(NUMBER_LABEL, documentNumber),
     expiry: after(EXPIRY_LABEL, date),
     address: after(ADDRESS_LABEL, (text) => (/\d/.test(text) && /[A-Z]{3}/.test(text) ? text.replace(/^[^A-Z0-9]+/, '') : null)),
+  };
+}
+
+type Finder = (label: RegExp, pick: (text: string) => string | null) => string | null;
+
+/**
+ * A label's value where a card prints it: after the label in the same run, in the next run to its right on
+ * the same line, or in a run just below it that overlaps its column (a licence prints "4b EXP" over its date).
+ */
+function byLayout(items: readonly TextItem[]): Finder {
+  const upper = items.map((item) => ({ ...item, text: item.text.toUpperCase().replace(/\s+/g, ' ') }));
+  return (label, pick) => {
+    for (const item of upper) {
+      const found = label.exec(item.text);
+      if (!found) continue;
+      const inline = pick(item.text.slice(found.index + found[0].length));
+      if (inline !== null) return inline;
+      const middle = item.y + item.height / 2;
+      const right = upper.filter((other) => other !== item && other.x >= item.x + item.width - item.height && Math.abs(other.y + other.height / 2 - middle) < item.height * 0.6).sort((a, b) => a.x - b.x);
+      const below = upper
+        .filter((other) => other.y > item.y + item.height * 0.5 && other.y < item.y + item.height * 3 && other.x < item.x + item.width + item.height && other.x + other.width > item.x - item.height)
+        .sort((a, b) => a.y - b.y || Math.abs(a.x - item.x) - Math.abs(b.x - item.x));
+      for (const candidate of [...right.slice(0, 1), ...below.slice(0, 2)]) {
+        const value = pick(candidate.text);
+        if (value !== null) return value;
+      }
+    }
+    return null;
+  };
+}
+
+/** The same for a page with no positions (text only): after the label on its line, or on one of the next two lines. */
+function byLines(text: string): Finder {
+  const lines = text.toUpperCase().split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+  return (label, pick) => {
+    for (let index = 0; index < lines.length; index++) {
+      const found = label.exec(lines[index]!);
+      if (!found) continue;
+      const value = pick(lines[index]!.slice(found.index + found[0].length)) ?? pick(lines[index + 1] ?? '') ?? pick(lines[index + 2] ?? '');
+      if (value !== null) return value;
+    }
+    return null;
   };
 }
 
