@@ -159,7 +159,7 @@ describe('page-1 classifications kept per document (real identity and pack analy
     return { reads, result: events.at(-1)!.data as unknown as { documents: { filename: string; classified_type: string }[] } };
   };
   const keptClassifications = () => checker.state.get<{ kept: number }>("SELECT COUNT(*) AS kept FROM checker_results WHERE checker = 'page1'")!.kept;
-  const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false };
+  const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false, zone: null };
 
   it('a document sent again in another request is not read again; fresh=1 reads everything again, to the same result', async () => {
     const [payslip, statement] = [await standInPdf('payslip'), await standInPdf('bank_statement')];

@@ -29,9 +29,16 @@ interface TypeProfile {
 }
 
 const cue = (name: string, pattern: RegExp, weight: number): Cue => ({ name, pattern, weight });
+/** A cue that comes from somewhere other than the page's text (the machine-readable zone). */
+type Weighed = Pick<Cue, 'name' | 'weight'>;
+const weighed = (name: string, weight: number): Weighed => ({ name, weight });
 
 const AU_STATE_ISSUERS = /TRANSPORT FOR NSW|SERVICE NSW|ROADS AND MARITIME|VICROADS|DEPARTMENT OF TRANSPORT|TRANSPORT AND MAIN ROADS|QUEENSLAND GOVERNMENT|ACCESS CANBERRA|SERVICE TASMANIA|MOTOR VEHICLE REGISTRY|DEPARTMENT FOR INFRASTRUCTURE/;
 const REGISTRY = /BIRTHS,? DEATHS,? (AND|&) MARRIAGES/;
+const US_STATES = /\b(ALABAMA|ALASKA|ARIZONA|ARKANSAS|CALIFORNIA|COLORADO|CONNECTICUT|DELAWARE|FLORIDA|GEORGIA|HAWAII|IDAHO|ILLINOIS|INDIANA|IOWA|KANSAS|KENTUCKY|LOUISIANA|MAINE|MARYLAND|MASSACHUSETTS|MICHIGAN|MINNESOTA|MISSISSIPPI|MISSOURI|MONTANA|NEBRASKA|NEVADA|NEW HAMPSHIRE|NEW JERSEY|NEW MEXICO|NEW YORK|NORTH CAROLINA|NORTH DAKOTA|OHIO|OKLAHOMA|OREGON|PENNSYLVANIA|RHODE ISLAND|SOUTH CAROLINA|SOUTH DAKOTA|TENNESSEE|TEXAS|UTAH|VERMONT|VIRGINIA|WASHINGTON|WEST VIRGINIA|WISCONSIN|WYOMING|DISTRICT OF COLUMBIA)\b/;
+/** AAMVA's numbered fields on a North American licence (4b expiry, 4d number, 9 class, 9a endorsements, 12 restrictions, 15 sex, 16 height, 17 weight, 18 eyes). */
+const AAMVA_FIELD = /\b(4[ABD]\s?(ISS|EXP|DL|NUMBER|NO|CUSTOMER|LIC)|9A?\s?(CLASS|END|VEHICLE)|1[2-8]\s?(RESTR|SEX|HGT|WGT|EYES|HAIR))/;
+const RESIDENCE_PERMIT = /RESIDENCE PERMIT|RESIDENCE CARD|PERMANENT RESIDEN|EMPLOYMENT AUTHORI[SZ]ATION|LEAVE TO REMAIN|TITRE DE S[EÉ]JOUR|AUFENTHALTSTITEL|AUFENTHALTSERLAUBNIS|VERBLIJFS|PERMISO DE RESIDENCIA|AUTORIZA[CÇ][AÃ]O DE RESID|PERMESSO DI SOGGIORNO|UPPEHÅLLSTILLSTÅND/;
 const COUNCIL = /\b(COUNCIL|SHIRE|MUNICIPAL|CITY OF [A-Z]+)\b/;
 const UTILITY_METERING = /SUPPLY ADDRESS|SERVICE ADDRESS|\bMETER\b|\bKWH\b|\bNMI\b|\bMIRN\b|\bUSAGE\b|\bTARIFF\b|\bDATA (ALLOWANCE|USAGE)\b/;
 
@@ -55,10 +62,42 @@ const profiles = {
     cues: [
       cue('machine-readable zone of a passport issued outside Australia', /P<(?!AUS)[A-Z]{3}/, 6),
       cue('"PASSPORT"', /\bPASSPORT\b|\bPASSEPORT\b|\bPASAPORTE\b|\bREISEPASS\b/, 3),
+      cue('passport number label', /PASSPORT\s*(CARD\W*)?(NO\b|NUMBER|N°)|N° DU PASSEPORT|PASS-NR/, 2),
       cue('"NATIONALITY"', /NATIONALITY|NATIONALIT[EÉ]/, 1),
       cue('machine-readable zone of an Australian passport', /P<AUS/, -8),
       cue('nationality Australian', /NATIONALITY[^A-Z]{0,4}AUSTRALIAN/, -4),
       cue('"AUSTRALIA"', /\bAUSTRALIA\b/, -2),
+    ],
+  },
+  national_id_card: {
+    label: 'National identity card issued outside Australia',
+    carries: ['N', 'S'],
+    photo: true,
+    cues: [
+      cue('"IDENTITY CARD" heading', /IDENTITY CARD|NATIONAL ID\b|CARTE NATIONALE D.?IDENTIT|CARTE D.?IDENTIT|PERSONALAUSWEIS|IDENTITEITSKAART|IDENTITETSKORT|HENKIL[OÖ]KORTTI|DOCUMENTO NACIONAL DE IDENTIDAD|CARTA D.?IDENTIT|OSOBN[IÍ] PR[UŮ]KAZ|DOW[OÓ]D OSOBISTY|PERSONAS APLIEC[IĪ]BA|ASMENS TAPATYB[EĖ]S|OSEBNA IZKAZNICA|SZEM[EÉ]LYAZONOS[IÍ]T[OÓ]|AADHAAR|\bDNI\b/, 5),
+      cue('machine-readable zone of an identity card (I, A or C)', /^[IAC1][A-Z0-9<][A-Z<]{3}[A-Z0-9<]{9}/m, 3),
+      cue('residence permit wording', RESIDENCE_PERMIT, -4),
+    ],
+  },
+  residence_permit: {
+    label: 'Residence permit or permanent resident card issued outside Australia',
+    carries: ['N', 'S'],
+    photo: true,
+    cues: [
+      cue('residence permit heading', RESIDENCE_PERMIT, 6),
+      cue('resident card labels (card expires, resident since, category, USCIS)', /(PERMANENT|RESIDENT(?!IAL))[\s\S]{0,300}(CARD EXPIRES|RESIDENT SINCE|CATEGORY|USCIS)/, 5),
+      cue('machine-readable zone of a card (I, A or C)', /^[IAC1][A-Z0-9<][A-Z<]{3}[A-Z0-9<]{9}/m, 1),
+    ],
+  },
+  visa: {
+    label: 'Visa issued outside Australia',
+    carries: ['N'],
+    photo: true,
+    cues: [
+      cue('"VISA" heading', /\bVISA\b|\bVISUM\b|\bVISTO\b/, 4),
+      cue('border crossing card (a visa for the US border zone)', /BORDER CROSS/, 8),
+      cue('machine-readable zone of a visa (V)', /^V[A-Z<][A-Z]{3}[A-Z<]{8}/m, 4),
+      cue('ImmiCard', /IMMI\s?CARD/, -6),
     ],
   },
   drivers_licence: {
@@ -66,7 +105,12 @@ const profiles = {
     carries: ['N', 'S'],
     photo: true,
     cues: [
-      cue('"DRIVER LICENCE" heading', /DRIVER'?S?\s*LICEN[CS]E|DRIVING LICEN[CS]E|LEARNER'?S?\s*(LICEN[CS]E|PERMIT)|PROVISIONAL LICEN[CS]E|P[12] LICEN[CS]E/, 5),
+      cue('"DRIVER LICENCE" heading', /DRI?VER'?S?[\s\S]{0,20}?LICEN[CS]E|DRIVING LICEN[CS]E|LEARNER'?S?\s*(LICEN[CS]E|PERMIT)|PROVISIONAL LICEN[CS]E|P[12] LICEN[CS]E|PERMIS DE ?C|F[UÜ]HRERSCHEIN|PERMISO DE CONDUCIR|PATENTE DI GUIDA|RIJBEWIJS|K[OÖ]RKORT/, 5),
+      cue('one-line machine-readable zone of an EU driving licence', /^D[1<][A-Z]{3}[A-Z0-9<]{20,}/m, 4),
+      cue('a US state and "LICENSE" or "DRIVER"', new RegExp(`${US_STATES.source}[\\s\\S]{0,80}(LICEN[CS]E|DRIVER)`), 3),
+      cue('AAMVA numbered licence fields', new RegExp(`${AAMVA_FIELD.source}[\\s\\S]*${AAMVA_FIELD.source}`), 4),
+      cue('AAMVA licence fields (height, eyes, class, restrictions, endorsements)', /(\bHGT\b|\bEYES\b|\bRESTR|\bEND(ORSEMENTS)?\b|\bDD\b)[\s\S]*(\bHGT\b|\bEYES\b|\bRESTR|\bEND(ORSEMENTS)?\b|\bCLASS\b)/, 2),
+      cue('application form wording', /APPLICATION FOR|APPLICANT|FORM DL-/, -6),
       cue('licence number', /LICEN[CS]E\s*(NO|NUMBER)/, 2),
       cue('licence class', /LICEN[CS]E CLASS|\bCLASS\s*:?\s*(C|LR|MR|HR|HC|MC|R|C A)\b/, 2),
       cue('state licensing authority', AU_STATE_ISSUERS, 1),
@@ -92,7 +136,7 @@ const profiles = {
       cue('"MEDICARE"', /MEDICARE/, 4),
       cue('Medicare number layout (4 5 1)', /\b\d{4}\s\d{5}\s\d\b/, 2),
       cue('"VALID TO"', /VALID\s*TO/, 1),
-      cue('tax notice wording', /NOTICE OF ASSESSMENT|MEDICARE LEVY|TAXABLE INCOME|PAY ?SLIP|GROSS PAY/, -6),
+      cue('tax notice or payroll wording', /NOTICE OF ASSESSMENT|MEDICARE LEVY|TAXABLE INCOME|PAY ?SLIP|GROSS PAY|MEDICARE WAGES|TAX WITHHELD|WAGE AND TAX|INCOME TAX/, -6),
     ],
   },
   birth_certificate: {
@@ -424,6 +468,34 @@ export interface DocumentClassification {
   transactionLines: number;
   /** A Centrelink card that names a pension (AUSTRAC's primary non-photographic pension card). */
   pensionCard: boolean;
+  /** The machine-readable zone read on page 1, or null when none was readable. */
+  zone: ZoneSummary | null;
+}
+
+/**
+ * What a machine-readable zone read on page 1 says, without the holder: the layout, the document code and
+ * issuing state, the expiry, which check digits verify, and every character changed from what was read.
+ * The name, number and date of birth are not kept (the classification is stored; first-page-cache.ts).
+ */
+export interface ZoneSummary {
+  format: 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
+  /** The two-character document code as read, e.g. `P<`, `ID`, `IR`, `V<`. */
+  document_code: string;
+  /** The issuing state or organisation (ICAO code), fillers dropped. */
+  issuing_state: string;
+  /** ISO expiry date when the expiry's own check digit verifies, else null. */
+  expires: string | null;
+  checks: { name: 'document_number' | 'birth_date' | 'expiry_date' | 'personal_number' | 'composite'; valid: boolean }[];
+  /** Every check digit verifies. */
+  valid: boolean;
+  /** Characters taken differently from what the zone reader read (1-based line and column), with why. */
+  corrections: { line: number; column: number; field: string; read: string; taken: string; reason: string }[];
+  /** How read lines were fitted to the layout's length. */
+  adjustments: string[];
+  /** Whether the printed document number, date of birth and expiry agree with the zone's (null: not read in print). */
+  printed_agrees: { document_number: boolean | null; date_of_birth: boolean | null; expiry: boolean | null };
+  /** Where the zone was read: `page 1, pixels x,y wxh` of the picture, or `page 1, text layer`. */
+  where: string;
 }
 
 /** The least score a type needs before it is named at all; below it the document is `unrecognised`. */
@@ -433,21 +505,27 @@ const CLEAR_SCORE = 7;
 /** Share of the page an image must cover to count as a photo on a PDF page (a card photo on an A4 scan is ~1%). */
 const PHOTO_SHARE = 0.008;
 
-export function classifyPage(page: PageText | null, images: PageImageFacts): DocumentClassification {
+/**
+ * Classifies page 1 from its text and, when a machine-readable zone was read there, from the zone's
+ * document code: the issuer's own statement of what the document is, weighed as a strong cue.
+ */
+export function classifyPage(page: PageText | null, images: PageImageFacts, zone: ZoneSummary | null = null): DocumentClassification {
   const text = normalise(page?.text ?? '');
+  const fromZone = zoneCues(zone);
   const scored = documentTypeNames
     .map((type) => {
-      const matched = profiles[type].cues.filter((candidate) => candidate.pattern.test(text));
+      const matched: Weighed[] = [...profiles[type].cues.filter((candidate) => candidate.pattern.test(text)), ...(fromZone.get(type) ?? [])];
       return { type, score: matched.reduce((sum, candidate) => sum + candidate.weight, 0), cues: matched.filter((candidate) => candidate.weight > 0).map((candidate) => candidate.name) };
     })
     .sort((a, b) => b.score - a.score);
   const best = scored[0]!;
   const runnerUp = Math.max(0, scored[1]?.score ?? 0);
   const common = {
-    expires: labelledDate(text, EXPIRY_LABELS),
+    expires: zone?.expires ?? labelledDate(text, EXPIRY_LABELS),
     issued: labelledDate(text, ISSUE_LABELS),
     issuerDigest: digestOf(firstLine(page?.text ?? '')),
     transactionLines: transactionLines(text),
+    zone,
   };
   if (best.score < RECOGNITION_FLOOR) {
     return { type: 'unrecognised', confidence: 0, cues: best.score > 0 ? best.cues : [], shows: [], pensionCard: false, ...common };
@@ -462,6 +540,30 @@ export function classifyPage(page: PageText | null, images: PageImageFacts): Doc
     pensionCard: best.type === 'centrelink_card' && /PENSION/.test(text),
     ...common,
   };
+}
+
+/**
+ * Doc 9303's document codes as cues: P a passport (Australian when the issuing state is AUS), V a visa,
+ * I, A or C a card: a residence permit when its second letter is R (the EU's residence permits print IR,
+ * Germany's AR), otherwise more likely a national identity card, with the card's own words to decide.
+ */
+function zoneCues(zone: ZoneSummary | null): Map<DocumentType, Weighed[]> {
+  const cues = new Map<DocumentType, Weighed[]>();
+  if (zone === null) return cues;
+  const [first, second] = [zone.document_code[0], zone.document_code[1]];
+  const named = (what: string) => `machine-readable zone (${zone.format}, document code ${zone.document_code.replace(/</g, '')}${what})`;
+  if (first === 'P') {
+    const australian = zone.issuing_state === 'AUS';
+    cues.set('australian_passport', [weighed(named(australian ? ', issued by Australia' : ''), australian ? 8 : -8)]);
+    cues.set('foreign_passport', [weighed(named(australian ? '' : `, issued by ${zone.issuing_state}`), australian ? -8 : 8)]);
+  } else if (first === 'V') {
+    cues.set('visa', [weighed(named(''), 8)]);
+  } else if (first === 'I' || first === 'A' || first === 'C') {
+    const residence = second === 'R';
+    cues.set('residence_permit', [weighed(named(residence ? ': a residence permit' : ''), residence ? 8 : 2)]);
+    cues.set('national_id_card', [weighed(named(''), residence ? 0 : 4)]);
+  }
+  return cues;
 }
 
 function shown(profile: TypeProfile, text: string, images: PageImageFacts): Shown[] {
@@ -547,4 +649,4 @@ function transactionLines(text: string): number {
  * under the document's SHA-256 and this version (api/checkers/first-page-cache.ts), so bump it whenever
  * either changes, and every document is read and classified again.
  */
-export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.11.1';
+export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.12.1';

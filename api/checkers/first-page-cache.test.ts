@@ -16,6 +16,7 @@ const payslip: DocumentClassification = {
   issuerDigest: 'a'.repeat(64),
   transactionLines: 0,
   pensionCard: false,
+  zone: null,
 };
 
 test('a kept classification comes back for its document only, under its own checker name, and not for another classification version', () => {

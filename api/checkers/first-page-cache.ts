@@ -17,6 +17,20 @@ const storedClassification: z.ZodType<DocumentClassification> = z.strictObject({
   issuerDigest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   transactionLines: z.number().int().nonnegative(),
   pensionCard: z.boolean(),
+  zone: z
+    .strictObject({
+      format: z.enum(['TD1', 'TD2', 'TD3', 'MRVA', 'MRVB']),
+      document_code: z.string().length(2),
+      issuing_state: z.string().max(3),
+      expires: isoDate.nullable(),
+      checks: z.array(z.strictObject({ name: z.enum(['document_number', 'birth_date', 'expiry_date', 'personal_number', 'composite']), valid: z.boolean() })),
+      valid: z.boolean(),
+      corrections: z.array(z.strictObject({ line: z.number().int().positive(), column: z.number().int().positive(), field: z.string(), read: z.string().length(1), taken: z.string().length(1), reason: z.string() })),
+      adjustments: z.array(z.string()),
+      printed_agrees: z.strictObject({ document_number: z.boolean().nullable(), date_of_birth: z.boolean().nullable(), expiry: z.boolean().nullable() }),
+      where: z.string(),
+    })
+    .nullable(),
 });
 
 /**

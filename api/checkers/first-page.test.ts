@@ -42,7 +42,7 @@ test('documents whose classification is known take it and are not read again; on
   assert.deepEqual(reported, new Map([[licence.sha256, readAlone[0]!.classification], [payslip.sha256, readAlone[1]!.classification]]));
 
   // The licence's known classification says passport: a reply that follows it proves the licence was not read.
-  const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false };
+  const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false, zone: null };
   const reads: string[] = [];
   const stages: string[] = [];
   const known = await classifyFirstPages([licence, payslip], { now: NOW, firstPages: new Map([[licence.sha256, passport]]), firstPageClassified: (sha256) => reads.push(sha256), progress: (stage) => stages.push(stage) });
@@ -68,7 +68,7 @@ test('every picture of one analysis is read by one OCR worker, terminated when t
   const countingStart = async (): Promise<OcrReader> => {
     started++;
     const reader = await openOcrReader();
-    return { readPage: reader.readPage, close: async () => { closed++; await reader.close(); } };
+    return { ...reader, close: async () => { closed++; await reader.close(); } };
   };
   const classified = await classifyFirstPages([pictures[0]!, broken, pictures[1]!], { now: NOW }, countingStart);
   assert.equal(started, 1);

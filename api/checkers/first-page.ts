@@ -1,28 +1,91 @@
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openOcrReader, openOcrSession, type OcrReader, type OcrSession } from '../documents/ocr.ts';
-import { openPdf } from '../documents/pdf.ts';
+import { openMrzOcrReader, openMrzOcrSession, type MrzOcrReader, type MrzOcrSession } from '../documents/ocr-mrz.ts';
+import { openPdf, pdfLibraries, renderPagePng } from '../documents/pdf.ts';
 import { readDocument } from '../documents/read.ts';
 import type { IntakeDocument, PageText } from '../documents/types.ts';
-import { classifyPage, type DocumentClassification, type PageImageFacts } from './document-types.ts';
+import { classifyPage, type DocumentClassification, type PageImageFacts, type ZoneSummary } from './document-types.ts';
+import { readPicture, wordsIn } from './first-page-picture.ts';
+import { mrzDate } from './identity/mrz.ts';
+import { printedAgreement, readPrintedFields } from './identity/printed-fields.ts';
+import { readMrz, type MrzRead } from './identity/mrz-read.ts';
 import type { AnalysisContext } from './types.ts';
 
-/** Page 1 of a document as the identity and pack checkers classify it: its text and what pictures it holds. */
+/** Page 1 of a document as the identity and pack checkers classify it: its text, what pictures it holds and its machine-readable zone. */
 export interface FirstPage {
   page: PageText | null;
   images: PageImageFacts;
+  /** The zone found and read on page 1 (null when the page shows none: no line there looks like one). */
+  zone: MrzRead | null;
 }
 
 /**
- * One read of page 1 (OCR when there is no text layer, so a photographed card still reads), in `ocr`'s
- * worker when one is given. For a PDF the same page's drawing operations are also walked to measure its
+ * One read of page 1 (OCR when there is no text layer, so a photographed card still reads; a picture as
+ * first-page-picture.ts reads it; a PDF page that is one picture under a few words of text layer by OCR
+ * too), in `ocr`'s worker when one is given, then the machine-readable zone where page 1 shows one
+ * (identity/mrz-read.ts), in `shapes`' worker. For a PDF the same page's drawing operations are also walked to measure its
  * largest picture, because a scanned licence inside a PDF shows its photo only as an embedded image.
+ * Sessions not given are opened here and closed before this returns.
  */
-export async function readFirstPage(document: IntakeDocument, ocr?: OcrSession): Promise<FirstPage> {
-  const { pages } = await readDocument(document, { maxPages: 1, renderScale: 2, ocr: true }, ocr);
-  const page = pages[0] ?? null;
-  if (document.kind === 'image') return { page, images: { isImage: true, largestImageShare: 1 } };
-  if (document.kind !== 'pdf') return { page, images: { isImage: false, largestImageShare: 0 } };
-  return { page, images: { isImage: false, largestImageShare: await largestPdfImageShare(document.bytes) } };
+export async function readFirstPage(document: IntakeDocument, ocr?: OcrSession, shapes?: MrzOcrSession): Promise<FirstPage> {
+  const lines = ocr ?? openOcrSession();
+  const zoneReader = shapes ?? openMrzOcrSession();
+  try {
+    if (document.kind === 'image') {
+      const { page, zone } = await readPicture(document.bytes, lines, zoneReader);
+      return { page, images: { isImage: true, largestImageShare: 1 }, zone };
+    }
+    const { pages, ocrImages } = await readDocument(document, { maxPages: 1, renderScale: 2, ocr: true, keepOcrImages: true }, lines);
+    let page = pages[0] ?? null;
+    let picture = ocrImages[0]?.png ?? null;
+    const largestImageShare = document.kind === 'pdf' ? await largestPdfImageShare(document.bytes) : 0;
+    if (document.kind === 'pdf' && page?.source === 'text_layer' && largestImageShare >= PICTURE_PAGE_SHARE && page.text.replace(/\s/g, '').length < PICTURE_PAGE_TEXT) {
+      // A photo or scan saved as a PDF by a browser or a phone: its text layer is a header or a footer, the document is the picture.
+      const drawn = await renderFirstPage(document.bytes);
+      const read = await (await lines.reader()).readPage(drawn, 1, PICTURE_RENDER_SCALE);
+      if (wordsIn(read) > wordsIn(page)) [page, picture] = [read, drawn];
+    }
+    const read = page === null ? null : await readMrz(page, picture, { shapes: zoneReader, lines });
+    const zone = read?.zone ? read : null;
+    return { page, images: { isImage: false, largestImageShare }, zone };
+  } finally {
+    if (ocr === undefined) await lines.close();
+    if (shapes === undefined) await zoneReader.close();
+  }
+}
+
+/** A page mostly one picture: its largest image covers at least this share of it. */
+const PICTURE_PAGE_SHARE = 0.15;
+/** ...and its text layer has fewer visible characters than this. */
+const PICTURE_PAGE_TEXT = 200;
+const PICTURE_RENDER_SCALE = 2;
+
+async function renderFirstPage(bytes: Uint8Array): Promise<Uint8Array> {
+  const pdf = await openPdf(bytes);
+  try {
+    return await renderPagePng(pdf, 1, PICTURE_RENDER_SCALE);
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/** A zone as the classification keeps it: no name, number or date of birth (see ZoneSummary); `page` gives the printed fields it is compared with. */
+export function summariseZone(read: MrzRead | null, now: string, page: PageText | null = null): ZoneSummary | null {
+  const zone = read?.zone;
+  if (!read || !zone) return null;
+  const printed = readPrintedFields(page, monthFirstDates(page, zone.fields.issuing_state));
+  const expiryVerifies = zone.checks.some((check) => check.name === 'expiry_date' && check.valid);
+  return {
+    format: zone.format,
+    document_code: zone.fields.document_code,
+    issuing_state: zone.fields.issuing_state,
+    expires: expiryVerifies ? mrzDate(zone.fields.expiry_date, 'expiry', now) : null,
+    checks: zone.checks.map((check) => ({ name: check.name, valid: check.valid })),
+    valid: zone.valid,
+    corrections: zone.corrections.map((correction) => ({ ...correction })),
+    adjustments: read.adjustments,
+    printed_agrees: printedAgreement(printed, zone, now),
+    where: read.band ? `page 1, pixels ${read.band.left},${read.band.top} ${read.band.width}x${read.band.height}` : 'page 1, text layer',
+  };
 }
 
 /** A document as the identity and pack judgements see it: its name and what page 1 was classified as. */
@@ -35,13 +98,19 @@ export interface ClassifiedDocument {
 
 /**
  * Each document classified from page 1, in order. A document an earlier request classified
- * (`context.firstPages`) takes that classification; the others are read, all in one OCR worker that is
- * terminated before this returns, and each new classification (never the page's text) is told to
+ * (`context.firstPages`) takes that classification; the others are read, all in one OCR worker (and one
+ * zone-reading worker, started only when a page shows a zone) terminated before this returns, and each new classification (never the page's text) is told to
  * `context.firstPageClassified` for the route to keep. A document that could not be read is not told.
  * `startOcr` starts that worker (tests count starts through it).
  */
-export async function classifyFirstPages(documents: IntakeDocument[], context: AnalysisContext, startOcr: () => Promise<OcrReader> = openOcrReader): Promise<ClassifiedDocument[]> {
+export async function classifyFirstPages(
+  documents: IntakeDocument[],
+  context: AnalysisContext,
+  startOcr: () => Promise<OcrReader> = openOcrReader,
+  startZoneReader: () => Promise<MrzOcrReader> = openMrzOcrReader,
+): Promise<ClassifiedDocument[]> {
   const ocr = openOcrSession(startOcr);
+  const shapes = openMrzOcrSession(startZoneReader);
   // The same bytes sent twice in one request are read once too.
   const classifications = new Map(context.firstPages);
   try {
@@ -51,8 +120,8 @@ export async function classifyFirstPages(documents: IntakeDocument[], context: A
         let classification = classifications.get(document.sha256);
         if (classification === undefined) {
           context.progress?.(`reading document ${index + 1} of ${documents.length}`);
-          const read = await readFirstPage(document, ocr);
-          classification = classifyPage(read.page, read.images);
+          const read = await readFirstPage(document, ocr, shapes);
+          classification = classifyPage(read.page, read.images, summariseZone(read.zone, context.now, read.page));
           classifications.set(document.sha256, classification);
           context.firstPageClassified?.(document.sha256, classification);
         }
@@ -63,14 +132,22 @@ export async function classifyFirstPages(documents: IntakeDocument[], context: A
     }
     return classified;
   } finally {
-    await ocr.close();
+    await Promise.all([ocr.close(), shapes.close()]);
   }
+}
+
+/** Documents of the United States print dates month first (05/31/28); the rest of the corpus's issuers day first. */
+export function monthFirstDates(page: PageText | null, issuingState: string | null): boolean {
+  return issuingState === 'USA' || /UNITED STATES|\bU\.?S\.?A\b|AAMVA|\bDL\b|\b4[ABD] ?(EXP|ISS|DL|NUMBER)/i.test(page?.text ?? '');
 }
 
 type Matrix = [number, number, number, number, number, number];
 
 /** The share of page 1's area covered by its largest image: images are drawn into the unit square under the current matrix. */
 export async function largestPdfImageShare(bytes: Uint8Array): Promise<number> {
+  // pdfjs through pdfLibraries, never a static import: loaded before canvas-globals.ts, pdfjs would install the
+  // Path2D of the canvas copy it nests, which the page canvas rejects, and every scanned page drawing a path would fail to render.
+  const { pdfjs } = await pdfLibraries();
   const pdf = await openPdf(bytes);
   try {
     const page = await pdf.getPage(1);

@@ -18,7 +18,7 @@ export interface NormalisedImage {
 
 /**
  * Decodes any image sharp reads (PNG, JPEG, WebP, GIF, TIFF, AVIF; the first frame or page), turns it
- * upright by its EXIF orientation, shrinks it to `maxReadingSide` and re-encodes it as PNG. An image
+ * upright by its EXIF orientation, lays any transparency on white, shrinks it to `maxReadingSide` and re-encodes it as PNG. An image
  * over the pixel limit (a 25 MB PNG can declare billions) is refused before its pixels are decoded
  * (DocumentRefused, guard.ts); other bytes sharp cannot decode throw sharp's error, which callers turn into a reason.
  */
@@ -27,6 +27,9 @@ export async function normaliseImage(bytes: Uint8Array): Promise<NormalisedImage
   const input = sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT, failOn: 'error', autoOrient: true });
   const metadata = await input.metadata();
   const { data, info } = await input
+    // Transparency on white: tesseract reads a PNG's alpha as black, so a card cut out on a transparent
+    // background read as nothing at all (a green card, an insurance card and a payment card of the identity corpus).
+    .flatten({ background: '#ffffff' })
     .resize({ width: maxReadingSide, height: maxReadingSide, fit: 'inside', withoutEnlargement: true })
     .png({ compressionLevel: 1 })
     .toBuffer({ resolveWithObject: true })

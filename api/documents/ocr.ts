@@ -26,6 +26,12 @@ export interface OcrReader {
    * so boxes come back in points like a text-layer page.
    */
   readPage(image: Uint8Array, pageNumber: number, scale: number): Promise<PageText>;
+  /**
+   * Reads a picture cropped to a few lines of text (one block, page segmentation mode 6) with only the
+   * characters of `alphabet`, line by line, spaces dropped. The worker's own settings are restored after
+   * (tesseract.js saves and restores parameters given with a recognition), so pages read after it read as before.
+   */
+  readLines(image: Uint8Array, alphabet: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -34,6 +40,7 @@ export async function openOcrReader(): Promise<OcrReader> {
   const worker = await createWorker('eng', lstmOnly, { langPath: englishModelFolder, gzip: true, cacheMethod: 'none' });
   return {
     readPage: (image, pageNumber, scale) => recognisePage(worker, image, pageNumber, scale),
+    readLines: (image, alphabet) => recogniseLines(worker, image, alphabet),
     close: async () => {
       await worker.terminate();
     },
@@ -81,6 +88,11 @@ async function recognisePage(worker: Worker, image: Uint8Array, pageNumber: numb
   const { width, height } = pixelSize(image);
   const confidence = confidences.length === 0 ? 0 : confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
   return { page: pageNumber, width: width / scale, height: height / scale, source: 'ocr', items, text: readingOrder(items), confidence };
+}
+
+async function recogniseLines(worker: Worker, image: Uint8Array, alphabet: string): Promise<string[]> {
+  const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { tessedit_char_whitelist: alphabet, tessedit_pageseg_mode: '6' } as never, { blocks: true, text: false });
+  return (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.map((line) => line.words.map((word) => word.text).join('')))).filter((line) => line !== '');
 }
 
 function isReadWord(word: OcrWord): boolean {

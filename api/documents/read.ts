@@ -20,6 +20,14 @@ export interface ReadOptions {
   ocr: boolean;
   /** true: a PDF's XML attachments (an embedded e-invoice) are read too. */
   embeddedFiles?: boolean;
+  /** Keep the picture each OCR'd page was read from (`ReadDocument.ocrImages`), for a reader that looks again at part of it. */
+  keepOcrImages?: boolean;
+}
+
+/** The upright PNG an OCR'd page was read from; its pixels per point are `png width / page width`. */
+export interface OcrImage {
+  page: number;
+  png: Uint8Array;
 }
 
 export interface ReadDocument {
@@ -29,6 +37,8 @@ export interface ReadDocument {
   pages: PageText[];
   /** A PDF's XML attachments, when `embeddedFiles` asked for them. */
   embedded?: EmbeddedFile[];
+  /** With `keepOcrImages`, the picture of each page read by OCR; otherwise empty. */
+  ocrImages: OcrImage[];
 }
 
 /**
@@ -47,27 +57,31 @@ export async function readDocument(document: IntakeDocument, options: ReadOption
 }
 
 async function readByKind(document: IntakeDocument, options: ReadOptions, ocr: OcrSession): Promise<ReadDocument> {
+  const ocrImages: OcrImage[] = [];
+  const keep = (image: OcrImage) => {
+    if (options.keepOcrImages) ocrImages.push(image);
+  };
   switch (document.kind) {
     case 'pdf':
-      return readPdf(document.bytes, options, ocr);
+      return { ...(await readPdf(document.bytes, options, ocr, keep)), ocrImages };
     case 'image':
-      return { pageCount: 1, pages: [await readImage(document.bytes, options, ocr)] };
+      return { pageCount: 1, pages: [await readImage(document.bytes, options, ocr, keep)], ocrImages };
     case 'docx':
-      return { pageCount: 1, pages: [await readDocxText(document.bytes)] };
+      return { pageCount: 1, pages: [await readDocxText(document.bytes)], ocrImages };
     case 'text':
-      return { pageCount: 1, pages: [textPage(decodeText(document.bytes))] };
+      return { pageCount: 1, pages: [textPage(decodeText(document.bytes))], ocrImages };
     case 'html':
-      return { pageCount: 1, pages: [textPage(htmlText(decodeText(document.bytes)))] };
+      return { pageCount: 1, pages: [textPage(htmlText(decodeText(document.bytes)))], ocrImages };
   }
 }
 
-async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession): Promise<ReadDocument> {
+async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession, keep: (image: OcrImage) => void): Promise<Omit<ReadDocument, 'ocrImages'>> {
   const pdf = await openPdf(bytes);
   try {
     const pages: PageText[] = [];
     for (let pageNumber = 1; pageNumber <= Math.min(options.maxPages, pdf.numPages); pageNumber++) {
       const page = await readPageText(pdf, pageNumber);
-      pages.push(options.ocr && visibleCharacters(page.text) < minTextLayerCharacters ? await ocrPdfPage(pdf, pageNumber, options.renderScale, ocr) : page);
+      pages.push(options.ocr && visibleCharacters(page.text) < minTextLayerCharacters ? await ocrPdfPage(pdf, pageNumber, options.renderScale, ocr, keep) : page);
     }
     return { pageCount: pdf.numPages, pages, ...(options.embeddedFiles ? { embedded: await embeddedXmlFiles(pdf) } : {}) };
   } finally {
@@ -75,14 +89,16 @@ async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession)
   }
 }
 
-async function ocrPdfPage(pdf: PdfDocument, pageNumber: number, renderScale: number, ocr: OcrSession): Promise<PageText> {
+async function ocrPdfPage(pdf: PdfDocument, pageNumber: number, renderScale: number, ocr: OcrSession, keep: (image: OcrImage) => void): Promise<PageText> {
   const png = await renderPagePng(pdf, pageNumber, renderScale);
+  keep({ page: pageNumber, png });
   return (await ocr.reader()).readPage(png, pageNumber, renderScale);
 }
 
-async function readImage(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession): Promise<PageText> {
+async function readImage(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession, keep: (image: OcrImage) => void): Promise<PageText> {
   const image = await normaliseImage(bytes);
   if (!options.ocr) return { page: 1, width: image.width / image.scale, height: image.height / image.scale, source: 'ocr', items: [], text: '', confidence: 0 };
+  keep({ page: 1, png: image.png });
   return (await ocr.reader()).readPage(image.png, 1, image.scale);
 }
 

@@ -62,6 +62,18 @@ export const layouts: Record<DocumentType, Variant[]> = {
     (p) => card([heading('REPUBLIC OF INDIA'), heading('PASSPORT', 14), row('Passport No.', 'Z1234567'), row('Surname', p.family), row('Given Name(s)', p.given), row('Nationality', 'INDIAN'), row('Date of Expiry', '20/08/2033'), row(`P<IND${mrzName(p)}`)]),
     (p) => card([heading('NEW ZEALAND'), heading('PASSPORT', 14), row('Passport No', 'LA123456'), row('Name', name(p)), row('Nationality', 'NEW ZEALAND CITIZEN'), row('Date of expiry', '05/05/2029'), row(`P<NZL${mrzName(p)}`)]),
   ],
+  national_id_card: [
+    (p) => card([heading('REPUBLIQUE FRANCAISE'), heading("CARTE NATIONALE D'IDENTITE", 14), row('Nom', p.family), row('Prenom(s)', p.given), row('Ne(e) le', p.dob), row("Valable jusqu'au", '12/05/2031')]),
+    (p) => card([heading('BUNDESREPUBLIK DEUTSCHLAND'), heading('PERSONALAUSWEIS  IDENTITY CARD', 14), row('Name', p.family), row('Vornamen', p.given), row('Geburtstag', p.dob), row('Gultig bis / Date of expiry', '31/10/2030')]),
+  ],
+  residence_permit: [
+    (p) => card([heading('UNITED KINGDOM'), heading('RESIDENCE PERMIT', 14), row('Surname', p.family), row('Given names', p.given), row('Valid until', '08/08/2030'), row('LEAVE TO REMAIN')]),
+    (p) => card([heading('UNITED STATES OF AMERICA'), heading('PERMANENT RESIDENT CARD', 14), row('Surname', p.family), row('Given name', p.given), row('Card expires', '01/01/2032')]),
+  ],
+  visa: [
+    (p) => card([heading('UNITED STATES OF AMERICA'), heading('VISA', 14), row('Surname', p.family), row('Given name', p.given), row('Expiration date', '28/07/2034'), row(`V<USA${mrzName(p)}`)]),
+    (p) => card([heading('ETATS SCHENGEN'), heading('VISA', 14), row('Nom, prenom', name(p)), row("Valable jusqu'au", '14/01/2031')]),
+  ],
   drivers_licence: [
     (p) => card([heading('NEW SOUTH WALES'), heading('DRIVER LICENCE', 16), row(name(p)), row(p.street), row(`${p.suburb} ${p.state} ${p.postcode}`), row('Licence No.', '12345678', 'Class C'), row('Date of Birth', p.dob), row('Expiry', '14/03/2030'), row('Transport for NSW')]),
     (p) => card([heading('Driver Licence Victoria Australia'), row(name(p)), row(address(p)), row('Licence No', '087654321'), row('Licence Type', 'CAR', 'Conditions', 'NIL'), row('Date of Birth', p.dob), row('Licence Expiry', '29/07/2031'), row('VicRoads')]),

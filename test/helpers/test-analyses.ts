@@ -85,7 +85,7 @@ export const identity: Analysis<{ scheme: 'afp_100_point' | 'austrac_safe_harbou
     primaries: 0,
     satisfied_path: null,
     reason: `read ${documents.length} documents at ${context.now}`,
-    documents: documents.map((document) => ({ filename: document.filename, classified_type: document.kind, shows: [], points: 0, counts: false, note: document.sha256 })),
+    documents: documents.map((document) => ({ filename: document.filename, classified_type: document.kind, shows: [], points: 0, counts: false, note: document.sha256, mrz: null })),
     limitations: 'Test analysis.',
   };
 };

@@ -14,7 +14,7 @@ function doc(type: DocumentType | 'unrecognised', shows: Shown[], overrides: Par
   return {
     filename: filename ?? `${type}.pdf`,
     unreadable: null,
-    classification: { type, confidence: 0.9, cues: [], shows, expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false, ...classification },
+    classification: { type, confidence: 0.9, cues: [], shows, expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false, zone: null, ...classification },
   };
 }
 

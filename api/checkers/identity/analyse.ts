@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Analysis } from '../types.ts';
-import { documentTypeLabel, documentTypeNames, documentTypePhrase, type DocumentType, type Shown } from '../document-types.ts';
+import { documentTypeLabel, documentTypeNames, documentTypePhrase, type DocumentType, type Shown, type ZoneSummary } from '../document-types.ts';
 import { classifyFirstPages, type ClassifiedDocument } from '../first-page.ts';
 import type { IdentityResult } from './result.ts';
 import rulesFile from './rules.json' with { type: 'json' };
@@ -58,7 +58,7 @@ type DocumentRule = z.infer<typeof documentRule>;
 export type { ClassifiedDocument };
 
 const LIMITATIONS =
-  'A coverage signal, not identity verification. Each document\'s type is read from the text of its first page (OCR for pictures); no document is authenticated, ' +
+  'A coverage signal, not identity verification. Each document\'s type is read from the text of its first page (OCR for pictures) and, where page 1 shows one, from the document code of its ICAO machine-readable zone, whose check digits are verified as read (a failure is reported, never repaired into a pass); no document is authenticated, ' +
   'none is checked with its issuer or the Document Verification Service (DVS), names and dates of birth are not compared across documents, and no photo is matched to a person. ' +
   'A photo is reported for a picture upload of a photo-bearing document type, or for a PDF page holding a large image; faces are not detected. ' +
   'Expiry and issue dates count only where they could be read. The rules and which of their facts are not yet confirmed against the official text are in the rules file.';
@@ -79,6 +79,7 @@ interface Verdict {
   counts: boolean;
   note: string;
   category: string | null;
+  zone: ZoneSummary | null;
 }
 
 function judgePoints(scheme: PointsScheme, documents: ClassifiedDocument[], now: string): IdentityResult {
@@ -153,7 +154,7 @@ function eligibleDocuments(rules: Partial<Record<DocumentType, DocumentRule>>, d
   const issuerDigestsCounted = new Map<DocumentType, (string | null)[]>();
   return documents.map((document): Verdict => {
     const { classification } = document;
-    const base = { filename: document.filename, classified_type: classification.type, shows: classification.shows, points: 0 };
+    const base = { filename: document.filename, classified_type: classification.type, shows: classification.shows, points: 0, zone: classification.zone };
     const refuse = (note: string): Verdict => ({ ...base, counts: false, note, category: null });
     if (document.unreadable) return refuse(`could not be read: ${document.unreadable}`);
     if (classification.type === 'unrecognised') return refuse('not recognised as a document type this checker knows from its first page');
@@ -201,7 +202,7 @@ function expiryProblem(expires: string | null, graceDays: number, now: string): 
 
 /** Types that print an expiry date, so a missing one is worth saying. */
 function hasExpiry(type: DocumentType): boolean {
-  return ['foreign_passport', 'drivers_licence', 'proof_of_age_card', 'medicare_card', 'bank_card', 'centrelink_card', 'student_id_card', 'immicard', 'working_with_children_card'].includes(type);
+  return ['foreign_passport', 'national_id_card', 'drivers_licence', 'proof_of_age_card', 'medicare_card', 'bank_card', 'centrelink_card', 'student_id_card', 'immicard', 'working_with_children_card'].includes(type);
 }
 
 function monthsBetween(earlierIso: string, now: string): number {
@@ -219,5 +220,18 @@ function documentTypeLabelOf(type: string): string {
 }
 
 function publicVerdict(verdict: Verdict): IdentityResult['documents'][number] {
-  return { filename: verdict.filename, classified_type: verdict.classified_type, shows: verdict.shows, points: verdict.points, counts: verdict.counts, note: verdict.note || 'counts' };
+  const note = [verdict.note || 'counts', zoneNote(verdict.zone)].filter((part) => part !== '').join('; ');
+  return { filename: verdict.filename, classified_type: verdict.classified_type, shows: verdict.shows, points: verdict.points, counts: verdict.counts, note, mrz: verdict.zone };
+}
+
+/** What the machine-readable zone says, for the note: a failing check digit is a signal to inspect the document. */
+function zoneNote(zone: ZoneSummary | null): string {
+  if (zone === null) return '';
+  const layout = zone.format.replace(/^MRV/, 'MRV-');
+  const failing = zone.checks.filter((check) => !check.valid).map((check) => check.name.replace('_', ' '));
+  const repaired = zone.corrections.length === 0 ? '' : ` (${zone.corrections.length} character${zone.corrections.length === 1 ? '' : 's'} taken differently from the first reading; see mrz.corrections)`;
+  const differing = (Object.entries(zone.printed_agrees) as [string, boolean | null][]).filter(([, agrees]) => agrees === false).map(([field]) => field.replace(/_/g, ' '));
+  const printed = differing.length === 0 ? '' : `; the printed ${differing.join(', ')} differ${differing.length === 1 ? 's' : ''} from the zone's`;
+  if (failing.length === 0) return `machine-readable zone (${layout}) read: every check digit verifies${repaired}${printed}`;
+  return `machine-readable zone (${layout}) read, but the check digit${failing.length === 1 ? '' : 's'} of the ${failing.join(', ')} do${failing.length === 1 ? 'es' : ''} not verify: the zone was misread or the document altered, so inspect it${repaired}${printed}`;
 }

@@ -7,7 +7,7 @@ import { packOptions } from './options.ts';
 import { packResult } from './result.ts';
 
 function doc(type: DocumentType | 'unrecognised', filename: string, overrides: Partial<DocumentClassification> = {}): PackDocument {
-  return { filename, unreadable: null, classification: { type, confidence: 0.9, cues: [], shows: ['N'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false, ...overrides } };
+  return { filename, unreadable: null, classification: { type, confidence: 0.9, cues: [], shows: ['N'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false, zone: null, ...overrides } };
 }
 
 test('income_proof: licence, two payslips and a statement complete the pack; optional slots stay open without making it incomplete', () => {
