@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { JURISDICTIONS, TIERS, isJurisdiction } from '../../lib/jurisdictions.ts';
 import { TRADES } from '../../lib/trades.ts';
 import { countdown, daysToClose } from './closing.ts';
-import { count, day, instant, plural } from './format.ts';
+import { count, day, instant, plural, publishedValue } from './format.ts';
 import { jurisdictionName, tradeName } from './places.ts';
 import { wasRead, type CoverageScope } from '../../lib/coverage.ts';
 import { sourceStatusWhy } from '../../lib/glossary.ts';
@@ -118,6 +118,7 @@ export const SearchReply = z.object({
     jurisdiction: z.string(),
     kind: z.string(),
     trade: z.optional(z.string()),
+    value_text: z.optional(z.string()),
     closing_date: z.optional(z.string()),
     closing_at: z.optional(z.string()),
     open: z.boolean(),
@@ -135,7 +136,7 @@ export type FoundTender = SearchReply['results'][number];
 export interface ResultView {
   href: string;
   title: string;
-  /** Buyer, place, and kind or trade, in words. */
+  /** Buyer, place, kind or trade, and the value where one is published, in words. */
   about: string;
   /** The closing time in the buyer's time zone, or the date alone; empty when none was published. */
   closes: string;
@@ -155,7 +156,7 @@ export function resultView(tender: FoundTender, asOf: string): ResultView {
   return {
     href: `/tenders/${tender.page_key}/`,
     title: tender.title,
-    about: [tender.buyer ?? 'Buyer not published', place, what].join(' · '),
+    about: [tender.buyer ?? 'Buyer not published', place, what, ...(tender.value_text ? [publishedValue(tender.value_text)] : [])].join(' · '),
     closes,
     closesAt: tender.closing_at ?? tender.closing_date,
     countdown: countdown(tender.open, daysLeft),
