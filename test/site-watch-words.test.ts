@@ -39,4 +39,13 @@ describe('watchWords', () => {
     assert.deepEqual(watchWords('signals', { kind: 'contract_expiry', jurisdiction: 'AU-QLD', q: 'fleet' }), { text: 'Signals: contracts ending matching “fleet”, in Queensland' });
     assert.deepEqual(watchWords('signals', {}), { text: 'Signals: every kind' });
   });
+
+  it('names a tender watch by the tender\'s title and links its page', () => {
+    const key = 'a'.repeat(32);
+    assert.deepEqual(watchWords('tender', { page_key: key }, { name: 'Bridge inspection panel', path: `/tenders/${key}/` }), {
+      text: 'Changes to the closing date of “Bridge inspection panel”, and its closing',
+      href: `/tenders/${key}/`,
+    });
+    assert.deepEqual(watchWords('tender', { page_key: key }), { text: 'Changes to the closing date of a tender the release no longer holds', href: `/tenders/${key}/` });
+  });
 });

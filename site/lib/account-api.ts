@@ -76,6 +76,7 @@ export const CreatedKey = z.object({ key_id: z.string(), name: z.string(), api_k
 export const KeyRevoked = z.object({ key_id: z.string(), revoked_at: z.string() });
 
 export const BuyerNamed = z.object({ buyer: z.object({ name: z.string(), slug: z.string() }) });
+export const TenderNamed = z.object({ page_key: z.string(), title: z.string() });
 
 export const PortalLink = z.object({ url: z.string(), portal_name: z.string(), link_is_listing: z.boolean() });
 
