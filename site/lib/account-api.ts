@@ -41,10 +41,15 @@ export async function callApi<T>(schema: z.ZodMiniType<T>, path: string, init: {
 export const Account = z.object({ email: z.string(), session_expires_at: z.string() });
 export type Account = z.infer<typeof Account>;
 
-/** The signed-in account, or null when nobody is signed in (the API answers 401) or the service cannot say. */
+/** GET /v1/auth/session: always 200, so asking never logs a refusal in a signed-out reader's console. */
+export const Session = z.object({ signed_in: z.boolean(), email: z.optional(z.string()), session_expires_at: z.optional(z.string()) });
+export const SESSION_PATH = '/v1/auth/session';
+
+/** The signed-in account, or null when nobody is signed in or the service cannot say. */
 export async function signedInAccount(): Promise<Account | null> {
-  const reply = await callApi(Account, '/v1/account');
-  return reply.ok ? reply.value : null;
+  const reply = await callApi(Session, SESSION_PATH);
+  if (!reply.ok || !reply.value.signed_in || reply.value.email === undefined || reply.value.session_expires_at === undefined) return null;
+  return { email: reply.value.email, session_expires_at: reply.value.session_expires_at };
 }
 
 export const LoginSent = z.object({ sent_to: z.string(), valid_for_seconds: z.number() });
