@@ -545,7 +545,7 @@ test('each open tender page lists the other open tenders of its trade and state 
     const $ = await html(`tenders/${tender.page_key}/index.html`);
     const heading = $('main h2').filter((_, h) => $(h).text().startsWith('Other open tenders'));
     assert.equal(heading.length, 1, `${tender.page_key} has the section`);
-    const shown = heading.next('ul').find('a').map((_, a) => $(a).attr('href')).get();
+    const shown = heading.next('ol').find('.title a').map((_, a) => $(a).attr('href')).get();
     assert.deepEqual(shown, expected, `${tender.page_key}: similar open tenders`);
     listed += shown.length;
   }
