@@ -1,8 +1,15 @@
 // Display names for the service's internal values, in one place: every page, the check page and the CSV headers
 // say a value the same way, and a value without a name here shows as itself only where a test would catch it.
 
+/** A value's display name from a table of names, or its words when the table lacks it; `names` is the table, for tests. */
+export interface Naming {
+  (value: string): string;
+  names: Readonly<Record<string, string>>;
+}
+const named = (names: Record<string, string>): Naming => Object.assign((value: string) => names[value] ?? sentenceCase(value), { names });
+
 /** A source's status on its last run. */
-const SOURCE_STATUS: Record<string, string> = {
+export const sourceStatusName = named({
   ok: 'Read',
   empty: 'Read, nothing listed',
   error: 'Failed',
@@ -10,14 +17,10 @@ const SOURCE_STATUS: Record<string, string> = {
   login_walled: 'Needs a supplier login, not read',
   robots_refused: 'Refused by its robots.txt, not read',
   not_run: 'Not run yet',
-};
-
-export function sourceStatusName(status: string): string {
-  return SOURCE_STATUS[status] ?? sentenceCase(status);
-}
+});
 
 /** Why a source was not read, in a few words after its name. */
-const SOURCE_STATUS_WHY: Record<string, string> = {
+const sourceStatusWhyNamed = named({
   error: 'failed on the last run',
   stale: 'failed on the last run; earlier records kept',
   login_walled: 'needs a login',
@@ -25,28 +28,24 @@ const SOURCE_STATUS_WHY: Record<string, string> = {
   not_run: 'not run yet',
   ok: 'read',
   empty: 'read, nothing listed',
-};
+});
 
 export function sourceStatusWhy(status: string): string {
-  return SOURCE_STATUS_WHY[status] ?? sentenceCase(status).toLowerCase();
+  return status in sourceStatusWhyNamed.names ? sourceStatusWhyNamed(status) : sentenceCase(status).toLowerCase();
 }
 
 /** Levels of government (a tender's `tier`). */
-const TIER: Record<string, string> = {
+export const tierName = named({
   federal: 'Federal',
   national: 'National (New Zealand)',
   state: 'State or territory',
   council: 'Local council',
   university: 'University',
   health: 'Health service',
-};
-
-export function tierName(tier: string): string {
-  return TIER[tier] ?? sentenceCase(tier);
-}
+});
 
 /** What a registry source publishes (its `kinds`). */
-const SOURCE_KIND: Record<string, string> = {
+export const sourceKindName = named({
   tender: 'open tenders',
   grant: 'grant rounds',
   award: 'contract awards',
@@ -54,33 +53,24 @@ const SOURCE_KIND: Record<string, string> = {
   abn: 'ABN register',
   company: 'company register',
   sanction: 'sanctions list',
-};
-
-export function sourceKindName(kind: string): string {
-  return SOURCE_KIND[kind] ?? sentenceCase(kind).toLowerCase();
-}
+});
 
 /** How a source is read (its `mode`). */
-const SOURCE_MODE: Record<string, string> = {
+export const sourceModeName = named({
   rss: 'a news feed',
   'json-api': 'its data service',
-  csv: 'a data file',
+  csv: 'a data file (CSV)',
+  xml: 'a data file (XML)',
   html: 'its web pages',
   browser: 'its web pages, in a browser',
   xlsx: 'a spreadsheet',
-};
-
-export function sourceModeName(mode: string): string {
-  return SOURCE_MODE[mode] ?? sentenceCase(mode).toLowerCase();
-}
+});
 
 /** A notice's kind. */
 export function noticeKindName(kind: string): string {
   return kind === 'grant' ? 'Grant round' : kind === 'tender' ? 'Tender' : sentenceCase(kind);
 }
 
-/** A value in a table of names, or its words when the table lacks it. */
-const named = (names: Record<string, string>) => (value: string) => names[value] ?? sentenceCase(value);
 
 /** Forensic inspection: the risk band of a warrant. */
 export const riskBandName = named({
@@ -135,7 +125,7 @@ export const candidateRuleName = named({
   identifier: 'its number', one_digit_correction: 'a number one digit away', exact: 'the exact name', same_words: 'the same words',
   all_words: 'all the words', name_words: 'words of the name',
 });
-export const registerName = named({ abr: 'Australian Business Register', asic: 'ASIC', abn_lookup: 'ABN Lookup' });
+export const registerName = named({ abr: 'Australian Business Register', asic: 'ASIC', abn_lookup: 'ABN Lookup', nzbn: 'New Zealand Business Number register' });
 
 /** Organisations: a member's role. Bids: a bid's stage. */
 export const roleName = named({ owner: 'Owner', admin: 'Administrator', member: 'Member', viewer: 'Viewer' });

@@ -85,7 +85,7 @@ for (const width of [390, 1280]) {
     await page.waitForURL('**/account/orgs/org/?id=org_*');
     const orgId = new URL(page.url()).searchParams.get('id')!;
     await page.getByRole('heading', { level: 1, name: company }).waitFor();
-    assert.equal(await page.locator('[data-org-role]').textContent(), 'You are owner here.');
+    assert.equal(await page.locator('[data-org-role]').textContent(), 'Your role here: Owner.');
     await page.getByLabel('ABN').fill('51 824 753 556');
     await page.getByLabel('Region').selectOption('AU-NSW');
     await page.getByLabel('What it does').fill('We install and support vehicle telematics and GPS fleet tracking for councils and state agencies, with 24/7 support from Sydney.');
@@ -122,7 +122,7 @@ for (const width of [390, 1280]) {
     assert.equal(await page.locator('[data-library] li').count(), 1);
 
     await page.getByLabel('Invite someone by email').fill(`colleague-${width}@example.com`);
-    assert.deepEqual(await page.getByLabel('As', { exact: true }).locator('option').allTextContents(), ['owner', 'admin', 'member', 'viewer'], 'an owner may invite at any role');
+    assert.deepEqual(await page.getByLabel('As', { exact: true }).locator('option').allTextContents(), ['Owner', 'Administrator', 'Member', 'Viewer'], 'an owner may invite at any role');
     await page.getByRole('button', { name: 'Send the invitation' }).click();
     await page.locator('[data-invite-done]').filter({ hasText: `Invitation emailed to colleague-${width}@example.com as member; the link works until ` }).waitFor();
     await checkPage(page, 'org', width);
@@ -304,7 +304,7 @@ for (const width of [390, 1280]) {
     assert.equal(await viewer.page.getByLabel('The link from the invitation email').inputValue(), invitation);
     await viewer.page.getByRole('button', { name: 'Accept the invitation' }).click();
     await viewer.page.waitForURL(`**/account/orgs/org/?id=${org.org_id}`);
-    await viewer.page.locator('[data-org-role]').filter({ hasText: 'You are viewer here.' }).waitFor();
+    await viewer.page.locator('[data-org-role]').filter({ hasText: 'Your role here: Viewer.' }).waitFor();
     assert.equal(await viewer.page.getByRole('button', { name: 'Upload' }).isVisible(), false);
     assert.equal(await viewer.page.getByRole('button', { name: 'Send the invitation' }).isVisible(), false);
     await viewer.page.goto(`${site.server.url}${bidPage}`);

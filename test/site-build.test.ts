@@ -17,6 +17,7 @@ import { browseRelease } from './helpers/site-browser.ts';
 import { crawlSite, sitemapPaths } from './helpers/site-pages.ts';
 import { fixtureSiteRelease, type SiteRelease } from './helpers/site-release.ts';
 import { rowsAt } from '../site/lib/csv.ts';
+import { rawWords } from './helpers/plain-words.ts';
 
 let release: SiteRelease;
 let pages: string[];
@@ -166,13 +167,15 @@ test('every page with figures says when they were computed and which sources the
   }
 });
 
-/** What a reader sees of a page: its text without scripts, styles and code (names shown as names). */
+/** What a reader sees or hears of a page: its text and the labels a screen reader reads, without scripts, styles and code (names shown as names). */
 async function visibleText(file: string): Promise<string> {
   const $ = await html(file);
   $('script, style, code').remove();
   // Text node by text node, so that words of adjacent elements ("1" and "contracts") stay apart.
   const texts = $('body').find('*').contents().filter((_, node) => node.type === 'text').map((_, node) => $(node).text()).get();
-  return texts.join(' ').replace(/\s+/g, ' ');
+  const labels = $('body [aria-label], body [title], body [placeholder], body [alt]').map((_, element) =>
+    ['aria-label', 'title', 'placeholder', 'alt'].map((name) => $(element).attr(name) ?? '').join(' ')).get();
+  return [...texts, ...labels].join(' ').replace(/\s+/g, ' ');
 }
 
 /** Each match of `pattern` in the site's visible text, as "page: match". */
@@ -197,8 +200,10 @@ test('money, dates and counts read as people write them', async () => {
   assert.match(home, /\$\d{1,3}(,\d{3})+/, 'the home page shows money as $1,234,567');
 });
 
-test('no internal names reach readers: no field names or quarter ids in visible text', async () => {
-  assert.deepEqual(await findInSite(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g), [], 'no snake_case identifiers outside code');
+test('no internal names reach readers: no field names, codes, program values, raw dates, header names or quarter ids in visible text', async () => {
+  const found: string[] = [];
+  for (const file of pages) for (const word of rawWords(await visibleText(file))) found.push(`${urlOf(file)}: ${word}`);
+  assert.deepEqual(found, [], 'every page in plain words (test/helpers/plain-words.ts)');
   assert.deepEqual(await findInSite(/\b\d{4}Q[1-4]\b/g), [], 'quarters read as months ("Jul–Sep 2026")');
   assert.deepEqual(await findInSite(/listing rule|\bBasis\b/g), [], 'no internal rule names');
   assert.deepEqual(await findInSite(/(?<![\d.])(?:\d{4,}\.\d{2}|0\.\d{2,})(?![\d.])/g), [], 'no raw amounts or fractions ("19800.00", "0.9333"); references such as 2026.29377 are names');

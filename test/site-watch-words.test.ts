@@ -10,7 +10,7 @@ describe('watchWords', () => {
       href: '/search/?q=cleaning&jurisdiction=AU-VIC&trade=cleaning&closing_within_days=30',
     });
     assert.deepEqual(watchWords('search', { kind: 'tender', tier: 'council', closing_before: '2026-10-31' }), {
-      text: 'Saved search: Tenders from council buyers, closing by 31 Oct 2026',
+      text: 'Saved search: Tenders from local council buyers, closing by 31 Oct 2026',
       href: '/search/?kind=tender&tier=council&closing_before=2026-10-31',
     });
   });

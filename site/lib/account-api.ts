@@ -15,6 +15,16 @@ export type Reply<T> = { ok: true; value: T } | { ok: false; status: number; det
 
 const ErrorReply = z.object({ detail: z.string() });
 
+// Sentences of an API refusal meant for a program, not a person on the site: routes, headers, keys.
+const FOR_PROGRAMS = /\/v1\/|\bSvc-|Idempotency-Key|Bearer|\bheader\b/;
+
+/** The API's refusal as a reader of the site should read it: the sentences about routes and headers left out. */
+export function forReaders(detail: string): string {
+  const sentences = detail.split(/(?<=[.!?])\s+/);
+  const kept = sentences.filter((sentence) => !FOR_PROGRAMS.test(sentence));
+  return kept.length === 0 ? detail : kept.join(' ');
+}
+
 /** Calls the API and reads its reply with `schema`; never throws. */
 export async function callApi<T>(schema: z.ZodMiniType<T>, path: string, init: { method?: string; body?: unknown } = {}): Promise<Reply<T>> {
   let response: Response;
@@ -31,7 +41,7 @@ export async function callApi<T>(schema: z.ZodMiniType<T>, path: string, init: {
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const refusal = ErrorReply.safeParse(body);
-    return { ok: false, status: response.status, detail: refusal.success ? refusal.data.detail : `The service answered ${response.status}. Try again in a minute.` };
+    return { ok: false, status: response.status, detail: refusal.success ? forReaders(refusal.data.detail) : `The service answered ${response.status}. Try again in a minute.` };
   }
   const read = schema.safeParse(body);
   if (!read.success) return { ok: false, status: response.status, detail: 'The service sent a reply this page cannot read. Reload the page and try again.' };

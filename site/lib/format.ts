@@ -175,3 +175,10 @@ export function bytes(size: number): string {
   const mb = size / 1024 / 1024;
   return `${(mb < 10 ? megabytes : kilobytes).format(mb)} MB`;
 }
+
+const ISO_DAY_IN_TEXT = /\b(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+
+/** Text the service wrote (evidence, a field's value) with each ISO date in it as people write dates: "2 Jun 2026". */
+export function plainDates(text: string): string {
+  return text.replace(ISO_DAY_IN_TEXT, (_, date: string) => day(date));
+}

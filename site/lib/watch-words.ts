@@ -3,6 +3,7 @@
 // them (data/watches/criteria.ts); a buyer watch names its buyer once the page has looked the name up.
 import { day, plural } from './format.ts';
 import { jurisdictionName, tradeName } from './places.ts';
+import { tierName } from '../../lib/glossary.ts';
 
 export interface WatchWords {
   text: string;
@@ -25,7 +26,7 @@ function filterPhrases(criteria: Record<string, unknown>): string[] {
   const trade = text(criteria['trade']);
   if (trade) phrases.push(`in the trade ${tradeName(trade)}`);
   const tier = text(criteria['tier']);
-  if (tier) phrases.push(`from ${tier} buyers`);
+  if (tier) phrases.push(`from ${tierName(tier).toLowerCase()} buyers`);
   const buyer = text(criteria['buyer']);
   if (buyer) phrases.push(`from ${buyer}`);
   const category = text(criteria['category']);
