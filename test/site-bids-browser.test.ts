@@ -98,7 +98,7 @@ for (const width of [390, 1280]) {
     await profileRefused.waitFor();
     assert.match((await profileRefused.textContent())!, /abn/i, 'a refused ABN shows the API\'s detail');
     assert.equal(await page.locator('[data-members] li').count(), 1);
-    assert.match((await page.locator('[data-members] li').textContent())!, new RegExp(`^${email}owner`));
+    assert.match((await page.locator('[data-members] li').textContent())!, new RegExp(`^${email}Owner, joined `));
 
     await page.getByLabel('Add a document').setInputFiles({
       name: 'capability-statement.txt',
@@ -132,7 +132,7 @@ for (const width of [390, 1280]) {
     assert.equal(await page.getByRole('link', { name: 'Your bids' }).getAttribute('href'), '/account/bids/');
     await page.getByRole('link', { name: 'Your organisations' }).click();
     await page.getByRole('link', { name: company }).waitFor();
-    assert.match((await page.locator('[data-orgs] li').textContent())!, /You are owner/);
+    assert.match((await page.locator('[data-orgs] li').textContent())!, /Owner, joined /);
     await checkPage(page, 'orgs', width);
 
     // A bid for a tender of the release, from the tender page's "Prepare a bid".
