@@ -183,3 +183,22 @@ test('the check page at both widths: no console error, no serious axe violation,
     await page.close();
   }
 });
+
+test('"Anywhere in Australia" keeps New Zealand out of the tenders and of the buyer and trade pages found by name', async () => {
+  const { page, problems } = await site.openPage(1280);
+  const pagesFound = async (query: string) => {
+    await page.goto(`${site.server.url}/search/?${query}`);
+    await page.locator('#search-status').filter({ hasText: /match|No open/ }).waitFor();
+    await page.waitForFunction(() => !['', 'Searching pages…'].includes(document.getElementById('pages-status')?.textContent ?? '') || document.querySelectorAll('#pages-results li').length > 0);
+    assert.doesNotMatch((await page.locator('#pages-status').textContent()) ?? '', /failed/, `the page search ran for ${query}`);
+    return page.locator('#pages-results a').evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+  };
+  const australia = await pagesFound('q=ministry');
+  assert.ok(australia.every((path) => !path.startsWith('/buyers/nz-')), `no New Zealand page: ${australia.join(' ')}`);
+  const tenders = await page.locator('#search-results li .meta').allTextContents();
+  assert.ok(tenders.every((about) => !about.includes('New Zealand')), 'no New Zealand tender');
+  const newZealand = await pagesFound('q=ministry&jurisdiction=NZ');
+  assert.ok(newZealand.some((path) => path.startsWith('/buyers/nz-')), `New Zealand's pages when New Zealand is asked for: ${newZealand.join(' ')}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
