@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { JURISDICTIONS, isJurisdiction } from '../lib/jurisdictions.ts';
-import { buyerDetails, listBuyers } from '../data/intelligence/buyers.ts';
+import { buyerDetails } from '../data/intelligence/buyers.ts';
 import { ANONYMOUS, attributions, readRegistry, type IntelContext } from '../data/intelligence/context.ts';
 import { grantsSummary } from '../data/intelligence/grants.ts';
 import { jurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
@@ -29,7 +29,7 @@ export interface SiteJsonResult {
   files: string[];
 }
 
-/** Listed buyers whose details are read together: enough to make the per-query cost small, few enough to keep memory flat. */
+/** Buyers whose details are read together: enough to make the per-query cost small, few enough to keep memory flat. */
 const BUYER_BATCH = 500;
 
 // Instants as the API writes them (UTC, milliseconds), so a twin equals the API reply byte for byte.
@@ -58,18 +58,17 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
   for (const jurisdiction of JURISDICTIONS) {
     await write(`states/${jurisdictionSlug(jurisdiction)}.json`, await jurisdictionIntelligence(ctx, jurisdiction, ANONYMOUS));
   }
-  // A page per listed buyer (the spec's listing rule), named by its slug. Details are read a batch of
-  // buyers at a time (a few set-based queries each) rather than buyer by buyer.
-  for (const country of ['AU', 'NZ'] as const) {
-    const listed = (await listBuyers(ctx, country, 'count')).buyers;
-    for (let start = 0; start < listed.length; start += BUYER_BATCH) {
-      const batch = listed.slice(start, start + BUYER_BATCH);
-      const details = await buyerDetails(ctx, batch.map((buyer) => buyer.buyer_key), ANONYMOUS);
-      for (const { buyer_key, slug } of batch) {
-        const detail = details.get(buyer_key);
-        if (!detail) throw new Error(`listed buyer ${buyer_key} has no detail`);
-        await write(`buyers/${slug}.json`, detail);
-      }
+  // A page per buyer that has published anything (a tender, an award or a plan), named by its slug: the
+  // spec's listing rule chooses the cohort of GET /v1/awards/buyers, not which buyers a reader can look up.
+  // Details are read a batch of buyers at a time (a few set-based queries each) rather than buyer by buyer.
+  const buyers = await ctx.store.all<{ buyer_key: string; slug: string }>('SELECT buyer_key, slug FROM buyers ORDER BY buyer_key');
+  for (let start = 0; start < buyers.length; start += BUYER_BATCH) {
+    const batch = buyers.slice(start, start + BUYER_BATCH);
+    const details = await buyerDetails(ctx, batch.map((buyer) => buyer.buyer_key), ANONYMOUS);
+    for (const { buyer_key, slug } of batch) {
+      const detail = details.get(buyer_key);
+      if (!detail) throw new Error(`buyer ${buyer_key} has no detail`);
+      await write(`buyers/${slug}.json`, detail);
     }
   }
   const trades = await tradePairs(ctx);

@@ -27,7 +27,8 @@ test('tenders and awards, each list followed to its second page by its "Records:
   assert.equal(crawl.failed, false);
   assert.deepEqual(crawl.invalid, []);
   assert.deepEqual(crawl.warnings, [
-    `${ORIGIN}/tenders/open?page=2: read 5 of the 27 records the list counts over 2 pages`,
+    `${ORIGIN}/tenders/open?page=1: left out the portal's practice notice "SUPPLIER Tenders ACT Practice ATM" (99999.8): it is not a tender`,
+    `${ORIGIN}/tenders/open?page=2: read 6 of the 27 records the list counts over 2 pages`,
     `${ORIGIN}/contract/search?preset=recentlyAwarded&page=2: read 3 of the 26 records the list counts over 2 pages`,
   ], 'the fixture pages are trimmed to a few rows, and the crawl says so');
   assert.deepEqual(tenders.map((record) => record.reference).sort(), ['CLR-N2300-PANEL', 'PICE0012299', 'PICM0011611', 'PIMA0014211', 'SL20260630']);
@@ -44,7 +45,12 @@ test('the real single-page footer "Records: 22" is one page, and a page carrying
   const root = await editedFixtures(t, source.id, (dir) => replaceIn(join(dir, 'tenders-open-page-1.html'), /<div class="paging">[\s\S]*?<\/div>/, '<p class="paging">Records: 22 </p>'));
   const single = await crawlOnFixtures(source, { root });
   assert.deepEqual(single.requests.map((request) => request.path).filter((path) => path.startsWith('/tenders/open')), ['/tenders/open?page=1']);
-  assert.ok(single.warnings.includes(`${ORIGIN}/tenders/open?page=1: read 4 of the 22 records the list counts over 1 page`), single.warnings.join('\n'));
+  assert.ok(single.warnings.includes(`${ORIGIN}/tenders/open?page=1: read 5 of the 22 records the list counts over 1 page`), single.warnings.join('\n'));
+});
+
+test('the portal\'s practice notice, listed among the open tenders, is never read as a tender', () => {
+  assert.ok(!tenders.some((record) => /practice/i.test(record.title) || record.reference === '99999.8'), 'no practice tender');
+  assert.ok(!crawl.requests.some((request) => request.path === '/tender/view?id=224403'), 'its page is not fetched');
 });
 
 test('PIMA0014211 is read from the real Tenders ACT capture', () => {

@@ -26,4 +26,6 @@ export default tenderSearchSource({
   },
   openTenders: TENDERSEARCH_LISTS.openTenders,
   recentAwards: TENDERSEARCH_LISTS.recentAwards,
+  // The practice entry of the real open-tender list capture (RFx 99999.8, "Other Arrangements", open 2019 to 2030).
+  practiceTitles: [/\bTenders ACT Practice\b/i],
 });

@@ -97,7 +97,7 @@ test('close times are ACT local time, on either side of the daylight-saving chan
 });
 
 test('estimated values are kept as published, and absent when the page leaves them blank', () => {
-  assert.equal(atm('DCCEEW-2026-3310').value_text, '$1,234,567.00 (inc GST)');
+  assert.equal(atm('DCCEEW-2026-3310').value_text, '$480,000.00 (inc GST)');
   assert.equal(atm('PROC-9177459').value_text, null);
   assert.equal(atm('SRA-2026-011').value_text, null);
   assert.equal(atm('PROC-9177459').category, '70140000');

@@ -94,7 +94,7 @@ test('close times are ACT local time, either side of daylight saving (4 October)
 });
 
 test('the total amount available is kept as published; rounds that state none, or only a per-grant range, have no value', () => {
-  assert.equal(grant('GO8603').value_text, '$1,234,567.00 (inc GST)');
+  assert.equal(grant('GO8603').value_text, '$2,500,000.00');
   assert.equal(grant('GO8611').value_text, '$4,500,000.00');
   assert.equal(grant('GO8622').value_text, '$22,800,000.00');
   assert.equal(grant('GO8616').value_text, null, 'an Estimated Grant Value range is not a total');

@@ -150,7 +150,7 @@ describe('au_qld_qtenders on its fixtures', () => {
     assert.equal(standing.title, 'Pre-qualified Supplier Arrangement – Traffic Management Services (Standing Offer)');
     assert.equal(
       standing.summary,
-      'Applications are accepted on an ongoing basis – there is no closing date. Estimated arrangement value: $1,234,567.00 (inc GST) over the initial term. Works include traffic control & management on state\u2011controlled roads.',
+      'Applications are accepted on an ongoing basis – there is no closing date. Estimated arrangement value: $2,350,000.00 (inc GST) over the initial term. Works include traffic control & management on state\u2011controlled roads.',
     );
     assert.equal(standing.published_date, '2026-09-02'); // opens 2026-09-01T22:30:00 UTC
   });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import source from './au_wa_tenders.ts';
+import source, { WA_PRACTICE_TITLES } from './au_wa_tenders.ts';
+import { isPracticeNotice } from './_platforms/tendersearch.ts';
 import { crawlOnFixtures } from '../test/helpers/crawl-fixtures.ts';
 
 test('robots.txt disallows both lists: the source is robots_refused and nothing but robots.txt is requested', async () => {
@@ -22,4 +23,12 @@ test('the start requests are the real WA list paths, on the platform family', ()
     ['/watenders/contract/list.action', 'AWARD_LIST'],
   ]);
   assert.deepEqual(source.kinds, ['tender', 'award']);
+});
+
+test('its demonstration notice DEMOTENDER is recognised as no tender; real titles are not', () => {
+  assert.equal(isPracticeNotice('DEMOTENDER', WA_PRACTICE_TITLES), true);
+  assert.equal(isPracticeNotice('Demo Tender - do not respond', WA_PRACTICE_TITLES), true);
+  for (const title of ['Demolition of the Old Pump Station', 'Tender for demountable classrooms', 'General Practice Services Panel']) {
+    assert.equal(isPracticeNotice(title, WA_PRACTICE_TITLES), false, title);
+  }
 });

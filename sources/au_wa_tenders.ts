@@ -1,5 +1,8 @@
 import { tenderSearchSource } from './_platforms/tendersearch.ts';
 
+/** WA lists a demonstration notice titled DEMOTENDER among its open tenders (issue 29); no capture of it is public. */
+export const WA_PRACTICE_TITLES = [/\bDEMO ?TENDER\b/i];
+
 export default tenderSearchSource({
   id: 'au_wa_tenders',
   tag: 'WA',
@@ -23,4 +26,5 @@ export default tenderSearchSource({
   // The lists as WA serves them (research 1.6, whatnick wa_source.go); robots.txt refuses both.
   openTenders: '/watenders/tender/search/tender-search.do?action=do-advanced-tender-search',
   recentAwards: '/watenders/contract/list.action',
+  practiceTitles: WA_PRACTICE_TITLES,
 });

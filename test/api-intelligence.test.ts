@@ -147,7 +147,7 @@ describe('GET /v1/intelligence/summary', () => {
     assert.equal(body.expiring_12m, 4, 'NSW-A1, NSW-A2, CN-FIN-1 and the Hobart contract ending on 30 September 2026; the earlier Hobart ones have ended');
     assert.equal(body.planned_quarter, 0);
     assert.equal(body.sources_total, 6);
-    assert.deepEqual(body.countries, [{ country: 'AU', open_now: 1 }, { country: 'NZ', open_now: 0 }]);
+    assert.deepEqual(body.countries, [{ country: 'AU', open_now: 1, grants_open: 3 }, { country: 'NZ', open_now: 0, grants_open: 0 }]);
     assert.equal(body.by_jurisdiction.length, 10);
     assert.deepEqual(body.by_jurisdiction.find((j: Json) => j.jurisdiction === 'AU-NSW'), { jurisdiction: 'AU-NSW', name: 'New South Wales', open_now: 1, expiring_12m: 2, planned_quarter: 0 });
     assert.ok(body.previews.expiring.length > 0);

@@ -71,7 +71,7 @@ for (const width of [390, 1280]) {
 
     await page.goto(`${site.server.url}/buyers/${buyer.slug}/`);
     const watch = page.getByRole('link', { name: 'Sign in to watch this buyer' });
-    assert.equal(await watch.getAttribute('href'), `/account/sign-in/?next=${encodeURIComponent(`/buyers/${buyer.slug}/`)}`);
+    assert.equal(await watch.getAttribute('href'), `/account/sign-in/?next=${encodeURIComponent(`/buyers/${buyer.slug}/?then=watch`)}`, 'signing in comes back to finish the watch');
     await page.waitForLoadState('networkidle');
     assert.equal(await page.getByRole('button', { name: 'Watch this buyer' }).isVisible(), false);
 
@@ -108,13 +108,14 @@ for (const width of [390, 1280]) {
     assert.equal(await sent.textContent(), `We sent a sign-in link to ${email}. Open it in this browser within 15 minutes: it works once.`);
 
     await page.goto(await emailedLink(email));
-    await page.waitForURL(`**/buyers/${buyer.slug}/`);
+    // Back signed in, the watch asked for before signing in is saved without a second click, and the address forgets the request.
+    await page.waitForURL(`**/buyers/${buyer.slug}/**`);
     const save = page.getByRole('button', { name: 'Watch this buyer' });
-    await save.click();
     const done = page.locator('[data-watch-done]');
     await done.waitFor();
     assert.equal(await done.textContent(), `Saved: you watch this buyer. You get a daily email when ${buyer.name} has something new. See or remove it on your account.`);
     assert.equal(await done.getByRole('link', { name: 'your account' }).getAttribute('href'), '/account/');
+    assert.equal(new URL(page.url()).search, '', 'the address no longer asks to watch');
     await checkPage(page, 'buyer-watched', width, ['scrollable-region-focusable']);
     await page.reload();
     await done.waitFor();

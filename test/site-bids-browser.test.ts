@@ -85,7 +85,7 @@ for (const width of [390, 1280]) {
     await page.waitForURL('**/account/orgs/org/?id=org_*');
     const orgId = new URL(page.url()).searchParams.get('id')!;
     await page.getByRole('heading', { level: 1, name: company }).waitFor();
-    assert.equal(await page.locator('[data-org-role]').textContent(), 'You are owner here.');
+    assert.equal(await page.locator('[data-org-role]').textContent(), 'Your role here: Owner.');
     await page.getByLabel('ABN').fill('51 824 753 556');
     await page.getByLabel('Region').selectOption('AU-NSW');
     await page.getByLabel('What it does').fill('We install and support vehicle telematics and GPS fleet tracking for councils and state agencies, with 24/7 support from Sydney.');
@@ -98,7 +98,7 @@ for (const width of [390, 1280]) {
     await profileRefused.waitFor();
     assert.match((await profileRefused.textContent())!, /abn/i, 'a refused ABN shows the API\'s detail');
     assert.equal(await page.locator('[data-members] li').count(), 1);
-    assert.match((await page.locator('[data-members] li').textContent())!, new RegExp(`^${email}owner`));
+    assert.match((await page.locator('[data-members] li').textContent())!, new RegExp(`^${email}Owner, joined `));
 
     await page.getByLabel('Add a document').setInputFiles({
       name: 'capability-statement.txt',
@@ -122,7 +122,7 @@ for (const width of [390, 1280]) {
     assert.equal(await page.locator('[data-library] li').count(), 1);
 
     await page.getByLabel('Invite someone by email').fill(`colleague-${width}@example.com`);
-    assert.deepEqual(await page.getByLabel('As', { exact: true }).locator('option').allTextContents(), ['owner', 'admin', 'member', 'viewer'], 'an owner may invite at any role');
+    assert.deepEqual(await page.getByLabel('As', { exact: true }).locator('option').allTextContents(), ['Owner', 'Administrator', 'Member', 'Viewer'], 'an owner may invite at any role');
     await page.getByRole('button', { name: 'Send the invitation' }).click();
     await page.locator('[data-invite-done]').filter({ hasText: `Invitation emailed to colleague-${width}@example.com as member; the link works until ` }).waitFor();
     await checkPage(page, 'org', width);
@@ -132,7 +132,7 @@ for (const width of [390, 1280]) {
     assert.equal(await page.getByRole('link', { name: 'Your bids' }).getAttribute('href'), '/account/bids/');
     await page.getByRole('link', { name: 'Your organisations' }).click();
     await page.getByRole('link', { name: company }).waitFor();
-    assert.match((await page.locator('[data-orgs] li').textContent())!, /You are owner/);
+    assert.match((await page.locator('[data-orgs] li').textContent())!, /Owner, joined /);
     await checkPage(page, 'orgs', width);
 
     // A bid for a tender of the release, from the tender page's "Prepare a bid".
@@ -304,7 +304,7 @@ for (const width of [390, 1280]) {
     assert.equal(await viewer.page.getByLabel('The link from the invitation email').inputValue(), invitation);
     await viewer.page.getByRole('button', { name: 'Accept the invitation' }).click();
     await viewer.page.waitForURL(`**/account/orgs/org/?id=${org.org_id}`);
-    await viewer.page.locator('[data-org-role]').filter({ hasText: 'You are viewer here.' }).waitFor();
+    await viewer.page.locator('[data-org-role]').filter({ hasText: 'Your role here: Viewer.' }).waitFor();
     assert.equal(await viewer.page.getByRole('button', { name: 'Upload' }).isVisible(), false);
     assert.equal(await viewer.page.getByRole('button', { name: 'Send the invitation' }).isVisible(), false);
     await viewer.page.goto(`${site.server.url}${bidPage}`);

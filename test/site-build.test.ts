@@ -17,6 +17,7 @@ import { browseRelease } from './helpers/site-browser.ts';
 import { crawlSite, sitemapPaths } from './helpers/site-pages.ts';
 import { fixtureSiteRelease, type SiteRelease } from './helpers/site-release.ts';
 import { rowsAt } from '../site/lib/csv.ts';
+import { rawWords } from './helpers/plain-words.ts';
 
 let release: SiteRelease;
 let pages: string[];
@@ -160,19 +161,21 @@ test('every page with figures says when they were computed and which sources the
   for (const file of dataPages) {
     const $ = await html(file);
     assert.equal($('.provenance time').attr('datetime'), computedAt, `${urlOf(file)} shows computed_at`);
-    assert.match($('.provenance').text(), /Covers \d+ sources? read tonight:|No source (holds data|of this page was read)/, `${urlOf(file)} names its sources`);
+    assert.match($('.provenance').text().replace(/\s+/g, ' '), /Figures of .+?, from (\d+ sources|[^;.]+?)[;.]|from no registered source/, `${urlOf(file)} names its sources`);
     const twin = $('link[rel="alternate"][type="application/json"]').attr('href');
     assert.ok(twin && (await fileFor(twin)), `${urlOf(file)} links its JSON twin`);
   }
 });
 
-/** What a reader sees of a page: its text without scripts, styles and code (names shown as names). */
+/** What a reader sees or hears of a page: its text and the labels a screen reader reads, without scripts, styles and code (names shown as names). */
 async function visibleText(file: string): Promise<string> {
   const $ = await html(file);
   $('script, style, code').remove();
   // Text node by text node, so that words of adjacent elements ("1" and "contracts") stay apart.
   const texts = $('body').find('*').contents().filter((_, node) => node.type === 'text').map((_, node) => $(node).text()).get();
-  return texts.join(' ').replace(/\s+/g, ' ');
+  const labels = $('body [aria-label], body [title], body [placeholder], body [alt]').map((_, element) =>
+    ['aria-label', 'title', 'placeholder', 'alt'].map((name) => $(element).attr(name) ?? '').join(' ')).get();
+  return [...texts, ...labels].join(' ').replace(/\s+/g, ' ');
 }
 
 /** Each match of `pattern` in the site's visible text, as "page: match". */
@@ -197,8 +200,10 @@ test('money, dates and counts read as people write them', async () => {
   assert.match(home, /\$\d{1,3}(,\d{3})+/, 'the home page shows money as $1,234,567');
 });
 
-test('no internal names reach readers: no field names or quarter ids in visible text', async () => {
-  assert.deepEqual(await findInSite(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g), [], 'no snake_case identifiers outside code');
+test('no internal names reach readers: no field names, codes, program values, raw dates, header names or quarter ids in visible text', async () => {
+  const found: string[] = [];
+  for (const file of pages) for (const word of rawWords(await visibleText(file))) found.push(`${urlOf(file)}: ${word}`);
+  assert.deepEqual(found, [], 'every page in plain words (test/helpers/plain-words.ts)');
   assert.deepEqual(await findInSite(/\b\d{4}Q[1-4]\b/g), [], 'quarters read as months ("Jul–Sep 2026")');
   assert.deepEqual(await findInSite(/listing rule|\bBasis\b/g), [], 'no internal rule names');
   assert.deepEqual(await findInSite(/(?<![\d.])(?:\d{4,}\.\d{2}|0\.\d{2,})(?![\d.])/g), [], 'no raw amounts or fractions ("19800.00", "0.9333"); references such as 2026.29377 are names');
@@ -302,18 +307,62 @@ test('every headline figure links its exact rule on the definitions page, which 
   assert.match(dictionary, /\/definitions\//, 'data/README.md links the definitions page');
 });
 
-test('"Covers" counts only the sources read tonight and names the others with the reason', async () => {
-  const { sources } = JSON.parse(await readFile((await fileFor('/sources.json'))!, 'utf8')) as { sources: { name: string; status: string }[] };
-  const read = sources.filter((s) => s.status === 'ok' || s.status === 'empty');
-  const unread = sources.filter((s) => !read.includes(s));
+test('the coverage line counts only the sources read tonight and names the others with the reason', async () => {
+  const { sources } = JSON.parse(await readFile((await fileFor('/sources.json'))!, 'utf8')) as { sources: { name: string; status: string; kinds: string[] }[] };
+  const records = sources.filter((s) => s.kinds.some((kind) => ['tender', 'grant', 'award', 'plan'].includes(kind)));
+  const read = records.filter((s) => s.status === 'ok' || s.status === 'empty');
+  const unread = records.filter((s) => !read.includes(s));
   assert.ok(unread.some((s) => s.status === 'robots_refused') && unread.some((s) => s.status === 'login_walled'), 'the fixture night has sources it could not read');
-  const provenance = (await html('index.html'))('.provenance').text().replace(/\s+/g, ' ');
-  assert.match(provenance, new RegExp(`Covers ${read.length} sources read tonight:`));
-  const notRead = /Not read tonight: (.*?)\. How sources/.exec(provenance)?.[1] ?? '';
+  const $home = await html('index.html');
+  const provenance = $home('.provenance').text().replace(/\s+/g, ' ');
+  assert.match(provenance, new RegExp(`from ${read.length} sources; not read:`), 'registers and sanctions lists are no source of tenders, contracts or plans');
+  const notRead = /not read: (.*?)\. Which/.exec(provenance)?.[1] ?? '';
   for (const source of unread) assert.ok(notRead.includes(source.name), `${source.name} (${source.status}) is named as not read`);
   for (const source of read) assert.ok(!notRead.includes(`${source.name} (`), `${source.name} was read`);
   assert.match(notRead, /needs a login/);
   assert.match(notRead, /refused by robots\.txt/);
+  const details = $home('.provenance details').text();
+  for (const source of read) assert.ok(details.includes(source.name), `${source.name} is named one click away`);
+});
+
+test('one set of numbers: each state page\'s coverage names the sources a search of that state covers, and the home and state figures are the search totals', async () => {
+  const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
+  try {
+    const app = createApp({ store, burst: false });
+    const search = async (query: string) => (await (await app.request(`/v1/tenders?limit=1&${query}`)).json()) as { total: number; coverage: { sources_total: number; sources_empty: { source: string; status: string }[] } };
+    const { sources } = JSON.parse(await readFile((await fileFor('/sources.json'))!, 'utf8')) as { sources: { id: string; name: string }[] };
+    const nameOf = new Map(sources.map((s) => [s.id, s.name]));
+    let compared = 0;
+    for (const file of pages.filter((f) => /^states\/[a-z]+\/index\.html$/.test(f) && f !== 'states/index.html')) {
+      const slug = file.split('/')[1]!;
+      const twin = JSON.parse(await readFile((await fileFor(`/states/${slug}.json`))!, 'utf8')) as { jurisdiction: string; open_tenders: number };
+      if (twin.jurisdiction === 'AU') continue; // the federal page lists federal tenders alone; a search of AU spans every state
+      const reply = await search(`jurisdiction=${twin.jurisdiction}&kind=tender`);
+      assert.equal(twin.open_tenders, reply.total, `${slug}: the open figure is the search's total`);
+      const line = (await html(file))('.provenance').text().replace(/\s+/g, ' ');
+      const tenderSources = (await search(`jurisdiction=${twin.jurisdiction}`)).coverage;
+      const unread = tenderSources.sources_empty.filter((s) => s.status !== 'ok' && s.status !== 'empty').map((s) => s.source);
+      for (const source of unread) assert.ok(line.includes(`${nameOf.get(source)} (`), `${slug}: ${source}, not read, is named as not read`);
+      compared += 1;
+    }
+    assert.ok(compared >= 8, `state pages compared (${compared})`);
+    const nsw = (await html('states/nsw/index.html'))('.provenance').text();
+    for (const name of ['buy.nsw opportunities', 'VendorPanel public tenders', 'Tenderlink council tenders']) assert.ok(nsw.includes(name), `NSW covers ${name}`);
+    const home = JSON.parse(await readFile((await fileFor('/index.json'))!, 'utf8')) as { countries: { country: string; open_now: number; grants_open: number }[] };
+    const figure = async (label: string) => Number((await html('index.html'))(`.figures li:has(.label:contains("${label}")) .value`).first().text().replace(/,/g, ''));
+    assert.equal(await figure('tenders open in Australia'), (await search('kind=tender')).total, 'home: open tenders in Australia = a search of tenders anywhere in Australia');
+    assert.equal(await figure('tenders open in New Zealand'), (await search('kind=tender&jurisdiction=NZ')).total);
+    assert.equal(await figure('grant rounds open in Australia'), (await search('kind=grant')).total);
+    assert.equal(home.countries.find((c) => c.country === 'AU')!.open_now, (await search('kind=tender')).total);
+  } finally {
+    await store.close();
+  }
+});
+
+test('practice notices and the fixtures\' test amount never reach a page', async () => {
+  assert.deepEqual(await findInSite(/Practice ATM|DEMOTENDER/gi), [], 'no practice or demonstration notice is shown');
+  // The definitions page writes $1,234,567 as its example of how money reads.
+  assert.deepEqual((await findInSite(/\$1,234,567\b/g)).filter((hit) => !hit.startsWith('/definitions/')), [], 'the test figure left in fixtures is gone');
 });
 
 test('each page with its stylesheets stays within 100 KB', async () => {
@@ -501,7 +550,7 @@ test('each open tender page lists the other open tenders of its trade and state 
     const $ = await html(`tenders/${tender.page_key}/index.html`);
     const heading = $('main h2').filter((_, h) => $(h).text().startsWith('Other open tenders'));
     assert.equal(heading.length, 1, `${tender.page_key} has the section`);
-    const shown = heading.next('ul').find('a').map((_, a) => $(a).attr('href')).get();
+    const shown = heading.next('ol').find('.title a').map((_, a) => $(a).attr('href')).get();
     assert.deepEqual(shown, expected, `${tender.page_key}: similar open tenders`);
     listed += shown.length;
   }

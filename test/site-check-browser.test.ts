@@ -2,6 +2,7 @@
 // real checkers: a person pastes prose for the AI-text estimate and drops a small PDF on the warrant checker,
 // watches the streamed progress and reads the result with its report links; a refusal shows the reply's
 // `detail`. No console errors or failed requests on the way; no serious axe violation; no sideways scroll at 390 px.
+import { riskBandName } from '../lib/glossary.ts';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -50,11 +51,11 @@ test('pasted prose gets an AI-text estimate with streamed progress, at 390 px', 
   const log = await page.locator('#check-log li').allTextContents();
   assert.match(log.join('\n'), /^Received document \(\d+ KB\)\.$/m, 'the received event is shown');
   assert.match(log.join('\n'), /^Working: .+, \d+\.\d s so far\.$/m, 'a working heartbeat is shown with its stage and time');
-  assert.match((await heading.textContent())!, /^Leans (ai|likely ai|uncertain|likely human|human)$/);
+  assert.match((await heading.textContent())!, /^(Written by AI|Likely written by AI|Could be either|Likely written by a person|Written by a person)$/, 'the lean in words');
   assert.match((await page.locator('#check-result dd').first().textContent())!, /^\d+%$/, 'the probability is shown');
   assert.match((await page.locator('#check-result').textContent())!, /Words read\d+ words/);
   assert.match((await page.locator('#check-result').textContent())!, /LimitationsAlways|Limitations.+AUROC/s);
-  assert.match((await page.locator('#check-status').textContent())!, /^Done in \d+\.\d s: Leans /);
+  assert.match((await page.locator('#check-status').textContent())!, /^Done in \d+\.\d s: (Written|Likely|Could)/);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'check-result', 'focus moves to the result');
 
   await saveScreenshot(page, 'check-ai-text-390');
@@ -97,7 +98,7 @@ test('a dropped PDF gets a warrant with its signals and report links; axe finds 
   ]);
   assert.equal((await page.request.get(`${permalink}?format=md`)).headers()['content-type'], 'text/markdown; charset=utf-8');
   assert.equal((await page.request.get(`${permalink}/report.pdf`)).headers()['content-type'], 'application/pdf');
-  assert.equal(await page.locator('#check-result dd').first().textContent(), warrant.risk_band);
+  assert.equal(await page.locator('#check-result dd').first().textContent(), riskBandName(warrant.risk_band), 'the level in words');
   assert.match((await page.locator('#check-result h3').first().textContent())!, new RegExp(`^Signals \\(${warrant.signals.length}\\)$`));
   assert.ok((await page.locator('#check-result').textContent())!.includes(warrant.limitations));
   assert.deepEqual(await seriousViolations(page), [], 'axe on the result');

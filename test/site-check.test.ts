@@ -14,6 +14,7 @@ import { checkerById, CHECKERS, MAX_FILE_BYTES, requestFor, submissionProblem } 
 import { eventParser, readEvents } from '../site/lib/event-stream.ts';
 import { simplePdf, textLines } from './helpers/pdf-files.ts';
 import { makeDataDir } from './helpers/seed-release.ts';
+import { rawWords } from './helpers/plain-words.ts';
 
 const checker = (id: string) => checkerById(id)!;
 const file = (name: string) => new File(['%PDF-1.4'], name, { type: 'application/pdf' });
@@ -156,5 +157,22 @@ describe('resultView', () => {
     const references = view.sections.find((section) => section.title === 'References')!;
     assert.deepEqual(references.items[0]!.lines, reply.references[0]!.evidence);
     assert.ok(references.items[0]!.title.startsWith(reply.references[0]!.as_written));
+  });
+});
+
+describe('the check page\'s results in plain words', () => {
+  it('no internal name, code, program value or raw date in any checker\'s rendered result', () => {
+    const replies: [string, unknown][] = [
+      ['warrant', warrantSandboxReply('https://x.test')], ['references', referencesSandboxReply('https://x.test')], ['ai-text', aiTextSandboxReply()],
+      ['overlap', overlapSandboxReply()], ['extract', extractSandboxReply()], ['identity', identitySandboxReply()], ['pack', packSandboxReply()],
+      ['adverse-media', adverseMediaSandboxReply()], ['company', companySandboxReply()],
+    ];
+    const found: string[] = [];
+    for (const [id, reply] of replies) {
+      const view = resultView(id, reply);
+      const texts = [view.headline, ...view.facts.flat(), ...view.sections.flatMap((section) => [section.title, section.empty, ...section.items.flatMap((item) => [item.title, ...item.lines])]), view.limitations ?? ''];
+      for (const text of texts) for (const word of rawWords(text)) found.push(`${id}: ${word} in “${text.slice(0, 120)}”`);
+    }
+    assert.deepEqual(found, []);
   });
 });

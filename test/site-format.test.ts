@@ -27,6 +27,10 @@ test('a published value that is only a code and an amount reads as money; other 
   assert.equal(publishedValue('$50,000 - $100,000'), '$50,000 - $100,000');
   assert.equal(publishedValue('Up to $2M over three years'), 'Up to $2M over three years');
   assert.equal(publishedValue(null), '—');
+  assert.equal(publishedValue('From $400,000.00 to $1,200,000.00'), 'From $400,000 to $1,200,000', 'amounts in words read as money is written elsewhere');
+  assert.equal(publishedValue('$480,000.00 (inc GST)'), '$480,000 (inc GST)');
+  assert.equal(publishedValue('About NZ$95,000.50 a year'), 'About NZ$95,001 a year');
+  assert.equal(publishedValue('Between $1.5 million and $2m'), 'Between $1.5 million and $2m', 'scale words are left as written');
 });
 
 test('every month reads in three letters: Jun and Jul, never June, July or Sept', () => {

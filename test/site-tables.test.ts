@@ -8,13 +8,13 @@ import { rowsAt, toCsv } from '../site/lib/csv.ts';
 import { dayMonth } from '../site/lib/format.ts';
 import { compareKeys } from '../site/lib/table-sort.ts';
 
-test('a table\'s CSV holds its JSON rows, every field any row has, quoted as RFC 4180 says', () => {
+test('a table\'s CSV holds its JSON rows, every field any row has (its heading in words), quoted as RFC 4180 says', () => {
   const rows = [
     { title: 'Cleaning, "deep" and daily', value_amount: 19800, tags: ['a', 'b'] },
     { title: 'Line one\nline two', window: { from: '2026-09-25' }, value_amount: null },
   ];
   assert.equal(toCsv(rows), [
-    'title,value_amount,tags,window',
+    'Title,Value amount,Tags,Window',
     '"Cleaning, ""deep"" and daily",19800,a; b,',
     '"Line one\nline two",,,"{""from"":""2026-09-25""}"',
     '',

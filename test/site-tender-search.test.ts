@@ -91,19 +91,27 @@ describe('results in words', () => {
     ]);
   });
 
-  it('tells coverage in words: sources read, not read and why, and those that held nothing', () => {
-    const view = coverageView({
-      sources_total: 12,
-      sources_empty: [
-        { source: 'au_wa_tenders', status: 'robots_refused', why: 'robots.txt disallows the search pages' },
-        { source: 'au_sa_tenders', status: 'ok', why: 'no open notices tonight' },
-      ],
-      last_run: '2026-09-25T01:00:00.000Z',
-    }, { au_wa_tenders: 'Tenders WA' });
-    assert.equal(view.summary, 'Searched 11 sources of tenders and grants here, as read on the last run (25 Sep 2026, 11:00\u202fam AEST); 1 more could not be read; 1 held nothing. A search finds only what these sources publish.');
-    assert.deepEqual(view.empty, [
-      { source: 'au_wa_tenders', name: 'Tenders WA', words: 'refused by robots.txt', why: 'robots.txt disallows the search pages' },
-      { source: 'au_sa_tenders', name: 'au_sa_tenders', words: 'ok: it held no open notices', why: 'no open notices tonight' },
-    ]);
+  const row = (id: string, name: string, jurisdiction: string, tier: string, kinds: string[], status = 'ok', tender_count = 3) =>
+    ({ id, name, jurisdiction, tier, kinds, status, tender_count, award_count: 0, plan_count: 0 });
+  const registry = [
+    row('au_nsw_buy_nsw', 'buy.nsw opportunities', 'AU-NSW', 'state', ['tender']),
+    row('au_vendorpanel', 'VendorPanel public tenders', 'AU', 'council', ['tender']),
+    row('au_tenderlink', 'Tenderlink council tenders', 'AU', 'council', ['tender'], 'login_walled', 0),
+    row('au_federal_austender_atm', 'AusTender approaches to market', 'AU', 'federal', ['tender']),
+    row('au_nsw_contract_awards', 'buy.nsw contract award notices', 'AU-NSW', 'state', ['award'], 'ok', 0),
+  ];
+  const lastRun = '2026-09-25T01:00:00.000Z';
+
+  it('names the sources a search covered, by the rule the API counted them with, and those not read with why', () => {
+    const view = coverageView({ sources_total: 3, sources_empty: [{ source: 'au_tenderlink', status: 'login_walled', why: 'a supplier login' }], last_run: lastRun },
+      registry, { jurisdiction: 'AU-NSW' });
+    assert.equal(view.summary, 'Searched buy.nsw opportunities and VendorPanel public tenders; not read: Tenderlink council tenders (needs a login). Read on the last run, 25 Sep 2026, 11:00\u202fam AEST. A search finds only what these sources publish.');
+    assert.deepEqual(view.empty, [{ source: 'au_tenderlink', name: 'Tenderlink council tenders', words: 'needs a login' }]);
+  });
+
+  it('says when no source publishes what was asked for, and falls back to the API\'s count should the registry disagree', () => {
+    assert.equal(coverageView({ sources_total: 0, sources_empty: [], last_run: lastRun }, registry, { jurisdiction: 'NZ', kind: 'grant' }).summary,
+      'No registered source publishes grant rounds in New Zealand, so there was nothing to search.');
+    assert.match(coverageView({ sources_total: 7, sources_empty: [], last_run: lastRun }, registry, {}).summary, /^Searched 7 sources\./);
   });
 });

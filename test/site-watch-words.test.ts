@@ -10,7 +10,7 @@ describe('watchWords', () => {
       href: '/search/?q=cleaning&jurisdiction=AU-VIC&trade=cleaning&closing_within_days=30',
     });
     assert.deepEqual(watchWords('search', { kind: 'tender', tier: 'council', closing_before: '2026-10-31' }), {
-      text: 'Saved search: Tenders from council buyers, closing by 31 Oct 2026',
+      text: 'Saved search: Tenders from local council buyers, closing by 31 Oct 2026',
       href: '/search/?kind=tender&tier=council&closing_before=2026-10-31',
     });
   });
@@ -38,5 +38,14 @@ describe('watchWords', () => {
   it('says a signal filter in words, without a link (no page lists signals)', () => {
     assert.deepEqual(watchWords('signals', { kind: 'contract_expiry', jurisdiction: 'AU-QLD', q: 'fleet' }), { text: 'Signals: contracts ending matching “fleet”, in Queensland' });
     assert.deepEqual(watchWords('signals', {}), { text: 'Signals: every kind' });
+  });
+
+  it('names a tender watch by the tender\'s title and links its page', () => {
+    const key = 'a'.repeat(32);
+    assert.deepEqual(watchWords('tender', { page_key: key }, { name: 'Bridge inspection panel', path: `/tenders/${key}/` }), {
+      text: 'Changes to the closing date of “Bridge inspection panel”, and its closing',
+      href: `/tenders/${key}/`,
+    });
+    assert.deepEqual(watchWords('tender', { page_key: key }), { text: 'Changes to the closing date of a tender the release no longer holds', href: `/tenders/${key}/` });
   });
 });

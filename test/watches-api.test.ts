@@ -14,6 +14,7 @@ import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-r
 const COMPUTED_AT = '2026-06-01T12:00:00.000Z';
 const NOW = new Date('2026-06-01T13:00:00.000Z');
 const ROADS_BUYER = 'Transport for NSW';
+const ROADS_TENDER = tenderRow({ title: 'Road maintenance services', buyer: ROADS_BUYER, closing_date: '2026-07-01' });
 
 const CIVIL_HOME = '<html><head><title>Ridge Civil</title></head><body><h1>Civil construction</h1><p>Road construction, road resurfacing, ' +
   'bridge repairs, drainage and stormwater works, earthworks and asphalt paving for councils.</p></body></html>';
@@ -34,7 +35,7 @@ before(async () => {
   await seedRelease({
     dataDir,
     computedAt: COMPUTED_AT,
-    tenders: [tenderRow({ title: 'Road maintenance services', buyer: ROADS_BUYER, closing_date: '2026-07-01' })],
+    tenders: [ROADS_TENDER],
     sources: [sourceRow()],
   });
   store = await ReleaseStore.open({ dataDir, now: () => NOW, pollMs: 60_000, log: () => {} });
@@ -88,6 +89,7 @@ describe('POST /v1/tenders/watch', () => {
       { kind: 'buyer', criteria: { buyer_key: buyerKey('AU-NSW', ROADS_BUYER) } },
       { kind: 'signals', criteria: { kind: 'contract_expiry', jurisdiction: 'AU-QLD', window_after: '2026-07-01' } },
       { kind: 'grants', criteria: { q: 'community', jurisdiction: 'AU' } },
+      { kind: 'tender', criteria: { page_key: ROADS_TENDER.tender_key } },
     ];
     for (const body of bodies) {
       const response = await send('POST', '/v1/tenders/watch', person.headers, body);
@@ -148,6 +150,8 @@ describe('POST /v1/tenders/watch', () => {
       [{ kind: 'signals', criteria: { kind: 'rumour' } }, 422, /contract_expiry/],
       [{ kind: 'search', criteria: { source: 'au_nowhere_tenders' } }, 400, /source=au_nowhere_tenders/],
       [{ kind: 'buyer', criteria: { buyer_key: 'au-nsw-000000000000' } }, 400, /buyer_key=au-nsw-000000000000/],
+      [{ kind: 'tender', criteria: { page_key: 'Road maintenance' } }, 422, /page_key: must be a tender key/],
+      [{ kind: 'tender', criteria: { page_key: '0'.repeat(32) } }, 400, /page_key=0{32}: no tender has this key/],
       [{ kind: 'company', criteria: { url: 'https://intranet.local/' } }, 400, /could not be read.*intranet\.local is not a public internet address/],
     ];
     for (const [body, status, detail] of cases) {

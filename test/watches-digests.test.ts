@@ -117,3 +117,35 @@ test('daily and weekly email from seeded nights: only what is new, once a day, t
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a watched tender: an email when its closing date changes and when it closes, none on the nights between', async () => {
+  const dataDir = await makeDataDir();
+  const state = openStateDb(':memory:');
+  const sent: MailMessage[] = [];
+  const mailer: Mailer = { description: 'memory', async send(message) { sent.push(message); } };
+  const watched = (overrides: Partial<TenderSeed>) => tender('Bridge inspection panel', 1, { closing_date: '2026-06-05', ...overrides });
+  const night = async (at: number, seed: TenderSeed) => {
+    const computedAt = dayAt(at);
+    const release = await seedRelease({ dataDir, computedAt, releaseId: `tender-night-${at}`, tenders: [seed], sources: [sourceRow({ kinds: ['tender'] })] });
+    const before = sent.length;
+    await sendDigests({ dataDir, state, mailer, publicUrl: PUBLIC_URL, log: () => {}, release: { storePath: join(release.dir, 'store.duckdb'), computedAt, now: new Date(computedAt) } });
+    return sent.slice(before);
+  };
+  try {
+    const person = signIn(state, 'bidder@example.com');
+    const key = watched({}).tender_key;
+    assert.ok(saveWatch(state, person.accountId, WatchRequest.parse({ kind: 'tender', criteria: { page_key: key } }), dayAt(1), new Date()).saved);
+    assert.deepEqual(await night(2, watched({})), [], 'nothing changed: no email');
+    const moved = await night(3, watched({ closing_date: '2026-06-09', dates_changed_at: dayAt(3, 1) }));
+    assert.equal(moved.length, 1);
+    assert.match(moved[0]!.text, /Tender: Bridge inspection panel\n=+\nClosing date changed \(1\)\n- Bridge inspection panel\n  now closes 2026-06-09/);
+    assert.deepEqual(await night(4, watched({ closing_date: '2026-06-09', dates_changed_at: dayAt(3, 1) })), [], 'the change is told once');
+    const closed = await night(10, watched({ closing_date: '2026-06-09', dates_changed_at: dayAt(3, 1) }));
+    assert.equal(closed.length, 1);
+    assert.match(closed[0]!.text, /Closed \(1\)\n- Bridge inspection panel/);
+    assert.deepEqual(await night(11, watched({ closing_date: '2026-06-09', dates_changed_at: dayAt(3, 1) })), [], 'its closing is told once');
+  } finally {
+    state.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

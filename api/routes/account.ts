@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { orgsOf } from '../orgs/orgs.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
-import { AccountSchema } from '../schemas/account.ts';
+import { AccountSchema, SessionSchema } from '../schemas/account.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
 
@@ -26,10 +26,33 @@ const accountRoute = createRoute({
   },
 });
 
-/** GET /v1/account: the account of a signed-in session. */
+const sessionRoute = createRoute({
+  method: 'get',
+  path: '/v1/auth/session',
+  tags: ['Account'],
+  summary: 'Whether this browser is signed in',
+  description:
+    'Always 200: `signed_in` says whether the browser holds a live session, with its address and when it ends. ' +
+    'The site\'s pages ask this rather than GET /v1/account, so a reader who is not signed in meets no refusal.',
+  responses: {
+    200: { description: 'Signed in or not.', content: json(SessionSchema) },
+  },
+});
+
+/** GET /v1/account: the account of a signed-in session; GET /v1/auth/session: whether there is one. */
 export function accountRoutes(options: AccountRoutesOptions): OpenAPIHono<CallerEnv> {
   const { state } = options;
   const app = new OpenAPIHono<CallerEnv>();
+
+  app.openapi(sessionRoute, (c) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'session') return c.json({ signed_in: false }, 200);
+    const row = state.get<{ email: string; expires_at: string }>(
+      'SELECT a.email, s.expires_at FROM sessions s JOIN accounts a ON a.account_id = s.account_id WHERE s.session_hash = ?',
+      caller.sessionHash,
+    );
+    return c.json(row ? { signed_in: true, email: row.email, session_expires_at: row.expires_at } : { signed_in: false }, 200);
+  });
 
   app.openapi(accountRoute, (c) => {
     const caller = c.get('caller');

@@ -74,14 +74,14 @@ const saveRoute = createRoute({
   summary: 'Save a watch (daily email of what is new)',
   description:
     'Signed-in sessions only. Saves a search (the filters of GET /v1/tenders), a company profile (`url` or `example` as POST /v1/tenders/match), ' +
-    'a buyer (`buyer_key`), a signal filter (the filters of GET /v1/signals) or a grants search. ' +
+    'a buyer (`buyer_key`), a signal filter (the filters of GET /v1/signals), a grants search, or one tender (`page_key`: its closing date changing, and its closing). ' +
     `At most ${WATCHES_PER_KIND} of each kind. After each nightly run you get at most one email a day listing only what is new since your last one, ` +
     'none when nothing is new; saved searches also get a weekly round-up. Every email has a one-click stop link that needs no sign-in.',
   security: sessionOnly,
   request: { body: { required: true, content: json(WatchRequest) } },
   responses: {
     201: { description: 'The saved watch and when its email can next come.', content: json(WatchSchema) },
-    400: errorReply('A criterion names something the served release does not hold (a source id or buyer key), or a company website the SSRF guard refuses; `detail` says which.'),
+    400: errorReply('A criterion names something the served release does not hold (a source id, buyer key or tender key), or a company website the SSRF guard refuses; `detail` says which.'),
     401: needsSession,
     403: crossSite,
     409: errorReply(`You already hold ${WATCHES_PER_KIND} watches of this kind.`),
@@ -226,10 +226,13 @@ function sessionAccount(c: Context<CallerEnv>): string {
   return caller.accountId;
 }
 
-/** A sentence naming a source id or buyer key the served release does not hold, or null. */
+/** A sentence naming a source id, buyer key or tender key the served release does not hold, or null. */
 async function unknownReference(release: LoadedRelease, request: WatchRequest): Promise<string | null> {
   if ((request.kind === 'search' || request.kind === 'grants') && request.criteria.source !== undefined && !release.tenders.hasSource(request.criteria.source)) {
     return `Invalid body field criteria.source=${request.criteria.source}: no source has this id; GET /v1/tenders/sources lists them.`;
+  }
+  if (request.kind === 'tender' && release.tenders.get(request.criteria.page_key, new Date()) === null) {
+    return `Invalid body field criteria.page_key=${request.criteria.page_key}: no tender has this key; GET /v1/tenders gives each tender's page_key.`;
   }
   if (request.kind === 'buyer' && !(await releaseHoldsBuyer(release, request.criteria.buyer_key))) {
     return `Invalid body field criteria.buyer_key=${request.criteria.buyer_key}: no buyer has this key; GET /v1/awards/buyers and /v1/awards/buyers/lookup give keys.`;

@@ -143,3 +143,11 @@ export const PricingSchema = z
     }),
   })
   .openapi('Pricing');
+
+export const SessionSchema = z
+  .object({
+    signed_in: z.boolean(),
+    email: z.string().optional().openapi({ description: 'The signed-in address; absent when nobody is signed in.' }),
+    session_expires_at: isoInstant.optional().openapi({ description: 'When the session ends; absent when nobody is signed in.' }),
+  })
+  .openapi('Session');

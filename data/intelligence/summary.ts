@@ -16,7 +16,7 @@ export const IntelligenceSummary = z
     buyers_month: z.number().int().meta({ description: 'Buyers that published a tender or signed a contract in the last 30 days.' }),
     grants_open: z.number().int().meta({ description: 'Open grant rounds.' }),
     sources_total: z.number().int().meta({ description: 'Sources in the registry.' }),
-    countries: z.array(z.object({ country: z.enum(['AU', 'NZ']), open_now: z.number().int() })),
+    countries: z.array(z.object({ country: z.enum(['AU', 'NZ']), open_now: z.number().int(), grants_open: z.number().int() })),
     by_jurisdiction: z.array(z.object({
       jurisdiction: z.string(), name: z.string(), open_now: z.number().int(), expiring_12m: z.number().int(), planned_quarter: z.number().int(),
     })),
@@ -78,10 +78,10 @@ export async function intelligenceSummary(ctx: IntelContext): Promise<Intelligen
     buyers_month: recent?.buyers_month ?? 0,
     grants_open: sum((row) => row.grants_open),
     sources_total: ctx.registry.length,
-    countries: (['AU', 'NZ'] as const).map((country) => ({
-      country,
-      open_now: sum((row) => row.open_now, perJurisdiction.filter((row) => row.jurisdiction === country || row.jurisdiction.startsWith(`${country}-`))),
-    })),
+    countries: (['AU', 'NZ'] as const).map((country) => {
+      const within = perJurisdiction.filter((row) => row.jurisdiction === country || row.jurisdiction.startsWith(`${country}-`));
+      return { country, open_now: sum((row) => row.open_now, within), grants_open: sum((row) => row.grants_open, within) };
+    }),
     by_jurisdiction: JURISDICTIONS.map((jurisdiction) => {
       const row = byCode.get(jurisdiction);
       return { jurisdiction, name: JURISDICTION_NAMES[jurisdiction], open_now: row?.open_now ?? 0, expiring_12m: row?.expiring_12m ?? 0, planned_quarter: row?.planned_quarter ?? 0 };

@@ -11,6 +11,7 @@ import {
   type Tier,
 } from '../../lib/jurisdictions.ts';
 import { normaliseForKey } from '../../lib/text.ts';
+import { coverageOf, type Coverage } from '../../lib/coverage.ts';
 import { z } from 'zod';
 import { packed, textOf, type ByteSource, type IndexFileHandle } from './index-file.ts';
 import { DOCUMENTS_PER_TURN, TextIndex, TextIndexParts } from './text-index.ts';
@@ -156,16 +157,7 @@ export interface SearchOutcome {
   hits: TenderHit[];
 }
 
-export interface EmptySource {
-  source: string;
-  status: string;
-  why: string;
-}
-
-export interface Coverage {
-  sources_total: number;
-  sources_empty: EmptySource[];
-}
+export type { Coverage, EmptySource } from '../../lib/coverage.ts';
 
 export interface Strip {
   closing_48h: number;
@@ -425,17 +417,11 @@ export class TenderIndex {
    * jurisdiction, kind and source filters) and which of them hold nothing tonight, with the reason.
    */
   coverage(filters: TenderFilters): Coverage {
-    const kinds: readonly string[] = filters.kind === undefined ? TENDER_KINDS : [filters.kind];
-    const inScope = this.#sources.filter((source) => {
-      if (filters.source !== undefined && source.id !== filters.source) return false;
-      if (!source.kinds.some((kind) => kinds.includes(kind))) return false;
-      if (!isJurisdiction(source.jurisdiction)) return false;
-      return filters.jurisdiction === undefined ? source.jurisdiction !== 'NZ' : withinScope(source.jurisdiction, filters.jurisdiction);
+    return coverageOf(this.#sources, {
+      jurisdictions: filters.jurisdiction === undefined ? undefined : [filters.jurisdiction],
+      kinds: filters.kind === undefined ? TENDER_KINDS : [filters.kind],
+      source: filters.source,
     });
-    const empty = inScope
-      .filter((source) => source.status !== 'ok' || source.tender_count === 0)
-      .map((source) => ({ source: source.id, status: source.status, why: source.why ?? emptyReason(source) }));
-    return { sources_total: inScope.length, sources_empty: empty };
   }
 
   /**
@@ -576,9 +562,3 @@ function compareClosing(a: IndexedTender, b: IndexedTender): number {
   return a.row.tender_key < b.row.tender_key ? -1 : a.row.tender_key > b.row.tender_key ? 1 : 0;
 }
 
-/** A sentence for a registry row that is empty or failed without a recorded diagnosis. */
-function emptyReason(source: SourceRow): string {
-  if (source.status === 'ok') return 'The source answered on the last run but listed no tenders or grants.';
-  if (source.status === 'not_run') return 'The source has not been run yet.';
-  return `The last run ended with status ${source.status} and recorded no diagnosis.`;
-}

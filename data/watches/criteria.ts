@@ -13,7 +13,7 @@ import { TENDER_KINDS, type TenderFilters } from '../search/tender-index.ts';
  * lists the open tenders that are new since its last email.
  */
 
-export const WATCH_KINDS = ['search', 'company', 'buyer', 'signals', 'grants'] as const;
+export const WATCH_KINDS = ['search', 'company', 'buyer', 'signals', 'grants', 'tender'] as const;
 export type WatchKind = (typeof WATCH_KINDS)[number];
 
 /** Spec, Limits: five of each kind per person. */
@@ -82,7 +82,14 @@ export const SignalCriteria = z
   }, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'takes only kind, jurisdiction, buyer, q, window_before, window_after (the filters of GET /v1/signals)' : undefined) })
   .meta({ id: 'WatchSignalCriteria', description: 'The filters of GET /v1/signals.' });
 
+export const TenderCriteria = z
+  .strictObject({
+    page_key: z.string().regex(/^f?[0-9a-f]{32}$/, { error: 'must be a tender key: 32 lowercase hex characters, or f and 32 (GET /v1/tenders gives each tender\'s page_key)' }),
+  })
+  .meta({ id: 'WatchTenderCriteria', description: 'One tender: its closing date or time changing, and its closing.' });
+
 export type SearchCriteria = z.infer<typeof SearchCriteria>;
+export type TenderCriteria = z.infer<typeof TenderCriteria>;
 export type GrantsCriteria = z.infer<typeof GrantsCriteria>;
 export type CompanyCriteria = z.infer<typeof CompanyCriteria>;
 export type BuyerCriteria = z.infer<typeof BuyerCriteria>;
@@ -96,6 +103,7 @@ export const WatchRequest = z
     z.strictObject({ kind: z.literal('buyer'), criteria: BuyerCriteria }),
     z.strictObject({ kind: z.literal('signals'), criteria: SignalCriteria }),
     z.strictObject({ kind: z.literal('grants'), criteria: GrantsCriteria }),
+    z.strictObject({ kind: z.literal('tender'), criteria: TenderCriteria }),
   ], { error: `kind must be one of ${WATCH_KINDS.join(', ')}` })
   .meta({ id: 'WatchRequest' });
 export type WatchRequest = z.infer<typeof WatchRequest>;

@@ -1,7 +1,7 @@
 import type { TenderFilters } from '../search/tender-index.ts';
 import { rankCompanyTenders } from './company.ts';
 import { tenderFiltersOf, type BuyerCriteria, type SignalCriteria, type WatchRequest } from './criteria.ts';
-import { newForBuyer, newSignals, newTenders, tenderItem, type DigestItem, type DigestRelease, type ItemGroup } from './new-items.ts';
+import { newForBuyer, newForTender, newSignals, newTenders, tenderItem, type DigestItem, type DigestRelease, type ItemGroup } from './new-items.ts';
 import { mailDay, weeklyDue, weeklyStartDay, type Watch, type WatchMail } from './store.ts';
 
 /**
@@ -79,6 +79,10 @@ async function sectionFor(release: DigestRelease, watch: Watch, after: string, o
       return { watch, heading: `Buyer: ${await buyerName(release, request.criteria)}`, groups: await newForBuyer(release, request.criteria, after) };
     case 'signals':
       return { watch, heading: `Signals: ${describeFilters(request.criteria)}`, groups: await newSignals(release, request.criteria, after) };
+    case 'tender': {
+      const { title, groups } = newForTender(release, request.criteria, after);
+      return { watch, heading: `Tender: ${title}`, groups };
+    }
     case 'company':
       return {
         watch,

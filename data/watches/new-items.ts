@@ -3,7 +3,7 @@ import type { TenderHit, TenderIndex } from '../search/tender-index.ts';
 import type { Store } from '../store.ts';
 import { scopeOf } from '../intelligence/places.ts';
 import { querySignals, type Signal } from '../intelligence/signals.ts';
-import type { BuyerCriteria, SignalCriteria } from './criteria.ts';
+import type { BuyerCriteria, SignalCriteria, TenderCriteria } from './criteria.ts';
 import { mailDay } from './store.ts';
 
 /**
@@ -143,4 +143,25 @@ export async function newSignals(release: DigestRelease, criteria: SignalCriteri
       ...(signal.evidence_url ? { url: signal.evidence_url } : {}),
     })),
   }];
+}
+
+/**
+ * One tender's news since `after`: its closing date or time changed (the source republished it), or it closed.
+ * Addenda and documents are not collected (every source gives them out behind a supplier login), so they are
+ * never reported. A tender the release no longer holds is said to be gone, once.
+ */
+export function newForTender(release: DigestRelease, criteria: TenderCriteria, after: string): { title: string; groups: ItemGroup[] } {
+  const hit = release.tenders.get(criteria.page_key, release.now);
+  if (!hit) return { title: criteria.page_key, groups: [] };
+  const row = hit.tender.row;
+  const closes = row.closing_at ?? hit.tender.closingDate;
+  const groups: ItemGroup[] = [];
+  if (row.dates_changed_at !== null && row.dates_changed_at > after) {
+    const item = tenderItem(hit);
+    const facts = [closes ? `now closes ${closes}` : 'now publishes no closing date', ...item.facts.filter((fact) => !fact.startsWith('closes ') && fact !== 'no closing date published')];
+    groups.push({ label: 'Closing date changed', total: 1, items: [{ ...item, facts }] });
+  }
+  const closedSince = !hit.open && hit.tender.closingDate !== null && hit.tender.closingDate >= mailDay(new Date(after));
+  if (closedSince) groups.push({ label: 'Closed', total: 1, items: [tenderItem(hit)] });
+  return { title: row.title, groups };
 }

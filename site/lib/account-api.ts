@@ -15,6 +15,16 @@ export type Reply<T> = { ok: true; value: T } | { ok: false; status: number; det
 
 const ErrorReply = z.object({ detail: z.string() });
 
+// Sentences of an API refusal meant for a program, not a person on the site: routes, headers, keys.
+const FOR_PROGRAMS = /\/v1\/|\bSvc-|Idempotency-Key|Bearer|\bheader\b/;
+
+/** The API's refusal as a reader of the site should read it: the sentences about routes and headers left out. */
+export function forReaders(detail: string): string {
+  const sentences = detail.split(/(?<=[.!?])\s+/);
+  const kept = sentences.filter((sentence) => !FOR_PROGRAMS.test(sentence));
+  return kept.length === 0 ? detail : kept.join(' ');
+}
+
 /** Calls the API and reads its reply with `schema`; never throws. */
 export async function callApi<T>(schema: z.ZodMiniType<T>, path: string, init: { method?: string; body?: unknown } = {}): Promise<Reply<T>> {
   let response: Response;
@@ -31,7 +41,7 @@ export async function callApi<T>(schema: z.ZodMiniType<T>, path: string, init: {
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const refusal = ErrorReply.safeParse(body);
-    return { ok: false, status: response.status, detail: refusal.success ? refusal.data.detail : `The service answered ${response.status}. Try again in a minute.` };
+    return { ok: false, status: response.status, detail: refusal.success ? forReaders(refusal.data.detail) : `The service answered ${response.status}. Try again in a minute.` };
   }
   const read = schema.safeParse(body);
   if (!read.success) return { ok: false, status: response.status, detail: 'The service sent a reply this page cannot read. Reload the page and try again.' };
@@ -41,10 +51,15 @@ export async function callApi<T>(schema: z.ZodMiniType<T>, path: string, init: {
 export const Account = z.object({ email: z.string(), session_expires_at: z.string() });
 export type Account = z.infer<typeof Account>;
 
-/** The signed-in account, or null when nobody is signed in (the API answers 401) or the service cannot say. */
+/** GET /v1/auth/session: always 200, so asking never logs a refusal in a signed-out reader's console. */
+export const Session = z.object({ signed_in: z.boolean(), email: z.optional(z.string()), session_expires_at: z.optional(z.string()) });
+export const SESSION_PATH = '/v1/auth/session';
+
+/** The signed-in account, or null when nobody is signed in or the service cannot say. */
 export async function signedInAccount(): Promise<Account | null> {
-  const reply = await callApi(Account, '/v1/account');
-  return reply.ok ? reply.value : null;
+  const reply = await callApi(Session, SESSION_PATH);
+  if (!reply.ok || !reply.value.signed_in || reply.value.email === undefined || reply.value.session_expires_at === undefined) return null;
+  return { email: reply.value.email, session_expires_at: reply.value.session_expires_at };
 }
 
 export const LoginSent = z.object({ sent_to: z.string(), valid_for_seconds: z.number() });
@@ -76,6 +91,7 @@ export const CreatedKey = z.object({ key_id: z.string(), name: z.string(), api_k
 export const KeyRevoked = z.object({ key_id: z.string(), revoked_at: z.string() });
 
 export const BuyerNamed = z.object({ buyer: z.object({ name: z.string(), slug: z.string() }) });
+export const TenderNamed = z.object({ page_key: z.string(), title: z.string() });
 
 export const PortalLink = z.object({ url: z.string(), portal_name: z.string(), link_is_listing: z.boolean() });
 

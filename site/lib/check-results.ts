@@ -1,7 +1,12 @@
 // A checker's reply as a person reads it: a headline, the key facts, each signal or finding with its
 // evidence, the links to keep (permalink, reports) and the limitations. The reply shapes are the API's
 // (api/checkers/*/result.ts); only the fields shown here are named.
-import { plural } from './format.ts';
+import {
+  candidateRuleName, claimVerdictName, inspectionQualityName, leanName, matchStrengthName, mediaCategoryName, mediaMatchName, overlapBandName,
+  overlapOutcomeName, referenceStatusName, registerName, registerStatusName, resolutionStatusName, riskBandName, riskFlagName, sentenceCase,
+  signalGroupName, signalSeverityName,
+} from '../../lib/glossary.ts';
+import { plainDates, plural } from './format.ts';
 
 export interface ResultItem {
   title: string;
@@ -25,7 +30,9 @@ export interface ResultView {
   limitations: string | null;
 }
 
-const words = (code: string) => code.replace(/_/g, ' ');
+/** A name the API writes in code (a document type, a field): its words, lower case. */
+const words = (code: string) => sentenceCase(code).toLowerCase();
+const listed = (items: readonly string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 const present = (lines: (string | null | undefined | false)[]) => lines.filter((line): line is string => typeof line === 'string' && line !== '');
 
@@ -35,21 +42,40 @@ interface Warrant {
   signals: { group: string; severity: string; title: string; found: string; where: Record<string, string | number> }[];
 }
 
+const SEVERITY_RANK: Record<string, number> = { info: 0, low: 1, medium: 2, high: 3 };
+
+/**
+ * Why the warrant has its level, in words from its own signals (the reply's band rule names signal codes): the
+ * same rule as the engine's, where a structure signal weighs medium at most.
+ */
+function levelReason(reply: Warrant): string {
+  const weight = (signal: Warrant['signals'][number]) => Math.min(SEVERITY_RANK[signal.severity] ?? 0, signal.group === 'structure' ? 2 : 3);
+  const titles = (rank: number) => listed([...new Set(reply.signals.filter((signal) => weight(signal) === rank).map((signal) => signal.title.toLowerCase()))]);
+  const weighing = (rank: number) => reply.signals.filter((signal) => weight(signal) === rank).length;
+  switch (reply.risk_band) {
+    case 'error': return 'The file could not be read, so nothing in it could be inspected.';
+    case 'high': return `${plural(weighing(3), 'signal')} of high weight: ${titles(3)}.`;
+    case 'insufficient': return 'Too little of the file could be read to judge it, and no signal weighs high.';
+    case 'medium': return `${plural(weighing(2), 'signal')} of medium weight and none high: ${titles(2)}.`;
+    default: return reply.signals.length === 0 ? 'No signal was found.' : 'No signal weighs more than low: they describe how the file was saved.';
+  }
+}
+
 function warrantView(reply: Warrant): ResultView {
   return {
     headline: reply.summary.headline,
     facts: [
-      ['Risk band', words(reply.risk_band)],
-      ['How much could be read', reply.inspection_quality],
+      ['Level of concern', riskBandName(reply.risk_band)],
+      ['How much of the file could be read', inspectionQualityName(reply.inspection_quality)],
       ['What to do next', reply.recommended_action],
-      ['Why this band', reply.summary.band_rule],
+      ['Why this level', levelReason(reply)],
       ...(reply.summary.revisions === null ? [] : [['Saved revisions', String(reply.summary.revisions)] as [string, string]]),
     ],
     sections: [{
       title: 'Signals',
       empty: 'No signal was found.',
       items: reply.signals.map((signal) => ({
-        title: `${signal.title} (${signal.severity}, ${signal.group})`,
+        title: `${signal.title} (${signalSeverityName(signal.severity)} weight, ${signalGroupName(signal.group)})`,
         lines: present([signal.found, Object.keys(signal.where).length > 0 && `Where: ${Object.entries(signal.where).map(([key, value]) => `${words(key)} ${value}`).join(', ')}`]),
       })),
     }],
@@ -74,7 +100,7 @@ function factCheckView(reply: FactCheck): ResultView {
     {
       title: 'References',
       empty: 'No link, DOI or citation was found.',
-      items: reply.references.map((reference) => ({ title: `${reference.as_written}: ${words(reference.status)}`, lines: reference.evidence, ...(reference.url ? { href: reference.url } : {}) })),
+      items: reply.references.map((reference) => ({ title: `${reference.as_written}: ${referenceStatusName(reference.status)}`, lines: reference.evidence, ...(reference.url ? { href: reference.url } : {}) })),
     },
     {
       title: 'Arithmetic',
@@ -86,7 +112,7 @@ function factCheckView(reply: FactCheck): ResultView {
     sections.push({
       title: 'Claims against their sources',
       empty: '',
-      items: reply.claims.map((claim) => ({ title: `${words(claim.verdict)}: ${claim.sentence}`, lines: present([claim.evidence && `The source says: “${claim.evidence}”`, claim.reason]), href: claim.source_url })),
+      items: reply.claims.map((claim) => ({ title: `${claimVerdictName(claim.verdict)}: ${claim.sentence}`, lines: present([claim.evidence && `The source says: “${claim.evidence}”`, claim.reason]), href: claim.source_url })),
     });
   }
   return { headline: reply.summary.headline, facts: [], sections, links: [{ label: 'Permalink', href: reply.permalink }], limitations: reply.limitations };
@@ -102,7 +128,7 @@ function tellItem(tell: string): ResultItem {
 
 function aiTextView(reply: AiText): ResultView {
   return {
-    headline: reply.applicable && reply.lean !== null ? `Leans ${words(reply.lean)}` : 'No estimate: the checker abstained',
+    headline: reply.applicable && reply.lean !== null ? leanName(reply.lean) : 'No estimate: the checker abstained',
     facts: [
       ...(reply.probability === null ? [] : [['Probability it is AI-written', percent(reply.probability)] as [string, string]]),
       ['Words read', plural(reply.word_count, 'word')],
@@ -123,7 +149,7 @@ interface Overlap {
 function overlapView(reply: Overlap): ResultView {
   return {
     headline: reply.headline,
-    facts: [['Outcome', words(reply.outcome)], ['Overlap', `${words(reply.overlap_band)}${reply.overlap_ratio === null ? '' : ` (${percent(reply.overlap_ratio)} of the words)`}`], ['Paraphrase', reply.note]],
+    facts: [['Outcome', overlapOutcomeName(reply.outcome)], ['Overlap', `${overlapBandName(reply.overlap_band)}${reply.overlap_ratio === null ? '' : ` (${percent(reply.overlap_ratio)} of the words)`}`], ['Paraphrase', reply.note]],
     sections: [
       { title: 'Sources', empty: 'No page was found holding the document’s text.', items: reply.top_sources.map((source) => ({ title: source.title ?? source.url, lines: [`${percent(source.share)} of the document’s words, in ${plural(source.matches, 'passage')}`], href: source.url })) },
       { title: 'Matching passages', empty: 'No passage matched.', items: reply.matches.map((match) => ({ title: `“${match.matched_quote}”`, lines: [`The page has: “${match.source_quote}”`, plural(match.tokens_matched, 'word')], href: match.source_url })) },
@@ -204,10 +230,10 @@ interface AdverseMedia {
 function adverseMediaView(reply: AdverseMedia): ResultView {
   return {
     headline: reply.headline,
-    facts: [['Screened', `${reply.subject.name}${reply.subject.country ? ` (${reply.subject.country})` : ''}`], ['Flag', words(reply.risk_flag)]],
+    facts: [['Screened', `${reply.subject.name}${reply.subject.country ? ` (${reply.subject.country})` : ''}`], ['Finding', riskFlagName(reply.risk_flag)]],
     sections: [
-      { title: 'Sanctions candidates', empty: 'No sanctions listing matched.', items: reply.sanctions.candidates.map((candidate) => ({ title: `${candidate.name}: ${candidate.strength} match`, lines: present([candidate.corroboration.length > 0 && `Agrees on ${candidate.corroboration.map(words).join(', ')}`, `Listed in ${plural(candidate.datasets, 'list')}${candidate.topics.length > 0 ? `: ${candidate.topics.join(', ')}` : ''}`]) })) },
-      { title: 'News articles', empty: 'No adverse article matched.', items: reply.adverse_media.hits.map((hit) => ({ title: hit.title, lines: [`“${hit.evidence}”`, `${hit.source}; ${words(hit.category)}, ${hit.severity} severity; matched on ${words(hit.match)}`], href: hit.url })) },
+      { title: 'Sanctions candidates', empty: 'No sanctions listing matched.', items: reply.sanctions.candidates.map((candidate) => ({ title: `${candidate.name}: ${matchStrengthName(candidate.strength)} match`, lines: present([candidate.corroboration.length > 0 && `Agrees on ${listed(candidate.corroboration.map(words))}`, `Listed in ${plural(candidate.datasets, 'list')}${candidate.topics.length > 0 ? `: ${candidate.topics.join(', ')}` : ''}`]) })) },
+      { title: 'News articles', empty: 'No adverse article matched.', items: reply.adverse_media.hits.map((hit) => ({ title: hit.title, lines: [`“${hit.evidence}”`, `${hit.source}; ${mediaCategoryName(hit.category)}, ${hit.severity} severity; matched on ${mediaMatchName(hit.match)}`], href: hit.url })) },
       { title: 'Set aside as someone else', empty: 'No same-name article was set aside.', items: reply.adverse_media.excluded.map((article) => ({ title: article.title, lines: [article.reason], href: article.url })) },
     ],
     links: [],
@@ -238,10 +264,10 @@ function companyView(reply: CompanyResolution): ResultView {
   const sections: ResultSection[] = [];
   if (reply.selected) sections.push({ title: 'The company', empty: '', items: [{ title: reply.selected.names.legal ?? 'Unnamed entity', lines: companyLines(reply.selected) }] });
   sections.push(
-    { title: 'Candidates', empty: 'No register entry matched.', items: reply.candidates.map((candidate) => ({ title: candidate.names.legal ?? candidate.match.matched, lines: [`Matched ${candidate.match.matched} (${words(candidate.match.rule)})`, ...companyLines(candidate)] })) },
-    { title: 'Registers read', empty: '', items: reply.coverage.map((source) => ({ title: `${source.source.toUpperCase()}: ${words(source.status)}`, lines: [source.detail] })) },
+    { title: 'Candidates', empty: 'No register entry matched.', items: reply.candidates.map((candidate) => ({ title: candidate.names.legal ?? candidate.match.matched, lines: [`Matched ${candidate.match.matched} by ${candidateRuleName(candidate.match.rule)}`, ...companyLines(candidate)] })) },
+    { title: 'Registers read', empty: '', items: reply.coverage.map((source) => ({ title: `${registerName(source.source)}: ${registerStatusName(source.status)}`, lines: [source.detail] })) },
   );
-  return { headline: reply.resolved_because, facts: [['Outcome', words(reply.status)]], sections, links: [], limitations: reply.limitations };
+  return { headline: reply.resolved_because, facts: [['Outcome', resolutionStatusName(reply.status)]], sections, links: [], limitations: reply.limitations };
 }
 
 const VIEWS: Record<string, (reply: never) => ResultView> = {
@@ -256,9 +282,16 @@ const VIEWS: Record<string, (reply: never) => ResultView> = {
   company: companyView,
 };
 
-/** The view of a checker's reply (the checker ids of site/lib/checkers.ts). */
+/** The view of a checker's reply (the checker ids of site/lib/checkers.ts), dates in its words read as people write them. */
 export function resultView(checkerId: string, reply: unknown): ResultView {
   const view = VIEWS[checkerId];
   if (!view) throw new Error(`No result view for the checker ${checkerId}.`);
-  return view(reply as never);
+  const shown = view(reply as never);
+  return {
+    headline: plainDates(shown.headline),
+    facts: shown.facts.map(([label, value]) => [label, plainDates(value)]),
+    sections: shown.sections.map((section) => ({ ...section, items: section.items.map((item) => ({ ...item, title: plainDates(item.title), lines: item.lines.map(plainDates) })) })),
+    links: shown.links,
+    limitations: shown.limitations === null ? null : plainDates(shown.limitations),
+  };
 }

@@ -1,5 +1,7 @@
 // A table's rows as CSV (RFC 4180): the rows are read from the page's JSON twin by a dotted path, so the
-// download holds the data as the API publishes it, not the page's formatted text.
+// download holds the data as the API publishes it, not the page's formatted text; the header names each column
+// in words (lib/glossary.ts), as a spreadsheet shows it to a person.
+import { fieldName } from '../../lib/glossary.ts';
 
 /** The value at a dotted path (`expiring.rows`) of a JSON twin, as a list of rows: an object alone is one row. */
 export function rowsAt(twin: unknown, path: string): Record<string, unknown>[] {
@@ -21,8 +23,8 @@ function cell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** Rows as CSV: a header of every field any row has (first seen first), a line per row, CRLF line ends. */
+/** Rows as CSV: a header naming every field any row has (first seen first), a line per row, CRLF line ends. */
 export function toCsv(rows: readonly Record<string, unknown>[]): string {
   const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  return [fields, ...rows.map((row) => fields.map((field) => row[field]))].map((line) => line.map(cell).join(',')).join('\r\n') + '\r\n';
+  return [fields.map(fieldName), ...rows.map((row) => fields.map((field) => row[field]))].map((line) => line.map(cell).join(',')).join('\r\n') + '\r\n';
 }

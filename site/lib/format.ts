@@ -65,14 +65,22 @@ export function money(value: number | string | null | undefined, currency: strin
 const CODE_AND_AMOUNT = /^\s*([A-Z]{3})\s*\$?\s*(-?[\d,]+(?:\.\d+)?)\s*$/;
 const SYMBOL_AND_AMOUNT = /^\s*(NZ)?\$\s*(-?[\d,]+(?:\.\d+)?)\s*$/;
 
-/** A value as the source published it, with bare code-and-amount values formatted as money. */
+// A dollar amount inside a source's own wording ("From $400,000.00 to $1,200,000.00", "$480,000.00 (inc GST)"),
+// not one written with a scale word ("$2M", "$1.5 million"), which is left as written.
+const AMOUNT_IN_WORDS = /(NZ)?\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(?![\d.,]|\s?(?:m|mil|million|b|bn|billion|k)\b)/gi;
+
+/**
+ * A value as the source published it: a bare code-and-amount value reads as money, and every dollar amount in
+ * the source's own wording reads as the site writes money, so values with and without cents never sit side by side.
+ */
 export function publishedValue(text: string | null | undefined): string {
   if (!text) return '—';
   const coded = CODE_AND_AMOUNT.exec(text);
   if (coded) return money(coded[2]!.replaceAll(',', ''), coded[1]);
   const symbol = SYMBOL_AND_AMOUNT.exec(text);
   if (symbol) return money(symbol[2]!.replaceAll(',', ''), symbol[1] ? 'NZD' : 'AUD');
-  return text;
+  return text.replace(AMOUNT_IN_WORDS, (_, nz: string | undefined, units: string, cents: string | undefined) =>
+    money(`${units.replaceAll(',', '')}${cents ?? ''}`, nz ? 'NZD' : 'AUD'));
 }
 
 /** en-AU's short months include "June", "July" and "Sept": here every month has three letters ("Jun", "Sep"). */
@@ -166,4 +174,11 @@ export function bytes(size: number): string {
   if (size < 1024 * 1024) return `${kilobytes.format(size / 1024)} KB`;
   const mb = size / 1024 / 1024;
   return `${(mb < 10 ? megabytes : kilobytes).format(mb)} MB`;
+}
+
+const ISO_DAY_IN_TEXT = /\b(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+
+/** Text the service wrote (evidence, a field's value) with each ISO date in it as people write dates: "2 Jun 2026". */
+export function plainDates(text: string): string {
+  return text.replace(ISO_DAY_IN_TEXT, (_, date: string) => day(date));
 }

@@ -1,5 +1,5 @@
 // The client half of SignedInArea.astro, and the small DOM helpers the organisation and bid pages share.
-import { Account, callApi } from './account-api.ts';
+import { callApi, Session, SESSION_PATH, type Account } from './account-api.ts';
 
 /**
  * Asks who is signed in and shows the matching part of the page: the account when signed in, null with the
@@ -7,18 +7,19 @@ import { Account, callApi } from './account-api.ts';
  */
 export async function signedInArea(): Promise<Account | null> {
   const checking = document.querySelector<HTMLElement>('[data-account-checking]')!;
-  const account = await callApi(Account, '/v1/account');
-  if (!account.ok && account.status !== 401) {
-    checking.textContent = account.detail;
+  const session = await callApi(Session, SESSION_PATH);
+  if (!session.ok) {
+    checking.textContent = session.detail;
     return null;
   }
   checking.hidden = true;
-  if (!account.ok) {
+  const { signed_in, email, session_expires_at } = session.value;
+  if (!signed_in || email === undefined || session_expires_at === undefined) {
     document.querySelector<HTMLElement>('[data-signed-out]')!.hidden = false;
     return null;
   }
   document.querySelector<HTMLElement>('[data-signed-in]')!.hidden = false;
-  return account.value;
+  return { email, session_expires_at };
 }
 
 export const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] => {

@@ -5,9 +5,11 @@ import * as z from 'zod/mini';
 import { JURISDICTIONS, TIERS, isJurisdiction } from '../../lib/jurisdictions.ts';
 import { TRADES } from '../../lib/trades.ts';
 import { countdown, daysToClose } from './closing.ts';
-import { count, day, instant, plural } from './format.ts';
+import { count, day, instant, plural, publishedValue } from './format.ts';
 import { jurisdictionName, tradeName } from './places.ts';
-import { statusWords, wasRead, whyNotRead } from './source-status.ts';
+import { wasRead, type CoverageScope } from '../../lib/coverage.ts';
+import { sourceStatusWhy } from '../../lib/glossary.ts';
+import { coverageLine, coverageSentence, type NamedSource } from './coverage-words.ts';
 
 // The API's vocabularies (GET /v1/tenders); the index module that owns them is server code.
 export const KINDS = ['tender', 'grant'] as const;
@@ -116,6 +118,7 @@ export const SearchReply = z.object({
     jurisdiction: z.string(),
     kind: z.string(),
     trade: z.optional(z.string()),
+    value_text: z.optional(z.string()),
     closing_date: z.optional(z.string()),
     closing_at: z.optional(z.string()),
     open: z.boolean(),
@@ -133,7 +136,7 @@ export type FoundTender = SearchReply['results'][number];
 export interface ResultView {
   href: string;
   title: string;
-  /** Buyer, place, and kind or trade, in words. */
+  /** Buyer, place, kind or trade, and the value where one is published, in words. */
   about: string;
   /** The closing time in the buyer's time zone, or the date alone; empty when none was published. */
   closes: string;
@@ -153,7 +156,7 @@ export function resultView(tender: FoundTender, asOf: string): ResultView {
   return {
     href: `/tenders/${tender.page_key}/`,
     title: tender.title,
-    about: [tender.buyer ?? 'Buyer not published', place, what].join(' · '),
+    about: [tender.buyer ?? 'Buyer not published', place, what, ...(tender.value_text ? [publishedValue(tender.value_text)] : [])].join(' · '),
     closes,
     closesAt: tender.closing_at ?? tender.closing_date,
     countdown: countdown(tender.open, daysLeft),
@@ -186,27 +189,42 @@ export function suggestions(search: TenderSearch): string[] {
   return tips;
 }
 
-/** The sources a search looked at, in words: how many, when, and which held nothing and why. */
+/** The sources a search looked at, in words: which were searched, which could not be read and why, and which held nothing. */
 export interface CoverageView {
   summary: string;
-  /** Sources in scope that were not read tonight or held nothing. */
-  empty: { source: string; name: string; words: string; why: string }[];
+  /** Sources in scope that were not read on the last run, or held nothing. */
+  empty: { source: string; name: string; words: string }[];
 }
 
-export function coverageView(coverage: SearchReply['coverage'], names: Record<string, string>): CoverageView {
+/** The coverage scope of a search: the rule GET /v1/tenders applies to its `coverage` (lib/coverage.ts). */
+export function searchScope(search: TenderSearch): CoverageScope {
+  return { jurisdictions: search.jurisdiction ? [search.jurisdiction] : undefined, kinds: search.kind ? [search.kind] : KINDS };
+}
+
+const KIND_WORDS: Record<(typeof KINDS)[number], string> = { tender: 'tenders', grant: 'grant rounds' };
+
+/**
+ * The coverage of a search reply in words, naming the sources from the registry by the same rule the API
+ * counted them with. Should the two ever disagree (a page built from an older registry than the API's), the
+ * API's count is said instead of names.
+ */
+export function coverageView(coverage: SearchReply['coverage'], registry: readonly NamedSource[], search: TenderSearch): CoverageView {
+  const line = coverageLine(registry, searchScope(search));
+  const names = new Map(registry.map((source) => [source.id, source.name]));
+  const place = search.jurisdiction ? jurisdictionName(search.jurisdiction) : 'Australia';
+  const what = search.kind ? KIND_WORDS[search.kind] : 'tenders or grant rounds';
+  const none = `No registered source publishes ${what} in ${place}, so there was nothing to search.`;
+  const agrees = line.read.length + line.unread.length === coverage.sources_total;
   const notRead = coverage.sources_empty.filter((source) => !wasRead(source.status)).length;
-  const read = coverage.sources_total - notRead;
-  const heldNone = coverage.sources_empty.length - notRead;
-  const parts = [`Searched ${plural(read, 'source')} of tenders and grants here, as read on the last run (${instant(coverage.last_run)})`];
-  if (notRead > 0) parts.push(`${count(notRead)} more could not be read`);
-  if (heldNone > 0) parts.push(`${count(heldNone)} held nothing`);
+  const summary = agrees
+    ? coverageSentence(line, 'Searched', none)
+    : `Searched ${plural(coverage.sources_total - notRead, 'source')}${notRead > 0 ? `; ${count(notRead)} could not be read` : ''}.`;
   return {
-    summary: `${parts.join('; ')}. A search finds only what these sources publish.`,
+    summary: coverage.sources_total === 0 ? none : `${summary} Read on the last run, ${instant(coverage.last_run)}. A search finds only what these sources publish.`,
     empty: coverage.sources_empty.map((source) => ({
       source: source.source,
-      name: names[source.source] ?? source.source,
-      words: wasRead(source.status) ? `${statusWords(source.status)}: it held no open notices` : whyNotRead(source.status),
-      why: source.why,
+      name: names.get(source.source) ?? 'A registered source',
+      words: wasRead(source.status) ? 'read, but it listed nothing open' : sourceStatusWhy(source.status),
     })),
   };
 }

@@ -1,4 +1,6 @@
 // Tender pages: their paths, the open tenders a state, trade or buyer page lists, and a tender's buyer page.
+import { isJurisdiction } from '../../lib/jurisdictions.ts';
+import { countdown, daysToClose } from './closing.ts';
 import { pageEntries, type PageEntry } from './site-data.ts';
 
 export type TenderEntry = PageEntry<'tenders'>;
@@ -83,4 +85,25 @@ export async function similarOpen(tender: TenderEntry, limit: number): Promise<T
   // in the group's size (a few hundred open tenders per trade and state at production scale).
   const group = (await openByTradeAndPlace).get(`${trade}|${jurisdiction}`) ?? [];
   return group.slice(0, limit + 1).filter((t) => t.id !== tender.id).slice(0, limit);
+}
+
+let byKey: Promise<Map<string, TenderEntry>> | null = null;
+
+/** The page of a tender by its key, if the release holds it. */
+export async function tenderByKey(key: string): Promise<TenderEntry | undefined> {
+  byKey ??= pageEntries('tenders').then((entries) => new Map(entries.map((entry) => [entry.id, entry])));
+  return (await byKey).get(key);
+}
+
+/** How long a tender has left as of `asOf` (the build's clock), on its buyer's calendar. */
+export function timeLeft(tender: { open: boolean; closing_date?: string | undefined; jurisdiction: string }, asOf: string): { daysLeft: number | undefined; words: string } {
+  const daysLeft = tender.closing_date && isJurisdiction(tender.jurisdiction) ? daysToClose(tender.closing_date, asOf, tender.jurisdiction) : undefined;
+  return { daysLeft, words: countdown(tender.open, daysLeft) };
+}
+
+/** Open tenders and grant rounds first published most recently (first seen, then published date), newest first. */
+export async function newestOpen(limit: number): Promise<TenderEntry[]> {
+  return [...(await openTenders())]
+    .sort((a, b) => b.data.first_seen.localeCompare(a.data.first_seen) || (b.data.published_date ?? '').localeCompare(a.data.published_date ?? '') || a.data.title.localeCompare(b.data.title))
+    .slice(0, limit);
 }

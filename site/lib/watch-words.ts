@@ -3,6 +3,7 @@
 // them (data/watches/criteria.ts); a buyer watch names its buyer once the page has looked the name up.
 import { day, plural } from './format.ts';
 import { jurisdictionName, tradeName } from './places.ts';
+import { tierName } from '../../lib/glossary.ts';
 
 export interface WatchWords {
   text: string;
@@ -25,7 +26,7 @@ function filterPhrases(criteria: Record<string, unknown>): string[] {
   const trade = text(criteria['trade']);
   if (trade) phrases.push(`in the trade ${tradeName(trade)}`);
   const tier = text(criteria['tier']);
-  if (tier) phrases.push(`from ${tier} buyers`);
+  if (tier) phrases.push(`from ${tierName(tier).toLowerCase()} buyers`);
   const buyer = text(criteria['buyer']);
   if (buyer) phrases.push(`from ${buyer}`);
   const category = text(criteria['category']);
@@ -53,8 +54,12 @@ function query(criteria: Record<string, unknown>, extra: Record<string, string> 
 
 const sentence = (subject: string, phrases: string[]) => (phrases.length === 0 ? subject : `${subject} ${phrases.join(', ')}`);
 
-/** What a watch matches and where to see it; `buyer` is the buyer watch's looked-up name and page, when found. */
-export function watchWords(kind: string, criteria: Record<string, unknown>, buyer?: { name: string; path: string }): WatchWords {
+/**
+ * What a watch matches and where to see it; `named` is what a buyer or tender watch follows, looked up (its name
+ * or title, and its page), when found.
+ */
+export function watchWords(kind: string, criteria: Record<string, unknown>, named?: { name: string; path: string }): WatchWords {
+  const buyer = named;
   switch (kind) {
     case 'search': {
       const what = criteria['kind'] === 'grant' ? 'Grant rounds' : criteria['kind'] === 'tender' ? 'Tenders' : 'Tenders and grant rounds';
@@ -76,6 +81,12 @@ export function watchWords(kind: string, criteria: Record<string, unknown>, buye
       const signal = text(criteria['kind']);
       const phrases = filterPhrases({ q: criteria['q'], jurisdiction: criteria['jurisdiction'], buyer: criteria['buyer'] });
       return { text: sentence(`Signals: ${signal ? SIGNAL_NAMES[signal] ?? signal : 'every kind'}`, phrases) };
+    }
+    case 'tender': {
+      const key = text(criteria['page_key']);
+      return named
+        ? { text: `Changes to the closing date of “${named.name}”, and its closing`, href: named.path }
+        : { text: 'Changes to the closing date of a tender the release no longer holds', ...(key ? { href: `/tenders/${key}/` } : {}) };
     }
     default:
       return { text: `A ${kind} watch` };

@@ -1,6 +1,8 @@
 // Every data table of the site, once the page has loaded: its column headings become buttons that sort
 // the rows (aria-sort says how), and a table naming its rows' path in the page's JSON twin gets a
-// "Download CSV" button. Without JavaScript the tables keep their published order and no button shows.
+// "Download CSV" button. A table of four columns or more has each cell labelled with its column's heading, so
+// on a phone its rows stack (site.css), every number beside its heading instead of off the screen to the right.
+// Without JavaScript the tables keep their published order, scroll sideways on a phone and no button shows.
 import { rowsAt, toCsv } from '../lib/csv.ts';
 import { compareKeys } from '../lib/table-sort.ts';
 
@@ -61,8 +63,21 @@ function addCsvDownload(table: HTMLTableElement, twinHref: string, path: string)
   (table.closest('.table-scroll') ?? table).after(actions);
 }
 
+/** Columns from which a table's rows stack on a narrow screen. */
+const STACK_FROM_COLUMNS = 4;
+
+function labelCells(table: HTMLTableElement): void {
+  const headings = Array.from(table.tHead?.rows[0]?.cells ?? []).map((heading) => heading.textContent?.trim() ?? '');
+  if (headings.length < STACK_FROM_COLUMNS) return;
+  for (const body of Array.from(table.tBodies)) {
+    for (const row of Array.from(body.rows)) Array.from(row.cells).forEach((cell, column) => { cell.dataset.label = headings[column] ?? ''; });
+  }
+  table.classList.add('stackable');
+}
+
 const twin = document.querySelector<HTMLLinkElement>('link[rel="alternate"][type="application/json"]')?.href;
 for (const table of document.querySelectorAll<HTMLTableElement>('main table')) {
+  labelCells(table);
   makeSortable(table);
   if (twin && table.dataset.csv) addCsvDownload(table, twin, table.dataset.csv);
 }

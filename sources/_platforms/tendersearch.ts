@@ -44,6 +44,12 @@ export interface TenderSearchPortal {
   openTenders: string | null;
   /** Path of the first recently-awarded list page; null when this source does not read the portal's awards. */
   recentAwards: string | null;
+  /**
+   * Titles of the portal's own practice and demonstration notices, which it lists among the open tenders so
+   * suppliers can rehearse a response (Tenders ACT's "SUPPLIER Tenders ACT Practice ATM", open from 2019 to
+   * 2030). A row whose title matches is no tender: it is left out, and the crawl says so.
+   */
+  practiceTitles?: readonly RegExp[];
 }
 
 /** A TenderSearch portal as a source. Every portal is a state or territory government's (tier `state`). */
@@ -71,7 +77,7 @@ export function tenderSearchSource(portal: TenderSearchPortal): SourceDefinition
       ...(portal.recentAwards ? [{ url: ctx.url(portal.recentAwards), label: 'AWARD_LIST' }] : []),
     ],
     routes: {
-      TENDER_LIST: tenderListRoute,
+      TENDER_LIST: tenderListRoute(portal.practiceTitles ?? []),
       TENDER_DETAIL: tenderDetailRoute(portal.jurisdiction, timeZone),
       AWARD_LIST: awardListRoute,
       AWARD_DETAIL: awardDetailRoute(portal.id, portal.jurisdiction),
@@ -94,7 +100,12 @@ interface TenderRow {
   listingUrl: string;
 }
 
-const tenderListRoute: RouteHandler = async (fetched) => {
+/** Whether a list row's title is one of the portal's practice or demonstration notices. */
+export function isPracticeNotice(title: string | null, practiceTitles: readonly RegExp[]): boolean {
+  return title !== null && practiceTitles.some((pattern) => pattern.test(title));
+}
+
+const tenderListRoute = (practiceTitles: readonly RegExp[]): RouteHandler => async (fetched) => {
   const { ctx, request, enqueue } = fetched;
   const $ = await fetched.dom();
   const rows = $('tr[id^="tenderRow"]').toArray();
@@ -121,6 +132,10 @@ const tenderListRoute: RouteHandler = async (fetched) => {
       closing: parseDayMonthYear(row.find('span.closing_date').first().text()),
       listingUrl,
     };
+    if (isPracticeNotice(facts.title, practiceTitles)) {
+      fetched.warn(`left out the portal's practice notice "${facts.title}" (${facts.code ?? `id ${id}`}): it is not a tender`);
+      return [];
+    }
     return [{ url: ctx.url(`/tender/view?id=${id}`), label: 'TENDER_DETAIL', userData: { row: facts } }];
   });
   await enqueue(details);
