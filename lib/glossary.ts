@@ -122,7 +122,7 @@ export const registerStatusName = named({
   refused: 'refused', not_searched: 'not searched',
 });
 export const candidateRuleName = named({
-  identifier: 'its number', one_digit_correction: 'a number one digit away', exact: 'the exact name', same_words: 'the same words',
+  identifier: 'its number', one_digit_correction: 'a number one digit away', transposed_digits: 'a number with two digits swapped', exact: 'the exact name', same_words: 'the same words',
   all_words: 'all the words', name_words: 'words of the name',
 });
 export const registerName = named({ abr: 'Australian Business Register', asic: 'ASIC', abn_lookup: 'ABN Lookup', nzbn: 'New Zealand Business Number register' });
