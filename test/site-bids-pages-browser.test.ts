@@ -71,7 +71,7 @@ test('five bids opened in a row each load in two API calls with the burst guard 
     await page.locator('[data-files-status]').filter({ hasText: 'No files yet' }).waitFor();
     await page.locator('[data-payment-status]').filter({ hasText: 'Preparing this bid costs AUD 149.00, paid once.' }).waitFor();
     assert.equal(await page.locator('[data-bid-refused]').isVisible(), false, `${bid.title} is not refused`);
-    assert.deepEqual(calls.slice(before), ['GET /v1/account', `GET /v1/bids/${bid.bid_id}?include=overview`], `${bid.title} loads in two calls`);
+    assert.deepEqual(calls.slice(before), ['GET /v1/auth/session', `GET /v1/bids/${bid.bid_id}?include=overview`], `${bid.title} loads in two calls`);
   }
   assert.deepEqual(problems, [], 'no refusal, console error or failed request');
   await page.close();
@@ -83,9 +83,9 @@ test('five bids opened in a row each load in two API calls with the burst guard 
   const orgCalls = apiCalls(colleague.page);
   await colleague.page.goto(`${site.server.url}/account/orgs/org/?id=${org.org_id}`);
   await colleague.page.getByRole('heading', { level: 1, name: 'Five Bids Pty Ltd' }).waitFor();
-  await colleague.page.locator('[data-org-role]').filter({ hasText: 'You are member here.' }).waitFor();
+  await colleague.page.locator('[data-org-role]').filter({ hasText: 'Your role here: Member.' }).waitFor();
   await colleague.page.locator('[data-members] li').nth(1).waitFor();
-  assert.deepEqual(orgCalls, ['GET /v1/account', `GET /v1/orgs/${org.org_id}`]);
+  assert.deepEqual(orgCalls, ['GET /v1/auth/session', `GET /v1/orgs/${org.org_id}`]);
   assert.deepEqual(colleague.problems, []);
   await colleague.page.close();
 });

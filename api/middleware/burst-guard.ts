@@ -80,7 +80,9 @@ export function createBurstBuckets(options: BurstGuardOptions = {}): BurstBucket
 export function burstStep(options: BurstGuardOptions | BurstBuckets = {}): RequestStep<CallerEnv> {
   const buckets = 'take' in options ? options : createBurstBuckets(options);
   return function checkBurst(c) {
-    if (isMcpForward(c)) return undefined;
+    // Every site page asks GET /v1/auth/session whether its reader is signed in: part of a page view, which the
+    // guard does not count (the static site is served before it), so a reader paging quickly is never refused.
+    if (isMcpForward(c) || (c.req.method === 'GET' && c.req.path === '/v1/auth/session')) return undefined;
     const { id, countedPer } = subjectIdOf(c.get('caller'));
     const refused = buckets.take(id);
     if (refused === undefined) return undefined;
