@@ -330,8 +330,15 @@ function bestDate(pages: readonly CellPage[], hits: readonly LabelHit[], field: 
       }
     }
   }
+  return strongestCandidate(candidates);
+}
+
+/**
+ * The best-scored candidate, with a confidence from its score, how many other candidates name the same value
+ * (one value named by several labels and places is surer than any of them alone) and its lead over a rival.
+ */
+function strongestCandidate(candidates: Candidate<string>[]): LocatedValue | null {
   if (candidates.length === 0) return null;
-  // One date named by several labels and places is surer than any of them alone.
   const support = new Map<string, number>();
   for (const candidate of candidates) support.set(candidate.value, (support.get(candidate.value) ?? 0) + 1);
   candidates.sort((a, b) => b.score - a.score || a.cell.page - b.cell.page || a.cell.depth - b.cell.depth);
@@ -370,14 +377,7 @@ function bestNumber(pages: readonly CellPage[], hits: readonly LabelHit[], dayFi
       if (afip) candidates.push({ value: `${afip[1]}-${afip[2]}`, score: 1, cell: line[0]!, label: null, placement: 'same_cell' });
     }
   }
-  if (candidates.length === 0) return null;
-  const support = new Map<string, number>();
-  for (const candidate of candidates) support.set(candidate.value, (support.get(candidate.value) ?? 0) + 1);
-  candidates.sort((a, b) => b.score - a.score || a.cell.page - b.cell.page || a.cell.depth - b.cell.depth);
-  const best = candidates[0]!;
-  const rival = candidates.find((other) => other.value !== best.value);
-  const margin = rival ? best.score - rival.score : 1;
-  return located(best.value, calibrate(best.score, (support.get(best.value) ?? 1) - 1, margin) * best.cell.confidence, best.cell);
+  return strongestCandidate(candidates);
 }
 
 // ---------------------------------------------------------------- parties
