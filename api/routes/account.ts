@@ -4,12 +4,11 @@ import type { CallerEnv } from '../middleware/caller.ts';
 import { AccountSchema, SessionSchema } from '../schemas/account.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
+import { json } from '../schemas/openapi-content.ts';
 
 export interface AccountRoutesOptions {
   state: StateDb;
 }
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 const accountRoute = createRoute({
   method: 'get',

@@ -5,8 +5,8 @@ import { SIGN_IN_LINK_TTL_MS, endSession, issueSignInToken, redeemSignInToken } 
 import type { Mailer } from '../../lib/mailer.ts';
 import { SESSION_COOKIE, type CallerEnv } from '../middleware/caller.ts';
 import { CallbackQuery, LoginBody, LoginSentSchema, SignedOutSchema } from '../schemas/account.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface AuthRoutesOptions {
   state: StateDb;
@@ -17,8 +17,6 @@ export interface AuthRoutesOptions {
   log?: (error: unknown, c: Context) => void;
 }
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 // A mail server that refused a message is usually back within a minute.
 const MAIL_RETRY_AFTER_SECONDS = 60;
 

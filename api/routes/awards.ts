@@ -12,7 +12,7 @@ import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import { strictQuery, wholeNumber } from '../schemas/common.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface AwardRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
@@ -24,8 +24,6 @@ export interface AwardRoutesOptions {
 
 type AwardEnv = ReleaseEnv & CallerEnv;
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const NotReady = z.object({ ready: z.literal(false), detail: z.string() }).openapi('NotReady');
 const notReady = { description: 'The intelligence store is still loading (`Retry-After` says when to try again).', content: json(NotReady) };
 const badInput = errorReply('A parameter is malformed or out of range; `detail` names it.');

@@ -7,7 +7,7 @@ import { CheckoutSchema, WebhookReceiptSchema } from '../bids/payment-schemas.ts
 import { BidParams } from '../bids/schemas.ts';
 import { invalidInputAnswers } from '../orgs/request-checks.ts';
 import { WebhookSignatureError } from '../providers/stripe.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface BidCheckoutRoutesOptions {
   state: StateDb;
@@ -22,9 +22,6 @@ export interface BidCheckoutRoutesOptions {
 
 /** Where Stripe delivers events: the endpoint to register in the Stripe dashboard (README, "Payment"). */
 export const PAYMENT_WEBHOOK_PATH = '/v1/payments/stripe/webhook';
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 
 const checkoutRoute = createRoute({
   method: 'post',

@@ -13,8 +13,8 @@ import { checkFileLink, signFileLink } from '../bids/signed-links.ts';
 import { MAX_DOCUMENT_BYTES, readDocuments } from '../documents/intake.ts';
 import { AnalysisPoolFullError, type AnalysisPool } from '../documents/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
 import { routeBodyLimit } from '../middleware/body-limit.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export type { FileReadListener } from '../bids/file-intake.ts';
 
@@ -39,8 +39,6 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const TOO_LARGE = `The file is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB, the most a bid file may be; upload a smaller file or split it.`;
 const PAGE_IMAGE = 'render_page';
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const fileNotFound = errorReply('No such bid visible to the caller, or the bid holds no such file.');

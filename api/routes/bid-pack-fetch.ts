@@ -4,10 +4,8 @@ import { DAILY_FETCHES, dailyQuota, lastFetch, offerView, packOffer, PACK_PORTAL
 import { FetchSchema, PackFetchStatusSchema } from '../bids/pack-fetch-schemas.ts';
 import { BidParams } from '../bids/schemas.ts';
 import { invalidInputAnswers } from '../orgs/request-checks.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const tags = ['Bids'];
 
 const statusRoute = createRoute({

@@ -17,15 +17,13 @@ import {
 import { listRequirements, refreshRequirements, requirementRow, type RequirementRow } from '../bids/requirements/store.ts';
 import { BidParams } from '../bids/schemas.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface BidRequirementRoutesOptions {
   state: StateDb;
   now?: () => Date;
 }
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const notVisible = errorReply('No such bid or requirement, or the caller is not a member of the bid\'s organisation: the same reply for each.');
 const readOnly = errorReply("The caller's role may not change bids (viewers read only).");

@@ -30,7 +30,7 @@ import {
 import { BidParams } from '../bids/schemas.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import type { ChatModel } from '../providers/chat-model.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface BidRunRoutesOptions {
   state: StateDb;
@@ -44,8 +44,6 @@ export interface BidRunRoutesOptions {
   stream?: { retryMs?: number; pollMs?: number; signal?: AbortSignal };
 }
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const notSignedIn = errorReply('No signed-in session or API key.');
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const viewerWrites = errorReply("The caller's role may not change bids (viewers read only).");

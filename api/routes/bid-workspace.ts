@@ -27,7 +27,7 @@ import { AnalysisPoolFullError } from '../documents/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { orgsOf } from '../orgs/orgs.ts';
 import type { ReleaseStore } from '../release-store.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface BidWorkspaceRoutesOptions extends WorkspaceDeps {
   /** The served release: the worth-bidding card reads its intelligence. */
@@ -35,8 +35,6 @@ export interface BidWorkspaceRoutesOptions extends WorkspaceDeps {
   now?: () => Date;
 }
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const viewerWrites = errorReply("The caller's role may not change bids (viewers read only).");

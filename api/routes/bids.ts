@@ -17,8 +17,8 @@ import { membershipOf, orgsOf } from '../orgs/orgs.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { may } from '../orgs/roles.ts';
 import type { ReleaseStore } from '../release-store.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
 import { bidFileRoutes, type FileReadListener } from './bid-files.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface BidRoutesOptions {
   state: StateDb;
@@ -43,8 +43,6 @@ export interface BidRoutesOptions {
 
 const ORG_NOT_VISIBLE = 'No organisation with this id is visible to you: check the id (GET /v1/orgs lists yours), or ask one of its owners or admins to invite you.';
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const noAccount = errorReply(NO_ACCOUNT_REPLY);
 const bidNotVisible = errorReply('No such bid, or the caller is not a member of its organisation: the same reply for both.');
 const wrongMediaType = errorReply('The body is not in the media type this route reads.');

@@ -14,8 +14,8 @@ import { bodyMediaType } from '../orgs/request-checks.ts';
 import type { Services } from '../providers/index.ts';
 import type { LoadedRelease, ReleaseStore } from '../release-store.ts';
 import { sandboxField } from '../schemas/common.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
 import type { Meter } from '../usage/meter.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 /** The sandbox registry's name for this tool, and its MCP tool's name. */
 export const RESOLVE_COMPANY_TOOL = 'resolve_company';
@@ -45,9 +45,6 @@ export const CompanyResolveBody = z
     sandbox: sandboxField,
   })
   .openapi('CompanyResolveRequest');
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 
 const route = (options: CompanyResolveRoutesOptions) => createRoute({
   method: 'post',

@@ -5,6 +5,7 @@ import type { CallerEnv } from '../middleware/caller.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
+import { json } from '../schemas/openapi-content.ts';
 
 export interface ContactRoutesOptions {
   state: StateDb;
@@ -42,7 +43,6 @@ const ContactBody = z
 
 const ReceivedSchema = z.object({ received: z.literal(true) }).openapi('Received');
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const wrongMediaType = { description: 'The body is not JSON.', content: json(ErrorSchema) };
 const unprocessable = { description: 'The body does not match the schema; `detail` names the field.', content: json(ErrorSchema) };
 

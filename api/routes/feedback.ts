@@ -3,6 +3,7 @@ import type { StateDb } from '../../data/state/db.ts';
 import { FEEDBACK_TOOLS, recordFeedback } from '../checkers/references/store.ts';
 import { errorReplies } from '../middleware/errors.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
+import { json } from '../schemas/openapi-content.ts';
 
 export const FeedbackBody = z
   .strictObject({
@@ -20,8 +21,6 @@ export const FeedbackReply = z
     feedback_id: z.string().nullable(),
   })
   .openapi('FeedbackReply');
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 const route = createRoute({
   method: 'post',

@@ -5,14 +5,13 @@ import type { CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import { NotReadySchema, intelContextOf, requireIntelligenceRelease } from '../schemas/intelligence.ts';
+import { json } from '../schemas/openapi-content.ts';
 
 export interface GrantRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
   /** The app's read cache: replies kept by release, audience, minute, path and query. */
   cache: ReadCache;
 }
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 const summaryRoute = createRoute({
   method: 'get',

@@ -9,11 +9,11 @@ import type { ReleaseStore } from '../release-store.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import type { ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
 import {
   JurisdictionParams, NotReadySchema, PlanIdParams, PlannedQuery, TradeStateParams, intelContextOf, requireIntelligenceRelease,
 } from '../schemas/intelligence.ts';
 import { intelligenceAudience } from './signals.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface IntelligenceRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
@@ -23,8 +23,6 @@ export interface IntelligenceRoutesOptions {
 
 type IntelligenceEnv = ReleaseEnv & CallerEnv;
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const notLoaded = { description: 'No release is loaded yet (`Retry-After` says when to try again).', content: json(NotReadySchema) };
 const tags = ['Signals and intelligence'];
 

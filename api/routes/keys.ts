@@ -13,9 +13,9 @@ import {
   LinkKeyBody,
   RevokedKeySchema,
 } from '../schemas/account.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
 import type { Meter } from '../usage/meter.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface KeyRoutesOptions {
   state: StateDb;
@@ -25,8 +25,6 @@ export interface KeyRoutesOptions {
   now: () => Date;
 }
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
 const sessionOrKey: Record<string, string[]>[] = [{ session: [] }, { bearer: [] }];
 const capDetail =

@@ -26,9 +26,9 @@ import {
   ProfileSchema,
   UploadForm,
 } from '../orgs/schemas.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
 import { routeBodyLimit } from '../middleware/body-limit.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface OrgRoutesOptions {
   state: StateDb;
@@ -58,8 +58,6 @@ const TOO_LARGE = `The document is larger than ${LARGEST_DOCUMENT_BYTES / 1024 /
 // Multipart framing (boundaries, part headers) on top of the largest file allowed.
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const notSignedIn = errorReply('No signed-in session.');
 const notVisible = errorReply('No such organisation, or the caller is not a member: the same reply for both.');
 const invalid = (what: string) => errorReply(`${what}; \`detail\` names the field.`);

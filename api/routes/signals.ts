@@ -9,6 +9,7 @@ import type { ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import { NotReadySchema, SignalsQuery, intelContextOf, requireIntelligenceRelease } from '../schemas/intelligence.ts';
+import { json } from '../schemas/openapi-content.ts';
 
 export interface SignalRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
@@ -22,8 +23,6 @@ type SignalEnv = ReleaseEnv & CallerEnv;
 export function intelligenceAudience(c: Pick<Context<CallerEnv>, 'get'>): Audience {
   return { identified: isIdentified(c.get('caller')) };
 }
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 const signalsRoute = createRoute({
   method: 'get',

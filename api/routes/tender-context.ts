@@ -8,7 +8,8 @@ import { errorReplies } from '../middleware/errors.ts';
 import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import { intelContextOf } from '../schemas/intelligence.ts';
-import { ErrorSchema, TenderKeyParams } from '../schemas/tender.ts';
+import { TenderKeyParams } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface TenderContextRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
@@ -17,9 +18,6 @@ export interface TenderContextRoutesOptions {
 }
 
 type ContextEnv = ReleaseEnv & CallerEnv;
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 
 const contextRoute = createRoute({
   method: 'get',

@@ -14,10 +14,11 @@ import { metered } from '../middleware/metered.ts';
 import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
 import type { Sandbox, SandboxEnv } from '../middleware/sandbox.ts';
 import { bodyMediaType } from '../orgs/request-checks.ts';
-import { ErrorSchema, attributionsOf, tenderReply } from '../schemas/tender.ts';
+import { attributionsOf, tenderReply } from '../schemas/tender.ts';
 import { TenderMatchBody, TenderMatchSchema, type TenderMatchReply } from '../schemas/tender-match.ts';
 import type { Meter } from '../usage/meter.ts';
 import type { Attribution, SourceAttributionRow } from '../../data/intelligence/context.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface TenderMatchRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
@@ -40,10 +41,6 @@ export const SCORE_MEANING =
   'It is not a probability of winning.';
 
 const FETCH_STATUS = { refused: 400, too_large: 413, unreachable: 502 } as const;
-
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 
 /** The route, with the middleware it runs before the body is validated. */
 const matchRoute = (middleware: MatchMiddleware) => createRoute({

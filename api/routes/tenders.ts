@@ -5,7 +5,6 @@ import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
 import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import {
-  ErrorSchema,
   PortalSchema,
   TenderKeyParams,
   TenderReadSchema,
@@ -18,6 +17,7 @@ import {
   tenderReply,
   type Audience,
 } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface TenderRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
@@ -35,8 +35,6 @@ function audienceOf(c: Pick<Context<TenderEnv>, 'get'>): Audience {
   return { links: isIdentified(c.get('caller')) };
 }
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const notLoaded = errorReply('No release is loaded yet (`Retry-After` says when to try again).');
 const malformedKey = errorReply('The key is not a page_key (32 lowercase hex characters, or `f` and 32).');
 

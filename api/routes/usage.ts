@@ -3,14 +3,13 @@ import type { CallerEnv } from '../middleware/caller.ts';
 import { PricingSchema, UsageSchema } from '../schemas/account.ts';
 import { WEEK_RULE, type Meter } from '../usage/meter.ts';
 import { formatPrice, type BidSale } from '../bids/checkout.ts';
+import { json } from '../schemas/openapi-content.ts';
 
 export interface UsageRoutesOptions {
   meter: Pick<Meter, 'allowance' | 'caps' | 'week'>;
   /** Whether bid preparation can be bought here, at what price (api/bids/checkout.ts `bidSale`). */
   sale: BidSale;
 }
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 const usageRoute = createRoute({
   method: 'get',

@@ -14,6 +14,7 @@ import { sandboxField, strictQuery } from '../schemas/common.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import type { CheckerDeps } from './checker-deps.ts';
 import { referencesSandboxReply } from './checker-sandbox.ts';
+import { json } from '../schemas/openapi-content.ts';
 
 /** The sandbox registry's name for this tool and its MCP tool's name. */
 export const VERIFY_REFERENCES_TOOL = 'verify_references';
@@ -38,8 +39,6 @@ const VerifyReferencesForm = z.object({ file: uploadedFile.optional().openapi({ 
 export const CheckIdParams = z.object({
   check_id: z.string().regex(CHECK_ID_PATTERN, { error: 'must be fc_ followed by 16 lowercase hex characters' }).openapi({ param: { name: 'check_id', in: 'path' }, example: 'fc_3f2a9c0d1e4b5a67' }),
 });
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 const verifyRoute = (deps: CheckerDeps) => createRoute({
   method: 'post',

@@ -14,10 +14,10 @@ import { metered } from '../middleware/metered.ts';
 import type { SandboxEnv } from '../middleware/sandbox.ts';
 import { checkerErrors, checkerReply, documentBytes, documentFilename, documentUrl, freshSwitch, streamSwitch, uploadedFile } from '../schemas/checkers.ts';
 import { malformedInputParams, sandboxField, strictQuery } from '../schemas/common.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
 import type { CheckerDeps } from './checker-deps.ts';
 import { warrantSandboxReply } from './checker-sandbox.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 /** The sandbox registry's name for this tool, the pool's name of its analysis, and its MCP tool's name. */
 export const WARRANT_TOOL = 'inspect_document';
@@ -33,9 +33,6 @@ export const WARRANT_LIMITATIONS =
  * tools published from it) shows a plain object rather than the analysis extended by reference (`allOf`).
  */
 export const WarrantSchema = z.object(warrantBundle.shape).openapi('Warrant');
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 
 export const WarrantBody = z
   .strictObject({

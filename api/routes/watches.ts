@@ -11,7 +11,7 @@ import {
 } from '../../data/watches/store.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import type { LoadedRelease, ReleaseStore } from '../release-store.ts';
-import { ErrorSchema } from '../schemas/tender.ts';
+import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface WatchRoutesOptions {
   state: StateDb;
@@ -25,8 +25,6 @@ export interface WatchRoutesOptions {
 
 const SITE_READ_STATUS = { refused: 400, too_large: 413, unreachable: 502 } as const;
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 const sessionOnly: Record<string, string[]>[] = [{ session: [] }];
 const needsSession = errorReply('No signed-in session: sign in with POST /v1/auth/login first. An API key cannot do this.');
 const crossSite = errorReply('The request came from another site (a signed-in change must come from the service\'s own pages).');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { ErrorSchema } from './tender.ts';
+import { errorReply, json } from './openapi-content.ts';
 
 /**
  * Wire pieces every document checker route shares (spec, Shared input conventions and Document checkers):
@@ -37,9 +37,6 @@ export function querySwitch(description: string) {
 
 export const streamSwitch = querySwitch('`1` answers with Server-Sent Events: `received`, heartbeats while it works, then `result` (the reply) or `error` (`{detail}`). Streamed calls are never replayed by Idempotency-Key.');
 export const freshSwitch = querySwitch('`1` inspects again even when identical bytes were inspected before (the stored result is replaced).');
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const errorReply = (description: string) => ({ description, content: json(ErrorSchema) });
 
 /** The reply of a checker: its JSON body, or with `stream=1` an event stream whose `result` event carries that body. */
 export function checkerReply<T extends z.ZodType>(schema: T, description: string) {
