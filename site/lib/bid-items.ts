@@ -6,7 +6,7 @@ import { callApi } from './account-api.ts';
 import { Draft, FileLink, FilePage, Gap, type BidFile, type Plan, type Requirement, type WorthBidding } from './bids-api.ts';
 import { bytes, count, day, instant, instantIn, money, plural } from './format.ts';
 import { jurisdictionName } from './places.ts';
-import { actionButton, element, link, say } from './signed-in-area.ts';
+import { actionButton, element, link, say } from './dom.ts';
 
 export interface BidView {
   /** The bid's API address with `rest` appended: `/v1/bids/<id><rest>`. */

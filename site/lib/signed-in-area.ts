@@ -1,4 +1,4 @@
-// The client half of SignedInArea.astro, and the small DOM helpers the organisation and bid pages share.
+// The client half of SignedInArea.astro (and of the account page, which marks the same three parts).
 import { callApi, Session, SESSION_PATH, type Account } from './account-api.ts';
 
 /**
@@ -20,36 +20,4 @@ export async function signedInArea(): Promise<Account | null> {
   }
   document.querySelector<HTMLElement>('[data-signed-in]')!.hidden = false;
   return { email, session_expires_at };
-}
-
-export const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] => {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-};
-
-export const link = (text: string, href: string): HTMLAnchorElement => {
-  const anchor = element('a', text);
-  anchor.href = href;
-  return anchor;
-};
-
-/** A button whose visible word is `label` and whose accessible name also says what it acts on. */
-export const actionButton = (label: string, about: string): HTMLButtonElement => {
-  const button = element('button', label, 'quiet');
-  button.type = 'button';
-  button.append(element('span', ` ${about}`, 'visually-hidden'));
-  return button;
-};
-
-/** Shows `text` in a status or alert line (hidden when empty). */
-export function say(line: HTMLElement, text: string): void {
-  line.textContent = text;
-  line.hidden = text === '';
-}
-
-/** The element the page marked `data-<name>`. */
-export function marked<T extends HTMLElement = HTMLElement>(name: string, within: ParentNode = document): T {
-  return within.querySelector<T>(`[data-${name}]`)!;
 }
