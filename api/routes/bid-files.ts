@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, type BidEnv } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, type BidEnv, type OpenBidEnv } from '../bids/access.ts';
 import { BidFileListSchema, BidFileSchema, FileLinkSchema, FilePageSchema, FileParams, LinkParams, LinkQuery, PageParams, UploadForm } from '../bids/file-schemas.ts';
 import { addBidFile, type FileReadListener } from '../bids/file-intake.ts';
 import { BID_FILE_FORMATS } from '../bids/file-reading.ts';
@@ -160,36 +160,28 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
 
-  const intake = (c: Context<BidEnv>) => ({ state, files, pool, onFileRead: options.onFileRead, log: (error: unknown) => options.log(error, c) });
-  const noFile = (bidId: string) => `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.`;
-  /** The bid's file for a reader, or the refusal to answer. */
-  const readableFile = (c: Context<BidEnv>, bidId: string, fileId: string): { file: BidFile } | { status: 404; detail: string } => {
-    const access = accessBid(state, bidId, c.get('accountId'), 'read');
-    if (!access.ok) return { status: 404, detail: access.detail };
+  const intake = (c: Context<OpenBidEnv>) => ({ state, files, pool, onFileRead: options.onFileRead, log: (error: unknown) => options.log(error, c) });
+  const door = bidDoor(app, state);
+  /** The open bid's file `fileId`, or the sentence of its 404. */
+  const fileOf = (c: Context<OpenBidEnv>, fileId: string): { file: BidFile } | { detail: string } => {
+    const bidId = c.var.bid.bid_id;
     const file = bidFile(state, bidId, fileId);
-    return file ? { file } : { status: 404, detail: noFile(bidId) };
+    return file ? { file } : { detail: `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.` };
   };
 
-  app.openapi(listFilesRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json({ files: listBidFiles(state, access.bid.bid_id) }, 200);
-  });
+  door.read(listFilesRoute, (c) => c.json({ files: listBidFiles(state, c.var.bid.bid_id) }, 200));
 
-  app.openapi(uploadFileRoute, async (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+  door.write(uploadFileRoute, async (c) => {
     const { documents } = await readDocuments(c, { checker: 'bid files', accepts: BID_FILE_FORMATS, maxDocuments: 1, url: 'unavailable' });
-    const added = await addBidFile(intake(c), { bidId: access.bid.bid_id, accountId: c.get('accountId'), document: documents[0]!, now: now() });
+    const added = await addBidFile(intake(c), { bidId: c.var.bid.bid_id, accountId: c.get('accountId'), document: documents[0]!, now: now() });
     if (added.ok) return c.json(added.file, 201);
     if (added.retryAfterSeconds !== undefined) c.header('Retry-After', String(added.retryAfterSeconds));
     return c.json({ detail: added.detail }, added.status);
   });
 
-  app.openapi(fileLinkRoute, (c) => {
-    const { bid, file_id: fileId } = c.req.valid('param');
-    const found = readableFile(c, bid, fileId);
-    if ('detail' in found) return c.json({ detail: found.detail }, found.status);
+  door.read(fileLinkRoute, (c) => {
+    const found = fileOf(c, c.req.valid('param').file_id);
+    if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const at = now();
     const link = signFileLink(options.linkSecret, found.file.file_id, at);
     return c.json(
@@ -198,10 +190,10 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     );
   });
 
-  app.openapi(pageRoute, (c) => {
-    const { bid, file_id: fileId, n } = c.req.valid('param');
-    const found = readableFile(c, bid, fileId);
-    if ('detail' in found) return c.json({ detail: found.detail }, found.status);
+  door.read(pageRoute, (c) => {
+    const { file_id: fileId, n } = c.req.valid('param');
+    const found = fileOf(c, fileId);
+    if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const { file } = found;
     if (file.read_status === 'failed') return c.json({ detail: `${file.filename} has no pages to show: ${file.read_detail}` }, 404);
     const page = storedPage(state, file.file_id, n);
@@ -220,10 +212,10 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     );
   });
 
-  app.openapi(pageImageRoute, async (c) => {
-    const { bid, file_id: fileId, n } = c.req.valid('param');
-    const found = readableFile(c, bid, fileId);
-    if ('detail' in found) return c.json({ detail: found.detail }, found.status);
+  door.read(pageImageRoute, async (c) => {
+    const { file_id: fileId, n } = c.req.valid('param');
+    const found = fileOf(c, fileId);
+    if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const { file } = found;
     if (file.kind !== 'pdf' && file.kind !== 'image') {
       return c.json({ detail: `${file.filename} is ${file.kind === 'docx' ? 'a Word document' : 'plain text'}, which has no fixed pages to draw; GET …/pages/${n} gives its text.` }, 404);

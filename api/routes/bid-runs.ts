@@ -1,8 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, BID_SECURITY, requireBidAccount, type BidEnv, type BidNeed } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, requireBidAccount, type BidEnv } from '../bids/access.ts';
 import { listBidFiles } from '../bids/files.ts';
 import { JobSchema } from '../bids/jobs/schemas.ts';
 import { jobRow, jobView } from '../bids/jobs/store.ts';
@@ -203,8 +202,8 @@ const drainRoute = createRoute({
 
 /**
  * The routes of bid runs (spec, Bids): jobs, quote, start, read, stop and the event stream of runs,
- * findings, actions and their decisions, and POST /v1/jobs/drain. Every bid route loads its bid through
- * `accessBid`: viewers read, members and above write. Mount it after the caller middleware.
+ * findings, actions and their decisions, and POST /v1/jobs/drain. Every bid route opens its bid through the
+ * bid door (`bidDoor`): viewers read, members and above write. Mount it after the caller middleware.
  *
  * @example
  * app.route('/', bidRunRoutes({ state, worker, model, bidPrice, now }));
@@ -219,22 +218,18 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
   app.use('/v1/bids/*', requireBidAccount);
   app.use('/v1/jobs/*', requireBidAccount);
 
-  const load = (c: Context<BidEnv>, bidId: string, need: BidNeed) => accessBid(state, bidId, c.get('accountId'), need);
+  const door = bidDoor(app, state);
   const noRun = (bidId: string, runId: string) => ({ detail: `This bid has no run ${runId.slice(0, 80)}; GET /v1/bids/${bidId}/runs/quote says how to start one.` });
 
-  app.openapi(jobRoute, (c) => {
+  door.read(jobRoute, (c) => {
     const { bid: bidId, job: jobId } = c.req.valid('param');
-    const access = load(c, bidId, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
     const job = jobRow(state, jobId);
     if (!job || job.bid_id !== bidId) return c.json({ detail: `This bid has no job ${jobId.slice(0, 80)}.` }, 404);
     return c.json(jobView(job), 200);
   });
 
-  app.openapi(quoteRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const bidId = access.bid.bid_id;
+  door.read(quoteRoute, (c) => {
+    const bidId = c.var.bid.bid_id;
     const files = listBidFiles(state, bidId);
     return c.json(
       {
@@ -262,27 +257,21 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
     );
   });
 
-  app.openapi(startRunRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
-    const started = startRun(state, worker, { bidId: access.bid.bid_id, accountId: c.get('accountId'), now: now() });
+  door.write(startRunRoute, (c) => {
+    const started = startRun(state, worker, { bidId: c.var.bid.bid_id, accountId: c.get('accountId'), now: now() });
     if (!started.ok) return c.json({ detail: started.detail }, started.status);
     return c.json(runView(state, started.run), 201);
   });
 
-  app.openapi(readRunRoute, (c) => {
+  door.read(readRunRoute, (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    const access = load(c, bidId, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
     const run = runRow(state, bidId, runId);
     if (!run) return c.json(noRun(bidId, runId), 404);
     return c.json(runView(state, run), 200);
   });
 
-  app.openapi(stopRunRoute, (c) => {
+  door.write(stopRunRoute, (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    const access = load(c, bidId, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const run = runRow(state, bidId, runId);
     if (!run) return c.json(noRun(bidId, runId), 404);
     const stopped = stopRun(state, worker, { run, accountId: c.get('accountId'), now: now() });
@@ -290,10 +279,8 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
     return c.json(runView(state, stopped.run), 200);
   });
 
-  app.openapi(eventsRoute, (c) => {
+  door.read(eventsRoute, (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    const access = load(c, bidId, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
     if (!runRow(state, bidId, runId)) return c.json(noRun(bidId, runId), 404);
     const lastEventId = c.req.header('last-event-id');
     const after = lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId.trim()) : c.req.valid('query').since_seq;
@@ -339,24 +326,16 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
     });
   });
 
-  app.openapi(findingsRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
+  door.read(findingsRoute, (c) => {
     const since = c.req.valid('query').since_seq;
-    const findings = findingsSince(state, access.bid.bid_id, since);
+    const findings = findingsSince(state, c.var.bid.bid_id, since);
     return c.json({ findings, next_since_seq: findings.length === 0 ? since : findings.at(-1)!.seq + 1 }, 200);
   });
 
-  app.openapi(actionsRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json({ actions: listActions(state, access.bid.bid_id) }, 200);
-  });
+  door.read(actionsRoute, (c) => c.json({ actions: listActions(state, c.var.bid.bid_id) }, 200));
 
-  app.openapi(decideRoute, (c) => {
+  door.write(decideRoute, (c) => {
     const { bid: bidId, action: actionId, decision } = c.req.valid('param');
-    const access = load(c, bidId, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const decided = decideAction(state, { bidId, actionId, decision, accountId: c.get('accountId'), now: now(), runAfter: worker.runAfterNow() });
     if (!decided.ok) return c.json({ detail: decided.detail }, decided.status);
     if (decided.jobToKick !== null) worker.kick();
