@@ -1,4 +1,5 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { StateDb } from '../../data/state/db.ts';
 import { bidDoor, BID_SECURITY, requireBidAccount, type BidEnv } from '../bids/access.ts';
@@ -228,34 +229,7 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
     return c.json(jobView(job), 200);
   });
 
-  door.read(quoteRoute, (c) => {
-    const bidId = c.var.bid.bid_id;
-    const files = listBidFiles(state, bidId);
-    return c.json(
-      {
-        bid_id: bidId,
-        paid: bidIsPaid(state, bidId),
-        price: options.bidPrice ?? null,
-        checkout: `POST /v1/bids/${bidId}/checkout`,
-        steps: RUN_STEPS,
-        files: {
-          readable: files.filter((file) => file.read_status === 'read').length,
-          unreadable: files.filter((file) => file.read_status === 'failed').length,
-          pages: files.reduce((sum, file) => sum + file.pages_read, 0),
-        },
-        requirements: listRequirements(state, bidId).length,
-        language_model: options.model.model,
-        actions: [
-          "fetch_pack: fetch the tender's documents from its portal, when the bid has none and its portal publishes them",
-          'send_clarification: email the buyer the questions the documents leave open',
-          ...(options.model.model !== null ? [`use_model: send the requirements and passages to ${options.model.model}`] : []),
-          'sign_off: a person signs the response off as ready to lodge (no run waits on it)',
-        ],
-        live_run: liveRun(state, bidId)?.run_id ?? null,
-      },
-      200,
-    );
-  });
+  door.read(quoteRoute, (c) => c.json(runQuote(state, options, c.var.bid.bid_id), 200));
 
   door.write(startRunRoute, (c) => {
     const started = startRun(state, worker, { bidId: c.var.bid.bid_id, accountId: c.get('accountId'), now: now() });
@@ -284,46 +258,7 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
     if (!runRow(state, bidId, runId)) return c.json(noRun(bidId, runId), 404);
     const lastEventId = c.req.header('last-event-id');
     const after = lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId.trim()) : c.req.valid('query').since_seq;
-    return streamSSE(c, async (stream) => {
-      let wake: (() => void) | null = null;
-      const unsubscribe = onRunEvent(runId, () => wake?.());
-      stream.onAbort(() => wake?.());
-      // The server is stopping: the client reconnects (Last-Event-ID) to the next instance.
-      const shutdown = options.stream?.signal;
-      const onShutdown = () => {
-        void stream.close();
-        wake?.();
-      };
-      shutdown?.addEventListener('abort', onShutdown);
-      try {
-        await stream.write(`retry: ${retryMs}\n\n`);
-        let last = after;
-        while (!stream.aborted && !stream.closed && !shutdown?.aborted) {
-          const events = runEventsAfter(state, runId, last);
-          for (const event of events) {
-            await stream.writeSSE({ id: String(event.seq), event: event.kind, data: JSON.stringify(event.data) });
-            last = event.seq;
-            if (FINAL_EVENT_KINDS.has(event.kind)) return;
-          }
-          if (events.length > 0) continue;
-          // A run that ended with its last event before `after`: nothing more will come.
-          const run = runRow(state, bidId, runId);
-          if (!run || !LIVE_RUN_STATES.includes(run.state)) return;
-          // Woken by an append in this process, or after pollMs for one another instance made.
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, pollMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = null;
-        }
-      } finally {
-        unsubscribe();
-        shutdown?.removeEventListener('abort', onShutdown);
-      }
-    });
+    return streamRunEvents(c, state, { bidId, runId, after, retryMs, pollMs, shutdown: options.stream?.signal });
   });
 
   door.read(findingsRoute, (c) => {
@@ -348,4 +283,84 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
   });
 
   return app;
+}
+
+/** What a run of the bid does and costs, what it will read, and whether the bid is paid (GET …/runs/quote). */
+function runQuote(state: StateDb, options: BidRunRoutesOptions, bidId: string): z.infer<typeof QuoteSchema> {
+  const files = listBidFiles(state, bidId);
+  return {
+    bid_id: bidId,
+    paid: bidIsPaid(state, bidId),
+    price: options.bidPrice ?? null,
+    checkout: `POST /v1/bids/${bidId}/checkout`,
+    steps: RUN_STEPS,
+    files: {
+      readable: files.filter((file) => file.read_status === 'read').length,
+      unreadable: files.filter((file) => file.read_status === 'failed').length,
+      pages: files.reduce((sum, file) => sum + file.pages_read, 0),
+    },
+    requirements: listRequirements(state, bidId).length,
+    language_model: options.model.model,
+    actions: [
+      "fetch_pack: fetch the tender's documents from its portal, when the bid has none and its portal publishes them",
+      'send_clarification: email the buyer the questions the documents leave open',
+      ...(options.model.model !== null ? [`use_model: send the requirements and passages to ${options.model.model}`] : []),
+      'sign_off: a person signs the response off as ready to lodge (no run waits on it)',
+    ],
+    live_run: liveRun(state, bidId)?.run_id ?? null,
+  };
+}
+
+interface RunStream {
+  bidId: string;
+  runId: string;
+  /** The seq the client has seen: the stream starts after it. */
+  after: number;
+  retryMs: number;
+  pollMs: number;
+  /** The server is stopping. */
+  shutdown: AbortSignal | undefined;
+}
+
+/** The run's events after `after` as Server-Sent Events, then each new one, until the run's last event. */
+function streamRunEvents(c: Context, state: StateDb, { bidId, runId, after, retryMs, pollMs, shutdown }: RunStream): Response {
+  return streamSSE(c, async (stream) => {
+    let wake: (() => void) | null = null;
+    const unsubscribe = onRunEvent(runId, () => wake?.());
+    stream.onAbort(() => wake?.());
+    // The server is stopping: the client reconnects (Last-Event-ID) to the next instance.
+    const onShutdown = () => {
+      void stream.close();
+      wake?.();
+    };
+    shutdown?.addEventListener('abort', onShutdown);
+    try {
+      await stream.write(`retry: ${retryMs}\n\n`);
+      let last = after;
+      while (!stream.aborted && !stream.closed && !shutdown?.aborted) {
+        const events = runEventsAfter(state, runId, last);
+        for (const event of events) {
+          await stream.writeSSE({ id: String(event.seq), event: event.kind, data: JSON.stringify(event.data) });
+          last = event.seq;
+          if (FINAL_EVENT_KINDS.has(event.kind)) return;
+        }
+        if (events.length > 0) continue;
+        // A run that ended with its last event before `after`: nothing more will come.
+        const run = runRow(state, bidId, runId);
+        if (!run || !LIVE_RUN_STATES.includes(run.state)) return;
+        // Woken by an append in this process, or after pollMs for one another instance made.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+      }
+    } finally {
+      unsubscribe();
+      shutdown?.removeEventListener('abort', onShutdown);
+    }
+  });
 }
