@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute, z, type RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, type BidEnv, type OpenBidEnv } from '../bids/access.ts';
@@ -162,12 +162,6 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
 
   const intake = (c: Context<OpenBidEnv>) => ({ state, files, pool, onFileRead: options.onFileRead, log: (error: unknown) => options.log(error, c) });
   const door = bidDoor(app, state);
-  /** The open bid's file `fileId`, or the sentence of its 404. */
-  const fileOf = (c: Context<OpenBidEnv>, fileId: string): { file: BidFile } | { detail: string } => {
-    const bidId = c.var.bid.bid_id;
-    const file = bidFile(state, bidId, fileId);
-    return file ? { file } : { detail: `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.` };
-  };
 
   door.read(listFilesRoute, (c) => c.json({ files: listBidFiles(state, c.var.bid.bid_id) }, 200));
 
@@ -180,7 +174,7 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
   });
 
   door.read(fileLinkRoute, (c) => {
-    const found = fileOf(c, c.req.valid('param').file_id);
+    const found = fileOf(state, c, c.req.valid('param').file_id);
     if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const at = now();
     const link = signFileLink(options.linkSecret, found.file.file_id, at);
@@ -192,7 +186,7 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
 
   door.read(pageRoute, (c) => {
     const { file_id: fileId, n } = c.req.valid('param');
-    const found = fileOf(c, fileId);
+    const found = fileOf(state, c, fileId);
     if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const { file } = found;
     if (file.read_status === 'failed') return c.json({ detail: `${file.filename} has no pages to show: ${file.read_detail}` }, 404);
@@ -212,9 +206,29 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     );
   });
 
-  door.read(pageImageRoute, async (c) => {
+  door.read(pageImageRoute, pageImageHandler(options));
+  app.openapi(signedFileRoute, signedFileHandler(options));
+
+  return app;
+}
+
+function pageMissing(file: BidFile, n: number): string {
+  if (n > file.page_count) return `${file.filename} has ${file.page_count} page${file.page_count === 1 ? '' : 's'}, so there is no page ${n}.`;
+  return `The text of page ${n} of ${file.filename} was not kept: only the first pages of a long document are read.`;
+}
+
+/** The open bid's file `fileId`, or the sentence of its 404. */
+function fileOf(state: StateDb, c: Context<OpenBidEnv>, fileId: string): { file: BidFile } | { detail: string } {
+  const bidId = c.var.bid.bid_id;
+  const file = bidFile(state, bidId, fileId);
+  return file ? { file } : { detail: `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.` };
+}
+
+/** GET …/pages/{n}/image: a PDF or image page drawn in an analysis process on first request, then kept. */
+function pageImageHandler({ state, files, pool, now }: BidFileRoutesOptions): RouteHandler<typeof pageImageRoute, OpenBidEnv> {
+  return async (c) => {
     const { file_id: fileId, n } = c.req.valid('param');
-    const found = fileOf(c, fileId);
+    const found = fileOf(state, c, fileId);
     if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const { file } = found;
     if (file.kind !== 'pdf' && file.kind !== 'image') {
@@ -242,13 +256,16 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
       await files.putRender(file.sha256, n, png);
     }
     return c.body(png as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
-  });
+  };
+}
 
-  app.openapi(signedFileRoute, async (c) => {
+/** GET /v1/bid-files/{file_id}: the bytes, for a link signed and not yet expired. */
+function signedFileHandler({ state, files, now, linkSecret }: BidFileRoutesOptions): RouteHandler<typeof signedFileRoute, BidEnv> {
+  return async (c) => {
     const { file_id: fileId } = c.req.valid('param');
     const { expires, signature } = c.req.valid('query');
     const at = now();
-    const check = checkFileLink(options.linkSecret, fileId, expires, signature, at);
+    const check = checkFileLink(linkSecret, fileId, expires, signature, at);
     if (!check.ok) {
       const detail =
         check.reason === 'expired'
@@ -265,12 +282,5 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
       'x-content-type-options': 'nosniff',
       'cache-control': 'private, no-store',
     });
-  });
-
-  return app;
-}
-
-function pageMissing(file: BidFile, n: number): string {
-  if (n > file.page_count) return `${file.filename} has ${file.page_count} page${file.page_count === 1 ? '' : 's'}, so there is no page ${n}.`;
-  return `The text of page ${n} of ${file.filename} was not kept: only the first pages of a long document are read.`;
+  };
 }
