@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute, type RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import { timeZoneOf } from '../../lib/jurisdictions.ts';
@@ -185,43 +185,7 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
   // Before the validators, so a caller without an account learns nothing about the inputs.
   app.use('/v1/bids/*', requireBidAccount);
 
-  app.openapi(createBidRoute, (c) => {
-    const body = c.req.valid('json');
-    const membership = membershipOf(state, body.org_id, c.get('accountId'));
-    if (!membership) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
-    if (!may(membership.role, 'write_bids')) return c.json({ detail: writeRefusal(membership) }, 403);
-    let tender: BidTender | null = null;
-    if (body.page_key !== undefined) {
-      const served = store.state();
-      if (!served.ready) {
-        c.header('Retry-After', '30');
-        return c.json({ detail: `No release is loaded yet, so the tender ${body.page_key} cannot be looked up; retry shortly, or create the bid with a title instead of page_key.` }, 503);
-      }
-      const hit = served.release.tenders.get(body.page_key, store.now());
-      if (!hit) return c.json({ detail: `No tender has the page_key ${body.page_key} in the served release; use the page_key of a search result (GET /v1/tenders), or create the bid with a title.` }, 404);
-      const row = hit.tender.row;
-      tender = {
-        page_key: body.page_key,
-        title: row.title,
-        buyer: row.buyer,
-        jurisdiction: hit.tender.jurisdiction,
-        closing_date: hit.tender.closingDate,
-        closing_at: row.closing_at,
-        time_zone: timeZoneOf(hit.tender.jurisdiction),
-      };
-    }
-    const bid = createBid(state, {
-      orgId: membership.org_id,
-      accountId: c.get('accountId'),
-      tender,
-      // The schema requires a title when there is no tender.
-      title: body.title ?? tender!.title,
-      dueDate: body.due_date ?? null,
-      goal: body.goal ?? null,
-      now: now(),
-    });
-    return c.json(bidView(state, bid, membership.company_name), 201);
-  });
+  app.openapi(createBidRoute, createBidHandler(state, store, now));
 
   app.openapi(listBidsRoute, (c) => {
     const accountId = c.get('accountId');
@@ -280,4 +244,45 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
   );
 
   return app;
+}
+
+/** POST /v1/bids: a bid for a tender of the served release (its title, buyer, closing and time zone kept) or on a free title. */
+function createBidHandler(state: StateDb, store: BidRoutesOptions['store'], now: () => Date): RouteHandler<typeof createBidRoute, BidEnv> {
+  return (c) => {
+    const body = c.req.valid('json');
+    const membership = membershipOf(state, body.org_id, c.get('accountId'));
+    if (!membership) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
+    if (!may(membership.role, 'write_bids')) return c.json({ detail: writeRefusal(membership) }, 403);
+    let tender: BidTender | null = null;
+    if (body.page_key !== undefined) {
+      const served = store.state();
+      if (!served.ready) {
+        c.header('Retry-After', '30');
+        return c.json({ detail: `No release is loaded yet, so the tender ${body.page_key} cannot be looked up; retry shortly, or create the bid with a title instead of page_key.` }, 503);
+      }
+      const hit = served.release.tenders.get(body.page_key, store.now());
+      if (!hit) return c.json({ detail: `No tender has the page_key ${body.page_key} in the served release; use the page_key of a search result (GET /v1/tenders), or create the bid with a title.` }, 404);
+      const row = hit.tender.row;
+      tender = {
+        page_key: body.page_key,
+        title: row.title,
+        buyer: row.buyer,
+        jurisdiction: hit.tender.jurisdiction,
+        closing_date: hit.tender.closingDate,
+        closing_at: row.closing_at,
+        time_zone: timeZoneOf(hit.tender.jurisdiction),
+      };
+    }
+    const bid = createBid(state, {
+      orgId: membership.org_id,
+      accountId: c.get('accountId'),
+      tender,
+      // The schema requires a title when there is no tender.
+      title: body.title ?? tender!.title,
+      dueDate: body.due_date ?? null,
+      goal: body.goal ?? null,
+      now: now(),
+    });
+    return c.json(bidView(state, bid, membership.company_name), 201);
+  };
 }
