@@ -8,7 +8,8 @@ import { jurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts'
 import { jurisdictionSlug } from '../data/intelligence/places.ts';
 import { intelligenceSummary } from '../data/intelligence/summary.ts';
 import { tradeById, tradePairs, tradeStateIntelligence } from '../data/intelligence/trades.ts';
-import { readTenderIndex } from '../data/search/read-tenders.ts';
+import { readSources, readTenderIndex } from '../data/search/read-tenders.ts';
+import { sourcesReply } from '../data/search/source-reply.ts';
 import { tenderReply } from '../data/search/tender-reply.ts';
 import type { SourceRunSummary } from '../data/release.ts';
 import type { Store } from '../data/store.ts';
@@ -32,9 +33,6 @@ export interface SiteJsonResult {
 /** Buyers whose details are read together: enough to make the per-query cost small, few enough to keep memory flat. */
 const BUYER_BATCH = 500;
 
-// Instants as the API writes them (UTC, milliseconds), so a twin equals the API reply byte for byte.
-const instant = (column: string) => `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ')`;
-
 /**
  * Writes the release's site JSON: one file per page of the static site, each the reply the API gives an
  * anonymous caller for the same thing (the same builders, called with ANONYMOUS over the store just
@@ -52,7 +50,8 @@ export async function writeSiteJson(store: Store, dir: string, options: SiteJson
   const ctx: IntelContext = { store, computedAt: options.computedAt, now: options.now, registry: await readRegistry(store) };
 
   // Each file is named after its page: `states/nsw.json` is the twin of `/states/nsw/`, `index.json` of `/`.
-  await write('sources.json', await sourcesReply(store, ctx.computedAt));
+  // The registry as GET /v1/tenders/sources answers an anonymous caller: no homepage, a link to another site.
+  await write('sources.json', sourcesReply(await readSources(store), ctx.computedAt, ANONYMOUS_LINKS));
   await write('index.json', await intelligenceSummary(ctx));
   await write('grants.json', await grantsSummary(ctx));
   for (const jurisdiction of JURISDICTIONS) {
@@ -121,20 +120,4 @@ const ANONYMOUS_LINKS = { links: false };
 
 async function tenderKeys(store: Store): Promise<string[]> {
   return (await store.all<{ tender_key: string }>('SELECT tender_key FROM tenders ORDER BY tender_key')).map((row) => row.tender_key);
-}
-
-/**
- * The registry as GET /v1/tenders/sources answers an anonymous caller: every row, its status and last run,
- * licence and attribution; the homepage is a link to another site, so it is left out (spec, Authentication 7).
- */
-async function sourcesReply(store: Store, computedAt: string): Promise<{ sources: Record<string, unknown>[]; computed_at: string }> {
-  const rows = await store.all<Record<string, unknown>>(`
-    SELECT id, tag, name, jurisdiction, tier, kinds, mode, refresh, tender_count::INTEGER AS tender_count,
-      award_count::INTEGER AS award_count, plan_count::INTEGER AS plan_count, reference_count::INTEGER AS reference_count,
-      ${instant('last_run_at')} AS last_run_at, ${instant('last_success_at')} AS last_success_at, status, why,
-      licence, attribution, caveats
-    FROM sources ORDER BY id`);
-  // JSON leaves out what the release does not hold, as the API's reply does.
-  const sources = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)));
-  return { sources, computed_at: computedAt };
 }

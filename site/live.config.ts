@@ -12,10 +12,10 @@ import { BuyerDetail } from '../data/intelligence/buyers.ts';
 import { GrantsSummary } from '../data/intelligence/grants.ts';
 import { JurisdictionIntelligence } from '../data/intelligence/jurisdictions.ts';
 import { IntelligenceSummary } from '../data/intelligence/summary.ts';
+import { TenderSourcesSchema } from '../data/search/source-reply.ts';
 import { TenderReadSchema } from '../data/search/tender-reply.ts';
 import { TradePairs, TradeStateIntelligence } from '../data/intelligence/trades.ts';
 import { jsonPages } from './lib/json-pages.ts';
-import { SourcesPage } from './lib/sources-page.ts';
 
 /**
  * One collection per page kind. `folder` files are entries named by their path below it
@@ -25,7 +25,7 @@ const pages = <S extends z.ZodType>(pattern: string, schema: S, folder = '') =>
   defineLiveCollection({ loader: jsonPages(folder, pattern), schema });
 
 export const collections = {
-  sources: pages('sources.json', SourcesPage),
+  sources: pages('sources.json', TenderSourcesSchema),
   home: pages('index.json', IntelligenceSummary),
   grants: pages('grants.json', GrantsSummary),
   states: pages('*.json', JurisdictionIntelligence, 'states/'),

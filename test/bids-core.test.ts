@@ -182,6 +182,16 @@ describe('bids: create, list, read, change', () => {
     assert.equal(((await (await get(`/v1/bids/${bid.bid_id}`, member)).json()) as BidReply).stage, 'qualifying', 'nothing changed');
   });
 
+  it('a bad input answers 400 before a hidden bid answers 404 or a viewer 403', async () => {
+    const bid = await newBid();
+    const hidden = await patch(bid.bid_id, { stage: 'drafting' }, outsider);
+    assert.equal(hidden.status, 400, 'the body is judged before the bid is opened');
+    assert.equal((await patch(bid.bid_id, { stage: 'drafting' }, viewer)).status, 400);
+    assert.equal((await get(`/v1/bids/${bid.bid_id}?include=everything`, outsider)).status, 400);
+    assert.equal((await patch(bid.bid_id, { stage: 'preparing' }, outsider)).status, 404);
+    assert.equal((await patch(bid.bid_id, { stage: 'preparing' }, viewer)).status, 403);
+  });
+
   it('a bad stage move is 409 with the reason; final stages stay final', async () => {
     const bid = await newBid();
     const skip = await patch(bid.bid_id, { stage: 'submitted' }, member);

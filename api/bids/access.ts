@@ -1,4 +1,6 @@
-import type { MiddlewareHandler } from 'hono';
+import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { MiddlewareHandler, Next } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { StateDb } from '../../data/state/db.ts';
 import type { Caller } from '../middleware/caller.ts';
 import { membershipOf, type Membership } from '../orgs/orgs.ts';
@@ -6,9 +8,10 @@ import { may, rolesThatMay } from '../orgs/roles.ts';
 import type { Stage } from './stages.ts';
 
 /**
- * The one membership and permission check of the bid area: every bid route loads its bid through
- * `accessBid`. A bid of an organisation the caller does not belong to answers exactly as a missing bid
- * (404), so an outsider learns nothing; every member role reads; writing needs `write_bids` (403).
+ * The one membership and permission check of the bid area: every bid route opens its bid through the bid
+ * door (`bidDoor`), which asks `accessBid`. A bid of an organisation the caller does not belong to answers
+ * exactly as a missing bid (404), so an outsider learns nothing; every member role reads; writing needs
+ * `write_bids` (403).
  */
 
 /** The caller middleware's variables plus the signed-in account every bid route acts for. */
@@ -41,10 +44,15 @@ export interface BidRecord {
   updated_at: string;
 }
 
+/** What the bid door sets for the route behind it: the bid the path names and the caller's membership (role) in its organisation. */
+export interface OpenBidEnv {
+  Variables: BidEnv['Variables'] & { bid: BidRecord; membership: Membership };
+}
+
 /** What a bid route needs of the caller: to read the bid, or to change it. */
 export type BidNeed = 'read' | 'write';
 
-export type BidAccess =
+type BidAccess =
   | { ok: true; bid: BidRecord; membership: Membership }
   | { ok: false; status: 403 | 404; detail: string };
 
@@ -81,14 +89,8 @@ export function bidRecord(state: StateDb, bidId: string): BidRecord | null {
   return state.get<BidRecord>('SELECT * FROM bids WHERE bid_id = ?', bidId) ?? null;
 }
 
-/**
- * The bid `bidId` for `accountId` when it may `need` it; otherwise the status and sentence to answer.
- *
- * @example
- * const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
- * if (!access.ok) return c.json({ detail: access.detail }, access.status);
- */
-export function accessBid(state: StateDb, bidId: string, accountId: string, need: BidNeed): BidAccess {
+/** The bid `bidId` for `accountId` when it may `need` it; otherwise the status and sentence to answer. */
+function accessBid(state: StateDb, bidId: string, accountId: string, need: BidNeed): BidAccess {
   const bid = bidRecord(state, bidId);
   const membership = bid && membershipOf(state, bid.org_id, accountId);
   if (!bid || !membership) return { ok: false, status: 404, detail: BID_NOT_VISIBLE };
@@ -101,4 +103,46 @@ export function accessBid(state: StateDb, bidId: string, accountId: string, need
 /** Why this member may not create or change bids, and whom to ask. */
 export function writeRefusal(membership: Membership): string {
   return `Your role in ${membership.company_name} (${membership.role}) may read its bids but not create or change them; ask someone with the role ${rolesThatMay('write_bids').join(', ')}.`;
+}
+
+/**
+ * Middleware that opens the bid of the path's `{bid}` once for the caller and sets `c.var.bid` and
+ * `c.var.membership`, or answers 404 (not visible) or 403 (a reader who writes) with `accessBid`'s sentence.
+ */
+export function openBid(state: StateDb, need: BidNeed): MiddlewareHandler<OpenBidEnv> {
+  return createMiddleware<OpenBidEnv>(async (c, next) => {
+    const access = accessBid(state, c.req.param('bid')!, c.get('accountId'), need);
+    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+    c.set('bid', access.bid);
+    c.set('membership', access.membership);
+    await next();
+  });
+}
+
+/**
+ * The bid door of a sub-app: `door.read(route, handler)` and `door.write(route, handler)` register an
+ * OpenAPI route whose handler runs behind `openBid`, with `c.var.bid` and `c.var.membership` typed. The door
+ * runs in the handler's place rather than in the route's `middleware`, because zod-openapi runs those before
+ * the request validators, and a bad input has always answered 400 before a hidden bid's 404 or a reader's 403.
+ *
+ * @example
+ * const door = bidDoor(app, state);
+ * door.read(threadRoute, (c) => c.json({ messages: threadOf(state, c.var.bid.bid_id) }, 200));
+ */
+export function bidDoor(app: OpenAPIHono<BidEnv>, state: StateDb) {
+  const behind = (need: BidNeed) => {
+    const door = openBid(state, need);
+    return <R extends RouteConfig>(route: R, handler: RouteHandler<R, OpenBidEnv>): void => {
+      const opened = async (c: Parameters<typeof handler>[0], next: Next) => {
+        let answer: Awaited<ReturnType<typeof handler>> | undefined;
+        const refused = await door(c, async () => {
+          answer = await handler(c, next);
+        });
+        return refused ?? answer;
+      };
+      // zod-openapi types a handler's variables from the route's middleware; the door sets its own in the handler's place.
+      app.openapi(route, opened as never);
+    };
+  };
+  return { read: behind('read'), write: behind('write') };
 }

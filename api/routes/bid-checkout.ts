@@ -1,6 +1,6 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv } from '../bids/access.ts';
 import { startCheckout, type BidSale } from '../bids/checkout.ts';
 import { receivePaymentEvent } from '../bids/payment-events.ts';
 import { CheckoutSchema, WebhookReceiptSchema } from '../bids/payment-schemas.ts';
@@ -71,15 +71,14 @@ export function bidCheckoutRoutes(options: BidCheckoutRoutesOptions): OpenAPIHon
   const log = options.log ?? ((line: string) => console.error(line));
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
   app.use('/v1/bids/*', requireBidAccount);
+  const door = bidDoor(app, state);
 
-  app.openapi(checkoutRoute, async (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+  door.write(checkoutRoute, async (c) => {
     if (!sale.available) {
       c.header('Retry-After', '3600');
       return c.json({ detail: `${sale.detail} Ask the operator to set up payment; GET /v1/pricing says when it is on sale.` }, 503);
     }
-    const outcome = await startCheckout({ state, provider: sale.provider, price: sale.price, publicUrl: options.publicUrl, now, log }, access.bid, c.get('accountId'));
+    const outcome = await startCheckout({ state, provider: sale.provider, price: sale.price, publicUrl: options.publicUrl, now, log }, c.var.bid, c.get('accountId'));
     if (outcome.kind === 'created') return c.json(outcome.checkout, 201);
     if (outcome.retryAfterSeconds !== undefined) c.header('Retry-After', String(outcome.retryAfterSeconds));
     return c.json({ detail: outcome.detail }, outcome.status);

@@ -1,7 +1,7 @@
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute, z, type RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, type BidEnv } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, type BidEnv, type OpenBidEnv } from '../bids/access.ts';
 import { BidFileListSchema, BidFileSchema, FileLinkSchema, FilePageSchema, FileParams, LinkParams, LinkQuery, PageParams, UploadForm } from '../bids/file-schemas.ts';
 import { addBidFile, type FileReadListener } from '../bids/file-intake.ts';
 import { BID_FILE_FORMATS } from '../bids/file-reading.ts';
@@ -160,36 +160,22 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
 
-  const intake = (c: Context<BidEnv>) => ({ state, files, pool, onFileRead: options.onFileRead, log: (error: unknown) => options.log(error, c) });
-  const noFile = (bidId: string) => `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.`;
-  /** The bid's file for a reader, or the refusal to answer. */
-  const readableFile = (c: Context<BidEnv>, bidId: string, fileId: string): { file: BidFile } | { status: 404; detail: string } => {
-    const access = accessBid(state, bidId, c.get('accountId'), 'read');
-    if (!access.ok) return { status: 404, detail: access.detail };
-    const file = bidFile(state, bidId, fileId);
-    return file ? { file } : { status: 404, detail: noFile(bidId) };
-  };
+  const intake = (c: Context<OpenBidEnv>) => ({ state, files, pool, onFileRead: options.onFileRead, log: (error: unknown) => options.log(error, c) });
+  const door = bidDoor(app, state);
 
-  app.openapi(listFilesRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json({ files: listBidFiles(state, access.bid.bid_id) }, 200);
-  });
+  door.read(listFilesRoute, (c) => c.json({ files: listBidFiles(state, c.var.bid.bid_id) }, 200));
 
-  app.openapi(uploadFileRoute, async (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+  door.write(uploadFileRoute, async (c) => {
     const { documents } = await readDocuments(c, { checker: 'bid files', accepts: BID_FILE_FORMATS, maxDocuments: 1, url: 'unavailable' });
-    const added = await addBidFile(intake(c), { bidId: access.bid.bid_id, accountId: c.get('accountId'), document: documents[0]!, now: now() });
+    const added = await addBidFile(intake(c), { bidId: c.var.bid.bid_id, accountId: c.get('accountId'), document: documents[0]!, now: now() });
     if (added.ok) return c.json(added.file, 201);
     if (added.retryAfterSeconds !== undefined) c.header('Retry-After', String(added.retryAfterSeconds));
     return c.json({ detail: added.detail }, added.status);
   });
 
-  app.openapi(fileLinkRoute, (c) => {
-    const { bid, file_id: fileId } = c.req.valid('param');
-    const found = readableFile(c, bid, fileId);
-    if ('detail' in found) return c.json({ detail: found.detail }, found.status);
+  door.read(fileLinkRoute, (c) => {
+    const found = fileOf(state, c, c.req.valid('param').file_id);
+    if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const at = now();
     const link = signFileLink(options.linkSecret, found.file.file_id, at);
     return c.json(
@@ -198,10 +184,10 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     );
   });
 
-  app.openapi(pageRoute, (c) => {
-    const { bid, file_id: fileId, n } = c.req.valid('param');
-    const found = readableFile(c, bid, fileId);
-    if ('detail' in found) return c.json({ detail: found.detail }, found.status);
+  door.read(pageRoute, (c) => {
+    const { file_id: fileId, n } = c.req.valid('param');
+    const found = fileOf(state, c, fileId);
+    if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const { file } = found;
     if (file.read_status === 'failed') return c.json({ detail: `${file.filename} has no pages to show: ${file.read_detail}` }, 404);
     const page = storedPage(state, file.file_id, n);
@@ -220,10 +206,30 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     );
   });
 
-  app.openapi(pageImageRoute, async (c) => {
-    const { bid, file_id: fileId, n } = c.req.valid('param');
-    const found = readableFile(c, bid, fileId);
-    if ('detail' in found) return c.json({ detail: found.detail }, found.status);
+  door.read(pageImageRoute, pageImageHandler(options));
+  app.openapi(signedFileRoute, signedFileHandler(options));
+
+  return app;
+}
+
+function pageMissing(file: BidFile, n: number): string {
+  if (n > file.page_count) return `${file.filename} has ${file.page_count} page${file.page_count === 1 ? '' : 's'}, so there is no page ${n}.`;
+  return `The text of page ${n} of ${file.filename} was not kept: only the first pages of a long document are read.`;
+}
+
+/** The open bid's file `fileId`, or the sentence of its 404. */
+function fileOf(state: StateDb, c: Context<OpenBidEnv>, fileId: string): { file: BidFile } | { detail: string } {
+  const bidId = c.var.bid.bid_id;
+  const file = bidFile(state, bidId, fileId);
+  return file ? { file } : { detail: `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.` };
+}
+
+/** GET …/pages/{n}/image: a PDF or image page drawn in an analysis process on first request, then kept. */
+function pageImageHandler({ state, files, pool, now }: BidFileRoutesOptions): RouteHandler<typeof pageImageRoute, OpenBidEnv> {
+  return async (c) => {
+    const { file_id: fileId, n } = c.req.valid('param');
+    const found = fileOf(state, c, fileId);
+    if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const { file } = found;
     if (file.kind !== 'pdf' && file.kind !== 'image') {
       return c.json({ detail: `${file.filename} is ${file.kind === 'docx' ? 'a Word document' : 'plain text'}, which has no fixed pages to draw; GET …/pages/${n} gives its text.` }, 404);
@@ -250,13 +256,16 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
       await files.putRender(file.sha256, n, png);
     }
     return c.body(png as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
-  });
+  };
+}
 
-  app.openapi(signedFileRoute, async (c) => {
+/** GET /v1/bid-files/{file_id}: the bytes, for a link signed and not yet expired. */
+function signedFileHandler({ state, files, now, linkSecret }: BidFileRoutesOptions): RouteHandler<typeof signedFileRoute, BidEnv> {
+  return async (c) => {
     const { file_id: fileId } = c.req.valid('param');
     const { expires, signature } = c.req.valid('query');
     const at = now();
-    const check = checkFileLink(options.linkSecret, fileId, expires, signature, at);
+    const check = checkFileLink(linkSecret, fileId, expires, signature, at);
     if (!check.ok) {
       const detail =
         check.reason === 'expired'
@@ -273,12 +282,5 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
       'x-content-type-options': 'nosniff',
       'cache-control': 'private, no-store',
     });
-  });
-
-  return app;
-}
-
-function pageMissing(file: BidFile, n: number): string {
-  if (n > file.page_count) return `${file.filename} has ${file.page_count} page${file.page_count === 1 ? '' : 's'}, so there is no page ${n}.`;
-  return `The text of page ${n} of ${file.filename} was not kept: only the first pages of a long document are read.`;
+  };
 }

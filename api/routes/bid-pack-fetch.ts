@@ -1,5 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv } from '../bids/access.ts';
 import { DAILY_FETCHES, dailyQuota, lastFetch, offerView, packOffer, PACK_PORTAL, queueFetch, type PackFetchDeps } from '../bids/pack-fetch.ts';
 import { FetchSchema, PackFetchStatusSchema } from '../bids/pack-fetch-schemas.ts';
 import { BidParams } from '../bids/schemas.ts';
@@ -49,25 +49,22 @@ const queueRoute = createRoute({
 export function bidPackFetchRoutes(deps: PackFetchDeps): OpenAPIHono<BidEnv> {
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
   app.use('/v1/bids/*', requireBidAccount);
+  const door = bidDoor(app, deps.state);
 
-  app.openapi(statusRoute, (c) => {
-    const access = accessBid(deps.state, c.req.valid('param').bid, c.get('accountId'), 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
+  door.read(statusRoute, (c) => {
     const now = deps.now();
     return c.json(
       {
-        offer: offerView(packOffer(deps, access.bid)),
+        offer: offerView(packOffer(deps, c.var.bid)),
         today: dailyQuota(deps.state, c.get('accountId'), now),
-        last_fetch: lastFetch(deps.state, access.bid.bid_id, now),
+        last_fetch: lastFetch(deps.state, c.var.bid.bid_id, now),
       },
       200,
     );
   });
 
-  app.openapi(queueRoute, (c) => {
-    const access = accessBid(deps.state, c.req.valid('param').bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
-    const outcome = queueFetch(deps, access.bid, c.get('accountId'));
+  door.write(queueRoute, (c) => {
+    const outcome = queueFetch(deps, c.var.bid, c.get('accountId'));
     if (outcome.kind === 'queued') return c.json(outcome.fetch, 202);
     if (outcome.retryAfterSeconds !== undefined) c.header('Retry-After', String(outcome.retryAfterSeconds));
     return c.json({ detail: outcome.detail }, outcome.status);

@@ -1,6 +1,6 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv } from '../bids/access.ts';
 import { addRequirement, changeRequirement, mergeRequirements, retiredProblem, splitRequirement } from '../bids/requirements/edits.ts';
 import {
   CreateRequirementBody,
@@ -141,7 +141,7 @@ function changeableRequirement(state: StateDb, bidId: string, requirementId: str
 
 /**
  * The requirement routes of a bid (spec, Bids): list with filters, add, change, split and merge. Every route needs
- * a signed-in session or an account's API key and loads its bid through `accessBid`: viewers read, members and above write.
+ * a signed-in session or an account's API key and opens its bid through the bid door (`bidDoor`): viewers read, members and above write.
  *
  * @example
  * app.route('/', bidRequirementRoutes({ state, now }));
@@ -151,47 +151,36 @@ export function bidRequirementRoutes(options: BidRequirementRoutesOptions): Open
   const now = options.now ?? (() => new Date());
   const app = new OpenAPIHono<BidEnv>({ defaultHook: invalidInputAnswers<BidEnv>(400) });
   app.use('/v1/bids/*', requireBidAccount);
+  const door = bidDoor(app, state);
 
-  app.openapi(listRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    refreshRequirements(state, access.bid.bid_id, now());
-    return c.json({ requirements: listRequirements(state, access.bid.bid_id, c.req.valid('query')) }, 200);
+  door.read(listRoute, (c) => {
+    refreshRequirements(state, c.var.bid.bid_id, now());
+    return c.json({ requirements: listRequirements(state, c.var.bid.bid_id, c.req.valid('query')) }, 200);
   });
 
-  app.openapi(createRequirementRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
-    return c.json(addRequirement(state, access.bid.bid_id, c.req.valid('json'), c.get('accountId'), now()), 201);
-  });
+  door.write(createRequirementRoute, (c) => c.json(addRequirement(state, c.var.bid.bid_id, c.req.valid('json'), c.get('accountId'), now()), 201));
 
-  app.openapi(patchRequirementRoute, (c) => {
+  door.write(patchRequirementRoute, (c) => {
     const { bid, requirement } = c.req.valid('param');
-    const access = accessBid(state, bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const found = changeableRequirement(state, bid, requirement);
     if (!found.ok) return c.json({ detail: found.detail }, found.status);
     const row = found.row;
     return c.json(changeRequirement(state, row, c.req.valid('json'), now()), 200);
   });
 
-  app.openapi(splitRoute, (c) => {
+  door.write(splitRoute, (c) => {
     const { bid, requirement } = c.req.valid('param');
-    const access = accessBid(state, bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const found = changeableRequirement(state, bid, requirement);
     if (!found.ok) return c.json({ detail: found.detail }, found.status);
     const row = found.row;
     return c.json(splitRequirement(state, row, c.req.valid('json').parts, c.get('accountId'), now()), 201);
   });
 
-  app.openapi(mergeRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+  door.write(mergeRoute, (c) => {
     const { requirement_ids, ...content } = c.req.valid('json');
     const rows: RequirementRow[] = [];
     for (const id of requirement_ids) {
-      const found = changeableRequirement(state, access.bid.bid_id, id);
+      const found = changeableRequirement(state, c.var.bid.bid_id, id);
       if (!found.ok) return c.json({ detail: found.detail }, found.status);
       rows.push(found.row);
     }

@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, BID_SECURITY, requireBidAccount, type BidEnv, type BidNeed } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, requireBidAccount, type BidEnv } from '../bids/access.ts';
 import { listBidFiles } from '../bids/files.ts';
 import { JobSchema } from '../bids/jobs/schemas.ts';
 import { jobRow, jobView } from '../bids/jobs/store.ts';
@@ -203,8 +203,8 @@ const drainRoute = createRoute({
 
 /**
  * The routes of bid runs (spec, Bids): jobs, quote, start, read, stop and the event stream of runs,
- * findings, actions and their decisions, and POST /v1/jobs/drain. Every bid route loads its bid through
- * `accessBid`: viewers read, members and above write. Mount it after the caller middleware.
+ * findings, actions and their decisions, and POST /v1/jobs/drain. Every bid route opens its bid through the
+ * bid door (`bidDoor`): viewers read, members and above write. Mount it after the caller middleware.
  *
  * @example
  * app.route('/', bidRunRoutes({ state, worker, model, bidPrice, now }));
@@ -219,70 +219,33 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
   app.use('/v1/bids/*', requireBidAccount);
   app.use('/v1/jobs/*', requireBidAccount);
 
-  const load = (c: Context<BidEnv>, bidId: string, need: BidNeed) => accessBid(state, bidId, c.get('accountId'), need);
+  const door = bidDoor(app, state);
   const noRun = (bidId: string, runId: string) => ({ detail: `This bid has no run ${runId.slice(0, 80)}; GET /v1/bids/${bidId}/runs/quote says how to start one.` });
 
-  app.openapi(jobRoute, (c) => {
+  door.read(jobRoute, (c) => {
     const { bid: bidId, job: jobId } = c.req.valid('param');
-    const access = load(c, bidId, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
     const job = jobRow(state, jobId);
     if (!job || job.bid_id !== bidId) return c.json({ detail: `This bid has no job ${jobId.slice(0, 80)}.` }, 404);
     return c.json(jobView(job), 200);
   });
 
-  app.openapi(quoteRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const bidId = access.bid.bid_id;
-    const files = listBidFiles(state, bidId);
-    return c.json(
-      {
-        bid_id: bidId,
-        paid: bidIsPaid(state, bidId),
-        price: options.bidPrice ?? null,
-        checkout: `POST /v1/bids/${bidId}/checkout`,
-        steps: RUN_STEPS,
-        files: {
-          readable: files.filter((file) => file.read_status === 'read').length,
-          unreadable: files.filter((file) => file.read_status === 'failed').length,
-          pages: files.reduce((sum, file) => sum + file.pages_read, 0),
-        },
-        requirements: listRequirements(state, bidId).length,
-        language_model: options.model.model,
-        actions: [
-          "fetch_pack: fetch the tender's documents from its portal, when the bid has none and its portal publishes them",
-          'send_clarification: email the buyer the questions the documents leave open',
-          ...(options.model.model !== null ? [`use_model: send the requirements and passages to ${options.model.model}`] : []),
-          'sign_off: a person signs the response off as ready to lodge (no run waits on it)',
-        ],
-        live_run: liveRun(state, bidId)?.run_id ?? null,
-      },
-      200,
-    );
-  });
+  door.read(quoteRoute, (c) => c.json(runQuote(state, options, c.var.bid.bid_id), 200));
 
-  app.openapi(startRunRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
-    const started = startRun(state, worker, { bidId: access.bid.bid_id, accountId: c.get('accountId'), now: now() });
+  door.write(startRunRoute, (c) => {
+    const started = startRun(state, worker, { bidId: c.var.bid.bid_id, accountId: c.get('accountId'), now: now() });
     if (!started.ok) return c.json({ detail: started.detail }, started.status);
     return c.json(runView(state, started.run), 201);
   });
 
-  app.openapi(readRunRoute, (c) => {
+  door.read(readRunRoute, (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    const access = load(c, bidId, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
     const run = runRow(state, bidId, runId);
     if (!run) return c.json(noRun(bidId, runId), 404);
     return c.json(runView(state, run), 200);
   });
 
-  app.openapi(stopRunRoute, (c) => {
+  door.write(stopRunRoute, (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    const access = load(c, bidId, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const run = runRow(state, bidId, runId);
     if (!run) return c.json(noRun(bidId, runId), 404);
     const stopped = stopRun(state, worker, { run, accountId: c.get('accountId'), now: now() });
@@ -290,73 +253,24 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
     return c.json(runView(state, stopped.run), 200);
   });
 
-  app.openapi(eventsRoute, (c) => {
+  door.read(eventsRoute, (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    const access = load(c, bidId, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
     if (!runRow(state, bidId, runId)) return c.json(noRun(bidId, runId), 404);
     const lastEventId = c.req.header('last-event-id');
     const after = lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId.trim()) : c.req.valid('query').since_seq;
-    return streamSSE(c, async (stream) => {
-      let wake: (() => void) | null = null;
-      const unsubscribe = onRunEvent(runId, () => wake?.());
-      stream.onAbort(() => wake?.());
-      // The server is stopping: the client reconnects (Last-Event-ID) to the next instance.
-      const shutdown = options.stream?.signal;
-      const onShutdown = () => {
-        void stream.close();
-        wake?.();
-      };
-      shutdown?.addEventListener('abort', onShutdown);
-      try {
-        await stream.write(`retry: ${retryMs}\n\n`);
-        let last = after;
-        while (!stream.aborted && !stream.closed && !shutdown?.aborted) {
-          const events = runEventsAfter(state, runId, last);
-          for (const event of events) {
-            await stream.writeSSE({ id: String(event.seq), event: event.kind, data: JSON.stringify(event.data) });
-            last = event.seq;
-            if (FINAL_EVENT_KINDS.has(event.kind)) return;
-          }
-          if (events.length > 0) continue;
-          // A run that ended with its last event before `after`: nothing more will come.
-          const run = runRow(state, bidId, runId);
-          if (!run || !LIVE_RUN_STATES.includes(run.state)) return;
-          // Woken by an append in this process, or after pollMs for one another instance made.
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, pollMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = null;
-        }
-      } finally {
-        unsubscribe();
-        shutdown?.removeEventListener('abort', onShutdown);
-      }
-    });
+    return streamRunEvents(c, state, { bidId, runId, after, retryMs, pollMs, shutdown: options.stream?.signal });
   });
 
-  app.openapi(findingsRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
+  door.read(findingsRoute, (c) => {
     const since = c.req.valid('query').since_seq;
-    const findings = findingsSince(state, access.bid.bid_id, since);
+    const findings = findingsSince(state, c.var.bid.bid_id, since);
     return c.json({ findings, next_since_seq: findings.length === 0 ? since : findings.at(-1)!.seq + 1 }, 200);
   });
 
-  app.openapi(actionsRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json({ actions: listActions(state, access.bid.bid_id) }, 200);
-  });
+  door.read(actionsRoute, (c) => c.json({ actions: listActions(state, c.var.bid.bid_id) }, 200));
 
-  app.openapi(decideRoute, (c) => {
+  door.write(decideRoute, (c) => {
     const { bid: bidId, action: actionId, decision } = c.req.valid('param');
-    const access = load(c, bidId, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const decided = decideAction(state, { bidId, actionId, decision, accountId: c.get('accountId'), now: now(), runAfter: worker.runAfterNow() });
     if (!decided.ok) return c.json({ detail: decided.detail }, decided.status);
     if (decided.jobToKick !== null) worker.kick();
@@ -369,4 +283,84 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
   });
 
   return app;
+}
+
+/** What a run of the bid does and costs, what it will read, and whether the bid is paid (GET …/runs/quote). */
+function runQuote(state: StateDb, options: BidRunRoutesOptions, bidId: string): z.infer<typeof QuoteSchema> {
+  const files = listBidFiles(state, bidId);
+  return {
+    bid_id: bidId,
+    paid: bidIsPaid(state, bidId),
+    price: options.bidPrice ?? null,
+    checkout: `POST /v1/bids/${bidId}/checkout`,
+    steps: RUN_STEPS,
+    files: {
+      readable: files.filter((file) => file.read_status === 'read').length,
+      unreadable: files.filter((file) => file.read_status === 'failed').length,
+      pages: files.reduce((sum, file) => sum + file.pages_read, 0),
+    },
+    requirements: listRequirements(state, bidId).length,
+    language_model: options.model.model,
+    actions: [
+      "fetch_pack: fetch the tender's documents from its portal, when the bid has none and its portal publishes them",
+      'send_clarification: email the buyer the questions the documents leave open',
+      ...(options.model.model !== null ? [`use_model: send the requirements and passages to ${options.model.model}`] : []),
+      'sign_off: a person signs the response off as ready to lodge (no run waits on it)',
+    ],
+    live_run: liveRun(state, bidId)?.run_id ?? null,
+  };
+}
+
+interface RunStream {
+  bidId: string;
+  runId: string;
+  /** The seq the client has seen: the stream starts after it. */
+  after: number;
+  retryMs: number;
+  pollMs: number;
+  /** The server is stopping. */
+  shutdown: AbortSignal | undefined;
+}
+
+/** The run's events after `after` as Server-Sent Events, then each new one, until the run's last event. */
+function streamRunEvents(c: Context, state: StateDb, { bidId, runId, after, retryMs, pollMs, shutdown }: RunStream): Response {
+  return streamSSE(c, async (stream) => {
+    let wake: (() => void) | null = null;
+    const unsubscribe = onRunEvent(runId, () => wake?.());
+    stream.onAbort(() => wake?.());
+    // The server is stopping: the client reconnects (Last-Event-ID) to the next instance.
+    const onShutdown = () => {
+      void stream.close();
+      wake?.();
+    };
+    shutdown?.addEventListener('abort', onShutdown);
+    try {
+      await stream.write(`retry: ${retryMs}\n\n`);
+      let last = after;
+      while (!stream.aborted && !stream.closed && !shutdown?.aborted) {
+        const events = runEventsAfter(state, runId, last);
+        for (const event of events) {
+          await stream.writeSSE({ id: String(event.seq), event: event.kind, data: JSON.stringify(event.data) });
+          last = event.seq;
+          if (FINAL_EVENT_KINDS.has(event.kind)) return;
+        }
+        if (events.length > 0) continue;
+        // A run that ended with its last event before `after`: nothing more will come.
+        const run = runRow(state, bidId, runId);
+        if (!run || !LIVE_RUN_STATES.includes(run.state)) return;
+        // Woken by an append in this process, or after pollMs for one another instance made.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+      }
+    } finally {
+      unsubscribe();
+      shutdown?.removeEventListener('abort', onShutdown);
+    }
+  });
 }

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
-import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv, type BidNeed, type BidRecord } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv, type BidRecord } from '../bids/access.ts';
 import { listDrafts, savePersonDraft } from '../bids/drafts/store.ts';
 import { responseDocx, responseMarkdown, type ResponseDocument } from '../bids/export.ts';
 import { markGapNotApplicable } from '../bids/gaps.ts';
@@ -197,7 +197,7 @@ const NO_ORGANISATION = 'The partners catalogue is for members of an organisatio
 
 /**
  * The bid workspace routes (spec, Bids): drafts, gaps with partners, plan and recompute, export,
- * worth-bidding, and the partners catalogue. Every bid route loads its bid through `accessBid`: viewers
+ * worth-bidding, and the partners catalogue. Every bid route opens its bid through `bidDoor`: viewers
  * read, members and above write, a non-member gets the missing bid's 404. Mount it after the caller middleware.
  *
  * @example
@@ -210,50 +210,32 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   // Before the validators, so a caller without an account learns nothing about the inputs.
   app.use('/v1/bids/*', requireBidAccount);
 
-  const load = (c: Context<BidEnv>, bidId: string, need: BidNeed) => accessBid(state, bidId, c.get('accountId'), need);
+  const door = bidDoor(app, state);
 
-  app.openapi(listDraftsRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json({ drafts: listDrafts(state, access.bid.bid_id) }, 200);
-  });
+  door.read(listDraftsRoute, (c) => c.json({ drafts: listDrafts(state, c.var.bid.bid_id) }, 200));
 
-  app.openapi(patchDraftRoute, (c) => {
+  door.write(patchDraftRoute, (c) => {
     const { bid: bidId, requirement } = c.req.valid('param');
-    const access = load(c, bidId, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
     if (!options.requirements.list(state, bidId).some((row) => row.requirement_id === requirement)) {
       return c.json({ detail: `This bid has no requirement ${requirement.slice(0, 80)}; GET /v1/bids/${bidId}/requirements lists them.` }, 404);
     }
     return c.json(savePersonDraft(state, bidId, requirement, c.req.valid('json').text, c.get('accountId'), now()), 200);
   });
 
-  app.openapi(listGapsRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json(gapListView(state, access.bid.bid_id), 200);
-  });
+  door.read(listGapsRoute, (c) => c.json(gapListView(state, c.var.bid.bid_id), 200));
 
-  app.openapi(patchGapRoute, (c) => {
+  door.write(patchGapRoute, (c) => {
     const { bid: bidId, gap: gapId } = c.req.valid('param');
-    const access = load(c, bidId, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
     const gap = markGapNotApplicable(state, bidId, gapId, c.req.valid('json').reason, c.get('accountId'), now());
     if (!gap) return c.json({ detail: `This bid has no gap ${gapId.slice(0, 80)}; GET /v1/bids/${bidId}/gaps lists them.` }, 404);
     return c.json(withPartners(gap), 200);
   });
 
-  app.openapi(planRoute, (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json(planView(state, access.bid), 200);
-  });
+  door.read(planRoute, (c) => c.json(planView(state, c.var.bid), 200));
 
-  app.openapi(recomputeRoute, async (c) => {
-    const access = load(c, c.req.valid('param').bid, 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
+  door.write(recomputeRoute, async (c) => {
     try {
-      return c.json(await recomputeWorkspace(options, access.bid, now()), 200);
+      return c.json(await recomputeWorkspace(options, c.var.bid, now()), 200);
     } catch (error) {
       if (!(error instanceof AnalysisPoolFullError)) throw error;
       c.header('Retry-After', String(error.retryAfterSeconds));
@@ -261,11 +243,9 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
     }
   });
 
-  app.openapi(exportRoute, async (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const document = responseDocument(state, options, access.bid, access.membership.company_name);
-    const name = fileName(access.bid.title);
+  door.read(exportRoute, async (c) => {
+    const document = responseDocument(state, options, c.var.bid, c.var.membership.company_name);
+    const name = fileName(c.var.bid.title);
     if (c.req.valid('query').format === 'md') {
       c.header('content-disposition', `attachment; filename="${name}.md"`);
       return c.body(responseMarkdown(document), 200, { 'content-type': 'text/markdown; charset=utf-8' });
@@ -274,10 +254,8 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
     return c.body(await responseDocx(document), 200, { 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
   });
 
-  app.openapi(worthBiddingRoute, async (c) => {
-    const access = load(c, c.req.valid('param').bid, 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const worth = await worthBidding({ state, store, requirements: options.requirements }, access.bid);
+  door.read(worthBiddingRoute, async (c) => {
+    const worth = await worthBidding({ state, store, requirements: options.requirements }, c.var.bid);
     if (!worth.ready) {
       c.header('Retry-After', '30');
       return c.json({ ready: false as const, detail: worth.detail }, 503);

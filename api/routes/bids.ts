@@ -1,8 +1,8 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute, type RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import { timeZoneOf } from '../../lib/jurisdictions.ts';
-import { accessBid, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, writeRefusal, type BidEnv } from '../bids/access.ts';
+import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, writeRefusal, type BidEnv } from '../bids/access.ts';
 import { bidView, companyNames, createBid, listBids, memberIdByEmail, updateBid, type BidTender } from '../bids/bids.ts';
 import { bidChat } from '../bids/chat.ts';
 import type { BidFileStore } from '../bids/file-store.ts';
@@ -173,7 +173,7 @@ const chatRoute = createRoute({
 /**
  * The bid routes of bids-core (spec, Bids): create, list, read and change bids, their files
  * (api/routes/bid-files.ts), thread and chat. Every route but the signed file link needs a signed-in session
- * or an account's API key and loads its bid through `accessBid` (api/bids/access.ts). Mount it after the caller middleware.
+ * or an account's API key and opens its bid through the bid door (`bidDoor`, api/bids/access.ts). Mount it after the caller middleware.
  *
  * @example
  * app.route('/', bidRoutes({ state, store, files: new BidFileStore(join(dataDir, 'state', 'bid-files')), pool, linkSecret, publicUrl }));
@@ -185,7 +185,70 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
   // Before the validators, so a caller without an account learns nothing about the inputs.
   app.use('/v1/bids/*', requireBidAccount);
 
-  app.openapi(createBidRoute, (c) => {
+  app.openapi(createBidRoute, createBidHandler(state, store, now));
+
+  app.openapi(listBidsRoute, (c) => {
+    const accountId = c.get('accountId');
+    const orgId = c.req.valid('query').org_id ?? null;
+    if (orgId !== null && !membershipOf(state, orgId, accountId)) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
+    const names = companyNames(orgsOf(state, accountId));
+    return c.json({ bids: listBids(state, accountId, orgId).map((bid) => bidView(state, bid, names.get(bid.org_id)!)) }, 200);
+  });
+
+  const sale = options.sale ?? bidSale(undefined, null);
+  const door = bidDoor(app, state);
+  door.read(readBidRoute, async (c) => {
+    const { bid, membership } = c.var;
+    const view = bidView(state, bid, membership.company_name);
+    if (c.req.valid('query').include !== 'overview') return c.json(view, 200);
+    return c.json({ ...view, overview: await bidOverview({ state, store, requirements: storedRequirements, sale, now }, bid, membership) }, 200);
+  });
+
+  door.write(patchBidRoute, (c) => {
+    const { bid, membership } = c.var;
+    const { owner, stage, goal, due_date: dueDate } = c.req.valid('json');
+    if (stage !== undefined) {
+      const problem = transitionProblem(bid.stage, stage);
+      if (problem !== null) return c.json({ detail: problem }, 409);
+    }
+    let ownerId: string | null | undefined;
+    if (owner !== undefined) {
+      ownerId = owner === null ? null : memberIdByEmail(state, bid.org_id, owner);
+      if (ownerId === null && owner !== null) {
+        return c.json({ detail: `owner: ${owner} is not a member of ${membership.company_name}; GET /v1/orgs/${bid.org_id}/members lists who is.` }, 400);
+      }
+    }
+    const changed = updateBid(state, bid, { stage, goal, ownerId, dueDate }, now());
+    return c.json(bidView(state, changed, membership.company_name), 200);
+  });
+
+  door.read(threadRoute, (c) => c.json({ messages: threadOf(state, c.var.bid.bid_id) }, 200));
+
+  door.write(postThreadRoute, (c) => c.json(postMessage(state, c.var.bid.bid_id, c.get('accountId'), c.req.valid('json').text, now()), 201));
+
+  // The release's clock, as the worth-bidding card's: in fixture mode both count days from the fixtures' day.
+  door.read(chatRoute, (c) => c.json(bidChat(state, c.var.bid, store.now()), 200));
+
+  app.route(
+    '/',
+    bidFileRoutes({
+      state,
+      files: options.files,
+      pool: options.pool,
+      linkSecret: options.linkSecret,
+      publicUrl: options.publicUrl,
+      now,
+      onFileRead: options.onFileRead ?? [],
+      log: options.log ?? ((error, c) => console.error(`${c.req.method} ${c.req.path}: a file-read listener failed:`, error)),
+    }),
+  );
+
+  return app;
+}
+
+/** POST /v1/bids: a bid for a tender of the served release (its title, buyer, closing and time zone kept) or on a free title. */
+function createBidHandler(state: StateDb, store: BidRoutesOptions['store'], now: () => Date): RouteHandler<typeof createBidRoute, BidEnv> {
+  return (c) => {
     const body = c.req.valid('json');
     const membership = membershipOf(state, body.org_id, c.get('accountId'));
     if (!membership) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
@@ -221,77 +284,5 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
       now: now(),
     });
     return c.json(bidView(state, bid, membership.company_name), 201);
-  });
-
-  app.openapi(listBidsRoute, (c) => {
-    const accountId = c.get('accountId');
-    const orgId = c.req.valid('query').org_id ?? null;
-    if (orgId !== null && !membershipOf(state, orgId, accountId)) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
-    const names = companyNames(orgsOf(state, accountId));
-    return c.json({ bids: listBids(state, accountId, orgId).map((bid) => bidView(state, bid, names.get(bid.org_id)!)) }, 200);
-  });
-
-  const sale = options.sale ?? bidSale(undefined, null);
-  app.openapi(readBidRoute, async (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    const view = bidView(state, access.bid, access.membership.company_name);
-    if (c.req.valid('query').include !== 'overview') return c.json(view, 200);
-    return c.json({ ...view, overview: await bidOverview({ state, store, requirements: storedRequirements, sale, now }, access.bid, access.membership) }, 200);
-  });
-
-  app.openapi(patchBidRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
-    const { bid, membership } = access;
-    const { owner, stage, goal, due_date: dueDate } = c.req.valid('json');
-    if (stage !== undefined) {
-      const problem = transitionProblem(bid.stage, stage);
-      if (problem !== null) return c.json({ detail: problem }, 409);
-    }
-    let ownerId: string | null | undefined;
-    if (owner !== undefined) {
-      ownerId = owner === null ? null : memberIdByEmail(state, bid.org_id, owner);
-      if (ownerId === null && owner !== null) {
-        return c.json({ detail: `owner: ${owner} is not a member of ${membership.company_name}; GET /v1/orgs/${bid.org_id}/members lists who is.` }, 400);
-      }
-    }
-    const changed = updateBid(state, bid, { stage, goal, ownerId, dueDate }, now());
-    return c.json(bidView(state, changed, membership.company_name), 200);
-  });
-
-  app.openapi(threadRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    return c.json({ messages: threadOf(state, access.bid.bid_id) }, 200);
-  });
-
-  app.openapi(postThreadRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'write');
-    if (!access.ok) return c.json({ detail: access.detail }, access.status);
-    return c.json(postMessage(state, access.bid.bid_id, c.get('accountId'), c.req.valid('json').text, now()), 201);
-  });
-
-  app.openapi(chatRoute, (c) => {
-    const access = accessBid(state, c.req.valid('param').bid, c.get('accountId'), 'read');
-    if (!access.ok) return c.json({ detail: access.detail }, 404);
-    // The release's clock, as the worth-bidding card's: in fixture mode both count days from the fixtures' day.
-    return c.json(bidChat(state, access.bid, store.now()), 200);
-  });
-
-  app.route(
-    '/',
-    bidFileRoutes({
-      state,
-      files: options.files,
-      pool: options.pool,
-      linkSecret: options.linkSecret,
-      publicUrl: options.publicUrl,
-      now,
-      onFileRead: options.onFileRead ?? [],
-      log: options.log ?? ((error, c) => console.error(`${c.req.method} ${c.req.path}: a file-read listener failed:`, error)),
-    }),
-  );
-
-  return app;
+  };
 }

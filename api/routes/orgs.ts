@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute, type RouteHandler } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { Caller } from '../middleware/caller.ts';
@@ -301,10 +301,6 @@ export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
   app.use('/v1/orgs/*', signedIn);
 
   const visible = (c: Context<OrgEnv>, orgId: string): Membership | null => membershipOf(state, orgId, c.get('accountId'));
-  const noDocument = (membership: Membership) =>
-    `${membership.company_name} has no document with this id; GET /v1/orgs/${membership.org_id}/documents lists the documents it holds.`;
-  const refusal = (membership: Membership, permission: Permission, action: string) =>
-    `Your role here (${membership.role}) may not ${action}; ask someone with the role ${rolesThatMay(permission).join(' or ')}.`;
 
   app.openapi(listOrgsRoute, (c) => c.json({ orgs: orgsOf(state, c.get('accountId')) }, 200));
 
@@ -319,8 +315,57 @@ export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
     return membership ? c.json(membership, 200) : c.json({ detail: BAD_INVITATION }, 404);
   });
 
-  app.openapi(inviteRoute, async (c) => {
+  app.openapi(inviteRoute, inviteHandler({ state, mailer, publicUrl, now, log }));
+
+  app.openapi(orgOverviewRoute, (c) => {
     const membership = visible(c, c.req.valid('param').org);
+    const profile = membership && readProfile(state, membership.org_id);
+    if (!membership || !profile) return c.json({ detail: NOT_VISIBLE }, 404);
+    return c.json({ ...membership, profile, members: membersOf(state, membership.org_id), documents: library.list(membership.org_id) }, 200);
+  });
+
+  app.openapi(membersRoute, (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    return c.json({ members: membersOf(state, membership.org_id) }, 200);
+  });
+
+  app.openapi(profileRoute, (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    const profile = membership && readProfile(state, membership.org_id);
+    return profile ? c.json(profile, 200) : c.json({ detail: NOT_VISIBLE }, 404);
+  });
+
+  app.openapi(patchProfileRoute, (c) => {
+    const membership = visible(c, c.req.valid('param').org);
+    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+    if (!may(membership.role, 'edit_profile')) return c.json({ detail: refusal(membership, 'edit_profile', 'edit the profile') }, 403);
+    const profile = updateProfile(state, membership.org_id, c.req.valid('json'), now());
+    return profile ? c.json(profile, 200) : c.json({ detail: NOT_VISIBLE }, 404);
+  });
+
+  documentRoutes(app, { state, library, now });
+
+  return app;
+}
+
+const noDocument = (membership: Membership) =>
+  `${membership.company_name} has no document with this id; GET /v1/orgs/${membership.org_id}/documents lists the documents it holds.`;
+const refusal = (membership: Membership, permission: Permission, action: string) =>
+  `Your role here (${membership.role}) may not ${action}; ask someone with the role ${rolesThatMay(permission).join(' or ')}.`;
+
+interface InviteDeps {
+  state: StateDb;
+  mailer: Mailer;
+  publicUrl: string;
+  now: () => Date;
+  log: (error: unknown, c: Context) => void;
+}
+
+/** POST /v1/orgs/{org}/invites: the invitation, and its email; an email that cannot be sent withdraws it. */
+function inviteHandler({ state, mailer, publicUrl, now, log }: InviteDeps): RouteHandler<typeof inviteRoute, OrgEnv> {
+  return async (c) => {
+    const membership = membershipOf(state, c.req.valid('param').org, c.get('accountId'));
     if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
     const { email, role } = c.req.valid('json');
     const outcome = issueInvitation(state, { orgId: membership.org_id, inviterId: c.get('accountId'), inviterRole: membership.role, email, role, now: now() });
@@ -351,75 +396,49 @@ export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
       return c.json({ detail: 'The invitation email could not be sent, so the invitation was withdrawn; try again in a minute.' }, 503);
     }
     return c.json(invitation, 201);
-  });
+  };
+}
 
-  app.openapi(orgOverviewRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
-    const profile = membership && readProfile(state, membership.org_id);
-    if (!membership || !profile) return c.json({ detail: NOT_VISIBLE }, 404);
-    return c.json({ ...membership, profile, members: membersOf(state, membership.org_id), documents: library.list(membership.org_id) }, 200);
-  });
+/** The document library of an organisation: list, upload, set an expiry, delete. */
+function documentRoutes(app: OpenAPIHono<OrgEnv>, { state, library, now }: { state: StateDb; library: DocumentLibrary; now: () => Date }): void {
+app.openapi(listDocumentsRoute, (c) => {
+  const membership = membershipOf(state, c.req.valid('param').org, c.get('accountId'));
+  if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+  return c.json({ documents: library.list(membership.org_id) }, 200);
+});
 
-  app.openapi(membersRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
-    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
-    return c.json({ members: membersOf(state, membership.org_id) }, 200);
+app.openapi(uploadDocumentRoute, async (c) => {
+  const membership = membershipOf(state, c.req.valid('param').org, c.get('accountId'));
+  if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+  if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'upload documents') }, 403);
+  const { file } = c.req.valid('form');
+  if (file.size > LARGEST_DOCUMENT_BYTES) return c.json({ detail: TOO_LARGE }, 413);
+  if (file.size === 0) return c.json({ detail: 'The uploaded file is empty; choose the document again and upload it.' }, 400);
+  const document = await library.add({
+    orgId: membership.org_id,
+    accountId: c.get('accountId'),
+    filename: file.name,
+    contentType: file.type,
+    bytes: new Uint8Array(await file.arrayBuffer()),
+    now: now(),
   });
+  return c.json(document, 201);
+});
 
-  app.openapi(profileRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
-    const profile = membership && readProfile(state, membership.org_id);
-    return profile ? c.json(profile, 200) : c.json({ detail: NOT_VISIBLE }, 404);
-  });
+app.openapi(patchDocumentRoute, (c) => {
+  const { org, doc_id: docId } = c.req.valid('param');
+  const membership = membershipOf(state, org, c.get('accountId'));
+  if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+  if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'change documents') }, 403);
+  const document = library.setExpiry(membership.org_id, docId, c.req.valid('json').expires_on);
+  return document ? c.json(document, 200) : c.json({ detail: noDocument(membership) }, 404);
+});
 
-  app.openapi(patchProfileRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
-    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
-    if (!may(membership.role, 'edit_profile')) return c.json({ detail: refusal(membership, 'edit_profile', 'edit the profile') }, 403);
-    const profile = updateProfile(state, membership.org_id, c.req.valid('json'), now());
-    return profile ? c.json(profile, 200) : c.json({ detail: NOT_VISIBLE }, 404);
-  });
-
-  app.openapi(listDocumentsRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
-    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
-    return c.json({ documents: library.list(membership.org_id) }, 200);
-  });
-
-  app.openapi(uploadDocumentRoute, async (c) => {
-    const membership = visible(c, c.req.valid('param').org);
-    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
-    if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'upload documents') }, 403);
-    const { file } = c.req.valid('form');
-    if (file.size > LARGEST_DOCUMENT_BYTES) return c.json({ detail: TOO_LARGE }, 413);
-    if (file.size === 0) return c.json({ detail: 'The uploaded file is empty; choose the document again and upload it.' }, 400);
-    const document = await library.add({
-      orgId: membership.org_id,
-      accountId: c.get('accountId'),
-      filename: file.name,
-      contentType: file.type,
-      bytes: new Uint8Array(await file.arrayBuffer()),
-      now: now(),
-    });
-    return c.json(document, 201);
-  });
-
-  app.openapi(patchDocumentRoute, (c) => {
-    const { org, doc_id: docId } = c.req.valid('param');
-    const membership = visible(c, org);
-    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
-    if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'change documents') }, 403);
-    const document = library.setExpiry(membership.org_id, docId, c.req.valid('json').expires_on);
-    return document ? c.json(document, 200) : c.json({ detail: noDocument(membership) }, 404);
-  });
-
-  app.openapi(deleteDocumentRoute, async (c) => {
-    const { org, doc_id: docId } = c.req.valid('param');
-    const membership = visible(c, org);
-    if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
-    if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'delete documents') }, 403);
-    return (await library.remove(membership.org_id, docId)) ? c.json({ doc_id: docId, deleted: true as const }, 200) : c.json({ detail: noDocument(membership) }, 404);
-  });
-
-  return app;
+app.openapi(deleteDocumentRoute, async (c) => {
+  const { org, doc_id: docId } = c.req.valid('param');
+  const membership = membershipOf(state, org, c.get('accountId'));
+  if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
+  if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'delete documents') }, 403);
+  return (await library.remove(membership.org_id, docId)) ? c.json({ doc_id: docId, deleted: true as const }, 200) : c.json({ detail: noDocument(membership) }, 404);
+});
 }

@@ -13,7 +13,7 @@ import {
   TenderSourcesSchema,
   TenderStripSchema,
   attributionsOf,
-  sourceReply,
+  sourcesReply,
   tenderReply,
   type Audience,
 } from '../schemas/tender.ts';
@@ -144,8 +144,7 @@ export function tenderRoutes(options: TenderRoutesOptions): OpenAPIHono<TenderEn
 
   app.openapi(sourcesRoute, (c) => {
     const release = c.get('release');
-    const audience = audienceOf(c);
-    return c.json({ sources: release.tenders.sources.map((source) => sourceReply(source, audience)), computed_at: release.computedAt }, 200);
+    return c.json(sourcesReply(release.tenders.sources, release.computedAt, audienceOf(c)), 200);
   });
 
   app.openapi(tenderRoute, (c) => {

@@ -4,7 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { strictQuery, wholeNumber } from './common.ts';
 import { JURISDICTIONS, TIERS } from '../../lib/jurisdictions.ts';
 import { TENDER_KEY_PATTERN } from '../../lib/keys.ts';
-import { TENDER_KINDS, TENDER_ORDERS, type SourceRow } from '../../data/search/tender-index.ts';
+import { TENDER_KINDS, TENDER_ORDERS } from '../../data/search/tender-index.ts';
 import { TenderReadSchema, TenderSchema, tenderReply, type TenderAudience, type TenderReply } from '../../data/search/tender-reply.ts';
 
 /**
@@ -16,8 +16,9 @@ import { TenderReadSchema, TenderSchema, tenderReply, type TenderAudience, type 
 /** What the caller may be shown. */
 export type Audience = TenderAudience;
 
-// One tender's reply is built in data/ (the static site's tender pages publish it as their JSON twin).
+// One tender's reply and one registry row's are built in data/ (the static site publishes them as its JSON twins).
 export { TenderReadSchema, TenderSchema, tenderReply, type TenderReply };
+export { SourceRegistryRowSchema, sourcesReply, TenderSourcesSchema } from '../../data/search/source-reply.ts';
 
 export const ErrorSchema = z
   .object({ detail: z.string().openapi({ description: 'A sentence a person can act on.' }) })
@@ -25,7 +26,6 @@ export const ErrorSchema = z
 
 const isoInstant = z.iso.datetime({ offset: true });
 const TRADE_IDS = TRADES.map((trade) => trade.id) as [string, ...string[]];
-const linkNote = 'Only for a caller with an API key or a signed-in session.';
 
 const searchParameters = {
   q: z.string().trim().max(200, { error: 'must be at most 200 characters' }).optional()
@@ -106,38 +106,6 @@ export const TenderStripSchema = z
   })
   .openapi('TenderStrip');
 
-export const SourceRegistryRowSchema = z
-  .object({
-    id: z.string(),
-    tag: z.string(),
-    name: z.string(),
-    jurisdiction: z.string(),
-    tier: z.string(),
-    kinds: z.array(z.string()),
-    mode: z.string().openapi({ description: 'How it is read: rss, json-api, csv, xml, html or browser.' }),
-    refresh: z.string().openapi({ description: 'incremental (rows merged night to night) or snapshot (a register replaced whole when it changes).' }),
-    tender_count: z.number().int(),
-    award_count: z.number().int(),
-    plan_count: z.number().int().openapi({ description: 'Planned procurements held from it.' }),
-    reference_count: z.number().int().openapi({ description: 'Register entries held from it (companies, ABNs).' }),
-    last_run_at: isoInstant.optional(),
-    last_success_at: isoInstant.optional(),
-    status: z.string().openapi({ description: 'ok, empty, error, stale, login_walled, robots_refused or not_run.' }),
-    why: z.string().optional().openapi({ description: 'Diagnosis when the last run did not end ok.' }),
-    licence: z.string(),
-    attribution: z.string(),
-    caveats: z.array(z.string()),
-    homepage: z.url().optional().openapi({ description: `The source's own site. ${linkNote}` }),
-  })
-  .openapi('TenderSource');
-
-export const TenderSourcesSchema = z
-  .object({
-    sources: z.array(SourceRegistryRowSchema),
-    computed_at: isoInstant,
-  })
-  .openapi('TenderSources');
-
 export const PortalSchema = z
   .object({
     url: z.url().openapi({ description: 'Where to read the tender on its original portal.' }),
@@ -147,29 +115,3 @@ export const PortalSchema = z
     }),
   })
   .openapi('PortalLink');
-
-/** The reply for one registry row; the homepage is a link to another site, shown like a tender's. */
-export function sourceReply(source: SourceRow, audience: Audience): z.infer<typeof SourceRegistryRowSchema> {
-  return {
-    id: source.id,
-    tag: source.tag,
-    name: source.name,
-    jurisdiction: source.jurisdiction,
-    tier: source.tier,
-    kinds: source.kinds,
-    mode: source.mode,
-    refresh: source.refresh,
-    tender_count: source.tender_count,
-    award_count: source.award_count,
-    plan_count: source.plan_count,
-    reference_count: source.reference_count,
-    last_run_at: source.last_run_at ?? undefined,
-    last_success_at: source.last_success_at ?? undefined,
-    status: source.status,
-    why: source.why ?? undefined,
-    licence: source.licence,
-    attribution: source.attribution,
-    caveats: source.caveats,
-    homepage: audience.links ? source.homepage : undefined,
-  };
-}

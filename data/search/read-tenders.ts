@@ -19,7 +19,7 @@ const TENDERS_SQL = `
 const SOURCES_SQL = `
   SELECT id, tag, name, jurisdiction, tier, kinds, mode, refresh, homepage, licence, attribution, caveats, status, why,
          tender_count, award_count, plan_count, reference_count, ${instant('last_run_at')} AS last_run_at, ${instant('last_success_at')} AS last_success_at
-  FROM sources`;
+  FROM sources ORDER BY id`;
 
 /**
  * A release's tenders and source registry, indexed for search. The API serves searches from it and the
@@ -27,8 +27,12 @@ const SOURCES_SQL = `
  */
 export async function readTenderIndex(store: Store): Promise<TenderIndex> {
   const tenders = (await readAll(store, TENDERS_SQL)) as unknown as TenderRow[];
-  const sources = (await readAll(store, SOURCES_SQL)) as unknown as SourceRow[];
-  return TenderIndex.build(tenders, sources);
+  return TenderIndex.build(tenders, await readSources(store));
+}
+
+/** A release's source registry in id order: what GET /v1/tenders/sources and the site's sources.json are built from. */
+export async function readSources(store: Store): Promise<SourceRow[]> {
+  return (await readAll(store, SOURCES_SQL)) as unknown as SourceRow[];
 }
 
 /** Rows as plain JS values, converted chunk by chunk so a big table does not hold up requests meanwhile. */

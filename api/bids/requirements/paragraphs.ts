@@ -31,7 +31,13 @@ export interface Paragraph {
 }
 
 /** The text of a line with Markdown markup taken out, and for each of its characters the index in the line. */
-function plainView(line: string): { plain: string; index: number[] } {
+interface PlainView {
+  plain: string;
+  index: number[];
+}
+
+/** `line` read through its Markdown markup (quote and heading marks, emphasis, escapes). */
+function plainView(line: string): PlainView {
   let plain = '';
   const index: number[] = [];
   let atStart = true;
@@ -99,6 +105,28 @@ function isTitleLike(plain: string, numbered: boolean): boolean {
 /** A line that ends a table row's last cell run on ("…Requirements30%", "…contract.Pass/Fail"): the row ends there. */
 const rowEnd = /(?:\d\s?%|pass\s*\/\s*fail)$/i;
 
+/** The paragraph `line` starts, its numbering (when it has one) and leading space left out of its text. */
+function paragraphAt(page: { n: number; text: string }, line: PageLine, plain: PlainView, numbering: Numbering | null, blankBefore: boolean, extra: Partial<Paragraph>): Paragraph {
+  const skipped = numbering ? plain.index[Math.min(numbering.length, plain.index.length) - 1]! + 1 : (plain.index[0] ?? 0);
+  const body = line.text.slice(numbering ? skipped : 0);
+  const lead = body.length - body.trimStart().length;
+  const from = (numbering ? skipped : 0) + lead;
+  const text = line.text.slice(from);
+  return {
+    page: page.n,
+    text,
+    offsets: Array.from({ length: text.length }, (_, at) => line.start + from + at),
+    plain: plainText(text),
+    numbering,
+    markedHeading: false,
+    emphasised: false,
+    cells: null,
+    blankBefore,
+    indented: /[ \t]/.test(page.text[line.start - 1] ?? '') && (page.text[line.start - 1] ?? '') !== '\n',
+    ...extra,
+  };
+}
+
 export function paragraphsOf(pages: readonly { n: number; text: string }[]): Paragraph[] {
   const lined = pages.map((page) => ({ n: page.n, text: page.text, lines: pageLines(page.text) }));
   const isFurniture = furnitureTest(lined.map((page) => page.lines));
@@ -111,29 +139,12 @@ export function paragraphsOf(pages: readonly { n: number; text: string }[]): Par
       if (open && open.paragraph.text !== '') paragraphs.push(open.paragraph);
       open = null;
     };
-    const start = (line: PageLine, plain: ReturnType<typeof plainView>, numbering: Numbering | null, extra: Partial<Paragraph> = {}) => {
+    const start = (line: PageLine, plain: PlainView, numbering: Numbering | null, extra: Partial<Paragraph> = {}) => {
       const before = open as Open | null;
       const listItem = before !== null && !blankBefore && (before.listItem || /:["'”’)*]*$/.test(before.paragraph.plain));
       close();
-      const skipped = numbering ? plain.index[Math.min(numbering.length, plain.index.length) - 1]! + 1 : (plain.index[0] ?? 0);
-      const body = line.text.slice(numbering ? skipped : 0);
-      const lead = body.length - body.trimStart().length;
-      const from = (numbering ? skipped : 0) + lead;
-      const text = line.text.slice(from);
-      const paragraph: Paragraph = {
-        page: page.n,
-        text,
-        offsets: Array.from({ length: text.length }, (_, at) => line.start + from + at),
-        plain: plainText(text),
-        numbering,
-        markedHeading: false,
-        emphasised: false,
-        cells: null,
-        blankBefore,
-        indented: /[ \t]/.test(page.text[line.start - 1] ?? '') && (page.text[line.start - 1] ?? '') !== '\n',
-        ...extra,
-      };
-      open = { paragraph, ended: /[.;:?!]["'”’)*]*$/.test(text) || rowEnd.test(text), lines: 1, listItem };
+      const paragraph = paragraphAt(page, line, plain, numbering, blankBefore, extra);
+      open = { paragraph, ended: /[.;:?!]["'”’)*]*$/.test(paragraph.text) || rowEnd.test(paragraph.text), lines: 1, listItem };
       blankBefore = false;
     };
     for (const line of page.lines) {

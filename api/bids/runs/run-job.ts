@@ -110,23 +110,69 @@ interface RunSummary {
   findings: Record<FindingKind, number>;
 }
 
+/** What every phase of a run shares: the run and its bid, and how the run speaks, asks and counts its steps. */
+interface RunScope {
+  deps: RunJobDeps;
+  ctx: JobContext;
+  run: RunRow;
+  bid: BidRecord;
+  /** Posts `text` to the bid's thread once, as the step `message:<key>`. */
+  say: (key: string, text: string) => Promise<unknown>;
+  /** Raises an action for a person and waits for the decision. */
+  decision: (key: string, kind: ActionKind, title: string, args: Record<string, unknown>) => Promise<'approved' | 'rejected'>;
+  /** Steps the run will take, as far as known: progress is steps done of these (an approved action's execution counted until it is rejected). */
+  planned: { pack: number; noFiles: number; questions: number; model: number; drafts: number };
+  /** Sets the job's total from `planned`. */
+  replan: () => void;
+}
+
 async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary> {
-  const { state } = deps;
+  const { state, now } = deps;
   const { run_id: runId } = JSON.parse(ctx.job.input) as { run_id: string };
   const run = state.get<RunRow>('SELECT * FROM bid_runs WHERE run_id = ?', runId);
   const bid = run && bidRecord(state, run.bid_id);
   if (!run || !bid) throw new Error(`The run ${runId} or its bid is gone.`);
-  const now = deps.now;
-  const say = (key: string, text: string) =>
-    ctx.step(`message:${key}`, () => null, () => {
-      const messageId = postRunMessage(state, bid.bid_id, runId, run.started_by, text, now());
-      appendRunEvent(state, bid.bid_id, runId, 'message', { message_id: messageId }, now());
-    });
-  const decision = (key: string, kind: ActionKind, title: string, args: Record<string, unknown>) => awaitDecision(deps, ctx, run, key, kind, title, args);
-
-  // Steps the run will take, as far as known: progress is steps done of these (an approved action's execution counted until it is rejected).
   const planned = { pack: 0, noFiles: 0, questions: 0, model: 0, drafts: 0 };
-  const replan = () => ctx.setTotal(3 + planned.pack + planned.noFiles + 2 + planned.questions + 1 + planned.model + planned.drafts + 6);
+  const scope: RunScope = {
+    deps,
+    ctx,
+    run,
+    bid,
+    say: (key, text) =>
+      ctx.step(`message:${key}`, () => null, () => {
+        const messageId = postRunMessage(state, bid.bid_id, runId, run.started_by, text, now());
+        appendRunEvent(state, bid.bid_id, runId, 'message', { message_id: messageId }, now());
+      }),
+    decision: (key, kind, title, args) => awaitDecision(deps, ctx, run, key, kind, title, args),
+    planned,
+    replan: () => ctx.setTotal(3 + planned.pack + planned.noFiles + 2 + planned.questions + 1 + planned.model + planned.drafts + 6),
+  };
+
+  await readFiles(scope);
+  const extracted = await ctx.step('extract_requirements', () => {
+    deps.requirements.recompute(state, bid.bid_id, { now: now() });
+    return { requirement_ids: deps.requirements.list(state, bid.bid_id).map((requirement) => requirement.requirement_id) };
+  });
+  planned.drafts = extracted.requirement_ids.length;
+  scope.replan();
+  await askTheBuyer(scope);
+  const withoutModel = await modelChoice(scope, extracted.requirement_ids.length);
+  const outcomes = await draftAnswers(scope, extracted.requirement_ids, withoutModel);
+  const openGaps = await ctx.step('gaps', () => recomputeGaps(deps, bid, now()));
+  const planTasks = await ctx.step('plan', () => recomputePlan(deps, bid, now()));
+  const findings = await checkTheResponse(scope);
+
+  const drafts = new Map(listDrafts(state, bid.bid_id).map((draft) => [draft.requirement_id, draft]));
+  const drafted = extracted.requirement_ids.filter((id) => drafts.get(id)?.origin === 'person' || (drafts.get(id)?.citations.length ?? 0) > 0).length;
+  const counts = Object.fromEntries(['mandatory_unanswered', 'length_limit', 'returnable_missing', 'date_outside_window'].map((kind) => [kind, findings.filter((finding) => finding.kind === kind).length])) as Record<FindingKind, number>;
+  const summary: RunSummary = { requirements: extracted.requirement_ids.length, drafted, undrafted: extracted.requirement_ids.length - drafted - outcomes.filter((o) => o.outcome === 'gone' || o.outcome === 'followed').length, open_gaps: openGaps, plan_tasks: planTasks, findings: counts };
+  await signOff(scope, summary, findings.length);
+  return summary;
+}
+
+/** Reads the bid's files; with none readable and a pack offered, fetches the tender's documents once a person approves. */
+async function readFiles({ deps, ctx, run, bid, say, decision, planned, replan }: RunScope): Promise<void> {
+  const { state } = deps;
   let files = await ctx.step('read_files', () => fileCounts(state, bid.bid_id));
   await say('started', `Run started: it reads the ${files.readable} readable file${files.readable === 1 ? '' : 's'}, extracts the requirements, drafts each answer from the organisation's own documents with citations, derives gaps and the plan, and checks compliance. It asks here before anything leaves the server.`);
   const offer = await ctx.step('pack_offer', () => (files.readable === 0 ? (deps.packFetcher?.offer(bid) ?? null) : null));
@@ -144,14 +190,11 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
     planned.noFiles = 1;
     await say('no_files', 'No file of this bid could be read, so there are no requirements to answer: upload the tender documents and start another run.');
   }
+}
 
-  const extracted = await ctx.step('extract_requirements', () => {
-    deps.requirements.recompute(state, bid.bid_id, { now: now() });
-    return { requirement_ids: deps.requirements.list(state, bid.bid_id).map((requirement) => requirement.requirement_id) };
-  });
-  planned.drafts = extracted.requirement_ids.length;
-  replan();
-
+/** Finds what the documents leave open and, once a person approves, emails the buyer the questions (or lists them when no address is given). */
+async function askTheBuyer({ deps, ctx, run, bid, say, decision, planned, replan }: RunScope): Promise<void> {
+  const { state } = deps;
   const asked = await ctx.step('find_questions', () => {
     const pages = filePages(state, bid.bid_id);
     return { to: contactAddress(pages), questions: clarificationQuestions(pages, listRequirements(state, bid.bid_id), bid.closing_date) };
@@ -179,20 +222,25 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
   } else if (asked.questions.length > 0) {
     await say('questions', `These questions for the buyer came up, and the documents give no address to send them to:\n${asked.questions.map((question, index) => `${index + 1}. ${question}`).join('\n')}`);
   }
+}
 
-  let withoutModel: string | undefined;
+/** Asks a person before the bid's text goes to the language model; the reason to draft without it, when declined. */
+async function modelChoice({ deps, ctx, decision, planned, replan }: RunScope, requirements: number): Promise<string | undefined> {
   const { model } = await ctx.step('model_choice', () => ({ model: deps.model.model }));
-  if (model !== null) {
-    planned.model = 1;
-    replan();
-    const title = `Send the requirements and the organisation's passages to the language model ${model} to word the drafts`;
-    const verdict = await decision('use_model', 'use_model', title, { model, requirements: extracted.requirement_ids.length });
-    if (verdict === 'rejected') withoutModel = DECLINED_MODEL;
-  }
+  if (model === null) return undefined;
+  planned.model = 1;
+  replan();
+  const title = `Send the requirements and the organisation's passages to the language model ${model} to word the drafts`;
+  const verdict = await decision('use_model', 'use_model', title, { model, requirements });
+  return verdict === 'rejected' ? DECLINED_MODEL : undefined;
+}
 
+/** Drafts each requirement with citations, one step each, then marks the drafted ones. */
+async function draftAnswers({ deps, ctx, bid }: RunScope, requirementIds: readonly string[], withoutModel: string | undefined): Promise<(DraftOutcome | { outcome: 'gone' | 'followed' })[]> {
+  const { state, now } = deps;
   let passages: Passage[] | null = null;
   const outcomes: (DraftOutcome | { outcome: 'gone' | 'followed' })[] = [];
-  for (const requirementId of extracted.requirement_ids) {
+  for (const requirementId of requirementIds) {
     outcomes.push(
       await ctx.step(`draft:${requirementId}`, async () => {
         const requirement = listRequirements(state, bid.bid_id).find((row) => row.requirement_id === requirementId);
@@ -205,14 +253,17 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
     );
   }
   await ctx.step('mark_drafted', () => {
-    removeStaleDrafts(state, bid.bid_id, extracted.requirement_ids);
+    removeStaleDrafts(state, bid.bid_id, requirementIds);
     markDrafted(deps, bid.bid_id, now());
     return null;
   });
-  const openGaps = await ctx.step('gaps', () => recomputeGaps(deps, bid, now()));
-  const planTasks = await ctx.step('plan', () => recomputePlan(deps, bid, now()));
+  return outcomes;
+}
 
-  const findings = await ctx.step(
+/** The compliance check of the response as it stands, stored as the run's findings. */
+function checkTheResponse({ deps, ctx, run, bid }: RunScope) {
+  const { state, now } = deps;
+  return ctx.step(
     'compliance',
     () =>
       checkCompliance({
@@ -224,14 +275,13 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
         dueDate: bid.due_date,
         tasks: listPlan(state, bid.bid_id),
       }).map((finding) => ({ ...finding, finding_id: newId('fnd_') })),
-    (found) => storeFindings(state, bid.bid_id, runId, found, now()),
+    (found) => storeFindings(state, bid.bid_id, run.run_id, found, now()),
   );
+}
 
-  const drafts = new Map(listDrafts(state, bid.bid_id).map((draft) => [draft.requirement_id, draft]));
-  const drafted = extracted.requirement_ids.filter((id) => drafts.get(id)?.origin === 'person' || (drafts.get(id)?.citations.length ?? 0) > 0).length;
-  const counts = Object.fromEntries(['mandatory_unanswered', 'length_limit', 'returnable_missing', 'date_outside_window'].map((kind) => [kind, findings.filter((finding) => finding.kind === kind).length])) as Record<FindingKind, number>;
-  const summary: RunSummary = { requirements: extracted.requirement_ids.length, drafted, undrafted: extracted.requirement_ids.length - drafted - outcomes.filter((o) => o.outcome === 'gone' || o.outcome === 'followed').length, open_gaps: openGaps, plan_tasks: planTasks, findings: counts };
-
+/** Leaves a sign-off for a person (superseding an earlier pending one) and the run's recap in the thread. */
+async function signOff({ deps, ctx, run, bid, say }: RunScope, summary: RunSummary, findings: number): Promise<void> {
+  const { state, now } = deps;
   await ctx.step('raise:sign_off', () => ({ action_id: newActionId() }), ({ action_id: actionId }) => {
     // One sign-off stands for the latest run: an earlier one still pending is superseded.
     state.run("UPDATE bid_actions SET state = 'cancelled', decided_at = ? WHERE bid_id = ? AND kind = 'sign_off' AND state = 'pending'", now().toISOString(), bid.bid_id);
@@ -239,10 +289,10 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
       actionId,
       bidId: bid.bid_id,
       runId: null,
-      raisedInRun: runId,
+      raisedInRun: run.run_id,
       kind: 'sign_off',
       title: 'Sign off the response as ready to lodge',
-      arguments: { run_id: runId, findings: findings.length },
+      arguments: { run_id: run.run_id, findings },
       now: now(),
     });
   });
@@ -250,9 +300,8 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
     'recap',
     `Run finished: ${summary.requirements} requirement${summary.requirements === 1 ? '' : 's'}, ${summary.drafted} drafted with evidence, ${summary.undrafted} without; ` +
       `${summary.open_gaps} gap${summary.open_gaps === 1 ? '' : 's'} open; a plan of ${summary.plan_tasks} task${summary.plan_tasks === 1 ? '' : 's'}; ` +
-      `${findings.length} finding${findings.length === 1 ? '' : 's'} (GET /v1/bids/${bid.bid_id}/findings). A sign-off waits in GET /v1/bids/${bid.bid_id}/actions.`,
+      `${findings} finding${findings === 1 ? '' : 's'} (GET /v1/bids/${bid.bid_id}/findings). A sign-off waits in GET /v1/bids/${bid.bid_id}/actions.`,
   );
-  return summary;
 }
 
 function fileCounts(state: StateDb, bidId: string): { readable: number; unreadable: number; pages: number } {
