@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
 import { analysesOf, checkers, loadCheckers } from '../api/checkers/registry.ts';
-import { createAnalysisPool, type AnalysisPool } from '../api/documents/pool.ts';
+import { createAnalysisPool, type AnalysisPool } from '../api/checkers/_runner/pool.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 
 const repo = (path: string) => new URL(`../${path}`, import.meta.url).href;
@@ -31,7 +31,8 @@ export async function countLines(documents) {
 const CHECKER = `
 import { z } from '${import.meta.resolve('@hono/zod-openapi')}';
 import packageJson from '${repo('package.json')}' with { type: 'json' };
-import { answerCached } from '${repo('api/documents/answer.ts')}';
+import { answer } from '${repo('api/checkers/_runner/answer.ts')}';
+import { cachedAnalysis } from '${repo('api/checkers/_runner/cached-analysis.ts')}';
 import { defineChecker } from '${repo('api/checkers/define-checker.ts')}';
 import { documentBytes, documentFilename, freshSwitch, streamSwitch, uploadedFile } from '${repo('api/schemas/checkers.ts')}';
 import { sandboxField, strictQuery } from '${repo('api/schemas/common.ts')}';
@@ -57,10 +58,10 @@ export default defineChecker({
   agentNote: 'count_lines counts lines.',
   handler: (deps) => async ({ c, query, documents }) => {
     const intake = await documents();
-    return answerCached(c, deps, {
+    return answer(c, deps, cachedAnalysis(deps.cache, {
       checker: 'count_lines', documents: intake.documents, namesShown: false, options: {}, engineVersion: packageJson.version,
       fresh: query.fresh, stream: query.stream, now: deps.now(),
-    });
+    }));
   },
 });
 `;

@@ -2,9 +2,10 @@ import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
-import type { ContentCache } from '../documents/content-cache.ts';
-import type { DocumentFormat, Intake } from '../documents/intake.ts';
-import type { AnalysisLocation, AnalysisPool } from '../documents/pool.ts';
+import type { ContentCache } from './_runner/content-cache.ts';
+import type { DocumentFormat } from '../documents/sniff.ts';
+import type { Intake } from './_runner/intake.ts';
+import type { AnalysisLocation, AnalysisPool } from './_runner/pool.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import type { Sandbox, SandboxEnv } from '../middleware/sandbox.ts';
 import type { Services } from '../providers/index.ts';
@@ -26,9 +27,9 @@ export interface CheckerDeps {
   meter: Meter;
   /** The app's sandbox registry; each checker's fixture is registered in it. */
   sandbox: Sandbox;
-  /** The analysis processes (api/documents/pool.ts). */
+  /** The analysis processes (api/checkers/_runner/pool.ts). */
   pool: AnalysisPool;
-  /** Results by content hash (api/documents/content-cache.ts). */
+  /** Results by content hash (api/checkers/_runner/content-cache.ts). */
   cache: ContentCache;
   /** Reads `{url}` documents: the SSRF-safe fetcher. */
   fetchDocument: SafeFetcher;
@@ -64,7 +65,7 @@ export interface CheckerIntake {
   maxDocuments: number;
   /** Whether `{url}` documents are read (through the SSRF-safe fetcher), or answered 501. */
   url: 'fetch' | 'unavailable';
-  /** Whether a JSON body's `text` field is a document (api/documents/intake.ts `IntakeRules.textField`). */
+  /** Whether a JSON body's `text` field is a document (api/checkers/_runner/intake.ts `IntakeRules.textField`). */
   textField?: boolean;
 }
 

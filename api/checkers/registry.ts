@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AnalysisLocation } from '../documents/pool.ts';
+import type { AnalysisLocation } from './_runner/pool.ts';
 import type { CheckerDescriptor } from './define-checker.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { CHECKER_TAG, type CheckerDeps, type CheckerDescriptor, type CheckerLane } from '../checkers/define-checker.ts';
-import { countsAgainstAllowance } from '../documents/answer.ts';
-import { judgedReplyCounts } from '../documents/answer-services.ts';
-import { MAX_DOCUMENT_BYTES, readDocuments, type IntakeRules } from '../documents/intake.ts';
+import { countsAgainstAllowance } from '../checkers/_runner/answer.ts';
+import { judgedReplyCounts } from '../checkers/_runner/answer.ts';
+import { MAX_DOCUMENT_BYTES, readDocuments, type IntakeRules } from '../checkers/_runner/intake.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
 import { errorReplies } from '../middleware/errors.ts';
 import { metered, type MeteredOptions } from '../middleware/metered.ts';

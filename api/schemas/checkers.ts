@@ -4,7 +4,7 @@ import { errorReply, json } from './openapi-content.ts';
 /**
  * Wire pieces every document checker route shares (spec, Shared input conventions and Document checkers):
  * the document fields of a JSON body and of a multipart body, the `stream` and `fresh` switches, the SSE
- * reply, and the error replies. The document fields are declared as text here; api/documents/intake.ts
+ * reply, and the error replies. The document fields are declared as text here; api/checkers/_runner/intake.ts
  * checks and decodes them (400 malformed or empty, 413 over 25 MB before decoding).
  */
 

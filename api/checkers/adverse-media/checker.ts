@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { answerWithServices } from '../../documents/answer-services.ts';
+import { answer } from '../_runner/answer.ts';
 import type { ReleaseStore } from '../../release-store.ts';
 import { documentBytes, documentFilename, documentUrl, streamSwitch, uploadedFile } from '../../schemas/checkers.ts';
 import { hasJsonBody, sandboxField, strictQuery } from '../../schemas/common.ts';
@@ -123,22 +123,26 @@ export default defineChecker({
       // A name is judged at once; a document is read in the pool first. Either way as one JSON reply or a stream.
       const intake = fields.name === undefined ? await documents() : { documents: [] };
       const named = fields.name;
-      return answerWithServices(c, deps, {
+      return answer(c, deps, {
         documents: intake.documents,
-        read: { max_pages: IDENTITY_PAGES },
         now: deps.now(),
         stream: query.stream,
-        judge: async (read, services, context) => {
-          let subject: Subject;
-          if (named !== undefined) subject = { name: naturalOrder(named), source: 'request', ...details };
-          else {
-            const found = subjectFromText(read);
-            if (!found.ok) return { status: 422, detail: `${found.detail} Nothing was counted against your allowance.` };
-            // What the caller says about the holder adds to what the document shows; the document's own fields win.
-            subject = { ...found.subject, aliases: details.aliases, employer: details.employer, role: details.role, dob: found.subject.dob ?? details.dob, country: found.subject.country ?? details.country };
-          }
-          const screening = await screenSubject(subject, services, await sanctions(), context.progress);
-          return { reply: screening.result, counts: screening.counts };
+        stored: undefined,
+        lane: {
+          kind: 'judge',
+          read: { max_pages: IDENTITY_PAGES },
+          judge: async (read, services, context) => {
+            let subject: Subject;
+            if (named !== undefined) subject = { name: naturalOrder(named), source: 'request', ...details };
+            else {
+              const found = subjectFromText(read);
+              if (!found.ok) return { status: 422, detail: `${found.detail} Nothing was counted against your allowance.` };
+              // What the caller says about the holder adds to what the document shows; the document's own fields win.
+              subject = { ...found.subject, aliases: details.aliases, employer: details.employer, role: details.role, dob: found.subject.dob ?? details.dob, country: found.subject.country ?? details.country };
+            }
+            const screening = await screenSubject(subject, services, await sanctions(), context.progress);
+            return { reply: screening.result, counts: screening.counts };
+          },
         },
       });
     };

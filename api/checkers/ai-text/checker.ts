@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { sha256Hex } from '../../../lib/hash.ts';
-import { answerWithServices } from '../../documents/answer-services.ts';
-import { cacheKey } from '../../documents/content-cache.ts';
+import { answer } from '../_runner/answer.ts';
+import { cacheKey } from '../_runner/content-cache.ts';
 import { documentBytes, documentFilename, documentUrl, freshSwitch, streamSwitch, uploadedFile } from '../../schemas/checkers.ts';
 import { sandboxField, strictQuery } from '../../schemas/common.ts';
 import { defineChecker } from '../define-checker.ts';
@@ -77,18 +77,14 @@ export default defineChecker({
     'counts only when it answers; the same text again is answered from the stored estimate, free (`fresh=1` estimates again). Its `limitations` quote the AUROC and false-positive rate it was measured at.',
   handler: (deps) => async ({ c, query, documents }) => {
     const intake = await documents();
-    return answerWithServices(c, deps, {
+    // The estimate asks no outside service: the same text gets the same estimate, so it is kept and answered free.
+    const key = cacheKey({ checker: AI_TEXT_TOOL, documents: intake.documents.map((document) => ({ sha256: document.sha256 })), options: AI_TEXT_READING, engineVersion: AI_TEXT_ENGINE });
+    return answer(c, deps, {
       documents: intake.documents,
-      read: AI_TEXT_READING,
       now: deps.now(),
       stream: query.stream,
-      judge: async (reading) => judgeAiText(reading, AI_TEXT_MODEL),
-      // The estimate asks no outside service: the same text gets the same estimate, so it is kept and answered free.
-      stored: {
-        cache: deps.cache,
-        key: cacheKey({ checker: AI_TEXT_TOOL, documents: intake.documents.map((document) => ({ sha256: document.sha256 })), options: AI_TEXT_READING, engineVersion: AI_TEXT_ENGINE }),
-        fresh: query.fresh,
-      },
+      stored: query.fresh ? undefined : (deps.cache.get(key) as object | undefined),
+      lane: { kind: 'judge', read: AI_TEXT_READING, judge: async (reading) => judgeAiText(reading, AI_TEXT_MODEL), keep: { cache: deps.cache, key } },
     });
   },
 });

@@ -1,6 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { answerCached } from '../../documents/answer.ts';
+import { answer } from '../_runner/answer.ts';
+import { cachedAnalysis } from '../_runner/cached-analysis.ts';
 import type { CallerEnv } from '../../middleware/caller.ts';
 import { errorReplies } from '../../middleware/errors.ts';
 import type { SandboxEnv } from '../../middleware/sandbox.ts';
@@ -122,7 +123,7 @@ export default defineChecker({
     }
     const unavailable = unavailableOptionsDetail(options.options);
     if (unavailable !== null) return c.json({ detail: unavailable }, 400);
-    return answerCached(c, deps, {
+    return answer(c, deps, cachedAnalysis(deps.cache, {
       checker: EXTRACT_TOOL,
       documents: intake.documents,
       namesShown: false,
@@ -131,6 +132,6 @@ export default defineChecker({
       fresh: query.fresh,
       stream: query.stream,
       now: deps.now(),
-    });
+    }));
   },
 });

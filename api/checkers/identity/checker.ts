@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { answerCached } from '../../documents/answer.ts';
+import { answer } from '../_runner/answer.ts';
+import { cachedAnalysis } from '../_runner/cached-analysis.ts';
 import { freshArgument, freshSwitch, jsonDocument, streamSwitch, uploadedFile } from '../../schemas/checkers.ts';
 import { sandboxField, strictQuery } from '../../schemas/common.ts';
 import { defineChecker } from '../define-checker.ts';
@@ -77,7 +78,7 @@ export default defineChecker({
     if (query.scheme !== undefined && fromBody !== undefined && query.scheme !== fromBody) {
       return c.json({ detail: `The query asks for scheme ${query.scheme} and the body for ${fromBody}; give the scheme once.` }, 400);
     }
-    return answerCached(c, deps, {
+    return answer(c, deps, cachedAnalysis(deps.cache, {
       checker: IDENTITY_TOOL,
       documents: intake.documents,
       namesShown: true,
@@ -87,7 +88,7 @@ export default defineChecker({
       stream: query.stream,
       now: deps.now(),
       firstPages: firstPageStore(deps.cache),
-    });
+    }));
   },
 });
 

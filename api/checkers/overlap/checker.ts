@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { answerWithServices } from '../../documents/answer-services.ts';
+import { answer } from '../_runner/answer.ts';
 import { documentBytes, documentFilename, documentUrl, streamSwitch, uploadedFile } from '../../schemas/checkers.ts';
 import { hasJsonBody, parseJsonBody, sandboxField, strictQuery } from '../../schemas/common.ts';
 import { defineChecker } from '../define-checker.ts';
@@ -77,15 +77,19 @@ export default defineChecker({
   handler: (deps) => async ({ c, query, documents }) => {
     const intake = await documents();
     const excludedHost = await documentHost(c);
-    return answerWithServices<OverlapResult>(c, deps, {
+    return answer<OverlapResult>(c, deps, {
       documents: intake.documents,
-      read: {},
       now: deps.now(),
       stream: query.stream,
-      async judge(read, services, context) {
-        const text = read.documents[0]!.pages.map((page) => page.text).join('\n\n');
-        const reply = await judgeOverlap(text, services, { excludedHost }, context);
-        return { reply, counts: reply.outcome === 'assessed' };
+      stored: undefined,
+      lane: {
+        kind: 'judge',
+        read: {},
+        async judge(read, services, context) {
+          const text = read.documents[0]!.pages.map((page) => page.text).join('\n\n');
+          const reply = await judgeOverlap(text, services, { excludedHost }, context);
+          return { reply, counts: reply.outcome === 'assessed' };
+        },
       },
     });
   },

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { answerCached } from '../../documents/answer.ts';
+import { answer } from '../_runner/answer.ts';
+import { cachedAnalysis } from '../_runner/cached-analysis.ts';
 import { freshArgument, freshSwitch, jsonDocument, streamSwitch, uploadedFile } from '../../schemas/checkers.ts';
 import { sandboxField, strictQuery } from '../../schemas/common.ts';
 import { defineChecker } from '../define-checker.ts';
@@ -81,7 +82,7 @@ export default defineChecker({
     if (!options.success) {
       return c.json({ detail: `${describeIssue(options.error.issues[0]!)} Schemes: ${PACK_SCHEMES.join(', ')}; requirements are document types or {key, accepts[], optional} slots.` }, 400);
     }
-    return answerCached(c, deps, {
+    return answer(c, deps, cachedAnalysis(deps.cache, {
       checker: PACK_TOOL,
       documents: intake.documents,
       namesShown: true,
@@ -91,7 +92,7 @@ export default defineChecker({
       stream: query.stream,
       now: deps.now(),
       firstPages: firstPageStore(deps.cache),
-    });
+    }));
   },
 });
 

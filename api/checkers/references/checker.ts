@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { answerWithServices } from '../../documents/answer-services.ts';
+import { answer } from '../_runner/answer.ts';
 import { documentBytes, documentFilename, documentUrl, querySwitch, streamSwitch, uploadedFile } from '../../schemas/checkers.ts';
 import { sandboxField, strictQuery } from '../../schemas/common.ts';
 import { defineChecker, type RouteRequest } from '../define-checker.ts';
@@ -114,16 +114,20 @@ export default defineChecker({
       const intake = await documents();
       const now = deps.now();
       const checkId = checkIdOf(intake.documents.map((document) => document.sha256), query.deep);
-      return answerWithServices<FactCheckResult>(c, deps, {
+      return answer<FactCheckResult>(c, deps, {
         documents: intake.documents,
-        read: { html_links: true, columns: true },
         now,
         stream: query.stream,
-        async judge(text, services, context) {
-          const judged = await judgeReferences(text, { deep: query.deep, budget: AbortSignal.timeout(TIME_BUDGET_MS) }, services, context);
-          const reply: FactCheckResult = { check_id: checkId, ...judged.result, permalink: permalinkOf(checkId) };
-          store.save(checkId, reply, now);
-          return { reply, counts: judged.counts };
+        stored: undefined,
+        lane: {
+          kind: 'judge',
+          read: { html_links: true, columns: true },
+          async judge(text, services, context) {
+            const judged = await judgeReferences(text, { deep: query.deep, budget: AbortSignal.timeout(TIME_BUDGET_MS) }, services, context);
+            const reply: FactCheckResult = { check_id: checkId, ...judged.result, permalink: permalinkOf(checkId) };
+            store.save(checkId, reply, now);
+            return { reply, counts: judged.counts };
+          },
         },
       });
     };

@@ -1,4 +1,4 @@
-import { answerAnalysis } from '../../documents/answer.ts';
+import { answer } from '../_runner/answer.ts';
 import { freshArgument } from '../../schemas/checkers.ts';
 import { errorReply } from '../../schemas/openapi-content.ts';
 import { defineChecker } from '../define-checker.ts';
@@ -91,15 +91,18 @@ export default defineChecker({
       const document = documents[0]!;
       const now = deps.now();
       const stored = query.fresh ? undefined : store.reusable(document.sha256, INSPECTION_VERSION);
-      return answerAnalysis<WarrantBundle>(c, deps, {
-        analysis: WARRANT_TOOL,
+      return answer<WarrantBundle>(c, deps, {
         documents,
-        options: {},
         now,
         stream: query.stream,
-        heartbeat: 'inspecting',
         stored,
-        settle: (outcome) => settleWarrant(outcome, document, now, store, deps.publicUrl),
+        lane: {
+          kind: 'pool',
+          analysis: WARRANT_TOOL,
+          options: {},
+          heartbeat: 'inspecting',
+          settle: (outcome) => settleWarrant(outcome, document, now, store, deps.publicUrl),
+        },
       });
     };
   },

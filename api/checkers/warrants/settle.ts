@@ -1,4 +1,4 @@
-import type { AnalysisOutcome } from '../../documents/pool.ts';
+import type { AnalysisOutcome } from '../_runner/pool.ts';
 import type { IntakeDocument } from '../../documents/types.ts';
 import { warrantAnalysis, type WarrantAnalysis, type WarrantBundle } from './bundle.ts';
 import { warrantLinks } from './paths.ts';
