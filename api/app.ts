@@ -9,10 +9,11 @@ import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { BidFileStore } from './bids/file-store.ts';
 import { requirementsOnFileRead } from './bids/requirements/store.ts';
-import { checkerAnalyses } from './checkers/registry.ts';
+import type { CheckerDeps, CheckerDescriptor } from './checkers/define-checker.ts';
+import { analysesOf, checkers as serviceCheckers, publishedOrder } from './checkers/registry.ts';
 import { servicesFromEnv, type Services } from './providers/index.ts';
-import { createContentCache } from './documents/content-cache.ts';
-import { createAnalysisPool, type AnalysisPool, type AnalysisPoolOptions } from './documents/pool.ts';
+import { createContentCache } from './checkers/_runner/content-cache.ts';
+import { createAnalysisPool, type AnalysisPool, type AnalysisPoolOptions } from './checkers/_runner/pool.ts';
 import { burstStep, createBurstBuckets, type BurstGuardOptions } from './middleware/burst-guard.ts';
 import { cachedReads, ReadCache } from './middleware/cached-reads.ts';
 import { clientErrors } from './middleware/client-errors.ts';
@@ -27,7 +28,7 @@ import { sameOrigin } from './middleware/same-origin.ts';
 import { steps } from './middleware/steps.ts';
 import type { ReleaseStore } from './release-store.ts';
 import { connectorKeyAsAuthorization, mcpRoutes } from './mcp/server.ts';
-import { mcpTools, type McpTool } from './mcp/tools.ts';
+import { mcpToolsOf, type McpTool } from './mcp/tools.ts';
 import { declareAccessReplies } from './openapi-access.ts';
 import { awardRoutes } from './routes/awards.ts';
 import { bidRequirementRoutes } from './routes/bid-requirements.ts';
@@ -46,18 +47,8 @@ import { bidSale } from './bids/checkout.ts';
 import { bidCheckoutRoutes } from './routes/bid-checkout.ts';
 import { bidPackFetchRoutes } from './routes/bid-pack-fetch.ts';
 import { PACK_FETCH_TIMEOUT_MS, type PackFetchDeps } from './bids/pack-fetch.ts';
-import { checkerBodyLimit, type CheckerDeps } from './routes/checker-deps.ts';
-import { checkPackRoutes, MAX_PACK_DOCUMENTS } from './routes/check-pack.ts';
-import { feedbackRoutes } from './routes/feedback.ts';
-import { verifyReferencesRoutes } from './routes/verify-references.ts';
-import { companyResolveRoutes } from './routes/companies-resolve.ts';
-import { detectAiTextRoutes } from './routes/detect-ai-text.ts';
-import { identityCheckRoutes, MAX_IDENTITY_DOCUMENTS } from './routes/identity-check.ts';
-import { adverseMediaRoutes, releaseSanctions } from './routes/adverse-media.ts';
-import { checkSourceOverlapRoutes } from './routes/check-source-overlap.ts';
-import { warrantRoutes } from './routes/warrants.ts';
-import { extractRoutes } from './routes/extract.ts';
 import { accountRoutes } from './routes/account.ts';
+import { checkerBodyLimits, checkerRoutes } from './routes/checkers.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
@@ -127,7 +118,7 @@ export interface AppOptions {
   /** Reads company websites for POST /v1/tenders/match. Default: the SSRF-safe fetcher (lib/safe-fetch.ts) with its real guard. */
   fetchSite?: SafeFetcher;
   /**
-   * The MCP tool registry (default: every tool of `api/mcp/tools.ts`), a hook that sees each forwarded tool
+   * The MCP tool registry (default: every tool of `api/mcp/tools.ts` and of the checkers), a hook that sees each forwarded tool
    * call, and where a tool reply that breaks its output schema is reported (default: stderr).
    */
   mcp?: { tools?: readonly McpTool[]; onForward?: (path: string, init: RequestInit) => void; log?: (error: unknown) => void };
@@ -137,6 +128,8 @@ export interface AppOptions {
    * and the interval of streamed heartbeats.
    */
   checkers?: {
+    /** The checkers (default: every `api/checkers/<name>/checker.ts`, api/checkers/registry.ts). */
+    descriptors?: readonly CheckerDescriptor[];
     pool?: AnalysisPool;
     poolLimits?: Omit<AnalysisPoolOptions, 'analyses'>;
     fetchDocument?: SafeFetcher;
@@ -168,18 +161,6 @@ export interface AppOptions {
 export const API_VERSION = '0.6.0';
 
 const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8787';
-
-/** Request bodies the document checkers take: documents as base64, several to a request (checker-deps.ts). */
-const CHECKER_BODY_LIMITS: Readonly<Record<string, number>> = {
-  '/v1/warrants': checkerBodyLimit(1),
-  '/v1/extract': checkerBodyLimit(1),
-  '/v1/identity-check': checkerBodyLimit(MAX_IDENTITY_DOCUMENTS),
-  '/v1/check-source-overlap': checkerBodyLimit(1),
-  '/v1/check-pack': checkerBodyLimit(MAX_PACK_DOCUMENTS),
-  '/v1/adverse-media': checkerBodyLimit(1),
-  '/v1/verify-references': checkerBodyLimit(1),
-  '/v1/detect-ai-text': checkerBodyLimit(1),
-};
 
 /** The API as served by Node: the Hono app, and the lane that answers repeated anonymous reads before it. */
 export interface Service {
@@ -219,6 +200,7 @@ export function createService(options: AppOptions): Service {
   const owner = options.instanceId === undefined ? {} : { owner: options.instanceId };
   const meter = options.meter ?? createMeter({ state, now, ...owner, ...(options.caps ? { caps: options.caps } : {}) });
   const sandbox = options.sandbox ?? createSandbox();
+  const checkers = options.checkers?.descriptors ?? serviceCheckers;
 
   const errors = errorReplies<ForwardEnv>({ ...(options.log ? { log: options.log } : {}), ...(options.notice ? { notice: options.notice } : {}) });
   const app = new OpenAPIHono<ForwardEnv>({ defaultHook: errors.validationHook });
@@ -247,10 +229,10 @@ export function createService(options: AppOptions): Service {
   // Cookie writes from our own origin only; bodies bounded before anything reads them; idempotent replays
   // before any meter, so a replay is never counted twice. None of it concerns a read: registered for the
   // writing methods alone, a read never enters it.
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit({ largerFor: CHECKER_BODY_LIMITS }), wellFormedJson({ exceptPrefixes: ['/mcp'] }), wellFormedForm(), idempotency({ state, now, ...owner }));
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', sameOrigin({ publicUrl }), bodyLimit({ largerFor: checkerBodyLimits(checkers) }), wellFormedJson({ exceptPrefixes: ['/mcp'] }), wellFormedForm(), idempotency({ state, now, ...owner }));
 
   app.route('/', healthRoutes({ store: options.store }));
-  const analysisPool = options.checkers?.pool ?? createAnalysisPool({ analyses: checkerAnalyses, ...options.checkers?.poolLimits });
+  const analysisPool = options.checkers?.pool ?? createAnalysisPool({ analyses: analysesOf(checkers), ...options.checkers?.poolLimits });
   const checkerDeps: CheckerDeps = {
     meter,
     sandbox,
@@ -260,17 +242,11 @@ export function createService(options: AppOptions): Service {
     services: options.checkers?.services ?? servicesFromEnv(process.env, createSafeFetcher()),
     now,
     ...(options.checkers?.heartbeatMs === undefined ? {} : { heartbeatMs: options.checkers.heartbeatMs }),
+    state,
+    publicUrl,
+    store: options.store,
   };
-  app.route('/', warrantRoutes({ ...checkerDeps, state, publicUrl }));
-  app.route('/', extractRoutes(checkerDeps));
-  app.route('/', identityCheckRoutes(checkerDeps));
-  app.route('/', checkSourceOverlapRoutes(checkerDeps));
-  app.route('/', checkPackRoutes(checkerDeps));
-  app.route('/', adverseMediaRoutes({ ...checkerDeps, sanctions: releaseSanctions(options.store) }));
-  app.route('/', verifyReferencesRoutes({ ...checkerDeps, state, publicUrl }));
-  app.route('/', feedbackRoutes({ state, now }));
-  app.route('/', companyResolveRoutes({ store: options.store, meter, sandbox, services: checkerDeps.services }));
-  app.route('/', detectAiTextRoutes(checkerDeps));
+  app.route('/', checkerRoutes(publishedOrder(checkers, 'routes'), checkerDeps));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.
@@ -353,13 +329,20 @@ export function createService(options: AppOptions): Service {
   // in process (metered, validated and shaped exactly alike), and the discovery documents list both.
   // The access steps' replies (401, 429, rate headers) are declared on every route of the generated document.
   const openApiDocument = () => declareAccessReplies(app.getOpenAPI31Document(openApiConfig));
-  const tools = options.mcp?.tools ?? mcpTools;
+  const tools = options.mcp?.tools ?? mcpToolsOf(publishedOrder(checkers, 'tools'));
   const forward = (path: string, init: RequestInit) => {
     options.mcp?.onForward?.(path, init);
     return app.request(path, init, { mcpForward: true });
   };
   app.route('/', mcpRoutes({ forward, tools, openApiDocument, burst, ...(options.mcp?.log ? { log: options.mcp.log } : {}) }));
-  app.route('/', discoveryRoutes({ openApiDocument, tools, caps: meter.caps, publicUrl, sandboxFixtures: () => sandbox.fixtures() }));
+  app.route('/', discoveryRoutes({
+    openApiDocument,
+    tools,
+    caps: meter.caps,
+    publicUrl,
+    sandboxFixtures: () => sandbox.fixtures(),
+    checkerNotes: publishedOrder(checkers, 'notes').flatMap((checker) => checker.agentNote ?? []),
+  }));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   isApiRoute = apiRouteMatcher(app.routes);
   // Jobs a stopped instance left (their leases expired) and queued ones start now; later expiries wake the worker.

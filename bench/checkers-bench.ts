@@ -10,7 +10,7 @@ import { extractRequestOptions } from '../api/checkers/extract/options.ts';
 import type { ExtractionResult } from '../api/checkers/extract/result.ts';
 import { analyseWarrant } from '../api/checkers/warrants/analyse.ts';
 import type { WarrantAnalysis } from '../api/checkers/warrants/bundle.ts';
-import { CACHE_HEADER } from '../api/documents/answer.ts';
+import { CACHE_HEADER } from '../api/checkers/_runner/answer.ts';
 import type { IntakeDocument } from '../api/documents/types.ts';
 import { startChild, stopChild } from './search-bench.ts';
 

@@ -69,7 +69,7 @@ export function bidPrice(): { amount: number; currency: string } | undefined {
 /**
  * The document analysis pool (`SVC_ANALYSIS_WORKERS` threads, `SVC_ANALYSIS_QUEUE` waiting jobs,
  * `SVC_ANALYSIS_TIMEOUT_SECONDS` per job, `SVC_ANALYSIS_MEMORY_MB` heap per thread); unset ones keep the
- * pool's defaults (api/documents/pool.ts).
+ * pool's defaults (api/checkers/_runner/pool.ts).
  */
 export function analysisPoolLimits(): { size?: number; queueLimit?: number; timeoutMs?: number; memoryMb?: number } {
   const size = positiveInteger('SVC_ANALYSIS_WORKERS');

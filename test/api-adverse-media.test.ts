@@ -7,7 +7,7 @@ import { createProviderTransport } from '../api/providers/http.ts';
 import { servicesFromEnv, type Services } from '../api/providers/index.ts';
 import { createGdeltNews, newsFromEnv, type NewsSearch } from '../api/providers/news.ts';
 import type { LoadedRelease } from '../api/release-store.ts';
-import { releaseSanctions } from '../api/routes/adverse-media.ts';
+import { releaseSanctions } from '../api/checkers/adverse-media/checker.ts';
 import { openStore } from '../data/store.ts';
 import { createSafeFetcher } from '../lib/safe-fetch.ts';
 import { base64, checkerApp, postFiles, postJson, type CheckerApp } from './helpers/checker-app.ts';

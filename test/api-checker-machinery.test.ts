@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { MAX_DOCUMENT_BYTES } from '../api/documents/intake.ts';
+import { MAX_DOCUMENT_BYTES } from '../api/checkers/_runner/intake.ts';
 import { SafeFetchError, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 

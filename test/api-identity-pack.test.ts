@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import JSZip from 'jszip';
 import { firstPageStore } from '../api/checkers/first-page-cache.ts';
 import { classifyPage, type DocumentClassification } from '../api/checkers/document-types.ts';
-import { createContentCache } from '../api/documents/content-cache.ts';
+import { createContentCache } from '../api/checkers/_runner/content-cache.ts';
 import { openStateDb } from '../data/state/db.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 import { hugePng, pageTreeLoopPdf } from './helpers/hostile-files.ts';

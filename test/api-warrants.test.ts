@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import JSZip from 'jszip';
 import { INSPECTION_VERSION } from '../api/checkers/warrants/version.ts';
-import { WARRANT_LIMITATIONS } from '../api/routes/warrants.ts';
+import { WARRANT_LIMITATIONS } from '../api/checkers/warrants/settle.ts';
 import { base64, checkerApp, postFiles, postJson, PUBLIC_URL, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 import { simplePdf, textLines } from './helpers/pdf-files.ts';
 

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { createService } from '../api/app.ts';
 import { filePages } from '../api/bids/files.ts';
 import { checkerAnalyses } from '../api/checkers/registry.ts';
-import { createAnalysisPool, type AnalysisPool } from '../api/documents/pool.ts';
+import { createAnalysisPool, type AnalysisPool } from '../api/checkers/_runner/pool.ts';
 import { openStateDb } from '../data/state/db.ts';
 import { jsonRequest, PUBLIC_URL, signInAs } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { extractRequirements } from '../api/bids/requirements/extract.ts';
 import { checkerAnalyses } from '../api/checkers/registry.ts';
-import { createAnalysisPool, type AnalysisPool } from '../api/documents/pool.ts';
+import { createAnalysisPool, type AnalysisPool } from '../api/checkers/_runner/pool.ts';
 import { recordMeasured } from './helpers/measured.ts';
 import { addScore, emptyScore, EXTRACTION_COVERAGE, LABEL_COVERAGE, ratio, readAsUploaded, scoreDocument, tenderDocuments, type TenderScore } from './helpers/tender-corpus.ts';
 

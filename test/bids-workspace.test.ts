@@ -6,7 +6,7 @@ import JSZip from 'jszip';
 import { createService } from '../api/app.ts';
 import { BidFileStore } from '../api/bids/file-store.ts';
 import { checkerAnalyses } from '../api/checkers/registry.ts';
-import { createAnalysisPool, type AnalysisPool } from '../api/documents/pool.ts';
+import { createAnalysisPool, type AnalysisPool } from '../api/checkers/_runner/pool.ts';
 import { caller } from '../api/middleware/caller.ts';
 import { errorReplies } from '../api/middleware/errors.ts';
 import { DocumentLibrary } from '../api/orgs/documents.ts';

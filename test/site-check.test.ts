@@ -6,9 +6,14 @@ import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { startServer } from '../api/server.ts';
 import { companySandboxReply } from '../api/checkers/companies/sandbox.ts';
-import {
-  adverseMediaSandboxReply, aiTextSandboxReply, extractSandboxReply, identitySandboxReply, overlapSandboxReply, packSandboxReply, referencesSandboxReply, warrantSandboxReply,
-} from '../api/routes/checker-sandbox.ts';
+import { adverseMediaSandboxReply } from '../api/checkers/adverse-media/sandbox.ts';
+import { aiTextSandboxReply } from '../api/checkers/ai-text/sandbox.ts';
+import { extractSandboxReply } from '../api/checkers/extract/sandbox.ts';
+import { identitySandboxReply } from '../api/checkers/identity/sandbox.ts';
+import { overlapSandboxReply } from '../api/checkers/overlap/sandbox.ts';
+import { packSandboxReply } from '../api/checkers/pack/sandbox.ts';
+import { referencesSandboxReply } from '../api/checkers/references/sandbox.ts';
+import { warrantSandboxReply } from '../api/checkers/warrants/sandbox.ts';
 import { resultView } from '../site/lib/check-results.ts';
 import { checkerById, CHECKERS, MAX_FILE_BYTES, requestFor, submissionProblem } from '../site/lib/checkers.ts';
 import { eventParser, readEvents } from '../site/lib/event-stream.ts';

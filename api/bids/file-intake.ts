@@ -1,5 +1,5 @@
 import type { StateDb } from '../../data/state/db.ts';
-import { AnalysisPoolFullError, type AnalysisPool } from '../documents/pool.ts';
+import { AnalysisPoolFullError, type AnalysisPool } from '../checkers/_runner/pool.ts';
 import type { IntakeDocument } from '../documents/types.ts';
 import { nameMismatch, readFilePages } from './file-reading.ts';
 import type { BidFileStore } from './file-store.ts';

@@ -1,10 +1,10 @@
 import type { ReadTextOptions, ReadTextResult } from '../checkers/read-text.ts';
-import type { DocumentFormat } from '../documents/intake.ts';
-import type { AnalysisPool } from '../documents/pool.ts';
+import type { DocumentFormat } from '../documents/sniff.ts';
+import type { AnalysisPool } from '../checkers/_runner/pool.ts';
 import type { DocumentKind, IntakeDocument } from '../documents/types.ts';
 import type { FileReading } from './files.ts';
 
-/** The formats a bid file may be (judged from the content by api/documents/intake.ts): PDF, .docx, plain text and images. */
+/** The formats a bid file may be (judged from the content by api/documents/sniff.ts): PDF, .docx, plain text and images. */
 export const BID_FILE_FORMATS: readonly DocumentFormat[] = ['pdf', 'docx', 'text', 'png', 'jpeg', 'webp', 'bmp', 'tiff'];
 
 /** Pages of a PDF whose text is read and kept; a longer document keeps its first pages' text. */

@@ -8,7 +8,7 @@ import { HostGate } from '../../pipeline/politeness.ts';
 import { robotsRules, type RobotsRules } from '../../pipeline/robots.ts';
 import ntQtol from '../../sources/au_nt_qtol.ts';
 import { BID_FILE_FORMATS } from './file-reading.ts';
-import { sniffDocument, type DocumentFormat } from '../documents/intake.ts';
+import { sniffDocument, type DocumentFormat } from '../documents/sniff.ts';
 import type { IntakeDocument } from '../documents/types.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import type { BidRecord } from './access.ts';

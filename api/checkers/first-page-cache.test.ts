@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openStateDb } from '../../data/state/db.ts';
-import { createContentCache } from '../documents/content-cache.ts';
+import { createContentCache } from './_runner/content-cache.ts';
 import type { DocumentClassification } from './document-types.ts';
 import { FIRST_PAGE_CACHE_CHECKER, firstPageStore } from './first-page-cache.ts';
 

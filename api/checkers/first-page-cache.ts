@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cacheKey, type ContentCache } from '../documents/content-cache.ts';
+import { cacheKey, type ContentCache } from './_runner/content-cache.ts';
 import { documentTypeNames, FIRST_PAGE_CLASSIFICATION_VERSION, type DocumentClassification } from './document-types.ts';
 
 /** The content cache's checker name for page-1 classifications. */

@@ -1,5 +1,5 @@
 /**
- * The shapes every checker and the bid area share for a document that came in (api/documents/intake.ts)
+ * The shapes every checker and the bid area share for a document that came in (api/checkers/_runner/intake.ts)
  * and for what was read from it (api/documents/pdf.ts, ocr.ts, image.ts, docx.ts). Kept free of any
  * library type so a worker thread can receive them by structured clone.
  */

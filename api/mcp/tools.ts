@@ -22,46 +22,21 @@ import {
   TenderStripSchema,
 } from '../schemas/tender.ts';
 import { TenderMatchBody, TenderMatchSchema } from '../schemas/tender-match.ts';
-import { capabilities } from '../checkers/extract/capabilities.ts';
-import { extractionResult } from '../checkers/extract/result.ts';
-import { identityResult } from '../checkers/identity/result.ts';
-import { adverseMediaResult } from '../checkers/adverse-media/result.ts';
-import { overlapResult } from '../checkers/overlap/result.ts';
-import { packResult } from '../checkers/pack/result.ts';
-import { warrantBundle } from '../checkers/warrants/bundle.ts';
-import { CheckPackBody } from '../routes/check-pack.ts';
-import { companyResolution } from '../checkers/companies/result.ts';
-import { CompanyResolveBody } from '../routes/companies-resolve.ts';
-import { ExtractBody } from '../routes/extract.ts';
-import { IdentityCheckBody } from '../routes/identity-check.ts';
-import { AdverseMediaBody } from '../routes/adverse-media.ts';
-import { factCheckResult } from '../checkers/references/result.ts';
-import { FeedbackBody, FeedbackReply } from '../routes/feedback.ts';
-import { CheckIdParams, VerifyReferencesBody } from '../routes/verify-references.ts';
-import { SourceOverlapBody } from '../routes/check-source-overlap.ts';
-import { DetectAiTextBody } from '../routes/detect-ai-text.ts';
-import { aiTextEstimate } from '../checkers/ai-text/result.ts';
-import { WarrantBody, WarrantCheckQuery, WarrantCheckSchema, WarrantFeedbackBody, WarrantFeedbackSchema, WarrantIdParams } from '../routes/warrants.ts';
+import type { CheckerDescriptor, CheckerTool, RouteMethod, RouteRequest } from '../checkers/define-checker.ts';
+import { checkers, publishedOrder } from '../checkers/registry.ts';
 
 /**
  * The MCP tool registry. Every tool is a typed wrapper over one REST route and is called in process
  * through that route, so it is validated, metered and shaped exactly like it. Adding a tool is adding an
- * entry here: the MCP server, /agents.md, /llms.txt and the agent card are all generated from this list
- * and from the route's entry in /openapi.json.
+ * entry here, or for a checker's tools its descriptor (api/checkers/<name>/checker.ts): the MCP server,
+ * /agents.md, /llms.txt and the agent card are all generated from this list and from the route's entry in
+ * /openapi.json.
  */
-
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The REST route a tool wraps, named exactly as /openapi.json names it (`{param}` path templates). */
 export interface ToolRoute {
   method: RouteMethod;
   path: string;
-}
-
-/** One in-process request to a route: the path with its query string, and the rest of the request. */
-export interface RouteRequest {
-  path: string;
-  init: RequestInit;
 }
 
 export interface McpTool<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType> {
@@ -138,12 +113,9 @@ function pathParameters(path: string): string[] {
 /** Routes that take no parameters; extra arguments are ignored, as the route ignores extra query parameters. */
 const NoArguments = z.object({});
 
-/** `fresh` on a document checker tool: travels in the query, as the route reads it. */
-const freshArgument = z.boolean().optional().describe('true: inspect again even if identical bytes were checked before');
-
 /**
- * A document checker tool: the route's JSON body (documents as `bytes_b64`, or `url` where the checker reads
- * URLs) and `fresh`, sent as the route's query. An MCP call never streams: the reply is the JSON result.
+ * A document checker tool's request: the route's JSON body (documents as `bytes_b64`, or `url` where the
+ * checker reads URLs) and `fresh`, sent as the route's query. An MCP call never streams: the reply is the JSON result.
  */
 function documentCheckerRequest(path: string) {
   return (input: Record<string, unknown>): RouteRequest => {
@@ -155,7 +127,28 @@ function documentCheckerRequest(path: string) {
   };
 }
 
-export const mcpTools: readonly McpTool[] = [
+/** A checker's tools: its own over its POST (metered), then its companions', as its descriptor declares them. */
+function checkerTools(checker: CheckerDescriptor): McpTool[] {
+  const { request } = checker.mcp;
+  const own: CheckerTool = {
+    name: checker.tool,
+    title: checker.mcp.title,
+    description: checker.mcp.description,
+    route: { method: 'POST', path: checker.path },
+    input: checker.mcp.input,
+    output: checker.mcp.output,
+    metered: true,
+    ...(request === undefined ? {} : { toRequest: request === 'document' ? documentCheckerRequest(checker.path) : request }),
+  };
+  return [own, ...(checker.companions?.tools ?? [])].map((tool) => defineTool(tool as Parameters<typeof defineTool>[0]));
+}
+
+/** The tools of the market reads (tenders, awards, buyers, intelligence), then every checker's, in the order given. */
+export function mcpToolsOf(checkerList: readonly CheckerDescriptor[]): readonly McpTool[] {
+  return [...marketTools, ...checkerList.flatMap(checkerTools)];
+}
+
+const marketTools: readonly McpTool[] = [
   defineTool({
     name: 'search_tenders',
     title: 'Search tenders and grants',
@@ -368,194 +361,7 @@ export const mcpTools: readonly McpTool[] = [
     input: NoArguments,
     output: GrantsSummary,
   }),
-  defineTool({
-    name: 'inspect_document',
-    title: 'Inspect a document for signs of editing',
-    description:
-      'Forensic inspection of a PDF or image (PNG, JPEG, WebP, BMP, TIFF; up to 25 MB) sent as `bytes_b64` with its `filename`: ' +
-      'revisions and what each later save changed, signatures, scripts, metadata, fonts, covered or overdrawn text, image ' +
-      'EXIF and JPEG traces, and invoice arithmetic. Returns a stored warrant: `risk_band` (low, medium, high; `insufficient` ' +
-      'when too little could be read; `error` when it could not be parsed), each signal with where it was found, and a ' +
-      'recommended action. A signal for a person to review, never a fraud verdict. The same bytes return the stored warrant ' +
-      'free (`fresh: true` inspects again). URLs are not read. Uses one unit of the weekly allowance per inspection.',
-    route: { method: 'POST', path: '/v1/warrants' },
-    input: WarrantBody.extend({ fresh: freshArgument }),
-    output: warrantBundle,
-    metered: true,
-    toRequest: documentCheckerRequest('/v1/warrants'),
-  }),
-  defineTool({
-    name: 'check_warrant_cache',
-    title: 'Find a stored warrant by file hash',
-    description: "Whether a file (by its SHA-256, 64 lowercase hex) already has a warrant; inspecting it again would return that warrant free. Not metered.",
-    route: { method: 'GET', path: '/v1/warrants/check' },
-    input: WarrantCheckQuery,
-    output: WarrantCheckSchema,
-  }),
-  defineTool({
-    name: 'get_warrant',
-    title: 'Read a stored warrant',
-    description: 'A stored warrant by its `warrant_id` (`warrant_` and 16 hex characters), with every signal. Not metered.',
-    route: { method: 'GET', path: '/v1/warrants/{warrant_id}' },
-    input: WarrantIdParams,
-    output: warrantBundle,
-  }),
-  defineTool({
-    name: 'warrant_feedback',
-    title: 'Rate a warrant',
-    description: 'Say whether a warrant was useful: `verdict` up or down, with an optional `note`. Not metered.',
-    route: { method: 'POST', path: '/v1/warrants/{warrant_id}/feedback' },
-    input: WarrantIdParams.extend(WarrantFeedbackBody.shape),
-    output: WarrantFeedbackSchema,
-  }),
-  defineTool({
-    name: 'extract_document',
-    title: 'Extract fields from a document',
-    description:
-      'Structured fields from a PDF, image, .docx, text or HTML document (`bytes_b64` with `filename`, or `url`; up to 25 MB, at ' +
-      'most 10 pages read): name the `fields` (names, or {name, type, description}), or a `template` (payslip, tax_invoice, ' +
-      'bank_statement, receipt, contract), or neither to have the document classified first. Each value comes with its ' +
-      'confidence and page; `not_found` lists what was not located. `options` adds tables, grounding, classify, redact, layout, ' +
-      'links, figures, chunks, split or flag_below (see extract_capabilities). Extraction is not verification, and the document ' +
-      'is never stored. Uses one unit of the weekly allowance per call.',
-    route: { method: 'POST', path: '/v1/extract' },
-    input: ExtractBody.extend({ fresh: freshArgument }),
-    output: extractionResult,
-    metered: true,
-    toRequest: documentCheckerRequest('/v1/extract'),
-  }),
-  defineTool({
-    name: 'extract_capabilities',
-    title: 'What extraction options this server offers',
-    description: 'Each extract option: what it accepts, which inputs it works on, how it works, whether it was measured (with the figure) and whether it is available here. Free.',
-    route: { method: 'GET', path: '/v1/extract/capabilities' },
-    input: NoArguments,
-    output: capabilities,
-  }),
-  defineTool({
-    name: 'identity_check',
-    title: 'Check identity documents against an Australian scheme',
-    description:
-      'Up to 10 identity documents (PDF or images, each `{bytes_b64, filename}` or `{url}`) counted under `scheme` ' +
-      '`afp_100_point` (default: points and primaries) or `austrac_safe_harbour` (a category path). Each document is classified ' +
-      '(passport, driver licence, Medicare card, utility bill, …) with what it shows (N name, P photo, A address, S signature) ' +
-      'and how it counts; `established` says whether the set meets the scheme. Coverage for a person to act on: no document is ' +
-      'authenticated. Uses one unit of the weekly allowance per call.',
-    route: { method: 'POST', path: '/v1/identity-check' },
-    input: IdentityCheckBody.extend({ fresh: freshArgument }),
-    output: identityResult,
-    metered: true,
-    toRequest: documentCheckerRequest('/v1/identity-check'),
-  }),
-  defineTool({
-    name: 'check_pack',
-    title: 'Check a document pack against a checklist',
-    description:
-      'Up to 12 documents (each `{bytes_b64, filename}` or `{url}`) classified from their first page and matched to the slots of ' +
-      'a `scheme` (income_proof, lending_prequal, rental_application) or your own `requirements` (document types, or {key, ' +
-      'accepts[], optional}): which slots are filled, what is `missing`, documents that matched nothing, and documents a scheme ' +
-      'should not collect where a published rule says so. Uses one unit of the weekly allowance per call.',
-    route: { method: 'POST', path: '/v1/check-pack' },
-    input: CheckPackBody.extend({ fresh: freshArgument }),
-    output: packResult,
-    metered: true,
-    toRequest: documentCheckerRequest('/v1/check-pack'),
-  }),
-  defineTool({
-    name: 'adverse_media',
-    title: 'Screen a person against sanctions lists and adverse news',
-    description:
-      'Screens a person by `name` (with `dob`, `country`, `aliases`, `employer`, `role` when known: they set aside same-name ' +
-      'articles about someone else), or the holder of an identity document (`bytes_b64` with `filename`, or `url`: a passport or ' +
-      'driver licence), against the sanctions lists of the loaded release (DFAT, UN Security Council, OFAC SDN) and against news. ' +
-      'News hits carry a category (fraud, corruption_bribery, money_laundering, sanctions_evasion, terrorism, violence, ' +
-      'regulatory_action, other), a severity and the sentence that says it; `excluded` lists namesakes with the reason. A ' +
-      'name-only sanctions hit is `possible`, never confirmed; lists of politically exposed persons are not screened. ' +
-      '`limitations` says which sources answered. Uses one unit of the weekly allowance per call in which a source answered.',
-    route: { method: 'POST', path: '/v1/adverse-media' },
-    input: AdverseMediaBody,
-    output: adverseMediaResult,
-    metered: true,
-  }),
-  defineTool({
-    name: 'resolve_company',
-    title: 'Resolve an Australian company by name, ABN or ACN',
-    description:
-      'Look a company up in the ABN and ASIC registers: `query` is a name, or an ABN, ACN or NZBN as printed. An ABN or ACN resolves ' +
-      "directly (`selected`: identifiers, legal name, ABN status, and the `asic` block with status code, its meaning, good standing, " +
-      'registration date, former names and how old the weekly copy is). A number failing its check digit is a typo: `identifier.nearest_valid` ' +
-      'lists the valid numbers it may have been meant as, two adjacent digits swapped back first, then one digit changed. A name only gives `candidates` ordered by match quality, never a selection. `coverage` says ' +
-      'which registers answered; `inconclusive` means one could not be read (or an NZ identifier). No directors or officeholders. ' +
-      'Uses one unit of the weekly allowance per call, except inconclusive answers.',
-    route: { method: 'POST', path: '/v1/companies/resolve' },
-    input: CompanyResolveBody,
-    output: companyResolution,
-    metered: true,
-  }),
-  defineTool({
-    name: 'verify_references',
-    title: "Check a document's references and arithmetic",
-    description:
-      'One document (`text`, or `bytes_b64` with `filename` for a PDF, .docx, text or HTML file, or `url`): every link is classified ' +
-      'live, archived (dead now, the Wayback Machine has a copy) or dead with its evidence (one failed attempt is unreachable_now), ' +
-      'every DOI is resolved on Crossref and its registered title compared with the cited one, citations without a DOI are looked ' +
-      'up on Crossref, and the sums, totals, percentages and year spans the document states are recomputed. `deep: true` also ' +
-      'judges each citing sentence against the page it cites (supports, contradicts or unclear). The result is kept under ' +
-      '`check_id` (see get_fact_check). Uses one unit of the weekly allowance, unless nothing could be checked.',
-    route: { method: 'POST', path: '/v1/verify-references' },
-    input: VerifyReferencesBody.extend({ deep: z.boolean().optional().describe('true: also judge each citing sentence against the cited page (slower)') }),
-    output: factCheckResult,
-    metered: true,
-    toRequest: (input: Record<string, unknown>): RouteRequest => {
-      const { deep, ...body } = input;
-      return { path: deep === true ? '/v1/verify-references?deep=1' : '/v1/verify-references', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } };
-    },
-  }),
-  defineTool({
-    name: 'get_fact_check',
-    title: 'Read a stored fact-check',
-    description: 'The latest verify_references result for a `check_id` (`fc_` and 16 hex characters). Not metered.',
-    route: { method: 'GET', path: '/v1/fact-checks/{check_id}' },
-    input: CheckIdParams,
-    output: factCheckResult,
-  }),
-  defineTool({
-    name: 'checker_feedback',
-    title: 'Rate an AI-text estimate or a fact-check',
-    description: 'Say whether a detect_ai_text or verify_references reply was useful: `tool`, `verdict` up or down, optional `ref` (e.g. the check_id) and `note`. Not metered.',
-    route: { method: 'POST', path: '/v1/feedback' },
-    input: FeedbackBody,
-    output: FeedbackReply,
-  }),
-  defineTool({
-    name: 'check_source_overlap',
-    title: 'Find passages of a document published word for word on the web',
-    description:
-      'One document (`text`, `{bytes_b64, filename}` of a PDF, text, HTML or .docx, or `url`): its most distinctive passages are ' +
-      'searched on the web, the pages found are read (never those on the `url`\'s own host), and every passage of 10 or more words a ' +
-      'page holds word for word is returned with its span in the document and in the page, `overlap_ratio`, `overlap_band` and ' +
-      '`top_sources`. Paraphrase is not checked. `outcome` says when the check abstained (short or non-prose text) or could not ' +
-      'search (no provider configured or answering); only `assessed` uses one unit of the weekly allowance.',
-    route: { method: 'POST', path: '/v1/check-source-overlap' },
-    input: SourceOverlapBody,
-    output: overlapResult,
-    metered: true,
-    toRequest: documentCheckerRequest('/v1/check-source-overlap'),
-  }),
-  defineTool({
-    name: 'detect_ai_text',
-    title: 'Estimate whether prose was written by AI',
-    description:
-      'An estimate of whether English prose was written by an AI model: give `text`, or a PDF, text or HTML document ' +
-      '(`bytes_b64` with `filename`, or `url`). Returns `probability`, `lean` (ai, likely_ai, uncertain, likely_human, human), ' +
-      '`tells` (each with its published basis and the passage that shows it) and `reasoning`. Abstains (`applicable: false`, ' +
-      'with the reason) on forms, tables, lists, code, scans, non-English text and texts under 150 words. Never a verdict: ' +
-      '`limitations` quotes the measured AUROC and false-positive rate. Uses one unit of the weekly allowance per answer; ' +
-      'abstentions are not counted.',
-    route: { method: 'POST', path: '/v1/detect-ai-text' },
-    input: DetectAiTextBody,
-    output: aiTextEstimate,
-    metered: true,
-    toRequest: documentCheckerRequest('/v1/detect-ai-text'),
-  }),
 ];
+
+/** Every tool of the service: the market reads and the service's checkers, in their published order. */
+export const mcpTools: readonly McpTool[] = mcpToolsOf(publishedOrder(checkers, 'tools'));

@@ -10,8 +10,8 @@ import { bidFile, fileById, listBidFiles, storedPage, type BidFile } from '../bi
 import type { RenderedPage } from '../bids/render-page.ts';
 import { BidParams } from '../bids/schemas.ts';
 import { checkFileLink, signFileLink } from '../bids/signed-links.ts';
-import { MAX_DOCUMENT_BYTES, readDocuments } from '../documents/intake.ts';
-import { AnalysisPoolFullError, type AnalysisPool } from '../documents/pool.ts';
+import { MAX_DOCUMENT_BYTES, readDocuments } from '../checkers/_runner/intake.ts';
+import { AnalysisPoolFullError, type AnalysisPool } from '../checkers/_runner/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { routeBodyLimit } from '../middleware/body-limit.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';
@@ -22,7 +22,7 @@ export interface BidFileRoutesOptions {
   state: StateDb;
   /** Where the bytes and page renders are kept (`<dataDir>/state/bid-files`). */
   files: BidFileStore;
-  /** The analysis threads files are read and drawn in (api/documents/pool.ts). */
+  /** The analysis threads files are read and drawn in (api/checkers/_runner/pool.ts). */
   pool: AnalysisPool;
   /** Signs the short-lived file links (api/bids/signed-links.ts). */
   linkSecret: string;

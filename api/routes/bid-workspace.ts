@@ -23,7 +23,7 @@ import {
 } from '../bids/workspace-schemas.ts';
 import { gapListView, planFrame, planView, recomputeWorkspace, withPartners, worthBidding, type WorkspaceDeps } from '../bids/workspace.ts';
 import { WorthBiddingCard } from '../bids/worth-bidding.ts';
-import { AnalysisPoolFullError } from '../documents/pool.ts';
+import { AnalysisPoolFullError } from '../checkers/_runner/pool.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { orgsOf } from '../orgs/orgs.ts';
 import type { ReleaseStore } from '../release-store.ts';

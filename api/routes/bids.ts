@@ -12,7 +12,7 @@ import { BidListQuery, BidListSchema, BidParams, BidReadQuery, BidSchema, ChatSc
 import { storedRequirements } from '../bids/workspace.ts';
 import { transitionProblem } from '../bids/stages.ts';
 import { postMessage, threadOf } from '../bids/thread.ts';
-import type { AnalysisPool } from '../documents/pool.ts';
+import type { AnalysisPool } from '../checkers/_runner/pool.ts';
 import { membershipOf, orgsOf } from '../orgs/orgs.ts';
 import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
 import { may } from '../orgs/roles.ts';
@@ -26,7 +26,7 @@ export interface BidRoutesOptions {
   store: Pick<ReleaseStore, 'state' | 'now'>;
   /** Where bid files and their page renders are kept on disk (`<dataDir>/state/bid-files`). */
   files: BidFileStore;
-  /** The analysis threads uploaded files are read and drawn in (api/documents/pool.ts). */
+  /** The analysis threads uploaded files are read and drawn in (api/checkers/_runner/pool.ts). */
   pool: AnalysisPool;
   /** Signs the short-lived file links: `SVC_BID_LINK_SECRET`, or the one kept in the state folder (api/bids/signed-links.ts). */
   linkSecret: string;

@@ -3,7 +3,8 @@ import { documentRoutes, fromDocumentOnce, publishTools, type DocumentRoute, typ
 import type { McpTool } from '../mcp/tools.ts';
 import { BURST_REFUSED_CODE } from '../mcp/server.ts';
 import { WEEK_RULE, type WeeklyCaps } from '../usage/meter.ts';
-import { MIN_WORDS } from '../checkers/ai-text/applicability.ts';
+import { CHECKER_TAG } from '../checkers/define-checker.ts';
+import { WARRANT_PATH } from '../checkers/warrants/paths.ts';
 
 export interface DiscoveryRoutesOptions {
   /** The app's OpenAPI document; read once, on the first request, when every route is registered. */
@@ -16,6 +17,8 @@ export interface DiscoveryRoutesOptions {
   sandboxFixtures: () => { tool: string; summary: string }[];
   /** Where clients reach the service (`SVC_PUBLIC_URL`); every link in the documents starts with it. */
   publicUrl: string;
+  /** What the checkers that differ from the rest say about themselves (their descriptors' `agentNote`), in order. */
+  checkerNotes: readonly string[];
 }
 
 const SkillSchema = z.object({
@@ -76,6 +79,8 @@ interface Documents {
  *   tools: mcpTools,
  *   caps: meter.caps,
  *   publicUrl,
+ *   sandboxFixtures: () => sandbox.fixtures(),
+ *   checkerNotes: [], // each checker's `agentNote`, as api/app.ts passes them
  * }));
  */
 export function discoveryRoutes(options: DiscoveryRoutesOptions): OpenAPIHono {
@@ -108,6 +113,7 @@ function renderDocuments(document: OpenApiDocument, options: DiscoveryRoutesOpti
     sandboxTools: options.sandboxFixtures().map((fixture) => fixture.tool),
     routes: documentRoutes(document),
     tools: publishTools(options.tools, document),
+    checkerNotes: options.checkerNotes,
   };
   return { agentsMd: agentsMarkdown(service), llmsTxt: llmsText(service), card: agentCard(service) };
 }
@@ -121,6 +127,7 @@ interface Service {
   sandboxTools: string[];
   routes: DocumentRoute[];
   tools: PublishedTool[];
+  checkerNotes: readonly string[];
 }
 
 function agentsMarkdown(service: Service): string {
@@ -139,7 +146,7 @@ function agentsMarkdown(service: Service): string {
     '',
     ...authenticationLines(service).map((line) => `- ${line}`),
     '',
-    ...(hasCheckers(service) ? ['## Document checkers', '', ...checkerLines().map((line) => `- ${line}`), ''] : []),
+    ...(hasCheckers(service) ? ['## Document checkers', '', ...checkerLines(service).map((line) => `- ${line}`), ''] : []),
     '## MCP tools',
     '',
     `Connect an MCP client to \`${base}/mcp\` with the same \`Authorization\` header as REST calls, or none. Each tool wraps one REST ` +
@@ -169,7 +176,7 @@ function llmsText(service: Service): string {
     `Interface version ${service.version}. ${authenticationLines(service).slice(0, 2).join(' ')} ` +
       `The MCP server is at ${base}/mcp (Streamable HTTP).`,
     '',
-    ...(hasCheckers(service) ? [`Document checkers: ${checkerLines().join(' ')}`, ''] : []),
+    ...(hasCheckers(service) ? [`Document checkers: ${checkerLines(service).join(' ')}`, ''] : []),
     '## Docs',
     '',
     `- [Guide for agents](${base}/agents.md): authentication, limits, every MCP tool with its arguments and every REST route`,
@@ -271,47 +278,26 @@ function authenticationLines(service: Service): string[] {
   ];
 }
 
-/** The tag of the document checker routes (api/routes/warrants.ts, extract.ts, identity-check.ts, check-pack.ts, check-source-overlap.ts). */
-const CHECKER_TAG = 'Document checkers';
-
 function hasCheckers(service: Service): boolean {
   return service.routes.some((route) => route.tags.includes(CHECKER_TAG));
 }
 
-/** How every document checker takes documents and answers (spec, Shared input conventions), shared by both documents. */
-function checkerLines(): string[] {
+/**
+ * How every document checker takes documents and answers (spec, Shared input conventions), then what the
+ * checkers that differ say of themselves; shared by both documents.
+ */
+function checkerLines(service: Service): string[] {
   return [
     'Send a document as JSON `{"bytes_b64": "…", "filename": "…"}` (the MCP tools take the same), or as a multipart upload in `file` ' +
       '(`files`, one part each, for the identity and pack checks); checkers other than warrants also read `{"url": "…"}` from public hosts ' +
       '(warrants answer 501). Each document is at most 25 MB (413), and its type is judged from its content, never its name.',
     'Identical bytes with identical options answer from the stored result, free and at once (header `Svc-Cache: hit`); `fresh=1` checks ' +
-      'again. Before uploading a file for a warrant, `GET /v1/warrants/check?sha256=…` says whether one is stored.',
+      `again. Before uploading a file for a warrant, \`GET ${WARRANT_PATH}/check?sha256=…\` says whether one is stored.`,
     '`?stream=1` answers Server-Sent Events: `received`, then `inspecting` (warrants) or `working` heartbeats, then `result` (the reply) ' +
       'or `error` (`{detail}`). Streamed calls are never replayed by `Idempotency-Key`.',
     'Every checker reports coverage for a person to act on, never a verdict, and every reply carries `limitations` saying what it did ' +
       'not check. A call whose analysis could not finish is not counted; while every analysis slot is busy the answer is 503 with `Retry-After`.',
-    '`POST /v1/adverse-media` (MCP `adverse_media`) screens a `name`, or the holder of a passport or driver licence, against the ' +
-      "release's sanctions lists (DFAT, UN Security Council, OFAC SDN) and news search (GDELT, when the server has it configured; " +
-      'otherwise `limitations` says news was not searched), afresh on every call (news changes, so no ' +
-      'stored result answers it); `limitations` names the sources that answered, and a call no source answered is not counted. ' +
-      'Lists of politically exposed persons are not screened.',
-    '`POST /v1/verify-references` also takes `{"text": "…"}` and asks the outside world (each link tried once, Crossref, the Wayback ' +
-      'Machine), so it checks again on every call instead of answering a stored result; the latest is kept under its `check_id` ' +
-      '(`GET /v1/fact-checks/{check_id}`). An outside service that is not configured or did not answer is named per item ' +
-      '(`not_checked`, `unreachable_now`), never turned into a finding, and a call where nothing could be checked is not counted. ' +
-      '`POST /v1/feedback` takes `{tool, verdict: up or down, ref?, note?}` for verify_references and detect_ai_text.',
-    'Company resolution takes JSON `{"query": "…"}` (a name, or an ABN, ACN or NZBN as printed; `jurisdiction` optional) and no document: ' +
-      'a valid ABN or ACN resolves from the ABN and ASIC registers, a number failing its check digit comes back as a typo with the valid ' +
-      'numbers it may have been meant as (two adjacent digits swapped back first, then one digit changed), and a name only gives candidates (`ambiguous`). `coverage` names each register and whether it answered; ' +
-      '`inconclusive` (a register unread, or a New Zealand identifier) is not counted.',
-    '`check_source_overlap` (`POST /v1/check-source-overlap`) also takes `{"text": "…"}`; it searches the web for the document\'s most ' +
-      'distinctive passages and returns each passage of 10 or more words a page holds word for word, with spans on both sides ' +
-      '(paraphrase is not checked). Only `outcome: assessed` is counted: an abstention (`abstained_too_short`, `abstained_not_prose`) or ' +
-      'an outage (`search_unavailable` when no search provider is configured or answering, `sources_unreachable`) is free.',
-    '`POST /v1/detect-ai-text` (tool `detect_ai_text`) also takes `{"text": "…"}`: it estimates whether English prose was written by AI from ' +
-      'stylometry (`probability`, `lean` ai / likely_ai / uncertain / likely_human / human, `tells` quoting their passages), abstains ' +
-      `(\`applicable: false\` with \`abstention_reason\`) on forms, tables, lists, code, scans, non-English text and texts under ${MIN_WORDS} words, ` +
-      'counts only when it answers; the same text again is answered from the stored estimate, free (`fresh=1` estimates again). Its `limitations` quote the AUROC and false-positive rate it was measured at.',
+    ...service.checkerNotes,
   ];
 }
 

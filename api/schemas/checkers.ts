@@ -4,7 +4,7 @@ import { errorReply, json } from './openapi-content.ts';
 /**
  * Wire pieces every document checker route shares (spec, Shared input conventions and Document checkers):
  * the document fields of a JSON body and of a multipart body, the `stream` and `fresh` switches, the SSE
- * reply, and the error replies. The document fields are declared as text here; api/documents/intake.ts
+ * reply, and the error replies. The document fields are declared as text here; api/checkers/_runner/intake.ts
  * checks and decodes them (400 malformed or empty, 413 over 25 MB before decoding).
  */
 
@@ -37,6 +37,9 @@ export function querySwitch(description: string) {
 
 export const streamSwitch = querySwitch('`1` answers with Server-Sent Events: `received`, heartbeats while it works, then `result` (the reply) or `error` (`{detail}`). Streamed calls are never replayed by Idempotency-Key.');
 export const freshSwitch = querySwitch('`1` inspects again even when identical bytes were inspected before (the stored result is replaced).');
+
+/** `fresh` as a document checker's MCP tool takes it: a JSON boolean, sent on as the route's query switch. */
+export const freshArgument = z.boolean().optional().describe('true: inspect again even if identical bytes were checked before');
 
 /** The reply of a checker: its JSON body, or with `stream=1` an event stream whose `result` event carries that body. */
 export function checkerReply<T extends z.ZodType>(schema: T, description: string) {

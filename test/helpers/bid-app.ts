@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { join } from 'node:path';
 import { BidFileStore } from '../../api/bids/file-store.ts';
 import { checkerAnalyses } from '../../api/checkers/registry.ts';
-import { createAnalysisPool, type AnalysisPool } from '../../api/documents/pool.ts';
+import { createAnalysisPool, type AnalysisPool } from '../../api/checkers/_runner/pool.ts';
 import { caller } from '../../api/middleware/caller.ts';
 import { errorReplies } from '../../api/middleware/errors.ts';
 import type { FileReadListener } from '../../api/routes/bid-files.ts';

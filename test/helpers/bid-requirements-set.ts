@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { sniffDocument } from '../../api/documents/intake.ts';
+import { sniffDocument } from '../../api/documents/sniff.ts';
 import { readDocument } from '../../api/documents/read.ts';
 import type { BidFilePages, ExtractedRequirement } from '../../api/bids/requirements/extract.ts';
 import { requirementKinds } from '../../api/bids/requirements/extract.ts';

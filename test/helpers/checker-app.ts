@@ -1,6 +1,6 @@
 import { createApp } from '../../api/app.ts';
 import { checkerAnalyses } from '../../api/checkers/registry.ts';
-import { createAnalysisPool, type AnalysisLocation, type AnalysisPool, type AnalysisPoolOptions } from '../../api/documents/pool.ts';
+import { createAnalysisPool, type AnalysisLocation, type AnalysisPool, type AnalysisPoolOptions } from '../../api/checkers/_runner/pool.ts';
 import { createMeter, type Meter } from '../../api/usage/meter.ts';
 import { openStateDb, type StateDb } from '../../data/state/db.ts';
 import { createSafeFetcher, type SafeFetcher } from '../../lib/safe-fetch.ts';

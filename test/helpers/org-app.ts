@@ -7,7 +7,7 @@ import { createMailer, type Mailer } from '../../lib/mailer.ts';
 import { caller, SESSION_COOKIE } from '../../api/middleware/caller.ts';
 import { errorReplies } from '../../api/middleware/errors.ts';
 import { contactRoutes } from '../../api/routes/contact.ts';
-import { feedbackRoutes } from '../../api/routes/feedback.ts';
+import { feedbackRoutes } from '../../api/checkers/references/routes.ts';
 import { orgRoutes } from '../../api/routes/orgs.ts';
 import { openStateDb, type StateDb } from '../../data/state/db.ts';
 

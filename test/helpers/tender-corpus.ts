@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { nameMismatch, readFilePages } from '../../api/bids/file-reading.ts';
 import { deriveGaps } from '../../api/bids/gaps.ts';
 import type { BidFilePages, ExtractedRequirement } from '../../api/bids/requirements/extract.ts';
-import { sniffDocument } from '../../api/documents/intake.ts';
-import type { AnalysisPool } from '../../api/documents/pool.ts';
+import { sniffDocument } from '../../api/documents/sniff.ts';
+import type { AnalysisPool } from '../../api/checkers/_runner/pool.ts';
 
 /**
  * The real tender documents of fixtures/corpora/tenders/ (README there), read as a bid upload reads them, and

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openStateDb } from '../../../data/state/db.ts';
 import type { ReadTextResult } from '../../checkers/read-text.ts';
-import type { AnalysisOutcome, AnalysisPool, AnalysisRequest } from '../../documents/pool.ts';
+import type { AnalysisOutcome, AnalysisPool, AnalysisRequest } from '../../checkers/_runner/pool.ts';
 import { DocumentLibrary } from '../../orgs/documents.ts';
 import { createOrg } from '../../orgs/orgs.ts';
 import { tempDir } from '../../../test/helpers/temp-dir.ts';

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { StateDb } from '../../../data/state/db.ts';
 import type { ReadTextResult } from '../../checkers/read-text.ts';
-import { READ_TEXT_ANALYSIS } from '../../documents/answer-services.ts';
-import { sniffDocument } from '../../documents/intake.ts';
-import type { AnalysisPool } from '../../documents/pool.ts';
+import { READ_TEXT_ANALYSIS } from '../../checkers/_runner/answer.ts';
+import { sniffDocument } from '../../documents/sniff.ts';
+import type { AnalysisPool } from '../../checkers/_runner/pool.ts';
 import type { DocumentLibrary, LibraryDocument } from '../../orgs/documents.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../../../lib/hash.ts';
 import type { StateDb } from '../../../data/state/db.ts';
-import type { AnalysisPool } from '../../documents/pool.ts';
+import type { AnalysisPool } from '../../checkers/_runner/pool.ts';
 import type { DocumentLibrary } from '../../orgs/documents.ts';
 import { readProfile } from '../../orgs/profile.ts';
 import type { ChatModel } from '../../providers/chat-model.ts';

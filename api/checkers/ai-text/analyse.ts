@@ -1,4 +1,4 @@
-import type { Judged } from '../../documents/answer-services.ts';
+import type { Judged } from '../_runner/answer.ts';
 import type { ReadTextOptions, ReadTextResult } from '../read-text.ts';
 import { estimateAiText } from './estimate.ts';
 import type { AiTextModel } from './model.ts';

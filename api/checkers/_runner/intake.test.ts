@@ -4,7 +4,8 @@ import JSZip from 'jszip';
 import sharp from 'sharp';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { acceptedList, readDocuments, sniffDocument, type IntakeRules } from './intake.ts';
+import { acceptedList, sniffDocument } from '../../documents/sniff.ts';
+import { readDocuments, type IntakeRules } from './intake.ts';
 
 const text = (value: string) => new TextEncoder().encode(value);
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { AnalysisPoolFullError, createAnalysisPool, type AnalysisLocation } from './pool.ts';
-import type { IntakeDocument } from './types.ts';
+import type { IntakeDocument } from '../../documents/types.ts';
 
-const testAnalyses = new URL('../../test/helpers/test-analyses.ts', import.meta.url).href;
+const testAnalyses = new URL('../../../test/helpers/test-analyses.ts', import.meta.url).href;
 const analyses: Record<string, AnalysisLocation> = Object.fromEntries(
   ['echo', 'hang', 'exhaustMemory', 'fail', 'endThread'].map((name) => [name, { moduleUrl: testAnalyses, exportName: name }]),
 );

@@ -1,19 +1,15 @@
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import packageJson from '../../package.json' with { type: 'json' };
-import { documentTypeNames } from '../checkers/document-types.ts';
-import { packOptions, packRequirement, packSchemeIds } from '../checkers/pack/options.ts';
-import { packResult } from '../checkers/pack/result.ts';
-import { firstPageStore } from '../checkers/first-page-cache.ts';
-import { answerCached, countsAgainstAllowance } from '../documents/answer.ts';
-import { readDocuments, type IntakeRules } from '../documents/intake.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
-import { errorReplies } from '../middleware/errors.ts';
-import { metered } from '../middleware/metered.ts';
-import type { SandboxEnv } from '../middleware/sandbox.ts';
-import { checkerErrors, checkerReply, freshSwitch, jsonDocument, streamSwitch, uploadedFile } from '../schemas/checkers.ts';
-import { sandboxField, strictQuery } from '../schemas/common.ts';
-import type { CheckerDeps } from './checker-deps.ts';
-import { packSandboxReply } from './checker-sandbox.ts';
+import { z } from '@hono/zod-openapi';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { answer } from '../_runner/answer.ts';
+import { cachedAnalysis } from '../_runner/cached-analysis.ts';
+import { freshArgument, freshSwitch, jsonDocument, streamSwitch, uploadedFile } from '../../schemas/checkers.ts';
+import { sandboxField, strictQuery } from '../../schemas/common.ts';
+import { defineChecker } from '../define-checker.ts';
+import { documentTypeNames } from '../document-types.ts';
+import { firstPageStore } from '../first-page-cache.ts';
+import { packOptions, packRequirement, packSchemeIds } from './options.ts';
+import { packResult } from './result.ts';
+import { packSandboxReply } from './sandbox.ts';
 
 /** The sandbox registry's name for this tool, the pool's name of its analysis, and its MCP tool's name. */
 export const PACK_TOOL = 'check_pack';
@@ -46,47 +42,47 @@ const CheckPackForm = z.object({
   scheme: scheme.optional(),
 });
 
-const route = (deps: CheckerDeps) => createRoute({
-  method: 'post',
-  path: '/v1/check-pack',
-  tags: ['Document checkers'],
-  summary: 'Check a pack of documents against a checklist',
-  description:
-    'Classifies each document from one read of its first page and fills the checklist\'s slots: a built-in `scheme` ' +
-    `(${PACK_SCHEMES.join(', ')}) or your own \`requirements\`. Says which slots are filled, what is missing, which documents ` +
-    `matched nothing, and flags a document a scheme should not collect where a published rule says so. Up to ${MAX_PACK_DOCUMENTS} ` +
-    'documents (PDF, images, .docx or text). No field extraction; never a verdict. One unit of the weekly allowance per call.',
-  middleware: [deps.sandbox.middleware(PACK_TOOL), metered({ meter: deps.meter, countIf: countsAgainstAllowance, storedResultsFree: true })] as const,
-  request: {
-    query: CheckPackQuery,
-    body: { required: false, content: { 'application/json': { schema: CheckPackBody }, 'multipart/form-data': { schema: CheckPackForm } } },
-  },
-  responses: { 200: checkerReply(packResult, 'The document-pack result.'), ...checkerErrors },
-});
-
-const rules = (deps: CheckerDeps): IntakeRules => ({
-  checker: 'pack checks',
-  accepts: ['pdf', 'png', 'jpeg', 'webp', 'bmp', 'tiff', 'docx', 'text', 'html'],
-  maxDocuments: MAX_PACK_DOCUMENTS,
-  url: { fetch: deps.fetchDocument },
-});
-
 /** POST /v1/check-pack (spec, Document checkers; Other checker rules): up to 12 documents, a scheme or requirements. */
-export function checkPackRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & SandboxEnv> {
-  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: errorReplies<CallerEnv & SandboxEnv>().validationHook });
-  deps.sandbox.register(PACK_TOOL, {
+export default defineChecker({
+  name: 'pack',
+  tool: PACK_TOOL,
+  path: '/v1/check-pack',
+  lane: { kind: 'pool', analysis: { moduleUrl: new URL('./analyse.ts', import.meta.url).href, exportName: 'analysePack' } },
+  intake: { subject: 'pack checks', accepts: ['pdf', 'png', 'jpeg', 'webp', 'bmp', 'tiff', 'docx', 'text', 'html'], maxDocuments: MAX_PACK_DOCUMENTS, url: 'fetch' },
+  route: {
+    summary: 'Check a pack of documents against a checklist',
+    description:
+      'Classifies each document from one read of its first page and fills the checklist\'s slots: a built-in `scheme` ' +
+      `(${PACK_SCHEMES.join(', ')}) or your own \`requirements\`. Says which slots are filled, what is missing, which documents ` +
+      `matched nothing, and flags a document a scheme should not collect where a published rule says so. Up to ${MAX_PACK_DOCUMENTS} ` +
+      'documents (PDF, images, .docx or text). No field extraction; never a verdict. One unit of the weekly allowance per call.',
+    query: CheckPackQuery,
+    body: { required: false, json: CheckPackBody, form: CheckPackForm },
+    reply: { schema: packResult, description: 'The document-pack result.' },
+  },
+  mcp: {
+    title: 'Check a document pack against a checklist',
+    description:
+      'Up to 12 documents (each `{bytes_b64, filename}` or `{url}`) classified from their first page and matched to the slots of ' +
+      'a `scheme` (income_proof, lending_prequal, rental_application) or your own `requirements` (document types, or {key, ' +
+      'accepts[], optional}): which slots are filled, what is `missing`, documents that matched nothing, and documents a scheme ' +
+      'should not collect where a published rule says so. Uses one unit of the weekly allowance per call.',
+    input: CheckPackBody.extend({ fresh: freshArgument }),
+    output: packResult,
+    request: 'document',
+  },
+  sandbox: {
     summary: 'A rental application pack with photo ID and a payslip but no rental history: incomplete, one slot missing.',
     reply: () => packSandboxReply(),
-  });
-  app.openapi(route(deps), async (c) => {
-    const query = c.req.valid('query');
-    const intake = await readDocuments(c, rules(deps));
+  },
+  handler: (deps) => async ({ c, query, documents }) => {
+    const intake = await documents();
     const requirements = query.requirements === undefined ? intake.fields['requirements'] : [query.requirements].flat();
     const options = packOptions.safeParse({ scheme: query.scheme ?? intake.fields['scheme'], requirements });
     if (!options.success) {
       return c.json({ detail: `${describeIssue(options.error.issues[0]!)} Schemes: ${PACK_SCHEMES.join(', ')}; requirements are document types or {key, accepts[], optional} slots.` }, 400);
     }
-    return answerCached(c, deps, {
+    return answer(c, deps, cachedAnalysis(deps.cache, {
       checker: PACK_TOOL,
       documents: intake.documents,
       namesShown: true,
@@ -96,10 +92,9 @@ export function checkPackRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & Sand
       stream: query.stream,
       now: deps.now(),
       firstPages: firstPageStore(deps.cache),
-    });
-  });
-  return app;
-}
+    }));
+  },
+});
 
 /** An option issue as a sentence naming its field; a union's issue is told by its first alternative (a type name). */
 function describeIssue(issue: z.core.$ZodIssue): string {

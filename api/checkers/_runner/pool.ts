@@ -2,8 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { DocumentClassification } from '../checkers/document-types.ts';
-import type { IntakeDocument } from './types.ts';
+import type { DocumentClassification } from '../document-types.ts';
+import type { IntakeDocument } from '../../documents/types.ts';
 
 /**
  * The bounded pool of analysis processes every checker and the bid area run untrusted documents in
@@ -150,24 +150,101 @@ interface Slot {
 }
 
 export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
-  const size = options.size ?? Math.min(4, availableParallelism());
-  const queueLimit = options.queueLimit ?? 32;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const memoryMb = options.memoryMb ?? 512;
-  const idleMs = options.idleMs ?? 300_000;
-  const memoryBytes = memoryMb * 1024 * 1024;
-  const memoryDetail = `The analysis needed more than the ${memoryMb} MB of memory a document may use, and was stopped.`;
-  const timedOut: Settlement = { ok: false, failure: 'timeout', detail: `The analysis did not finish within ${Math.round(timeoutMs / 1000)} seconds, and was stopped.` };
-  const slots: Slot[] = [];
-  const queue: PendingJob[] = [];
-  let nextJobId = 1;
-  let meanJobMs = ASSUMED_JOB_MS;
-  let closed = false;
-  let watcher: NodeJS.Timeout | null = null;
+  return new ProcessPool(options);
+}
 
-  function startProcess(): Slot {
+/** The pool's limits, with their defaults filled in. */
+interface PoolLimits {
+  size: number;
+  queueLimit: number;
+  timeoutMs: number;
+  memoryMb: number;
+  idleMs: number;
+  memoryBytes: number;
+  memoryDetail: string;
+  timedOut: Settlement;
+}
+
+function poolLimits(options: AnalysisPoolOptions): PoolLimits {
+  const memoryMb = options.memoryMb ?? 512;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  return {
+    size: options.size ?? Math.min(4, availableParallelism()),
+    queueLimit: options.queueLimit ?? 32,
+    timeoutMs,
+    memoryMb,
+    idleMs: options.idleMs ?? 300_000,
+    memoryBytes: memoryMb * 1024 * 1024,
+    memoryDetail: `The analysis needed more than the ${memoryMb} MB of memory a document may use, and was stopped.`,
+    timedOut: { ok: false, failure: 'timeout', detail: `The analysis did not finish within ${Math.round(timeoutMs / 1000)} seconds, and was stopped.` },
+  };
+}
+
+class ProcessPool implements AnalysisPool {
+  readonly #analyses: AnalysisPoolOptions['analyses'];
+  readonly #limits: PoolLimits;
+  readonly #slots: Slot[] = [];
+  readonly #queue: PendingJob[] = [];
+  #nextJobId = 1;
+  #meanJobMs = ASSUMED_JOB_MS;
+  #closed = false;
+  #watcher: NodeJS.Timeout | null = null;
+
+  constructor(options: AnalysisPoolOptions) {
+    this.#analyses = options.analyses;
+    this.#limits = poolLimits(options);
+  }
+
+  run<Result>(request: AnalysisRequest): Promise<AnalysisOutcome<Result>> {
+    if (this.#closed) throw new Error('The analysis pool is closed.');
+    const location = this.#analyses[request.analysis];
+    if (location === undefined) throw new Error(`No analysis is named ${request.analysis}; known: ${Object.keys(this.#analyses).join(', ')}.`);
+    const running = this.#slots.filter((slot) => slot.busy !== null).length;
+    const { size, queueLimit } = this.#limits;
+    if (running >= size && this.#queue.length >= queueLimit) {
+      throw new AnalysisPoolFullError(Math.max(1, Math.ceil((this.#meanJobMs * (this.#queue.length + running)) / size / 1000)));
+    }
+    const { promise, resolve } = Promise.withResolvers<AnalysisOutcome<unknown>>();
+    this.#queue.push({
+      job: { jobId: this.#nextJobId++, ...location, documents: request.documents, options: request.options, now: request.now, firstPages: request.firstPages },
+      onProgress: request.onProgress,
+      onFirstPageClassified: request.onFirstPageClassified,
+      settle: resolve,
+    });
+    this.#dispatch();
+    return promise as Promise<AnalysisOutcome<Result>>;
+  }
+
+  load(): { running: number; queued: number } {
+    return { running: this.#slots.filter((slot) => slot.busy !== null).length, queued: this.#queue.length };
+  }
+
+  residentBytes(): number[] {
+    return this.#slots.flatMap((slot) => residentBytes(slot.child) ?? []);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#watcher !== null) clearInterval(this.#watcher);
+    for (const pending of this.#queue.splice(0)) pending.settle({ ok: false, failure: 'crashed', detail: 'The service is shutting down.', ms: 0 });
+    await Promise.all(this.#slots.splice(0).map(async (slot) => {
+      const busy = slot.busy;
+      slot.busy = null;
+      if (slot.idleTimer !== null) clearTimeout(slot.idleTimer);
+      if (busy !== null) {
+        clearTimeout(busy.timer);
+        busy.pending.settle({ ok: false, failure: 'crashed', detail: 'The service is shutting down.', ms: performance.now() - busy.startedAt });
+      }
+      if (slot.child.exitCode !== null || slot.child.signalCode !== null) return;
+      const exited = new Promise((resolve) => slot.child.once('exit', resolve));
+      slot.child.kill('SIGKILL');
+      await exited;
+    }));
+  }
+
+  #startProcess(): Slot {
     const child = fork(WORKER_PATH, [], {
-      execArgv: childExecArgv(memoryMb),
+      execArgv: childExecArgv(this.#limits.memoryMb),
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       // glibc keeps one heap arena per thread by default; two keep the resident size close to what is in use.
@@ -185,158 +262,123 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       process.stderr.write(chunk);
       slot.stderrTail = (slot.stderrTail + chunk.toString('utf8')).slice(-4096);
     });
-    child.on('message', (report: WorkerReport) => {
-      const busy = slot.busy;
-      if (busy === null || busy.pending.job.jobId !== report.jobId) return;
-      // The analysis module is loaded: from here the job is measured against what the process holds now.
-      if (report.type === 'started') {
-        busy.ceiling = (residentBytes(slot.child) ?? busy.ceiling - memoryBytes) + memoryBytes;
-        clearTimeout(busy.timer);
-        busy.timer = setTimeout(() => stop(slot, timedOut), timeoutMs);
-        return;
-      }
-      if (report.type === 'progress') return busy.pending.onProgress?.(report.stage);
-      if (report.type === 'first-page') return busy.pending.onFirstPageClassified?.(report.sha256, report.classification);
-      if (report.type === 'result') return finish(slot, { ok: true, result: report.result });
-      if (report.type === 'refused') return finish(slot, { ok: false, failure: 'refused', status: report.status, detail: report.message });
-      finish(slot, { ok: false, failure: 'threw', detail: `The analysis failed: ${report.message}` });
-    });
+    child.on('message', (report: WorkerReport) => this.#onReport(slot, report));
     child.on('exit', (code, signal) => {
-      finish(slot, slot.stoppedFor ?? exitSettlement(slot, code, signal), { replace: true });
+      this.#finish(slot, slot.stoppedFor ?? this.#exitSettlement(slot, code, signal), { replace: true });
     });
     child.on('error', () => {
       // A failed spawn or a broken channel; 'exit' follows and settles the job.
     });
-    idle(slot);
+    this.#idle(slot);
     return slot;
   }
 
-  function exitSettlement(slot: Slot, code: number | null, signal: NodeJS.Signals | null): Settlement {
-    if (/heap limit|heap out of memory|Allocation failed/i.test(slot.stderrTail)) return { ok: false, failure: 'memory', detail: memoryDetail };
+  #onReport(slot: Slot, report: WorkerReport): void {
+    const busy = slot.busy;
+    if (busy === null || busy.pending.job.jobId !== report.jobId) return;
+    // The analysis module is loaded: from here the job is measured against what the process holds now.
+    if (report.type === 'started') {
+      const { memoryBytes, timeoutMs, timedOut } = this.#limits;
+      busy.ceiling = (residentBytes(slot.child) ?? busy.ceiling - memoryBytes) + memoryBytes;
+      clearTimeout(busy.timer);
+      busy.timer = setTimeout(() => this.#stop(slot, timedOut), timeoutMs);
+      return;
+    }
+    if (report.type === 'progress') return busy.pending.onProgress?.(report.stage);
+    if (report.type === 'first-page') return busy.pending.onFirstPageClassified?.(report.sha256, report.classification);
+    if (report.type === 'result') return this.#finish(slot, { ok: true, result: report.result });
+    if (report.type === 'refused') return this.#finish(slot, { ok: false, failure: 'refused', status: report.status, detail: report.message });
+    this.#finish(slot, { ok: false, failure: 'threw', detail: `The analysis failed: ${report.message}` });
+  }
+
+  #exitSettlement(slot: Slot, code: number | null, signal: NodeJS.Signals | null): Settlement {
+    if (/heap limit|heap out of memory|Allocation failed/i.test(slot.stderrTail)) return { ok: false, failure: 'memory', detail: this.#limits.memoryDetail };
     const how = signal !== null ? `was stopped by ${signal}` : `exited with code ${code}`;
     return { ok: false, failure: 'crashed', detail: `The analysis process ${how} before it finished.` };
   }
 
   /** Marks a process idle: it no longer keeps the server alive, and is stopped after `idleMs`. */
-  function idle(slot: Slot): void {
+  #idle(slot: Slot): void {
     slot.child.unref();
     slot.child.channel?.unref();
-    slot.idleTimer = setTimeout(() => stop(slot, null), idleMs);
+    slot.idleTimer = setTimeout(() => this.#stop(slot, null), this.#limits.idleMs);
     slot.idleTimer.unref();
   }
 
-  function stop(slot: Slot, reason: Settlement | null): void {
+  #stop(slot: Slot, reason: Settlement | null): void {
     if (slot.stopping) return;
     slot.stopping = true;
     slot.stoppedFor = reason;
     if (slot.idleTimer !== null) clearTimeout(slot.idleTimer);
-    const at = slots.indexOf(slot);
-    if (at !== -1) slots.splice(at, 1);
+    const at = this.#slots.indexOf(slot);
+    if (at !== -1) this.#slots.splice(at, 1);
     slot.child.kill('SIGKILL');
   }
 
-  function finish(slot: Slot, outcome: Settlement, how: { replace?: boolean } = {}): void {
+  #finish(slot: Slot, outcome: Settlement, how: { replace?: boolean } = {}): void {
     const busy = slot.busy;
     slot.busy = null;
     if (how.replace) {
-      const at = slots.indexOf(slot);
-      if (at !== -1) slots.splice(at, 1);
+      const at = this.#slots.indexOf(slot);
+      if (at !== -1) this.#slots.splice(at, 1);
       if (slot.idleTimer !== null) clearTimeout(slot.idleTimer);
     } else {
       const resident = residentBytes(slot.child);
-      if (slot.jobsRun >= JOBS_PER_PROCESS || (resident !== null && resident > slot.idleResident + memoryBytes * RECYCLE_SHARE)) stop(slot, null);
-      else idle(slot);
+      if (slot.jobsRun >= JOBS_PER_PROCESS || (resident !== null && resident > slot.idleResident + this.#limits.memoryBytes * RECYCLE_SHARE)) this.#stop(slot, null);
+      else this.#idle(slot);
     }
     if (busy !== null) {
       clearTimeout(busy.timer);
       const ms = performance.now() - busy.startedAt;
-      meanJobMs = meanJobMs * 0.8 + ms * 0.2;
+      this.#meanJobMs = this.#meanJobMs * 0.8 + ms * 0.2;
       busy.pending.settle({ ...outcome, ms });
     }
-    dispatch();
+    this.#dispatch();
   }
 
   /** Reads every busy process's resident memory and stops any past its ceiling. */
-  function watch(): void {
+  #watch(): void {
     let anyBusy = false;
-    for (const slot of [...slots]) {
+    for (const slot of [...this.#slots]) {
       if (slot.busy === null) continue;
       anyBusy = true;
       const resident = residentBytes(slot.child);
-      if (resident !== null && resident > slot.busy.ceiling) stop(slot, { ok: false, failure: 'memory', detail: memoryDetail });
+      if (resident !== null && resident > slot.busy.ceiling) this.#stop(slot, { ok: false, failure: 'memory', detail: this.#limits.memoryDetail });
     }
-    if (!anyBusy && watcher !== null) {
-      clearInterval(watcher);
-      watcher = null;
+    if (!anyBusy && this.#watcher !== null) {
+      clearInterval(this.#watcher);
+      this.#watcher = null;
     }
   }
 
-  function dispatch(): void {
-    while (!closed && queue.length > 0) {
-      let slot = slots.find((candidate) => candidate.busy === null);
+  #dispatch(): void {
+    while (!this.#closed && this.#queue.length > 0) {
+      let slot = this.#slots.find((candidate) => candidate.busy === null);
       if (slot === undefined) {
-        if (slots.length >= size) return;
-        slot = startProcess();
-        slots.push(slot);
+        if (this.#slots.length >= this.#limits.size) return;
+        slot = this.#startProcess();
+        this.#slots.push(slot);
       }
-      const pending = queue.shift()!;
-      const running = slot;
-      if (running.idleTimer !== null) clearTimeout(running.idleTimer);
-      running.idleResident = residentBytes(running.child) ?? 0;
-      // The time limit starts once the process has loaded the analysis; starting a process and loading its
-      // modules have a limit of their own, so a slow start on a loaded machine is not charged to the document.
-      const timer = setTimeout(() => stop(running, timedOut), Math.max(timeoutMs, STARTUP_LIMIT_MS));
-      // Until the child says the analysis module is loaded, loading it may take what the modules need besides.
-      const ceiling = Math.max(running.idleResident, STARTING_RESIDENT_BYTES) + MODULE_LOADING_BYTES + memoryBytes;
-      running.busy = { pending, startedAt: performance.now(), ceiling, timer };
-      running.jobsRun += 1;
-      running.child.ref();
-      running.child.channel?.ref();
-      running.child.send(pending.job);
-      watcher ??= setInterval(watch, WATCH_MS);
+      this.#begin(slot, this.#queue.shift()!);
     }
   }
 
-  return {
-    run<Result>(request: AnalysisRequest): Promise<AnalysisOutcome<Result>> {
-      if (closed) throw new Error('The analysis pool is closed.');
-      const location = options.analyses[request.analysis];
-      if (location === undefined) throw new Error(`No analysis is named ${request.analysis}; known: ${Object.keys(options.analyses).join(', ')}.`);
-      const running = slots.filter((slot) => slot.busy !== null).length;
-      if (running >= size && queue.length >= queueLimit) {
-        throw new AnalysisPoolFullError(Math.max(1, Math.ceil((meanJobMs * (queue.length + running)) / size / 1000)));
-      }
-      const { promise, resolve } = Promise.withResolvers<AnalysisOutcome<unknown>>();
-      queue.push({
-        job: { jobId: nextJobId++, ...location, documents: request.documents, options: request.options, now: request.now, firstPages: request.firstPages },
-        onProgress: request.onProgress,
-        onFirstPageClassified: request.onFirstPageClassified,
-        settle: resolve,
-      });
-      dispatch();
-      return promise as Promise<AnalysisOutcome<Result>>;
-    },
-    load: () => ({ running: slots.filter((slot) => slot.busy !== null).length, queued: queue.length }),
-    residentBytes: () => slots.flatMap((slot) => residentBytes(slot.child) ?? []),
-    async close() {
-      closed = true;
-      if (watcher !== null) clearInterval(watcher);
-      for (const pending of queue.splice(0)) pending.settle({ ok: false, failure: 'crashed', detail: 'The service is shutting down.', ms: 0 });
-      await Promise.all(slots.splice(0).map(async (slot) => {
-        const busy = slot.busy;
-        slot.busy = null;
-        if (slot.idleTimer !== null) clearTimeout(slot.idleTimer);
-        if (busy !== null) {
-          clearTimeout(busy.timer);
-          busy.pending.settle({ ok: false, failure: 'crashed', detail: 'The service is shutting down.', ms: performance.now() - busy.startedAt });
-        }
-        if (slot.child.exitCode !== null || slot.child.signalCode !== null) return;
-        const exited = new Promise((resolve) => slot.child.once('exit', resolve));
-        slot.child.kill('SIGKILL');
-        await exited;
-      }));
-    },
-  };
+  #begin(running: Slot, pending: PendingJob): void {
+    const { timeoutMs, memoryBytes, timedOut } = this.#limits;
+    if (running.idleTimer !== null) clearTimeout(running.idleTimer);
+    running.idleResident = residentBytes(running.child) ?? 0;
+    // The time limit starts once the process has loaded the analysis; starting a process and loading its
+    // modules have a limit of their own, so a slow start on a loaded machine is not charged to the document.
+    const timer = setTimeout(() => this.#stop(running, timedOut), Math.max(timeoutMs, STARTUP_LIMIT_MS));
+    // Until the child says the analysis module is loaded, loading it may take what the modules need besides.
+    const ceiling = Math.max(running.idleResident, STARTING_RESIDENT_BYTES) + MODULE_LOADING_BYTES + memoryBytes;
+    running.busy = { pending, startedAt: performance.now(), ceiling, timer };
+    running.jobsRun += 1;
+    running.child.ref();
+    running.child.channel?.ref();
+    running.child.send(pending.job);
+    this.#watcher ??= setInterval(() => this.#watch(), WATCH_MS);
+  }
 }
 
 /** What a Node process needs resident before it has loaded anything of ours (the ceiling's floor). */

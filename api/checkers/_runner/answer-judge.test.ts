@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Hono } from 'hono';
-import { openStateDb } from '../../data/state/db.ts';
-import { checkerAnalyses } from '../checkers/registry.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
-import { metered } from '../middleware/metered.ts';
-import { createSafeFetcher } from '../../lib/safe-fetch.ts';
-import { servicesFromEnv, type Services } from '../providers/index.ts';
-import { createMeter } from '../usage/meter.ts';
-import { answerWithServices, COUNTED_HEADER, judgedReplyCounts } from './answer-services.ts';
+import { openStateDb } from '../../../data/state/db.ts';
+import { checkerAnalyses } from '../registry.ts';
+import type { CallerEnv } from '../../middleware/caller.ts';
+import { metered } from '../../middleware/metered.ts';
+import { createSafeFetcher } from '../../../lib/safe-fetch.ts';
+import { servicesFromEnv, type Services } from '../../providers/index.ts';
+import { createMeter } from '../../usage/meter.ts';
+import { answer, COUNTED_HEADER, judgedReplyCounts } from './answer.ts';
 import { createAnalysisPool, type AnalysisLocation } from './pool.ts';
-import type { IntakeDocument } from './types.ts';
+import type { IntakeDocument } from '../../documents/types.ts';
 
 const NOW = new Date('2026-06-10T02:00:00.000Z');
-const hang: AnalysisLocation = { moduleUrl: new URL('../../test/helpers/test-analyses.ts', import.meta.url).href, exportName: 'hang' };
+const hang: AnalysisLocation = { moduleUrl: new URL('../../../test/helpers/test-analyses.ts', import.meta.url).href, exportName: 'hang' };
 
 function textDocument(text: string): IntakeDocument {
   return { bytes: new TextEncoder().encode(text), sha256: 'c'.repeat(64), kind: 'text', mime: 'text/plain', filename: 'notes.txt' };
@@ -23,7 +23,7 @@ function textDocument(text: string): IntakeDocument {
 const services: Services = servicesFromEnv({}, createSafeFetcher());
 
 /**
- * A route over `answerWithServices`: the judge counts the words of the text it is handed and asks the meter
+ * A route over `answer` on the judge lane: the judge counts the words of the text it is handed and asks the meter
  * to count the reply unless `?abstain=1`, as a checker that abstains would.
  */
 function app(pool: ReturnType<typeof createAnalysisPool>) {
@@ -37,18 +37,22 @@ function app(pool: ReturnType<typeof createAnalysisPool>) {
   server.post('/judge', metered({ meter, countIf: judgedReplyCounts }), async (c) => {
     const abstain = c.req.query('abstain') === '1';
     const stages: string[] = [];
-    return answerWithServices(c, { pool, services, heartbeatMs: 60_000 }, {
+    return answer(c, { pool, services, heartbeatMs: 60_000 }, {
       documents: [textDocument(await c.req.text())],
-      read: {},
       now: NOW,
       stream: c.req.query('stream') === '1',
-      async judge(text, given, context) {
-        context.progress('judging');
-        stages.push('judging');
-        assert.equal(given, services);
-        assert.equal(context.now, NOW);
-        const words = text.documents[0]!.pages[0]!.text.split(/\s+/).length;
-        return { reply: { words, kind: text.documents[0]!.kind, ocr_used: text.documents[0]!.ocr_used, stages }, counts: !abstain };
+      stored: undefined,
+      lane: {
+        kind: 'judge',
+        read: {},
+        async judge(text, given, context) {
+          context.progress('judging');
+          stages.push('judging');
+          assert.equal(given, services);
+          assert.equal(context.now, NOW);
+          const words = text.documents[0]!.pages[0]!.text.split(/\s+/).length;
+          return { reply: { words, kind: text.documents[0]!.kind, ocr_used: text.documents[0]!.ocr_used, stages }, counts: !abstain };
+        },
       },
     });
   });
@@ -69,7 +73,7 @@ async function events(reply: Response): Promise<{ event: string; data: Record<st
     });
 }
 
-describe('answerWithServices', () => {
+describe('answer on the judge lane', () => {
   const readingPool = createAnalysisPool({ analyses: { read_text: checkerAnalyses['read_text']! }, size: 1 });
   const hangingPool = createAnalysisPool({ analyses: { read_text: hang }, size: 1, queueLimit: 0, timeoutMs: 800 });
   after(async () => {

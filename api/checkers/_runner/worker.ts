@@ -1,6 +1,6 @@
-import type { Analysis } from '../checkers/types.ts';
+import type { Analysis } from '../types.ts';
 import type { WorkerJob, WorkerReport } from './pool.ts';
-import { DocumentRefused } from './refusal.ts';
+import { DocumentRefused } from '../../documents/refusal.ts';
 
 /**
  * One analysis process of the pool (pool.ts). It loads each named analysis module once and keeps it, so a
@@ -9,7 +9,7 @@ import { DocumentRefused } from './refusal.ts';
  * guarded open's refusal, or the error it threw back. Hangs and memory are the pool's to handle: it kills
  * this process and starts another. When the server goes away (its channel closes), this process ends too.
  */
-if (process.send === undefined) throw new Error('api/documents/worker.ts runs only as an analysis process of the pool.');
+if (process.send === undefined) throw new Error('api/checkers/_runner/worker.ts runs only as an analysis process of the pool.');
 const send = (message: WorkerReport) => process.send!(message);
 const loaded = new Map<string, Promise<Analysis<unknown, unknown>>>();
 

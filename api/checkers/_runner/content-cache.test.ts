@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openStateDb } from '../../data/state/db.ts';
-import { canonicalJson } from '../../lib/canonical-json.ts';
+import { openStateDb } from '../../../data/state/db.ts';
+import { canonicalJson } from '../../../lib/canonical-json.ts';
 import { cacheKey, createContentCache } from './content-cache.ts';
 
 const sha = (digit: string) => digit.repeat(64);

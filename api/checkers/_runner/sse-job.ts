@@ -1,13 +1,13 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { settleLater } from '../middleware/metered.ts';
-import type { IntakeDocument } from './types.ts';
+import { settleLater } from '../../middleware/metered.ts';
+import type { IntakeDocument } from '../../documents/types.ts';
 
 /**
  * A checker's work answered as Server-Sent Events (spec, Events): `received`, then `inspecting` or `working`
  * heartbeats (each new stage at once, else every `heartbeatMs`), then `result` or `error` (`{detail}`). The
  * caller's weekly unit is settled by what the work came to: counted only for a reply that counts. Shared by
- * the analyses of bytes (answer.ts) and the checks that ask the outside world (answer-services.ts).
+ * both lanes of answer.ts: the analyses of bytes and the checks that ask the outside world.
  */
 
 /** What the work came to: a reply and whether it uses the caller's unit, or a `{detail}` for the error event. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { StateDb } from '../../data/state/db.ts';
-import { canonicalJson } from '../../lib/canonical-json.ts';
+import type { StateDb } from '../../../data/state/db.ts';
+import { canonicalJson } from '../../../lib/canonical-json.ts';
 
 /**
  * The content-hash cache of checker results (spec, Shared input conventions): a result is kept under the
