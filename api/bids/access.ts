@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
-import type { Caller } from '../middleware/caller.ts';
+import type { Caller } from '../accounts/caller.ts';
 import { membershipOf, type Membership } from '../orgs/orgs.ts';
 import { may, rolesThatMay } from '../orgs/roles.ts';
 import type { Stage } from './stages.ts';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ReadTextOptions, ReadTextResult } from '../checkers/read-text.ts';
-import { refusedAtCap } from '../middleware/metered.ts';
+import { refusedAtCap } from '../usage/metered-call.ts';
 import type { Services } from '../providers/index.ts';
 import { CACHE_HEADER, failureSentence } from './answer.ts';
 import type { CacheKey, ContentCache } from './content-cache.ts';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { DocumentClassification } from '../checkers/document-types.ts';
 import type { FirstPageStore } from '../checkers/first-page-cache.ts';
-import { refusedAtCap } from '../middleware/metered.ts';
+import { refusedAtCap } from '../usage/metered-call.ts';
 import { cacheKey, type ContentCache } from './content-cache.ts';
 import { AnalysisPoolFullError, type AnalysisOutcome, type AnalysisPool } from './pool.ts';
 import type { IntakeDocument } from './types.ts';

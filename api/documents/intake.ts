@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { MAX_FETCH_BYTES, SafeFetchError, type SafeFetcher } from '../../lib/safe-fetch.ts';
-import { throwIfAtCap } from '../middleware/metered.ts';
+import { throwIfAtCap } from '../usage/metered-call.ts';
 import { base64Problem, formBodyProblem, hasJsonBody, parseJsonBody } from '../schemas/common.ts';
 import { DOCX_ENTRY_LIMIT } from './limits.ts';
 import type { DocumentKind, IntakeDocument } from './types.ts';

@@ -10,7 +10,7 @@ import type { CallerEnv } from '../middleware/caller.ts';
 import { errorReplies } from '../middleware/errors.ts';
 import { metered } from '../middleware/metered.ts';
 import type { Sandbox, SandboxEnv } from '../middleware/sandbox.ts';
-import { bodyMediaType } from '../orgs/request-checks.ts';
+import { bodyMediaType } from '../middleware/request-checks.ts';
 import type { Services } from '../providers/index.ts';
 import type { LoadedRelease, ReleaseStore } from '../release-store.ts';
 import { sandboxField } from '../schemas/common.ts';
