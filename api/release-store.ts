@@ -17,6 +17,11 @@ export interface LoadedRelease {
   awards: Promise<AwardIndex>;
 }
 
+/** Routes behind `requireRelease` (api/middleware/require-release.ts) read the release from `c.get('release')`. */
+export interface ReleaseEnv {
+  Variables: { release: LoadedRelease };
+}
+
 export interface ReleaseStoreOptions {
   /** The folder holding `current.json` and `releases/`. */
   dataDir: string;

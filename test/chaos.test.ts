@@ -5,7 +5,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import type { Caller } from '../api/middleware/caller.ts';
+import type { Caller } from '../api/accounts/caller.ts';
 import { createMeter } from '../api/usage/meter.ts';
 import { mintKey } from '../api/accounts/keys.ts';
 import { accountFor } from '../api/accounts/sign-in.ts';

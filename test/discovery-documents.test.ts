@@ -4,9 +4,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
-import type { OpenApiDocument } from '../api/mcp/published.ts';
+import type { OpenApiDocument } from '../api/schemas/published.ts';
 import { createSandbox } from '../api/middleware/sandbox.ts';
-import { defineTool, mcpTools, type McpTool } from '../api/mcp/tools.ts';
+import { defineTool, mcpTools } from '../api/mcp/tools.ts';
+import type { McpTool } from '../api/schemas/mcp-tool.ts';
 import { DEFAULT_CAPS } from '../api/usage/meter.ts';
 import { awardIndexReady, PUBLIC_URL, startAgentApp, type AgentApp } from './helpers/agent-app.ts';
 import { sourceRow, tenderRow } from './helpers/seed-release.ts';

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { OpenApiDocument } from '../api/mcp/published.ts';
+import type { OpenApiDocument } from '../api/schemas/published.ts';
 import { mcpTools } from '../api/mcp/tools.ts';
 import { buyerKey } from '../lib/keys.ts';
 import { keyFor } from './helpers/access.ts';

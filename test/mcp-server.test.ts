@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { mintKey, revokeKey } from '../api/accounts/keys.ts';
 import { DEFAULT_CAPS } from '../api/usage/meter.ts';
-import type { OpenApiDocument } from '../api/mcp/published.ts';
+import type { OpenApiDocument } from '../api/schemas/published.ts';
 import { defineTool, mcpTools } from '../api/mcp/tools.ts';
 import { startAgentApp, type AgentApp } from './helpers/agent-app.ts';
 import { sourceRow, tenderRow } from './helpers/seed-release.ts';

@@ -2,7 +2,7 @@ import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { MiddlewareHandler, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { StateDb } from '../../data/state/db.ts';
-import type { Caller } from '../middleware/caller.ts';
+import type { Caller } from '../accounts/caller.ts';
 import { membershipOf, type Membership } from '../orgs/orgs.ts';
 import { may, rolesThatMay } from '../orgs/roles.ts';
 import type { Stage } from './stages.ts';

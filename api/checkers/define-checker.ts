@@ -11,6 +11,7 @@ import type { Sandbox, SandboxEnv } from '../middleware/sandbox.ts';
 import type { Services } from '../providers/index.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import type { Meter } from '../usage/meter.ts';
+import type { RouteMethod, RouteRequest } from '../schemas/mcp-tool.ts';
 
 /**
  * The contract of a checker (DESIGN §10): one descriptor per checker, `api/checkers/<name>/checker.ts`
@@ -87,14 +88,6 @@ export interface CheckerRoute<Query extends z.ZodType, Json extends z.ZodType, F
   errors?: Record<number, DeclaredReply>;
   /** Request checks between the sandbox and the meter (a direct checker's media type). */
   middleware?: MiddlewareHandler[];
-}
-
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** One in-process request to a route: the path with its query string, and the rest of the request. */
-export interface RouteRequest {
-  path: string;
-  init: RequestInit;
 }
 
 /**

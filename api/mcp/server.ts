@@ -7,13 +7,15 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ZodError } from 'zod';
-import { burstRefusal, type BurstBuckets } from '../middleware/burst-guard.ts';
-import type { Caller, CallerEnv } from '../middleware/caller.ts';
+import { BURST_REFUSED_CODE, burstRefusal, type BurstBuckets } from '../middleware/burst-guard.ts';
+import type { Caller } from '../accounts/caller.ts';
+import type { CallerEnv } from '../middleware/caller.ts';
 import { subjectIdOf } from '../usage/meter.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { fromDocumentOnce, publishTools, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from './published.ts';
-import { routeArguments, type McpTool } from './tools.ts';
+import type { McpTool } from '../schemas/mcp-tool.ts';
+import { fromDocumentOnce, publishTools, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from '../schemas/published.ts';
+import { routeArguments } from './tools.ts';
 
 /** Runs a request through the whole app in process: `(path, init) => app.request(path, init, { mcpForward: true })`. */
 export type Forward = (path: string, init: RequestInit) => Response | Promise<Response>;
@@ -32,12 +34,6 @@ export interface McpRoutesOptions {
    */
   burst?: BurstBuckets | null;
 }
-
-/**
- * The JSON-RPC error code of a tool call the burst guard refused: in the range JSON-RPC leaves to servers.
- * Its `data` carries the HTTP status the REST call would get and the seconds to wait.
- */
-export const BURST_REFUSED_CODE = -32029;
 
 /**
  * Thrown by a tool call's handler; the SDK answers it as a JSON-RPC error from its `code`, `message` and `data`.

@@ -22,8 +22,9 @@ import {
   TenderStripSchema,
 } from '../schemas/tender.ts';
 import { TenderMatchBody, TenderMatchSchema } from '../schemas/tender-match.ts';
-import type { CheckerDescriptor, CheckerTool, RouteMethod, RouteRequest } from '../checkers/define-checker.ts';
+import type { CheckerDescriptor, CheckerTool } from '../checkers/define-checker.ts';
 import { checkers, publishedOrder } from '../checkers/registry.ts';
+import type { McpTool, RouteMethod, RouteRequest, ToolRoute } from '../schemas/mcp-tool.ts';
 
 /**
  * The MCP tool registry. Every tool is a typed wrapper over one REST route and is called in process
@@ -32,35 +33,6 @@ import { checkers, publishedOrder } from '../checkers/registry.ts';
  * /agents.md, /llms.txt and the agent card are all generated from this list and from the route's entry in
  * /openapi.json.
  */
-
-/** The REST route a tool wraps, named exactly as /openapi.json names it (`{param}` path templates). */
-export interface ToolRoute {
-  method: RouteMethod;
-  path: string;
-}
-
-export interface McpTool<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType> {
-  name: string;
-  /** Shown to people in MCP clients. */
-  title: string;
-  /** What the tool does and when to use it, written for the model choosing a tool. */
-  description: string;
-  route: ToolRoute;
-  /**
-   * The route's own request schema (its query and path parameters, or its JSON body). Arguments are checked
-   * against it before the call, and the route checks them again on arrival.
-   */
-  input: Input;
-  /** The route's success reply schema; every reply is checked against it before it becomes structured content. */
-  output: Output;
-  /**
-   * True when the route runs the weekly meter (api/middleware/metered.ts), one unit per call: the discovery
-   * documents name these tools as the calls the weekly allowance counts.
-   */
-  metered?: boolean;
-  /** The route request for arguments that passed `input`; declared as a method so a registry can hold tools of every input type. */
-  toRequest(input: z.input<Input>): RouteRequest;
-}
 
 /** Methods whose arguments all travel in the URL. */
 const BODILESS: ReadonlySet<RouteMethod> = new Set(['GET', 'DELETE']);

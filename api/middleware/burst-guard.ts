@@ -97,3 +97,9 @@ export function burstRefusal(countedPer: Subject['countedPer'], waitSeconds: num
   const who = countedPer === 'ip' ? 'this network address' : countedPer === 'account' ? 'your account' : 'this API key';
   return `Too many requests at once from ${who}: wait ${waitSeconds} second${waitSeconds === 1 ? '' : 's'}, then keep to about ${refillPerMinute} a minute.`;
 }
+
+/**
+ * The JSON-RPC error code of an MCP tool call the burst guard refused: in the range JSON-RPC leaves to servers.
+ * Its `data` carries the HTTP status the REST call would get and the seconds to wait.
+ */
+export const BURST_REFUSED_CODE = -32029;

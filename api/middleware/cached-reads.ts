@@ -1,12 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ReleaseStore } from '../release-store.ts';
+import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
 import { subjectIdOf } from '../usage/meter.ts';
 import type { BurstBuckets } from './burst-guard.ts';
-import { bearerKey, clientIpOf, isIdentified, keyCaller, type Caller, type CallerEnv } from './caller.ts';
+import type { Caller } from '../accounts/caller.ts';
+import { bearerKey, clientIpOf, isIdentified, keyCaller, type CallerEnv } from './caller.ts';
 import type { StateDb } from '../../data/state/db.ts';
 import { rateFiguresOf, type RateHeadersOptions } from './rate-headers.ts';
-import type { ReleaseEnv } from './require-release.ts';
 import { canonicalQuery, createReplyStore, responseCache, type ReplyStore } from './response-cache.ts';
 
 /**

@@ -3,14 +3,10 @@ import { getCookie } from 'hono/cookie';
 import type { IncomingMessage } from 'node:http';
 import { secretHash } from '../../lib/tokens.ts';
 import type { StateDb } from '../../data/state/db.ts';
+import type { Caller } from '../accounts/caller.ts';
 import { steps, type RequestStep } from './steps.ts';
 
-/** Who is calling. Every middleware and route after `caller()` reads it as `c.get('caller')`. */
-export type Caller =
-  | { kind: 'anonymous'; ip: string }
-  | { kind: 'key'; ip: string; keyId: string; accountId: string | null; scope: 'api' | 'mcp' }
-  | { kind: 'session'; ip: string; accountId: string; sessionHash: string };
-
+/** Every middleware and route after `caller()` reads who is calling as `c.get('caller')`. */
 export interface CallerEnv {
   Variables: { caller: Caller };
 }

@@ -1,8 +1,8 @@
 import { invalidateRateHeaders, prepareRateHeaders } from './rate-headers.ts';
 import type { Context, MiddlewareHandler } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { StateUnavailableError } from '../../data/state/db.ts';
 import { WEEK_TIME_ZONE, type Allowance, type Meter } from '../usage/meter.ts';
+import { AT_CAP, SETTLEMENT, type AtCap, type Settlement, type SettlementEnv } from '../usage/metered-call.ts';
 import type { CallerEnv } from './caller.ts';
 
 export interface MeteredOptions {
@@ -40,62 +40,6 @@ export interface MeteredOptions {
  *   // request, responses …
  * });
  */
-/** A context variable rather than a WeakMap of contexts, as rate-headers.ts explains. */
-const SETTLEMENT = 'meteredSettlement';
-interface Settlement {
-  deferred: boolean;
-  settle(counts: boolean): void;
-}
-type SettlementEnv = { Variables: { [SETTLEMENT]: Settlement | undefined; [AT_CAP]: AtCap | undefined } };
-
-/** Set on a call admitted at its cap (`storedResultsFree`): what the 429 says. */
-const AT_CAP = 'meteredAtCap';
-interface AtCap {
-  detail: string;
-  retryAfterSeconds: number;
-}
-
-/**
- * Undefined when this call may do work (its unit is held, or the route is not metered); for a caller at its cap on
- * a `storedResultsFree` route, the 429 `{detail}` with `Retry-After` that the work must be refused with.
- *
- * @example
- * if (stored !== undefined) return c.json(stored, 200); // free
- * const refused = refusedAtCap(c);
- * if (refused) return refused;
- */
-export function refusedAtCap(c: Context): Response | undefined {
-  const atCap = (c as Context<SettlementEnv>).get(AT_CAP);
-  if (atCap === undefined) return undefined;
-  c.header('Retry-After', String(atCap.retryAfterSeconds));
-  return c.json({ detail: atCap.detail }, 429);
-}
-
-/** `refusedAtCap` as what to throw, for code that answers through the error handler (document intake). */
-export function throwIfAtCap(c: Context): void {
-  const atCap = (c as Context<SettlementEnv>).get(AT_CAP);
-  if (atCap === undefined) return;
-  c.header('Retry-After', String(atCap.retryAfterSeconds));
-  throw new HTTPException(429, { message: atCap.detail });
-}
-
-/**
- * Hands the settling of this call's unit to the route, for a reply that is still being made when the
- * middleware chain returns: a `?stream=1` Server-Sent Events reply starts before its result is known. The
- * route calls the function once, when it knows whether the call counts; the first call wins. On a route
- * without the meter (a sandbox reply) it does nothing.
- *
- * @example
- * const settle = settleLater(c);
- * return streamSSE(c, async (stream) => { …; settle(outcome.ok); });
- */
-export function settleLater(c: Context): (counts: boolean) => void {
-  const settlement = (c as Context<SettlementEnv>).get(SETTLEMENT);
-  if (settlement === undefined) return () => {};
-  settlement.deferred = true;
-  return (counts) => settlement.settle(counts);
-}
-
 export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
   const { meter } = options;
   const countIf = options.countIf ?? ((response: Response) => response.ok);

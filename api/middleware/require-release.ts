@@ -1,10 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { LoadedRelease, ReleaseStore } from '../release-store.ts';
-
-/** Routes behind `requireRelease` read the release from `c.get('release')`. */
-export interface ReleaseEnv {
-  Variables: { release: LoadedRelease };
-}
+import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
 
 export interface RequireReleaseOptions {
   store: Pick<ReleaseStore, 'state'>;

@@ -5,7 +5,7 @@ import { startCheckout, type BidSale } from '../bids/checkout.ts';
 import { receivePaymentEvent } from '../bids/payment-events.ts';
 import { CheckoutSchema, WebhookReceiptSchema } from '../bids/payment-schemas.ts';
 import { BidParams } from '../bids/schemas.ts';
-import { invalidInputAnswers } from '../orgs/request-checks.ts';
+import { invalidInputAnswers } from '../middleware/request-checks.ts';
 import { WebhookSignatureError } from '../providers/stripe.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';
 

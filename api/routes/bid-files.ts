@@ -12,7 +12,7 @@ import { BidParams } from '../bids/schemas.ts';
 import { checkFileLink, signFileLink } from '../bids/signed-links.ts';
 import { MAX_DOCUMENT_BYTES, readDocuments } from '../checkers/_runner/intake.ts';
 import { AnalysisPoolFullError, type AnalysisPool } from '../checkers/_runner/pool.ts';
-import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { bodyMediaType, invalidInputAnswers } from '../middleware/request-checks.ts';
 import { routeBodyLimit } from '../middleware/body-limit.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';
 

@@ -3,7 +3,7 @@ import { bidDoor, BID_SECURITY, NO_ACCOUNT_REPLY, requireBidAccount, type BidEnv
 import { DAILY_FETCHES, dailyQuota, lastFetch, offerView, packOffer, PACK_PORTAL, queueFetch, type PackFetchDeps } from '../bids/pack-fetch.ts';
 import { FetchSchema, PackFetchStatusSchema } from '../bids/pack-fetch-schemas.ts';
 import { BidParams } from '../bids/schemas.ts';
-import { invalidInputAnswers } from '../orgs/request-checks.ts';
+import { invalidInputAnswers } from '../middleware/request-checks.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';
 
 const tags = ['Bids'];

@@ -16,7 +16,7 @@ import {
 } from '../bids/requirements/schemas.ts';
 import { listRequirements, refreshRequirements, requirementRow, type RequirementRow } from '../bids/requirements/store.ts';
 import { BidParams } from '../bids/schemas.ts';
-import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { bodyMediaType, invalidInputAnswers } from '../middleware/request-checks.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';
 
 export interface BidRequirementRoutesOptions {

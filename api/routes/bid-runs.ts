@@ -28,7 +28,7 @@ import {
   StartRunBody,
 } from '../bids/runs/schemas.ts';
 import { BidParams } from '../bids/schemas.ts';
-import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { bodyMediaType, invalidInputAnswers } from '../middleware/request-checks.ts';
 import type { ChatModel } from '../providers/chat-model.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';
 

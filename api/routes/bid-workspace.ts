@@ -24,7 +24,7 @@ import {
 import { gapListView, planFrame, planView, recomputeWorkspace, withPartners, worthBidding, type WorkspaceDeps } from '../bids/workspace.ts';
 import { WorthBiddingCard } from '../bids/worth-bidding.ts';
 import { AnalysisPoolFullError } from '../checkers/_runner/pool.ts';
-import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { bodyMediaType, invalidInputAnswers } from '../middleware/request-checks.ts';
 import { orgsOf } from '../orgs/orgs.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';

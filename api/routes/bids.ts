@@ -14,7 +14,7 @@ import { transitionProblem } from '../bids/stages.ts';
 import { postMessage, threadOf } from '../bids/thread.ts';
 import type { AnalysisPool } from '../checkers/_runner/pool.ts';
 import { membershipOf, orgsOf } from '../orgs/orgs.ts';
-import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { bodyMediaType, invalidInputAnswers } from '../middleware/request-checks.ts';
 import { may } from '../orgs/roles.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import { bidFileRoutes, type FileReadListener } from './bid-files.ts';

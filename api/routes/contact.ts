@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { newId } from '../../lib/tokens.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
-import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { bodyMediaType, invalidInputAnswers } from '../middleware/request-checks.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';
 import { json } from '../schemas/openapi-content.ts';

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { documentRoutes, fromDocumentOnce, publishTools, type DocumentRoute, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from '../mcp/published.ts';
-import type { McpTool } from '../mcp/tools.ts';
-import { BURST_REFUSED_CODE } from '../mcp/server.ts';
+import { documentRoutes, fromDocumentOnce, publishTools, type DocumentRoute, type OpenApiDocument, type PublishedTool, type ReadOpenApiDocument } from '../schemas/published.ts';
+import type { McpTool } from '../schemas/mcp-tool.ts';
+import { BURST_REFUSED_CODE } from '../middleware/burst-guard.ts';
 import { WEEK_RULE, type WeeklyCaps } from '../usage/meter.ts';
 import { CHECKER_TAG } from '../checkers/define-checker.ts';
 import { WARRANT_PATH } from '../checkers/warrants/paths.ts';

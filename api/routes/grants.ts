@@ -1,8 +1,7 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { grantsSummary, GrantsSummary } from '../../data/intelligence/grants.ts';
-import type { ReleaseStore } from '../release-store.ts';
+import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
-import type { ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import { NotReadySchema, intelContextOf, requireIntelligenceRelease } from '../schemas/intelligence.ts';
 import { json } from '../schemas/openapi-content.ts';

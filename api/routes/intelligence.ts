@@ -5,9 +5,8 @@ import { plannedIntelligence, PlannedIntelligence } from '../../data/intelligenc
 import { jurisdictionFromPath, scopeOf } from '../../data/intelligence/places.ts';
 import { intelligenceSummary, IntelligenceSummary } from '../../data/intelligence/summary.ts';
 import { tradeById, tradePairs, TradePairs, tradeStateIntelligence, TradeStateIntelligence } from '../../data/intelligence/trades.ts';
-import type { ReleaseStore } from '../release-store.ts';
+import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
 import type { CallerEnv } from '../middleware/caller.ts';
-import type { ReleaseEnv } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import {
   JurisdictionParams, NotReadySchema, PlanIdParams, PlannedQuery, TradeStateParams, intelContextOf, requireIntelligenceRelease,

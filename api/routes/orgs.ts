@@ -1,9 +1,9 @@
 import { OpenAPIHono, createRoute, type RouteHandler } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Mailer } from '../../lib/mailer.ts';
-import type { Caller } from '../middleware/caller.ts';
+import type { Caller } from '../accounts/caller.ts';
 import { DocumentLibrary, LARGEST_DOCUMENT_BYTES } from '../orgs/documents.ts';
-import { bodyMediaType, invalidInputAnswers } from '../orgs/request-checks.ts';
+import { bodyMediaType, invalidInputAnswers } from '../middleware/request-checks.ts';
 import { acceptInvitation, invitationEmail, issueInvitation, withdrawInvitation } from '../orgs/invitations.ts';
 import { createOrg, emailOf, membersOf, membershipOf, orgsOf, type Membership } from '../orgs/orgs.ts';
 import { readProfile, updateProfile } from '../orgs/profile.ts';

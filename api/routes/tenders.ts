@@ -1,8 +1,8 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ReleaseStore } from '../release-store.ts';
+import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
 import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
-import { requireRelease, type ReleaseEnv } from '../middleware/require-release.ts';
+import { requireRelease } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import {
   PortalSchema,

@@ -6,8 +6,7 @@ import { BUYER_KEY_PATTERN } from '../../lib/keys.ts';
 import { QUARTER_PATTERN } from '../../data/intelligence/calendar.ts';
 import type { IntelContext } from '../../data/intelligence/context.ts';
 import { SIGNAL_KINDS } from '../../data/intelligence/signals.ts';
-import type { LoadedRelease, ReleaseStore } from '../release-store.ts';
-import type { ReleaseEnv } from '../middleware/require-release.ts';
+import type { LoadedRelease, ReleaseEnv, ReleaseStore } from '../release-store.ts';
 
 /**
  * Query schemas and helpers shared by the signals, intelligence and grants routes. A bad value answers 400

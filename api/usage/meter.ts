@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { addDays, localDate, zonedTimeToUtc } from '../../lib/jurisdictions.ts';
 import { newId } from '../../lib/tokens.ts';
-import type { Caller } from '../middleware/caller.ts';
+import type { Caller } from '../accounts/caller.ts';
 import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
 
 /**

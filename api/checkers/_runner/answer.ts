@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { refusedAtCap } from '../../middleware/metered.ts';
+import { refusedAtCap } from '../../usage/metered-call.ts';
 import type { Services } from '../../providers/index.ts';
 import type { IntakeDocument } from '../../documents/types.ts';
 import type { DocumentClassification } from '../document-types.ts';

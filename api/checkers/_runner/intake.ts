@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { MAX_FETCH_BYTES, SafeFetchError, type SafeFetcher } from '../../../lib/safe-fetch.ts';
 import { acceptedList, DOCUMENT_FORMATS, sniffDocument, type DocumentFormat } from '../../documents/sniff.ts';
 import type { IntakeDocument } from '../../documents/types.ts';
-import { throwIfAtCap } from '../../middleware/metered.ts';
+import { throwIfAtCap } from '../../usage/metered-call.ts';
 import { base64Problem, formBodyProblem, hasJsonBody, parseJsonBody } from '../../schemas/common.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { settleLater } from '../../middleware/metered.ts';
+import { settleLater } from '../../usage/metered-call.ts';
 import type { IntakeDocument } from '../../documents/types.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { JURISDICTIONS } from '../../../lib/jurisdictions.ts';
-import { bodyMediaType } from '../../orgs/request-checks.ts';
+import { bodyMediaType } from '../../middleware/request-checks.ts';
 import type { LoadedRelease } from '../../release-store.ts';
 import { sandboxField } from '../../schemas/common.ts';
 import { errorReply } from '../../schemas/openapi-content.ts';

@@ -203,56 +203,8 @@ function readAmounts(pages: readonly CellPage[], hits: readonly LabelHit[]): Par
   const result: Partial<Record<InvoiceField, LocatedValue>> = {};
   if (totals.length === 0 && subtotals.length === 0) return result;
 
-  interface Scored {
-    total: AmountCandidate;
-    subtotal: AmountCandidate | null;
-    tax: AmountCandidate | null;
-    evidence: number;
-    reasons: string[];
-  }
-  const scored: Scored[] = totals.map((total) => {
-    let evidence = total.score;
-    const reasons: string[] = [];
-    let subtotal: AmountCandidate | null = null;
-    let tax: AmountCandidate | null = null;
-    let best = 0;
-    for (const s of subtotals) {
-      for (const x of taxes) {
-        if (s.value !== 0 && near(s.value + x.value, total.value) && s.score + x.score > best && x.value !== total.value) {
-          best = s.score + x.score;
-          subtotal = s;
-          tax = x;
-        }
-      }
-    }
-    if (subtotal && tax) {
-      evidence += 0.3;
-      reasons.push('subtotal plus tax');
-    } else if (total.field === 'payable') {
-      // What is payable after prepayments: the subtotal and tax add up to a gross total that is at least it.
-      const gross = grands.find((g) => g.value >= total.value && subtotals.some((s) => taxes.some((x) => near(s.value + x.value, g.value))));
-      if (gross) {
-        evidence += 0.3;
-        reasons.push('subtotal plus tax, less prepaid');
-      }
-    }
-    if (total.field === 'payable') evidence += 0.1;
-    if (tendered.some((t) => change.some((c) => near(t.value - c.value, total.value) && c.value > 0))) {
-      evidence += 0.25;
-      reasons.push('tendered less change');
-    }
-    if (total.value > 0 && near(Math.abs(total.value), largest)) {
-      evidence += 0.1;
-      reasons.push('largest amount');
-    }
-    const agreeing = new Set(totals.filter((other) => other !== total && near(other.value, total.value) && other.label?.label.text !== total.label?.label.text).map((other) => other.label?.label.text));
-    if (agreeing.size > 0) {
-      evidence += 0.1;
-      reasons.push('labels agree');
-    }
-    if (tenderedValues.has(total.value) && !reasons.includes('tendered less change')) evidence -= 0.2;
-    return { total, subtotal, tax, evidence, reasons };
-  });
+  const labelled: LabelledAmounts = { grands, totals, subtotals, taxes, tendered, change, tenderedValues, largest };
+  const scored = totals.map((total) => scoreTotal(total, labelled));
   scored.sort((a, b) => b.evidence - a.evidence || b.total.cell.page - a.total.cell.page || b.total.cell.depth - a.total.cell.depth);
   const winner = scored[0];
   if (winner) {
@@ -274,6 +226,74 @@ function readAmounts(pages: readonly CellPage[], hits: readonly LabelHit[]): Par
     if (tax) result.tax = tax;
   }
   return result;
+}
+
+/** Every labelled amount of a document, and what the arithmetic between them is judged against. */
+interface LabelledAmounts {
+  grands: AmountCandidate[];
+  /** Payable and grand totals: the candidates for the total. */
+  totals: AmountCandidate[];
+  subtotals: AmountCandidate[];
+  taxes: AmountCandidate[];
+  tendered: AmountCandidate[];
+  change: AmountCandidate[];
+  tenderedValues: ReadonlySet<number>;
+  /** The document's largest amount that is not a tendered one. */
+  largest: number;
+}
+
+interface ScoredTotal {
+  total: AmountCandidate;
+  subtotal: AmountCandidate | null;
+  tax: AmountCandidate | null;
+  evidence: number;
+  reasons: string[];
+}
+
+/** One total candidate's evidence: its own score, then what the other amounts say for it. */
+function scoreTotal(total: AmountCandidate, amounts: LabelledAmounts): ScoredTotal {
+  const { grands, totals, subtotals, taxes, tendered, change, tenderedValues, largest } = amounts;
+  let evidence = total.score;
+  const reasons: string[] = [];
+  let subtotal: AmountCandidate | null = null;
+  let tax: AmountCandidate | null = null;
+  let best = 0;
+  for (const s of subtotals) {
+    for (const x of taxes) {
+      if (s.value !== 0 && near(s.value + x.value, total.value) && s.score + x.score > best && x.value !== total.value) {
+        best = s.score + x.score;
+        subtotal = s;
+        tax = x;
+      }
+    }
+  }
+  if (subtotal && tax) {
+    evidence += 0.3;
+    reasons.push('subtotal plus tax');
+  } else if (total.field === 'payable') {
+    // What is payable after prepayments: the subtotal and tax add up to a gross total that is at least it.
+    const gross = grands.find((g) => g.value >= total.value && subtotals.some((s) => taxes.some((x) => near(s.value + x.value, g.value))));
+    if (gross) {
+      evidence += 0.3;
+      reasons.push('subtotal plus tax, less prepaid');
+    }
+  }
+  if (total.field === 'payable') evidence += 0.1;
+  if (tendered.some((t) => change.some((c) => near(t.value - c.value, total.value) && c.value > 0))) {
+    evidence += 0.25;
+    reasons.push('tendered less change');
+  }
+  if (total.value > 0 && near(Math.abs(total.value), largest)) {
+    evidence += 0.1;
+    reasons.push('largest amount');
+  }
+  const agreeing = new Set(totals.filter((other) => other !== total && near(other.value, total.value) && other.label?.label.text !== total.label?.label.text).map((other) => other.label?.label.text));
+  if (agreeing.size > 0) {
+    evidence += 0.1;
+    reasons.push('labels agree');
+  }
+  if (tenderedValues.has(total.value) && !reasons.includes('tendered less change')) evidence -= 0.2;
+  return { total, subtotal, tax, evidence, reasons };
 }
 
 function bestAlone(candidates: AmountCandidate[]): LocatedValue | null {
@@ -418,6 +438,18 @@ function partyText(text: string): string | null {
   return cleaned;
 }
 
+/** Where the buyer's block sits: the lines under a buyer label, in its column. */
+function buyerBlockCells(pages: readonly CellPage[], hits: readonly LabelHit[]): Set<PageCell> {
+  const buyerCells = new Set<PageCell>();
+  for (const hit of hits) {
+    if (!buyerLabelFields.has(hit.label.field) || hit.label.weight < 0.8) continue;
+    const page = pages.find((candidate) => candidate.page === hit.cell.page)!;
+    const lineIndex = page.lines.findIndex((line) => line.includes(hit.cell));
+    for (const line of page.lines.slice(lineIndex, lineIndex + 5)) for (const cell of line) if (cell === hit.cell || horizontalOverlap(cell, hit.cell) > 0.3 || Number.isNaN(cell.x0)) buyerCells.add(cell);
+  }
+  return buyerCells;
+}
+
 function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], options: InvoiceReadOptions): LocatedValue | null {
   const scores = new Map<string, { name: string; score: number; cell: PageCell; reasons: Set<string> }>();
   const add = (name: string, cell: PageCell, score: number, reason: string) => {
@@ -429,14 +461,7 @@ function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], optio
     if (score > 0.3 && (reason === 'label' || reason === 'letterhead')) entry.cell = cell;
     scores.set(key, entry);
   };
-  // Where the buyer's block sits: the lines under a buyer label, in its column.
-  const buyerCells = new Set<PageCell>();
-  for (const hit of hits) {
-    if (!buyerLabelFields.has(hit.label.field) || hit.label.weight < 0.8) continue;
-    const page = pages.find((candidate) => candidate.page === hit.cell.page)!;
-    const lineIndex = page.lines.findIndex((line) => line.includes(hit.cell));
-    for (const line of page.lines.slice(lineIndex, lineIndex + 5)) for (const cell of line) if (cell === hit.cell || horizontalOverlap(cell, hit.cell) > 0.3 || Number.isNaN(cell.x0)) buyerCells.add(cell);
-  }
+  const buyerCells = buyerBlockCells(pages, hits);
   // A seller label and its value.
   for (const hit of hits) {
     if (hit.label.field !== 'supplier_name') continue;

@@ -218,6 +218,17 @@ function safeDecode(path: string): string {
 }
 
 /**
+ * Whether a line starts an entry. In an unnumbered list, a line starting with a capital after a line that ended
+ * an entry (a full stop, a URL or DOI) starts the next entry; otherwise it continues a wrapped one. In a
+ * hanging-indent list, a line at the column's edge starts an entry and an indented line continues one.
+ */
+function startsEntryAt(content: string, marker: RegExpExecArray | null, previous: string | null, inSection: boolean, hanging: boolean): boolean {
+  if (inSection && hanging) return marker !== null || !/^\s/.test(content);
+  const followsEnd = previous !== null && /(?:[.)]|\b(?:https?:\/\/|doi:\s*|10\.\d{4,9}\/)\S+)\s*$/i.test(previous) && /^\s*[A-Z]/.test(content);
+  return marker !== null || AUTHOR_START.test(content) || (inSection && (previous === null || followsEnd));
+}
+
+/**
  * The entries of the text's reference lists (after a heading such as "References"), one per numbered item
  * or per author-led paragraph, wrapped lines joined; and, anywhere else, lines shaped like a citation
  * (authors then a year).
@@ -279,12 +290,7 @@ export function referenceEntries(text: string): Entry[] {
       inSection = false;
       hanging = false;
     }
-    // In an unnumbered list, a line starting with a capital after a line that ended an entry (a full stop, a
-    // URL or DOI) starts the next entry; otherwise it continues a wrapped one. In a hanging-indent list, a
-    // line at the column's edge starts an entry and an indented line continues one.
-    const previous = current === null ? '' : current.lines.join('\n');
-    const followsEnd = /(?:[.)]|\b(?:https?:\/\/|doi:\s*|10\.\d{4,9}\/)\S+)\s*$/i.test(previous) && /^\s*[A-Z]/.test(content);
-    const startsEntry = inSection && hanging ? marker !== null || !/^\s/.test(content) : marker !== null || AUTHOR_START.test(content) || (inSection && (current === null || followsEnd));
+    const startsEntry = startsEntryAt(content, marker, current === null ? null : current.lines.join('\n'), inSection, hanging);
     if (inSection && (!startsEntry || hanging) && current !== null && looksLikeHeading(content)) {
       // A heading after the list ("Appendix A") ends it.
       close();

@@ -105,34 +105,7 @@ export function readReferencePage(html: string): ReferencePage {
   const isExternal = (address: string) => site === null || !isOnSite(address, site);
 
   const lists = referenceLists($);
-  const entryElements = new Set(lists.flatMap((list) => list.entries.map((entry) => entry.element)));
-  const entryById = new Map<string, ListEntry>();
-  for (const list of lists) {
-    for (const entry of list.entries) {
-      for (const id of idsWithin($, entry.element)) if (!entryById.has(id)) entryById.set(id, entry);
-    }
-  }
-
-  // Inline markers: a link to an entry, written [label]; numbered by the entry when the marker shows nothing.
-  const markerIds = new Set<string>();
-  $('a[href^="#"]').each((_, anchor) => {
-    const target = decodeFragment($(anchor).attr('href')!.slice(1));
-    const entry = entryById.get(target);
-    if (entry === undefined || insideAny($, anchor, entryElements)) return;
-    const sup = $(anchor).closest('sup');
-    for (const holder of [$(anchor), sup, $(anchor).parent()]) {
-      const id = holder.attr('id');
-      if (id !== undefined) markerIds.add(id);
-    }
-    const shown = $(anchor).text().replace(/[[\]\s]+/g, ' ').trim();
-    const label = shown === '' ? entry.label : shown;
-    if (shown !== '' && entry.labelShown !== true) {
-      entry.label = shown;
-      entry.labelShown = true;
-    }
-    const replaced = sup.length > 0 && sup.text().replace(/[[\]\s]/g, '') === $(anchor).text().replace(/[[\]\s]/g, '') ? sup : $(anchor);
-    replaced.replaceWith(`[${label}]`);
-  });
+  const markerIds = writeInlineMarkers($, lists);
 
   // Each list's entries as text, with their links to other sites; then the lists leave the page body.
   const referenceLines: string[][] = lists.map((list) =>
@@ -176,6 +149,40 @@ export function readReferencePage(html: string): ReferencePage {
   const body = visibleText($, $(article));
   const references = referenceLines.filter((lines) => lines.length > 0).map((lines) => `References\n${lines.join('\n')}`);
   return { text: [body.trim(), ...references].join('\n\n'), url, site, self_dois: selfDois };
+}
+
+/**
+ * Inline markers: a link to an entry, written [label]; numbered by the entry when the marker shows nothing. Gives
+ * back the ids of the markers' own elements, so the entries' links back to them can be left out of their text.
+ */
+function writeInlineMarkers($: CheerioAPI, lists: { root: Element; entries: ListEntry[] }[]): Set<string> {
+  const entryElements = new Set(lists.flatMap((list) => list.entries.map((entry) => entry.element)));
+  const entryById = new Map<string, ListEntry>();
+  for (const list of lists) {
+    for (const entry of list.entries) {
+      for (const id of idsWithin($, entry.element)) if (!entryById.has(id)) entryById.set(id, entry);
+    }
+  }
+  const markerIds = new Set<string>();
+  $('a[href^="#"]').each((_, anchor) => {
+    const target = decodeFragment($(anchor).attr('href')!.slice(1));
+    const entry = entryById.get(target);
+    if (entry === undefined || insideAny($, anchor, entryElements)) return;
+    const sup = $(anchor).closest('sup');
+    for (const holder of [$(anchor), sup, $(anchor).parent()]) {
+      const id = holder.attr('id');
+      if (id !== undefined) markerIds.add(id);
+    }
+    const shown = $(anchor).text().replace(/[[\]\s]+/g, ' ').trim();
+    const label = shown === '' ? entry.label : shown;
+    if (shown !== '' && entry.labelShown !== true) {
+      entry.label = shown;
+      entry.labelShown = true;
+    }
+    const replaced = sup.length > 0 && sup.text().replace(/[[\]\s]/g, '') === $(anchor).text().replace(/[[\]\s]/g, '') ? sup : $(anchor);
+    replaced.replaceWith(`[${label}]`);
+  });
+  return markerIds;
 }
 
 /** An address as the text finder reads it whole: the characters that end an address in prose percent-encoded. */

@@ -183,6 +183,51 @@ function numbering(): { ids: Map<string, number>; texts: string[]; idOf: (text: 
   };
 }
 
+/** The parts of every listed name, as ids, with the keys each part files under. */
+interface NameParts {
+  nameStarts: readonly number[];
+  nameParts: readonly number[];
+  partKeys: readonly number[][];
+  partPairingKeys: readonly ReturnType<typeof pairingKeys>[];
+  keyIds: Parameters<typeof pairCodes>[0];
+  keyCount: number;
+}
+
+/**
+ * Files every name under the blocking keys of its parts (once per key), and a short name's part pairs under their
+ * pair codes, numbered densely (`codes` holds the codes in order): the filings the postings are built from.
+ */
+function fileNames({ nameStarts, nameParts, partKeys, partPairingKeys, keyIds, keyCount }: NameParts): { blockFilings: number[]; pairFilings: number[]; codes: Float64Array } {
+  const blockFilings: number[] = [];
+  const filedIn = new Int32Array(keyCount).fill(-1);
+  const pairFilings: number[] = [];
+  for (let name = 0; name < nameStarts.length - 1; name++) {
+    const from = nameStarts[name]!;
+    const to = nameStarts[name + 1]!;
+    for (let at = from; at < to; at++) {
+      for (const key of partKeys[nameParts[at]!]!) {
+        if (filedIn[key] === name) continue;
+        filedIn[key] = name;
+        blockFilings.push(key, name);
+      }
+    }
+    if (to - from < 2 || to - from > SHORT_NAME_PARTS) continue;
+    let pair = 0;
+    for (let i = from; i < to; i++) {
+      for (let j = i + 1; j < to; j++, pair++) {
+        for (const code of new Set(pairCodes(keyIds, partPairingKeys[nameParts[i]!]!, partPairingKeys[nameParts[j]!]!))) {
+          pairFilings.push(code, name * 4 + pair);
+        }
+      }
+    }
+  }
+  const distinctCodes = new Set<number>();
+  for (let i = 0; i < pairFilings.length; i += 2) distinctCodes.add(pairFilings[i]!);
+  const codes = Float64Array.from(distinctCodes).sort();
+  for (let i = 0; i < pairFilings.length; i += 2) pairFilings[i] = findCode(codes, pairFilings[i]!);
+  return { blockFilings, pairFilings, codes };
+}
+
 export function buildSanctionsIndex(entries: readonly SanctionsEntry[], lists: IndexedList[] = []): SanctionsIndex {
   const shared = numbering();
   const joined = (values: readonly string[]) => shared.idOf(values.join(FIELD_SEPARATOR));
@@ -225,33 +270,7 @@ export function buildSanctionsIndex(entries: readonly SanctionsEntry[], lists: I
   const partPairingKeys = parts.texts.map(pairingKeys);
   const keyCount = keys.texts.length;
 
-  const blockFilings: number[] = [];
-  const filedIn = new Int32Array(keyCount).fill(-1);
-  const pairFilings: number[] = [];
-  for (let name = 0; name < names; name++) {
-    const from = nameStarts[name]!;
-    const to = nameStarts[name + 1]!;
-    for (let at = from; at < to; at++) {
-      for (const key of partKeys[nameParts[at]!]!) {
-        if (filedIn[key] === name) continue;
-        filedIn[key] = name;
-        blockFilings.push(key, name);
-      }
-    }
-    if (to - from < 2 || to - from > SHORT_NAME_PARTS) continue;
-    let pair = 0;
-    for (let i = from; i < to; i++) {
-      for (let j = i + 1; j < to; j++, pair++) {
-        for (const code of new Set(pairCodes(keys.ids, partPairingKeys[nameParts[i]!]!, partPairingKeys[nameParts[j]!]!))) {
-          pairFilings.push(code, name * 4 + pair);
-        }
-      }
-    }
-  }
-  const distinctCodes = new Set<number>();
-  for (let i = 0; i < pairFilings.length; i += 2) distinctCodes.add(pairFilings[i]!);
-  const codes = Float64Array.from(distinctCodes).sort();
-  for (let i = 0; i < pairFilings.length; i += 2) pairFilings[i] = findCode(codes, pairFilings[i]!);
+  const { blockFilings, pairFilings, codes } = fileNames({ nameStarts, nameParts, partKeys, partPairingKeys, keyIds: keys.ids, keyCount });
 
   return {
     lists,

@@ -33,6 +33,7 @@ interface GraphicsState {
 /** Events at most, per page: a page drawing more is read up to here. */
 export const EVENT_LIMIT = 20_000;
 
+// An interpreter of the PDF content-stream operators (ISO 32000-1 §8–9): its length is that grammar, one case per operator.
 export function contentEvents(content: Uint8Array): ContentEvent[] {
   const events: ContentEvent[] = [];
   const stack: GraphicsState[] = [];

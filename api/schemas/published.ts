@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpTool } from './tools.ts';
+import type { McpTool } from './mcp-tool.ts';
 
 /** The app's generated OpenAPI 3.1 document, as `app.getOpenAPI31Document(…)` returns it. */
 export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;

@@ -1,6 +1,6 @@
 import type { Hook } from '@hono/zod-openapi';
 import type { Env, MiddlewareHandler } from 'hono';
-import { errorReplies } from '../middleware/errors.ts';
+import { errorReplies } from './errors.ts';
 
 /**
  * A validation hook with the app's usual `{detail}` sentence but a fixed status. The spec gives these
