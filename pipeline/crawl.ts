@@ -13,8 +13,8 @@ import type { HttpValidator } from '../data/build.ts';
 import { resolveChromium, type Chromium } from '../lib/chromium.ts';
 import { SourceRecord } from '../sources/_contract/records.ts';
 import type { CrawlRequest, Download, Fetched, Politeness, SourceContext, SourceDefinition } from '../sources/_contract/define-source.ts';
-import type { HostGate } from './politeness.ts';
-import { readRobots } from './robots.ts';
+import type { HostGate } from '../lib/host-gate.ts';
+import { readRobots } from '../lib/robots.ts';
 
 // Crawlee's own log would interleave with the progress display; failures reach us through the handlers.
 crawleeLog.setLevel(crawleeLog.LEVELS.OFF);

@@ -17,7 +17,7 @@ import { crawlSource, emptyCrawlResult, type SourceCrawlResult } from './crawl.t
 import { sendDigests, type DigestOptions, type DigestSummary } from './digests.ts';
 import { readFixtureMeta } from './fixture-meta.ts';
 import { FixtureServer, type Fault } from './fixture-server.ts';
-import { HostGate } from './politeness.ts';
+import { HostGate } from '../lib/host-gate.ts';
 import { progressReporter, type ProgressReporter } from './progress.ts';
 import { publishSite, type SiteOutcome } from './site-build.ts';
 import { writeSiteJson } from './site-json.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { retryAfterMs } from './crawl.ts';
-import { HostGate } from './politeness.ts';
+import { HostGate } from '../lib/host-gate.ts';
 
 test('backoff doubles per attempt, honours a longer Retry-After, and is capped at a minute', () => {
   const gate = new HostGate({ scale: 1 });

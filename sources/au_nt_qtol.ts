@@ -2,9 +2,10 @@ import type { CheerioAPI } from 'cheerio';
 import { defineSource, type Fetched } from './_contract/define-source.ts';
 import { timeZoneOf, zonedTimeToUtc } from '../lib/jurisdictions.ts';
 import { sha256Hex } from '../lib/hash.ts';
+import { NT_QTOL } from '../lib/nt-qtol.ts';
 import { cleanText, moneyAmount, parseDayMonthYear, type WallClock } from '../lib/text.ts';
 
-const SOURCE_ID = 'au_nt_qtol';
+const SOURCE_ID = NT_QTOL.id;
 const DARWIN = timeZoneOf('AU-NT');
 
 /**
@@ -28,12 +29,12 @@ function resultsPath(status: 'Current' | 'Awarded', page: number): string {
 export default defineSource({
   id: SOURCE_ID,
   tag: 'QTOL',
-  name: 'NT Quotations and Tenders Online',
+  name: NT_QTOL.name,
   jurisdiction: 'AU-NT',
   tier: 'state',
   kinds: ['tender', 'award'],
   mode: 'html',
-  origin: 'https://tendersonline.nt.gov.au',
+  origin: NT_QTOL.origin,
   homepage: 'https://tendersonline.nt.gov.au/Tender/Search/Current',
   licence: 'No licence statement was found for tendersonline.nt.gov.au; the Northern Territory Government website copyright notice applies (© Northern Territory Government). Link to each tender page and do not republish in bulk.',
   attribution: 'Quotations and Tenders Online (tendersonline.nt.gov.au), Northern Territory Government.',
@@ -49,9 +50,9 @@ export default defineSource({
   ],
   politeness: {
     maxConcurrency: 1, // why: a single NT Government web server; one request at a time
-    delayMs: 3000, // why: opencontractau's three seconds between requests; ~35 current and at most 100 awarded pages a night take under eight minutes
+    delayMs: NT_QTOL.delayMs, // why: opencontractau's three seconds between requests; ~35 current and at most 100 awarded pages a night take under eight minutes
     maxRetries: 3, // why: transient 5xx and resets ride out on retry with backoff; a 404 is final
-    timeoutSecs: 30, // why: an awarded page with its closing list is ~50 kB of server-rendered HTML; half a minute means trouble
+    timeoutSecs: NT_QTOL.timeoutSecs, // why: an awarded page with its closing list is ~50 kB of server-rendered HTML; half a minute means trouble
   },
   start: (ctx) => [{ url: ctx.url(resultsPath('Current', 1)), label: 'CURRENT_LIST' }],
   routes: {

@@ -12,7 +12,7 @@ import { crawlSource } from '../pipeline/crawl.ts';
 import { FIXTURES_ROOT } from '../pipeline/fixture-meta.ts';
 import { FixtureServer } from '../pipeline/fixture-server.ts';
 import { runNightly, type NightlyOptions } from '../pipeline/nightly.ts';
-import { HostGate } from '../pipeline/politeness.ts';
+import { HostGate } from '../lib/host-gate.ts';
 import type { ProgressReporter } from '../pipeline/progress.ts';
 import { StagingWriter, stagingPath } from '../pipeline/staging.ts';
 import abnBulkExtract from '../sources/au_abn_bulk_extract.ts';

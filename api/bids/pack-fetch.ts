@@ -4,9 +4,9 @@ import type { StateDb } from '../../data/state/db.ts';
 import { addDays, localDate, zonedTimeToUtc } from '../../lib/jurisdictions.ts';
 import { SafeFetchError, type SafeFetcher } from '../../lib/safe-fetch.ts';
 import { newId } from '../../lib/tokens.ts';
-import { HostGate } from '../../pipeline/politeness.ts';
-import { robotsRules, type RobotsRules } from '../../pipeline/robots.ts';
-import ntQtol from '../../sources/au_nt_qtol.ts';
+import { HostGate } from '../../lib/host-gate.ts';
+import { NT_QTOL } from '../../lib/nt-qtol.ts';
+import { robotsRules, type RobotsRules } from '../../lib/robots.ts';
 import { BID_FILE_FORMATS } from './file-reading.ts';
 import { sniffDocument, type DocumentFormat } from '../documents/sniff.ts';
 import type { IntakeDocument } from '../documents/types.ts';
@@ -31,12 +31,12 @@ import { addBidFile, type FileIntakeDeps } from './file-intake.ts';
  * (its process stopped) reads as failed, and the caller may queue another.
  */
 
-export const PACK_PORTAL = { source: ntQtol.id, name: ntQtol.name, origin: ntQtol.origin } as const;
+export const PACK_PORTAL = { source: NT_QTOL.id, name: NT_QTOL.name, origin: NT_QTOL.origin } as const;
 /** Fetches a caller may queue per Sydney day (spec, Limits). */
 export const DAILY_FETCHES = 5;
 const QUOTA_ZONE = 'Australia/Sydney';
 /** One request to the portal: its source's time limit. */
-export const PACK_FETCH_TIMEOUT_MS = ntQtol.politeness.timeoutSecs * 1000;
+export const PACK_FETCH_TIMEOUT_MS = NT_QTOL.timeoutSecs * 1000;
 /** Longer than three requests at the source's time limit and a slow read in the pool: past it a fetch was lost. */
 export const FETCH_TIME_LIMIT_MS = 10 * 60 * 1000;
 const TENDER_PAGE = /^\/Tender\/Details\/(\d+)$/;
@@ -224,7 +224,7 @@ async function runFetch(deps: PackFetchDeps, row: FetchRow): Promise<void> {
     state.run("UPDATE bid_pack_fetches SET state = 'running', started_at = ? WHERE fetch_id = ? AND state = 'queued'", deps.now().toISOString(), row.fetch_id);
     const tenderPage = new URL(row.tender_url);
     const reach = (publicUrl: URL) => new URL(`${publicUrl.pathname}${publicUrl.search}`, deps.portalOrigin ?? PACK_PORTAL.origin).href;
-    const sourceDelay = deps.delayMs ?? ntQtol.politeness.delayMs;
+    const sourceDelay = deps.delayMs ?? NT_QTOL.delayMs;
     let spacing = sourceDelay;
     const get = async (publicUrl: URL, what: string, anyStatus = false) => {
       await portalGate.wait(reach(publicUrl), spacing);

@@ -6,7 +6,7 @@ import type { Politeness, SourceDefinition } from '../../sources/_contract/defin
 import { crawlSource, type SourceCrawlResult } from '../../pipeline/crawl.ts';
 import { FIXTURES_ROOT, FixtureMeta, readFixtureMeta } from '../../pipeline/fixture-meta.ts';
 import { FixtureServer, type Fault, type ServedRequest } from '../../pipeline/fixture-server.ts';
-import { HostGate } from '../../pipeline/politeness.ts';
+import { HostGate } from '../../lib/host-gate.ts';
 
 export interface FixtureCrawl extends SourceCrawlResult {
   requests: ServedRequest[];
