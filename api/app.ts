@@ -19,6 +19,7 @@ import { cachedReads, ReadCache } from './middleware/cached-reads.ts';
 import { clientErrors } from './middleware/client-errors.ts';
 import { callerStep, defaultClientIp, SESSION_COOKIE } from './middleware/caller.ts';
 import { errorReplies } from './middleware/errors.ts';
+import { invalidInputHook } from './schemas/invalid-input.ts';
 import { bodyLimit, wellFormedForm, wellFormedJson } from './middleware/body-limit.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { isMcpForward, keyScopeStep, type ForwardEnv } from './middleware/key-scope.ts';
@@ -204,7 +205,7 @@ export function createService(options: AppOptions): Service {
   const checkers = options.checkers?.descriptors ?? serviceCheckers;
 
   const errors = errorReplies<ForwardEnv>({ ...(options.log ? { log: options.log } : {}), ...(options.notice ? { notice: options.notice } : {}) });
-  const app = new OpenAPIHono<ForwardEnv>({ defaultHook: errors.validationHook });
+  const app = new OpenAPIHono<ForwardEnv>({ defaultHook: invalidInputHook<ForwardEnv>() });
   app.notFound(errors.notFound);
   app.onError(errors.onError);
 
@@ -236,7 +237,6 @@ export function createService(options: AppOptions): Service {
   const analysisPool = options.checkers?.pool ?? createAnalysisPool({ analyses: analysesOf(checkers), ...options.checkers?.poolLimits });
   const checkerDeps: CheckerDeps = {
     meter,
-    sandbox,
     pool: analysisPool,
     cache: createContentCache(state),
     fetchDocument: options.checkers?.fetchDocument ?? createSafeFetcher(),
@@ -247,7 +247,7 @@ export function createService(options: AppOptions): Service {
     publicUrl,
     store: options.store,
   };
-  app.route('/', checkerRoutes(publishedOrder(checkers, 'routes'), checkerDeps));
+  app.route('/', checkerRoutes(publishedOrder(checkers, 'routes'), checkerDeps, sandbox));
   // Before the tender routes, whose /v1/tenders/{key} would otherwise take /v1/tenders/watch.
   app.route('/', watchRoutes({ state, store: options.store, now, ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}) }));
   // Before the tender routes, whose release check would otherwise refuse a sandbox call while no release is loaded.

@@ -9,6 +9,7 @@ import { checkerAnalyses } from '../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisPool } from '../api/checkers/_runner/pool.ts';
 import { caller } from '../api/middleware/caller.ts';
 import { errorReplies } from '../api/middleware/errors.ts';
+import { invalidInputHook } from '../api/schemas/invalid-input.ts';
 import { DocumentLibrary } from '../api/orgs/documents.ts';
 import { chatModelFromEnv, unconfiguredChatModel, type ChatModel } from '../api/providers/chat-model.ts';
 import { ReleaseStore } from '../api/release-store.ts';
@@ -82,7 +83,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     fake = await startFakeChatModel();
     const documentsDir = join(dataDir, 'state', 'documents');
     const errors = errorReplies({ log: () => {} });
-    app = new OpenAPIHono({ defaultHook: errors.validationHook });
+    app = new OpenAPIHono({ defaultHook: invalidInputHook() });
     app.notFound(errors.notFound);
     app.onError(errors.onError);
     app.use('*', caller({ state, now: clock.now }));

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit, wellFormedJson } from '../api/middleware/body-limit.ts';
-import { caller, type CallerEnv } from '../api/middleware/caller.ts';
+import type { CallerEnv } from '../api/accounts/caller.ts';
+import { caller } from '../api/middleware/caller.ts';
 import { errorReplies } from '../api/middleware/errors.ts';
 import { idempotency } from '../api/middleware/idempotency.ts';
-import { createSandbox, type SandboxEnv } from '../api/middleware/sandbox.ts';
-import { base64Bytes, invalidBodyStatus, sandboxField } from '../api/schemas/common.ts';
+import { createSandbox } from '../api/middleware/sandbox.ts';
+import { base64Bytes, invalidBodyStatus, sandboxField, type SandboxEnv } from '../api/schemas/common.ts';
 import { openStateDb } from '../data/state/db.ts';
 
 type Env = { Variables: CallerEnv['Variables'] & SandboxEnv['Variables'] };

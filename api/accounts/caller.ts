@@ -7,3 +7,8 @@ export type Caller =
   | { kind: 'anonymous'; ip: string }
   | { kind: 'key'; ip: string; keyId: string; accountId: string | null; scope: 'api' | 'mcp' }
   | { kind: 'session'; ip: string; accountId: string; sessionHash: string };
+
+/** Every middleware and route after `caller()` reads who is calling as `c.get('caller')`. */
+export interface CallerEnv {
+  Variables: { caller: Caller };
+}

@@ -1,13 +1,13 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { StateDb } from '../../data/state/db.ts';
 import type { SafeFetcher } from '../../lib/safe-fetch.ts';
 import type { ContentCache } from './_runner/content-cache.ts';
 import type { DocumentFormat } from '../documents/sniff.ts';
 import type { Intake } from './_runner/intake.ts';
 import type { AnalysisLocation, AnalysisPool } from './_runner/pool.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
-import type { Sandbox, SandboxEnv } from '../middleware/sandbox.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
+import type { SandboxEnv } from '../schemas/common.ts';
 import type { Services } from '../providers/index.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import type { Meter } from '../usage/meter.ts';
@@ -23,11 +23,12 @@ import type { RouteMethod, RouteRequest } from '../schemas/mcp-tool.ts';
 /** The OpenAPI tag of every checker route, and how the discovery documents find them. */
 export const CHECKER_TAG = 'Document checkers';
 
-/** What every checker is built over: the app's meter, sandbox, analysis pool, caches, stores and clients. */
+/**
+ * What every checker is built over: the app's meter, analysis pool, caches, stores and clients. The sandbox is
+ * not among them: api/routes/checkers.ts registers each descriptor's `sandbox` reply and mounts its middleware.
+ */
 export interface CheckerDeps {
   meter: Meter;
-  /** The app's sandbox registry; each checker's fixture is registered in it. */
-  sandbox: Sandbox;
   /** The analysis processes (api/checkers/_runner/pool.ts). */
   pool: AnalysisPool;
   /** Results by content hash (api/checkers/_runner/content-cache.ts). */
@@ -86,8 +87,11 @@ export interface CheckerRoute<Query extends z.ZodType, Json extends z.ZodType, F
   reply: { schema: z.ZodType; description: string };
   /** Error replies besides the shared checker errors (`schemas/checkers.ts`), or on the direct lane instead of them. */
   errors?: Record<number, DeclaredReply>;
-  /** Request checks between the sandbox and the meter (a direct checker's media type). */
-  middleware?: MiddlewareHandler[];
+  /**
+   * The one media type a direct checker's body may come in: another is answered 415 naming it, after the sandbox
+   * and before the meter (api/routes/checkers.ts mounts the check). The other lanes' intake reads the body itself.
+   */
+  mediaType?: 'json' | 'multipart';
 }
 
 /**

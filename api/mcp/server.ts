@@ -8,8 +8,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ZodError } from 'zod';
 import { BURST_REFUSED_CODE, burstRefusal, type BurstBuckets } from '../middleware/burst-guard.ts';
-import type { Caller } from '../accounts/caller.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
+import type { Caller, CallerEnv } from '../accounts/caller.ts';
 import { subjectIdOf } from '../usage/meter.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import packageJson from '../../package.json' with { type: 'json' };

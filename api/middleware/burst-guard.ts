@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { subjectIdOf, type Subject } from '../usage/meter.ts';
-import type { CallerEnv } from './caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 import { isMcpForward } from './key-scope.ts';
 import { steps, type RequestStep } from './steps.ts';
 

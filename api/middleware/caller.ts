@@ -3,13 +3,8 @@ import { getCookie } from 'hono/cookie';
 import type { IncomingMessage } from 'node:http';
 import { secretHash } from '../../lib/tokens.ts';
 import type { StateDb } from '../../data/state/db.ts';
-import type { Caller } from '../accounts/caller.ts';
+import type { Caller, CallerEnv } from '../accounts/caller.ts';
 import { steps, type RequestStep } from './steps.ts';
-
-/** Every middleware and route after `caller()` reads who is calling as `c.get('caller')`. */
-export interface CallerEnv {
-  Variables: { caller: Caller };
-}
 
 export const SESSION_COOKIE = 'svc_session';
 const LAST_USED_PRECISION_MS = 60_000;

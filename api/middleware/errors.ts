@@ -1,10 +1,7 @@
-import { invalidBodyStatus } from '../schemas/common.ts';
-import type { Hook } from '@hono/zod-openapi';
 import type { Context, Env, ErrorHandler, NotFoundHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ZodError } from 'zod';
 import { StateUnavailableError } from '../../data/state/db.ts';
 
 export interface ErrorRepliesOptions {
@@ -17,11 +14,6 @@ export interface ErrorRepliesOptions {
 }
 
 export interface ErrorReplies<E extends Env> {
-  /**
-   * `defaultHook` of every OpenAPIHono: a query, path, header or cookie parameter that fails its zod schema
-   * answers 400 naming it; a body that fails its schema answers 422 naming the field (spec, Errors).
-   */
-  validationHook: Hook<unknown, E, string, Response | undefined>;
   /** `app.notFound`: unknown paths (and methods a path does not take) answer 404. */
   notFound: NotFoundHandler<E>;
   /**
@@ -32,32 +24,23 @@ export interface ErrorReplies<E extends Env> {
   onError: ErrorHandler<E>;
 }
 
-const TARGET_NAMES: Record<string, string> = { query: 'query parameter', param: 'path parameter', header: 'header', cookie: 'cookie', json: 'body field', form: 'form field' };
-/** Request bodies: a body that does not match its schema is 422 (malformed input inside it, such as bad base64, 400); anything else that fails validation is 400. */
-const BODY_TARGETS = new Set(['json', 'form']);
-const LONGEST_ECHO = 80;
-
 /**
  * Every error the API gives is `{ detail }`, a sentence a person can act on (spec, Errors). This factory
- * returns the three Hono hooks that make it so: request validation, unknown paths and thrown errors.
+ * returns the Hono hooks for unknown paths and thrown errors; request validation is `invalidInputHook`
+ * (api/schemas/invalid-input.ts), which routes below the middleware use too.
  *
  * @example
  * const errors = errorReplies({ log: (error) => console.error(error) });
- * const app = new OpenAPIHono({ defaultHook: errors.validationHook });
+ * const app = new OpenAPIHono({ defaultHook: invalidInputHook() });
  * app.notFound(errors.notFound);
  * app.onError(errors.onError);
- * // GET /v1/tenders?limit=0 → 400 {"detail":"Invalid query parameter limit=0: must be a whole number from 1 to 100."}
- * // POST /v1/auth/login {"email":"nobody"} → 422 {"detail":"Invalid body field email: must be an email address such as person@example.com."}
+ * // GET /nowhere → 404 {"detail":"Nothing is served at GET /nowhere; GET /openapi.json lists every route."}
  */
 export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions = {}): ErrorReplies<E> {
   const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${loggablePath(c.req.path)} failed:`, error));
   const notice = options.notice ?? ((line: string) => console.log(line));
   const stateRetryAfter = options.stateRetryAfterSeconds ?? 30;
   return {
-    validationHook: (result, c) => {
-      if (result.success) return undefined;
-      return c.json({ detail: describeInvalidInput(result.target, result.error, c) }, BODY_TARGETS.has(result.target) ? invalidBodyStatus(result.error) : 400);
-    },
     notFound: (c) => c.json({ detail: `Nothing is served at ${c.req.method} ${c.req.path}; GET /openapi.json lists every route.` }, 404),
     onError: (error, c) => {
       if (error instanceof HTTPException) {
@@ -83,29 +66,6 @@ export function errorReplies<E extends Env = Env>(options: ErrorRepliesOptions =
 function clientHungUp(error: unknown, c: Context): boolean {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   return incoming?.readableAborted === true && (error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET';
-}
-
-/** One sentence per offending parameter: its name, the value given and what is allowed. */
-function describeInvalidInput(target: string, error: ZodError, c: Context): string {
-  const where = TARGET_NAMES[target] ?? target;
-  const sentences = new Map<string, string>();
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const name of issue.keys) sentences.set(name, `Unknown ${where} ${name}: ${issue.message}.`);
-      continue;
-    }
-    const name = issue.path.map(String).join('.');
-    if (sentences.has(name)) continue;
-    const given = target === 'query' ? c.req.queries(name) ?? [] : target === 'param' ? [c.req.param(name) ?? ''] : [];
-    if (given.length > 1) sentences.set(name, `The ${where} ${name} is given ${given.length} times; give it once.`);
-    else if (given.length === 1) sentences.set(name, `Invalid ${where} ${name}=${echo(given[0]!)}: ${issue.message}.`);
-    else sentences.set(name, `Invalid ${where} ${name}: ${issue.message}.`);
-  }
-  return [...sentences.values()].join(' ');
-}
-
-function echo(value: string): string {
-  return value.length > LONGEST_ECHO ? `${value.slice(0, LONGEST_ECHO)}…` : value;
 }
 
 /** Path segments that are secrets: the connector key, invitation and watch stop-link tokens. */

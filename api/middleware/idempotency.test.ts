@@ -8,7 +8,8 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { secretHash } from '../../lib/tokens.ts';
 import { StateUnavailableError, openStateDb, type StateDb } from '../../data/state/db.ts';
-import { caller, type CallerEnv } from './caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
+import { caller } from './caller.ts';
 import { errorReplies } from './errors.ts';
 import { idempotency, withholdOnReplay } from './idempotency.ts';
 

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { CallerEnv } from './caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 import { steps, type RequestStep } from './steps.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { StateUnavailableError } from '../../data/state/db.ts';
 import { WEEK_TIME_ZONE, type Allowance, type Meter } from '../usage/meter.ts';
 import { AT_CAP, SETTLEMENT, type AtCap, type Settlement, type SettlementEnv } from '../usage/metered-call.ts';
-import type { CallerEnv } from './caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 
 export interface MeteredOptions {
   meter: Meter;

@@ -2,8 +2,7 @@ import type { Context } from 'hono';
 import type { ServerResponse } from 'node:http';
 import { StateUnavailableError } from '../../data/state/db.ts';
 import type { Meter } from '../usage/meter.ts';
-import type { Caller } from '../accounts/caller.ts';
-import type { CallerEnv } from './caller.ts';
+import type { Caller, CallerEnv } from '../accounts/caller.ts';
 import type { ReplyStep, RequestStep } from './steps.ts';
 
 export interface RateHeadersOptions {

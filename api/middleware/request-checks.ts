@@ -1,6 +1,6 @@
 import type { Hook } from '@hono/zod-openapi';
 import type { Env, MiddlewareHandler } from 'hono';
-import { errorReplies } from './errors.ts';
+import { invalidInputHook } from '../schemas/invalid-input.ts';
 
 /**
  * A validation hook with the app's usual `{detail}` sentence but a fixed status. The spec gives these
@@ -11,7 +11,7 @@ import { errorReplies } from './errors.ts';
  * const app = new OpenAPIHono<OrgEnv>({ defaultHook: invalidInputAnswers<OrgEnv>(400) });
  */
 export function invalidInputAnswers<E extends Env>(status: 400 | 422): Hook<unknown, E, string, Promise<Response | undefined>> {
-  const describe = errorReplies<E>().validationHook;
+  const describe = invalidInputHook<E>();
   return async (result, c) => {
     const reply = await describe(result, c);
     return reply && c.json((await reply.json()) as { detail: string }, status);

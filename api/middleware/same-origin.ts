@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { CallerEnv } from './caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -2,8 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { openStateDb } from '../../data/state/db.ts';
-import { caller, type CallerEnv } from './caller.ts';
-import { createSandbox, isSandboxRequest, type SandboxEnv } from './sandbox.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
+import { caller } from './caller.ts';
+import type { SandboxEnv } from '../schemas/common.ts';
+import { createSandbox, isSandboxRequest } from './sandbox.ts';
 
 type Env = { Variables: CallerEnv['Variables'] & SandboxEnv['Variables'] };
 

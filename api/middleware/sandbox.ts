@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { hasJsonBody, parseJsonBody } from '../schemas/common.ts';
+import { hasJsonBody, parseJsonBody, type SandboxEnv } from '../schemas/common.ts';
 
 /** What a fixture sees of the request, so a fixture can echo a filename or a field list and stay deterministic. */
 export interface SandboxRequest {
@@ -17,11 +17,6 @@ export interface SandboxFixture {
   reply(request: SandboxRequest): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Status of the reply (default 200), for tools whose real reply is 201 or 202. */
   status?: 200 | 201 | 202;
-}
-
-/** `c.get('sandbox')`: true once `sandbox.middleware(tool)` has seen a sandbox call, false for a real call. */
-export interface SandboxEnv {
-  Variables: { sandbox: boolean };
 }
 
 export interface Sandbox {

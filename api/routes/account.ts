@@ -1,6 +1,6 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { orgsOf } from '../orgs/orgs.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 import { AccountSchema, SessionSchema } from '../schemas/account.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';

@@ -8,7 +8,8 @@ import type { Audience, IntelContext } from '../../data/intelligence/context.ts'
 import { SupplierEntity, supplierEntity } from '../../data/intelligence/suppliers.ts';
 import { builtAwardIndex } from '../../data/search/award-index.ts';
 import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
-import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
+import { isIdentified } from '../middleware/caller.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import { strictQuery, wholeNumber } from '../schemas/common.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';

@@ -4,22 +4,24 @@ import { CHECKER_TAG, type CheckerDeps, type CheckerDescriptor, type CheckerLane
 import { countsAgainstAllowance } from '../checkers/_runner/answer.ts';
 import { judgedReplyCounts } from '../checkers/_runner/answer.ts';
 import { MAX_DOCUMENT_BYTES, readDocuments, type IntakeRules } from '../checkers/_runner/intake.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
-import { errorReplies } from '../middleware/errors.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
+import { invalidInputHook } from '../schemas/invalid-input.ts';
 import { metered, type MeteredOptions } from '../middleware/metered.ts';
-import type { SandboxEnv } from '../middleware/sandbox.ts';
+import { bodyMediaType } from '../middleware/request-checks.ts';
+import type { Sandbox } from '../middleware/sandbox.ts';
+import type { SandboxEnv } from '../schemas/common.ts';
 import { checkerErrors, checkerReply } from '../schemas/checkers.ts';
 import { json } from '../schemas/openapi-content.ts';
 
 /**
  * Every checker's POST, mounted from its descriptor (api/checkers/<name>/checker.ts), each followed by its
- * companion routes: the sandbox fixture registered, the meter by the checker's lane, the request validated
- * against the declared schemas, then the checker's handler.
+ * companion routes: the sandbox fixture registered in the app's `sandbox`, the meter by the checker's lane, the
+ * request validated against the declared schemas, then the checker's handler.
  */
-export function checkerRoutes(checkers: readonly CheckerDescriptor[], deps: CheckerDeps): OpenAPIHono<CallerEnv & SandboxEnv> {
-  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: errorReplies<CallerEnv & SandboxEnv>().validationHook });
+export function checkerRoutes(checkers: readonly CheckerDescriptor[], deps: CheckerDeps, sandbox: Sandbox): OpenAPIHono<CallerEnv & SandboxEnv> {
+  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: invalidInputHook<CallerEnv & SandboxEnv>() });
   for (const checker of checkers) {
-    deps.sandbox.register(checker.tool, { summary: checker.sandbox.summary, reply: () => checker.sandbox.reply(deps) });
+    sandbox.register(checker.tool, { summary: checker.sandbox.summary, reply: () => checker.sandbox.reply(deps) });
     const handle = checker.handler(deps);
     const rules = intakeRules(checker, deps);
     // The route is built from the descriptor, so its request types are the descriptor's, not this module's:
@@ -37,7 +39,7 @@ export function checkerRoutes(checkers: readonly CheckerDescriptor[], deps: Chec
         },
       });
     };
-    app.openapi(postRoute(checker, deps), answer as never);
+    app.openapi(postRoute(checker, deps, sandbox), answer as never);
     const companions = checker.companions?.routes?.(deps);
     if (companions !== undefined) app.route('/', companions);
   }
@@ -55,7 +57,7 @@ export function checkerBodyLimits(checkers: readonly CheckerDescriptor[]): Recor
   return Object.fromEntries(checkers.flatMap((checker) => (checker.intake === undefined ? [] : [[checker.path, Math.min(checker.intake.maxDocuments, 3) * base64Document + 1024 * 1024]])));
 }
 
-function postRoute(checker: CheckerDescriptor, deps: CheckerDeps): RouteConfig {
+function postRoute(checker: CheckerDescriptor, deps: CheckerDeps, sandbox: Sandbox): RouteConfig {
   const { route } = checker;
   const content = route.body.form === undefined
     ? json(route.body.json)
@@ -69,7 +71,7 @@ function postRoute(checker: CheckerDescriptor, deps: CheckerDeps): RouteConfig {
     tags: [CHECKER_TAG],
     summary: route.summary,
     description: route.description,
-    middleware: [deps.sandbox.middleware(checker.tool), ...(route.middleware ?? []), metered({ meter: deps.meter, ...meterRule(checker.lane) })] as const,
+    middleware: [sandbox.middleware(checker.tool), ...(route.mediaType === undefined ? [] : [bodyMediaType(route.mediaType)]), metered({ meter: deps.meter, ...meterRule(checker.lane) })] as const,
     request: { ...(route.query === undefined ? {} : { query: route.query as never }), body: { required: route.body.required, content } },
     responses,
   });

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { newId } from '../../lib/tokens.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 import { bodyMediaType, invalidInputAnswers } from '../middleware/request-checks.ts';
 import { ErrorSchema } from '../schemas/tender.ts';
 import type { StateDb } from '../../data/state/db.ts';

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { grantsSummary, GrantsSummary } from '../../data/intelligence/grants.ts';
 import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import { NotReadySchema, intelContextOf, requireIntelligenceRelease } from '../schemas/intelligence.ts';
 import { json } from '../schemas/openapi-content.ts';

@@ -6,7 +6,7 @@ import { jurisdictionFromPath, scopeOf } from '../../data/intelligence/places.ts
 import { intelligenceSummary, IntelligenceSummary } from '../../data/intelligence/summary.ts';
 import { tradeById, tradePairs, TradePairs, tradeStateIntelligence, TradeStateIntelligence } from '../../data/intelligence/trades.ts';
 import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import {
   JurisdictionParams, NotReadySchema, PlanIdParams, PlannedQuery, TradeStateParams, intelContextOf, requireIntelligenceRelease,

@@ -1,8 +1,7 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { KEYS_PER_ACCOUNT, linkKey, listKeys, mintKey, revokeKey, type KeyOwner } from '../accounts/keys.ts';
-import type { Caller } from '../accounts/caller.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
+import type { Caller, CallerEnv } from '../accounts/caller.ts';
 import { withholdOnReplay } from '../middleware/idempotency.ts';
 import {
   ConnectorSchema,

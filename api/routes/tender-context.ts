@@ -3,8 +3,9 @@ import type { Context } from 'hono';
 import { TenderContext, tenderContext } from '../../data/intelligence/tender-context.ts';
 import type { Audience } from '../../data/intelligence/context.ts';
 import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
-import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
-import { errorReplies } from '../middleware/errors.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
+import { isIdentified } from '../middleware/caller.ts';
+import { invalidInputHook } from '../schemas/invalid-input.ts';
 import { requireRelease } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import { intelContextOf } from '../schemas/intelligence.ts';
@@ -41,7 +42,7 @@ const contextRoute = createRoute({
 /** GET /v1/tenders/{key}/context over the loaded release, cached per release, audience and minute. */
 export function tenderContextRoutes(options: TenderContextRoutesOptions): OpenAPIHono<ContextEnv> {
   const { store } = options;
-  const app = new OpenAPIHono<ContextEnv>({ defaultHook: errorReplies<ContextEnv>().validationHook });
+  const app = new OpenAPIHono<ContextEnv>({ defaultHook: invalidInputHook<ContextEnv>() });
   const audienceOf = (c: Pick<Context<ContextEnv>, 'get'>): Audience => ({ identified: isIdentified(c.get('caller')) });
   app.use('/v1/tenders/:key/context', requireRelease({ store }));
   // A release never changes; the reply depends on it, the audience, the key and the day ("open", "ending soonest").

@@ -8,11 +8,13 @@ import { exampleProfile, MATCH_EXAMPLES, type MatchExample } from '../../data/in
 import { companyProfile, rankTenders, type CompanyProfile, type MatchRanking } from '../../data/intelligence/match.ts';
 import type { IndexedTender, TenderRow } from '../../data/search/tender-index.ts';
 import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
-import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
-import { errorReplies } from '../middleware/errors.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
+import { isIdentified } from '../middleware/caller.ts';
+import { invalidInputHook } from '../schemas/invalid-input.ts';
 import { metered } from '../middleware/metered.ts';
 import { requireRelease } from '../middleware/require-release.ts';
-import type { Sandbox, SandboxEnv } from '../middleware/sandbox.ts';
+import type { SandboxEnv } from '../schemas/common.ts';
+import type { Sandbox } from '../middleware/sandbox.ts';
 import { bodyMediaType } from '../middleware/request-checks.ts';
 import { attributionsOf, tenderReply } from '../schemas/tender.ts';
 import { TenderMatchBody, TenderMatchSchema, type TenderMatchReply } from '../schemas/tender-match.ts';
@@ -78,7 +80,7 @@ const matchRoute = (middleware: MatchMiddleware) => createRoute({
 export function tenderMatchRoutes(options: TenderMatchRoutesOptions): OpenAPIHono<MatchEnv> {
   const { store, meter, sandbox } = options;
   const fetchSite = options.fetchSite ?? createSafeFetcher();
-  const app = new OpenAPIHono<MatchEnv>({ defaultHook: errorReplies<MatchEnv>().validationHook });
+  const app = new OpenAPIHono<MatchEnv>({ defaultHook: invalidInputHook<MatchEnv>() });
 
   sandbox.register(TENDER_MATCH_TOOL, {
     summary: 'The civil example company (or the `example` asked for) ranked against seven invented open tenders, as an anonymous caller sees it.',

@@ -1,7 +1,8 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
-import { isIdentified, type CallerEnv } from '../middleware/caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
+import { isIdentified } from '../middleware/caller.ts';
 import { requireRelease } from '../middleware/require-release.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
 import {

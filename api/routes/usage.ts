@@ -1,5 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import type { CallerEnv } from '../middleware/caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 import { PricingSchema, UsageSchema } from '../schemas/account.ts';
 import { WEEK_RULE, type Meter } from '../usage/meter.ts';
 import { formatPrice, type BidSale } from '../bids/checkout.ts';

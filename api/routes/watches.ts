@@ -9,7 +9,7 @@ import { WATCH_KINDS, WATCHES_PER_KIND, WatchRequest, type WatchKind } from '../
 import {
   atCap, deleteWatch, listWatches, mailDay, nextDailyDay, nextWeeklyDay, saveWatch, stopByToken, watchMailOf, weeklyStartDay, type Watch, type WatchMail,
 } from '../../data/watches/store.ts';
-import type { CallerEnv } from '../middleware/caller.ts';
+import type { CallerEnv } from '../accounts/caller.ts';
 import type { LoadedRelease, ReleaseStore } from '../release-store.ts';
 import { errorReply, json } from '../schemas/openapi-content.ts';
 

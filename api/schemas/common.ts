@@ -67,6 +67,11 @@ export const sandboxField = z
   .optional()
   .openapi({ description: '`true` answers the deterministic sandbox fixture of this tool, labelled `sandbox: true`; free and never metered.' });
 
+/** `c.get('sandbox')`: true once the sandbox middleware (api/middleware/sandbox.ts) has seen a sandbox call, false for a real call. */
+export interface SandboxEnv {
+  Variables: { sandbox: boolean };
+}
+
 /** The query switch of the sandbox as every route's query schema takes it. */
 const sandboxQuery = z.enum(['true', 'false'], { error: 'must be true or false' }).optional()
   .openapi({ description: 'The sandbox switch, accepted on every route like the `Svc-Sandbox` header. A read is free and never metered, so it changes nothing here.' });

@@ -5,6 +5,7 @@ import { checkerAnalyses } from '../../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisPool } from '../../api/checkers/_runner/pool.ts';
 import { caller } from '../../api/middleware/caller.ts';
 import { errorReplies } from '../../api/middleware/errors.ts';
+import { invalidInputHook } from '../../api/schemas/invalid-input.ts';
 import type { FileReadListener } from '../../api/routes/bid-files.ts';
 import { bidRoutes } from '../../api/routes/bids.ts';
 import { orgRoutes } from '../../api/routes/orgs.ts';
@@ -89,7 +90,7 @@ export async function startBidApp(options: BidTestAppOptions = {}): Promise<BidT
     now: clock.now,
   } as unknown as Pick<ReleaseStore, 'state' | 'now'>;
   const errors = errorReplies({ log: () => {} });
-  const app = new OpenAPIHono({ defaultHook: errors.validationHook });
+  const app = new OpenAPIHono({ defaultHook: invalidInputHook() });
   app.notFound(errors.notFound);
   app.onError(errors.onError);
   app.use('*', caller({ state, now: clock.now }));

@@ -6,6 +6,7 @@ import { newId, newSecret, secretHash } from '../../lib/tokens.ts';
 import { createMailer, type Mailer } from '../../lib/mailer.ts';
 import { caller, SESSION_COOKIE } from '../../api/middleware/caller.ts';
 import { errorReplies } from '../../api/middleware/errors.ts';
+import { invalidInputHook } from '../../api/schemas/invalid-input.ts';
 import { contactRoutes } from '../../api/routes/contact.ts';
 import { feedbackRoutes } from '../../api/checkers/references/routes.ts';
 import { orgRoutes } from '../../api/routes/orgs.ts';
@@ -54,7 +55,7 @@ export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgT
   const documentsDir = join(dataDir, 'state', 'documents');
   const mailer = options.mailer ?? createMailer({ outboxDir: join(dataDir, 'outbox') });
   const errors = errorReplies({ log: () => {} });
-  const app = new OpenAPIHono({ defaultHook: errors.validationHook });
+  const app = new OpenAPIHono({ defaultHook: invalidInputHook() });
   app.notFound(errors.notFound);
   app.onError(errors.onError);
   app.use('*', caller({ state, now: clock.now }));

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { Hono } from 'hono';
 import { openStateDb } from '../../../data/state/db.ts';
 import { checkerAnalyses } from '../registry.ts';
-import type { CallerEnv } from '../../middleware/caller.ts';
+import type { CallerEnv } from '../../accounts/caller.ts';
 import { metered } from '../../middleware/metered.ts';
 import { createSafeFetcher } from '../../../lib/safe-fetch.ts';
 import { servicesFromEnv, type Services } from '../../providers/index.ts';

@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
 import { JURISDICTIONS } from '../../../lib/jurisdictions.ts';
-import { bodyMediaType } from '../../middleware/request-checks.ts';
 import type { LoadedRelease } from '../../release-store.ts';
 import { sandboxField } from '../../schemas/common.ts';
 import { errorReply } from '../../schemas/openapi-content.ts';
@@ -69,7 +68,7 @@ export default defineChecker({
       429: errorReply('The weekly allowance is used up; `Retry-After` says when it comes back.'),
       503: errorReply('The usage meter is unreachable; `Retry-After` says when to try again.'),
     },
-    middleware: [bodyMediaType('json')],
+    mediaType: 'json',
   },
   mcp: {
     title: 'Resolve an Australian company by name, ABN or ACN',

@@ -2,11 +2,10 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { answer } from '../_runner/answer.ts';
 import { cachedAnalysis } from '../_runner/cached-analysis.ts';
-import type { CallerEnv } from '../../middleware/caller.ts';
-import { errorReplies } from '../../middleware/errors.ts';
-import type { SandboxEnv } from '../../middleware/sandbox.ts';
+import type { CallerEnv } from '../../accounts/caller.ts';
+import { invalidInputHook } from '../../schemas/invalid-input.ts';
 import { documentBytes, documentFilename, documentUrl, freshArgument, freshSwitch, streamSwitch, uploadedFile } from '../../schemas/checkers.ts';
-import { hasJsonBody, sandboxField } from '../../schemas/common.ts';
+import { hasJsonBody, sandboxField, type SandboxEnv } from '../../schemas/common.ts';
 import { CHECKER_TAG, defineChecker } from '../define-checker.ts';
 import { capabilities, extractCapabilities, unavailableOptionsDetail } from './capabilities.ts';
 import { extractOptionNames } from './options/types.ts';
@@ -56,7 +55,7 @@ const capabilitiesRoute = createRoute({
 
 /** GET /v1/extract/capabilities: free, never metered. */
 function capabilityRoutes(): OpenAPIHono<CallerEnv & SandboxEnv> {
-  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: errorReplies<CallerEnv & SandboxEnv>().validationHook });
+  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: invalidInputHook<CallerEnv & SandboxEnv>() });
   app.openapi(capabilitiesRoute, (c) => c.json(extractCapabilities(), 200));
   return app;
 }

@@ -1,8 +1,8 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { StateDb } from '../../../data/state/db.ts';
-import type { CallerEnv } from '../../middleware/caller.ts';
-import { errorReplies } from '../../middleware/errors.ts';
-import type { SandboxEnv } from '../../middleware/sandbox.ts';
+import type { CallerEnv } from '../../accounts/caller.ts';
+import { invalidInputHook } from '../../schemas/invalid-input.ts';
+import type { SandboxEnv } from '../../schemas/common.ts';
 import { json } from '../../schemas/openapi-content.ts';
 import { ErrorSchema } from '../../schemas/tender.ts';
 import { CHECKER_TAG, type CheckerDeps } from '../define-checker.ts';
@@ -63,7 +63,7 @@ const feedbackRoute = createRoute({
 /** GET /v1/fact-checks/{check_id} (spec, Fact-check result), the latest result, free; and the feedback route. */
 export function factCheckRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & SandboxEnv> {
   const store = createFactCheckStore(deps.state);
-  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: errorReplies<CallerEnv & SandboxEnv>().validationHook });
+  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: invalidInputHook<CallerEnv & SandboxEnv>() });
   app.openapi(readRoute, (c) => {
     const { check_id: checkId } = c.req.valid('param');
     const stored = store.byId(checkId);
@@ -78,7 +78,7 @@ export function factCheckRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & Sand
 
 /** POST /v1/feedback (spec, Document checkers) on verify_references and detect_ai_text replies: a write failure never fails the call. */
 export function feedbackRoutes(options: { state: StateDb; now: () => Date; log?: (error: unknown) => void }): OpenAPIHono {
-  const app = new OpenAPIHono({ defaultHook: errorReplies().validationHook });
+  const app = new OpenAPIHono({ defaultHook: invalidInputHook() });
   const log = options.log ?? ((error: unknown) => console.error('POST /v1/feedback: feedback not stored:', error));
   app.openapi(feedbackRoute, (c) => {
     const body = c.req.valid('json');

@@ -1,8 +1,8 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
-import type { CallerEnv } from '../../middleware/caller.ts';
-import { errorReplies } from '../../middleware/errors.ts';
-import type { SandboxEnv } from '../../middleware/sandbox.ts';
+import type { CallerEnv } from '../../accounts/caller.ts';
+import { invalidInputHook } from '../../schemas/invalid-input.ts';
+import type { SandboxEnv } from '../../schemas/common.ts';
 import { errorReply, json } from '../../schemas/openapi-content.ts';
 import { CHECKER_TAG, type CheckerDeps } from '../define-checker.ts';
 import type { WarrantBundle } from './bundle.ts';
@@ -72,7 +72,7 @@ const feedbackRoute = createRoute({
  */
 export function warrantReadRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & SandboxEnv> {
   const store = createWarrantStore(deps.state);
-  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: errorReplies<CallerEnv & SandboxEnv>().validationHook });
+  const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: invalidInputHook<CallerEnv & SandboxEnv>() });
   app.openapi(checkRoute, (c) => {
     const bundle = store.reusable(c.req.valid('query').sha256, INSPECTION_VERSION);
     return c.json(bundle === undefined ? { cached: false } : { cached: true, warrant_id: bundle.warrant_id, permalink: bundle.permalink }, 200);
