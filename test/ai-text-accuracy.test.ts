@@ -5,6 +5,7 @@ import { estimateAiText } from '../api/checkers/ai-text/estimate.ts';
 import { AI_TEXT_MODEL } from '../api/checkers/ai-text/shipped-model.ts';
 import { aiCorpusDir, corpusMissing, readCorpusSplit } from '../scripts/ai-text-corpus.ts';
 import { areaUnderRoc, ratesAtThreshold } from '../scripts/classifier-metrics.ts';
+import { recordMeasured } from './helpers/measured.ts';
 
 // The labelled corpus stays outside the repository (its texts are never copied in): `../shared/corpora/ai-vs-human`
 // from the repository root, or SVC_AI_CORPUS_DIR.
@@ -40,6 +41,20 @@ test('the figures every reply quotes (model.json) are the ones the test split me
   assert.equal(Number(figures.auroc.toFixed(4)), AI_TEXT_MODEL.test.auroc);
   assert.equal(Number(figures.falsePositiveRateHuman.toFixed(4)), AI_TEXT_MODEL.test.false_positive_rate_human);
   assert.equal(Number(figures.truePositiveRateAi.toFixed(4)), AI_TEXT_MODEL.test.true_positive_rate_ai);
+  recordMeasured('ai-text-test-split', {
+    corpus: `the held-out test/ split of the labelled AI-vs-human corpus beside the repository (${passages!.length} passages; the texts are never copied in)`,
+    truth: "Each passage's label (human or ai) comes with the published data set it was taken from (the corpus's labels.tsv); AI rewrites and their human originals never straddle train/ and test/.",
+    figures: {
+      passages: passages!.length,
+      answered: figures.answered,
+      abstained: figures.abstained,
+      auroc: figures.auroc,
+      likely_ai_threshold: AI_TEXT_MODEL.cut_points.likely_ai,
+      human_flagged_rate: figures.falsePositiveRateHuman,
+      ai_flagged_rate: figures.truePositiveRateAi,
+    },
+    floors: { auroc: FLOOR },
+  });
 });
 
 test(`AUROC on the held-out test split is at least ${FLOOR}`, { skip: skipReason }, () => {

@@ -6,6 +6,7 @@ import { confirmedMatches } from '../api/checkers/overlap/confirm.ts';
 import { fingerprintText } from '../api/checkers/overlap/winnow.ts';
 import { servicesFromEnv, type Services } from '../api/providers/index.ts';
 import { startFakeWeb, type FakeWeb } from './helpers/fake-web.ts';
+import { recordMeasured } from './helpers/measured.ts';
 import { buildLabelledSet, corpusDir, humanPassages, oracleRuns, type LabelledSet, type TruthRun } from './helpers/overlap-labelled-set.ts';
 
 /**
@@ -19,6 +20,8 @@ import { buildLabelledSet, corpusDir, humanPassages, oracleRuns, type LabelledSe
 const passages = humanPassages();
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const spanKey = (url: string, start: number, end: number) => `${url} ${start}-${end}`;
+const LABELLED_SET = 'human passages of the AI-vs-human corpus beside the repository (read in place) with excerpts copied, restyled, cut short or altered from pages of a local fake web (test/helpers/overlap-labelled-set.ts)';
+const ORACLE = 'An oracle that compares every 10-word sequence of each document with every page directly.';
 
 describe('source overlap: labelled set', { skip: passages === null ? corpusMissing('source overlap matching', corpusDir()) : false }, () => {
   let set: LabelledSet;
@@ -66,6 +69,12 @@ describe('source overlap: labelled set', { skip: passages === null ? corpusMissi
     process.stdout.write(`overlap matcher: ${reported} matches reported, ${expected} in the oracle; precision ${percent(precision)}, recall ${percent(recall)}\n`);
     assert.equal(precision, 1);
     assert.equal(recall, 1);
+    recordMeasured('overlap-matcher', {
+      corpus: `${set.documents.length} documents and ${set.pages.length} pages: ${LABELLED_SET}`,
+      truth: ORACLE,
+      figures: { documents: set.documents.length, oracle_runs: expected, reported: reported, precision, recall },
+      floors: { precision: 1, recall: 1 },
+    });
   });
 
   it('whole check through the fake search provider: precision 1, recall at least 65%, printed by excerpt length', async () => {
@@ -100,5 +109,12 @@ describe('source overlap: labelled set', { skip: passages === null ? corpusMissi
     assert.equal(precision, 1);
     // The floor sits under the measured 70%: recall is set by the query budget (queries.ts), not by matching.
     assert.ok(recall >= 0.65, `recall ${percent(recall)}`);
+    const short = byLength.get('12-29 words') ?? { planted: 0, found: 0 };
+    recordMeasured('overlap-whole-check', {
+      corpus: `${set.documents.length} documents: ${LABELLED_SET}, searched through the fake search provider`,
+      truth: ORACLE,
+      figures: { documents: set.documents.length, searches: web.queries.length, oracle_runs: expected, reported, precision, recall, short_copies: short.planted, short_copies_found: short.found },
+      floors: { precision: 1, recall: 0.65 },
+    });
   });
 });

@@ -8,6 +8,7 @@ import type { WarrantAnalysis } from '../api/checkers/warrants/bundle.ts';
 import type { DocumentKind } from '../api/documents/types.ts';
 import { corpusFolder, type CorpusEntry } from './helpers/warrant-corpus/build.ts';
 import { corpusNow } from './helpers/warrant-corpus/edits.ts';
+import { recordMeasured } from './helpers/measured.ts';
 
 const recallFloor = 0.95;
 const falsePositiveCeiling = 0.02;
@@ -64,4 +65,18 @@ test('warrant corpus: recall per edit kind and false positives on clean original
   for (const [kind, { found: hits, total, missed }] of byKind) assert.ok(hits / total >= recallFloor, `${kind}: recall ${hits}/${total}; ${missed.join('; ')}`);
   assert.ok(found / edited >= recallFloor);
   assert.ok(rate <= falsePositiveCeiling, `false positives: ${falsePositives.join('; ')}`);
+  recordMeasured('warrants-generated', {
+    corpus: `fixtures/documents/generated (${clean} clean originals and ${edited} edited copies over ${byKind.size} kinds of edit, built by test/helpers/warrant-corpus/)`,
+    truth: 'Each edited copy carries the signal codes its edit is expected to raise (manifest.json); a clean file must not be banded medium or high.',
+    figures: {
+      clean_files: clean,
+      edited_files: edited,
+      edit_kinds: byKind.size,
+      recall: found / edited,
+      weakest_kind_recall: Math.min(...[...byKind.values()].map((kind) => kind.found / kind.total)),
+      false_positives: falsePositives.length,
+      false_positive_rate: rate,
+    },
+    floors: { recall: recallFloor, weakest_kind_recall: recallFloor, 'max:false_positive_rate': falsePositiveCeiling },
+  });
 });

@@ -331,6 +331,14 @@ export function accuracyByType(results: { standIn: StandIn; classification: Docu
   return byType;
 }
 
+/** The figures measured/document-types-*.json keep: how many documents, how many right, overall and in the weakest type. */
+export function accuracyFigures(byType: Map<string, { total: number; correct: number }>): Record<string, number> {
+  const tallies = [...byType.values()];
+  const documents = tallies.reduce((sum, tally) => sum + tally.total, 0);
+  const right = tallies.reduce((sum, tally) => sum + tally.correct, 0);
+  return { documents, types: byType.size, right, accuracy: right / documents, weakest_type_accuracy: Math.min(...tallies.map((tally) => tally.correct / tally.total)) };
+}
+
 export function printAccuracy(title: string, byType: Map<string, { total: number; correct: number }>): void {
   const total = [...byType.values()].reduce((sum, tally) => sum + tally.total, 0);
   const correct = [...byType.values()].reduce((sum, tally) => sum + tally.correct, 0);

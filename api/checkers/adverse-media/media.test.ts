@@ -4,6 +4,7 @@ import { readSentence, severityOf } from './categories.ts';
 import heldOut from './media-cases-heldout.json' with { type: 'json' };
 import labelled from './media-cases.json' with { type: 'json' };
 import { ageAt, judgeArticle, summariseMedia, type MediaSubject, type NewsArticle } from './media.ts';
+import { recordMeasured } from '../../../test/helpers/measured.ts';
 
 const subjects = (labelled as LabelledSet).subjects;
 
@@ -45,6 +46,7 @@ function measure(set: LabelledSet) {
   return {
     figures: {
       cases: set.cases.length,
+      cases_right: set.cases.length - wrong.length,
       category_precision: round(categoryRight / hitsPredicted),
       category_recall: round(categoryRight / hitsExpected),
       exclusion_precision: round(excludedRight / excludedPredicted),
@@ -62,23 +64,37 @@ test('labelled set (written alongside the rules): category and same-name exclusi
   const measured = measure(labelled as LabelledSet);
   report('labelled set', measured);
   const { figures } = measured;
-  assert.ok(figures.cases >= 50);
-  assert.ok(figures.category_precision >= 0.85, `category precision ${figures.category_precision}`);
-  assert.ok(figures.category_recall >= 0.85, `category recall ${figures.category_recall}`);
   // Excluding the subject's own article hides a finding, so exclusion precision has the higher floor.
-  assert.ok(figures.exclusion_precision >= 0.95, `exclusion precision ${figures.exclusion_precision}`);
-  assert.ok(figures.exclusion_recall >= 0.8, `exclusion recall ${figures.exclusion_recall}`);
+  const floors = { category_precision: 0.85, category_recall: 0.85, exclusion_precision: 0.95, exclusion_recall: 0.8 };
+  assert.ok(figures.cases >= 50);
+  assert.ok(figures.category_precision >= floors.category_precision, `category precision ${figures.category_precision}`);
+  assert.ok(figures.category_recall >= floors.category_recall, `category recall ${figures.category_recall}`);
+  assert.ok(figures.exclusion_precision >= floors.exclusion_precision, `exclusion precision ${figures.exclusion_precision}`);
+  assert.ok(figures.exclusion_recall >= floors.exclusion_recall, `exclusion recall ${figures.exclusion_recall}`);
+  recordMeasured('adverse-media-labelled', {
+    corpus: `api/checkers/adverse-media/media-cases.json (${figures.cases} invented article and subject cases)`,
+    truth: 'Each case labelled by hand (a hit with its category, an article about someone else of the same name, or nothing adverse), written alongside the rules: a regression floor, not a field accuracy.',
+    figures,
+    floors,
+  });
 });
 
 test('held-out set (written after the rules): the same figures, with lower floors for unseen wording', () => {
   const measured = measure(heldOut as LabelledSet);
   report('held-out set', measured);
   const { figures } = measured;
+  const floors = { category_precision: 0.75, category_recall: 0.75, exclusion_precision: 0.9, exclusion_recall: 0.75 };
   assert.ok(figures.cases >= 20);
-  assert.ok(figures.category_precision >= 0.75, `category precision ${figures.category_precision}`);
-  assert.ok(figures.category_recall >= 0.75, `category recall ${figures.category_recall}`);
-  assert.ok(figures.exclusion_precision >= 0.9, `exclusion precision ${figures.exclusion_precision}`);
-  assert.ok(figures.exclusion_recall >= 0.75, `exclusion recall ${figures.exclusion_recall}`);
+  assert.ok(figures.category_precision >= floors.category_precision, `category precision ${figures.category_precision}`);
+  assert.ok(figures.category_recall >= floors.category_recall, `category recall ${figures.category_recall}`);
+  assert.ok(figures.exclusion_precision >= floors.exclusion_precision, `exclusion precision ${figures.exclusion_precision}`);
+  assert.ok(figures.exclusion_recall >= floors.exclusion_recall, `exclusion recall ${figures.exclusion_recall}`);
+  recordMeasured('adverse-media-heldout', {
+    corpus: `api/checkers/adverse-media/media-cases-heldout.json (${figures.cases} invented cases written after the rules were settled)`,
+    truth: 'Each case labelled by hand as the labelled set is; its first run, before one fix, judged 18 of the 20 right (the file says which).',
+    figures,
+    floors,
+  });
 });
 
 test('an article naming the subject with an agreeing detail is a name_and_details hit with its sentence as evidence', () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PageText } from '../../documents/types.ts';
 import { seededRandom } from '../../../test/helpers/seeded-random.ts';
-import { measuredFigures } from './capabilities.ts';
+import { recordMeasured } from '../../../test/helpers/measured.ts';
 import { classifyDocument, type ExtractDocumentType } from './classify.ts';
 
 const textPages = (...texts: string[]): PageText[] => texts.map((text, i) => ({ page: i + 1, width: 595, height: 842, source: 'text_layer', items: [], text, confidence: 1 }));
@@ -71,5 +71,11 @@ test('measured on 60 generated documents of five types and unrelated text: accur
   }
   console.log(`classify accuracy ${(right / total).toFixed(3)} over ${total} documents`);
   assert.ok(right / total >= 0.95, `accuracy ${right / total}`);
-  assert.ok(right / total >= measuredFigures.classify.accuracy, 'capabilities claims more than measured');
+  // The capabilities reply (capabilities.ts) quotes the recorded figures.
+  recordMeasured('extract-option-classify', {
+    corpus: `${total} generated documents: ten of each of ${Object.keys(kinds).length - 1} types with words borrowed from the other types, and ten letters and minutes (seeded)`,
+    truth: 'Each document is labelled with the type whose writer made it.',
+    figures: { documents: total, right, accuracy: right / total },
+    floors: { accuracy: 0.95 },
+  });
 });
