@@ -8,7 +8,8 @@ import { join } from 'node:path';
  * `recordMeasured`: a run whose figures differ from the committed file fails (say what changed and why in the
  * commit that updates it: run with `UPDATE_MEASURED=1` to write the new figures). Each floor is checked here
  * too, so a figure below its floor fails whatever the file says. README sentences quote a figure with a
- * marker after it, `0.93<!--measured:extract-invoices/total-->`, which test/measured-figures.test.ts checks.
+ * marker after it, `0.93<!--measured:extract-real-invoices/total-->`, which test/measured-figures.test.ts checks
+ * (measured/README.md says how).
  */
 
 export interface Measured {
