@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 
 /**
  * Figures the corpus tests measure, kept in `measured/<name>.json` (committed), so the README and the API
  * quote what a test computed rather than what someone typed. A test measures its figures and calls
  * `recordMeasured`: a run whose figures differ from the committed file fails (say what changed and why in the
- * commit that updates it: run with `UPDATE_MEASURED=1` to write the new figures). Each floor is checked here
+ * commit that updates it: run with `UPDATE_MEASURED=1` to write the new figures; that run fails too, so no run
+ * passes against what it just wrote, and the next run compares). Each floor is checked here
  * too, so a figure below its floor fails whatever the file says. README sentences quote a figure with a
  * marker after it, `0.93<!--measured:extract-real-invoices/total-->`, which test/measured-figures.test.ts checks
  * (measured/README.md says how).
@@ -29,7 +31,7 @@ function rounded(figures: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(figures).map(([name, value]) => [name, Number.isInteger(value) ? value : Math.round(value * 1000) / 1000]));
 }
 
-/** Checks the floors, then compares with (or, under UPDATE_MEASURED=1, writes) `measured/<name>.json`. */
+/** Checks the floors, then compares with `measured/<name>.json` (under UPDATE_MEASURED=1, rewrites a differing file and fails). */
 export function recordMeasured(name: string, measured: Measured): void {
   const figures = rounded(measured.figures);
   for (const [key, floor] of Object.entries(measured.floors ?? {})) {
@@ -41,12 +43,12 @@ export function recordMeasured(name: string, measured: Measured): void {
   const file = join(MEASURED_DIR, `${name}.json`);
   const next = { corpus: measured.corpus, truth: measured.truth, figures, floors: measured.floors ?? {} };
   const text = `${JSON.stringify(next, null, 2)}\n`;
-  if (process.env['UPDATE_MEASURED'] === '1') {
+  const committed = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as typeof next) : null;
+  if (process.env['UPDATE_MEASURED'] === '1' && !isDeepStrictEqual(next, committed)) {
     writeFileSync(file, text);
-    return;
+    assert.fail(`${name}: UPDATE_MEASURED=1 wrote measured/${name}.json; review the diff, then run again without UPDATE_MEASURED to compare`);
   }
-  assert.ok(existsSync(file), `${name}: no committed figures at measured/${name}.json; run with UPDATE_MEASURED=1 to write them`);
-  const committed = JSON.parse(readFileSync(file, 'utf8')) as typeof next;
+  assert.ok(committed !== null, `${name}: no committed figures at measured/${name}.json; run with UPDATE_MEASURED=1 to write them`);
   assert.deepEqual(next, committed, `${name}: the measured figures differ from measured/${name}.json; if the change is intended, run with UPDATE_MEASURED=1 and commit the file with the reason`);
 }
 

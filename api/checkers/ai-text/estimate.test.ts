@@ -15,11 +15,17 @@ const TELLING_PROSE = [
   'In conclusion, the depot stands as a testament to what thoughtful planning can achieve when every stakeholder is heard.',
 ].join(' ');
 
+// Invented prose written the way a person tells what happened: plain words, specifics, uneven sentences, no stock phrases.
+const PLAIN_PROSE = `We got to the depot late on Tuesday because the bridge at Coopers Creek was shut again, so I rang Dave and told him to hold the truck. He did, grumbling. The roof leaks over bay three; it has leaked since the storm in March and nobody has fixed it, though I put in two work orders and a photo. Last week the forklift battery died halfway through unloading pipe. We finished by hand. Sue reckons the council will sell the site once the new one opens out past the airport, and she is probably right, but I like the old place. It smells of diesel and wet concrete and the kettle in the lunchroom has a crack in the lid that whistles. My dad worked here in the eighties, when it still had the rail siding. You can see where the track was if you know where to look, a dip in the gravel by the fence. Anyway, we loaded the truck by four and Dave left for Bega with the culverts strapped down twice, because of the last time.`;
+
 test('prose with stock phrases gets a probability, a lean and tells that quote their passage and basis', () => {
   const estimate = estimateAiText(`${TELLING_PROSE}\n\n${TELLING_PROSE}`, false, AI_TEXT_MODEL);
   assert.equal(estimate.applicable, true);
   assert.equal(estimate.abstention_reason, null);
   assert.ok(estimate.probability !== null && estimate.probability >= 0 && estimate.probability <= 1);
+  // The shipped model's value for this text: a refit that moves it says so here.
+  assert.ok(Math.abs(estimate.probability - 0.8892) < 0.001, `probability ${estimate.probability}, the shipped model gives 0.8892`);
+  assert.equal(estimate.lean, 'ai');
   assert.equal(estimate.lean, leanFor(AI_TEXT_MODEL, estimate.probability));
   const vocabulary = estimate.tells.find((tell) => tell.startsWith('excess style vocabulary'));
   assert.ok(vocabulary, `no vocabulary tell among ${JSON.stringify(estimate.tells)}`);
@@ -33,6 +39,14 @@ test('prose with stock phrases gets a probability, a lean and tells that quote t
     estimate.reasoning,
   );
   assert.match(estimate.reasoning, /The use of \d+ frequent words leans towards (?:AI|human)-written \(log-odds -?[\d.]+\); most telling towards AI: "[a-z']+" \([\d.]+%\)/);
+});
+
+test('plain first-person prose scores well below the stock-phrase prose and does not lean towards AI', () => {
+  const plain = estimateAiText(PLAIN_PROSE, false, AI_TEXT_MODEL);
+  const telling = estimateAiText(`${TELLING_PROSE}\n\n${TELLING_PROSE}`, false, AI_TEXT_MODEL);
+  assert.equal(plain.applicable, true, plain.abstention_reason ?? '');
+  assert.ok(plain.probability! < telling.probability! - 0.3, `plain ${plain.probability}, stock phrases ${telling.probability}`);
+  assert.ok(plain.lean !== 'ai' && plain.lean !== 'likely_ai', `plain prose leans ${plain.lean}`);
 });
 
 test('the same text always gets the same estimate', () => {
