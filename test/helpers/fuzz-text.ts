@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
 /**
@@ -51,4 +52,26 @@ export function timed<T>(run: () => T): { value: T; ms: number } {
   const started = performance.now();
   const value = run();
   return { value, ms: performance.now() - started };
+}
+
+/**
+ * Milliseconds per call of `run` on ordinary input, measured in the test that uses it: one warm-up call, then
+ * calls repeated until at least `minimumMs` have passed, so the figure is an average and not one noisy call.
+ * Time bounds are multiples of it rather than fixed milliseconds, so a loaded machine slows both sides alike and
+ * only a blow-up (a quadratic or exponential path on hostile input) breaks the bound.
+ */
+export function paceMs(run: () => unknown, minimumMs = 40): number {
+  run();
+  let calls = 0;
+  const started = performance.now();
+  do {
+    run();
+    calls++;
+  } while (performance.now() - started < minimumMs);
+  return (performance.now() - started) / calls;
+}
+
+/** Fails when `ms` exceeds `times` the ordinary pace, saying both. */
+export function assertWithinPace(ms: number, pace: number, times: number, what: string): void {
+  assert.ok(ms < times * pace, `${what} took ${ms.toFixed(1)} ms, ${(ms / pace).toFixed(0)}× the ${pace.toFixed(3)} ms of ordinary input (bound ${times}×)`);
 }

@@ -4,6 +4,7 @@ import { readSentence, severityOf } from './categories.ts';
 import heldOut from './media-cases-heldout.json' with { type: 'json' };
 import labelled from './media-cases.json' with { type: 'json' };
 import { ageAt, judgeArticle, summariseMedia, type MediaSubject, type NewsArticle } from './media.ts';
+import { assertWithinPace, paceMs, timed } from '../../../test/helpers/fuzz-text.ts';
 import { recordMeasured } from '../../../test/helpers/measured.ts';
 
 const subjects = (labelled as LabelledSet).subjects;
@@ -138,9 +139,12 @@ test('a page read without the subject\'s name (a paywall, a consent page) falls 
 test('a name of accents alone (folding to nothing) names nobody, rather than matching at every character of the article', () => {
   const accentsOnly: MediaSubject = { ...smith, name: '\u0301', aliases: ['\u0308 \u0301'] };
   const text = 'Ridgeline Civil director Jane Doe, 41, was charged with bribing a council officer. '.repeat(40);
-  const started = performance.now();
-  assert.equal(judgeArticle(accentsOnly, article({ title: 'Roads budget announced', text })).kind, 'subject_not_seen');
-  assert.ok(performance.now() - started < 200, `took ${Math.round(performance.now() - started)} ms`);
+  // The same article for an ordinary subject sets the pace (about 0.2 ms here; the bound was 200 ms, which a name
+  // matching at every character blew through).
+  const pace = paceMs(() => judgeArticle(smith, article({ title: 'Roads budget announced', text })));
+  const { value: judgement, ms } = timed(() => judgeArticle(accentsOnly, article({ title: 'Roads budget announced', text })));
+  assert.equal(judgement.kind, 'subject_not_seen');
+  assertWithinPace(ms, pace, 1_000, 'judging for a name of accents alone');
 });
 
 test('severity: cleared is low, charged is high, an allegation is medium', () => {
@@ -175,7 +179,8 @@ test('ageAt: whole years on the article date, from a full date or a year', () =>
 
 test('a long hostile text (runs of capitals, commas and initials) is judged quickly', () => {
   const hostile = `${'A, B. C, D-E, '.repeat(5_000)} John Smith, ${'Aaaa Bbbb '.repeat(3_000)}, charged with fraud.`;
-  const started = performance.now();
-  judgeArticle(smith, article({ title: 'x', text: hostile }));
-  assert.ok(performance.now() - started < 5_000);
+  // Ordinary prose of about the same length sets the pace (about 1.8 ms here; the bound was 5 s).
+  const ordinary = 'Ridgeline Civil director Jane Doe, 41, was charged with bribing a council officer. '.repeat(Math.ceil(hostile.length / 84));
+  const pace = paceMs(() => judgeArticle(smith, article({ title: 'x', text: ordinary })));
+  assertWithinPace(timed(() => judgeArticle(smith, article({ title: 'x', text: hostile }))).ms, pace, 2_500, 'judging the hostile text');
 });
