@@ -39,19 +39,42 @@ export interface DocumentMetadata {
   creator: string | null;
 }
 
+/** The producer and creator as Info and XMP state them, and the XMP packet they were read from. */
+interface MetadataFields {
+  producer: string | null;
+  creator: string | null;
+  xmpProducer: string | null;
+  xmpCreator: string | null;
+  xmp: string | null;
+  /** A text entry of the Info dictionary, or null when there is none. */
+  infoText: (key: string) => string | null;
+}
+
 /** Metadata signals: editors, producer/creator pairs, Info against XMP, dates, edit-tool traces. */
 export function metadataSignals(text: string, state: RevisionState | null, now: string): { signals: Signal[]; metadata: DocumentMetadata } {
-  const signals: Signal[] = [];
+  const fields = readFields(text, state);
+  const signals = [
+    ...editorSignals(fields),
+    ...(fields.xmp ? infoXmpSignals(fields, fields.xmp) : []),
+    ...dateSignals(fields, now),
+    ...editTraceSignals(text, fields.xmp),
+    ...(state ? pieceInfoSignals(state) : []),
+  ];
+  return { signals, metadata: { producer: fields.producer ?? fields.xmpProducer, creator: fields.creator ?? fields.xmpCreator } };
+}
+
+function readFields(text: string, state: RevisionState | null): MetadataFields {
   const context = state?.context;
   const info = state?.info ?? null;
   const infoText = (key: string): string | null => (context && info ? textOf(context, lookup(context, info, key)) : null);
   const xmpBytes = context && state?.root ? streamBytes(context, state.root.get(PDFName.of('Metadata'))) : null;
   const xmp = xmpBytes ? Buffer.from(xmpBytes).toString('utf8') : xmpPacketIn(text);
-  const producer = infoText('Producer');
-  const creator = infoText('Creator');
-  const xmpProducer = xmpValue(xmp, 'pdf:Producer');
-  const xmpCreator = xmpValue(xmp, 'xmp:CreatorTool');
+  return { producer: infoText('Producer'), creator: infoText('Creator'), xmpProducer: xmpValue(xmp, 'pdf:Producer'), xmpCreator: xmpValue(xmp, 'xmp:CreatorTool'), xmp, infoText };
+}
 
+/** Editing software named by the producer or creator, and a generator's creator over an editor's producer. */
+function editorSignals({ producer, creator, xmpProducer, xmpCreator }: MetadataFields): Signal[] {
+  const signals: Signal[] = [];
   const editorHits = new Map<string, string>();
   for (const [label, value] of [['Producer', producer], ['Creator', creator], ['XMP pdf:Producer', xmpProducer], ['XMP xmp:CreatorTool', xmpCreator]] as const) {
     const editor = value ? editorName(value) : null;
@@ -64,29 +87,37 @@ export function metadataSignals(text: string, state: RevisionState | null, now: 
   if (claimed && editingProducer) {
     signals.push(pdfSignal('producer_creator_mismatch', `The creator says ${quote(claimed, 60)} but the producer is ${quote(editingProducer, 60)} (${editorName(editingProducer)}): the file was last written by an editor, not by the program that made it.`, { field: 'Producer' }));
   }
+  return signals;
+}
 
-  if (xmp) {
-    const pairs: [string, string | null, string | null][] = [
-      ['Producer', producer, xmpProducer],
-      ['Creator / CreatorTool', creator, xmpCreator],
-    ];
-    for (const [label, fromInfo, fromXmp] of pairs) {
-      if (fromInfo && fromXmp && normalise(fromInfo) !== normalise(fromXmp)) {
-        signals.push(pdfSignal('info_xmp_mismatch', `${label} differs: Info says ${quote(fromInfo, 60)}, XMP says ${quote(fromXmp, 60)}; one was rewritten without the other.`, { field: label }));
-      }
-    }
-    for (const [key, xmpKey] of [['CreationDate', 'xmp:CreateDate'], ['ModDate', 'xmp:ModifyDate']] as const) {
-      const fromInfo = infoText(key);
-      const fromXmp = xmpValue(xmp, xmpKey);
-      if (!fromInfo || !fromXmp) continue;
-      const a = parsePdfDate(fromInfo);
-      const b = parseXmpDate(fromXmp);
-      if (a.kind === 'ok' && b.kind === 'ok' && Math.abs(a.instant - b.instant) > 120_000) {
-        signals.push(pdfSignal('info_xmp_mismatch', `${key} differs: Info says ${fromInfo}, XMP ${xmpKey} says ${fromXmp}.`, { field: key }));
-      }
+/** Info and XMP disagreeing on the producer, the creator or a date: one was rewritten without the other. */
+function infoXmpSignals({ producer, creator, xmpProducer, xmpCreator, infoText }: MetadataFields, xmp: string): Signal[] {
+  const signals: Signal[] = [];
+  const pairs: [string, string | null, string | null][] = [
+    ['Producer', producer, xmpProducer],
+    ['Creator / CreatorTool', creator, xmpCreator],
+  ];
+  for (const [label, fromInfo, fromXmp] of pairs) {
+    if (fromInfo && fromXmp && normalise(fromInfo) !== normalise(fromXmp)) {
+      signals.push(pdfSignal('info_xmp_mismatch', `${label} differs: Info says ${quote(fromInfo, 60)}, XMP says ${quote(fromXmp, 60)}; one was rewritten without the other.`, { field: label }));
     }
   }
+  for (const [key, xmpKey] of [['CreationDate', 'xmp:CreateDate'], ['ModDate', 'xmp:ModifyDate']] as const) {
+    const fromInfo = infoText(key);
+    const fromXmp = xmpValue(xmp, xmpKey);
+    if (!fromInfo || !fromXmp) continue;
+    const a = parsePdfDate(fromInfo);
+    const b = parseXmpDate(fromXmp);
+    if (a.kind === 'ok' && b.kind === 'ok' && Math.abs(a.instant - b.instant) > 120_000) {
+      signals.push(pdfSignal('info_xmp_mismatch', `${key} differs: Info says ${fromInfo}, XMP ${xmpKey} says ${fromXmp}.`, { field: key }));
+    }
+  }
+  return signals;
+}
 
+/** Dates that are malformed, a modification before the creation, and dates after the inspection. */
+function dateSignals({ infoText, xmp }: MetadataFields, now: string): Signal[] {
+  const signals: Signal[] = [];
   const dates: { label: string; parsed: ParsedDate }[] = [];
   for (const key of ['CreationDate', 'ModDate']) {
     const value = infoText(key);
@@ -114,27 +145,32 @@ export function metadataSignals(text: string, state: RevisionState | null, now: 
       signals.push(pdfSignal('future_date', `${date.label} ${date.parsed.text} is after the time of inspection (${now}).`, { field: date.label }));
     }
   }
+  return signals;
+}
 
+/** Traces edit tools leave in the bytes: an ExifTool update block, editors in the XMP save history. */
+function editTraceSignals(text: string, xmp: string | null): Signal[] {
+  const signals: Signal[] = [];
   const exiftoolAt = text.indexOf('%BeginExifToolUpdate');
   if (exiftoolAt >= 0) signals.push(pdfSignal('exiftool_update', 'An ExifTool update block (%BeginExifToolUpdate) is in the file: its metadata was rewritten with ExifTool, and the earlier values are still in the bytes before it.', { byte_offset: exiftoolAt }));
   const agents = xmpHistoryAgents(xmp ?? '');
   const editingAgents = agents.filter((agent) => editorName(agent));
   if (editingAgents.length > 0) signals.push(pdfSignal('xmp_edit_history', `The XMP history records saves by ${[...new Set(editingAgents)].slice(0, 4).map((agent) => quote(agent, 50)).join(', ')}.`, { field: 'xmpMM:History' }));
+  return signals;
+}
 
-  if (context && state) {
-    const owners = [['the catalog', state.root], ...state.pages.slice(0, 50).map((page) => [`page ${page.number}`, page.dict] as const)] as const;
-    for (const [owner, dict] of owners) {
-      const pieceInfo = asDict(lookup(context, dict as PDFDict | null, 'PieceInfo'));
-      if (!pieceInfo) continue;
-      const apps = pieceInfo.keys().map((key) => key.decodeText());
-      const editing = apps.filter((app) => /photoshop|illustrator|touchup|pitstop|enfocus/i.test(app));
-      if (editing.length > 0) {
-        signals.push(pdfSignal('editor_piece_info', `${owner} carries private data (/PieceInfo) of ${editing.join(', ')}, left when that program edited the file.`, owner.startsWith('page') ? { page: Number(owner.slice(5)) } : {}));
-        break;
-      }
-    }
+/** The first of the catalog and the first 50 pages whose /PieceInfo names an editing program. */
+function pieceInfoSignals(state: RevisionState): Signal[] {
+  const { context } = state;
+  const owners = [['the catalog', state.root], ...state.pages.slice(0, 50).map((page) => [`page ${page.number}`, page.dict] as const)] as const;
+  for (const [owner, dict] of owners) {
+    const pieceInfo = asDict(lookup(context, dict as PDFDict | null, 'PieceInfo'));
+    if (!pieceInfo) continue;
+    const apps = pieceInfo.keys().map((key) => key.decodeText());
+    const editing = apps.filter((app) => /photoshop|illustrator|touchup|pitstop|enfocus/i.test(app));
+    if (editing.length > 0) return [pdfSignal('editor_piece_info', `${owner} carries private data (/PieceInfo) of ${editing.join(', ')}, left when that program edited the file.`, owner.startsWith('page') ? { page: Number(owner.slice(5)) } : {})];
   }
-  return { signals, metadata: { producer: producer ?? xmpProducer, creator: creator ?? xmpCreator } };
+  return [];
 }
 
 export function editorName(value: string): string | null {
