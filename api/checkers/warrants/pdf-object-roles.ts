@@ -129,8 +129,28 @@ export function objectRoles(state: RevisionState): ObjectRoles {
     parentTree: new Set(),
     signatureField: new Map(),
   };
+  const mark = roleMarker(result);
+  const generic = genericWalk(context, result, mark);
+
+  const root = state.root;
+  const rootRef = context.trailerInfo.Root;
+  if (rootRef instanceof PDFRef) mark(rootRef, 'catalog');
+  const info = context.trailerInfo.Info;
+  if (info instanceof PDFRef) generic(info, 'info', 0);
+  const encrypt = context.trailerInfo.Encrypt;
+  if (encrypt instanceof PDFRef) generic(encrypt, 'encryption', 0);
+  if (!root) return result;
+
+  // The form first, so a widget reached again from a page's /Annots is known to be a field's.
+  walkForm(context, root, result, mark, generic);
+  walkCatalog(context, root, result, mark, generic);
+  return result;
+}
+
+/** Gives an object a role; false when it already had that role or the object limit is reached, so a walk stops there. */
+function roleMarker(result: ObjectRoles): Mark {
   let marked = 0;
-  const mark = (ref: PDFRef, role: ObjectRole): boolean => {
+  return (ref, role) => {
     const key = refText(ref);
     const set = result.roles.get(key);
     if (set?.has(role)) return false;
@@ -139,9 +159,11 @@ export function objectRoles(state: RevisionState): ObjectRoles {
     else result.roles.set(key, new Set([role]));
     return true;
   };
+}
 
-  /** Everything reachable from `object` gets `role`, except objects a typed walk owns (pages, fields, annotations, signatures). */
-  const generic = (object: PDFObject | undefined, role: ObjectRole, depth: number, enter: Kind[] = ['other'], owner?: string): void => {
+/** Everything reachable from `object` gets `role`, except objects a typed walk owns (pages, fields, annotations, signatures). */
+function genericWalk(context: PDFContext, result: ObjectRoles, mark: Mark): Generic {
+  const generic: Generic = (object, role, depth, enter = ['other'], owner) => {
     if (object === undefined || depth > DEPTH_LIMIT) return;
     if (object instanceof PDFRef) {
       const target = context.lookup(object);
@@ -160,34 +182,30 @@ export function objectRoles(state: RevisionState): ObjectRoles {
     if (!dict) return;
     for (const [key, value] of dict.entries()) if (!backLinks.has(key.decodeText())) generic(value, role, depth + 1, ['other'], owner);
   };
+  return generic;
+}
 
-  const root = state.root;
-  const rootRef = context.trailerInfo.Root;
-  if (rootRef instanceof PDFRef) mark(rootRef, 'catalog');
-  const info = context.trailerInfo.Info;
-  if (info instanceof PDFRef) generic(info, 'info', 0);
-  const encrypt = context.trailerInfo.Encrypt;
-  if (encrypt instanceof PDFRef) generic(encrypt, 'encryption', 0);
-  if (!root) return result;
-
-  // The form first, so a widget reached again from a page's /Annots is known to be a field's.
+/** The catalog's /AcroForm: its fields walked as fields, its /DR as form resources, the rest as the form dictionary. */
+function walkForm(context: PDFContext, root: PDFDict, result: ObjectRoles, mark: Mark, generic: Generic): void {
   const acroForm = root.get(PDFName.of('AcroForm'));
   markDirect(acroForm, 'acroform', mark);
   const form = asDict(context.lookup(acroForm));
-  if (form) {
-    for (const [key, value] of form.entries()) {
-      const name = key.decodeText();
-      if (name === 'Fields') {
-        markDirect(value, 'acroform', mark);
-        walkFields(context, asArray(context.lookup(value))?.asArray() ?? [], '', null, 0, result, mark, generic);
-      } else if (name === 'DR') {
-        generic(value, 'form_resources', 0);
-      } else {
-        generic(value, 'acroform', 0);
-      }
+  if (!form) return;
+  for (const [key, value] of form.entries()) {
+    const name = key.decodeText();
+    if (name === 'Fields') {
+      markDirect(value, 'acroform', mark);
+      walkFields(context, asArray(context.lookup(value))?.asArray() ?? [], '', null, 0, result, mark, generic);
+    } else if (name === 'DR') {
+      generic(value, 'form_resources', 0);
+    } else {
+      generic(value, 'acroform', 0);
     }
   }
+}
 
+/** Every catalog entry but /AcroForm, each by the role its key gives (pages and the structure tree by their own walks). */
+function walkCatalog(context: PDFContext, root: PDFDict, result: ObjectRoles, mark: Mark, generic: Generic): void {
   for (const [key, value] of root.entries()) {
     const name = key.decodeText();
     if (name === 'Pages') walkPages(context, value, 0, result, mark, generic, new Set());
@@ -205,7 +223,6 @@ export function objectRoles(state: RevisionState): ObjectRoles {
     else if (name === 'StructTreeRoot') walkStructure(context, value, result, mark, generic);
     else generic(value, 'catalog_entry', 0);
   }
-  return result;
 }
 
 type Mark = (ref: PDFRef, role: ObjectRole) => boolean;
