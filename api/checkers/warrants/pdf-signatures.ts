@@ -49,6 +49,15 @@ const levelWords: Record<ModificationLevel, string> = {
  * `snapshotAt(i)` gives revision i's objects with their roles, or null when that revision was not read.
  */
 export function analyseSignatures(bytes: Uint8Array, text: string, layout: PdfLayout, final: RevisionState, snapshotAt: (revision: number) => Snapshot | null, revisionsRead: number): SignatureAnalysis[] {
+  const found = readSignatures(bytes, text, layout, final, snapshotAt, revisionsRead);
+  const certifications = found.filter((signature) => signature.permissions.docMdp !== null && signature.coverage.kind !== 'invalid');
+  const cache = new Map<string, RevisionDifference>();
+  for (const signature of found) judgeSignature(signature, certifications, layout, snapshotAt, revisionsRead, cache);
+  return found;
+}
+
+/** Every signature dictionary of the final state with its byte-range coverage, field and permissions, not yet judged, in signing order. */
+function readSignatures(bytes: Uint8Array, text: string, layout: PdfLayout, final: RevisionState, snapshotAt: (revision: number) => Snapshot | null, revisionsRead: number): SignatureAnalysis[] {
   const { context } = final;
   const signatures = context.enumerateIndirectObjects().filter(([, object]) => object instanceof PDFDict && object.has(PDFName.of('ByteRange')));
   if (signatures.length === 0) return [];
@@ -83,58 +92,75 @@ export function analyseSignatures(bytes: Uint8Array, text: string, layout: PdfLa
     });
   }
   found.sort((a, b) => signedEnd(a) - signedEnd(b));
-  const certifications = found.filter((signature) => signature.permissions.docMdp !== null && signature.coverage.kind !== 'invalid');
-  const cache = new Map<string, RevisionDifference>();
-  for (const signature of found) {
-    if (signature.coverage.kind === 'invalid') continue;
-    const signedRevision = signature.coverage.revision;
-    const limits = [
-      ...certifications.filter((certification) => certification.coverage.kind !== 'invalid' && certification.coverage.revision <= signedRevision).map((certification) => certification.permissions.docMdp!),
-      ...(signature.permissions.lock?.permission ? [signature.permissions.lock.permission] : []),
-    ];
-    signature.allowed = limits.length > 0 ? permissionLevel[Math.min(...limits)]! : 'ANNOTATIONS';
-    if (signature.coverage.kind === 'whole_file') {
-      signature.level = 'NONE';
-      signature.permitted = true;
-      continue;
-    }
-    const base = snapshotAt(signedRevision);
-    const missing: number[] = [];
-    let level: ModificationLevel = 'NONE';
-    for (let revision = signedRevision + 1; revision < layout.revisions.length; revision++) {
-      const previous = revision < revisionsRead ? snapshotAt(revision - 1) : null;
-      const later = revision < revisionsRead ? snapshotAt(revision) : null;
-      if (!base || !previous || !later) {
-        missing.push(revision);
-        continue;
-      }
-      const cacheKey = `${signedRevision}:${revision}`;
-      const difference = cache.get(cacheKey) ?? compareWithSigned(base, previous, later, revision);
-      cache.set(cacheKey, difference);
-      signature.differences.push(difference);
-      level = maxLevel(level, difference.level);
-      const lock = signature.permissions.lock;
-      if (lock) {
-        for (const name of difference.changedFields) {
-          if (!isLocked(lock, name) || signature.lockViolations.some((violation) => violation.field === name)) continue;
-          const entry = later.roles.fields.get(name) ?? base.roles.fields.get(name);
-          signature.lockViolations.push({ object: entry ? refText(entry.ref) : '?', change: 'changed', what: 'field', level: 'OTHER', reason: `form field "${name}" changed although this signature's field lock (FieldMDP /${lock.action}) forbids it`, field: name });
-        }
-      }
-    }
-    if (layout.revisions.length - 1 === signedRevision && signature.appendedBytes > 0) {
-      signature.shortfall = `the ${signature.appendedBytes} bytes after the signed revision are not a saved revision`;
-      continue;
-    }
-    if (missing.length > 0) {
-      signature.shortfall = `revision(s) ${missing.join(', ')} could not be compared with the signed revision`;
-      continue;
-    }
-    if (signature.lockViolations.length > 0) level = 'OTHER';
-    signature.level = level;
-    signature.permitted = levelRank(level) <= levelRank(signature.allowed) && signature.lockViolations.length === 0;
-  }
   return found;
+}
+
+/** Sets what one signature allows and, for each revision after the one it signs, how far the changes go and whether they are permitted. */
+function judgeSignature(signature: SignatureAnalysis, certifications: SignatureAnalysis[], layout: PdfLayout, snapshotAt: (revision: number) => Snapshot | null, revisionsRead: number, cache: Map<string, RevisionDifference>): void {
+  if (signature.coverage.kind === 'invalid') return;
+  const signedRevision = signature.coverage.revision;
+  signature.allowed = allowedLevel(signature, certifications, signedRevision);
+  if (signature.coverage.kind === 'whole_file') {
+    signature.level = 'NONE';
+    signature.permitted = true;
+    return;
+  }
+  const { level, missing } = compareAfterSigning(signature, signedRevision, layout, snapshotAt, revisionsRead, cache);
+  if (layout.revisions.length - 1 === signedRevision && signature.appendedBytes > 0) {
+    signature.shortfall = `the ${signature.appendedBytes} bytes after the signed revision are not a saved revision`;
+    return;
+  }
+  if (missing.length > 0) {
+    signature.shortfall = `revision(s) ${missing.join(', ')} could not be compared with the signed revision`;
+    return;
+  }
+  signature.level = signature.lockViolations.length > 0 ? 'OTHER' : level;
+  signature.permitted = levelRank(signature.level) <= levelRank(signature.allowed) && signature.lockViolations.length === 0;
+}
+
+/** The strictest of the certifications made at or before the signed revision and the signature's own field lock. */
+function allowedLevel(signature: SignatureAnalysis, certifications: SignatureAnalysis[], signedRevision: number): ModificationLevel {
+  const limits = [
+    ...certifications.filter((certification) => certification.coverage.kind !== 'invalid' && certification.coverage.revision <= signedRevision).map((certification) => certification.permissions.docMdp!),
+    ...(signature.permissions.lock?.permission ? [signature.permissions.lock.permission] : []),
+  ];
+  return limits.length > 0 ? permissionLevel[Math.min(...limits)]! : 'ANNOTATIONS';
+}
+
+/**
+ * Each later revision compared with the signed one (the differences and field-lock violations are kept on the
+ * signature); returns the highest level reached and the revisions that could not be compared.
+ */
+function compareAfterSigning(signature: SignatureAnalysis, signedRevision: number, layout: PdfLayout, snapshotAt: (revision: number) => Snapshot | null, revisionsRead: number, cache: Map<string, RevisionDifference>): { level: ModificationLevel; missing: number[] } {
+  const base = snapshotAt(signedRevision);
+  const missing: number[] = [];
+  let level: ModificationLevel = 'NONE';
+  for (let revision = signedRevision + 1; revision < layout.revisions.length; revision++) {
+    const previous = revision < revisionsRead ? snapshotAt(revision - 1) : null;
+    const later = revision < revisionsRead ? snapshotAt(revision) : null;
+    if (!base || !previous || !later) {
+      missing.push(revision);
+      continue;
+    }
+    const cacheKey = `${signedRevision}:${revision}`;
+    const difference = cache.get(cacheKey) ?? compareWithSigned(base, previous, later, revision);
+    cache.set(cacheKey, difference);
+    signature.differences.push(difference);
+    level = maxLevel(level, difference.level);
+    recordLockViolations(signature, difference, base, later);
+  }
+  return { level, missing };
+}
+
+/** Fields changed in one update that the signature's FieldMDP lock covers, each recorded once. */
+function recordLockViolations(signature: SignatureAnalysis, difference: RevisionDifference, base: Snapshot, later: Snapshot): void {
+  const lock = signature.permissions.lock;
+  if (!lock) return;
+  for (const name of difference.changedFields) {
+    if (!isLocked(lock, name) || signature.lockViolations.some((violation) => violation.field === name)) continue;
+    const entry = later.roles.fields.get(name) ?? base.roles.fields.get(name);
+    signature.lockViolations.push({ object: entry ? refText(entry.ref) : '?', change: 'changed', what: 'field', level: 'OTHER', reason: `form field "${name}" changed although this signature's field lock (FieldMDP /${lock.action}) forbids it`, field: name });
+  }
 }
 
 function signedEnd(signature: SignatureAnalysis): number {
