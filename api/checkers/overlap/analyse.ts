@@ -1,12 +1,12 @@
-import type { ProviderFailureReason } from '../../providers/http.ts';
-import type { PageFetch } from '../../providers/page-fetch.ts';
+import type { ProviderFailureReason, ProviderResult } from '../../providers/http.ts';
+import type { PageAnswer, PageFetch } from '../../providers/page-fetch.ts';
 import type { WebSearch } from '../../providers/web-search.ts';
 import { applicability } from './applicability.ts';
 import { confirmedMatches } from './confirm.ts';
 import { planQueries } from './queries.ts';
 import type { OverlapOutcome, OverlapResult } from './result.ts';
 import { overlapFigures, type SourcedMatch } from './summary.ts';
-import { fingerprintText, GUARANTEED_MATCH_WORDS } from './winnow.ts';
+import { fingerprintText, GUARANTEED_MATCH_WORDS, type FingerprintedText } from './winnow.ts';
 
 /**
  * The judging step of the source-overlap check (DESIGN §10): the document's text (read in a pool thread)
@@ -77,10 +77,13 @@ function notAssessed(outcome: Exclude<OverlapOutcome, 'assessed'>, headline: str
   };
 }
 
+type Coverage = OverlapResult['coverage'];
+type Candidate = { hits: number; order: number; title: string };
+
 export async function judgeOverlap(text: string, services: OverlapServices, options: OverlapOptions, context: OverlapContext): Promise<OverlapResult> {
   const provider = services.webSearch.provider;
   const document = fingerprintText(text);
-  const coverage: OverlapResult['coverage'] = {
+  const coverage: Coverage = {
     words: document.tokens.length,
     search_provider: provider,
     queries_sent: 0,
@@ -99,13 +102,31 @@ export async function judgeOverlap(text: string, services: OverlapServices, opti
   }
   context.progress('searching the web');
   coverage.queries_sent = queries.length;
-  const answers = await Promise.all(queries.map((query) => services.webSearch.search(query.query, { count: RESULTS_PER_QUERY })));
-  // Candidate pages, by how many queries found each, then by first appearance.
-  const candidates = new Map<string, { hits: number; order: number; title: string }>();
   const excluded = options.excludedHost === null ? null : siteOf(options.excludedHost);
+  const candidates = await searchCandidates(queries.map((query) => query.query), services.webSearch, excluded, coverage);
+  if (coverage.queries_answered === 0) {
+    return notAssessed('search_unavailable', `The web could not be searched, so overlap was not assessed: ${coverage.search_failures[0]!.detail}`, coverage);
+  }
+
+  // The pages found by the most queries first, then by first appearance.
+  const chosen = [...candidates].sort(([, a], [, b]) => b.hits - a.hits || a.order - b.order).slice(0, MAX_PAGES);
+  context.progress('reading candidate pages');
+  const pages = await Promise.all(chosen.map(([url]) => services.pages.read(url)));
+  context.progress('comparing');
+  const { matches, titles } = comparePages(document, chosen, pages, excluded, coverage);
+  if (coverage.pages_compared === 0 && chosen.length > 0) {
+    return notAssessed('sources_unreachable', `None of the ${chosen.length} pages the search returned could be read, so overlap was not assessed.`, coverage);
+  }
+  return assessed(document, matches, titles, coverage, chosen.length, queries.length);
+}
+
+/** Candidate pages by URL with how many queries found each and in what order they first came; failed searches go to `coverage`. */
+async function searchCandidates(queries: string[], webSearch: WebSearch, excluded: string | null, coverage: Coverage): Promise<Map<string, Candidate>> {
+  const answers = await Promise.all(queries.map((query) => webSearch.search(query, { count: RESULTS_PER_QUERY })));
+  const candidates = new Map<string, Candidate>();
   answers.forEach((answer, index) => {
     if (!answer.ok) {
-      coverage.search_failures.push({ query: queries[index]!.query, ...unanswered(answer.reason, answer.detail) });
+      coverage.search_failures.push({ query: queries[index]!, ...unanswered(answer.reason, answer.detail) });
       return;
     }
     coverage.queries_answered++;
@@ -122,14 +143,11 @@ export async function judgeOverlap(text: string, services: OverlapServices, opti
       else candidates.set(hit.url, { hits: 1, order: candidates.size, title: hit.title });
     }
   });
-  if (coverage.queries_answered === 0) {
-    return notAssessed('search_unavailable', `The web could not be searched, so overlap was not assessed: ${coverage.search_failures[0]!.detail}`, coverage);
-  }
+  return candidates;
+}
 
-  const chosen = [...candidates].sort(([, a], [, b]) => b.hits - a.hits || a.order - b.order).slice(0, MAX_PAGES);
-  context.progress('reading candidate pages');
-  const pages = await Promise.all(chosen.map(([url]) => services.pages.read(url)));
-  context.progress('comparing');
+/** The passages each readable page holds word for word, and the pages' titles; pages not compared go to `coverage` with why. */
+function comparePages(document: FingerprintedText, chosen: [string, Candidate][], pages: ProviderResult<PageAnswer>[], excluded: string | null, coverage: Coverage): { matches: SourcedMatch[]; titles: Map<string, string | null> } {
   const matches: SourcedMatch[] = [];
   const titles = new Map<string, string | null>();
   pages.forEach((page, index) => {
@@ -156,13 +174,14 @@ export async function judgeOverlap(text: string, services: OverlapServices, opti
     titles.set(url, answer.title ?? candidate.title);
     for (const match of confirmedMatches(document, fingerprintText(answer.text))) matches.push({ ...match, source_url: url });
   });
+  return { matches, titles };
+}
 
-  if (coverage.pages_compared === 0 && chosen.length > 0) {
-    return notAssessed('sources_unreachable', `None of the ${chosen.length} pages the search returned could be read, so overlap was not assessed.`, coverage);
-  }
+/** The assessed reply: matches in document order, the overlap figures, and what the search covered. */
+function assessed(document: FingerprintedText, matches: SourcedMatch[], titles: Map<string, string | null>, coverage: Coverage, pagesChosen: number, queries: number): OverlapResult {
   matches.sort((a, b) => a.passage_span.start_char - b.passage_span.start_char || b.tokens_matched - a.tokens_matched || a.source_url.localeCompare(b.source_url));
   const figures = overlapFigures(matches, document.tokens.map((token) => token.start), titles, coverage.pages_compared);
-  const partial = coverage.search_failures.length > 0 ? ` ${coverage.search_failures.length} of ${queries.length} searches got no answer, so part of the document was not searched for.` : '';
+  const partial = coverage.search_failures.length > 0 ? ` ${coverage.search_failures.length} of ${queries} searches got no answer, so part of the document was not searched for.` : '';
   return {
     outcome: 'assessed',
     overlap_band: figures.overlap_band,
@@ -172,8 +191,8 @@ export async function judgeOverlap(text: string, services: OverlapServices, opti
     paraphrase_checked: false,
     note: PARAPHRASE_NOTE,
     top_sources: figures.top_sources,
-    headline: chosen.length === 0 ? `The search found no page holding any of the ${queries.length} passages searched for; no overlap was found.` : figures.headline,
+    headline: pagesChosen === 0 ? `The search found no page holding any of the ${queries} passages searched for; no overlap was found.` : figures.headline,
     coverage,
-    limitations: limitations(provider, queries.length) + partial,
+    limitations: limitations(coverage.search_provider, queries) + partial,
   };
 }
