@@ -60,7 +60,7 @@ const contactRoute = createRoute({
 /**
  * POST /v1/contact. Submissions that look automated (the honeypot filled, or sent faster than a person
  * types) get the same reply as kept ones, so a bot learns nothing. Mount it after `caller()`.
- * (POST /v1/feedback is `routes/feedback.ts`.)
+ * (POST /v1/feedback is `api/checkers/references/routes.ts`.)
  *
  * @example
  * app.use('*', caller({ state }));
