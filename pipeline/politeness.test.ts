@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { retryAfterMs } from './crawl.ts';
+import { retryAfterMs } from './crawl/http.ts';
 import { HostGate } from '../lib/host-gate.ts';
 
 test('backoff doubles per attempt, honours a longer Retry-After, and is capped at a minute', () => {

@@ -1,5 +1,5 @@
 import { createLogUpdate } from 'log-update';
-import type { CrawlProgress } from './crawl.ts';
+import type { CrawlProgress } from './crawl/result.ts';
 
 export interface ProgressReporter {
   stage(name: string): void;
