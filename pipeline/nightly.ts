@@ -49,20 +49,23 @@ export interface NightlyOptions {
 export interface NightlyResult {
   /** Watch emails sent after publishing; null when turned off or when the step failed (it never fails the run). */
   digests: DigestSummary | null;
+  /**
+   * The release's manifest as written, with the publish stage's time added: that is known only once the
+   * release is out, and a published release's manifest is never rewritten.
+   */
   manifest: Manifest;
   releaseDir: string;
   /** The static site's build: a failed build still publishes the release (see pipeline/site-build.ts). */
   site: SiteOutcome;
 }
 
-/** One nightly run: crawl → load → model → export → publish. Throws only when no release could be produced. */
+/** One nightly run: crawl → load → model → export → index → site → publish. Throws only when no release could be produced. */
 export async function runNightly(options: NightlyOptions): Promise<NightlyResult> {
   const startedAt = new Date();
   const progress = options.progress ?? progressReporter();
   const releases = releasesDir(options.dataDir);
   await mkdir(releases, { recursive: true });
   const releaseLock = await acquireRunLock(releases);
-  let fixtureServer: FixtureServer | null = null;
   const releaseId = newReleaseId(startedAt);
   const workDir = join(releases, `.work-${releaseId}`);
   let published = false;
@@ -71,10 +74,45 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     const registry = options.registry ?? (await loadRegistry());
     const selected = selectSources(registry, options.sourceIds);
     const previous = await readCurrentRelease(options.dataDir);
-    const remembered = previous ? await rememberedBySource(previous) : { lastSuccess: new Map<string, Date>(), validators: new Map<string, HttpValidator[]>() };
     const clock = await runClock(options, selected);
-    const timings: Record<string, number> = {};
-    const time = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+    const stages = stageTimer(progress);
+    await mkdir(join(workDir, 'staging'), { recursive: true });
+    const results = await crawlStage(selected, { options, previous, now: clock.now, workDir, progress, stages });
+    const built = await buildStore(registry, results, { previous, now: clock.now, releaseId, workDir, stages });
+    await stages.time('index', () => writeServingIndex(workDir));
+    const site = await stages.time('site', () => publishSite(workDir));
+    const manifest = Manifest.parse({
+      release_id: releaseId,
+      computed_at: clock.now.toISOString(),
+      clock: { now: clock.now.toISOString(), pinned: clock.pinned, basis: clock.basis },
+      started_at: startedAt.toISOString(),
+      finished_at: built.finishedAt.toISOString(),
+      schema_version: SCHEMA_VERSION,
+      mode: options.fixtures ? 'fixtures' : 'live',
+      sources: built.summaries.sources.filter((s) => results.has(s.id)).map((s) => ({ ...s, records: results.get(s.id)!.recordCount, warnings: results.get(s.id)!.warnings })),
+      counts: built.summaries.counts,
+      stage_timings_ms: { ...stages.timings },
+      browser: browserUsed(results),
+      data_quality: built.dataQuality,
+    });
+    const releaseDir = join(releases, releaseId);
+    await stages.time('publish', () => publishRelease(options.dataDir, workDir, releaseDir, manifest));
+    published = true;
+    const digests = await emailDigests(options, progress, join(releaseDir, 'store.duckdb'), clock.now);
+    progress.done();
+    return { manifest: { ...manifest, stage_timings_ms: { ...manifest.stage_timings_ms, publish: stages.timings.publish! } }, releaseDir, site, digests };
+  } finally {
+    if (!published) await rm(workDir, { recursive: true, force: true });
+    await releaseLock();
+  }
+}
+
+/** Runs each stage under its name on the progress display and keeps how long it took. */
+function stageTimer(progress: ProgressReporter) {
+  const timings: Record<string, number> = {};
+  return {
+    timings,
+    async time<T>(stage: string, work: () => Promise<T>): Promise<T> {
       progress.stage(stage);
       const started = performance.now();
       try {
@@ -82,100 +120,84 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       } finally {
         timings[stage] = Math.round(performance.now() - started);
       }
-    };
+    },
+  };
+}
+type StageTimer = ReturnType<typeof stageTimer>;
 
-    if (options.fixtures) {
-      fixtureServer = new FixtureServer({ root: options.fixturesRoot, faults: options.faults, night: options.night });
-      await fixtureServer.start();
-    }
-    await mkdir(join(workDir, 'staging'), { recursive: true });
-
-    const results = await time('crawl', () =>
+/** Crawls the selected sources, from the fixture server in fixture mode, staging their records under the work folder. */
+async function crawlStage(
+  selected: SourceDefinition[],
+  run: { options: NightlyOptions; previous: CurrentRelease | null; now: Date; workDir: string; progress: ProgressReporter; stages: StageTimer },
+): Promise<Map<string, SourceCrawlResult>> {
+  const { options, previous, workDir } = run;
+  const remembered = previous ? await rememberedBySource(previous) : { lastSuccess: new Map<string, Date>(), validators: new Map<string, HttpValidator[]>() };
+  const fixtureServer = options.fixtures ? new FixtureServer({ root: options.fixturesRoot, faults: options.faults, night: options.night }) : null;
+  await fixtureServer?.start();
+  try {
+    return await run.stages.time('crawl', () =>
       crawlAll(selected, {
         baseFor: (source) => (fixtureServer ? fixtureServer.baseFor(source.id) : new URL(source.origin).origin),
-        now: clock.now,
+        now: run.now,
         lastSuccess: remembered.lastSuccess,
         validators: remembered.validators,
         gate: new HostGate({ scale: options.fixtures ? 0 : 1 }),
         politeness: options.politeness,
         offline: options.fixtures,
         concurrency: options.concurrency ?? 4,
-        progress,
+        progress: run.progress,
         workDir,
       }),
     );
-    await fixtureServer?.stop();
-    fixtureServer = null;
-
-    const storePath = join(workDir, 'store.duckdb');
-    const store = await openStore(storePath);
-    let manifest: Manifest;
-    try {
-      const sourceRuns = registry.map((source) => sourceRun(source, results.get(source.id)));
-      await time('load', async () => {
-        await prepareWorkingTables(store, { runAt: clock.now, releaseId, previousRunAt: previous ? new Date(previous.manifest.computed_at) : null }, sourceRuns);
-        await loadStaging(store, join(workDir, 'staging'));
-        if (previous) await loadPrevious(store, previous.storePath);
-      });
-      const dataQuality = await time('model', async () => {
-        await runModels(store);
-        await dropWorkingTables(store);
-        return dataQualityFindings(store);
-      });
-      const summaries = await time('export', async () => {
-        await exportParquet(store, join(workDir, 'parquet'));
-        await publishDictionary(store, workDir);
-        return writeSiteJson(store, join(workDir, 'site-json'), { computedAt: clock.now.toISOString(), now: clock.now });
-      });
-      manifest = Manifest.parse({
-        release_id: releaseId,
-        computed_at: clock.now.toISOString(),
-        clock: { now: clock.now.toISOString(), pinned: clock.pinned, basis: clock.basis },
-        started_at: startedAt.toISOString(),
-        finished_at: new Date().toISOString(),
-        schema_version: SCHEMA_VERSION,
-        mode: options.fixtures ? 'fixtures' : 'live',
-        sources: summaries.sources.filter((s) => results.has(s.id)).map((s) => ({ ...s, records: results.get(s.id)!.recordCount, warnings: results.get(s.id)!.warnings })),
-        counts: summaries.counts,
-        stage_timings_ms: timings,
-        browser: browserUsed(results),
-        data_quality: dataQuality,
-      });
-      await store.exec('CHECKPOINT');
-    } finally {
-      store.close();
-    }
-    await rm(join(workDir, 'staging'), { recursive: true, force: true });
-
-    progress.stage('index');
-    const indexStarted = performance.now();
-    await writeServingIndex(workDir);
-    manifest.stage_timings_ms.index = Math.round(performance.now() - indexStarted);
-
-    progress.stage('site');
-    const siteStarted = performance.now();
-    const site = await publishSite(workDir);
-    manifest.stage_timings_ms.site = Math.round(performance.now() - siteStarted);
-
-    progress.stage('publish');
-    const publishStarted = performance.now();
-    const releaseDir = join(releases, releaseId);
-    manifest.stage_timings_ms.publish = 0;
-    await writeFile(join(workDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    await rename(workDir, releaseDir);
-    await pointCurrentAt(options.dataDir, manifest, new Date());
-    published = true;
-    await pruneReleases(options.dataDir, releaseId);
-    manifest.stage_timings_ms.publish = Math.round(performance.now() - publishStarted);
-    await writeFile(join(releaseDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    const digests = await emailDigests(options, progress, join(releaseDir, 'store.duckdb'), clock.now);
-    progress.done();
-    return { manifest, releaseDir, site, digests };
   } finally {
     await fixtureServer?.stop();
-    if (!published) await rm(workDir, { recursive: true, force: true });
-    await releaseLock();
   }
+}
+
+/** Load, model and export: the release's store, Parquet, dictionary and site JSON, built in the work folder. */
+async function buildStore(
+  registry: SourceDefinition[],
+  results: Map<string, SourceCrawlResult>,
+  run: { previous: CurrentRelease | null; now: Date; releaseId: string; workDir: string; stages: StageTimer },
+) {
+  const { previous, now, workDir, stages } = run;
+  const store = await openStore(join(workDir, 'store.duckdb'));
+  try {
+    const sourceRuns = registry.map((source) => sourceRun(source, results.get(source.id)));
+    await stages.time('load', async () => {
+      await prepareWorkingTables(store, { runAt: now, releaseId: run.releaseId, previousRunAt: previous ? new Date(previous.manifest.computed_at) : null }, sourceRuns);
+      await loadStaging(store, join(workDir, 'staging'));
+      if (previous) await loadPrevious(store, previous.storePath);
+    });
+    const dataQuality = await stages.time('model', async () => {
+      await runModels(store);
+      await dropWorkingTables(store);
+      return dataQualityFindings(store);
+    });
+    const summaries = await stages.time('export', async () => {
+      await exportParquet(store, join(workDir, 'parquet'));
+      await publishDictionary(store, workDir);
+      return writeSiteJson(store, join(workDir, 'site-json'), { computedAt: now.toISOString(), now });
+    });
+    // finished_at marks the end of the export; the stages after it are timed in stage_timings_ms.
+    const finishedAt = new Date();
+    await store.exec('CHECKPOINT');
+    return { dataQuality, summaries, finishedAt };
+  } finally {
+    store.close();
+    await rm(join(workDir, 'staging'), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes the manifest, the release's last file, then moves the finished folder into place and points
+ * current.json at it: the manifest is written once, and a release is complete before anyone can see it.
+ */
+async function publishRelease(dataDir: string, workDir: string, releaseDir: string, manifest: Manifest): Promise<void> {
+  await writeFile(join(workDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await rename(workDir, releaseDir);
+  await pointCurrentAt(dataDir, manifest, new Date());
+  await pruneReleases(dataDir, manifest.release_id);
 }
 
 /** Watch emails for the release just published. The release is out whatever happens here, so a failure is logged, never thrown. */
