@@ -26,6 +26,8 @@ const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 // The keyed load of (i): 200 clients for a minute, the load under which concurrent misses once took the API past 500 MB.
 const KEYED_LOAD_SECONDS = Number(process.env.BENCH_KEYED_SECONDS ?? 60);
 const KEYED_CONNECTIONS = 200;
+// BENCH_MIXED_ROUNDS repeats (o) and (p): memory that levels off over rounds is a bounded cache filling, memory that keeps growing is a leak.
+const MIXED_ROUNDS = Number(process.env.BENCH_MIXED_ROUNDS ?? 1);
 const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
 // BENCH_ONLY=checkers runs the document checkers' rows (j) to (m) alone: no data is generated or served.
 // BENCH_ONLY=api runs the API's rows (b), (c) and (f) to (i) alone (with BENCH_REUSE=1, on the release an earlier
@@ -215,18 +217,24 @@ async function apiRows(dataDir: string, releaseDir: string): Promise<void> {
 
     // (o) Mixed load: 200 connections, 50 keys, reads, MCP tool calls and cached checker calls; (p) the same while
     // a new release is published under it. Only 2xx and 429 may answer; memory should end where it started.
-    const mixedRow = (label: string, figures: Awaited<ReturnType<typeof benchMixedLoad>>) => {
+    const mixedRow = (tag: string, description: string, figures: Awaited<ReturnType<typeof benchMixedLoad>>) => {
       const other = Object.entries(figures.byStatus).filter(([status]) => !status.startsWith('2') && status !== '429');
-      row(label, `${Math.round(figures.requestsPerSecond)} req/s`,
+      row(`${tag} ${description}`, `${Math.round(figures.requestsPerSecond)} req/s`,
         `${Object.entries(figures.byStatus).map(([status, count]) => `${count} × ${status}`).join(', ')}; p99 ${figures.p99Ms} ms; goal only 2xx/429 ${other.length === 0 ? 'met' : 'MISSED'}`);
       const growth = figures.endBytes - figures.startBytes;
-      row(`${label.split(' ')[0]} API memory start → peak → end`, `${(figures.startBytes / 2 ** 20).toFixed(0)} → ${(figures.peakBytes / 2 ** 20).toFixed(0)} → ${(figures.endBytes / 2 ** 20).toFixed(0)} MB`,
+      row(`${tag} API memory start → peak → end`, `${(figures.startBytes / 2 ** 20).toFixed(0)} → ${(figures.peakBytes / 2 ** 20).toFixed(0)} → ${(figures.endBytes / 2 ** 20).toFixed(0)} MB`,
         `goal flat (end within 10% of start) ${growth <= figures.startBytes * 0.1 ? 'met' : 'MISSED'}`);
     };
-    mixedRow(`(o) mixed load, 200 connections, 50 keys, ${KEYED_LOAD_SECONDS} s`, await benchMixedLoad(api.origin, api.child.pid!, loadKeys, tenderKeys, KEYED_LOAD_SECONDS));
-    mixedRow(`(p) the same during a release swap`, await benchMixedLoad(api.origin, api.child.pid!, loadKeys, tenderKeys, KEYED_LOAD_SECONDS, () => publishCopy(dataDir, releaseDir, 'bench-swapped')));
+    const round = (n: number) => (MIXED_ROUNDS > 1 ? ` round ${n + 1}` : '');
+    for (let n = 0; n < MIXED_ROUNDS; n++) {
+      mixedRow(`(o)${round(n)}`, `mixed load, 200 connections, 50 keys, ${KEYED_LOAD_SECONDS} s`, await benchMixedLoad(api.origin, api.child.pid!, loadKeys, tenderKeys, KEYED_LOAD_SECONDS));
+    }
+    const swapped = Array.from({ length: MIXED_ROUNDS }, (_, n) => `bench-swapped-${n + 1}`);
+    for (const [n, releaseId] of swapped.entries()) {
+      mixedRow(`(p)${round(n)}`, 'the same during a release swap', await benchMixedLoad(api.origin, api.child.pid!, loadKeys, tenderKeys, KEYED_LOAD_SECONDS, () => publishCopy(dataDir, releaseDir, releaseId)));
+    }
     await pointCurrentAt(dataDir, Manifest.parse(JSON.parse(await readFile(join(releaseDir, 'manifest.json'), 'utf8'))), new Date());
-    await rm(join(releasesDir(dataDir), 'bench-swapped'), { recursive: true, force: true });
+    for (const releaseId of swapped) await rm(join(releasesDir(dataDir), releaseId), { recursive: true, force: true });
   } finally {
     await stopChild(api.child);
   }
