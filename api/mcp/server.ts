@@ -141,8 +141,8 @@ const connectorEndpoint = mcpRoute(
 export function mcpRoutes(options: McpRoutesOptions): OpenAPIHono<CallerEnv> {
   const log = options.log ?? ((error: unknown) => console.error('MCP tool reply failed its output schema:', error));
   const surface = fromDocumentOnce(options.openApiDocument, (document) => publish(options.tools, document));
-  // One for every request's Server: without it each Server builds its own Ajv instance with every format
-  // (a quarter of an MCP request's CPU, and garbage that 200 concurrent clients kept resident).
+  // Shared by every request's Server: without it each builds an Ajv instance with every format of its own, half
+  // of what the MCP layer costs a POST (tools/list in process: 0.4 ms of CPU, 0.2 ms with this one).
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   async function serve(c: Context<CallerEnv>): Promise<Response> {
