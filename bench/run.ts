@@ -30,7 +30,7 @@ const KEYED_CONNECTIONS = 200;
 const MIXED_ROUNDS = Number(process.env.BENCH_MIXED_ROUNDS ?? 1);
 const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
 // BENCH_ONLY=checkers runs the document checkers' rows (j) to (m) alone: no data is generated or served.
-// BENCH_ONLY=api runs the API's rows (b), (c) and (f) to (i) alone (with BENCH_REUSE=1, on the release an earlier
+// BENCH_ONLY=api runs the API's rows (b), (c), (f) to (i), (o) and (p) alone (with BENCH_REUSE=1, on the release an earlier
 // run left): for repeating the load and memory rows without the site build and the checkers.
 // BENCH_ONLY=site runs the site build's rows (d) alone (with BENCH_REUSE=1, on the release an earlier run left).
 if (process.env.BENCH_ONLY !== undefined && !['checkers', 'api', 'site'].includes(process.env.BENCH_ONLY)) throw new Error(`bench: BENCH_ONLY may be checkers, api or site, got ${process.env.BENCH_ONLY}`);
