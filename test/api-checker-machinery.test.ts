@@ -93,13 +93,16 @@ describe('document checker machinery', () => {
 
   describe('failing analyses', () => {
     let checker: CheckerApp;
-    before(() => (checker = checkerApp({ analyses: { identity_check: 'hang' }, pool: { timeoutMs: 1_000 }, heartbeatMs: 200 })));
+    const timeoutMs = 1_000;
+    before(() => (checker = checkerApp({ analyses: { identity_check: 'hang' }, pool: { timeoutMs }, heartbeatMs: 200 })));
     after(() => checker.close());
 
     it('answers a hanging analysis with 422 and the reason in bounded time, uncounted, and the server goes on', async () => {
       const started = performance.now();
       const reply = await postJson(checker.app, '/v1/identity-check', oneDocument('hang'));
-      assert.ok(performance.now() - started < 5_000);
+      // The pool's time limit and the worker's replacement, not the hang: a few times the limit at most.
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed < 5 * timeoutMs, `${Math.round(elapsed)} ms against a ${timeoutMs} ms limit`);
       assert.equal(reply.status, 422);
       assert.equal(await detailOf(reply), 'The document could not be analysed: The analysis did not finish within 1 seconds, and was stopped. Nothing was counted against your allowance.');
       assert.equal(unitsUsed(checker), 0);

@@ -163,14 +163,17 @@ describe('warrants', () => {
 
 describe('warrants when the engine stops', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp({ analyses: { inspect_document: 'hang' }, pool: { timeoutMs: 1_000 } })));
+  const timeoutMs = 1_000;
+  before(() => (checker = checkerApp({ analyses: { inspect_document: 'hang' }, pool: { timeoutMs } })));
   after(() => checker.close());
 
   it('answers a hang with an error warrant saying why, uncounted, kept but not reused', async () => {
     const bytes = tinyPdf('hangs');
     const started = performance.now();
     const reply = await postJson(checker.app, '/v1/warrants', { bytes_b64: base64(bytes) });
-    assert.ok(performance.now() - started < 5_000);
+    // The pool's time limit and the worker's replacement, not the hang: a few times the limit at most.
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 5 * timeoutMs, `${Math.round(elapsed)} ms against a ${timeoutMs} ms limit`);
     assert.equal(reply.status, 200);
     assert.equal(reply.headers.get('svc-engine'), 'failed');
     const bundle = (await reply.json()) as Bundle;
