@@ -150,6 +150,7 @@ export const fieldName = named({
   closing_date: 'Closing date', published_date: 'Published', awarded_date: 'Awarded', start_date: 'Starts', end_date: 'Ends', contract_id: 'Contract number',
   tender_count: 'Tenders', plan_count: 'Plans', last_run_at: 'Last run', last_success_at: 'Last good run', id: 'Source id', tag: 'Tag',
   median_response_days: 'Median days to respond', value_count: 'Contracts with a value', window_from: 'Contracts counted from',
+  share: 'Share of contracts naming a supplier',
 });
 
 /** A value with no display name of its own, as words: "likely_ai" → "Likely ai". Never shown where a name is known. */

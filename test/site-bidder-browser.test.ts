@@ -1,7 +1,7 @@
 // A small business looking for work, in Chromium over the real server and the fixture night's release, at 390 and
 // 1280 px: from the home page to a New South Wales cleaning tender closing this month in two clicks (the search box,
 // then the tender); watch a buyer and a tender from their pages, signing in on the way and coming back to a saved
-// watch; save a search signed out and find it saved after signing in; add a tender's closing to a calendar. On every
+// watch and the buyer's largest suppliers named; save a search signed out and find it saved after signing in; add a tender's closing to a calendar. On every
 // page: no console error or refused request for a reader signed out or in, no serious axe violation, no sideways
 // scroll, every table's numbers on the screen. Screenshots of home, a tender, a buyer, search and check at both widths.
 import assert from 'node:assert/strict';
@@ -123,16 +123,23 @@ test('watch a buyer and a tender from their pages: sign in on the way, come back
     const { page, problems } = await site.openPage(width);
     const buyers = await (await fetch(`${site.server.url}/buyers/in/qld/`)).text();
     const slug = /href="\/buyers\/(au-qld-transport-and-main-roads)\/"/.exec(buyers)?.[1] ?? /href="\/buyers\/(?!in\/)([^/"]+)\/"/.exec(buyers)![1]!;
+    const detail = await twinOf<{ open_tenders: { page_key: string }[]; top_suppliers: { share: number; name?: string }[] }>(`/buyers/${slug}.json`);
+    assert.ok(detail.top_suppliers.length > 0 && detail.top_suppliers.every((supplier) => supplier.name === undefined), 'the page\'s data has the suppliers\' shares and no name');
     await page.goto(`${site.server.url}/buyers/${slug}/`);
     await checkPage(page, 'buyer', width);
+    const firstSupplier = page.locator('[data-supplier-name="0"]');
+    assert.equal(await firstSupplier.textContent(), 'Named when you are signed in');
     await page.getByRole('link', { name: 'Sign in to watch this buyer' }).click();
     await signIn(page, email);
     await page.waitForURL(`**/buyers/${slug}/**`);
     await page.locator('[data-watch-done]').filter({ hasText: /^Saved: you watch this buyer\./ }).waitFor();
     assert.equal(new URL(page.url()).search, '', 'the address no longer asks to watch');
+    // Signed in, the largest suppliers are named (from the buyer's detail, which names them for a session).
+    await page.waitForFunction(() => document.querySelector('[data-supplier-name="0"]')?.textContent !== 'Named when you are signed in');
+    assert.match((await firstSupplier.textContent())!, /\p{L}/u);
+    assert.ok(await page.getByRole('link', { name: 'Sign in to see the suppliers\' names' }).isHidden());
 
     // A tender of that buyer (or any open one), watched with one click now that the reader is signed in.
-    const detail = await twinOf<{ open_tenders: { page_key: string }[] }>(`/buyers/${slug}.json`);
     const open = detail.open_tenders[0]?.page_key ?? (await twinOf<{ results: { page_key: string }[] }>('/v1/tenders?limit=1&kind=tender')).results[0]!.page_key;
     await page.goto(`${site.server.url}/tenders/${open}/`);
     await page.getByRole('button', { name: 'Watch this tender' }).click();
