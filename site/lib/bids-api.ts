@@ -84,7 +84,25 @@ export const Bid = z.object({
 export type Bid = z.infer<typeof Bid>;
 export const BidList = z.object({ bids: z.array(Bid) });
 
-export const TenderNamed = z.object({ page_key: z.string(), title: z.string(), buyer: z.optional(z.nullable(z.string())), closing_date: z.optional(z.nullable(z.string())) });
+export const TenderNamed = z.object({
+  page_key: z.string(),
+  title: z.string(),
+  buyer: z.optional(z.nullable(z.string())),
+  jurisdiction: z.optional(z.string()),
+  closing_date: z.optional(z.nullable(z.string())),
+  value_text: z.optional(z.string()),
+});
+export type TenderNamed = z.infer<typeof TenderNamed>;
+/** GET /v1/tenders?q=: the matches a bid form offers to choose from. */
+export const TenderMatches = z.object({ total: z.number(), results: z.array(TenderNamed) });
+
+/**
+ * A tender's JSON twin: the API's reply for it (GET /v1/tenders/{key}) as the site published it beside its
+ * page. A static file, so reading it is no API call and never meets the burst guard.
+ */
+export function tenderTwinPath(pageKey: string): string {
+  return `/tenders/${encodeURIComponent(pageKey)}.json`;
+}
 
 export const BidFile = z.object({
   file_id: z.string(),

@@ -1,5 +1,6 @@
 // The bid's heading, what it answers and when it closes, its stage, and the form that moves it on (a move the
 // API refuses shows why, and where the bid stands now).
+import { stageName } from '../../../lib/glossary.ts';
 import { answered } from '../../lib/api-controls.ts';
 import { callApi } from '../../lib/account-api.ts';
 import { Bid, orgPath } from '../../lib/bids-api.ts';
@@ -21,8 +22,8 @@ export function stageSection(state: BidState): void {
     about.replaceChildren('By ', link(bid.company_name, orgPath(bid.org_id)), bid.tender_key ? ' for ' : ' for a tender outside this site');
     if (bid.tender_key) about.append(link('the tender', `/tenders/${bid.tender_key}/`));
     about.append(`${bid.buyer ? ` from ${bid.buyer}` : ''}${bid.jurisdiction ? ` in ${jurisdictionName(bid.jurisdiction)}` : ''}; ${closes}${bid.due_date ? `; your due date ${day(bid.due_date)}` : ''}.`);
-    marked('stage').textContent = bid.stage;
-    select.replaceChildren(...bid.next_stages.map((stage) => new Option(stage, stage)));
+    marked('stage').textContent = stageName(bid.stage);
+    select.replaceChildren(...bid.next_stages.map((stage) => new Option(stageName(stage), stage)));
     form.hidden = !state.view.mayWrite || bid.next_stages.length === 0;
   }
 

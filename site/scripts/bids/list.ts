@@ -1,23 +1,88 @@
-// The bids of the reader's organisations (`?org=` narrows to one), each linked to its page.
+// The bids of the reader's organisations (`?org=` narrows to one) as a board: a column for each stage (a list,
+// stage by stage, on a narrow screen), each card linking its bid's page. The bids come in one API call; each
+// card's value is read from its tender's JSON twin, a static file, a few at a time.
 import { answered } from '../../lib/api-controls.ts';
 import { callApi } from '../../lib/account-api.ts';
-import { BidList, bidPath } from '../../lib/bids-api.ts';
+import { BidList, bidPath, TenderNamed, tenderTwinPath, type Bid } from '../../lib/bids-api.ts';
+import { boardColumns, boardSummary, cardLines, valueWords, type BoardColumn } from '../../lib/bid-board.ts';
 import { element, link, marked, say } from '../../lib/dom.ts';
-import { day, plural } from '../../lib/format.ts';
+import { plural } from '../../lib/format.ts';
 
-export async function showBids(org: string | null): Promise<void> {
+/** Tender files read at once: the browser would queue more anyway, and a long board should not hold up the page. */
+const TWINS_AT_ONCE = 4;
+
+function card(bid: Bid, asOf: string, showCompany: boolean, values: Map<string, HTMLElement>): HTMLLIElement {
+  const item = element('li', undefined, 'bid-card');
+  const lines = cardLines(bid, asOf);
+  const title = element('h4');
+  title.append(link(bid.title, bidPath(bid.bid_id)));
+  const facts = element('ul', undefined, 'card-facts');
+  const fact = (text: string, className?: string) => {
+    if (text) facts.append(element('li', text, className));
+  };
+  fact(lines.outcome, 'outcome');
+  fact(lines.buyer);
+  if (bid.tender_key) {
+    const value = element('li', '', 'value');
+    value.hidden = true;
+    values.set(bid.bid_id, value);
+    facts.append(value);
+  }
+  fact([lines.closing, lines.daysLeft].filter(Boolean).join(' · '), 'closing');
+  fact(lines.due);
+  fact(lines.owner);
+  if (showCompany) fact(`For ${bid.company_name}`, 'meta');
+  item.append(title, facts);
+  return item;
+}
+
+function column(stage: BoardColumn<Bid>, cards: HTMLLIElement[]): HTMLElement {
+  const section = element('section', undefined, stage.bids.length === 0 ? 'stage empty' : 'stage');
+  section.setAttribute('aria-labelledby', stage.id);
+  const heading = element('h3', stage.heading);
+  heading.id = stage.id;
+  heading.append(' ', element('span', `(${plural(stage.bids.length, 'bid')})`, 'meta'));
+  section.append(heading);
+  if (cards.length === 0) section.append(element('p', 'None.', 'meta'));
+  else {
+    const list = element('ul', undefined, 'bid-cards');
+    list.append(...cards);
+    section.append(list);
+  }
+  return section;
+}
+
+/** Fills each card's value from its tender's JSON twin, `TWINS_AT_ONCE` at a time; a twin that cannot be read leaves the line out. */
+async function fillValues(bids: readonly Bid[], values: Map<string, HTMLElement>): Promise<void> {
+  const waiting = bids.filter((bid) => bid.tender_key !== null && values.has(bid.bid_id));
+  const next = async (): Promise<void> => {
+    const bid = waiting.shift();
+    if (!bid) return;
+    const tender = await callApi(TenderNamed, tenderTwinPath(bid.tender_key!));
+    const line = values.get(bid.bid_id)!;
+    if (tender.ok) {
+      line.textContent = valueWords(tender.value.value_text);
+      line.hidden = false;
+    }
+    await next();
+  };
+  await Promise.all(Array.from({ length: TWINS_AT_ONCE }, next));
+}
+
+/** Shows the board; returns how many bids it holds, or null when the API refused. */
+export async function showBids(org: string | null): Promise<number | null> {
   const status = marked('bids-status');
   const reply = await answered(() => callApi(BidList, `/v1/bids${org ? `?org_id=${encodeURIComponent(org)}` : ''}`), status);
-  if (reply === null) return;
+  if (reply === null) return null;
   const { bids } = reply;
-  say(status, bids.length === 0 ? 'No bids yet: prepare one below.' : `${plural(bids.length, 'bid')}${org ? ` of ${bids[0]!.company_name}` : ''}.`);
-  marked('bids').replaceChildren(...bids.map((bid) => {
-    const item = element('li');
-    const what = element('span');
-    const closes = bid.closing_date ? `closes ${day(bid.closing_date)}` : 'no closing date';
-    const due = bid.due_date ? ` · due ${day(bid.due_date)}` : '';
-    what.append(link(bid.title, bidPath(bid.bid_id)), element('br'), element('span', `${bid.company_name} · ${bid.stage} · ${closes}${due}`, 'meta'));
-    item.append(what);
-    return item;
-  }));
+  const company = org && bids[0] ? bids[0].company_name : null;
+  say(status, boardSummary(bids, company));
+  const asOf = new Date().toISOString();
+  const showCompany = new Set(bids.map((bid) => bid.org_id)).size > 1;
+  const values = new Map<string, HTMLElement>();
+  const board = marked('bids');
+  board.replaceChildren(...boardColumns(bids).map((stage) => column(stage, stage.bids.map((bid) => card(bid, asOf, showCompany, values)))));
+  board.hidden = bids.length === 0;
+  void fillValues(bids, values);
+  return bids.length;
 }

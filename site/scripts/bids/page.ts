@@ -1,6 +1,7 @@
-// The bids page's script: once the reader is signed in, the form is offered and the bids listed.
+// The bids page's script: once the reader is signed in, the board is shown; the form that prepares a bid opens
+// on request, or at once for a tender named in the address or when there is no bid yet.
 import { signedInArea } from '../../lib/signed-in-area.ts';
-import { offerCreateForm, wireCreateForm } from './create-form.ts';
+import { openCreateForm, wireCreateForm } from './create-form.ts';
 import { showBids } from './list.ts';
 
 const address = new URLSearchParams(location.search);
@@ -8,6 +9,9 @@ wireCreateForm();
 
 void (async () => {
   if (!(await signedInArea())) return;
-  await offerCreateForm(address.get('org'), address.get('tender'));
-  await showBids(address.get('org'));
+  const tender = address.get('tender');
+  const org = address.get('org');
+  if (tender) void openCreateForm(org, tender, false);
+  const shown = await showBids(org);
+  if (shown === 0) await openCreateForm(org, null, false);
 })();
