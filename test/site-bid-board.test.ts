@@ -2,7 +2,7 @@
 // card's lines in words (days left on the buyer's calendar, who leads it, the value as published).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { boardColumns, boardSummary, cardLines, daysLeftWords, valueWords, type BoardBid } from '../site/lib/bid-board.ts';
+import { boardColumns, boardSummary, cardLines, closingWords, valueWords, type BoardBid } from '../site/lib/bid-board.ts';
 
 const bid = (id: string, stage: string, extra: Partial<BoardBid> = {}): BoardBid => ({
   bid_id: id,
@@ -48,13 +48,12 @@ describe('a card', () => {
   // 13:30 UTC on 2 December is 00:30 on 3 December in Sydney: the buyer's day has already turned.
   const asOf = '2026-12-02T13:30:00Z';
 
-  it('counts the days left on the buyer\'s calendar', () => {
-    const lines = cardLines(bid('a', 'preparing', { closing_date: '2026-12-13' }), asOf);
-    assert.equal(lines.closing, 'Closes 13 Dec 2026');
-    assert.equal(lines.daysLeft, '10 days left');
-    assert.equal(cardLines(bid('b', 'preparing', { closing_date: '2026-12-03' }), asOf).daysLeft, 'Closes today');
-    assert.equal(cardLines(bid('c', 'preparing', { closing_date: '2026-12-04' }), asOf).daysLeft, '1 day left');
-    assert.equal(cardLines(bid('d', 'submitted', { closing_date: '2026-12-02' }), asOf).daysLeft, 'Closed');
+  it('says when it closes and counts the days left on the buyer\'s calendar', () => {
+    assert.equal(cardLines(bid('a', 'preparing', { closing_date: '2026-12-13' }), asOf).closing, 'Closes 13 Dec 2026 · 10 days left');
+    assert.equal(cardLines(bid('b', 'preparing', { closing_date: '2026-12-03' }), asOf).closing, 'Closes today, 3 Dec 2026');
+    assert.equal(cardLines(bid('c', 'preparing', { closing_date: '2026-12-04' }), asOf).closing, 'Closes 4 Dec 2026 · 1 day left');
+    assert.equal(cardLines(bid('d', 'submitted', { closing_date: '2026-12-02' }), asOf).closing, 'Closed 2 Dec 2026');
+    assert.equal(closingWords('2026-12-13', undefined), 'Closes 13 Dec 2026', 'without the buyer\'s calendar, the date alone');
   });
 
   it('says who leads it, or that nobody does, and a free-title bid for what it is', () => {
@@ -62,15 +61,13 @@ describe('a card', () => {
     assert.equal(cardLines(bid('a', 'preparing'), asOf).owner, 'Nobody leads it yet');
     const free = cardLines(bid('f', 'qualifying', { tender_key: null, buyer: null, jurisdiction: null }), asOf);
     assert.equal(free.buyer, 'A tender outside this site');
-    assert.equal(free.daysLeft, 'No closing date');
-    assert.equal(free.closing, '');
+    assert.equal(free.closing, 'No closing date');
   });
 
   it('gives the value as the site writes money, or says it is not published', () => {
     assert.equal(valueWords('AUD 19800.00'), 'Value $19,800');
     assert.equal(valueWords('$50,000 - $100,000'), 'Value $50,000 - $100,000');
     assert.equal(valueWords(undefined), 'Value not published');
-    assert.equal(daysLeftWords(undefined, true), '', 'a closing day without a known buyer calendar is said by its date alone');
   });
 });
 

@@ -21,7 +21,7 @@ import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } 
 const TENDER_FILE = join(import.meta.dirname, '..', 'fixtures', 'bids', 'qld-ito-fleet-telematics.docx');
 
 let site: SiteBrowser;
-let tender: { page_key: string; title: string };
+let tender: { page_key: string; title: string; buyer?: string };
 
 before(async (t) => {
   // One test client makes every call from one address, many within a minute: the burst guard (tested on its
@@ -146,10 +146,10 @@ for (const width of [390, 1280]) {
     await page.waitForURL('**/account/bids/bid/?id=bid_*');
     const bidId = new URL(page.url()).searchParams.get('id')!;
     await page.getByRole('heading', { level: 1, name: tender.title }).waitFor();
-    assert.equal(await page.locator('[data-stage]').textContent(), 'qualifying');
+    assert.equal(await page.locator('[data-stage]').textContent(), 'Deciding whether to bid', 'the stage in words');
     await page.getByLabel('Move it to').selectOption('preparing');
     await page.getByRole('button', { name: 'Move', exact: true }).click();
-    await page.locator('[data-stage]').filter({ hasText: 'preparing' }).waitFor();
+    await page.locator('[data-stage]').filter({ hasText: 'Preparing' }).waitFor();
     await page.locator('[data-worth] .figures').waitFor();
     assert.match((await page.locator('[data-worth]').textContent())!, /days? to close/);
 
@@ -231,7 +231,14 @@ for (const width of [390, 1280]) {
 
     await page.goto(`${site.server.url}/account/bids/`);
     await page.getByRole('link', { name: tender.title }).waitFor();
-    assert.match((await page.locator('[data-bids] li').textContent())!, new RegExp(`${company} · preparing`));
+    // The board: the bid in its stage's column, with the tender's buyer and closing, led by its creator.
+    const card = page.getByRole('region', { name: /^Preparing/ }).locator('.bid-card');
+    assert.equal(await card.count(), 1);
+    const facts = await card.locator('.card-facts li').allTextContents();
+    assert.equal(facts[0], tender.buyer ?? 'Buyer not published');
+    assert.ok(facts.some((fact) => /^(Closes .+ · \d+ days? left|Closes today, .+|Closed .+)$/.test(fact)), facts.join(' | '));
+    assert.equal(facts.at(-1), `Led by ${email}`);
+    await card.locator('.value').filter({ hasText: /^Value / }).waitFor();
     await checkPage(page, 'bids', width);
     // Only the refused ABN's reply, asked for above.
     assert.deepEqual(problems.filter((problem) => !problem.startsWith('console: Failed to load resource')), [`400: ${site.server.url}/v1/orgs/${orgId}/profile`]);
@@ -252,6 +259,29 @@ for (const width of [390, 1280]) {
 
     const post = async (path: string, data?: unknown) => (await page.request.post(`${site.server.url}${path}`, { data, headers: { origin: site.server.url } })).json();
     const org = (await post('/v1/orgs', { company_name: `Stage Test ${width}` })) as { org_id: string };
+    // With no bid yet the form is open: the tender is found by words of its title and chosen with the keyboard.
+    await page.reload();
+    const finder = page.getByRole('combobox', { name: /^Tender/ });
+    await finder.waitFor();
+    await page.getByLabel('For the organisation').selectOption(org.org_id);
+    await finder.pressSequentially(tender.title.split(' ').slice(0, 3).join(' '), { delay: 20 });
+    const options = page.getByRole('listbox', { name: 'Matching tenders' }).getByRole('option');
+    await options.first().waitFor();
+    assert.equal(await finder.getAttribute('aria-expanded'), 'true');
+    assert.deepEqual(await seriousViolations(page), [], `axe with the matches open at ${width} px`);
+    const firstTitle = (await options.first().locator('.option-title').textContent())!;
+    await finder.press('ArrowDown');
+    assert.equal(await options.first().getAttribute('aria-selected'), 'true');
+    assert.equal(await finder.getAttribute('aria-activedescendant'), await options.first().getAttribute('id'));
+    await finder.press('Enter');
+    await page.locator('[data-tender-named]').filter({ hasText: `Chosen: ${firstTitle}.` }).waitFor();
+    assert.equal(await finder.inputValue(), firstTitle);
+    assert.equal(await finder.getAttribute('aria-expanded'), 'false');
+    await checkPage(page, 'bids-find-tender', width);
+    await page.getByRole('button', { name: 'Create the bid' }).click();
+    await page.waitForURL('**/account/bids/bid/?id=bid_*');
+    await page.getByRole('heading', { level: 1, name: firstTitle }).waitFor();
+
     const bid = (await post('/v1/bids', { org_id: org.org_id, title: 'Cleaning of depots' })) as { bid_id: string };
 
     // Signed out, the bid page offers the sign-in form, and the emailed link returns to this very bid.
@@ -265,7 +295,7 @@ for (const width of [390, 1280]) {
     assert.equal(new URL(signIn).searchParams.get('next'), bidPage);
     await page.goto(signIn);
     await page.waitForURL(`**${bidPage}`);
-    await page.locator('[data-stage]').filter({ hasText: 'qualifying' }).waitFor();
+    await page.locator('[data-stage]').filter({ hasText: 'Deciding whether to bid' }).waitFor();
     // Meanwhile someone else moves the bid on, to a stage from which the page's offer is not allowed.
     for (const stage of ['preparing', 'reviewing', 'submitted']) {
       const moved = await page.request.patch(`${site.server.url}/v1/bids/${bid.bid_id}`, { data: { stage }, headers: { origin: site.server.url } });
@@ -276,7 +306,7 @@ for (const width of [390, 1280]) {
     const refused = page.locator('[data-stage-refused]');
     await refused.waitFor();
     assert.equal(await refused.textContent(), 'A bid in the stage submitted may move only to won, lost or withdrawn, not to preparing.');
-    await page.locator('[data-stage]').filter({ hasText: 'submitted' }).waitFor();
+    await page.locator('[data-stage]').filter({ hasText: 'Submitted' }).waitFor();
     assert.match((await page.locator('[data-plan-status]').textContent())!, /No plan: the bid has neither a closing day nor your own due date/);
 
     await page.goto(`${site.server.url}/account/bids/bid/?id=bid_0000000000000000`);
@@ -309,7 +339,7 @@ for (const width of [390, 1280]) {
     assert.equal(await viewer.page.getByRole('button', { name: 'Send the invitation' }).isVisible(), false);
     await viewer.page.goto(`${site.server.url}${bidPage}`);
     await viewer.page.locator('[data-read-only]').waitFor();
-    await viewer.page.locator('[data-stage]').filter({ hasText: 'submitted' }).waitFor();
+    await viewer.page.locator('[data-stage]').filter({ hasText: 'Submitted' }).waitFor();
     for (const control of ['Upload', 'Recompute drafts, gaps and plan', 'Post', 'Move']) {
       assert.equal(await viewer.page.getByRole('button', { name: control, exact: true }).count(), 0, `a viewer is not offered ${control}`);
     }

@@ -51,18 +51,21 @@ export function bidDaysLeft(bid: BoardBid, asOf: string): number | undefined {
   return bid.closing_date && bid.jurisdiction && isJurisdiction(bid.jurisdiction) ? daysToClose(bid.closing_date, asOf, bid.jurisdiction) : undefined;
 }
 
-/** "12 days left", "1 day left", "Closes today", "Closed", or that no closing day is known. */
-export function daysLeftWords(daysLeft: number | undefined, closingKnown: boolean): string {
-  if (daysLeft === undefined) return closingKnown ? '' : 'No closing date';
-  if (daysLeft < 0) return 'Closed';
-  return daysLeft === 0 ? 'Closes today' : `${plural(daysLeft, 'day')} left`;
+/**
+ * When it closes and the days left, counted on the buyer's calendar from `daysLeft` (undefined when the buyer's
+ * calendar is unknown): "Closes 13 Dec 2026 · 10 days left", "Closes today, 3 Dec 2026", "Closed 28 Sep 2026".
+ */
+export function closingWords(closingDate: string | null, daysLeft: number | undefined): string {
+  if (!closingDate) return 'No closing date';
+  if (daysLeft === undefined) return `Closes ${day(closingDate)}`;
+  if (daysLeft < 0) return `Closed ${day(closingDate)}`;
+  return daysLeft === 0 ? `Closes today, ${day(closingDate)}` : `Closes ${day(closingDate)} · ${plural(daysLeft, 'day')} left`;
 }
 
-/** A card's lines, each a short sentence fragment; `value` is the tender's published value once read (undefined until then). */
+/** A card's lines, each a short sentence fragment. */
 export interface CardLines {
   buyer: string;
   closing: string;
-  daysLeft: string;
   owner: string;
   /** The final stage of a finished bid ("Won"), empty for an open one (its column names it). */
   outcome: string;
@@ -70,11 +73,9 @@ export interface CardLines {
 }
 
 export function cardLines(bid: BoardBid, asOf: string): CardLines {
-  const daysLeft = bidDaysLeft(bid, asOf);
   return {
     buyer: bid.buyer ?? (bid.tender_key ? 'Buyer not published' : 'A tender outside this site'),
-    closing: bid.closing_date ? `Closes ${day(bid.closing_date)}` : '',
-    daysLeft: daysLeftWords(daysLeft, bid.closing_date !== null),
+    closing: closingWords(bid.closing_date, bidDaysLeft(bid, asOf)),
     owner: bid.owner ? `Led by ${bid.owner.email}` : 'Nobody leads it yet',
     outcome: (OPEN_STAGES as readonly string[]).includes(bid.stage) ? '' : stageName(bid.stage),
     due: bid.due_date ? `Your due date ${day(bid.due_date)}` : '',

@@ -71,7 +71,6 @@ export async function openCreateForm(org: string | null, tender: string | null, 
   marked('create-area').hidden = false;
   // The button pressed is gone: the reader lands on the form's heading.
   if (focus) marked('create-heading').focus();
-  if (tender) void fillTender(tender);
   const orgs = await callApi(MembershipList, '/v1/orgs');
   if (!orgs.ok) {
     form.hidden = true;
@@ -83,5 +82,7 @@ export async function openCreateForm(org: string | null, tender: string | null, 
   if (writable.length === 0) {
     form.hidden = true;
     marked('no-org').hidden = false;
+    return;
   }
+  if (tender) await fillTender(tender);
 }

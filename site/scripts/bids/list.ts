@@ -28,7 +28,7 @@ function card(bid: Bid, asOf: string, showCompany: boolean, values: Map<string, 
     values.set(bid.bid_id, value);
     facts.append(value);
   }
-  fact([lines.closing, lines.daysLeft].filter(Boolean).join(' · '), 'closing');
+  fact(lines.closing, 'closing');
   fact(lines.due);
   fact(lines.owner);
   if (showCompany) fact(`For ${bid.company_name}`, 'meta');
