@@ -30,8 +30,8 @@ describe('the board', () => {
     const columns = boardColumns([bid('w', 'won'), bid('l', 'lost'), bid('q', 'qualifying'), bid('x', 'withdrawn')]);
     assert.equal(columns.at(-1)!.heading, 'Finished');
     assert.deepEqual(columns.at(-1)!.bids.map((b) => b.bid_id).sort(), ['l', 'w', 'x']);
-    assert.equal(cardLines(bid('w', 'won'), '2026-12-02T00:00:00Z').outcome, 'Won');
-    assert.equal(cardLines(bid('q', 'qualifying'), '2026-12-02T00:00:00Z').outcome, '', 'an open bid\'s column names its stage');
+    assert.equal(cardLines(bid('w', 'won'), '2026-12-02T00:00:00Z', null).outcome, 'Won');
+    assert.equal(cardLines(bid('q', 'qualifying'), '2026-12-02T00:00:00Z', null).outcome, '', 'an open bid\'s column names its stage');
   });
 
   it('orders each column soonest closing first, bids without a closing day last', () => {
@@ -49,17 +49,18 @@ describe('a card', () => {
   const asOf = '2026-12-02T13:30:00Z';
 
   it('says when it closes and counts the days left on the buyer\'s calendar', () => {
-    assert.equal(cardLines(bid('a', 'preparing', { closing_date: '2026-12-13' }), asOf).closing, 'Closes 13 Dec 2026 · 10 days left');
-    assert.equal(cardLines(bid('b', 'preparing', { closing_date: '2026-12-03' }), asOf).closing, 'Closes today, 3 Dec 2026');
-    assert.equal(cardLines(bid('c', 'preparing', { closing_date: '2026-12-04' }), asOf).closing, 'Closes 4 Dec 2026 · 1 day left');
-    assert.equal(cardLines(bid('d', 'submitted', { closing_date: '2026-12-02' }), asOf).closing, 'Closed 2 Dec 2026');
+    assert.equal(cardLines(bid('a', 'preparing', { closing_date: '2026-12-13' }), asOf, null).closing, 'Closes 13 Dec 2026 · 10 days left');
+    assert.equal(cardLines(bid('b', 'preparing', { closing_date: '2026-12-03' }), asOf, null).closing, 'Closes today, 3 Dec 2026');
+    assert.equal(cardLines(bid('c', 'preparing', { closing_date: '2026-12-04' }), asOf, null).closing, 'Closes 4 Dec 2026 · 1 day left');
+    assert.equal(cardLines(bid('d', 'submitted', { closing_date: '2026-12-02' }), asOf, null).closing, 'Closed 2 Dec 2026');
     assert.equal(closingWords('2026-12-13', undefined), 'Closes 13 Dec 2026', 'without the buyer\'s calendar, the date alone');
   });
 
   it('says who leads it, or that nobody does, and a free-title bid for what it is', () => {
-    assert.equal(cardLines(bid('a', 'preparing', { owner: { email: 'sam@example.com' } }), asOf).owner, 'Led by sam@example.com');
-    assert.equal(cardLines(bid('a', 'preparing'), asOf).owner, 'Nobody leads it yet');
-    const free = cardLines(bid('f', 'qualifying', { tender_key: null, buyer: null, jurisdiction: null }), asOf);
+    assert.equal(cardLines(bid('a', 'preparing', { owner: { email: 'sam@example.com' } }), asOf, null).owner, 'Led by sam@example.com');
+    assert.equal(cardLines(bid('a', 'preparing'), asOf, null).owner, 'Nobody leads it yet');
+    assert.equal(cardLines(bid('a', 'preparing', { owner: { email: 'Sam@Example.com' } }), asOf, 'sam@example.com').owner, 'Led by you', 'the reader\'s own bid');
+    const free = cardLines(bid('f', 'qualifying', { tender_key: null, buyer: null, jurisdiction: null }), asOf, null);
     assert.equal(free.buyer, 'A tender outside this site');
     assert.equal(free.closing, 'No closing date');
   });

@@ -72,11 +72,13 @@ export interface CardLines {
   due: string;
 }
 
-export function cardLines(bid: BoardBid, asOf: string): CardLines {
+/** `reader` is the signed-in reader's email address: a bid they lead says so. */
+export function cardLines(bid: BoardBid, asOf: string, reader: string | null): CardLines {
+  const ledByReader = bid.owner !== null && reader !== null && bid.owner.email.toLowerCase() === reader.toLowerCase();
   return {
     buyer: bid.buyer ?? (bid.tender_key ? 'Buyer not published' : 'A tender outside this site'),
     closing: closingWords(bid.closing_date, bidDaysLeft(bid, asOf)),
-    owner: bid.owner ? `Led by ${bid.owner.email}` : 'Nobody leads it yet',
+    owner: ledByReader ? 'Led by you' : bid.owner ? `Led by ${bid.owner.email}` : 'Nobody leads it yet',
     outcome: (OPEN_STAGES as readonly string[]).includes(bid.stage) ? '' : stageName(bid.stage),
     due: bid.due_date ? `Your due date ${day(bid.due_date)}` : '',
   };

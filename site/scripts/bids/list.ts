@@ -11,9 +11,19 @@ import { plural } from '../../lib/format.ts';
 /** Tender files read at once: the browser would queue more anyway, and a long board should not hold up the page. */
 const TWINS_AT_ONCE = 4;
 
-function card(bid: Bid, asOf: string, showCompany: boolean, values: Map<string, HTMLElement>): HTMLLIElement {
+interface Shown {
+  asOf: string;
+  /** The signed-in reader's email address. */
+  reader: string;
+  /** Whether the bids are of more than one organisation, so each card names its own. */
+  showCompany: boolean;
+  /** Each card's value line, by bid id, filled once its tender's twin is read. */
+  values: Map<string, HTMLElement>;
+}
+
+function card(bid: Bid, shown: Shown): HTMLLIElement {
   const item = element('li', undefined, 'bid-card');
-  const lines = cardLines(bid, asOf);
+  const lines = cardLines(bid, shown.asOf, shown.reader);
   const title = element('h4');
   title.append(link(bid.title, bidPath(bid.bid_id)));
   const facts = element('ul', undefined, 'card-facts');
@@ -25,13 +35,13 @@ function card(bid: Bid, asOf: string, showCompany: boolean, values: Map<string, 
   if (bid.tender_key) {
     const value = element('li', '', 'value');
     value.hidden = true;
-    values.set(bid.bid_id, value);
+    shown.values.set(bid.bid_id, value);
     facts.append(value);
   }
   fact(lines.closing, 'closing');
   fact(lines.due);
   fact(lines.owner);
-  if (showCompany) fact(`For ${bid.company_name}`, 'meta');
+  if (shown.showCompany) fact(`For ${bid.company_name}`, 'meta');
   item.append(title, facts);
   return item;
 }
@@ -69,20 +79,18 @@ async function fillValues(bids: readonly Bid[], values: Map<string, HTMLElement>
   await Promise.all(Array.from({ length: TWINS_AT_ONCE }, next));
 }
 
-/** Shows the board; returns how many bids it holds, or null when the API refused. */
-export async function showBids(org: string | null): Promise<number | null> {
+/** Shows the board to `reader` (their email address); returns how many bids it holds, or null when the API refused. */
+export async function showBids(org: string | null, reader: string): Promise<number | null> {
   const status = marked('bids-status');
   const reply = await answered(() => callApi(BidList, `/v1/bids${org ? `?org_id=${encodeURIComponent(org)}` : ''}`), status);
   if (reply === null) return null;
   const { bids } = reply;
   const company = org && bids[0] ? bids[0].company_name : null;
   say(status, boardSummary(bids, company));
-  const asOf = new Date().toISOString();
-  const showCompany = new Set(bids.map((bid) => bid.org_id)).size > 1;
-  const values = new Map<string, HTMLElement>();
+  const shown: Shown = { asOf: new Date().toISOString(), reader, showCompany: new Set(bids.map((bid) => bid.org_id)).size > 1, values: new Map() };
   const board = marked('bids');
-  board.replaceChildren(...boardColumns(bids).map((stage) => column(stage, stage.bids.map((bid) => card(bid, asOf, showCompany, values)))));
+  board.replaceChildren(...boardColumns(bids).map((stage) => column(stage, stage.bids.map((bid) => card(bid, shown)))));
   board.hidden = bids.length === 0;
-  void fillValues(bids, values);
+  void fillValues(bids, shown.values);
   return bids.length;
 }

@@ -8,10 +8,11 @@ const address = new URLSearchParams(location.search);
 wireCreateForm();
 
 void (async () => {
-  if (!(await signedInArea())) return;
+  const account = await signedInArea();
+  if (!account) return;
   const tender = address.get('tender');
   const org = address.get('org');
   if (tender) void openCreateForm(org, tender, false);
-  const shown = await showBids(org);
+  const shown = await showBids(org, account.email);
   if (shown === 0) await openCreateForm(org, null, false);
 })();
