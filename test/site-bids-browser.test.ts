@@ -269,6 +269,7 @@ for (const width of [390, 1280]) {
     await options.first().waitFor();
     assert.equal(await finder.getAttribute('aria-expanded'), 'true');
     assert.deepEqual(await seriousViolations(page), [], `axe with the matches open at ${width} px`);
+    await saveScreenshot(page, `bids-find-tender-open-${width}`);
     const firstTitle = (await options.first().locator('.option-title').textContent())!;
     await finder.press('ArrowDown');
     assert.equal(await options.first().getAttribute('aria-selected'), 'true');

@@ -91,7 +91,7 @@ export function valueWords(valueText: string | undefined): string {
 
 /** The board's status line: how many bids, and in how many organisations when more than one. */
 export function boardSummary(bids: readonly BoardBid[], company: string | null): string {
-  if (bids.length === 0) return 'No bids yet: prepare one with the button above.';
+  if (bids.length === 0) return 'No bids yet: prepare one above.';
   const companies = new Set(bids.map((bid) => bid.company_name));
   const of = company ? ` of ${company}` : companies.size > 1 ? ` across ${plural(companies.size, 'organisation')}` : '';
   return `${plural(bids.length, 'bid')}${of}.`;
