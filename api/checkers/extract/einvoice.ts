@@ -17,6 +17,17 @@ export interface EInvoiceLine {
   amount: number | null;
 }
 
+/** A bank account the invoice asks to be paid into: an IBAN, or a domestic account number with its branch (an Australian BSB). */
+export interface PayeeAccount {
+  kind: 'iban' | 'account';
+  id: string;
+  /** The bank branch (UBL `FinancialInstitutionBranch/ID`: the BSB in the A-NZ PEPPOL profile), else null. */
+  branch: string | null;
+}
+
+/** Fields whose XML element the reader records (the warrant quotes it when the print disagrees). */
+export type EInvoicePathField = 'invoice_date' | 'seller_name' | 'buyer_name' | 'subtotal' | 'tax' | 'grand_total' | 'payable' | 'payee_accounts';
+
 export interface EInvoice {
   syntax: EInvoiceSyntax;
   /** The guideline (profile) identifier the file declares, e.g. `urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended`. */
@@ -38,6 +49,9 @@ export interface EInvoice {
   /** What is left to pay after prepayments (DuePayableAmount, PayableAmount). */
   payable: number | null;
   lines: EInvoiceLine[];
+  payee_accounts: PayeeAccount[];
+  /** The element each field was read from, as a path of local names from the root. */
+  paths: Partial<Record<EInvoicePathField, string>>;
 }
 
 /** Largest XML read: a real e-invoice is tens of kilobytes. */
@@ -66,32 +80,44 @@ export function parseEInvoice(xml: string): EInvoice | null {
   }
   for (const [name, root] of Object.entries(tree)) {
     if (!isNode(root)) continue;
-    if (name === 'CrossIndustryInvoice') return readCii(root, 'cii');
-    if (name === 'CrossIndustryDocument' || (name === 'Invoice' && child(root, 'HeaderExchangedDocument'))) return readCii(root, 'zugferd1');
+    if (name === 'CrossIndustryInvoice') return readCii(root, name, 'cii');
+    if (name === 'CrossIndustryDocument' || (name === 'Invoice' && child(root, 'HeaderExchangedDocument'))) return readCii(root, name, 'zugferd1');
     if (name === 'Invoice' || name === 'CreditNote') return readUbl(root, name);
   }
   return null;
 }
 
 /** CII in both dialects: ZUGFeRD 1 names its blocks `…SupplyChainTrade…`, D16B `…HeaderTrade…`. */
-function readCii(root: Node, syntax: 'cii' | 'zugferd1'): EInvoice {
-  const typeCode = text(child(child(root, 'ExchangedDocument', 'HeaderExchangedDocument'), 'TypeCode'));
+function readCii(root: Node, rootName: string, syntax: 'cii' | 'zugferd1'): EInvoice {
+  const names = {
+    header: present(root, 'ExchangedDocument', 'HeaderExchangedDocument'),
+    context: present(root, 'ExchangedDocumentContext', 'SpecifiedExchangedDocumentContext'),
+    transaction: present(root, 'SupplyChainTradeTransaction', 'SpecifiedSupplyChainTradeTransaction'),
+  };
+  const header = child(root, names.header);
+  const typeCode = text(child(header, 'TypeCode'));
   // A credit note (381) states its amounts as positive figures of a document that reduces what is owed.
   const sign = typeCode === '381' ? -1 : 1;
   const signed = (value: number | null) => (value === null ? null : value > 0 ? value * sign : value);
-  const header = child(root, 'ExchangedDocument', 'HeaderExchangedDocument');
-  const context = child(root, 'ExchangedDocumentContext', 'SpecifiedExchangedDocumentContext');
-  const transaction = child(root, 'SupplyChainTradeTransaction', 'SpecifiedSupplyChainTradeTransaction');
-  const agreement = child(transaction, 'ApplicableHeaderTradeAgreement', 'ApplicableSupplyChainTradeAgreement');
-  const settlement = child(transaction, 'ApplicableHeaderTradeSettlement', 'ApplicableSupplyChainTradeSettlement');
-  const summation = child(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation', 'SpecifiedTradeSettlementMonetarySummation');
+  const transaction = child(root, names.transaction);
+  const agreementName = present(transaction, 'ApplicableHeaderTradeAgreement', 'ApplicableSupplyChainTradeAgreement');
+  const settlementName = present(transaction, 'ApplicableHeaderTradeSettlement', 'ApplicableSupplyChainTradeSettlement');
+  const agreement = child(transaction, agreementName);
+  const settlement = child(transaction, settlementName);
+  const summationName = present(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation', 'SpecifiedTradeSettlementMonetarySummation');
+  const summation = child(settlement, summationName);
   const currency = text(child(settlement, 'InvoiceCurrencyCode'));
   const seller = child(agreement, 'SellerTradeParty');
   const buyer = child(agreement, 'BuyerTradeParty');
   const terms = children(settlement, 'SpecifiedTradePaymentTerms');
+  const agreementPath = `${rootName}/${names.transaction}/${agreementName}`;
+  const settlementPath = `${rootName}/${names.transaction}/${settlementName}`;
+  const summationPath = `${settlementPath}/${summationName}`;
+  const subtotalName = present(summation, 'TaxBasisTotalAmount', 'LineTotalAmount');
+  const payableName = present(summation, 'DuePayableAmount', 'GrandTotalAmount');
   return {
     syntax,
-    profile: text(child(child(context, 'GuidelineSpecifiedDocumentContextParameter'), 'ID')),
+    profile: text(child(child(child(root, names.context), 'GuidelineSpecifiedDocumentContextParameter'), 'ID')),
     type_code: typeCode,
     invoice_number: text(child(header, 'ID')),
     invoice_date: ciiDate(child(header, 'IssueDateTime')),
@@ -101,23 +127,47 @@ function readCii(root: Node, syntax: 'cii' | 'zugferd1'): EInvoice {
     seller_tax_ids: taxIds(seller),
     buyer_name: text(child(buyer, 'Name')),
     buyer_tax_ids: taxIds(buyer),
-    subtotal: signed(amountIn(summation, 'TaxBasisTotalAmount', currency) ?? amountIn(summation, 'LineTotalAmount', currency)),
+    subtotal: signed(amountIn(summation, subtotalName, currency)),
     tax: signed(amountIn(summation, 'TaxTotalAmount', currency)),
     grand_total: signed(amountIn(summation, 'GrandTotalAmount', currency)),
-    payable: signed(amountIn(summation, 'DuePayableAmount', currency) ?? amountIn(summation, 'GrandTotalAmount', currency)),
-    lines: children(transaction, 'IncludedSupplyChainTradeLineItem').map((line) => {
-      const delivery = child(line, 'SpecifiedLineTradeDelivery', 'SpecifiedSupplyChainTradeDelivery');
-      const lineAgreement = child(line, 'SpecifiedLineTradeAgreement', 'SpecifiedSupplyChainTradeAgreement');
-      const lineSettlement = child(line, 'SpecifiedLineTradeSettlement', 'SpecifiedSupplyChainTradeSettlement');
-      const lineSummation = child(lineSettlement, 'SpecifiedTradeSettlementLineMonetarySummation', 'SpecifiedTradeSettlementMonetarySummation');
-      return {
-        description: text(child(child(line, 'SpecifiedTradeProduct'), 'Name')),
-        quantity: numberOf(text(child(delivery, 'BilledQuantity'))),
-        unit_price: numberOf(text(child(child(lineAgreement, 'NetPriceProductTradePrice'), 'ChargeAmount'))),
-        amount: numberOf(text(child(lineSummation, 'LineTotalAmount'))),
-      };
-    }),
+    payable: signed(amountIn(summation, payableName, currency)),
+    lines: children(transaction, 'IncludedSupplyChainTradeLineItem').map(ciiLine),
+    payee_accounts: ciiAccounts(settlement),
+    paths: {
+      invoice_date: `${rootName}/${names.header}/IssueDateTime`,
+      seller_name: `${agreementPath}/SellerTradeParty/Name`,
+      buyer_name: `${agreementPath}/BuyerTradeParty/Name`,
+      subtotal: `${summationPath}/${subtotalName}`,
+      tax: `${summationPath}/TaxTotalAmount`,
+      grand_total: `${summationPath}/GrandTotalAmount`,
+      payable: `${summationPath}/${payableName}`,
+      payee_accounts: `${settlementPath}/SpecifiedTradeSettlementPaymentMeans/PayeePartyCreditorFinancialAccount`,
+    },
   };
+}
+
+function ciiLine(line: Node): EInvoiceLine {
+  const delivery = child(line, 'SpecifiedLineTradeDelivery', 'SpecifiedSupplyChainTradeDelivery');
+  const lineAgreement = child(line, 'SpecifiedLineTradeAgreement', 'SpecifiedSupplyChainTradeAgreement');
+  const lineSettlement = child(line, 'SpecifiedLineTradeSettlement', 'SpecifiedSupplyChainTradeSettlement');
+  const lineSummation = child(lineSettlement, 'SpecifiedTradeSettlementLineMonetarySummation', 'SpecifiedTradeSettlementMonetarySummation');
+  return {
+    description: text(child(child(line, 'SpecifiedTradeProduct'), 'Name')),
+    quantity: numberOf(text(child(delivery, 'BilledQuantity'))),
+    unit_price: numberOf(text(child(child(lineAgreement, 'NetPriceProductTradePrice'), 'ChargeAmount'))),
+    amount: numberOf(text(child(lineSummation, 'LineTotalAmount'))),
+  };
+}
+
+/** CII payment means: the payee's IBAN, else its proprietary (domestic) account number. */
+function ciiAccounts(settlement: Node | null): PayeeAccount[] {
+  return children(settlement, 'SpecifiedTradeSettlementPaymentMeans').flatMap((means): PayeeAccount[] => {
+    const account = child(means, 'PayeePartyCreditorFinancialAccount');
+    const iban = text(child(account, 'IBANID'));
+    const domestic = text(child(account, 'ProprietaryID'));
+    if (iban) return [{ kind: 'iban', id: iban, branch: null }];
+    return domestic ? [{ kind: 'account', id: domestic, branch: null }] : [];
+  });
 }
 
 function readUbl(root: Node, rootName: 'Invoice' | 'CreditNote'): EInvoice {
@@ -150,7 +200,33 @@ function readUbl(root: Node, rootName: 'Invoice' | 'CreditNote'): EInvoice {
       unit_price: numberOf(text(child(child(line, 'Price'), 'PriceAmount'))),
       amount: numberOf(text(child(line, 'LineExtensionAmount'))),
     })),
+    payee_accounts: ublAccounts(root),
+    paths: {
+      invoice_date: `${rootName}/IssueDate`,
+      seller_name: `${rootName}/AccountingSupplierParty/Party/${partyNamePath(seller)}`,
+      buyer_name: `${rootName}/AccountingCustomerParty/Party/${partyNamePath(buyer)}`,
+      subtotal: `${rootName}/LegalMonetaryTotal/${present(totals, 'TaxExclusiveAmount', 'LineExtensionAmount')}`,
+      tax: `${rootName}/TaxTotal/TaxAmount`,
+      grand_total: `${rootName}/LegalMonetaryTotal/TaxInclusiveAmount`,
+      payable: `${rootName}/LegalMonetaryTotal/${present(totals, 'PayableAmount', 'TaxInclusiveAmount')}`,
+      payee_accounts: `${rootName}/PaymentMeans/PayeeFinancialAccount/ID`,
+    },
   };
+}
+
+/** UBL payment means: the payee's account (an IBAN when it reads as one) and its branch (the BSB in A-NZ). */
+function ublAccounts(root: Node): PayeeAccount[] {
+  return children(root, 'PaymentMeans').flatMap((means): PayeeAccount[] => {
+    const account = child(means, 'PayeeFinancialAccount');
+    const id = text(child(account, 'ID'));
+    if (!id) return [];
+    const branch = text(child(child(account, 'FinancialInstitutionBranch'), 'ID'));
+    return [{ kind: /^[A-Z]{2}\d{2}[A-Z0-9 ]{10,32}$/.test(id) ? 'iban' : 'account', id, branch }];
+  });
+}
+
+function partyNamePath(party: Node | null): string {
+  return text(child(child(party, 'PartyLegalEntity'), 'RegistrationName')) ? 'PartyLegalEntity/RegistrationName' : 'PartyName/Name';
 }
 
 function partyName(party: Node | null): string | null {
@@ -201,6 +277,11 @@ function pickCurrency(nodes: unknown[], currency: string | null): number | null 
 function numberOf(value: string | null): number | null {
   if (value === null || !/^-?\d+(?:\.\d+)?$/.test(value)) return null;
   return Number(value);
+}
+
+/** The first of `names` that `parent` has (the dialects name the same block differently): the name a value is read under. */
+function present(parent: unknown, ...names: string[]): string {
+  return names.find((name) => children(parent, name).length > 0) ?? names[0]!;
 }
 
 function isNode(value: unknown): value is Node {

@@ -1,6 +1,6 @@
 import type { PageText } from '../../documents/types.ts';
 import { measurePdfOnce } from '../../documents/guard.ts';
-import { openPdf, readPagesText } from '../../documents/pdf.ts';
+import { embeddedXmlFiles, openPdf, readPagesText, type EmbeddedFile } from '../../documents/pdf.ts';
 import type { AnalysisContext } from '../types.ts';
 import type { Signal } from './signal.ts';
 import type { InspectionQuality } from './band.ts';
@@ -8,6 +8,7 @@ import { arithmeticSignals } from './arithmetic.ts';
 import { activeContentSignals } from './pdf-active.ts';
 import { drawingSignals, fontSubsetSignals, textOverTextSignals } from './pdf-content.ts';
 import { latin1, scanLayout, type PdfLayout } from './pdf-layout.ts';
+import { einvoiceSignals, embeddedFileStream, type EmbeddedPlace } from './pdf-einvoice.ts';
 import { metadataSignals, type DocumentMetadata } from './pdf-metadata.ts';
 import { loadRevisionState, type RevisionState } from './pdf-objects.ts';
 import { compareRevisions, refText } from './pdf-revisions.ts';
@@ -91,6 +92,7 @@ export async function inspectPdf(bytes: Uint8Array, context: AnalysisContext): P
   const { pages, pageCount } = read;
   if (pageCount !== null && pageCount > TEXT_PAGE_LIMIT) shortfalls.push(`only the first ${TEXT_PAGE_LIMIT} of ${pageCount} pages were read for text`);
   signals.push(...textOverTextSignals(pages), ...arithmeticSignals(pages));
+  if (read.embedded.length > 0) signals.push(...einvoiceSignals(read.embedded, pages, embeddedPlace(final, locate.anywhere)));
   context.progress?.('text');
 
   const minimal = textLayerFindings(pages, pageCount, layout, final, locate.anywhere, found);
@@ -188,22 +190,36 @@ function readMetadata(text: string, state: RevisionState | null, now: string, fo
   }
 }
 
-/** The text of the first pages and the page count (the parser's, else `knownCount`); `failure` says why the file could not be opened or read. */
-async function readPages(bytes: Uint8Array, knownCount: number | null): Promise<{ pages: PageText[]; pageCount: number | null; failure: string | null }> {
+/**
+ * The text of the first pages, the page count (the parser's, else `knownCount`) and the XML attachments (an
+ * embedded e-invoice; pdfjs reads the attachment list in the same open, and a file without one costs nothing
+ * more); `failure` says why the file could not be opened or read.
+ */
+async function readPages(bytes: Uint8Array, knownCount: number | null): Promise<{ pages: PageText[]; pageCount: number | null; embedded: EmbeddedFile[]; failure: string | null }> {
   let pages: PageText[] = [];
   let pageCount = knownCount;
+  let embedded: EmbeddedFile[] = [];
   try {
     const pdf = await openPdf(bytes);
     try {
       pageCount = pdf.numPages;
       pages = await readPagesText(pdf, TEXT_PAGE_LIMIT);
+      embedded = await embeddedXmlFiles(pdf).catch(() => []);
     } finally {
       await pdf.destroy();
     }
   } catch (error) {
-    return { pages, pageCount, failure: reason(error) };
+    return { pages, pageCount, embedded, failure: reason(error) };
   }
-  return { pages, pageCount, failure: null };
+  return { pages, pageCount, embedded, failure: null };
+}
+
+/** The embedded file's stream (its file specification's `/EF /F`) and where it was written, found by its name. */
+function embeddedPlace(final: RevisionState | null, anywhere: (object: string) => number | undefined): EmbeddedPlace {
+  return (filename) => {
+    const stream = final ? embeddedFileStream(final, filename) : null;
+    return stream ? { object: stream, byte_offset: anywhere(stream) } : {};
+  };
 }
 
 /** Whether the pages read carry a text layer (a signal when not) and why the result is minimal, or null when it is not. */

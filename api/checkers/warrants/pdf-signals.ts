@@ -45,6 +45,8 @@ export const pdfSignalCatalogue = {
   font_subset_duplicate: { group: 'tampering', severity: 'low', title: 'Font subset more than once' },
   text_over_text: { group: 'tampering', severity: 'medium', title: 'Text drawn over text' },
   white_box_over_text: { group: 'tampering', severity: 'high', title: 'White box drawn over text' },
+  einvoice_print_mismatch: { group: 'tampering', severity: 'high', title: 'Embedded e-invoice and printed page disagree' },
+  einvoice_print_agrees: { group: 'tampering', severity: 'info', title: 'Embedded e-invoice agrees with the printed page' },
   // metadata: what the file says about itself
   editor_software: { group: 'metadata', severity: 'low', title: 'PDF editor in the metadata' },
   producer_creator_mismatch: { group: 'metadata', severity: 'medium', title: 'Producer and creator disagree' },
