@@ -31,6 +31,8 @@ interface Comparison {
   shownOn: number | null;
   /** The page's own reading of the field when the XML value is not shown (null: nothing to compare with). */
   printed: { value: string; page: number } | null;
+  /** A value every invoice prints (its total): absent from every page, it disagrees even when the page's own reading is not known. */
+  mustBePrinted: boolean;
 }
 
 /** Amounts equal to the cent (credit notes print positive figures the XML may sign). */
@@ -53,15 +55,17 @@ export function einvoiceSignals(files: readonly EmbeddedFile[], pages: readonly 
   const { file, invoice } = found;
   const comparisons = compareWithPages(invoice, pages);
   const object = place(file.filename);
-  const mismatches = comparisons.filter((comparison) => comparison.shownOn === null && comparison.printed !== null);
+  const mismatches = comparisons.filter((comparison) => comparison.shownOn === null && (comparison.printed !== null || comparison.mustBePrinted));
   if (mismatches.length > 0) {
-    return mismatches.map((comparison) =>
-      pdfSignal(
-        'einvoice_print_mismatch',
-        `The embedded e-invoice ${file.filename} gives the ${comparison.label} as ${comparison.xml}; page ${comparison.printed!.page} prints ${comparison.printed!.value}, and no page shows ${comparison.xml}.`,
-        { page: comparison.printed!.page, ...object, ...(comparison.path ? { field: comparison.path } : {}) },
-      ),
-    );
+    return mismatches.map((comparison) => {
+      const { printed } = comparison;
+      const page = printed ? `page ${printed.page} prints ${printed.value}, and no page shows ${comparison.xml}` : `no page prints that amount, though an invoice prints its total`;
+      return pdfSignal('einvoice_print_mismatch', `The embedded e-invoice ${file.filename} gives the ${comparison.label} as ${comparison.xml}; ${page}.`, {
+        page: printed?.page ?? 1,
+        ...object,
+        ...(comparison.path ? { field: comparison.path } : {}),
+      });
+    });
   }
   const agreed = comparisons.filter((comparison) => comparison.shownOn !== null);
   const unshown = comparisons.filter((comparison) => comparison.shownOn === null).map((comparison) => comparison.label);
@@ -93,7 +97,7 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[]): Compar
     const other = shownOn === null ? reading(printedField) : null;
     const stated = other !== null && xmlAmounts.some((known) => Math.abs(known - Math.abs(Number(other.value))) < CENT);
     const printedAmount = other && !stated ? { value: Math.abs(Number(other.value)).toFixed(2), page: other.page } : null;
-    comparisons.push({ label, xml: Math.abs(value).toFixed(2), path: pathOf(field), shownOn, printed: printedAmount });
+    comparisons.push({ label, xml: Math.abs(value).toFixed(2), path: pathOf(field), shownOn, printed: printedAmount, mustBePrinted: field === 'grand_total' || field === 'payable' });
   };
   amount('grand total', 'grand_total', invoice.grand_total, 'total');
   if (invoice.payable !== null && (invoice.grand_total === null || Math.abs(invoice.payable - invoice.grand_total) >= CENT)) amount('amount due', 'payable', invoice.payable, 'total');
@@ -102,12 +106,12 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[]): Compar
   if (invoice.invoice_date !== null) {
     const date = invoice.invoice_date;
     const shownOn = pageDates.find((page) => page.values.includes(date))?.page ?? null;
-    comparisons.push({ label: 'issue date', xml: date, path: pathOf('invoice_date'), shownOn, printed: shownOn === null ? reading('invoice_date') : null });
+    comparisons.push({ label: 'issue date', xml: date, path: pathOf('invoice_date'), shownOn, printed: shownOn === null ? reading('invoice_date') : null, mustBePrinted: false });
   }
   for (const [label, field, value, printedField] of [['seller', 'seller_name', invoice.seller_name, 'supplier_name'], ['buyer', 'buyer_name', invoice.buyer_name, 'buyer_name']] as const) {
     if (value === null || squash(value) === '') continue;
     const shownOn = squashed.find((page) => page.text.includes(squash(value)))?.page ?? pageWords.find((page) => mostWordsShown(value, page.words))?.page ?? null;
-    comparisons.push({ label: `${label} name`, xml: `"${value}"`, path: pathOf(field), shownOn, printed: shownOn === null ? nameReading(reading(printedField), value) : null });
+    comparisons.push({ label: `${label} name`, xml: `"${value}"`, path: pathOf(field), shownOn, printed: shownOn === null ? nameReading(reading(printedField), value) : null, mustBePrinted: false });
   }
   comparisons.push(...accountComparisons(invoice, pages, squashed));
   return comparisons;
@@ -145,13 +149,13 @@ function accountComparisons(invoice: EInvoice, pages: readonly PageText[], squas
     if (id === '') continue;
     const shownOn = squashed.find((page) => page.text.toUpperCase().includes(id))?.page ?? null;
     const other = account.kind === 'iban' ? printedIbans.find((iban) => iban.value !== id) : undefined;
-    comparisons.push({ label: account.kind === 'iban' ? 'IBAN' : 'account number', xml: account.id, path, shownOn, printed: shownOn === null && other ? other : null });
+    comparisons.push({ label: account.kind === 'iban' ? 'IBAN' : 'account number', xml: account.id, path, shownOn, printed: shownOn === null && other ? other : null, mustBePrinted: false });
     const branch = account.branch?.replace(/\D/g, '');
     if (branch?.length === 6) {
       const bsb = `${branch.slice(0, 3)}-${branch.slice(3)}`;
       const bsbShownOn = printedBsbs.find((printed) => printed.value === bsb)?.page ?? squashed.find((page) => page.text.includes(branch))?.page ?? null;
       const otherBsb = printedBsbs.find((printed) => printed.value !== bsb);
-      comparisons.push({ label: 'BSB', xml: bsb, path: path?.replace(/\/ID$/, '/FinancialInstitutionBranch/ID'), shownOn: bsbShownOn, printed: bsbShownOn === null && otherBsb ? otherBsb : null });
+      comparisons.push({ label: 'BSB', xml: bsb, path: path?.replace(/\/ID$/, '/FinancialInstitutionBranch/ID'), shownOn: bsbShownOn, printed: bsbShownOn === null && otherBsb ? otherBsb : null, mustBePrinted: false });
     }
   }
   return comparisons;

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { PageText } from '../../documents/types.ts';
+import { einvoiceSignals, findIbans } from './pdf-einvoice.ts';
+
+/** A PEPPOL A-NZ UBL invoice paying into a BSB and account. */
+const ubl = `<?xml version="1.0" encoding="UTF-8"?>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+  <cbc:CustomizationID>urn:cen.eu:en16931:2017#conformant#urn:fdc:peppol.eu:2017:poacc:billing:international:aunz:3.0</cbc:CustomizationID>
+  <cbc:ID>INV-1042</cbc:ID><cbc:IssueDate>2026-03-14</cbc:IssueDate><cbc:DocumentCurrencyCode>AUD</cbc:DocumentCurrencyCode>
+  <cac:AccountingSupplierParty><cac:Party><cac:PartyLegalEntity><cbc:RegistrationName>Harbour Plumbing Pty Ltd</cbc:RegistrationName></cac:PartyLegalEntity></cac:Party></cac:AccountingSupplierParty>
+  <cac:AccountingCustomerParty><cac:Party><cac:PartyLegalEntity><cbc:RegistrationName>Shire Council</cbc:RegistrationName></cac:PartyLegalEntity></cac:Party></cac:AccountingCustomerParty>
+  <cac:PaymentMeans><cbc:PaymentMeansCode>30</cbc:PaymentMeansCode><cac:PayeeFinancialAccount><cbc:ID>12345678</cbc:ID><cac:FinancialInstitutionBranch><cbc:ID>062000</cbc:ID></cac:FinancialInstitutionBranch></cac:PayeeFinancialAccount></cac:PaymentMeans>
+  <cac:TaxTotal><cbc:TaxAmount currencyID="AUD">100.00</cbc:TaxAmount></cac:TaxTotal>
+  <cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="AUD">1000.00</cbc:LineExtensionAmount><cbc:TaxExclusiveAmount currencyID="AUD">1000.00</cbc:TaxExclusiveAmount><cbc:TaxInclusiveAmount currencyID="AUD">1100.00</cbc:TaxInclusiveAmount><cbc:PayableAmount currencyID="AUD">1100.00</cbc:PayableAmount></cac:LegalMonetaryTotal>
+</Invoice>`;
+
+const files = [{ filename: 'invoice.xml', bytes: new TextEncoder().encode(ubl) }];
+const place = () => ({ object: '9 0 R' });
+
+function page(text: string): PageText {
+  return { page: 1, width: 595, height: 842, source: 'text_layer', items: [], text, confidence: 1 };
+}
+
+const printed = 'Harbour Plumbing Pty Ltd\nTax invoice INV-1042\nDate 14/03/2026\nTo Shire Council\nSubtotal $1,000.00\nGST $100.00\nTotal $1,100.00\nPay to BSB 062-000 Account 1234 5678';
+
+test('a print showing every value the UBL states gives one info note and no disagreement', () => {
+  const signals = einvoiceSignals(files, [page(printed)], place);
+  assert.equal(signals.length, 1);
+  assert.equal(signals[0]!.code, 'einvoice_print_agrees');
+  assert.equal(signals[0]!.severity, 'info');
+  assert.match(signals[0]!.found, /grand total, net total, tax total, issue date, seller name, buyer name, account number, BSB/);
+});
+
+test('a print whose total and BSB were changed is high at the page and the XML path, with both values', () => {
+  const edited = printed.replaceAll('1,100.00', '1,900.00').replace('062-000', '083-004');
+  const signals = einvoiceSignals(files, [page(edited)], place);
+  assert.ok(signals.every((signal) => signal.code === 'einvoice_print_mismatch' && signal.severity === 'high'));
+  const total = signals.find((signal) => signal.found.includes('grand total'));
+  assert.equal(total?.where.field, 'Invoice/LegalMonetaryTotal/TaxInclusiveAmount');
+  assert.equal(total?.where.object, '9 0 R');
+  const bsb = signals.find((signal) => signal.found.includes('BSB'));
+  assert.match(bsb?.found ?? '', /as 062-000; page 1 prints 083-004/);
+  assert.equal(bsb?.where.field, 'Invoice/PaymentMeans/PayeeFinancialAccount/FinancialInstitutionBranch/ID');
+});
+
+test('a PDF without an e-invoice attachment, or with another XML file, gives nothing', () => {
+  assert.deepEqual(einvoiceSignals([], [page(printed)], place), []);
+  assert.deepEqual(einvoiceSignals([{ filename: 'notes.xml', bytes: new TextEncoder().encode('<notes><a>1</a></notes>') }], [page(printed)], place), []);
+});
+
+test('IBANs are found grouped or not, by their check digits, cut at the country length', () => {
+  assert.deepEqual(findIbans('IBAN: DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX'), ['DE89370400440532013000']);
+  assert.deepEqual(findIbans('IBAN DE89370400440532013001'), [], 'a wrong check digit is no IBAN');
+});
