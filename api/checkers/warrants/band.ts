@@ -11,7 +11,7 @@ export type InspectionQuality = WarrantAnalysis['inspection_quality'];
  */
 export const BAND_RULE =
   'error when the file could not be parsed; high when a tampering, metadata or arithmetic signal is high ' +
-  '(page text changed after the first revision or after signing, an in-place text edit marker, a white box drawn over text, figures that do not add up); ' +
+  '(page text changed after the first revision or after signing, an in-place text edit marker, a white box drawn over text, figures that do not add up, an embedded e-invoice the printed page contradicts); ' +
   'otherwise insufficient when too little could be read (encrypted, no text layer, held back by a limit); ' +
   'otherwise medium when any signal is medium (structure signals count at most medium, so linearisation, object streams and incremental saves from form filling, annotation or signing never make high); ' +
   'otherwise low.';
