@@ -98,6 +98,12 @@ const sameNumber = (got: string, want: string) => got.toLowerCase().replace(/[\s
 /** Identifiers a redaction should mask: personal contact details, accounts, tax and health numbers (not company registers or web addresses). */
 const personalKinds = new Set(['phone', 'email', 'iban', 'bank_account', 'vat', 'tax_id', 'gstin', 'national_id', 'card_number', 'social_security_number', 'medical_id']);
 
+/** An identifier the print already masks, its digits replaced by #, * or X/Y/Z ("###5773", "06 99 XX YY ZZ"): nothing left to redact. */
+function maskedInPrint(text: string): boolean {
+  const compact = text.replace(/\s/g, '');
+  return /[#*x]{3}/i.test(compact) || (!compact.includes('@') && /\d[XYZ]{4,}$/.test(compact));
+}
+
 function squashed(text: string): { text: string; offsets: number[] } {
   const offsets: number[] = [];
   let out = '';
@@ -125,7 +131,7 @@ test('real invoices and receipts: fields in the right field, classification, con
   const misclassified: string[] = [];
   const einvoice = { files: 0, read: 0, missed: [] as string[] };
   const lineTables = { expected: 0, right: 0, missed: [] as string[] };
-  const redaction = { expected: 0, masked: 0, unreadable: 0, spans: 0, spansOnTruth: 0, missed: [] as string[] };
+  const redaction = { expected: 0, masked: 0, unreadable: 0, spans: 0, spansOnTruth: 0, missed: [] as string[], falseSpans: [] as string[], byKind: {} as Record<string, [number, number]> };
   try {
     for (const truth of invoices) {
       const document = intake('invoices', truth.file);
@@ -172,30 +178,40 @@ test('real invoices and receipts: fields in the right field, classification, con
         if (right) lineTables.right++;
         else lineTables.missed.push(`${truth.file} (${truth.line_table}, ${amounts.length} lines)`);
       }
-      const personal = truth.identifiers.filter((identifier) => personalKinds.has(identifier.kind) && /\d|@/.test(identifier.text) && !/[#*x]{3}/i.test(identifier.text));
-      if (personal.length > 0) {
-        const masked = await redact({ document, pages: read.pages, fields: {}, settings: true });
-        redaction.spans += masked.spans.length;
-        for (const identifier of personal) {
-          const wantText = squashed(identifier.text).text;
-          const pageIndex = read.pages.findIndex((page) => squashed(page.text).text.includes(wantText));
-          if (pageIndex === -1) {
-            redaction.unreadable++;
-            continue;
-          }
-          redaction.expected++;
-          const page = squashed(read.pages[pageIndex]!.text);
-          const maskedPage = masked.pages[pageIndex]!.text;
-          let at = page.text.indexOf(wantText);
-          let covered = false;
-          while (at !== -1 && !covered) {
-            const offsets = page.offsets.slice(at, at + wantText.length);
-            covered = offsets.filter((offset, i) => /[\p{L}\d]/u.test(wantText[i]!)).every((offset) => maskedPage[offset] === '█');
-            at = page.text.indexOf(wantText, at + 1);
-          }
-          if (covered) redaction.masked++;
-          else redaction.missed.push(`${truth.file} ${identifier.kind} ${identifier.text}`);
+      const personal = truth.identifiers.filter((identifier) => personalKinds.has(identifier.kind) && /\d|@/.test(identifier.text) && !maskedInPrint(identifier.text));
+      const masked = await redact({ document, pages: read.pages, fields: {}, settings: true });
+      redaction.spans += masked.spans.length;
+      // Precision: a masked span is right when it is, or holds, an identifier of a personal kind listed for the document.
+      const listed = truth.identifiers.filter((identifier) => personalKinds.has(identifier.kind)).map((identifier) => squashed(identifier.text).text);
+      for (const span of masked.spans) {
+        const text = read.pages[span.page - 1]!.text.slice(span.start, span.end);
+        const spanText = squashed(text).text;
+        if (listed.some((want) => want.includes(spanText) || spanText.includes(want))) redaction.spansOnTruth++;
+        else redaction.falseSpans.push(`${truth.file} ${span.kind} ${JSON.stringify(text)}`);
+      }
+      for (const identifier of personal) {
+        const wantText = squashed(identifier.text).text;
+        const pageIndex = read.pages.findIndex((page) => squashed(page.text).text.includes(wantText));
+        if (pageIndex === -1) {
+          redaction.unreadable++;
+          continue;
         }
+        redaction.expected++;
+        const ofKind = (redaction.byKind[identifier.kind] ??= [0, 0]);
+        ofKind[1]++;
+        const page = squashed(read.pages[pageIndex]!.text);
+        const maskedPage = masked.pages[pageIndex]!.text;
+        let at = page.text.indexOf(wantText);
+        let covered = false;
+        while (at !== -1 && !covered) {
+          const offsets = page.offsets.slice(at, at + wantText.length);
+          covered = offsets.filter((offset, i) => /[\p{L}\d]/u.test(wantText[i]!)).every((offset) => maskedPage[offset] === '█');
+          at = page.text.indexOf(wantText, at + 1);
+        }
+        if (covered) {
+          redaction.masked++;
+          ofKind[0]++;
+        } else redaction.missed.push(`${truth.file} ${identifier.kind} ${identifier.text}`);
       }
     }
     const statementsRead: { file: string; want: string; got: string }[] = [];
@@ -230,6 +246,8 @@ test('real invoices and receipts: fields in the right field, classification, con
       invoices_with_lines: lineTables.expected,
       redaction_recall: redaction.masked / redaction.expected,
       redaction_identifiers: redaction.expected,
+      redaction_precision: redaction.spansOnTruth / redaction.spans,
+      redaction_spans: redaction.spans,
       statements_payslips_classified: statementsRead.length,
       statements_payslips_classification: otherRight / Math.max(1, statementsRead.length),
     };
@@ -241,12 +259,14 @@ test('real invoices and receipts: fields in the right field, classification, con
         `  confidence: precision at >= 0.9 ${figures.precision_at_0_9.toFixed(3)} over ${high.length} values; mean confidence of right values ${figures.mean_confidence_right.toFixed(3)}, of wrong values ${figures.mean_confidence_wrong.toFixed(3)}`,
         `  embedded e-invoice read: ${einvoice.read}/${einvoice.files}${einvoice.missed.length ? ` (missed ${einvoice.missed.join(', ')})` : ''}`,
         `  line tables whole: ${lineTables.right}/${lineTables.expected} = ${figures.line_tables.toFixed(3)}`,
-        `  redaction recall: ${redaction.masked}/${redaction.expected} = ${figures.redaction_recall.toFixed(3)} (${redaction.unreadable} identifiers not in the text as read, e.g. misread by OCR, not counted; ${redaction.spans} spans masked)`,
+        `  redaction recall: ${redaction.masked}/${redaction.expected} = ${figures.redaction_recall.toFixed(3)} (${redaction.unreadable} identifiers not in the text as read, e.g. misread by OCR, not counted); by kind: ${Object.entries(redaction.byKind).sort().map(([kind, [masked, expected]]) => `${kind} ${masked}/${expected}`).join(', ')}`,
+        `  redaction precision: ${redaction.spansOnTruth}/${redaction.spans} spans masked are listed identifiers = ${figures.redaction_precision.toFixed(3)}`,
         `  statements and payslips classified (${full ? 'all' : 'text-layer files only; EXTRACT_CORPUS_FULL=1 reads all'}): ${otherRight}/${statementsRead.length}${statementsRead.filter((entry) => entry.want !== entry.got).map((entry) => ` ${entry.file} as ${entry.got}`).join(',')}`,
         '  misses:',
         ...misses.map((line) => `    ${line}`),
         ...lineTables.missed.map((line) => `    table ${line}`),
         ...redaction.missed.map((line) => `    not masked: ${line}`),
+        ...redaction.falseSpans.map((line) => `    masked, not a listed identifier: ${line}`),
         '',
       ].join('\n'),
     );
@@ -267,5 +287,6 @@ test('real invoices and receipts: fields in the right field, classification, con
  * tables 0.80, redaction 0.95. Where a figure is still below, its floor here is the level measured, so a
  * regression fails; the README says which are below the issue's.
  */
-// Below the issue's floor, at the measured level: number (0.90), issuer (0.80), line tables (0.80), redaction recall (0.95).
-const FLOORS = { total: 0.9, date: 0.9, number: 0.87, issuer: 0.79, classification: 0.9, precision_at_0_9: 0.95, einvoice_read: 1, line_tables: 0.13, redaction_recall: 0.67 };
+// Below the issue's floor, at the measured level: number (0.90), issuer (0.80), line tables (0.80). Redaction precision
+// has no issue floor; it is held at 0.95 so that recall is not bought with false redactions.
+const FLOORS = { total: 0.9, date: 0.9, number: 0.87, issuer: 0.79, classification: 0.9, precision_at_0_9: 0.95, einvoice_read: 1, line_tables: 0.13, redaction_recall: 0.95, redaction_precision: 0.95 };

@@ -99,5 +99,38 @@ export function validVat(value: string): boolean {
     const check = 11 - product === 10 ? 0 : 11 - product;
     return check === Number(digits[8]);
   }
+  if (/^FR\d{11}$/.test(compact)) return Number(compact.slice(2, 4)) === (12 + 3 * (Number(compact.slice(4)) % 97)) % 97;
   return /^[A-Z]{2}/.test(compact) || /^\d{2}[A-Z]{5}\d{4}[A-Z]/.test(compact);
+}
+
+/** Weighted sum of digits, the weights laid over them from the left. */
+function weighted(digits: string, weights: readonly number[]): number {
+  return weights.reduce((sum, weight, i) => sum + weight * Number(digits[i]), 0);
+}
+
+/** ASIC company number (ACN, ARBN): weights 8..1 over the first eight digits, the ninth is (10 − sum mod 10) mod 10. */
+export function validAcn(digits: string): boolean {
+  return /^\d{9}$/.test(digits) && (10 - (weighted(digits, [8, 7, 6, 5, 4, 3, 2, 1]) % 10)) % 10 === Number(digits[8]);
+}
+
+/** GS1 key (New Zealand Business Number, GLN): weights 3 and 1 alternating from the right of the body. */
+export function validGs1(digits: string): boolean {
+  if (!/^\d{8,14}$/.test(digits)) return false;
+  const body = digits.slice(0, -1);
+  const sum = [...body].reverse().reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === Number(digits.at(-1));
+}
+
+/** Argentine CUIT/CUIL (AFIP): weights 5 4 3 2 7 6 5 4 3 2, check 11 − sum mod 11 (11 reads 0, 10 is never issued). */
+export function validCuit(digits: string): boolean {
+  if (!/^\d{11}$/.test(digits)) return false;
+  const check = 11 - (weighted(digits, [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]) % 11);
+  return check !== 10 && (check === 11 ? 0 : check) === Number(digits[10]);
+}
+
+/** Argentine CBU (BCRA): a block of 8 (weights 7 1 3 9 7 1 3) and one of 14 (3 9 7 1 … over 13), each closed by (10 − sum mod 10) mod 10. */
+export function validCbu(digits: string): boolean {
+  if (!/^\d{22}$/.test(digits) || /^0+$/.test(digits)) return false;
+  const closes = (block: string, weights: readonly number[]) => (10 - (weighted(block, weights) % 10)) % 10 === Number(block.at(-1));
+  return closes(digits.slice(0, 8), [7, 1, 3, 9, 7, 1, 3]) && closes(digits.slice(8), [3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3]);
 }

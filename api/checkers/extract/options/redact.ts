@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js/max';
-import { validAadhaar, validIban, validIrd, validLuhn, validNhs, validVat } from './identifier-checks.ts';
+import { findPhoneNumbersInText, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { validAadhaar, validAcn, validCbu, validCuit, validGs1, validIban, validIrd, validLuhn, validNhs, validVat } from './identifier-checks.ts';
 import { locatePage, spanBox, type LocatedPage } from './page-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
@@ -51,6 +51,8 @@ interface Candidate {
 /** Not inside a longer run of digits, also when the digits are grouped with spaces or hyphens. */
 const noDigitBefore = String.raw`(?<!\d)(?<!\d[ -])`;
 const noDigitAfter = String.raw`(?!\d)(?![ -]\d)`;
+/** Words before an IBAN that failed mod 97 which still say it is one (a sample's or a mistyped account). */
+const bankLabel = /\b(?:IBAN|BIC|bank\w*|konto\w*|compte|cuenta)\b/i;
 const dateText = String.raw`\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Za-z]{3,9}\.?\s+\d{4}`;
 
 interface Detector {
@@ -116,7 +118,31 @@ const detectors: Detector[] = [
     kind: 'iban',
     // ISO 13616: two letters, two check digits, up to 30 letters and digits, printed in groups of four; kept when mod 97 is 1.
     pattern: /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})\b/g,
-    judge: (value) => (validIban(value) ? 'check_digit' : null),
+    judge: (value, before) => (validIban(value) ? 'check_digit' : bankLabel.test(before) ? 'label' : null),
+  },
+  {
+    kind: 'iban',
+    // Whatever follows an IBAN label, in its groups of four: sample and mistyped IBANs fail mod 97 but are still accounts.
+    pattern: /\bIBAN\b[\s:.]{0,4}([A-Z0-9]{4,}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{1,4})*)/g,
+    judge: (value) => (validIban(value) ? 'check_digit' : (value.match(/\d/g)?.length ?? 0) >= 6 ? 'label' : null),
+  },
+  {
+    kind: 'bank_account',
+    // A German bank code and the account after it: "(BLZ 699 922 99) 50 4999 09".
+    pattern: /\bBLZ\b[\s:.]{0,3}(\d{3} ?\d{3} ?\d{2}\)?[\s,]*(?:(?:Kto|Konto)[\w.-]*[\s:]*)?\d[\d -]{2,12}\d)(?!\d)/g,
+    judge: () => 'label',
+  },
+  {
+    kind: 'bank_account',
+    // Argentine CBU: 22 digits in two blocks, each closed by its check digit.
+    pattern: new RegExp(`${noDigitBefore}(\\d{22})${noDigitAfter}`, 'g'),
+    judge: (value) => (validCbu(value) ? 'check_digit' : null),
+  },
+  {
+    kind: 'bank_account',
+    // A UK sort code and account number: 12-34-56 12345678.
+    pattern: new RegExp(`${noDigitBefore}(\\d{2}-\\d{2}-\\d{2}\\s+\\d{8})${noDigitAfter}`, 'g'),
+    judge: () => 'format',
   },
   {
     kind: 'card_number',
@@ -132,13 +158,53 @@ const detectors: Detector[] = [
   {
     kind: 'vat',
     // A VAT number written with spaces after its label: "FR 74 397 480 930", "VAT Reg No: GB 123 4567 89".
-    pattern: /\b(?:VAT|USt|TVA|IVA|BTW|UID)[\w .\-/]{0,20}?[:\s]\s*([A-Z]{2}[ ]?\d[\d ]{7,14}\d)\b/gi,
+    pattern: /\b(?:VAT|USt|TVA|IVA|BTW|UID)[\w .\-/]{0,20}?[:\s#]\s*([A-Z]{2}[ ]?\d[\d ]{7,14}\d)\b/gi,
     judge: () => 'label',
   },
   {
     kind: 'tax_id',
     // A tax number beside its label: Steuernummer, St.-Nr., SIREN/SIRET are not personal, CUIT, EIN, UTR, IRD, PAN, TIN, NIF, IČ/DIČ.
-    pattern: /\b(?:steuer-?(?:nummer|nr)|st\.?-?nr|tax\s*(?:id|no|number|reference)|tin|ein|utr|ird(?:\s*(?:no|number))?|pan|nif|cuit|cuil|ingresos\s+brutos|i\.?b\.?|iČ|ič|ico|rfc|abn\s*\/\s*tin)\.?(?:\s*(?:nr|no|number|nummer))?\.?\s*[:#]?\s*([A-Z]{0,5}[ -]?\d[\d/ .-]{5,16}\d[A-Z]?)(?![\d])/gi,
+    pattern: /\b(?:steuer[-. ]*(?:nummer|nr)|st\.?-?nr|tax\s*(?:id|no|number|reference)|tin|ein|utr|ird(?:\s*(?:no|number))?|pan|nif|cuit|cuil|ingresos\s+brutos|ing\.\s*brutos|i\.?b\.?|iČ|ič|ico|rfc|abn\s*\/\s*tin|acn|arbn|nzbn)\.?(?:\s*(?:nr|no|number|nummer|n[º°o]))?\.?\s*[:#]?\s*([A-Z]{0,5}[ -]?\d[\d/ .-]{5,16}\d[A-Z]?)(?![\d])/giu,
+    judge: () => 'label',
+  },
+  {
+    kind: 'vat',
+    // A French VAT number in its printed groups, "FR 74 397 480 930": the key is (12 + 3 × (SIREN mod 97)) mod 97.
+    pattern: /\b(FR ?\d{2} ?\d{3} ?\d{3} ?\d{3})\b/g,
+    judge: (value) => (validVat(value.replace(/\s/g, '')) ? 'check_digit' : null),
+  },
+  {
+    kind: 'vat',
+    // A GST registration number beside its label (Malaysia's 12 digits, "GST Reg No", "GST No").
+    pattern: /\bGST\s*(?:reg(?:istration)?\.?\s*)?(?:id|no+|number|#)\.?\s*[:#]?\s*(\d[\d -]{8,16}\d)(?!\d)/gi,
+    judge: () => 'label',
+  },
+  {
+    kind: 'tax_id',
+    // Argentine CUIT/CUIL, 20-12345678-9, by its mod 11 check digit.
+    pattern: new RegExp(`${noDigitBefore}((?:20|23|24|27|30|33|34)-\\d{8}-\\d)${noDigitAfter}`, 'g'),
+    judge: (value) => (validCuit(value.replace(/\D/g, '')) ? 'check_digit' : null),
+  },
+  {
+    kind: 'tax_id',
+    // An Australian company number (ACN, ARBN) in its 3-3-3 grouping with its check digit, or a New Zealand Business Number (GS1, 94…).
+    pattern: new RegExp(`${noDigitBefore}(\\d{3} \\d{3} \\d{3}|94\\d{11})${noDigitAfter}`, 'g'),
+    judge: (value, before) => {
+      const digits = value.replace(/\D/g, '');
+      if (digits.length === 13) return validGs1(digits) ? 'check_digit' : null;
+      return validAcn(digits) && /\b(?:A\.?C\.?N|ARBN)\b/i.test(before) ? 'check_digit' : null;
+    },
+  },
+  {
+    kind: 'tax_id',
+    // A New Zealand IRD number in its printed grouping, 49-091-850, with its check digit.
+    pattern: new RegExp(`${noDigitBefore}(\\d{2,3}-\\d{3}-\\d{3})${noDigitAfter}`, 'g'),
+    judge: (value) => (validIrd(value.replace(/\D/g, '')) ? 'check_digit' : null),
+  },
+  {
+    kind: 'national_id',
+    // Argentine or Spanish DNI beside its label.
+    pattern: /\b(?:DNI|D\.N\.I\.)[\s:.Nº°#]{0,6}(\d{1,2}\.?\d{3}\.?\d{3}(?:-?[A-Z])?)(?![\dA-Z])/g,
     judge: () => 'label',
   },
   {
@@ -173,7 +239,8 @@ const detectors: Detector[] = [
   {
     kind: 'bank_account',
     // Account numbers beside their label in other languages: Kontonr., Konto-Nr., N° de compte, Número de cuenta, Číslo účtu, A/C No.
-    pattern: /\b(?:konto(?:-?nr|nummer)?|kto|n°\s*de\s*compte|num[eé]ro\s+de\s+compte|n[uú]mero\s+de\s+cuenta|cuenta|[cč][ií]slo\s+[uú][cč]tu|a\/c(?:\s*no)?|acct\.?\s*no\.?(?:\s*#)?|blz|sort\s*code|routing(?:\s*(?:no|number))?|aba(?:\s*#)?)\.?[\s:#]{0,6}(\d[\d -]{3,22}\d)(?!\d)/gi,
+    // A lookbehind, not \b: "Číslo" starts with a letter \b does not know outside ASCII.
+    pattern: /(?<![\p{L}\d])(?:konto(?:-?nr|nummer)?|kto|n°\s*de\s*compte|num[eé]ro\s+de\s+compte|n[uú]mero\s+de\s+cuenta|cuenta|cbu|[cč][ií]slo\s+[uú][cč]tu|a\/c(?:\s*no)?|acct\.?\s*no\.?(?:\s*#)?|sort\s*code|routing(?:\s*(?:no|number))?|aba(?:\s*#)?)\.?[\s:#]{0,6}(\d[\d -]{3,22}\d)(?!\d)/giu,
     judge: () => 'label',
   },
   {
@@ -184,7 +251,12 @@ const detectors: Detector[] = [
 ];
 
 /** Words that say a number beside them is a telephone or fax number, in the languages the vocabulary reads. */
-const phoneLabel = /(?:\b(?:tel|tél|telefon|telephone|téléphone|teléfono|phone|ph|mobile|mob|mobil|handy|cell|fon|fax|t|f|m)\b\.?|📞|☎|📱)[\s.:]*$/i;
+// "pnone": OCR reads a small "h" as "n" on receipts.
+const phoneLabel = /(?:\b(?:tel|tél|telefon|telephone|téléphone|teléfono|phone|pnone|ph|mobile|mob|mobil|handy|cell|fon|fax|telefax|t|f|m)\b\.?|📞|☎|📱)[\s.:]*$/i;
+/** North American grouping, (555) 867-5309 or 870-931-0505: a form no date, amount or invoice number takes. */
+const northAmericanPhone = /(?<![\d-])(?:\(\d{3}\)[ -]?|\d{3}[-.])\d{3}[-.]\d{4}(?![\d-])/g;
+/** The German way of writing an area code, 06192 / 93 99999. */
+const germanAreaCodePhone = /(?<![\d/])0\d{2,5} ?\/ ?\d[\d -]{3,12}\d(?![\d/])/g;
 /** Countries whose numbers are tried for a phone written without its international prefix. */
 const phoneCountries: CountryCode[] = ['AU', 'NZ', 'US', 'GB', 'IN', 'DE', 'FR', 'ES', 'IT', 'NL', 'CZ', 'AR', 'MY', 'ID', 'IE', 'AT', 'CH', 'BE'];
 
@@ -196,14 +268,23 @@ const phoneCountries: CountryCode[] = ['AU', 'NZ', 'US', 'GB', 'IN', 'DE', 'FR',
  */
 function phoneSpans(text: string): Candidate[] {
   const spans: Candidate[] = [];
-  for (const found of findPhoneNumbersInText(text)) {
-    if (found.number.isValid()) spans.push({ kind: 'phone', start: found.startsAt, end: found.endsAt, basis: 'format' });
+  // Possible rather than valid where other evidence is there: sample numbers (555 …) and new ranges fail validity.
+  for (const found of findPhoneNumbersInText(text, { extended: true })) {
+    if (found.number.isValid() || (text[found.startsAt] === '+' && found.number.isPossible())) spans.push({ kind: 'phone', start: found.startsAt, end: found.endsAt, basis: 'format' });
   }
   for (const country of phoneCountries) {
-    for (const found of findPhoneNumbersInText(text, { defaultCountry: country })) {
-      if (!found.number.isValid() || !phoneLabel.test(textBefore(text, found.startsAt).slice(-12))) continue;
+    for (const found of findPhoneNumbersInText(text, { defaultCountry: country, extended: true })) {
+      // A possible but invalid number needs seven digits at least: "T 77.80" is an amount.
+      const likely = found.number.isValid() || (found.number.isPossible() && found.number.nationalNumber.length >= 7);
+      if (!likely || !phoneLabel.test(textBefore(text, found.startsAt).slice(-12))) continue;
       spans.push({ kind: 'phone', start: found.startsAt, end: found.endsAt, basis: 'label' });
     }
+  }
+  for (const match of text.matchAll(northAmericanPhone)) {
+    if (parsePhoneNumberFromString(match[0], 'US')?.isPossible()) spans.push({ kind: 'phone', start: match.index, end: match.index + match[0].length, basis: 'format' });
+  }
+  for (const match of text.matchAll(germanAreaCodePhone)) {
+    if (parsePhoneNumberFromString(match[0].replace('/', ''), 'DE')?.isValid()) spans.push({ kind: 'phone', start: match.index, end: match.index + match[0].length, basis: 'format' });
   }
   return spans;
 }
@@ -257,10 +338,10 @@ function textBefore(text: string, offset: number): string {
 }
 
 function masked(page: LocatedPage, spans: readonly Candidate[]): string {
-  const characters = [...page.text];
-  // Offsets are UTF-16 units; page text from PDFs here is within the BMP, so units and characters agree.
-  for (const span of spans) for (let i = span.start; i < span.end; i++) if (!/\s/.test(characters[i]!)) characters[i] = '█';
-  return characters.join('');
+  // Offsets are UTF-16 units, so the text is split into units, not code points: a phone label such as 📞 is two.
+  const units = page.text.split('');
+  for (const span of spans) for (let i = span.start; i < span.end; i++) if (!/\s/.test(units[i]!)) units[i] = '█';
+  return units.join('');
 }
 
 /** ATO tax file number: weights 1 4 3 7 5 8 6 9 10 (nine digits) or 10 7 8 4 6 3 5 1 (eight), sum divisible by 11. */
