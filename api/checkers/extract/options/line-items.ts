@@ -1,0 +1,257 @@
+import vocabulary from '../vocabulary.json' with { type: 'json' };
+import { findAmounts, foldAccents } from '../values.ts';
+import { placedLines, unionBox, type LocatedPage, type PlacedLine } from './page-lines.ts';
+import type { Box } from './types.ts';
+
+/**
+ * Line-item tables of invoices and receipts, found by their header: a row of column labels from the
+ * vocabulary (vocabulary.json `table_columns`, per language). The header's labels give the columns'
+ * x-ranges; body lines are cut into cells by those ranges, a line with no number in a numeric column
+ * (a wrapped description, an article number under its line) joins the row above, and the table stops at the
+ * subtotal/total block. Every step is one pass over the page's lines.
+ */
+
+const { about: _about, ...columnLabels } = vocabulary.table_columns;
+type ColumnKind = keyof typeof columnLabels | 'other';
+
+/** Kinds whose cells hold numbers: a line with one of these filled is a row's figures. */
+const numericKinds: ReadonlySet<ColumnKind> = new Set(['quantity', 'unit_price', 'amount', 'tax_rate', 'discount']);
+
+/** A label word as matched: folded, lowercase, without the trailing `.`, `:` or `/` headers often carry. */
+const labelKey = (word: string) => foldAccents(word).replace(/[.:/]+$/, '');
+
+const labelKinds = new Map<string, ColumnKind>();
+for (const [kind, languages] of Object.entries(columnLabels)) {
+  for (const label of Object.values(languages).flat()) {
+    const key = label.split(' ').map(labelKey).join(' ');
+    if (!labelKinds.has(key)) labelKinds.set(key, kind as ColumnKind);
+  }
+}
+const longestLabel = Math.max(...[...labelKinds.keys()].map((key) => key.split(' ').length));
+
+/** Labels that open the subtotal/total block under a line-item table. */
+const closingLabels = [...new Set((['subtotal', 'total', 'tax', 'payable'] as const).flatMap((field) => Object.values(vocabulary.fields[field]).flat().map((entry) => foldAccents(String(entry[0])))))];
+const closingPattern = new RegExp(`^(?:${closingLabels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\d])`, 'u');
+
+/** A word of a line, its edges estimated from its run's width (a run's glyphs taken as equally wide). */
+interface Word {
+  text: string;
+  left: number;
+  right: number;
+}
+
+function lineWords(line: PlacedLine): Word[] {
+  const words: Word[] = [];
+  for (const run of line.runs) {
+    const text = run.item.text;
+    const charWidth = run.item.width / Math.max(1, text.length);
+    for (const match of text.matchAll(/\S+/g)) {
+      const left = run.item.x + charWidth * match.index;
+      words.push({ text: match[0], left, right: left + charWidth * match[0].length });
+    }
+  }
+  return words;
+}
+
+/** A header cell: a label (or other header words) and its x-range. */
+interface HeaderCell {
+  name: string;
+  kind: ColumnKind;
+  left: number;
+  right: number;
+}
+
+/** The line's words grouped into header cells: a cell starts at every label and at a wide gap. */
+function headerCells(words: readonly Word[], height: number): { cells: HeaderCell[]; labelled: number } {
+  const cells: HeaderCell[] = [];
+  let labelled = 0;
+  for (let i = 0; i < words.length; ) {
+    let matched = 0;
+    let kind: ColumnKind = 'other';
+    for (let count = Math.min(longestLabel, words.length - i); count >= 1 && matched === 0; count--) {
+      const found = labelKinds.get(words.slice(i, i + count).map((word) => labelKey(word.text)).join(' '));
+      if (found) [matched, kind] = [count, found];
+    }
+    const span = words.slice(i, i + Math.max(1, matched));
+    const cell = { name: span.map((word) => word.text).join(' '), kind, left: span[0]!.left, right: span.at(-1)!.right };
+    const previous = cells.at(-1);
+    // Unlabelled words close to the cell before belong to it ("Item Code", "Art (Kategorie)"), and so do two
+    // description labels side by side ("Produkt Beschreibung").
+    const joins = previous && cell.left - previous.right <= height * 0.8 && (matched === 0 ? true : previous.kind === kind && kind === 'description');
+    if (joins) Object.assign(previous, { name: `${previous.name} ${cell.name}`, right: cell.right, kind: previous.kind === 'other' ? kind : previous.kind });
+    else cells.push(cell);
+    labelled += matched;
+    i += span.length;
+  }
+  return { cells, labelled };
+}
+
+/** A header: at least two labelled columns, one of them numeric, most words labels, and no money on the line. */
+function readsAsHeader(line: PlacedLine, words: readonly Word[]): HeaderCell[] | null {
+  if (words.length < 2 || words.length > 24 || /\d[.,]\d{2}(?!\d)/.test(line.text)) return null;
+  const { cells, labelled } = headerCells(words, line.box[3]);
+  const kinds = cells.filter((cell) => cell.kind !== 'other');
+  if (kinds.length < 2 || !kinds.some((cell) => numericKinds.has(cell.kind))) return null;
+  return labelled * 2 >= words.length ? cells : null;
+}
+
+/** A column: its header name, kind and the x-range its cells fall in (between the midpoints to its neighbours). */
+interface Column {
+  name: string;
+  kind: ColumnKind;
+  left: number;
+  right: number;
+}
+
+export interface LineItemTable {
+  page: number;
+  header: string[];
+  rows: string[][];
+  box: Box;
+  /** False when the page ended before the total block: the table may carry on over the page. */
+  closed: boolean;
+  /** Line amounts summing to the subtotal printed under them. */
+  reconciled: boolean;
+}
+
+/** Lines just above and below the header that carry on its labels ("Prix" over "Prix HT", "Art-Nr" under "Art-Nr-Lief."). */
+function headerBand(lines: readonly PlacedLine[], index: number): { first: number; last: number } {
+  const part = (line: PlacedLine, other: PlacedLine) =>
+    !/\d[.,]?\d/.test(line.text) && line.text.length <= 100 && Math.abs(line.box[1] - other.box[1]) <= Math.max(line.box[3], other.box[3]) * 1.3;
+  let [first, last] = [index, index];
+  while (first > 0 && index - first < 2 && part(lines[first - 1]!, lines[first]!)) first--;
+  while (last + 1 < lines.length && last - index < 2 && part(lines[last + 1]!, lines[last]!)) last++;
+  return { first, last };
+}
+
+/** The header line's cells as columns; a band line's cell names the column it overlaps, or adds one where there is none. */
+function bandColumns(main: readonly HeaderCell[], above: readonly HeaderCell[], below: readonly HeaderCell[]): Column[] {
+  const columns = main.map((cell) => ({ ...cell, above: [] as string[], below: [] as string[] }));
+  for (const [cells, side] of [[above, 'above'], [below, 'below']] as const) {
+    for (const cell of cells) {
+      const overlapping = columns.find((column) => Math.min(column.right, cell.right) - Math.max(column.left, cell.left) > 0);
+      if (!overlapping) columns.push({ ...cell, above: [], below: [] });
+      else {
+        overlapping[side].push(cell.name);
+        if (overlapping.kind === 'other') overlapping.kind = cell.kind;
+      }
+    }
+  }
+  return columns
+    .sort((a, b) => a.left - b.left)
+    .map((column) => ({ name: [...column.above, column.name, ...column.below].join(' '), kind: column.kind, left: column.left, right: column.right }));
+}
+
+/** The column each x falls in: the boundaries sit halfway between neighbouring header cells. */
+function columnAt(columns: readonly Column[]): (x: number) => number {
+  const boundaries = columns.slice(1).map((column, i) => (Math.max(columns[i]!.right, Math.min(column.left, columns[i]!.right)) + column.left) / 2);
+  return (x) => {
+    let index = 0;
+    while (index < boundaries.length && x >= boundaries[index]!) index++;
+    return index;
+  };
+}
+
+/** A cell that starts with a number (a currency sign or sign before it allowed): a quantity, price, rate or amount. */
+const numberCell = /^[-+(]?\s*(?:[$€£¥₹]|rm|eur|usd|aud)?\s*[-+]?\d/i;
+
+interface BodyLine {
+  cells: string[];
+  /** Numeric columns this line fills with a number. */
+  numeric: number[];
+}
+
+function bodyLine(line: PlacedLine, columns: readonly Column[], at: (x: number) => number): BodyLine {
+  const cells = columns.map(() => '');
+  for (const word of lineWords(line)) {
+    const index = at((word.left + word.right) / 2);
+    cells[index] = cells[index] === '' ? word.text : `${cells[index]} ${word.text}`;
+  }
+  const numeric = cells.flatMap((cell, i) => (numericKinds.has(columns[i]!.kind) && numberCell.test(cell) ? [i] : []));
+  return { cells, numeric };
+}
+
+/** Whether the line opens the subtotal/total block: its first cell starts with a subtotal, tax, total or amount-due label. */
+function opensTotals(body: BodyLine): boolean {
+  const first = body.cells.find((cell) => cell !== '');
+  return first !== undefined && closingPattern.test(foldAccents(first).replace(/^[*\s]+/, ''));
+}
+
+interface Row {
+  cells: string[];
+  filled: Set<number>;
+}
+
+/** A line starts a row when it repeats figures the row has, or opens the lead column after a row's spacing; otherwise it is the row's continuation. */
+function startsRow(row: Row | undefined, body: BodyLine, lead: number, spaced: boolean): boolean {
+  if (!row) return true;
+  if (body.numeric.length > 0) return body.numeric.some((index) => row.filled.has(index)) || (body.cells[lead] !== '' && row.cells[lead] !== '' && spaced);
+  return body.cells[lead] !== '' && spaced;
+}
+
+/** The table under the header band ending at line `last`: rows until the totals, another header, a wide gap or the page's end. */
+function tableBody(lines: readonly PlacedLine[], last: number, columns: readonly Column[], headers: ReadonlySet<number>) {
+  const at = columnAt(columns);
+  const rows: Row[] = [];
+  let lead = -1;
+  let end = last + 1;
+  let closed = false;
+  for (; end < lines.length; end++) {
+    const line = lines[end]!;
+    const above = lines[end - 1]!;
+    const height = Math.max(line.box[3], above.box[3]);
+    const gap = line.box[1] - (above.box[1] + above.box[3]);
+    const body = bodyLine(line, columns, at);
+    if (headers.has(end) || opensTotals(body) || gap > height * (body.numeric.length > 0 ? 4 : 2.2)) {
+      closed = true;
+      break;
+    }
+    if (lead === -1) lead = Math.max(0, body.cells.findIndex((cell) => cell !== ''));
+    const row = rows.at(-1);
+    if (startsRow(row, body, lead, gap >= height * 0.45)) rows.push({ cells: body.cells, filled: new Set(body.numeric) });
+    else {
+      body.cells.forEach((cell, i) => (cell === '' ? undefined : (row!.cells[i] = row!.cells[i] === '' ? cell : `${row!.cells[i]} ${cell}`)));
+      for (const index of body.numeric) row!.filled.add(index);
+    }
+  }
+  return { rows, end, closed };
+}
+
+/** Whether the line amounts add up to an amount printed in the few lines under the table (the subtotal). */
+function reconciles(rows: readonly Row[], columns: readonly Column[], lines: readonly PlacedLine[], end: number): boolean {
+  const amountColumn = columns.findLastIndex((column) => column.kind === 'amount');
+  if (amountColumn === -1) return false;
+  const sum = rows.reduce((total, row) => total + (findAmounts(row.cells[amountColumn]!).at(-1)?.value ?? 0), 0);
+  if (sum === 0) return false;
+  return lines.slice(end, end + 8).some((line) => findAmounts(line.text).some((amount) => Math.abs(amount.value - sum) < 0.006));
+}
+
+/** The line-item tables of one page, each under a labelled header. */
+export function pageLineItems(page: LocatedPage): LineItemTable[] {
+  const lines = placedLines(page);
+  const headerAt = new Map<number, HeaderCell[]>();
+  lines.forEach((line, index) => {
+    const cells = readsAsHeader(line, lineWords(line));
+    if (cells) headerAt.set(index, cells);
+  });
+  const found: LineItemTable[] = [];
+  let after = 0;
+  for (const [index, cells] of headerAt) {
+    if (index < after) continue;
+    const { first, last } = headerBand(lines, index);
+    const cellsOf = (from: number, to: number) => lines.slice(from, to).flatMap((line) => headerCells(lineWords(line), line.box[3]).cells);
+    const columns = bandColumns(cells, cellsOf(first, index), cellsOf(index + 1, last + 1));
+    const { rows, end, closed } = tableBody(lines, last, columns, new Set([...headerAt.keys()].filter((key) => key > last)));
+    after = end;
+    if (rows.length === 0) continue;
+    found.push({
+      page: page.page,
+      header: columns.map((column) => column.name),
+      rows: rows.map((row) => row.cells),
+      box: unionBox(lines.slice(first, end).map((line) => line.box))!,
+      closed,
+      reconciled: reconciles(rows, columns, lines, end),
+    });
+  }
+  return found;
+}
