@@ -119,8 +119,8 @@ function headerBand(lines: readonly PlacedLine[], index: number): { first: numbe
   const part = (line: PlacedLine, other: PlacedLine) =>
     !/\d[.,]?\d/.test(line.text) && line.text.length <= 100 && Math.abs(line.box[1] - other.box[1]) <= Math.max(line.box[3], other.box[3]) * 1.3;
   let [first, last] = [index, index];
-  while (first > 0 && index - first < 2 && part(lines[first - 1]!, lines[first]!)) first--;
-  while (last + 1 < lines.length && last - index < 2 && part(lines[last + 1]!, lines[last]!)) last++;
+  while (first > 0 && index - first < 4 && part(lines[first - 1]!, lines[first]!)) first--;
+  while (last + 1 < lines.length && last - index < 4 && part(lines[last + 1]!, lines[last]!)) last++;
   return { first, last };
 }
 
@@ -152,8 +152,8 @@ function columnAt(columns: readonly Column[]): (x: number) => number {
   };
 }
 
-/** A cell that starts with a number (a currency sign or sign before it allowed): a quantity, price, rate or amount. */
-const numberCell = /^[-+(]?\s*(?:[$€£¥₹]|rm|eur|usd|aud)?\s*[-+]?\d/i;
+/** A cell that is a number: a quantity, price, rate or amount, with a currency sign, a sign or a short unit ("20 Stk", "19 %"). */
+const numberCell = /^[-+(]?\s*(?:[$€£¥₹]|rm|eur|usd|aud)?\s*[-+]?\d[\d.,' ]*(?:\s*(?:%|[$€£¥₹]|\p{L}{1,4}\.?))?\)?$/iu;
 
 interface BodyLine {
   cells: string[];
@@ -192,29 +192,48 @@ function startsRow(row: Row | undefined, body: BodyLine, lead: number, spaced: b
 /** The table under the header band ending at line `last`: rows until the totals, another header, a wide gap or the page's end. */
 function tableBody(lines: readonly PlacedLine[], last: number, columns: readonly Column[], headers: ReadonlySet<number>) {
   const at = columnAt(columns);
+  const bodies = new Map<number, BodyLine>();
+  const bodyAt = (index: number) => bodies.get(index) ?? bodies.set(index, bodyLine(lines[index]!, columns, at)).get(index)!;
   const rows: Row[] = [];
   let lead = -1;
   let end = last + 1;
-  let closed = false;
   for (; end < lines.length; end++) {
-    const line = lines[end]!;
-    const above = lines[end - 1]!;
-    const height = Math.max(line.box[3], above.box[3]);
-    const gap = line.box[1] - (above.box[1] + above.box[3]);
-    const body = bodyLine(line, columns, at);
-    if (headers.has(end) || opensTotals(body) || gap > height * (body.numeric.length > 0 ? 4 : 2.2)) {
-      closed = true;
-      break;
-    }
+    const body = bodyAt(end);
+    const ending = lineEnds(lines, end, body, headers);
+    if (ending === 'stop' || (ending === 'gap' && !rowFollows(lines, end, bodyAt, headers, lead))) return { rows, end, closed: true };
     if (lead === -1) lead = Math.max(0, body.cells.findIndex((cell) => cell !== ''));
     const row = rows.at(-1);
-    if (startsRow(row, body, lead, gap >= height * 0.45)) rows.push({ cells: body.cells, filled: new Set(body.numeric) });
+    if (startsRow(row, body, lead, gapAbove(lines, end) >= lines[end]!.box[3] * 0.45)) rows.push({ cells: body.cells, filled: new Set(body.numeric) });
     else {
       body.cells.forEach((cell, i) => (cell === '' ? undefined : (row!.cells[i] = row!.cells[i] === '' ? cell : `${row!.cells[i]} ${cell}`)));
       for (const index of body.numeric) row!.filled.add(index);
     }
   }
-  return { rows, end, closed };
+  return { rows, end, closed: false };
+}
+
+const gapAbove = (lines: readonly PlacedLine[], index: number) => lines[index]!.box[1] - (lines[index - 1]!.box[1] + lines[index - 1]!.box[3]);
+
+/**
+ * Whether line `index` ends the table: `stop` at the totals, another header or a gap of more than four lines;
+ * `gap` when a line without figures comes after more than two line heights (a note under the table, or a
+ * detail of the row above: `rowFollows` tells them apart).
+ */
+function lineEnds(lines: readonly PlacedLine[], index: number, body: BodyLine, headers: ReadonlySet<number>): 'stop' | 'gap' | null {
+  const height = Math.max(lines[index]!.box[3], lines[index - 1]!.box[3]);
+  const gap = gapAbove(lines, index);
+  if (headers.has(index) || opensTotals(body) || gap > height * 4) return 'stop';
+  return body.numeric.length === 0 && gap > height * 2.2 ? 'gap' : null;
+}
+
+/** A row with figures and a lead cell comes within the next few lines, before the table would end. */
+function rowFollows(lines: readonly PlacedLine[], from: number, bodyAt: (index: number) => BodyLine, headers: ReadonlySet<number>, lead: number): boolean {
+  for (let index = from + 1; index < Math.min(lines.length, from + 6); index++) {
+    const body = bodyAt(index);
+    if (lineEnds(lines, index, body, headers) === 'stop') return false;
+    if (body.numeric.length > 0 && body.cells[Math.max(0, lead)] !== '') return true;
+  }
+  return false;
 }
 
 /** Whether the line amounts add up to an amount printed in the few lines under the table (the subtotal). */
@@ -226,6 +245,8 @@ function reconciles(rows: readonly Row[], columns: readonly Column[], lines: rea
   return lines.slice(end, end + 8).some((line) => findAmounts(line.text).some((amount) => Math.abs(amount.value - sum) < 0.006));
 }
 
+const labelledCount = (cells: readonly HeaderCell[] | undefined) => cells?.filter((cell) => cell.kind !== 'other').length ?? -1;
+
 /** The line-item tables of one page, each under a labelled header. */
 export function pageLineItems(page: LocatedPage): LineItemTable[] {
   const lines = placedLines(page);
@@ -236,11 +257,14 @@ export function pageLineItems(page: LocatedPage): LineItemTable[] {
   });
   const found: LineItemTable[] = [];
   let after = 0;
-  for (const [index, cells] of headerAt) {
+  for (const index of headerAt.keys()) {
     if (index < after) continue;
     const { first, last } = headerBand(lines, index);
+    // The band's line with the most labelled cells is the header line; the others name its columns.
+    let main = index;
+    for (let i = first; i <= last; i++) if ((labelledCount(headerAt.get(i)) > labelledCount(headerAt.get(main)))) main = i;
     const cellsOf = (from: number, to: number) => lines.slice(from, to).flatMap((line) => headerCells(lineWords(line), line.box[3]).cells);
-    const columns = bandColumns(cells, cellsOf(first, index), cellsOf(index + 1, last + 1));
+    const columns = bandColumns(headerAt.get(main)!, cellsOf(first, main), cellsOf(main + 1, last + 1));
     const { rows, end, closed } = tableBody(lines, last, columns, new Set([...headerAt.keys()].filter((key) => key > last)));
     after = end;
     if (rows.length === 0) continue;
