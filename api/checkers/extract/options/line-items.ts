@@ -17,8 +17,8 @@ type ColumnKind = keyof typeof columnLabels | 'other';
 /** Kinds whose cells hold numbers: a line with one of these filled is a row's figures. */
 const numericKinds: ReadonlySet<ColumnKind> = new Set(['quantity', 'unit_price', 'amount', 'tax_rate', 'discount']);
 
-/** A label word as matched: folded, lowercase, without the trailing `.`, `:` or `/` headers often carry. */
-const labelKey = (word: string) => foldAccents(word).replace(/[.:/]+$/, '');
+/** A label word as matched: folded, lowercase, without the trailing `.`, `:`, `/` or footnote mark `(*)` headers often carry. */
+const labelKey = (word: string) => foldAccents(word).replace(/(?:\(\*+\)|\*+)$/, '').replace(/[.:/]+$/, '');
 
 const labelKinds = new Map<string, ColumnKind>();
 for (const [kind, languages] of Object.entries(columnLabels)) {
@@ -31,16 +31,16 @@ const longestLabel = Math.max(...[...labelKinds.keys()].map((key) => key.split('
 
 /** Labels that open the subtotal/total block under a line-item table. */
 const closingLabels = [...new Set((['subtotal', 'total', 'tax', 'payable'] as const).flatMap((field) => Object.values(vocabulary.fields[field]).flat().map((entry) => foldAccents(String(entry[0])))))];
-const closingPattern = new RegExp(`^(?:${closingLabels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\d])`, 'u');
+export const closingPattern = new RegExp(`^(?:${closingLabels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\d])`, 'u');
 
 /** A word of a line, its edges estimated from its run's width (a run's glyphs taken as equally wide). */
-interface Word {
+export interface Word {
   text: string;
   left: number;
   right: number;
 }
 
-function lineWords(line: PlacedLine): Word[] {
+export function lineWords(line: PlacedLine): Word[] {
   const words: Word[] = [];
   for (const run of line.runs) {
     const text = run.item.text;
@@ -140,6 +140,18 @@ function bandColumns(main: readonly HeaderCell[], above: readonly HeaderCell[], 
   return columns
     .sort((a, b) => a.left - b.left)
     .map((column) => ({ name: [...column.above, column.name, ...column.below].join(' '), kind: column.kind, left: column.left, right: column.right }));
+}
+
+/**
+ * A header that labels only the figures ("% TVA  € HT  € TTC") over rows whose text starts well to their
+ * left: the unlabelled column on the left holds the descriptions.
+ */
+function withDescription(columns: Column[], below: readonly PlacedLine[]): Column[] {
+  const first = columns[0]!;
+  if (columns.some((column) => column.kind === 'description') || below.length === 0) return columns;
+  const bodyLeft = Math.min(...below.map((line) => line.box[0]));
+  if (bodyLeft >= first.left - below[0]!.box[3] * 2) return columns;
+  return [{ name: '', kind: 'description', left: bodyLeft, right: bodyLeft }, ...columns];
 }
 
 /** The column each x falls in: the boundaries sit halfway between neighbouring header cells. */
@@ -264,7 +276,7 @@ export function pageLineItems(page: LocatedPage): LineItemTable[] {
     let main = index;
     for (let i = first; i <= last; i++) if ((labelledCount(headerAt.get(i)) > labelledCount(headerAt.get(main)))) main = i;
     const cellsOf = (from: number, to: number) => lines.slice(from, to).flatMap((line) => headerCells(lineWords(line), line.box[3]).cells);
-    const columns = bandColumns(headerAt.get(main)!, cellsOf(first, main), cellsOf(main + 1, last + 1));
+    const columns = withDescription(bandColumns(headerAt.get(main)!, cellsOf(first, main), cellsOf(main + 1, last + 1)), lines.slice(last + 1, last + 4));
     const { rows, end, closed } = tableBody(lines, last, columns, new Set([...headerAt.keys()].filter((key) => key > last)));
     after = end;
     if (rows.length === 0) continue;

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { extractedTable } from '../result.ts';
 import { locatePage, placedLines, round, unionBox, type LocatedPage, type PageLine, type PlacedLine, type PlacedRun } from './page-lines.ts';
 import { pageLineItems } from './line-items.ts';
+import { pageReceiptLines } from './receipt-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
 
@@ -78,7 +79,10 @@ export async function tables(input: OptionInput): Promise<TablesOutput> {
 function joinedLineItems(pages: readonly LocatedPage[]): { header: string[]; rows: string[][]; parts: { page: number; box: Box }[] }[] {
   const found: { header: string[]; rows: string[][]; parts: { page: number; box: Box }[]; open: boolean }[] = [];
   for (const page of pages) {
-    for (const [index, table] of pageLineItems(page).entries()) {
+    const headed = pageLineItems(page);
+    const receipt = pageReceiptLines(page);
+    const tables = receipt && !headed.some((table) => overlaps(table.box, receipt.box)) ? [...headed, receipt].sort((a, b) => a.box[1] - b.box[1]) : headed;
+    for (const [index, table] of tables.entries()) {
       const header = headerNames(table.header);
       const previous = found.at(-1);
       const carries = index === 0 && previous?.open && previous.parts.at(-1)!.page === page.page - 1 && previous.header.join('\u0000') === header.join('\u0000');
