@@ -248,11 +248,9 @@ function rowFollows(lines: readonly PlacedLine[], from: number, bodyAt: (index: 
   return false;
 }
 
-/** Whether the line amounts add up to an amount printed in the few lines under the table (the subtotal). */
-function reconciles(rows: readonly Row[], columns: readonly Column[], lines: readonly PlacedLine[], end: number): boolean {
-  const amountColumn = columns.findLastIndex((column) => column.kind === 'amount');
-  if (amountColumn === -1) return false;
-  const sum = rows.reduce((total, row) => total + (findAmounts(row.cells[amountColumn]!).at(-1)?.value ?? 0), 0);
+/** Whether the line amounts add up to an amount printed in the few lines from `end` (the subtotal or total). */
+export function sumsToSubtotal(amounts: readonly string[], lines: readonly PlacedLine[], end: number): boolean {
+  const sum = amounts.reduce((total, text) => total + (findAmounts(text).at(-1)?.value ?? 0), 0);
   if (sum === 0) return false;
   return lines.slice(end, end + 8).some((line) => findAmounts(line.text).some((amount) => Math.abs(amount.value - sum) < 0.006));
 }
@@ -279,6 +277,7 @@ export function pageLineItems(page: LocatedPage): LineItemTable[] {
     const columns = withDescription(bandColumns(headerAt.get(main)!, cellsOf(first, main), cellsOf(main + 1, last + 1)), lines.slice(last + 1, last + 4));
     const { rows, end, closed } = tableBody(lines, last, columns, new Set([...headerAt.keys()].filter((key) => key > last)));
     after = end;
+    const amountColumn = columns.findLastIndex((column) => column.kind === 'amount');
     if (rows.length === 0) continue;
     found.push({
       page: page.page,
@@ -286,7 +285,7 @@ export function pageLineItems(page: LocatedPage): LineItemTable[] {
       rows: rows.map((row) => row.cells),
       box: unionBox(lines.slice(first, end).map((line) => line.box))!,
       closed,
-      reconciled: reconciles(rows, columns, lines, end),
+      reconciled: amountColumn === -1 ? false : sumsToSubtotal(rows.map((row) => row.cells[amountColumn]!), lines, end),
     });
   }
   return found;

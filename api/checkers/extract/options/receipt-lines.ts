@@ -1,5 +1,5 @@
 import { findAmounts, foldAccents } from '../values.ts';
-import { closingPattern, lineWords, type LineItemTable, type Word } from './line-items.ts';
+import { closingPattern, lineWords, sumsToSubtotal, type LineItemTable, type Word } from './line-items.ts';
 import { placedLines, unionBox, type LocatedPage, type PlacedLine } from './page-lines.ts';
 
 /**
@@ -18,7 +18,7 @@ export function pageReceiptLines(page: LocatedPage): LineItemTable | null {
     const rows = receiptRows(entries);
     if (rows.length === 0) continue;
     const used = entries.slice(entries.findIndex((entry) => entry.amount !== null)).map((entry) => entry.line.box);
-    return { page: page.page, header: ['description', 'amount'], rows, box: unionBox(used)!, closed: true, reconciled: false };
+    return { page: page.page, header: ['description', 'amount'], rows, box: unionBox(used)!, closed: true, reconciled: sumsToSubtotal(rows.map((row) => row[1]!), lines, total) };
   }
   return null;
 }

@@ -81,7 +81,10 @@ function joinedLineItems(pages: readonly LocatedPage[]): { header: string[]; row
   for (const page of pages) {
     const headed = pageLineItems(page);
     const receipt = pageReceiptLines(page);
-    const tables = receipt && !headed.some((table) => overlaps(table.box, receipt.box)) ? [...headed, receipt].sort((a, b) => a.box[1] - b.box[1]) : headed;
+    // Where both readings cover the same lines, the one whose amounts add up to the subtotal wins; the header's on a tie.
+    const rival = receipt ? headed.filter((table) => overlaps(table.box, receipt.box)) : [];
+    const receiptWins = receipt !== null && (rival.length === 0 || (receipt.reconciled && !rival.some((table) => table.reconciled)));
+    const tables = receiptWins ? [...headed.filter((table) => !rival.includes(table)), receipt].sort((a, b) => a.box[1] - b.box[1]) : headed;
     for (const [index, table] of tables.entries()) {
       const header = headerNames(table.header);
       const previous = found.at(-1);
