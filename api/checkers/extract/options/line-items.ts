@@ -212,7 +212,9 @@ function tableBody(lines: readonly PlacedLine[], last: number, columns: readonly
   for (; end < lines.length; end++) {
     const body = bodyAt(end);
     const ending = lineEnds(lines, end, body, headers);
-    if (ending === 'stop' || (ending === 'gap' && !rowFollows(lines, end, bodyAt, headers, lead))) return { rows, end, closed: true };
+    // Only the totals or another header close the table; after a note or a wide gap it may carry on over the page.
+    if (ending === 'stop') return { rows, end, closed: true };
+    if (ending === 'gap' && !rowFollows(lines, end, bodyAt, headers, lead)) return { rows, end, closed: false };
     if (lead === -1) lead = Math.max(0, body.cells.findIndex((cell) => cell !== ''));
     const row = rows.at(-1);
     if (startsRow(row, body, lead, gapAbove(lines, end) >= lines[end]!.box[3] * 0.45)) rows.push({ cells: body.cells, filled: new Set(body.numeric) });

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { extractedTable } from '../result.ts';
 import { locatePage, placedLines, round, unionBox, type LocatedPage, type PageLine, type PlacedLine, type PlacedRun } from './page-lines.ts';
+import { classifyDocument } from '../classify.ts';
 import { pageLineItems } from './line-items.ts';
 import { pageReceiptLines } from './receipt-lines.ts';
 import { parseSettings } from './settings.ts';
@@ -61,7 +62,9 @@ export async function tables(input: OptionInput): Promise<TablesOutput> {
   const pages = input.pages.map(locatePage);
   // A labelled header is evidence enough for a one-line invoice; a `min_rows` the caller sets still applies.
   const askedRows = typeof input.settings === 'object' && input.settings !== null && 'min_rows' in input.settings;
-  const lineItems = joinedLineItems(pages).filter((table) => table.rows.length >= (askedRows ? min_rows : 1));
+  // Line items are what invoices and receipts list; a payslip's or statement's tables are read as aligned columns.
+  const itemised = !['payslip', 'bank_statement'].includes(classifyDocument(input.pages).document_type);
+  const lineItems = (itemised ? joinedLineItems(pages) : []).filter((table) => table.rows.length >= (askedRows ? min_rows : 1));
   const covered = (page: number, box: Box) => lineItems.some((table) => table.parts.some((part) => part.page === page && overlaps(part.box, box)));
   const aligned = detectTables(pages, min_rows).filter((table) => !covered(table.parts[0]!.page, table.parts[0]!.box));
   const found = [...lineItems, ...aligned].sort((a, b) => a.parts[0]!.page - b.parts[0]!.page || a.parts[0]!.box[1] - b.parts[0]!.box[1]);
