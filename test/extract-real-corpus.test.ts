@@ -7,7 +7,7 @@ import { extractFromRead } from '../api/checkers/extract/analyse.ts';
 import { extractRequestOptions } from '../api/checkers/extract/options.ts';
 import { redact } from '../api/checkers/extract/options/redact.ts';
 import { tables } from '../api/checkers/extract/options/tables.ts';
-import { findAmounts, foldAccents } from '../api/checkers/extract/values.ts';
+import { findAmounts, findNumbers, foldAccents } from '../api/checkers/extract/values.ts';
 import { openOcrSession } from '../api/documents/ocr.ts';
 import { readDocument, type ReadDocument } from '../api/documents/read.ts';
 import type { DocumentKind, IntakeDocument } from '../api/documents/types.ts';
@@ -84,6 +84,34 @@ function truths<T>(folder: string): T[] {
     .map((name) => JSON.parse(readFileSync(join(root, folder, name), 'utf8')) as T);
 }
 
+/** Words of a description as compared: folded, three letters or digits or more. */
+const descriptionWords = (text: string) => foldAccents(text).split(/[^\p{L}\d]+/u).filter((word) => word.length >= 3);
+
+/**
+ * A line-item table is right when every labelled line has a row of its own (no row serves two lines) that
+ * carries the line's amount and, when the label has a description, at least one of its words. The amount may
+ * be printed in any of the document's forms ("1.234,50", "$4,799.88", "-5,00", "Kč 9.000", or "720" with no decimals), so
+ * whole numbers count as well as amounts; descriptions are matched loosely because OCR and wrapped lines
+ * change their spelling and extent. Extra rows (a shipping line, a tax breakdown) do not make a table wrong.
+ */
+function lineTableRight(json: readonly Record<string, string>[], lines: readonly { description: string | null; amount: string }[]): boolean {
+  const rows = json.map((row) => {
+    const cells = Object.values(row).map((cell) => cell.replace(/\s/g, ' '));
+    // A separator before exactly three digits may group thousands ("Kč 9.000", "1,440"), as the document's locale writes them.
+    const values = cells.flatMap((cell) => [...findAmounts(cell), ...findNumbers(cell), ...findNumbers(cell.replace(/(\d)[.,'](\d{3})(?!\d)/g, '$1$2'))].map((found) => Math.abs(found.value)));
+    return { values, words: new Set(descriptionWords(cells.join(' '))) };
+  });
+  const used = new Set<number>();
+  return lines.every((line) => {
+    const amount = Math.abs(Number(line.amount));
+    const wanted = line.description === null ? [] : descriptionWords(line.description);
+    const index = rows.findIndex((row, i) => !used.has(i) && row.values.some((value) => Math.abs(value - amount) < 0.006) && (wanted.length === 0 || wanted.some((word) => row.words.has(word))));
+    if (index === -1) return false;
+    used.add(index);
+    return true;
+  });
+}
+
 /** Names compared folded, punctuation as spaces; the extracted name may carry more words than the truth (a legal form, a branch) or fewer, and OCR may split a word ("AL DI"). */
 function sameIssuer(got: string, want: string): boolean {
   const fold = (text: string) => foldAccents(text).replace(/[^\p{L}\d]+/gu, ' ').trim();
@@ -130,7 +158,7 @@ test('real invoices and receipts: fields in the right field, classification, con
   let classifiedRight = 0;
   const misclassified: string[] = [];
   const einvoice = { files: 0, read: 0, missed: [] as string[] };
-  const lineTables = { expected: 0, right: 0, missed: [] as string[] };
+  const lineTables = { expected: 0, right: 0, missed: [] as string[], documents: [] as string[] };
   const redaction = { expected: 0, masked: 0, unreadable: 0, spans: 0, spansOnTruth: 0, missed: [] as string[], falseSpans: [] as string[], byKind: {} as Record<string, [number, number]> };
   try {
     for (const truth of invoices) {
@@ -160,23 +188,14 @@ test('real invoices and receipts: fields in the right field, classification, con
         if (given.capabilities_used.includes('read.embedded_einvoice')) einvoice.read++;
         else einvoice.missed.push(truth.file);
       }
-      const amounts = truth.line_items.map((item) => (item.amount === null ? null : Number(item.amount))).filter((amount): amount is number => amount !== null);
-      if (truth.line_table !== 'none' && amounts.length > 0) {
+      const lines = truth.line_items.filter((item): item is { description: string | null; amount: string } => item.amount !== null);
+      if (truth.line_table !== 'none' && lines.length > 0) {
         lineTables.expected++;
         const found = await tables({ document, pages: read.pages, fields: {}, settings: true });
-        // Right when one table holds every line's amount, each in a row of its own.
-        const right = found.some((table) => {
-          const rows = table.json.map((row) => Object.values(row).flatMap((cell) => findAmounts(cell.replace(/\s/g, ' ')).map((amount) => Math.abs(amount.value))));
-          const used = new Set<number>();
-          return amounts.every((amount) => {
-            const index = rows.findIndex((row, i) => !used.has(i) && row.some((value) => Math.abs(value - Math.abs(amount)) < 0.006));
-            if (index === -1) return false;
-            used.add(index);
-            return true;
-          });
-        });
+        const right = found.some((table) => lineTableRight(table.json, lines));
         if (right) lineTables.right++;
-        else lineTables.missed.push(`${truth.file} (${truth.line_table}, ${amounts.length} lines)`);
+        else lineTables.missed.push(`${truth.file} (${truth.line_table}, ${lines.length} lines)`);
+        lineTables.documents.push(`${right ? 'right' : 'wrong'} ${truth.file} (${truth.line_table}, ${lines.length} lines; ${found.length} tables of ${found.map((table) => table.json.length).join(', ') || 'no'} rows)`);
       }
       const personal = truth.identifiers.filter((identifier) => personalKinds.has(identifier.kind) && /\d|@/.test(identifier.text) && !maskedInPrint(identifier.text));
       const masked = await redact({ document, pages: read.pages, fields: {}, settings: true });
@@ -261,6 +280,7 @@ test('real invoices and receipts: fields in the right field, classification, con
         `  line tables whole: ${lineTables.right}/${lineTables.expected} = ${figures.line_tables.toFixed(3)}`,
         `  redaction recall: ${redaction.masked}/${redaction.expected} = ${figures.redaction_recall.toFixed(3)} (${redaction.unreadable} identifiers not in the text as read, e.g. misread by OCR, not counted); by kind: ${Object.entries(redaction.byKind).sort().map(([kind, [masked, expected]]) => `${kind} ${masked}/${expected}`).join(', ')}`,
         `  redaction precision: ${redaction.spansOnTruth}/${redaction.spans} spans masked are listed identifiers = ${figures.redaction_precision.toFixed(3)}`,
+        ...lineTables.documents.map((line) => `    ${line}`),
         `  statements and payslips classified (${full ? 'all' : 'text-layer files only; EXTRACT_CORPUS_FULL=1 reads all'}): ${otherRight}/${statementsRead.length}${statementsRead.filter((entry) => entry.want !== entry.got).map((entry) => ` ${entry.file} as ${entry.got}`).join(',')}`,
         '  misses:',
         ...misses.map((line) => `    ${line}`),
@@ -287,6 +307,6 @@ test('real invoices and receipts: fields in the right field, classification, con
  * tables 0.80, redaction 0.95. Where a figure is still below, its floor here is the level measured, so a
  * regression fails; the README says which are below the issue's.
  */
-// Below the issue's floor, at the measured level: number (0.90), issuer (0.80), line tables (0.80). Redaction precision
-// has no issue floor; it is held at 0.95 so that recall is not bought with false redactions.
-const FLOORS = { total: 0.9, date: 0.9, number: 0.87, issuer: 0.79, classification: 0.9, precision_at_0_9: 0.95, einvoice_read: 1, line_tables: 0.13, redaction_recall: 0.95, redaction_precision: 0.95 };
+// Below the issue's floor, at the measured level: number (0.90), issuer (0.80). Redaction precision has no issue
+// floor; it is held at 0.95 so that recall is not bought with false redactions.
+const FLOORS = { total: 0.9, date: 0.9, number: 0.87, issuer: 0.79, classification: 0.9, precision_at_0_9: 0.95, einvoice_read: 1, line_tables: 0.8, redaction_recall: 0.95, redaction_precision: 0.95 };

@@ -1,6 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { extractedTable } from '../result.ts';
 import { locatePage, placedLines, round, unionBox, type LocatedPage, type PageLine, type PlacedLine, type PlacedRun } from './page-lines.ts';
+import { classifyDocument } from '../classify.ts';
+import { pageLineItems } from './line-items.ts';
+import { pageReceiptLines } from './receipt-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
 
@@ -48,12 +51,24 @@ export interface DetectedTable {
   columns: [number, number][];
 }
 
-/** Native PDF tables: runs aligned in columns over several lines of the text layer. */
+/**
+ * Native PDF tables: line-item tables under a header of column labels (line-items.ts), and other runs
+ * aligned in columns over several lines of the text layer where no line-item table is.
+ */
 export async function tables(input: OptionInput): Promise<TablesOutput> {
   const { source, min_rows } = parseSettings(tablesSettings, input.settings);
   // The route refuses `vlm` before analysis (capabilities: available false); reaching here is a caller bug.
   if (source !== 'native_pdf') throw new Error(`tables source ${source} is not available: no vision model is configured`);
-  return detectTables(input.pages.map(locatePage), min_rows).map((table) => ({
+  const pages = input.pages.map(locatePage);
+  // A labelled header is evidence enough for a one-line invoice; a `min_rows` the caller sets still applies.
+  const askedRows = typeof input.settings === 'object' && input.settings !== null && 'min_rows' in input.settings;
+  // Line items are what invoices and receipts list; a payslip's or statement's tables are read as aligned columns.
+  const itemised = !['payslip', 'bank_statement'].includes(classifyDocument(input.pages).document_type);
+  const lineItems = (itemised ? joinedLineItems(pages) : []).filter((table) => table.rows.length >= (askedRows ? min_rows : 1));
+  const covered = (page: number, box: Box) => lineItems.some((table) => table.parts.some((part) => part.page === page && overlaps(part.box, box)));
+  const aligned = detectTables(pages, min_rows).filter((table) => !covered(table.parts[0]!.page, table.parts[0]!.box));
+  const found = [...lineItems, ...aligned].sort((a, b) => a.parts[0]!.page - b.parts[0]!.page || a.parts[0]!.box[1] - b.parts[0]!.box[1]);
+  return found.map((table) => ({
     page: table.parts[0]!.page,
     pages: table.parts.map((part) => part.page),
     source: 'native_pdf' as const,
@@ -61,6 +76,34 @@ export async function tables(input: OptionInput): Promise<TablesOutput> {
     json: table.rows.map((row) => Object.fromEntries(table.header.map((name, i) => [name, row[i] ?? '']))),
     bbox: table.parts[0]!.box,
   }));
+}
+
+/** The pages' line-item tables, one left open at a page's end joined with the next page's first when the headers match. */
+function joinedLineItems(pages: readonly LocatedPage[]): { header: string[]; rows: string[][]; parts: { page: number; box: Box }[] }[] {
+  const found: { header: string[]; rows: string[][]; parts: { page: number; box: Box }[]; open: boolean }[] = [];
+  for (const page of pages) {
+    const headed = pageLineItems(page);
+    const receipt = pageReceiptLines(page);
+    // Where both readings cover the same lines, the one whose amounts add up to the subtotal wins; the header's on a tie.
+    const rival = receipt ? headed.filter((table) => overlaps(table.box, receipt.box)) : [];
+    const receiptWins = receipt !== null && (rival.length === 0 || (receipt.reconciled && !rival.some((table) => table.reconciled)));
+    const tables = receiptWins ? [...headed.filter((table) => !rival.includes(table)), receipt].sort((a, b) => a.box[1] - b.box[1]) : headed;
+    for (const [index, table] of tables.entries()) {
+      const header = headerNames(table.header);
+      const previous = found.at(-1);
+      const carries = index === 0 && previous?.open && previous.parts.at(-1)!.page === page.page - 1 && previous.header.join('\u0000') === header.join('\u0000');
+      if (carries) {
+        previous.rows.push(...table.rows);
+        previous.parts.push({ page: page.page, box: table.box });
+        previous.open = !table.closed;
+      } else found.push({ header, rows: table.rows, parts: [{ page: page.page, box: table.box }], open: !table.closed });
+    }
+  }
+  return found;
+}
+
+function overlaps([x, y, width, height]: Box, [otherX, otherY, otherWidth, otherHeight]: Box): boolean {
+  return x < otherX + otherWidth && otherX < x + width && y < otherY + otherHeight && otherY < y + height;
 }
 
 /** The tables of the pages in reading order, a table carried over a page break joined into one. */
