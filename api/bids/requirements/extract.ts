@@ -506,8 +506,9 @@ class FileReading {
     }
     if (own !== null && !(leadIn.kind === 'schedule' && words(firstText) <= maxTitleWords && !/[.]$/.test(firstText))) return this.#readSentences(paragraph, sentences, leadIn);
     if ((leadIn.mandatory === null || leadIn.others) && leadIn.kind !== 'schedule' && leadIn.kind !== 'condition') return this.#readSentences(paragraph, sentences.slice(1), leadIn);
-    // "The Contracting Officer will evaluate …" listed under "The Contractor shall:" is the buyer's doing, not the list's.
-    if (buyerActs(firstText)) return this.#readSentences(paragraph, sentences, leadIn);
+    // "The Contracting Officer will evaluate …" listed under "The Contractor shall:" is the buyer's doing, not the list's; an item
+    // in lower case ("assume that the Customer …") goes on with the lead-in's sentence and its subject.
+    if (/^[A-Z]/.test(firstText) && buyerActs(firstText)) return this.#readSentences(paragraph, sentences, leadIn);
     // Returnables listed as alternatives ("New Offer Proposal; or", "Contract Modification;") are each not required.
     leadIn.alternatives ||= /\bor$/.test(paragraph.plain);
     const mandatory = (leadIn.mandatory ?? true) && !(leadIn.kind === 'schedule' && leadIn.alternatives);
