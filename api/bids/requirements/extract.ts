@@ -6,6 +6,7 @@ import {
   asksForForm,
   returnableAskedFor,
   bindsTheBuyer,
+  buyerActs,
   isImperative,
   listOpening,
   isDisqualifying,
@@ -75,6 +76,15 @@ const requiredMark = /[\w?)]\s*\*\s*$/;
 /** "Factor 1 – Technical Approach", "Criterion 2", "Sub-factor A": the title of an evaluation criterion. */
 const factorTitle = /^(?:evaluation\s+)?(?:factor|criterion|sub-?factor)\s+(?:\d+|[A-Z])\b/i;
 
+/** A lead-in whose own words stop at its verb or at "the following": without its items it asks nothing. */
+const announcesOnly = /\b(?:shall|must|will)(?:\s+(?:be\s+met|include|consist\s+of|comprise|contain))?(?:\s+the\s+following)?\s*:\s*["'”’*)]*$/i;
+
+/** Words that oblige whatever the sentence's form. */
+const strongWord = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bneeds?\s+to\b/i;
+
+/** Headings of passages that describe the buyer's situation and aims. */
+const describingHeading = /\b(?:background|purpose)\b/i;
+
 /** A criterion's title is at most this many words. */
 const maxTitleWords = 15;
 /** An item of a list without numbering (a .docx list loses it) is at most this many words. */
@@ -97,6 +107,10 @@ interface LeadIn {
   items: number;
   /** The lead-in sentence, to be a requirement itself when no item follows it ("Please include the following subject line:"). */
   pending: { paragraph: Paragraph; start: number; end: number; sentence: string; obligation: Obligation } | null;
+  /** An item ended in "or": the list offers alternatives. */
+  alternatives: boolean;
+  /** The last item read ended as a sentence does (a full stop, a semicolon, "and"). */
+  lastItemSentence: boolean;
   /** The lead-in speaks of what the buyer may do ("We reserve the right to:") or of exceptions ("does not apply to:"): its items bind no one unless they say so. */
   others: boolean;
 }
@@ -241,8 +255,9 @@ class FileReading {
   #closeLeadIn(leadIn: LeadIn): void {
     const pending = leadIn.pending;
     leadIn.pending = null;
-    // "The Contractor shall:" with nothing after it says nothing; "Please include the following subject line:" does.
-    if (pending && leadIn.items === 0 && words(pending.sentence) >= 6) this.#emitSentence(pending.paragraph, pending.start, pending.end, pending.sentence, pending.obligation, null);
+    // "The Contractor shall:" or "The price submission shall include the following:" with nothing after it says nothing;
+    // "Please include the following subject line:" does.
+    if (pending && leadIn.items === 0 && words(pending.sentence) >= 6 && !announcesOnly.test(pending.sentence)) this.#emitSentence(pending.paragraph, pending.start, pending.end, pending.sentence, pending.obligation, null);
   }
 
   #closeLeadIns(): void {
@@ -405,7 +420,10 @@ class FileReading {
       return numbering.level !== 'number' || subNumber;
     }
     if (leadIn.itemKey !== null && leadIn.itemKey !== '') return false;
-    if (words(plain) > maxBareItemWords) return false;
+    // An item ending in a semicolon ("…;", "…; and") is one of a list however long it runs.
+    if (words(plain) > maxBareItemWords && !/;\s*(?:and|or)?$/.test(plain)) return false;
+    // "Transition" after items written as sentences ("Conduct training sessions.") is the next heading, not one more item.
+    if (leadIn.lastItemSentence && isTitle(plain) && !/[.;:,]$|\b(?:and|or)$/.test(plain)) return false;
     // A title with prose under it is the next heading, not the last item.
     if (isTitle(plain) && !/[;,]$|\band$|\bor$/.test(plain) && next && !next.numbering && /[.:]["'”’)*]*$/.test(next.plain) && words(next.plain) >= 6 && !isTitle(next.plain)) return false;
     leadIn.itemKey = '';
@@ -424,8 +442,11 @@ class FileReading {
       numbering,
       itemKey: null,
       items: 0,
+      lastItemSentence: false,
+      alternatives: false,
       pending,
-      others: (bindsTheBuyer(sentence) && !tendererWill(sentence)) || /\b(?:does|do|shall|will)\s+not\s+apply\b|\bexcept(?:ions?)?\b/i.test(sentence) || (inItem?.others ?? false),
+      // "… shall be given precedence in the following order:" ranks documents; its items bind no one.
+      others: (bindsTheBuyer(sentence) && !tendererWill(sentence)) || /\b(?:does|do|shall|will)\s+not\s+apply\b|\bexcept(?:ions?)?\b|\bprecedence\b/i.test(sentence) || (inItem?.others ?? false),
     };
     if (inItem) this.#leadIns.push(leadIn);
     else {
@@ -458,7 +479,10 @@ class FileReading {
   /** An item under a lead-in: with wording of its own it is read as a sentence, else it takes the lead-in's force. */
   #readItem(paragraph: Paragraph, leadIn: LeadIn): void {
     leadIn.items++;
+    leadIn.lastItemSentence = /[.;]["'”’)*]*$|\b(?:and|or)$/.test(paragraph.plain) && !isTitle(paragraph.plain);
     if (!paragraph.numbering && isFormField(paragraph.plain)) return;
+    // A caption ("Table 2") names what follows; it asks nothing.
+    if (/^(?:table|figure|exhibit|chart)\s+\d+[.:]?$/i.test(paragraph.plain)) return;
     const inline = leadIn.kind === 'criterion' ? null : inlineHeadingOf(paragraph);
     if (inline !== null) {
       // "c. Cover Page. Your quotation must include …": a sub-heading, then sentences that speak for themselves.
@@ -482,7 +506,12 @@ class FileReading {
     }
     if (own !== null && !(leadIn.kind === 'schedule' && words(firstText) <= maxTitleWords && !/[.]$/.test(firstText))) return this.#readSentences(paragraph, sentences, leadIn);
     if ((leadIn.mandatory === null || leadIn.others) && leadIn.kind !== 'schedule' && leadIn.kind !== 'condition') return this.#readSentences(paragraph, sentences.slice(1), leadIn);
-    const mandatory = leadIn.mandatory ?? true;
+    // "The Contracting Officer will evaluate …" listed under "The Contractor shall:" is the buyer's doing, not the list's; an item
+    // in lower case ("assume that the Customer …") goes on with the lead-in's sentence and its subject.
+    if (/^[A-Z]/.test(firstText) && buyerActs(firstText)) return this.#readSentences(paragraph, sentences, leadIn);
+    // Returnables listed as alternatives ("New Offer Proposal; or", "Contract Modification;") are each not required.
+    leadIn.alternatives ||= /\bor$/.test(paragraph.plain);
+    const mandatory = (leadIn.mandatory ?? true) && !(leadIn.kind === 'schedule' && leadIn.alternatives);
     // A returnable listed with its page limit ("Technical Concept Paper (Not to exceed 8 pages)") is still the returnable.
     const title = words(firstText) <= maxTitleWords && !/[.]$/.test(firstText);
     let kind: RequirementKind = leadIn.kind === 'schedule' && title ? 'schedule' : isLodging(firstText) ? 'instruction' : leadIn.kind;
@@ -516,7 +545,8 @@ class FileReading {
     if (weight !== null && this.#context !== 'condition' && cells.length >= 2) return this.#emit(paragraph, 0, paragraph.text.length, 'criterion', false, weight, 0.85);
     if (/^\d{1,3}$/.test(last)) return; // a contents line or a count
     const leadIn = this.#leadIns.at(-1);
-    const listed = (leadIn?.kind ?? this.#context) === 'schedule';
+    // An agenda's rows ("Introductions | 5 minutes") are times, not returnables.
+    const listed = (leadIn?.kind ?? this.#context) === 'schedule' && !/\b(?:minutes?|hours?|time\s+allocated)\b/i.test(paragraph.plain);
     if (listed && cells.length <= 3 && words(paragraph.plain) <= maxTitleWords && this.#claimTitle(last)) return this.#emit(paragraph, 0, paragraph.text.length, 'schedule', leadIn?.mandatory ?? true, null, 0.7);
   }
 
@@ -662,8 +692,16 @@ class FileReading {
         continue;
       }
       if (tendererWill(sentence) && obligation === 'mandatory' && !/\bmust\b|\bshall\b|\brequired\b/i.test(sentence)) obligation = 'optional';
+      // A task written as a bare verb ("Advise on cost optimisation") obliges as far as its list or passage does: not under
+      // "The Contractor is expected to:", nor in a background passage.
+      if (obligation === 'mandatory' && isImperative(sentence) && !strongWord.test(sentence) && (leadIn?.mandatory === false || this.#describesOnly())) obligation = 'optional';
       this.#emitSentence(paragraph, start, end, sentence, obligation, leadIn);
     }
+  }
+
+  /** The passage only describes: its headings speak of background or purpose. */
+  #describesOnly(): boolean {
+    return [this.#major.title, this.#minor?.title, this.#subsection?.title].some((title) => title !== undefined && describingHeading.test(title));
   }
 
   #emitSentence(paragraph: Paragraph, start: number, end: number, sentence: string, obligation: Obligation, leadIn: LeadIn | null): void {

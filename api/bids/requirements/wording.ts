@@ -36,9 +36,12 @@ const obliging = new RegExp(
   'i',
 );
 
-/** What happens to a tender that fails it: these sentences state a condition, however they are worded. */
+/**
+ * What happens to a tender that fails it: these sentences state a condition, however they are worded ("will not be considered",
+ * not "will not be considered adequate information", which judges a kind of content).
+ */
 const disqualifying =
-  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)\b(?!\s+(?:prior\s+to|until|before)\b)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\bonly\b[^.]*\bwill\s+(?:advance|proceed|progress|move\s+(?:on|forward))\b|\bno\s+(?:\w+\s+){0,3}award\s+(?:shall|will)\s+be\s+made\b|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
+  /\bdisqualif|\b(?:will|shall)\s+not\s+be\s+(?:considered|accepted|evaluated|answered|reviewed|eligible|opened)\b(?!\s+(?:prior\s+to|until|before|adequate|sufficient|part\s+of|an?|as)\b)|\bno\s+longer\s+be(?:ing)?\s+considered|\b(?:will|shall)\s+be\s+(?:eliminated|rejected|excluded|deemed\s+(?:non-?responsive|unacceptable|non-?compliant|ineligible))|\b(?:grounds|cause)\s+for\s+(?:rejection|exclusion|disqualification)|\bdeemed\s+(?:non-?responsive|non-?compliant|ineligible)|\bonly\b[^.]*\b(?:will|shall)\s+be\s+(?:accepted|considered)|\bno\s+(?:\w+\s+){0,3}award\s+(?:shall|will)\s+be\s+made\b|\b(?:will|shall)\s+only\s+be\s+(?:accepted|considered)/i;
 
 /** Verbs and phrases that ask without obliging. */
 const asking =
@@ -46,14 +49,15 @@ const asking =
 
 /** Verbs a sentence addressed to the tenderer starts with ("Provide …", "Describe …", "Please ensure …"). */
 const imperativeVerbs =
-  'provide|submit|include|describe|identify|complete|sign|attach|return|lodge|deliver|demonstrate|explain|detail|specify|indicate|outline|ensure|confirm|supply|prepare|furnish|develop|build|execute|maintain|deprecate|cultivate|leverage|conduct|consult|coordinate|implement|establish|perform|manage|deploy|notify|comply|adhere|follow|limit|write|publish|select|upload|send|e-?mail|discuss|obtain|retain|create|integrate|migrate|assist|participate|attend|propose|certify|acknowledge|read|verify|register|protect|collaborate|facilitate|keep|make|give|show|summari[sz]e|clarify|define|determine|assess|remember|insert|fill|tick|allow|apply|arrange|avoid|do|refrain|take|observe|advise|inform|answer|respond|mark|enter';
+  'provide|submit|include|describe|identify|complete|sign|attach|return|lodge|deliver|demonstrate|explain|detail|specify|indicate|outline|ensure|confirm|supply|prepare|furnish|develop|build|execute|maintain|deprecate|cultivate|leverage|conduct|consult|coordinate|implement|establish|perform|manage|deploy|notify|comply|adhere|follow|limit|write|publish|select|upload|send|discuss|obtain|retain|create|integrate|migrate|assist|participate|attend|propose|certify|acknowledge|read|verify|register|protect|collaborate|facilitate|keep|make|give|show|summari[sz]e|clarify|define|determine|assess|remember|insert|fill|tick|allow|apply|arrange|avoid|do|refrain|take|observe|advise|inform|answer|respond|mark|enter';
 /** Words that are as often nouns as verbs ("Support services …", "Transition: …"): imperative only before an object's first word. */
-const nounOrVerb = 'support|transition|report|design|document|test|date|name|state|initial|list|use|lead|present|note|check|title|contact|update|review|train|track|monitor|address|place|quote|price|direct|secure|meet|print|record|schedule|plan';
+const nounOrVerb = 'support|transition|report|design|document|test|date|name|state|initial|list|use|lead|present|note|check|title|contact|e-?mail|update|review|train|track|monitor|address|place|quote|price|direct|secure|meet|print|record|schedule|plan';
 const objectStart = String.raw`(?:a|an|the|all|any|each|every|your|its|their|this|these|those|such|one|two|three|four|five|and|or|with|to|for|on|in|at|by|from|up|out|back|down|only|also|clearly|promptly|immediately|\w+ly)\b(?!\s*[:–—-])`;
 const imperative = new RegExp(
   String.raw`^(?:please\s+|be\s+sure\s+to\s+|make\s+sure\s+(?:that\s+)?|kindly\s+)?(?:do\s+not\s+|never\s+|also\s+|then\s+)?(?:(?:${imperativeVerbs})\b(?!\s*[(–—-]|\s+(?:of|is|are|was|will|shall|must|may|can|should|and\s+\w+\s+(?:is|are|will|shall))\b)|(?:${nounOrVerb})\s+${objectStart})`,
   'i',
 );
+const nounOrVerbWord = new RegExp(String.raw`^(?:${nounOrVerb})$`, 'i');
 const pleaseVerb = /^please\s+[a-z]/i;
 /** Imperatives that only point elsewhere ("See Section 4", "Refer to Attachment 2", "Note: …") ask nothing. */
 const pointer = /^(?:please\s+)?(?:see|refer\s+to|note)\b|^go\s+to\b/i;
@@ -63,15 +67,21 @@ export function obligationOf(sentence: string): Obligation | null {
   // A form's question ("Does the Respondent agree …?") asks for an answer, not a promise; "Please describe …?" asks for one.
   if (/\?\s*["'”’)*]*$/.test(sentence.trim()) && !isImperative(sentence)) return null;
   if (/\b(?:do|does|did)\s+not\s+need\s+to\b|\bneed\s+not\b/i.test(sentence)) return null;
+  // "It is the intent of the Parties that …", "It is the Agency's desire that …": an aim stated, not a duty laid.
+  if (/^it\s+is\s+(?:expressly\s+)?(?:not\s+)?(?:the\s+)?(?:\w+['’]s\s+|\w+\s+)?(?:intent|intention|desire|wish|hope)\b/i.test(sentence.trim())) return null;
+  // "Insert the name and address of …", "Check the appropriate box": how to fill in a form or template, not what to do or supply.
+  if (/^(?:insert|fill\s+in|check\s+(?:the|one|whether|this|each|all|if))\b/i.test(sentence.trim()) && !/\bmust\b|\bshall\b/i.test(sentence)) return null;
   const text = sentence
     .trim()
     .replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left')
     .replace(/\bmay\s+or\s+may\s+not\b/gi, 'may')
     .replace(/\bmay\s+(?:\w+\s+|,[^,]*,\s*){0,6}be\s+required\b/gi, 'may be asked');
-  // Text in quotation marks (a legend to copy, a certificate's wording) is quoted, not required; a past "were required" is history.
-  if (/^["“]/.test(text) || (/\b(?:was|were|had\s+been)\s+required\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text))) return null;
-  // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail".
-  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]|\b(?:should|must|may)\s+not\s+be\s+(?:construed|interpreted|deemed)\b/i.test(text) && !disqualifying.test(text) && !isPassFail(text)) return null;
+  // Text in quotation marks (a legend to copy, a certificate's wording) is quoted, not required; a past "were required" or "is no
+  // longer required" is history.
+  if (/^["“]/.test(text) || (/\b(?:was|were|had\s+been)\s+required\b|\bno\s+longer\s+required\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text))) return null;
+  // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail",
+  // "it will be assumed that …", "agree to and are bound by the rules of this RFQ".
+  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|assumed|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]|\bagrees?\s+to\s+and\s+(?:is|are)\s+bound\s+by\b|\b(?:should|must|may)\s+not\s+be\s+(?:construed|interpreted|deemed)\b/i.test(text) && !disqualifying.test(text) && !isPassFail(text)) return null;
   // "Each participant may but is not required to …": no obligation.
   if (/\b(?:is|are)\s+not\s+required\s+to\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text)) return 'optional';
   // "The offeror is cautioned that …", "Offerors are advised to …": a warning, whatever it quotes.
@@ -96,6 +106,10 @@ export function isImperative(sentence: string): boolean {
     .replace(/^["'“‘(]+/, '')
     .replace(/^(?:therefore|thus|accordingly|finally|otherwise|however|also|then|at\s+a\s+minimum|in\s+addition|additionally|where\s+(?:applicable|relevant|possible|required)|if\s+[^,]{1,80}|when\s+[^,]{1,60}|in\s+[^,]{1,50}|for\s+[^,]{1,50}|as\s+[^,]{1,50}|within\s+[^,]{1,50}|\d+\s+days\s+[^,]{1,50}),\s*/i, '');
   if (pointer.test(text)) return false;
+  // A line in capitals ("PROVIDE CURRENT INFORMATION", a form's printed box label) is a heading; a lone verb ("Deliver", a table
+  // cell) asks nothing; "Date and Time", "Name and Title of Position 2" are titles, not "date" or "name" as verbs.
+  const titled = /^[*_]*([\w-]+)\s+(?:and|or)\s+[A-Z]/.exec(text);
+  if (!/[a-z]/.test(text) || /^[*_]*[A-Za-z]+[.*_\s]*$/.test(text) || (titled && nounOrVerbWord.test(titled[1]!))) return false;
   return imperative.test(text) || (pleaseVerb.test(text) && !/^please\s+note\b/i.test(text));
 }
 
@@ -118,7 +132,7 @@ export function subjectOf(sentence: string): string {
   if (!modal) return '';
   const before = sentence.slice(0, modal.index);
   // "If the offeror fails, the Government may …": the subject follows the last clause break before the verb.
-  const breaks = [...before.matchAll(/,|;|\b(?:so|that|because|but|which|who|whereby|then|therefore|and\s+(?=the\b|its\b|their\b|all\b|each\b))\s/gi)];
+  const breaks = [...before.matchAll(/,|;|:|\b(?:so|that|because|but|which|who|whereby|then|therefore|and\s+(?=the\b|its\b|their\b|all\b|each\b))\s/gi)];
   const last = breaks.at(-1);
   const after = (last ? before.slice(last.index + last[0].length) : before).trim();
   // "The Contracting Officer, working with the COR, is responsible …": the subject is before the aside.
@@ -140,6 +154,12 @@ export function bindsTheBuyer(sentence: string): boolean {
   if (subject === '') return false;
   if (/\b(?:tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?|proposers?|you|your|firms?|companies|company)\b/i.test(subject) && !/^(?:the\s+)?(?:government|agency|state)\b/i.test(subject)) return false;
   return buyerSubject.test(subject) || statementSubject.test(subject);
+}
+
+/** The buyer or its people are who the sentence is about ("The Contracting Officer will evaluate …"). */
+export function buyerActs(sentence: string): boolean {
+  const subject = subjectOf(sentence);
+  return subject !== '' && !isImperative(sentence) && buyerSubject.test(subject) && !tendererWill(sentence);
 }
 
 /** The tenderer named as the one who will do something ("The Contractor will submit …"): it asks, as "should" does. */
@@ -322,7 +342,7 @@ export function isFormField(text: string): boolean {
   const field = text.trim().replace(/[:#_\s]+$/, '');
   return (
     /^[☐□■]\s*\w+/.test(field) ||
-    /^(?:(?:printed|authori[sz]ed|company|contractor|vendor|offeror|business|legal|trading|contact|full|job)\s+)*(?:name|title|signature|date|address|e-?mail|telephone|phone|fax|position|abn|acn|tax\s+id|website|initials)(?:\s+(?:and|&)\s+(?:title|date|position))?(?:\s+of\s+[\w\s]{1,40})?$/i.test(field)
+    /^(?:(?:printed|authori[sz]ed|company|contractor|subcontractor|vendor|supplier|offeror|tenderer|bidder|respondent|quoter|proposer|business|legal|trading|contact|full|job)(?:['’]s)?\s+)*(?:name|title|signature|date|address|e-?mail|telephone|phone|fax|position|abn|acn|tax\s+id|website|initials)(?:\s+(?:and|&)\s+(?:title|date|position))?(?:\s+of\s+[\w\s]{1,40})?$/i.test(field)
   );
 }
 
