@@ -48,7 +48,8 @@ import { checkoutProviderFromEnv, type CheckoutProvider } from './providers/stri
 import { bidSale } from './bids/checkout.ts';
 import { bidCheckoutRoutes } from './routes/bid-checkout.ts';
 import { bidPackFetchRoutes } from './routes/bid-pack-fetch.ts';
-import { PACK_FETCH_TIMEOUT_MS, type PackFetchDeps } from './bids/pack-fetch.ts';
+import { PACK_FETCH_JOB_KIND, PACK_FETCH_TIMEOUT_MS, type PackFetchDeps } from './bids/pack-fetch.ts';
+import { packFetchHandler } from './bids/pack-fetch-job.ts';
 import { accountRoutes } from './routes/account.ts';
 import { checkerBodyLimits, checkerRoutes } from './routes/checkers.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -276,6 +277,8 @@ export function createService(options: AppOptions): Service {
     state,
     store: options.store,
     intake: { state, files: bidFiles, pool: analysisPool, onFileRead, log: (error) => notice(`a file-read listener failed on a fetched tender pack: ${String(error)}`) },
+    // The worker is made below, with this fetch's handler among its own; the fetch queues on it only once requests come.
+    jobs: { enqueue: (job) => jobs.enqueue(job), kick: () => jobs.kick(), runAfterNow: () => jobs.runAfterNow() },
     fetch: options.packFetch?.fetch ?? createSafeFetcher({ timeoutMs: PACK_FETCH_TIMEOUT_MS }),
     ...(options.packFetch?.portalOrigin ? { portalOrigin: options.packFetch.portalOrigin } : {}),
     ...(options.packFetch?.delayMs === undefined ? {} : { delayMs: options.packFetch.delayMs }),
@@ -292,7 +295,7 @@ export function createService(options: AppOptions): Service {
     ...options.jobs,
     state,
     now,
-    handlers: { [RUN_JOB_KIND]: bidRunHandler({ ...workspace, mailer, now, packFetcher }) },
+    handlers: { [RUN_JOB_KIND]: bidRunHandler({ ...workspace, mailer, now, packFetcher }), [PACK_FETCH_JOB_KIND]: packFetchHandler(packFetch) },
     ...(options.notice ? { log: options.notice } : {}),
   });
   const stopping = new AbortController();

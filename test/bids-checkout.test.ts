@@ -224,6 +224,21 @@ describe('bid checkout through Stripe Checkout', () => {
     assert.equal((await checkout(failedBid)).status, 201, 'a failed checkout leaves the bid free to check out again');
   });
 
+  it('records a charge.refunded for a paid bid and leaves it paid: the spec defines no refund transition', async () => {
+    const bidId = await newBid();
+    const sessionId = sessionIdOf(((await (await checkout(bidId)).json()) as Checkout).url!);
+    assert.equal(((await (await deliver(eventAbout(sessionId, 'checkout.session.completed', { status: 'complete', payment_status: 'paid' }))).json()) as { outcome: string }).outcome, 'paid');
+    const refund = {
+      id: `evt_refund_${bidId}`, object: 'event', type: 'charge.refunded', api_version: '2025-01-27.acacia', created: Math.floor(clock.now().getTime() / 1000), livemode: false, pending_webhooks: 1, request: null,
+      data: { object: { id: `ch_${bidId}`, object: 'charge', amount: 14900, amount_refunded: 14900, currency: 'aud', refunded: true, payment_intent: `pi_${bidId}` } },
+    };
+    const reply = await deliver(JSON.stringify(refund));
+    assert.equal(reply.status, 200);
+    assert.match(((await reply.json()) as { outcome: string }).outcome, /^ignored: charge\.refunded: the specification defines no refund transition/);
+    assert.equal(bidIsPaid(real, bidId), true);
+    assert.equal(real.get<{ type: string }>('SELECT type FROM payment_events WHERE event_id = ?', refund.id)!.type, 'charge.refunded', 'recorded for a person');
+  });
+
   it('acknowledges and ignores an event for a session it did not create, and one whose amount is not the checkout\'s', async () => {
     const made = await fetch(`${fake.origin}/v1/checkout/sessions`, {
       method: 'POST',

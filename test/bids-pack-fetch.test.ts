@@ -46,6 +46,8 @@ interface Portal {
   origin: string;
   requests: { path: string; at: number; userAgent: string }[];
   robots: string | null;
+  /** While set, every request is cut off unanswered (the portal down). */
+  down: boolean;
   close(): Promise<void>;
 }
 
@@ -56,10 +58,11 @@ async function startPortal(): Promise<Portal> {
     '/Tender/Details/26395': { type: 'text/html; charset=utf-8', body: readFileSync(join(FIXTURES, 'sources', 'au_nt_qtol', 'tender-26395.html')) },
     '/Tender/DownloadProfile/26395': { type: 'text/html; charset=utf-8', body: Buffer.from('<!doctype html><html><body><h1>Sign in</h1><form method="post"><input name="email"></form></body></html>') },
   };
-  const portal: Portal = { origin: '', requests: [], robots: null, close: async () => {} };
+  const portal: Portal = { origin: '', requests: [], robots: null, down: false, close: async () => {} };
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://portal').pathname;
     portal.requests.push({ path, at: Date.now(), userAgent: req.headers['user-agent'] ?? '' });
+    if (portal.down) return void req.socket.destroy();
     if (path === '/robots.txt') {
       if (portal.robots === null) res.writeHead(404).end();
       else res.writeHead(200, { 'content-type': 'text/plain' }).end(portal.robots);
@@ -85,26 +88,31 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   let member: SignedIn;
   let viewer: SignedIn;
   let orgId: string;
+  let dataDir: string;
+  let serviceOptions: (on: StateDb) => Parameters<typeof createService>[0];
 
   before(async () => {
     portal = await startPortal();
-    const dataDir = await tempDir('pack-fetch-');
+    dataDir = await tempDir('pack-fetch-');
     state = openStateDb(dataDir);
     const tenders = await TenderIndex.build([ntTender('26396', NT_KEY), ntTender('26395', NT_LOGIN_KEY), TENDER], []);
     const store = { state: () => ({ ready: true as const, release: { tenders } }), now: clock.now } as unknown as Pick<ReleaseStore, 'state' | 'now'>;
-    service = createService({
+    serviceOptions = (on: StateDb) => ({
       store,
-      state,
+      state: on,
       publicUrl: PUBLIC_URL,
-      burst: false,
+      burst: false as const,
       now: clock.now,
       bidFilesDir: join(dataDir, 'bid-files'),
       documentsDir: join(dataDir, 'documents'),
       checkers: { poolLimits: { size: 1 } },
       packFetch: { fetch: createSafeFetcher({ testOnlyPermittedAddresses: ['127.0.0.1'] }), portalOrigin: portal.origin, delayMs: SPACING_MS },
+      // Back-off short enough to watch a fetch use its attempts up.
+      jobs: { retryBaseMs: 50 },
       notice: () => {},
       log: () => {},
     });
+    service = createService(serviceOptions(state));
     owner = signIn(state, 'owner@territory.test', clock.now());
     member = signIn(state, 'member@territory.test', clock.now());
     viewer = signIn(state, 'viewer@territory.test', clock.now());
@@ -244,23 +252,59 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
     await ended(sixthBid);
   });
 
-  it('treats a fetch a stopped server left running as failed, so another may be queued; and takes an API key', async () => {
+  it('runs on the job table: a fetch whose process stopped after the tender page is taken over by drain and completes, each file fetched once; and takes an API key', async () => {
     usedToday();
+    // The stopped process: a service of its own on its own connection to the same store, closed mid-fetch.
+    const stoppedState = openStateDb(dataDir);
+    const stopped = createService({
+      ...serviceOptions(stoppedState),
+      packFetch: { fetch: createSafeFetcher({ testOnlyPermittedAddresses: ['127.0.0.1'] }), portalOrigin: portal.origin, delayMs: 1_500 },
+      jobs: { leaseMs: 300 },
+    });
     const bidId = await newBid({ page_key: NT_KEY });
-    state.run(
-      "INSERT INTO bid_pack_fetches (fetch_id, bid_id, requested_by, source, tender_url, state, requested_at, started_at) VALUES ('fetch_lost', ?, ?, 'au_nt_qtol', 'https://tendersonline.nt.gov.au/Tender/Details/26396', 'running', ?, ?)",
-      bidId,
-      owner.accountId,
-      new Date(clock.now().getTime() - 11 * 60 * 1000).toISOString(),
-      new Date(clock.now().getTime() - 11 * 60 * 1000).toISOString(),
-    );
-    const last = (await status(bidId)).last_fetch;
-    assert.equal(last.state, 'failed');
-    assert.match(last.detail, /stopped before it finished/);
+    const before = portal.requests.length;
     const key = keyFor(state, owner.accountId);
-    assert.equal((await queue(bidId, key.headers)).status, 202);
-    assert.equal((await ended(bidId)).state, 'succeeded');
+    const queued = await stopped.app.request(`/v1/bids/${bidId}/pack/fetch`, { method: 'POST', headers: key.headers });
+    assert.equal(queued.status, 202);
+    const { job_id: jobId } = state.get<{ job_id: string }>('SELECT job_id FROM bid_pack_fetches WHERE bid_id = ?', bidId)!;
+    for (let waited = 0; !state.get("SELECT 1 FROM job_steps WHERE job_id = ? AND step_key = 'tender_page' AND completed_at IS NOT NULL", jobId); waited += 10) {
+      assert.ok(waited < 30_000, 'the tender page step completed');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // Between the tender page and the pack (the source's spacing): the process loses its store and stops.
+    stoppedState.close();
+    await stopped.jobs.close(0);
+    await stopped.analysisPool.close();
+    assert.equal((await status(bidId)).last_fetch.state, 'running', 'the fetch is left running under a lease nobody renews');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const drained = await service.app.request('/v1/jobs/drain', { method: 'POST', headers: owner.headers });
+    assert.deepEqual(((await drained.json()) as Json).taken_over, [jobId]);
+    const last = await ended(bidId);
+    assert.equal(last.state, 'succeeded', last.detail);
+    assert.deepEqual(portal.requests.slice(before).map((request) => request.path), ['/robots.txt', '/Tender/Details/26396', '/Tender/DownloadProfile/26396'], 'each file fetched once');
+    const steps = state.all<{ step_key: string; attempt: number }>('SELECT step_key, attempt FROM job_steps WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY rowid', jobId);
+    assert.deepEqual(steps.map((step) => ({ ...step })), [{ step_key: 'robots', attempt: 1 }, { step_key: 'tender_page', attempt: 1 }, { step_key: 'download', attempt: 2 }, { step_key: 'add_file', attempt: 2 }]);
+    assert.deepEqual({ ...state.get<{ state: string; attempts: number }>('SELECT state, attempts FROM jobs WHERE job_id = ?', jobId)! }, { state: 'succeeded', attempts: 2 });
+    const files = ((await (await service.app.request(`/v1/bids/${bidId}/files`, { headers: owner.headers })).json()) as Json).files as Json[];
+    assert.deepEqual(files.map((file) => file.file_id), last.file_ids);
   });
+
+  it('retries a portal that does not answer, with back-off, and ends failed with the last error when the attempts are used up', async () => {
+    usedToday();
+    portal.down = true;
+    try {
+      const bidId = await newBid({ page_key: NT_KEY });
+      assert.equal((await queue(bidId)).status, 202);
+      const last = await ended(bidId);
+      assert.equal(last.state, 'failed');
+      assert.match(last.detail, /robots\.txt could not be fetched/);
+      const job = state.get<{ attempts: number; max_attempts: number }>('SELECT j.attempts, j.max_attempts FROM jobs j JOIN bid_pack_fetches f ON f.job_id = j.job_id WHERE f.bid_id = ?', bidId)!;
+      assert.deepEqual([job.attempts, job.max_attempts], [3, 3]);
+    } finally {
+      portal.down = false;
+    }
+  });
+
   it('a run on a paid bid of the portal with no files asks to fetch the pack, and once approved fetches it into the bid', async () => {
     usedToday();
     portal.robots = null;

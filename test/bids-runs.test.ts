@@ -415,14 +415,15 @@ describe('a run that fetches the tender pack first', () => {
       chatModel: unconfiguredChatModel,
       packFetcher: {
         offer: (bid) => ({ url: `https://portal.example/tenders/${bid.bid_id}/documents` }),
-        async fetch(bid, args, accountId) {
+        queue(bid, args, accountId) {
           fetched.push(args);
           recordBidFile(state, {
             bidId: bid.bid_id, accountId, filename: 'RFQ-2026-41.txt', kind: 'text', contentType: 'text/plain', sizeBytes: RUN_TENDER.length, sha256: 'a'.repeat(64),
             reading: { status: 'read', pageCount: 1, pages: [{ n: 1, text: RUN_TENDER, source: 'text_layer' }], detail: null }, now: clock.now(),
           });
-          return { files_added: 1 };
+          return { fetch_id: `fetch_${bid.bid_id}` };
         },
+        outcome: (bid, fetchId) => (fetchId === `fetch_${bid.bid_id}` ? { state: 'succeeded', detail: 'Fetched.', files_added: 1 } : null),
       },
     });
     try {
@@ -453,7 +454,7 @@ describe('a run that fetches the tender pack first', () => {
       }, 'the run to complete');
       assert.equal(done.findings > 0, true);
       const fetchAction = ((await call('GET', `/v1/bids/${approved.bidId}/actions`)).body.actions as Json[]).find((row) => row.action_id === approved.actionId)!;
-      assert.deepEqual(fetchAction.outcome, { files_added: 1 });
+      assert.deepEqual(fetchAction.outcome, { fetch_id: `fetch_${approved.bidId}` });
       assert.equal((await call('GET', `/v1/bids/${approved.bidId}/requirements`)).body.requirements.length, 5);
 
       const rejected = await runOn('reject');

@@ -86,6 +86,6 @@ export async function bidOverview(deps: OverviewDeps, bid: BidRecord, membership
       detail: sale.available ? `Preparing this bid costs ${formatPrice(sale.price)}, paid once.` : sale.detail,
       checkout: checkout ? checkoutView(checkout) : null,
     },
-    pack_fetch: { offer: offerView(packOffer(deps, bid)), last_fetch: lastFetch(state, bid.bid_id, deps.now()) },
+    pack_fetch: { offer: offerView(packOffer(deps, bid)), last_fetch: lastFetch(state, bid.bid_id) },
   };
 }

@@ -1,18 +1,12 @@
-import { load } from 'cheerio';
-import { createHash } from 'node:crypto';
 import type { StateDb } from '../../data/state/db.ts';
 import { addDays, localDate, zonedTimeToUtc } from '../../lib/jurisdictions.ts';
-import { SafeFetchError, type SafeFetcher } from '../../lib/safe-fetch.ts';
+import type { SafeFetcher } from '../../lib/safe-fetch.ts';
 import { newId } from '../../lib/tokens.ts';
-import { HostGate } from '../../lib/host-gate.ts';
 import { NT_QTOL } from '../../lib/nt-qtol.ts';
-import { robotsRules, type RobotsRules } from '../../lib/robots.ts';
-import { BID_FILE_FORMATS } from './file-reading.ts';
-import { sniffDocument, type DocumentFormat } from '../documents/sniff.ts';
-import type { IntakeDocument } from '../documents/types.ts';
 import type { ReleaseStore } from '../release-store.ts';
 import type { BidRecord } from './access.ts';
-import { addBidFile, type FileIntakeDeps } from './file-intake.ts';
+import type { FileIntakeDeps } from './file-intake.ts';
+import type { NewJob } from './jobs/store.ts';
 
 /**
  * The tender-pack fetch (spec, States: Bid document fetch): a bid for a tender of the one supported portal asks
@@ -26,9 +20,10 @@ import { addBidFile, type FileIntakeDeps } from './file-intake.ts';
  * (WA). The fetch keeps the source's manners: its robots.txt (read through the SSRF-safe fetcher; a Crawl-delay
  * longer than the source's spacing wins) and its spacing between requests to the host, one at a time.
  *
- * Each fetch is a row of `bid_pack_fetches` (migration 015) run in the API process that queued it. The job table
- * of the bid runs is meant to take these over; until then a fetch still queued or running past its time limit
- * (its process stopped) reads as failed, and the caller may queue another.
+ * Each fetch is a row of `bid_pack_fetches` (migration 015) and a job of the job table (`pack_fetch`, migration
+ * 018): queued in one transaction and claimed at once by the API process's worker, it runs as recorded steps
+ * (pack-fetch-job.ts), so a fetch whose process stopped is taken over by the next worker or POST /v1/jobs/drain and
+ * resumes after its last completed step, fetching nothing twice.
  */
 
 export const PACK_PORTAL = { source: NT_QTOL.id, name: NT_QTOL.name, origin: NT_QTOL.origin } as const;
@@ -37,16 +32,32 @@ export const DAILY_FETCHES = 5;
 const QUOTA_ZONE = 'Australia/Sydney';
 /** One request to the portal: its source's time limit. */
 export const PACK_FETCH_TIMEOUT_MS = NT_QTOL.timeoutSecs * 1000;
-/** Longer than three requests at the source's time limit and a slow read in the pool: past it a fetch was lost. */
-export const FETCH_TIME_LIMIT_MS = 10 * 60 * 1000;
-const TENDER_PAGE = /^\/Tender\/Details\/(\d+)$/;
-const DOWNLOAD_LINK = 'a[href*="/Tender/DownloadProfile/"]';
+export const TENDER_PAGE = /^\/Tender\/Details\/(\d+)$/;
+export const PACK_FETCH_JOB_KIND = 'pack_fetch';
+/** Attempts of a fetch job: the portal unreachable or erring is tried again after a back-off. */
+const FETCH_ATTEMPTS = 3;
+
+/** Where fetch jobs are queued: the API process's job worker. */
+export interface PackFetchQueue {
+  enqueue(job: Omit<NewJob, 'runAfter'>): string;
+  /** Claims what was queued, once the enqueuing transaction committed. */
+  kick(): void;
+  /** The worker clock's instant now (ISO): a waiting job requeued is claimable from it. */
+  runAfterNow(): string;
+}
+
+/** What a fetch job reads: its fetch, and the job (a run) waiting on it, queued again when the fetch ends. */
+export interface PackFetchJobInput {
+  fetch_id: string;
+  resume_job: string | null;
+}
 
 export interface PackFetchDeps {
   state: StateDb;
   /** The served release: the bid's tender (its source and page) is read from it. */
   store: Pick<ReleaseStore, 'state' | 'now'>;
   intake: FileIntakeDeps;
+  jobs: PackFetchQueue;
   /** The SSRF-safe fetcher (lib/safe-fetch.ts). */
   fetch: SafeFetcher;
   /** Where the portal is reached (default its own origin; tests give a loopback server with the recorded pages). */
@@ -72,7 +83,7 @@ export interface FetchView {
   finished_at: string | null;
 }
 
-interface FetchRow {
+export interface FetchRow {
   fetch_id: string;
   bid_id: string;
   requested_by: string;
@@ -84,6 +95,7 @@ interface FetchRow {
   requested_at: string;
   started_at: string | null;
   finished_at: string | null;
+  job_id: string | null;
 }
 
 export interface DailyQuota {
@@ -94,7 +106,7 @@ export interface DailyQuota {
   reset_at: string;
 }
 
-const view = (row: FetchRow): FetchView => ({
+export const view = (row: FetchRow): FetchView => ({
   fetch_id: row.fetch_id,
   state: row.state,
   detail: row.detail,
@@ -135,34 +147,24 @@ export function dailyQuota(state: StateDb, accountId: string, now: Date): DailyQ
   return { limit: DAILY_FETCHES, used, remaining: Math.max(0, DAILY_FETCHES - used), reset_at: zonedTimeToUtc(addDays(today, 1), '00:00', QUOTA_ZONE).toISOString() };
 }
 
-/** Ends fetches of the bid a stopped process left queued or running past the time limit. */
-function endLostFetches(state: StateDb, bidId: string, now: Date): void {
-  state.run(
-    `UPDATE bid_pack_fetches SET state = 'failed', finished_at = ?, detail = 'The fetch was stopped before it finished (the server restarted); queue it again.'
-     WHERE bid_id = ? AND state IN ('queued', 'running') AND requested_at <= ?`,
-    now.toISOString(),
-    bidId,
-    new Date(now.getTime() - FETCH_TIME_LIMIT_MS).toISOString(),
-  );
-}
-
-export function lastFetch(state: StateDb, bidId: string, now: Date): FetchView | null {
-  endLostFetches(state, bidId, now);
+export function lastFetch(state: StateDb, bidId: string): FetchView | null {
   const row = state.get<FetchRow>('SELECT * FROM bid_pack_fetches WHERE bid_id = ? ORDER BY requested_at DESC, rowid DESC LIMIT 1', bidId);
   return row ? view(row) : null;
 }
 
 export type QueueOutcome =
-  | { kind: 'queued'; fetch: FetchView; done: Promise<void> }
+  | { kind: 'queued'; fetch: FetchView; jobId: string }
   | { kind: 'refused'; status: 409 | 422 | 429 | 503; detail: string; retryAfterSeconds?: number };
 
-/** Queues one fetch for the caller (checked against the offer, a fetch already under way and the daily count) and starts it. */
-export function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: string): QueueOutcome {
+/**
+ * Queues one fetch for the caller (checked against the offer, a fetch already under way and the daily count) as
+ * a job, and starts it. `resumeJob`: a job waiting on this fetch (a run), queued again when the fetch ends.
+ */
+export function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: string, resumeJob: string | null = null): QueueOutcome {
   const offer = packOffer(deps, bid);
   if (!offer.available) return offer.retry ? { kind: 'refused', status: 503, detail: offer.detail, retryAfterSeconds: 30 } : { kind: 'refused', status: 422, detail: offer.detail };
   const now = deps.now();
   const queued = deps.state.transaction((): QueueOutcome | FetchRow => {
-    endLostFetches(deps.state, bid.bid_id, now);
     const live = deps.state.get<FetchRow>("SELECT * FROM bid_pack_fetches WHERE bid_id = ? AND state IN ('queued', 'running')", bid.bid_id);
     if (live) return { kind: 'refused', status: 409, detail: `A fetch of this bid's tender pack is already ${live.state} (since ${live.requested_at}); GET /v1/bids/${bid.bid_id}/pack/fetch says when it ends.` };
     const quota = dailyQuota(deps.state, accountId, now);
@@ -175,8 +177,11 @@ export function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: strin
         retryAfterSeconds: wait,
       };
     }
+    const fetchId = newId('fetch_');
+    const input: PackFetchJobInput = { fetch_id: fetchId, resume_job: resumeJob };
+    const jobId = deps.jobs.enqueue({ kind: PACK_FETCH_JOB_KIND, bidId: bid.bid_id, input, maxAttempts: FETCH_ATTEMPTS, now });
     const row: FetchRow = {
-      fetch_id: newId('fetch_'),
+      fetch_id: fetchId,
       bid_id: bid.bid_id,
       requested_by: accountId,
       source: offer.source,
@@ -187,97 +192,21 @@ export function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: strin
       requested_at: now.toISOString(),
       started_at: null,
       finished_at: null,
+      job_id: jobId,
     };
     deps.state.run(
-      "INSERT INTO bid_pack_fetches (fetch_id, bid_id, requested_by, source, tender_url, state, requested_at) VALUES (?, ?, ?, ?, ?, 'queued', ?)",
+      "INSERT INTO bid_pack_fetches (fetch_id, bid_id, requested_by, source, tender_url, state, requested_at, job_id) VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)",
       row.fetch_id,
       row.bid_id,
       row.requested_by,
       row.source,
       row.tender_url,
       row.requested_at,
+      row.job_id,
     );
     return row;
   });
   if ('kind' in queued) return queued;
-  return { kind: 'queued', fetch: view(queued), done: runFetch(deps, queued) };
+  deps.jobs.kick();
+  return { kind: 'queued', fetch: view(queued), jobId: queued.job_id! };
 }
-
-/** One gate per API process for the portal's host, shared by every bid's fetch: the source's spacing holds across them. */
-const portalGate = new HostGate({ scale: 1 });
-
-class FetchFailure extends Error {}
-
-/** Runs a queued fetch to its end; never throws (a failure is recorded on the row). */
-async function runFetch(deps: PackFetchDeps, row: FetchRow): Promise<void> {
-  const { state } = deps;
-  const finish = (outcome: 'succeeded' | 'failed', detail: string, fileIds: string[] = []) =>
-    state.run(
-      "UPDATE bid_pack_fetches SET state = ?, detail = ?, file_ids = ?, finished_at = ? WHERE fetch_id = ? AND state = 'running'",
-      outcome,
-      detail,
-      JSON.stringify(fileIds),
-      deps.now().toISOString(),
-      row.fetch_id,
-    );
-  try {
-    state.run("UPDATE bid_pack_fetches SET state = 'running', started_at = ? WHERE fetch_id = ? AND state = 'queued'", deps.now().toISOString(), row.fetch_id);
-    const tenderPage = new URL(row.tender_url);
-    const reach = (publicUrl: URL) => new URL(`${publicUrl.pathname}${publicUrl.search}`, deps.portalOrigin ?? PACK_PORTAL.origin).href;
-    const sourceDelay = deps.delayMs ?? NT_QTOL.delayMs;
-    let spacing = sourceDelay;
-    const get = async (publicUrl: URL, what: string, anyStatus = false) => {
-      await portalGate.wait(reach(publicUrl), spacing);
-      try {
-        return await deps.fetch(reach(publicUrl), { anyStatus });
-      } catch (error) {
-        throw new FetchFailure(error instanceof SafeFetchError ? `${what} could not be fetched: ${error.message}` : `${what} could not be fetched: ${String(error)}`);
-      }
-    };
-
-    const robotsUrl = new URL('/robots.txt', PACK_PORTAL.origin);
-    const robotsReply = await get(robotsUrl, `${PACK_PORTAL.name}'s robots.txt`, true);
-    const robots: RobotsRules = robotsRules(robotsUrl.href, robotsReply.status, robotsReply.body.toString('utf8'));
-    if (robots.crawlDelayMs !== null && robots.crawlDelayMs > spacing) spacing = robots.crawlDelayMs;
-    const allowed = (url: URL) => {
-      if (!robots.allows(url.href)) throw new FetchFailure(`${PACK_PORTAL.name}'s robots.txt does not allow fetching ${url.pathname}, so the pack was not fetched; download it from the tender page yourself.`);
-    };
-
-    allowed(tenderPage);
-    const page = await get(tenderPage, 'The tender page');
-    const $ = load(page.body.toString('utf8'));
-    const href = $(DOWNLOAD_LINK).first().attr('href');
-    if (!href) throw new FetchFailure(`The tender page (${tenderPage.href}) offers no "Download tender" link, so there is no public pack to fetch.`);
-    const download = new URL(href, tenderPage);
-    if (download.origin !== PACK_PORTAL.origin) throw new FetchFailure(`The tender page's download link leads off ${PACK_PORTAL.name} (${download.origin}), so it was not followed.`);
-    allowed(download);
-    const pack = await get(download, 'The tender pack');
-    const bytes = new Uint8Array(pack.body.buffer, pack.body.byteOffset, pack.body.byteLength);
-    const sniffed = await sniffDocument(bytes);
-    if (sniffed.format === null || !BID_FILE_FORMATS.includes(sniffed.format)) {
-      const received = sniffed.format === null ? sniffed.received : sniffed.format === 'html' ? 'a web page (a sign-in or error page?)' : sniffed.format;
-      throw new FetchFailure(`The portal sent ${received} for the tender pack, which a bid file cannot be; download the documents from the tender page yourself.`);
-    }
-    const reference = /Tender number\s+(\S+)/.exec($('p.leader').first().text())?.[1] ?? `tender-${TENDER_PAGE.exec(tenderPage.pathname)![1]}`;
-    const document: IntakeDocument = {
-      bytes,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      kind: sniffed.kind,
-      mime: sniffed.mime,
-      filename: `${reference.replace(/[^A-Za-z0-9._-]+/g, '-')}${EXTENSION[sniffed.format]}`,
-    };
-    const added = await addBidFile(deps.intake, { bidId: row.bid_id, accountId: row.requested_by, document, now: deps.now() });
-    if (!added.ok) throw new FetchFailure(`The tender pack was fetched but not kept: ${added.detail}`);
-    const read = added.file.read_status === 'read' ? `${added.file.pages_read} pages read` : `its text could not be read (${added.file.read_detail})`;
-    finish('succeeded', `Fetched ${added.file.filename} from ${PACK_PORTAL.name} into the bid's files: ${read}.`, [added.file.file_id]);
-  } catch (error) {
-    if (!(error instanceof FetchFailure)) deps.log(`pack fetch ${row.fetch_id}: ${(error as Error).stack ?? String(error)}`);
-    try {
-      finish('failed', error instanceof FetchFailure ? error.message : 'The fetch failed unexpectedly; queue it again, and tell us if it keeps failing.');
-    } catch (recording) {
-      deps.log(`pack fetch ${row.fetch_id}: its failure could not be recorded: ${String(recording)}`);
-    }
-  }
-}
-
-const EXTENSION: Record<DocumentFormat, string> = { pdf: '.pdf', docx: '.docx', text: '.txt', html: '.html', png: '.png', jpeg: '.jpg', webp: '.webp', bmp: '.bmp', tiff: '.tif' };

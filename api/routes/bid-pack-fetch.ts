@@ -57,7 +57,7 @@ export function bidPackFetchRoutes(deps: PackFetchDeps): OpenAPIHono<BidEnv> {
       {
         offer: offerView(packOffer(deps, c.var.bid)),
         today: dailyQuota(deps.state, c.get('accountId'), now),
-        last_fetch: lastFetch(deps.state, c.var.bid.bid_id, now),
+        last_fetch: lastFetch(deps.state, c.var.bid.bid_id),
       },
       200,
     );

@@ -20,7 +20,8 @@ import { insertJob, type JobRow, type NewJob } from './store.ts';
  *   unless the process dies inside that very step, when the step runs again (told `again`, so an email can
  *   reuse its Message-ID).
  * - Each claim is an attempt; a failed attempt is retried after an exponential back-off, and the job ends
- *   `failed` with its last error when its attempts are used up (a crash counts). Waiting on a person and a
+ *   `failed` with its last error when its attempts are used up (a crash counts), or at once on a
+ *   `FinalJobError`. Waiting on a person and a
  *   graceful shutdown give the attempt back.
  *
  * Why not pg-boss or graphile-worker: both are PostgreSQL-only (they rely on its `SKIP LOCKED`, advisory locks
@@ -104,6 +105,9 @@ export interface ClaimReport {
 
 /** How soon a claim the store refused (busy, locked) is tried again. */
 const CLAIM_RETRY_MS = 2_000;
+
+/** A failure another attempt cannot mend (the portal refuses by robots.txt, sends the wrong thing): the job ends failed at once. */
+export class FinalJobError extends Error {}
 
 class Parked extends Error {}
 class Ended extends Error {}
@@ -335,8 +339,8 @@ export class JobWorker {
     const message = error instanceof Error ? error.message : String(error);
     try {
       this.#fenced(claimed.job_id, active, (job) => {
-        if (job.attempts >= job.max_attempts) {
-          this.#log(`job ${job.job_id} (${job.kind}) failed after ${job.attempts} attempts: ${message}`);
+        if (error instanceof FinalJobError || job.attempts >= job.max_attempts) {
+          if (!(error instanceof FinalJobError)) this.#log(`job ${job.job_id} (${job.kind}) failed after ${job.attempts} attempts: ${message}`);
           this.#settle(job, { to: 'failed', error: message }, null);
           return;
         }

@@ -32,8 +32,13 @@ import { runOfJob, type RunRow } from './runs.ts';
 export interface PackFetcher {
   /** The arguments a fetch of this bid's pack would run with, or null when it is not offered for the bid. */
   offer(bid: BidRecord): Record<string, unknown> | null;
-  /** Fetches the pack with exactly those arguments, adding its files to the bid; in the name of `accountId`. */
-  fetch(bid: BidRecord, args: Record<string, unknown>, accountId: string): Promise<{ files_added: number }>;
+  /**
+   * Queues a fetch job with exactly those arguments, in the name of `accountId`, that adds the pack's files to
+   * the bid; the job `resumeJob` (the run, waiting on it) is queued again when the fetch ends.
+   */
+  queue(bid: BidRecord, args: Record<string, unknown>, accountId: string, resumeJob: string): { fetch_id: string };
+  /** How the fetch ended, or null while it is queued or running. */
+  outcome(bid: BidRecord, fetchId: string): { state: 'succeeded' | 'failed'; detail: string; files_added: number } | null;
 }
 
 export interface RunJobDeps extends WorkspaceDeps {
@@ -182,8 +187,10 @@ async function readFiles({ deps, ctx, run, bid, say, decision, planned, replan }
     replan();
     if ((await decision('fetch_pack', 'fetch_pack', "Fetch the tender's documents from its portal", offer)) === 'rejected') planned.pack = 1;
     else {
-      await execute(ctx, state, 'fetch_pack', (args) => fetcher.fetch(bid, args, run.started_by));
-      files = await ctx.step('read_fetched_files', () => fileCounts(state, bid.bid_id));
+      const queued = await execute(ctx, state, 'fetch_pack', async (args) => fetcher.queue(bid, args, run.started_by, ctx.job.job_id));
+      // The fetch is a job of its own: the run gives its worker back until the fetch ends and queues it again.
+      ctx.waitUnless(() => fetcher.outcome(bid, queued.fetch_id) !== null);
+      files = await ctx.step('read_fetched_files', () => ({ ...fileCounts(state, bid.bid_id), fetch: fetcher.outcome(bid, queued.fetch_id) }));
     }
   }
   if (files.readable === 0) {
