@@ -96,6 +96,8 @@ function readInvoiceInto(fields: Record<string, ExtractedField>, pages: PageText
   for (const [field, name] of Object.entries(names) as [InvoiceField, string][]) {
     const found = read[field];
     if (found) fields[name] = { value: found.value, confidence: found.confidence, page: found.page };
+    // The locator's letterhead is any first line; where the reader, which knows titles, labels and numbers, names no issuer, none is given.
+    else if (field === 'supplier_name') delete fields[name];
   }
 }
 

@@ -66,7 +66,9 @@ function escapeRegExp(text: string): string {
 }
 
 const legalForms = [...vocabulary.legal_forms].sort((a, b) => b.length - a.length);
-const legalFormPattern = new RegExp(`(?<![\\p{L}])(?:${legalForms.map(escapeRegExp).join('|')})(?![\\p{L}])`, 'iu');
+// Not after a digit: "LS1 5AB" is a postcode, not an aktiebolag.
+const legalFormPattern = new RegExp(`(?<![\\p{L}\\d])(?:${legalForms.map(escapeRegExp).join('|')})(?![\\p{L}])`, 'iu');
+const registrationPattern = new RegExp(`(?<![\\p{L}])(?:${[...vocabulary.registration_labels].sort((a, b) => b.length - a.length).map((label) => escapeRegExp(foldAccents(label))).join('|')})(?![\\p{L}])`, 'u');
 const nonNames = new Set(vocabulary.non_names.map(foldAccents));
 const titleWords = new Set(Object.values(vocabulary.document_titles).flatMap((languages) => Object.values(languages).flat()).map(foldAccents));
 
@@ -138,6 +140,11 @@ function valuePlaces(pages: readonly CellPage[], hit: LabelHit, hits: readonly L
   right.slice(0, 3).forEach((other, index) => {
     places.push({ text: other.text, cell: other, placement: 'right', rank: index });
   });
+  const column = headerColumnValue(page, lineIndex, hit);
+  if (column) {
+    places.push(column);
+    return places;
+  }
   // Below: the first lines underneath whose cell overlaps the label's column.
   for (let next = lineIndex + 1; next < Math.min(page.lines.length, lineIndex + 3); next++) {
     const below = page.lines[next]!;
@@ -150,6 +157,24 @@ function valuePlaces(pages: readonly CellPage[], hit: LabelHit, hits: readonly L
     }
   }
   return places;
+}
+
+/**
+ * A header row of labels over a row of values with as many words ("Datum Zeit BonNr KasNr" over
+ * "06.04.2020 14:43 2875 2"), as a till prints them: the label's value is the word in its position.
+ */
+function headerColumnValue(page: CellPage, lineIndex: number, hit: LabelHit): { text: string; cell: PageCell; placement: Placement; rank: number } | null {
+  const header = page.lines[lineIndex]!;
+  const values = page.lines[lineIndex + 1];
+  if (!values || header.some((cell) => /\d/.test(cell.text))) return null;
+  const words = (cells: readonly PageCell[]) => cells.flatMap((cell) => cell.text.split(/\s+/).map((word) => ({ word, cell })));
+  const headerWords = words(header);
+  const valueWords = words(values);
+  if (headerWords.length < 3 || headerWords.length !== valueWords.length) return null;
+  const before = header.filter((cell) => cell.index < hit.cell.index).flatMap((cell) => cell.text.split(/\s+/)).length;
+  const position = before + hit.cell.text.slice(0, hit.start).split(/\s+/).filter((word) => word !== '').length;
+  const value = valueWords[position];
+  return value ? { text: value.word, cell: value.cell, placement: 'below', rank: 0 } : null;
 }
 
 function isLabelCell(cell: PageCell, hits: readonly LabelHit[]): boolean {
@@ -384,10 +409,16 @@ function bestNumber(pages: readonly CellPage[], hits: readonly LabelHit[], dayFi
       if (!match || match.index > 12) continue;
       const value = match[1]!.replace(/[.:]$/, '');
       if (findDates(value, undefined, dayFirst).some((date) => date.end - date.start >= value.length - 1)) continue;
-      if (/^\d{1,2}$/.test(value)) continue;
+      // One or two digits are a column's row number or a page unless a label that names only the number stands beside them ("Rechnung Nr. 42").
+      if (/^\d{1,2}$/.test(value) && (hit.label.weight < 0.9 || place.placement === 'below')) continue;
       candidates.push({ value, score: hit.label.weight * placementWeight[place.placement] * (1 - 0.08 * place.rank), cell: place.cell, label: hit, placement: place.placement });
       break;
     }
+  }
+  // "# 23413561D" alone at the head of the first page: many templates print the number so, under or beside the title.
+  for (const cell of pages[0]?.lines.flat() ?? []) {
+    const hash = /^#\s?([A-Z]{0,6}\d[\w/.-]{2,24})$/i.exec(cell.text);
+    if (hash && cell.depth < 0.3) candidates.push({ value: hash[1]!, score: 0.5, cell, label: null, placement: 'unlabelled' });
   }
   // An AFIP invoice is numbered by its point of sale and its number: "Punto de Venta: 00003 Comp. Nro: 00001475" is 00003-00001475.
   for (const page of pages) {
@@ -429,8 +460,9 @@ function partyText(text: string): string | null {
   if ((cleaned.match(/\d/g)?.length ?? 0) > cleaned.length / 3) return null;
   const words = foldAccents(cleaned).replace(/[^\p{L} ]/gu, ' ').replace(/\s+/g, ' ').trim();
   if (titleWords.has(words) || nonNames.has(words) || nonNames.has(words.split(' ')[0]!)) return null;
-  // A label waiting for its value, or a sentence (a slogan, a note), is not a name.
+  // A label waiting for its value, a "Label: value" pair ("Address: 73 Regal Way"), or a sentence (a slogan, a note), is not a name.
   if (/:$/.test(cleaned) || labelOnly(cleaned)) return null;
+  if (/^\p{L}[\p{L} .'’()/-]{0,40}:\s*\S/u.test(cleaned)) return null;
   if (/[.!]$/.test(cleaned) && cleaned.split(/\s+/).length >= 3 && !legalFormPattern.test(cleaned)) return null;
   if (cleaned.split(/\s+/).length > 8) return null;
   // Opening hours and clock times are not names.
@@ -450,9 +482,41 @@ function buyerBlockCells(pages: readonly CellPage[], hits: readonly LabelHit[]):
   return buyerCells;
 }
 
+type AddName = (name: string, cell: PageCell, score: number, reason: string) => void;
+
+/**
+ * What one cell says for being the issuer's name: a legal form (strongest at the head of page 1), the sender
+ * line of a window envelope, large type, the web address it matches, and a company register or tax number
+ * beside it (in the cell, or on the lines just under it), which only the issuer usually prints with its name.
+ */
+function nameCellEvidence(pages: readonly CellPage[], page: CellPage, cell: PageCell, domains: ReadonlySet<string>, add: AddName): void {
+  const registeredHere = registrationPattern.test(cell.folded);
+  // "Lieferant GmbH · Lieferantenstraße 20 · 80333 München": the sender line above a window envelope's address;
+  // "BOUYGUES TELECOM - Société Anonyme au capital de … R.C.S. PARIS": a footer's legal notice.
+  const parts = cell.text.split(registeredHere ? /\s+[·•|–-]\s+/ : /\s+[·•|–]\s+|\s+-\s+(?=\d)/);
+  let name = partyText(parts.length > 1 ? parts[0]! : cell.text);
+  if (!name) return;
+  const legal = legalFormPattern.test(name) || (registeredHere && parts.slice(1, 3).some((part) => legalFormPattern.test(part)));
+  // A name whose first word is set apart from the rest ("toom | Baumarkt GmbH"): the whole line is the name.
+  const line = page.lines.find((candidate) => candidate.includes(cell))!;
+  const left = line[cell.index - 1];
+  if (legal && cell.index === 1 && left && /^\p{L}{2,15}$/u.test(left.text) && partyText(left.text)) name = `${left.text} ${name}`;
+  const first = page.page === pages[0]?.page;
+  const large = !Number.isNaN(cell.height) && cell.height >= page.bodyHeight * 1.4;
+  if (legal) add(name, cell, first && cell.depth < 0.3 ? 0.6 : cell.depth > 0.75 ? 0.35 : 0.25, 'legal form');
+  if (parts.length > 2 && legal) add(name, cell, 0.2, 'sender line');
+  if (first && large && cell.depth < 0.3) add(name, cell, 0.25, 'large type');
+  const lineIndex = page.lines.indexOf(line);
+  const under = page.lines.slice(lineIndex + 1, lineIndex + 3).flatMap((next) => next.filter((other) => horizontalOverlap(other, cell) > 0.3 || (Number.isNaN(cell.x0) && other.index === cell.index)));
+  if (legal && (registeredHere || under.some((other) => registrationPattern.test(other.folded)))) add(name, cell, 0.25, 'registered');
+  const squashed = foldAccents(name).replace(/[^\p{L}\d]/gu, '');
+  const word = foldAccents(name.split(/\s+/)[0] ?? '').replace(/[^\p{L}\d]/gu, '');
+  if ([...domains].some((domain) => (word.length >= 3 && domain.includes(word)) || (squashed.length >= 4 && domain === squashed))) add(name, cell, 0.25, 'web address');
+}
+
 function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], options: InvoiceReadOptions): LocatedValue | null {
-  const scores = new Map<string, { name: string; score: number; cell: PageCell; reasons: Set<string> }>();
-  const add = (name: string, cell: PageCell, score: number, reason: string) => {
+  const scores = new Map<string, NameScore>();
+  const add: AddName = (name, cell, score, reason) => {
     const key = foldAccents(name).replace(/[^\p{L}\d]+/gu, ' ').trim();
     if (key === '') return;
     const entry = scores.get(key) ?? { name, score: 0, cell, reasons: new Set<string>() };
@@ -485,27 +549,7 @@ function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], optio
   }
   const domains = new Set<string>();
   for (const page of pages) for (const cell of page.lines.flat()) for (const match of cell.folded.matchAll(/(?:@|www\.|https?:\/\/)([a-z0-9-]+)\./g)) if (!/^(gmail|yahoo|hotmail|outlook|example|web|gmx|t-online)$/.test(match[1]!)) domains.add(match[1]!.replace(/-/g, ''));
-  for (const page of pages) {
-    const first = page.page === pages[0]?.page;
-    for (const line of page.lines) {
-      for (const cell of line) {
-        if (buyerCells.has(cell)) continue;
-        // "Lieferant GmbH · Lieferantenstraße 20 · 80333 München": the sender line above a window envelope's address.
-        const parts = cell.text.split(/\s+[·•|–]\s+|\s+-\s+(?=\d)/);
-        const text = parts.length > 1 ? parts[0]! : cell.text;
-        const name = partyText(text);
-        if (!name) continue;
-        const legal = legalFormPattern.test(name);
-        const large = !Number.isNaN(cell.height) && cell.height >= pages.find((candidate) => candidate.page === cell.page)!.bodyHeight * 1.4;
-        if (legal) add(name, cell, first && cell.depth < 0.3 ? 0.6 : cell.depth > 0.75 ? 0.35 : 0.25, 'legal form');
-        if (parts.length > 2 && legal) add(name, cell, 0.2, 'sender line');
-        if (first && large && cell.depth < 0.3) add(name, cell, 0.25, 'large type');
-        const squashed = foldAccents(name).replace(/[^\p{L}\d]/gu, '');
-        const word = foldAccents(name.split(/\s+/)[0] ?? '').replace(/[^\p{L}\d]/gu, '');
-        if ([...domains].some((domain) => (word.length >= 3 && domain.includes(word)) || (squashed.length >= 4 && domain === squashed))) add(name, cell, 0.25, 'web address');
-      }
-    }
-  }
+  for (const page of pages) for (const line of page.lines) for (const cell of line) if (!buyerCells.has(cell)) nameCellEvidence(pages, page, cell, domains, add);
   // The letterhead: the first line of page 1 that names something (not a title, label, date or number).
   const firstPage = pages[0];
   if (firstPage) {
@@ -519,11 +563,50 @@ function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], optio
       break;
     }
   }
-  const ranked = [...scores.values()].sort((a, b) => b.score - a.score || a.cell.page - b.cell.page || a.cell.depth - b.cell.depth);
+  const ranked = mergeSameNames([...scores.values()]).sort((a, b) => b.score - a.score || a.cell.page - b.cell.page || a.cell.depth - b.cell.depth);
   const best = ranked[0];
   if (!best) return null;
   const margin = ranked[1] ? best.score - ranked[1].score : 1;
   return located(best.name, calibrate(Math.min(1, best.score), best.reasons.size - 1, margin) * best.cell.confidence, best.cell);
+}
+
+interface NameScore {
+  name: string;
+  score: number;
+  cell: PageCell;
+  reasons: Set<string>;
+}
+
+/**
+ * One party named twice, once shorter or with a slip ("MARCIO Y AGUSTINN" in the letterhead, "MARCIO Y AGUSTIN
+ * ADDAMO" beside "Razón Social"): the shorter's words begin the longer's, each the same or one letter apart, and
+ * the evidence of both goes to the longer.
+ */
+function mergeSameNames(entries: NameScore[]): NameScore[] {
+  const words = (name: string) => foldAccents(name).replace(/[^\p{L}\d]+/gu, ' ').trim().split(' ');
+  const byLength = [...entries].sort((a, b) => words(b.name).length - words(a.name).length || b.score - a.score);
+  const kept: NameScore[] = [];
+  for (const entry of byLength) {
+    const short = words(entry.name);
+    const into = short.join('').length >= 4 ? kept.find((longer) => short.every((word, i) => sameWord(word, words(longer.name)[i]))) : undefined;
+    if (!into) {
+      kept.push(entry);
+      continue;
+    }
+    for (const reason of entry.reasons) into.reasons.add(reason);
+    into.score += entry.score;
+  }
+  return kept;
+}
+
+/** The same word, or (four letters and more) one letter added, dropped or changed. */
+function sameWord(a: string, b: string | undefined): boolean {
+  if (b === undefined) return false;
+  if (a === b) return true;
+  if (Math.min(a.length, b.length) < 4 || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(i + 1) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i) || a.slice(i) === b.slice(i + 1);
 }
 
 function bestBuyer(pages: readonly CellPage[], hits: readonly LabelHit[]): LocatedValue | null {
