@@ -19,6 +19,7 @@ import { readMixPaths, readTenderKeys } from './read-mix.ts';
 import { benchTextPdf, benchWarrantUploads } from './checkers-bench.ts';
 import { benchSanctionsScreening } from './sanctions-bench.ts';
 import { benchOverlap } from './overlap-bench.ts';
+import { benchBidRuns } from './bids-bench.ts';
 import { benchHostile, benchMixedLoad, mintBenchKeys, publishCopy } from './hostile-bench.ts';
 
 // Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
@@ -33,10 +34,14 @@ const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
 // BENCH_ONLY=api runs the API's rows (b), (c), (f) to (i), (o) and (p) alone (with BENCH_REUSE=1, on the release an earlier
 // run left): for repeating the load and memory rows without the site build and the checkers.
 // BENCH_ONLY=site runs the site build's rows (d) alone (with BENCH_REUSE=1, on the release an earlier run left).
-if (process.env.BENCH_ONLY !== undefined && !['checkers', 'api', 'site'].includes(process.env.BENCH_ONLY)) throw new Error(`bench: BENCH_ONLY may be checkers, api or site, got ${process.env.BENCH_ONLY}`);
+// BENCH_ONLY=bids runs the bid runs' row (q) alone: no data is generated or served.
+if (process.env.BENCH_ONLY !== undefined && !['checkers', 'api', 'site', 'bids'].includes(process.env.BENCH_ONLY)) throw new Error(`bench: BENCH_ONLY may be checkers, api, site or bids, got ${process.env.BENCH_ONLY}`);
 const checkersOnly = process.env.BENCH_ONLY === 'checkers';
 const apiOnly = process.env.BENCH_ONLY === 'api';
 const siteOnly = process.env.BENCH_ONLY === 'site';
+const bidsOnly = process.env.BENCH_ONLY === 'bids';
+// (q): bid runs at once, as issue 27 §7 asks.
+const BID_RUNS = 50;
 // autocannon's connections all come from one address: the burst guard's spec numbers (10 at once, 30 a
 // minute) would refuse nearly all of them, so the benchmark raises them; the guard still runs on every request.
 // Metered routes run far past the weekly cap of 100: the bench account's cap is raised, the meter still
@@ -55,7 +60,7 @@ const ms = (value: number) => `${(value / 1000).toFixed(2)} s`;
 // Every server runs as `npm run serve` starts the API (its Node flags and environment): (h) is then the memory
 // users would see, and the bare baselines differ from the API by our code alone, not by the runtime's settings.
 const serve = await serveLaunch();
-if (!checkersOnly) {
+if (!checkersOnly && !bidsOnly) {
   const dataDir = join(workDir, 'data');
   const releaseId = 'bench';
   const releaseDir = join(releasesDir(dataDir), releaseId);
@@ -252,7 +257,8 @@ async function siteRows(manifest: Manifest, dataDir: string, releaseDir: string)
   row('(d) largest page with its CSS', `${(withCss.bytes / 1024).toFixed(1)} KB`, `${withCss.path}; goal ≤ 100 KB ${withCss.bytes <= 100 * 1024 ? 'met' : 'MISSED'}`);
 }
 
-if (!apiOnly && !siteOnly) await checkerRows();
+if (!apiOnly && !siteOnly && !bidsOnly) await checkerRows();
+if (process.env.BENCH_ONLY === undefined || bidsOnly) await bidRunRows();
 
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
@@ -320,4 +326,16 @@ async function checkerRows(): Promise<void> {
     `${overlap.pages} pages compared, ${overlap.work.matches.length} passages, ratio ${overlap.work.ratio}; median of ${overlap.rounds}; goal ≤ 500 ms ${overlap.workCpuMs <= 500 ? 'met' : 'MISSED'}`);
   row('(m) overlap, whole check through the fake search provider', `${overlap.checkWallMs.toFixed(0)} ms`,
     `${overlap.checkCpuMs.toFixed(0)} ms CPU with the fake answering in-process; ${overlap.check.coverage.queries_sent} searches, ${overlap.check.coverage.pages_compared} pages read, ${overlap.check.matches.length} passages`);
+}
+
+/** (q) Bid runs at once over the fake language model and mail server, every action approved as it appears. */
+async function bidRunRows(): Promise<void> {
+  const bids = await benchBidRuns(BID_RUNS);
+  const states = Object.entries(bids.states).map(([state, count]) => `${count} ${state}`).join(', ');
+  row(`(q) ${bids.runs} bid runs at once, fake model + mailer`, `${bids.completed}/${bids.runs} completed`,
+    `${states} in ${ms(bids.wallMs)}; ${bids.emailsSent} emails, ${bids.modelCalls} model calls; goal all complete ${bids.completed === bids.runs ? 'met' : 'MISSED'}`);
+  row('(q) event delivery, append → connected stream', `p99 ${bids.deliveryP99Ms.toFixed(1)} ms`,
+    `p50 ${bids.deliveryP50Ms.toFixed(1)} ms over ${bids.eventsDelivered} events; goal p99 ≤ 100 ms ${bids.deliveryP99Ms <= 100 ? 'met' : 'MISSED'}`);
+  row('(q) state-store writes per run step', (bids.stateWrites / bids.stepsCompleted).toFixed(1),
+    `${bids.stateWrites} writes over ${bids.stepsCompleted} steps completed (the bench's approvals and reads included)`);
 }
