@@ -13,6 +13,9 @@ export interface SyntheticScale {
 /** DESIGN.md §8: about 1M awards, 50k tenders, 100k plan rows. */
 export const PRODUCTION_SCALE: SyntheticScale = { tenders: 50_000, awards: 1_000_000, plans: 100_000 };
 
+/** Issue 30 §3, all of history: AusTender since 2007 plus the states, amendments included. */
+export const HISTORY_SCALE: SyntheticScale = { tenders: 200_000, awards: 5_000_000, plans: 100_000 };
+
 /**
  * Writes seeded synthetic staging files (the crawl stage's output format) at the given scale. Values come
  * from hash(row number, seed), so every run generates identical data. About 5% of award releases are

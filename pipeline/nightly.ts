@@ -13,6 +13,7 @@ import { SCHEMA_VERSION } from '../data/schema.ts';
 import { openStore } from '../data/store.ts';
 import type { Politeness, SourceDefinition } from '../sources/_contract/define-source.ts';
 import { loadRegistry } from '../sources/_contract/registry.ts';
+import { clearLoadedBackfill, stagePendingBackfill } from './backfill-staging.ts';
 import { crawlSource } from './crawl.ts';
 import { emptyCrawlResult, type SourceCrawlResult } from './crawl/result.ts';
 import { sendDigests, type DigestOptions, type DigestSummary } from './digests.ts';
@@ -78,6 +79,8 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     const stages = stageTimer(progress);
     await mkdir(join(workDir, 'staging'), { recursive: true });
     const results = await crawlStage(selected, { options, previous, now: clock.now, workDir, progress, stages });
+    // Windows `npm run backfill` walked since the last release load with tonight's crawl (pipeline/backfill.ts).
+    const backfilled = await stagePendingBackfill(options.dataDir, join(workDir, 'staging'));
     const built = await buildStore(registry, results, { previous, now: clock.now, releaseId, workDir, stages });
     await stages.time('index', () => writeServingIndex(workDir));
     const site = await stages.time('site', () => publishSite(workDir));
@@ -98,6 +101,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     const releaseDir = join(releases, releaseId);
     await stages.time('publish', () => publishRelease(options.dataDir, workDir, releaseDir, manifest));
     published = true;
+    await clearLoadedBackfill(backfilled);
     const digests = await emailDigests(options, progress, join(releaseDir, 'store.duckdb'), clock.now);
     progress.done();
     return { manifest: { ...manifest, stage_timings_ms: { ...manifest.stage_timings_ms, publish: stages.timings.publish! } }, releaseDir, site, digests };

@@ -6,7 +6,7 @@ const ORIGIN = 'https://api.tenders.gov.au';
 /**
  * A first run has no earlier release to carry forward, so it reaches back two weeks: about 2,500 notices and
  * their amendments (AusTender publishes some 65k a year), roughly 27 pages of 100, enough to fill the
- * recent-awards views on the first night in a short crawl. Deeper history is a bulk load, not a nightly page walk.
+ * recent-awards views on the first night in a short crawl. Deeper history is `npm run backfill` (the `historic` walk below).
  */
 const FIRST_RUN_BACKFILL_MS = 14 * 24 * 60 * 60 * 1000;
 
@@ -65,4 +65,10 @@ export default defineSource({
     return [{ url: ctx.url(`/ocds/findByDates/contractLastModified/${pathStamp(from)}Z/${pathStamp(to)}Z`), label: 'LIST' }];
   },
   routes: { LIST: ocdsReleasePackageRoute(austenderOcdsOptions) },
+  historic: {
+    earliest: '2007-01-01', // why: AusTender's contract notices reach back to 2007; older windows only cost empty pages
+    // why: contractLastModified, as the nightly asks, so each window brings amendments with their originals and a backfill's
+    // last window meets the nightly's first without a gap
+    start: (ctx, window) => [{ url: ctx.url(`/ocds/findByDates/contractLastModified/${pathStamp(window.from)}Z/${pathStamp(window.to)}Z`), label: 'LIST' }],
+  },
 });

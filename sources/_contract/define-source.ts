@@ -119,6 +119,16 @@ export interface SourceDefinition {
   politeness: Politeness;
   start(ctx: SourceContext): CrawlRequest[];
   routes: Record<string, RouteHandler>;
+  /** A source whose history can be walked by date: what `npm run backfill` asks for each window (pipeline/backfill.ts). */
+  historic?: HistoricWalk;
+}
+
+/** How a source's history is reached window by window, through the same routes the nightly crawl uses. */
+export interface HistoricWalk {
+  /** The earliest day (`YYYY-MM-DD`, UTC) the publisher holds; a backfill asked for earlier starts here. */
+  earliest: string;
+  /** The requests that read one window, `from` to `to` inclusive (`to` is the second before the next window). */
+  start(ctx: SourceContext, window: { from: Date; to: Date }): CrawlRequest[];
 }
 
 export const DEFAULT_POLITENESS: Politeness = {
