@@ -117,10 +117,14 @@ for (const width of [390, 1280]) {
     assert.equal(await done.getByRole('link', { name: 'your account' }).getAttribute('href'), '/account/');
     assert.equal(new URL(page.url()).search, '', 'the address no longer asks to watch');
     await checkPage(page, 'buyer-watched', width, ['scrollable-region-focusable']);
+    // The page goes on to name the buyer's largest suppliers for the signed-in reader: leaving before that call
+    // answers would abort it, so the reader stays until the page is quiet, as a person reading it would.
+    await page.waitForLoadState('networkidle');
     await page.reload();
     await done.waitFor();
     assert.match((await done.textContent())!, /^You watch this buyer\./, 'a watched buyer says so on the next visit');
     assert.equal(await save.isVisible(), false);
+    await page.waitForLoadState('networkidle');
 
     await page.goto(`${site.server.url}/tenders/${tenderKey}/`);
     const portal = page.locator('[data-portal-link] a');
