@@ -3,22 +3,12 @@
 // words: what it answers, when it closes and how many days are left on the buyer's calendar, who leads it.
 import { stageName } from '../../lib/glossary.ts';
 import { isJurisdiction } from '../../lib/jurisdictions.ts';
+import type { Bid } from './bids-api.ts';
 import { daysToClose } from './closing.ts';
 import { day, plural, publishedValue } from './format.ts';
 
 /** The fields of a bid (GET /v1/bids) a card shows. */
-export interface BoardBid {
-  bid_id: string;
-  company_name: string;
-  title: string;
-  tender_key: string | null;
-  buyer: string | null;
-  jurisdiction: string | null;
-  closing_date: string | null;
-  stage: string;
-  owner: { email: string } | null;
-  due_date: string | null;
-}
+export type BoardBid = Pick<Bid, 'bid_id' | 'company_name' | 'title' | 'tender_key' | 'buyer' | 'jurisdiction' | 'closing_date' | 'stage' | 'owner' | 'due_date'>;
 
 export interface BoardColumn<T extends BoardBid = BoardBid> {
   /** An id for the column's heading, unique on the page. */
