@@ -3,6 +3,7 @@ import type { PageText } from '../../documents/types.ts';
 import { parseEInvoice, type EInvoice, type EInvoicePathField } from '../extract/einvoice.ts';
 import { readInvoiceFields, type InvoiceField } from '../extract/invoice-fields.ts';
 import type { LocatedValue } from '../extract/locate.ts';
+import { validIban } from '../extract/options/identifier-checks.ts';
 import { findAmounts, findDates, foldAccents } from '../extract/values.ts';
 import { PDFDict, PDFName, PDFRef } from 'pdf-lib';
 import type { Signal } from './signal.ts';
@@ -184,19 +185,9 @@ export function findIbans(text: string): string[] {
     const compact = match[0].replace(/ /g, '');
     // A greedy match may run into the next word: the country's length says where the IBAN ends.
     const iban = compact.slice(0, ibanLengths[compact.slice(0, 2)] ?? compact.length);
-    if (ibanChecks(iban)) found.add(iban);
+    if (validIban(iban)) found.add(iban);
   }
   return [...found];
-}
-
-function ibanChecks(iban: string): boolean {
-  const rearranged = `${iban.slice(4)}${iban.slice(0, 4)}`;
-  let remainder = 0;
-  for (const character of rearranged) {
-    const digits = /\d/.test(character) ? character : String(character.charCodeAt(0) - 55);
-    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  }
-  return remainder === 1;
 }
 
 /** Letters and digits only, folded, lower case: "Au bon moulin" is found in "AU BON MOULIN SARL", an IBAN in its groups of four. */
