@@ -169,7 +169,7 @@ const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8787';
 export interface Service {
   app: OpenAPIHono<ForwardEnv>;
   /** Answers a request from the read cache and returns true, or returns false for the app to answer it (cached-reads.ts). */
-  answerCachedRead: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+  answerCachedRead: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<boolean>;
   /** `{detail}` replies with rate headers to requests Node refuses before the app sees them (client-errors.ts). */
   refusals: ReturnType<typeof clientErrors>;
   /** The document checkers' analysis threads; close it when the server stops. */
@@ -181,8 +181,8 @@ export interface Service {
 }
 
 /** The whole API as one Hono app (see `createService`); what tests and in-process callers use. */
-export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
-  return createService(options).app;
+export async function createApp(options: AppOptions): Promise<OpenAPIHono<ForwardEnv>> {
+  return (await createService(options)).app;
 }
 
 /**
@@ -191,8 +191,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ForwardEnv> {
  * caller is resolved; the burst guard applies to every caller; connector keys are confined to /mcp;
  * cookie-authenticated writes must come from our own origin; then the routes.
  */
-export function createService(options: AppOptions): Service {
-  const state = options.state ?? openStateDb(':memory:');
+export async function createService(options: AppOptions): Promise<Service> {
+  const state = options.state ?? await openStateDb(':memory:');
   const mailer = options.mailer ?? createMailer({ outboxDir: join(tmpdir(), 'tender-intel-outbox') });
   const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
   const now = options.now ?? (() => new Date());
@@ -278,7 +278,7 @@ export function createService(options: AppOptions): Service {
     store: options.store,
     intake: { state, files: bidFiles, pool: analysisPool, onFileRead, log: (error) => notice(`a file-read listener failed on a fetched tender pack: ${String(error)}`) },
     // The worker is made below, with this fetch's handler among its own; the fetch queues on it only once requests come.
-    jobs: { enqueue: (job) => jobs.enqueue(job), kick: () => jobs.kick(), runAfterNow: () => jobs.runAfterNow() },
+    jobs: { enqueue: async (job) => await jobs.enqueue(job), kick: async () => await jobs.kick(), runAfterNow: () => jobs.runAfterNow() },
     fetch: options.packFetch?.fetch ?? createSafeFetcher({ timeoutMs: PACK_FETCH_TIMEOUT_MS }),
     ...(options.packFetch?.portalOrigin ? { portalOrigin: options.packFetch.portalOrigin } : {}),
     ...(options.packFetch?.delayMs === undefined ? {} : { delayMs: options.packFetch.delayMs }),
@@ -350,7 +350,7 @@ export function createService(options: AppOptions): Service {
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   isApiRoute = apiRouteMatcher(app.routes);
   // Jobs a stopped instance left (their leases expired) and queued ones start now; later expiries wake the worker.
-  if (options.jobs?.start !== false) jobs.start();
+  if (options.jobs?.start !== false) await jobs.start();
   return {
     jobs,
     async stopBackground() {

@@ -70,10 +70,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const mended = [join(options.dataDir, 'state'), join(options.dataDir, 'outbox')].reduce((count, dir) => count + restrictTreeSync(dir), 0);
     if (mended > 0) log(`made ${mended} stored folder(s) and file(s) readable by this account only (0700/0600)`);
     linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
-    state = openStateDb(options.dataDir);
-    instance = registerInstance(state, new Date());
+    state = await openStateDb(options.dataDir);
+    instance = await registerInstance(state, new Date());
     // Keys and units a killed process still held are released now, so a retry neither waits for a lease nor is short a unit.
-    const released = releaseGoneOwners(state, instance);
+    const released = await releaseGoneOwners(state, instance);
     if (released.idempotencyKeys + released.reservations > 0) {
       log(`released what ${released.instances} stopped process(es) held: ${released.idempotencyKeys} Idempotency-Key run(s), ${released.reservations} usage unit(s)`);
     }
@@ -93,14 +93,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     });
   } catch (error) {
-    state.close();
+    await state.close();
     await store.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
   const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: join(options.dataDir, 'outbox') });
-  const { app, answerCachedRead, refusals, analysisPool, stopBackground } = createService({
+  const { app, answerCachedRead, refusals, analysisPool, stopBackground } = await createService({
     store,
     state,
     mailer,
@@ -122,11 +122,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Everything since the listening callback ran before the event loop could read a connection: no request is missed.
   const answerWithApp = getRequestListener(app.fetch, { hostname: host });
   server.on('clientError', refusals.onClientError);
-  server.on('request', (incoming, outgoing) => {
-    if (refusals.answerMissingHost(incoming, outgoing)) return;
+  server.on('request', async (incoming, outgoing) => {
+    if (await refusals.answerMissingHost(incoming, outgoing)) return;
     let answered = false;
     try {
-      answered = answerCachedRead(incoming, outgoing);
+      answered = await answerCachedRead(incoming, outgoing);
     } catch (error) {
       // Nothing was written yet: the app answers the request the whole way.
       log(`cached read failed, answered by the app instead: ${String(error)}`);
@@ -149,12 +149,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
       await analysisPool.close();
       try {
-        retireInstance(state, instance);
+        await retireInstance(state, instance);
       } catch (error) {
         // A store that cannot be written now: the next start finds this process gone and releases what it held.
         if (!(error instanceof StateUnavailableError)) throw error;
       }
-      state.close();
+      await state.close();
       await store.close();
     },
   };

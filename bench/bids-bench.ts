@@ -37,14 +37,14 @@ const APPEND_EVENT = 'INSERT INTO bid_run_events';
  */
 export async function benchBidRuns(runs: number): Promise<BidRunsFigures> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-bids-'));
-  const opened = openStateDb(dataDir);
+  const opened = await openStateDb(dataDir);
   let stateWrites = 0;
   const appendedAt = new Map<string, number>();
   const state: StateDb = {
     ...opened,
-    run(sql, ...params) {
+    async run(sql, ...params) {
       stateWrites++;
-      const result = opened.run(sql, ...params);
+      const result = await opened.run(sql, ...params);
       if (sql.startsWith(APPEND_EVENT)) appendedAt.set(`${String(params[0])}:${String(params[1])}`, performance.now());
       return result;
     },
@@ -52,7 +52,7 @@ export async function benchBidRuns(runs: number): Promise<BidRunsFigures> {
   const fake = await startFakeChatModel();
   fake.reply = runModelReply;
   const inbox = await startSmtpInbox();
-  const service = createService({
+  const service = await createService({
     store: { state: () => ({ ready: false, detail: 'No release in the bench.' }), now: () => new Date() },
     state,
     now: () => new Date(),
@@ -65,7 +65,7 @@ export async function benchBidRuns(runs: number): Promise<BidRunsFigures> {
     bidPrice: { amount: 49_00, currency: 'AUD' },
   });
   try {
-    const owner = signInAs(state, new Date(), 'owner@harbour.test');
+    const owner = await signInAs(state, new Date(), 'owner@harbour.test');
     const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> => {
       const response = await service.app.request(path, {
         method,
@@ -86,7 +86,7 @@ export async function benchBidRuns(runs: number): Promise<BidRunsFigures> {
     for (let n = 0; n < runs; n++) {
       const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: `Footpath renewal ${n + 1}`, due_date: '2099-06-30' })).body.bid_id as string;
       await upload(`/v1/bids/${bidId}/files`, 'RFQ-2026-41.txt', RUN_TENDER);
-      markBidPaid(state, bidId, new Date());
+      await markBidPaid(state, bidId, new Date());
       bidIds.push(bidId);
     }
     stateWrites = 0;
@@ -116,7 +116,7 @@ export async function benchBidRuns(runs: number): Promise<BidRunsFigures> {
   } finally {
     await service.stopBackground();
     await service.analysisPool.close();
-    opened.close();
+    await opened.close();
     await fake.close();
     await inbox.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -104,21 +104,21 @@ export async function benchHostile(launch: { dataDir: string; env: Record<string
 }
 
 /** 50 API keys of ten accounts (five each, the cap), minted in the state store before the server starts. */
-export function mintBenchKeys(dataDir: string): string[] {
-  const state = openStateDb(dataDir);
+export async function mintBenchKeys(dataDir: string): Promise<string[]> {
+  const state = await openStateDb(dataDir);
   try {
     const keys: string[] = [];
     for (let account = 0; account < 10; account++) {
-      const accountId = accountFor(state, `load-${account}@example.com`, new Date());
+      const accountId = await accountFor(state, `load-${account}@example.com`, new Date());
       for (let n = 0; n < 5; n++) {
-        const minted = mintKey(state, { accountId, scope: 'api', now: new Date() });
+        const minted = await mintKey(state, { accountId, scope: 'api', now: new Date() });
         if (!minted.minted) throw new Error('bench: could not mint a load key');
         keys.push(minted.apiKey);
       }
     }
     return keys;
   } finally {
-    state.close();
+    await state.close();
   }
 }
 

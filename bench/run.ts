@@ -151,7 +151,7 @@ async function apiRows(dataDir: string, releaseDir: string): Promise<void> {
   row('(b) bare Hono JSON route', `${Math.round(bareResult.requestsPerSecond)} req/s`, describe(bareResult));
 
   const keyed = await freshApiKey(dataDir);
-  const loadKeys = mintBenchKeys(dataDir);
+  const loadKeys = await mintBenchKeys(dataDir);
 
   const awardKeys = await readAwardMixKeys(join(releaseDir, 'store.duckdb'));
   const tenderKeys = await readTenderKeys(join(releaseDir, 'store.duckdb'));
@@ -295,13 +295,13 @@ async function waitForOk(url: string, headers: Record<string, string>): Promise<
  */
 async function freshApiKey(dataDir: string): Promise<Record<string, string>> {
   await rm(join(dataDir, 'state'), { recursive: true, force: true });
-  const state = openStateDb(dataDir);
+  const state = await openStateDb(dataDir);
   try {
-    const minted = mintKey(state, { accountId: accountFor(state, 'bench@example.com', new Date()), scope: 'api', now: new Date() });
+    const minted = await mintKey(state, { accountId: await accountFor(state, 'bench@example.com', new Date()), scope: 'api', now: new Date() });
     if (!minted.minted) throw new Error('bench: could not mint an API key');
     return { authorization: `Bearer ${minted.apiKey}` };
   } finally {
-    state.close();
+    await state.close();
   }
 }
 

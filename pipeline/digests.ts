@@ -42,14 +42,14 @@ export function stopUrl(publicUrl: string, token: string): string {
  */
 export async function sendDigests(options: DigestOptions): Promise<DigestSummary> {
   const log = options.log ?? ((message: string) => console.error(message));
-  const state = options.state ?? openStateDb(options.dataDir);
+  const state = options.state ?? await openStateDb(options.dataDir);
   const mailer = options.mailer ?? createMailer({ smtpUrl: process.env.SMTP_URL || undefined, outboxDir: join(options.dataDir, 'outbox') });
   const publicUrl = options.publicUrl ?? configuredPublicUrl() ?? `http://127.0.0.1:${port()}`;
   const store = await openStore(options.release.storePath, { readOnly: true });
   const summary: DigestSummary = { watchers: 0, sent: 0, failed: 0 };
   let tenders: TenderIndex | undefined;
   try {
-    const people = activeWatchers(state);
+    const people = await activeWatchers(state);
     summary.watchers = people.length;
     if (people.length === 0) return summary;
     tenders = await readServingTenders(dirname(options.release.storePath));
@@ -62,7 +62,7 @@ export async function sendDigests(options: DigestOptions): Promise<DigestSummary
       const stop = stopUrl(publicUrl, token);
       const email = renderDigest(digest, publicUrl, stop);
       // The token is stored before the mail goes, so the link works the moment the email arrives.
-      issueStopToken(state, person.mail.account_id, token, release.now);
+      await issueStopToken(state, person.mail.account_id, token, release.now);
       try {
         await mailer.send({
           to: person.email,
@@ -71,18 +71,18 @@ export async function sendDigests(options: DigestOptions): Promise<DigestSummary
           headers: { 'List-Unsubscribe': `<${stop}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
         });
       } catch (error) {
-        withdrawStopToken(state, token);
+        await withdrawStopToken(state, token);
         summary.failed++;
         log(`digests: the email to account ${person.mail.account_id} was not sent: ${(error as Error).message}`);
         continue;
       }
-      recordSent(state, person.mail.account_id, digest.day, release.computedAt, digest.weekly.length > 0);
+      await recordSent(state, person.mail.account_id, digest.day, release.computedAt, digest.weekly.length > 0);
       summary.sent++;
     }
     return summary;
   } finally {
     store.close();
     tenders?.close();
-    if (!options.state) state.close();
+    if (!options.state) await state.close();
   }
 }

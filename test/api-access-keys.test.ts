@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
-import { openStateDb } from '../data/state/db.ts';
+import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { createMeter } from '../api/usage/meter.ts';
 import { secretHash } from '../lib/tokens.ts';
 import { PUBLIC_URL, keyFor, signIn } from './helpers/access.ts';
@@ -9,14 +9,14 @@ import { PUBLIC_URL, keyFor, signIn } from './helpers/access.ts';
 const NOW = new Date('2026-06-10T02:00:00.000Z');
 const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release is loaded yet.' }), now: () => NOW };
 
-function setup() {
-  const state = openStateDb(':memory:');
+async function setup() {
+  const state = await openStateDb(':memory:');
   const meter = createMeter({ state, now: () => NOW });
-  const app = createApp({ store: NO_RELEASE, state, meter, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
+  const app = await createApp({ store: NO_RELEASE, state, meter, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
   return { state, meter, app };
 }
 
-type App = ReturnType<typeof setup>['app'];
+type App = Awaited<ReturnType<typeof setup>>['app'];
 const post = (app: App, path: string, headers: Record<string, string>, body?: object) =>
   app.request(path, {
     method: 'POST',
@@ -26,10 +26,14 @@ const post = (app: App, path: string, headers: Record<string, string>, body?: ob
 const detailOf = async (response: Response) => ((await response.json()) as { detail: string }).detail;
 
 /** Every row of every table of the state store as text, blobs decoded, to look for a secret anywhere in it. */
-function everythingStored(state: ReturnType<typeof openStateDb>): string {
-  const tables = state.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => row.name);
-  return tables.map((table) => JSON.stringify(state.all(`SELECT * FROM "${table}"`), (_, value: unknown) =>
-    value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value)).join('\n');
+async function everythingStored(state: StateDb): Promise<string> {
+  const tables = (await state.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")).map((row) => row.name);
+  const dumps: string[] = [];
+  for (const table of tables) {
+    dumps.push(JSON.stringify(await state.all(`SELECT * FROM "${table}"`), (_, value: unknown) =>
+      value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
+  }
+  return dumps.join('\n');
 }
 
 interface KeyMetadata {
@@ -44,10 +48,10 @@ interface KeyMetadata {
 
 describe('POST /v1/keys and GET /v1/keys', () => {
   it('creates a key for a signed-in account only, shows it once and keeps only its hash', async () => {
-    const { app, state } = setup();
+    const { app, state } = await setup();
     assert.equal((await post(app, '/v1/keys', {}, {})).status, 401);
-    const person = signIn(state, 'owner@example.com', NOW);
-    const existing = keyFor(state, person.accountId);
+    const person = await signIn(state, 'owner@example.com', NOW);
+    const existing = await keyFor(state, person.accountId);
     const withKey = await post(app, '/v1/keys', existing.headers, {});
     assert.equal(withKey.status, 401, 'a key cannot mint keys');
     assert.match(await detailOf(withKey), /signed-in session/);
@@ -60,7 +64,7 @@ describe('POST /v1/keys and GET /v1/keys', () => {
     assert.deepEqual({ ...body, api_key: undefined, key_id: undefined, prefix: undefined }, {
       api_key: undefined, key_id: undefined, prefix: undefined, name: 'CI pipeline', scope: 'api', created_at: NOW.toISOString(), last_used_at: null, disabled: false,
     });
-    const stored = state.all<Record<string, unknown>>('SELECT * FROM api_keys');
+    const stored = await state.all<Record<string, unknown>>('SELECT * FROM api_keys');
     assert.ok(!JSON.stringify(stored).includes(body.api_key), 'the plaintext is not stored');
     assert.ok(stored.some((row) => row.key_hash === secretHash(body.api_key)));
 
@@ -78,8 +82,8 @@ describe('POST /v1/keys and GET /v1/keys', () => {
   });
 
   it('caps an account at 5 keys, connector keys included, exactly even when requests race', async () => {
-    const { app, state } = setup();
-    const person = signIn(state, 'capped@example.com', NOW);
+    const { app, state } = await setup();
+    const person = await signIn(state, 'capped@example.com', NOW);
     const connector = await post(app, '/v1/mcp/connector', person.headers);
     assert.equal(connector.status, 201);
     const statuses = (await Promise.all(Array.from({ length: 10 }, () => post(app, '/v1/keys', person.headers, {})))).map((r) => r.status);
@@ -96,8 +100,8 @@ describe('POST /v1/keys and GET /v1/keys', () => {
   });
 
   it('answers 422 for a body that does not match the schema', async () => {
-    const { app, state } = setup();
-    const person = signIn(state, 'schema@example.com', NOW);
+    const { app, state } = await setup();
+    const person = await signIn(state, 'schema@example.com', NOW);
     const response = await post(app, '/v1/keys', person.headers, { name: 'x', colour: 'red' });
     assert.equal(response.status, 422);
     assert.match(await detailOf(response), /colour/);
@@ -107,14 +111,14 @@ describe('POST /v1/keys and GET /v1/keys', () => {
 describe('a retry of a key-minting call with the same Idempotency-Key', () => {
   for (const [path, secretField] of [['/v1/keys', 'api_key'], ['/v1/mcp/connector', 'url']] as const) {
     it(`${path}: mints nothing again, replays the reply without ${secretField}, and no table keeps the secret`, async () => {
-      const { app, state } = setup();
-      const person = signIn(state, `retry${secretField}@example.com`, NOW);
+      const { app, state } = await setup();
+      const person = await signIn(state, `retry${secretField}@example.com`, NOW);
       const headers = { ...person.headers, 'idempotency-key': `mint-${secretField}` };
       const first = await post(app, path, headers, {});
       assert.equal(first.status, 201);
       const minted = (await first.json()) as Record<string, string>;
       const secret = /svc_[A-Za-z0-9_-]{32}/.exec(minted[secretField]!)![0];
-      assert.ok(!everythingStored(state).includes(secret), 'the plaintext is in no table, the idempotency store included');
+      assert.ok(!(await everythingStored(state)).includes(secret), 'the plaintext is in no table, the idempotency store included');
       assert.equal(first.headers.get('cache-control'), 'no-store');
 
       const retry = await post(app, path, headers, {});
@@ -134,10 +138,10 @@ describe('a retry of a key-minting call with the same Idempotency-Key', () => {
 
 describe('DELETE /v1/keys/{key_id}', () => {
   it('revokes for the owner only, and the very next request with the key is 401, never anonymous', async () => {
-    const { app, state } = setup();
-    const owner = signIn(state, 'owner@example.com', NOW);
-    const stranger = signIn(state, 'stranger@example.com', NOW);
-    const key = keyFor(state, owner.accountId);
+    const { app, state } = await setup();
+    const owner = await signIn(state, 'owner@example.com', NOW);
+    const stranger = await signIn(state, 'stranger@example.com', NOW);
+    const key = await keyFor(state, owner.accountId);
     assert.equal((await app.request('/health', { headers: key.headers })).status, 200);
 
     const notYours = await app.request(`/v1/keys/${key.keyId}`, { method: 'DELETE', headers: stranger.headers });
@@ -157,9 +161,9 @@ describe('DELETE /v1/keys/{key_id}', () => {
   });
 
   it('lets a key revoke itself, but not another key', async () => {
-    const { app, state } = setup();
-    const loose = keyFor(state, null);
-    const other = keyFor(state, null);
+    const { app, state } = await setup();
+    const loose = await keyFor(state, null);
+    const other = await keyFor(state, null);
     assert.equal((await app.request(`/v1/keys/${other.keyId}`, { method: 'DELETE', headers: loose.headers })).status, 404);
     assert.equal((await app.request(`/v1/keys/${loose.keyId}`, { method: 'DELETE', headers: loose.headers })).status, 200);
     assert.equal((await app.request('/health', { headers: loose.headers })).status, 401);
@@ -169,9 +173,9 @@ describe('DELETE /v1/keys/{key_id}', () => {
 
 describe('presented keys', () => {
   it('answer 401 when invalid, malformed or disabled, and never fall back to the anonymous allowance', async () => {
-    const { app, state } = setup();
-    const disabled = keyFor(state, null);
-    state.run('UPDATE api_keys SET disabled_at = ? WHERE key_id = ?', NOW.toISOString(), disabled.keyId);
+    const { app, state } = await setup();
+    const disabled = await keyFor(state, null);
+    await state.run('UPDATE api_keys SET disabled_at = ? WHERE key_id = ?', NOW.toISOString(), disabled.keyId);
     const cases: [string, RegExp][] = [
       ['Bearer svc_doesnotexist', /not valid/],
       ['Bearer not-a-key', /Bearer svc_/],
@@ -189,13 +193,13 @@ describe('presented keys', () => {
 
 describe('POST /v1/account/keys/link', () => {
   it('attaches a key minted without an account after proof of possession, moving its week to the account', async () => {
-    const { app, state, meter } = setup();
-    const person = signIn(state, 'linker@example.com', NOW);
-    const loose = keyFor(state, null);
+    const { app, state, meter } = await setup();
+    const person = await signIn(state, 'linker@example.com', NOW);
+    const loose = await keyFor(state, null);
     for (let i = 0; i < 3; i++) {
-      const outcome = meter.reserve({ kind: 'key', ip: 'unknown', keyId: loose.keyId, accountId: null, scope: 'api' });
+      const outcome = await meter.reserve({ kind: 'key', ip: 'unknown', keyId: loose.keyId, accountId: null, scope: 'api' });
       assert.ok(outcome.granted);
-      meter.commit(outcome.reservation);
+      await meter.commit(outcome.reservation);
     }
 
     assert.equal((await post(app, '/v1/account/keys/link', loose.headers, { api_key: loose.apiKey })).status, 401, 'a session is needed');
@@ -209,7 +213,7 @@ describe('POST /v1/account/keys/link', () => {
     assert.equal(usage.current.used, 3, 'what the key used this week moved with it');
 
     assert.equal((await post(app, '/v1/account/keys/link', person.headers, { api_key: loose.apiKey })).status, 200, 'linking again changes nothing');
-    const other = signIn(state, 'other@example.com', NOW);
+    const other = await signIn(state, 'other@example.com', NOW);
     assert.equal((await post(app, '/v1/account/keys/link', other.headers, { api_key: loose.apiKey })).status, 409);
     assert.equal((await post(app, '/v1/account/keys/link', person.headers, { api_key: 'svc_unknownkey' })).status, 404);
     assert.equal((await post(app, '/v1/account/keys/link', person.headers, { api_key: 'sk_live_1' })).status, 422);
@@ -217,10 +221,10 @@ describe('POST /v1/account/keys/link', () => {
   });
 
   it('counts a linked key toward the cap', async () => {
-    const { app, state } = setup();
-    const person = signIn(state, 'full@example.com', NOW);
-    for (let i = 0; i < 5; i++) keyFor(state, person.accountId);
-    const loose = keyFor(state, null);
+    const { app, state } = await setup();
+    const person = await signIn(state, 'full@example.com', NOW);
+    for (let i = 0; i < 5; i++) await keyFor(state, person.accountId);
+    const loose = await keyFor(state, null);
     const refused = await post(app, '/v1/account/keys/link', person.headers, { api_key: loose.apiKey });
     assert.equal(refused.status, 409);
     assert.match(await detailOf(refused), /already has 5 keys/);
@@ -229,8 +233,8 @@ describe('POST /v1/account/keys/link', () => {
 
 describe('POST /v1/mcp/connector', () => {
   it('mints a connector URL whose key works only at /mcp or in-process forwards from the MCP server', async () => {
-    const { app, state } = setup();
-    const person = signIn(state, 'chat@example.com', NOW);
+    const { app, state } = await setup();
+    const person = await signIn(state, 'chat@example.com', NOW);
     assert.equal((await post(app, '/v1/mcp/connector', {})).status, 401);
     const response = await post(app, '/v1/mcp/connector', person.headers);
     assert.equal(response.status, 201);
@@ -254,8 +258,8 @@ describe('POST /v1/mcp/connector', () => {
 
 describe('cookie-authenticated writes', () => {
   it('must come from our own origin (Origin, else Referer); key-authenticated writes need no such check', async () => {
-    const { app, state } = setup();
-    const person = signIn(state, 'csrf@example.com', NOW);
+    const { app, state } = await setup();
+    const person = await signIn(state, 'csrf@example.com', NOW);
     const cookie = { cookie: person.headers.cookie! };
     const foreign: Record<string, string>[] = [
       { origin: 'https://evil.example' },
@@ -273,14 +277,14 @@ describe('cookie-authenticated writes', () => {
     assert.equal((await post(app, '/v1/keys', { ...cookie, origin: PUBLIC_URL }, {})).status, 201);
     assert.equal((await app.request('/v1/keys', { headers: { ...cookie, origin: 'https://evil.example' } })).status, 200, 'reads are not changes');
 
-    const key = keyFor(state, person.accountId);
+    const key = await keyFor(state, person.accountId);
     assert.equal((await app.request(`/v1/keys/${key.keyId}`, { method: 'DELETE', headers: key.headers })).status, 200);
   });
 });
 
 describe('/openapi.json', () => {
   it('documents every access route and both ways to identify', async () => {
-    const { app } = setup();
+    const { app } = await setup();
     const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
     for (const path of ['/v1/auth/login', '/v1/auth/callback', '/v1/auth/logout', '/v1/keys', '/v1/keys/{key_id}', '/v1/account', '/v1/account/keys/link', '/v1/mcp/connector', '/v1/usage', '/v1/pricing']) {
       assert.ok(path in document.paths, `${path} is documented`);
@@ -289,7 +293,7 @@ describe('/openapi.json', () => {
   });
 
   it('declares the 401 and 429 replies and the rate headers on every route', async () => {
-    const { app } = setup();
+    const { app } = await setup();
     type Reply = { $ref?: string; headers?: Record<string, { $ref: string }> };
     const document = (await (await app.request('/openapi.json')).json()) as {
       paths: Record<string, Record<string, { responses: Record<string, Reply> }>>;

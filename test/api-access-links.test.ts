@@ -33,7 +33,7 @@ describe('what identity unlocks', () => {
   let dataDir: string;
   let store: ReleaseStore;
   let state: StateDb;
-  let app: ReturnType<typeof createApp>;
+  let app: Awaited<ReturnType<typeof createApp>>;
   let keyHeaders: Record<string, string>;
   let sessionHeaders: Record<string, string>;
 
@@ -45,11 +45,11 @@ describe('what identity unlocks', () => {
       sources: [sourceRow(), sourceRow({ id: 'au_wa_tenders_wa', tag: 'WA', name: 'Tenders WA', jurisdiction: 'AU-WA', homepage: 'https://tenders.wa.gov.au/' })],
     });
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    state = openStateDb(':memory:');
-    app = createApp({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
-    const person = signIn(state, 'reader@example.com', NOW);
+    state = await openStateDb(':memory:');
+    app = await createApp({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
+    const person = await signIn(state, 'reader@example.com', NOW);
     sessionHeaders = person.headers;
-    keyHeaders = keyFor(state, person.accountId).headers;
+    keyHeaders = (await keyFor(state, person.accountId)).headers;
   });
 
   after(async () => {

@@ -15,25 +15,25 @@ const SECONDS_TO_RESET = (Date.parse(RESET_AT) - NOW.getTime()) / 1000;
 const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release is loaded yet.' }), now: () => NOW };
 
 interface Setup {
-  app: ReturnType<typeof createApp>;
-  state: ReturnType<typeof switchableState>['state'];
+  app: Awaited<ReturnType<typeof createApp>>;
+  state: Awaited<ReturnType<typeof switchableState>>['state'];
   setDown(down: boolean): void;
   /** Times the metered work actually ran. */
   runs(): number;
   /** Commits `units` for a caller directly, as earlier calls would have. */
-  spend(caller: Parameters<ReturnType<typeof createMeter>['reserve']>[0], units: number): void;
+  spend(caller: Parameters<ReturnType<typeof createMeter>['reserve']>[0], units: number): Promise<void>;
 }
 
 /**
  * The app with a small checker mounted behind `metered()`, as checker routes will be: POST /test/check
  * answers `{outcome}` from its body (`fail` throws, `bad` answers 400), after `delay_ms`.
  */
-function setup(options: Partial<AppOptions> & Pick<MeteredOptions, 'countIf'> & Pick<MeterOptions, 'caps'> = {}): Setup {
-  const { state, setDown } = switchableState(openStateDb(':memory:'));
+async function setup(options: Partial<AppOptions> & Pick<MeteredOptions, 'countIf'> & Pick<MeterOptions, 'caps'> = {}): Promise<Setup> {
+  const { state, setDown } = switchableState(await openStateDb(':memory:'));
   const now = () => NOW;
   const { caps, countIf, ...appOptions } = options;
   const meter = createMeter({ state, now, ...(caps ? { caps } : {}) });
-  const app = createApp({ store: NO_RELEASE, state, meter, publicUrl: PUBLIC_URL, burst: false, trustProxy: true, now, log: () => {}, ...appOptions });
+  const app = await createApp({ store: NO_RELEASE, state, meter, publicUrl: PUBLIC_URL, burst: false, trustProxy: true, now, log: () => {}, ...appOptions });
   let runs = 0;
   app.post('/test/check', metered({ meter, log: () => {}, ...(countIf ? { countIf } : {}) }), async (c) => {
     runs++;
@@ -48,11 +48,11 @@ function setup(options: Partial<AppOptions> & Pick<MeteredOptions, 'countIf'> & 
     state,
     setDown,
     runs: () => runs,
-    spend(caller, units) {
+    async spend(caller, units) {
       for (let i = 0; i < units; i++) {
-        const outcome = meter.reserve(caller);
+        const outcome = await meter.reserve(caller);
         assert.ok(outcome.granted);
-        meter.commit(outcome.reservation);
+        await meter.commit(outcome.reservation);
       }
     },
   };
@@ -70,7 +70,7 @@ async function usage(app: Setup['app'], headers: Record<string, string>) {
 
 describe('weekly metering', () => {
   it('gives anonymous callers 20 calls a week per IP, shared by everyone on it, then 429 with Retry-After and a sentence to act on', async () => {
-    const { app, runs } = setup();
+    const { app, runs } = await setup();
     for (let i = 0; i < 20; i++) assert.equal((await check(app, fromIp('203.0.113.7'))).status, 200, `call ${i + 1}`);
     const refused = await check(app, fromIp('203.0.113.7'));
     assert.equal(refused.status, 429);
@@ -86,10 +86,10 @@ describe('weekly metering', () => {
   });
 
   it('gives an account 100 a week across all its keys and its session; a key of no account has its own 100', async () => {
-    const { app, state } = setup();
-    const person = signIn(state, 'buyer@example.com', NOW);
-    const first = keyFor(state, person.accountId);
-    const second = keyFor(state, person.accountId);
+    const { app, state } = await setup();
+    const person = await signIn(state, 'buyer@example.com', NOW);
+    const first = await keyFor(state, person.accountId);
+    const second = await keyFor(state, person.accountId);
     for (let i = 0; i < 100; i++) {
       const headers = [first.headers, second.headers, person.headers][i % 3]!;
       assert.equal((await check(app, headers)).status, 200, `call ${i + 1}`);
@@ -103,16 +103,16 @@ describe('weekly metering', () => {
     assert.equal((await usage(app, first.headers)).key_id, first.keyId);
     assert.equal((await usage(app, person.headers)).counted_per, 'account');
 
-    const loose = keyFor(state, null);
+    const loose = await keyFor(state, null);
     assert.equal((await check(app, loose.headers)).status, 200);
     assert.deepEqual(await usage(app, loose.headers), { key_id: loose.keyId, counted_per: 'key', current: { limit: 100, used: 1, remaining: 99, reset_at: RESET_AT } });
   });
 
   it('is exact under concurrency: 50 parallel calls from an account with 1 unit left give exactly one success', async () => {
-    const { app, state, spend, runs } = setup();
-    const person = signIn(state, 'rush@example.com', NOW);
-    const key = keyFor(state, person.accountId);
-    spend({ kind: 'session', ip: 'unknown', accountId: person.accountId, sessionHash: '' }, 99);
+    const { app, state, spend, runs } = await setup();
+    const person = await signIn(state, 'rush@example.com', NOW);
+    const key = await keyFor(state, person.accountId);
+    await spend({ kind: 'session', ip: 'unknown', accountId: person.accountId, sessionHash: '' }, 99);
     const statuses = (await Promise.all(Array.from({ length: 50 }, () => check(app, key.headers, { delay_ms: 20 })))).map((r) => r.status);
     assert.equal(statuses.filter((status) => status === 200).length, 1);
     assert.equal(statuses.filter((status) => status === 429).length, 49);
@@ -121,7 +121,7 @@ describe('weekly metering', () => {
   });
 
   it('counts only calls that succeed: refusals, failures and outcomes a route excludes give the unit back', async () => {
-    const { app } = setup({ countIf: async (response) => response.ok && ((await response.clone().json()) as { outcome: string }).outcome === 'assessed' });
+    const { app } = await setup({ countIf: async (response) => response.ok && ((await response.clone().json()) as { outcome: string }).outcome === 'assessed' });
     const ip = fromIp('192.0.2.44');
     assert.equal((await check(app, ip, { outcome: 'bad' })).status, 400);
     assert.equal((await check(app, ip, { outcome: 'fail' })).status, 500);
@@ -132,15 +132,15 @@ describe('weekly metering', () => {
   });
 
   it('never counts reads: usage, pricing, health, tender routes and the OpenAPI document', async () => {
-    const { app } = setup();
+    const { app } = await setup();
     const ip = fromIp('192.0.2.45');
     for (const path of ['/v1/usage', '/v1/pricing', '/health', '/v1/tenders', '/v1/tenders/strip', '/openapi.json']) await app.request(path, { headers: ip });
     assert.equal((await usage(app, ip)).current.used, 0);
   });
 
   it('answers 503 with Retry-After and does not run the work while the meter store is unreachable', async () => {
-    const { app, state, setDown, runs } = setup();
-    const key = keyFor(state, null);
+    const { app, state, setDown, runs } = await setup();
+    const key = await keyFor(state, null);
     setDown(true);
     try {
       for (const headers of [fromIp('192.0.2.50'), key.headers]) {
@@ -165,7 +165,7 @@ describe('weekly metering', () => {
 
 describe('rate headers', () => {
   it('carry the weekly allowance on successes and on every kind of error', async () => {
-    const { app, state } = setup({ caps: { anonymous: 1 } });
+    const { app, state } = await setup({ caps: { anonymous: 1 } });
     const ip = fromIp('192.0.2.60');
     const expectHeaders = (response: Response, limit: number, remaining: number) => {
       assert.equal(response.headers.get('RateLimit-Limit'), String(limit), `${response.status} limit`);
@@ -192,7 +192,7 @@ describe('rate headers', () => {
     const badKey = await app.request('/health', { headers: { ...ip, authorization: 'Bearer svc_not-a-key' } });
     assert.equal(badKey.status, 401);
     expectHeaders(badKey, 1, 0);
-    const key = keyFor(state, null);
+    const key = await keyFor(state, null);
     expectHeaders(await app.request('/v1/tenders', { headers: key.headers }), 100, 100);
   });
 });
@@ -200,7 +200,7 @@ describe('rate headers', () => {
 describe('burst guard', () => {
   it('allows about 10 at once, refills about 30 a minute, per caller, on every route', async () => {
     let ms = NOW.getTime();
-    const { app, state } = setup({ burst: { now: () => ms } });
+    const { app, state } = await setup({ burst: { now: () => ms } });
     const ip = fromIp('192.0.2.70');
     for (let i = 0; i < 10; i++) assert.equal((await app.request('/health', { headers: ip })).status, 200, `request ${i + 1}`);
     const refused = await app.request('/v1/pricing', { headers: ip });
@@ -215,15 +215,15 @@ describe('burst guard', () => {
     assert.equal((await app.request('/health', { headers: ip })).status, 429);
 
     // An account's keys share one bucket.
-    const person = signIn(state, 'burst@example.com', NOW);
-    const [one, two] = [keyFor(state, person.accountId), keyFor(state, person.accountId)];
+    const person = await signIn(state, 'burst@example.com', NOW);
+    const [one, two] = [await keyFor(state, person.accountId), await keyFor(state, person.accountId)];
     for (let i = 0; i < 10; i++) assert.equal((await app.request('/health', { headers: (i % 2 ? one : two).headers })).status, 200);
     assert.equal((await app.request('/health', { headers: one.headers })).status, 429);
     assert.match(((await (await app.request('/health', { headers: two.headers })).json()) as { detail: string }).detail, /from your account/);
   });
 
   it('charges each MCP tool call one request, batched or not, and refuses the calls of a batch beyond the bucket one by one', async () => {
-    const { app } = setup({ burst: { capacity: 5, now: () => NOW.getTime() } });
+    const { app } = await setup({ burst: { capacity: 5, now: () => NOW.getTime() } });
     const toolCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'extract_capabilities', arguments: {} } });
     const mcp = (body: unknown, ip: string) =>
       app.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...fromIp(ip) }, body: JSON.stringify(body) });
@@ -252,8 +252,8 @@ describe('burst guard', () => {
   });
 
   it('lets through requests the MCP server forwards in process', async () => {
-    const { app, state } = setup({ burst: { capacity: 1, now: () => NOW.getTime() } });
-    const key = keyFor(state, null);
+    const { app, state } = await setup({ burst: { capacity: 1, now: () => NOW.getTime() } });
+    const key = await keyFor(state, null);
     assert.equal((await app.request('/health', { headers: key.headers })).status, 200);
     assert.equal((await app.request('/health', { headers: key.headers })).status, 429);
     assert.equal((await app.request('/health', { headers: key.headers }, { mcpForward: true })).status, 200);
@@ -263,7 +263,7 @@ describe('burst guard', () => {
 describe('GET /v1/pricing', () => {
   it('shows the live caps, and bid preparation on sale only when a price is set and payment is set up', async () => {
     const payments = stripeCheckout({ secretKey: 'sk_test_pricing', webhookSecret: 'whsec_pricing' });
-    const { app } = setup({ caps: { anonymous: 5, identified: 50 }, bidPrice: { amount: 149.5, currency: 'NZD' }, payments });
+    const { app } = await setup({ caps: { anonymous: 5, identified: 50 }, bidPrice: { amount: 149.5, currency: 'NZD' }, payments });
     const pricing = (await (await app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
     assert.deepEqual(pricing.checkers!.weekly_allowance, { anonymous_per_ip: 5, per_account: 50 });
     assert.equal(pricing.checkers!.reset_at, RESET_AT);
@@ -274,14 +274,14 @@ describe('GET /v1/pricing', () => {
       currency: 'NZD',
       detail: 'Preparing a bid costs NZD 149.50, paid once per bid by card through a hosted checkout (POST /v1/bids/{bid}/checkout).',
     });
-    const unpaid = (await (await setup({ bidPrice: { amount: 149.5, currency: 'NZD' }, payments: null }).app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
+    const unpaid = (await (await (await setup({ bidPrice: { amount: 149.5, currency: 'NZD' }, payments: null })).app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
     assert.deepEqual(unpaid.bid_preparation, {
       available: false,
       amount: 149.5,
       currency: 'NZD',
       detail: 'Payment is not set up on this server, so bid preparation (NZD 149.50) cannot be bought here yet.',
     });
-    const unpriced = (await (await setup({ payments }).app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
+    const unpriced = (await (await (await setup({ payments })).app.request('/v1/pricing')).json()) as Record<string, Record<string, unknown>>;
     assert.deepEqual(unpriced.bid_preparation, { available: false, detail: 'Bid preparation is not on sale on this server: no price is set for it.' });
     assert.deepEqual(unpriced.checkers!.weekly_allowance, { anonymous_per_ip: 20, per_account: 100 });
   });

@@ -26,14 +26,14 @@ function memoryMailer(): Mailer & { sent: MailMessage[]; failing: boolean } {
   return mailer;
 }
 
-function inProcess(options: { publicUrl?: string; now?: () => Date } = {}) {
-  const state = openStateDb(':memory:');
+async function inProcess(options: { publicUrl?: string; now?: () => Date } = {}) {
+  const state = await openStateDb(':memory:');
   const mailer = memoryMailer();
-  const app = createApp({ store: NO_RELEASE, state, mailer, publicUrl: options.publicUrl ?? PUBLIC_URL, burst: false, log: () => {}, ...(options.now ? { now: options.now } : {}) });
+  const app = await createApp({ store: NO_RELEASE, state, mailer, publicUrl: options.publicUrl ?? PUBLIC_URL, burst: false, log: () => {}, ...(options.now ? { now: options.now } : {}) });
   return { state, mailer, app };
 }
 
-const login = (app: ReturnType<typeof inProcess>['app'], email: string) =>
+const login = (app: Awaited<ReturnType<typeof inProcess>>['app'], email: string) =>
   app.request('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
 const linkIn = (text: string) => /(https?:\/\/\S+\/v1\/auth\/callback\?token=\S+)/.exec(text)?.[1];
 /** Undoes quoted-printable transfer encoding (soft line breaks and =XX escapes), as a mail client would. */
@@ -56,8 +56,8 @@ describe('sign-in by emailed link, over a real SMTP server and the real server',
       assert.ok(link, message);
       assert.ok(link.startsWith(`${running.url}/v1/auth/callback?token=`), 'the link points at the public URL');
       const token = new URL(link).searchParams.get('token')!;
-      assert.equal(running.state.get('SELECT 1 AS found FROM login_tokens WHERE token_hash = ?', secretHash(token)) !== undefined, true);
-      assert.equal(running.state.get('SELECT 1 AS found FROM login_tokens WHERE token_hash = ?', token), undefined, 'only the hash is stored');
+      assert.equal(await running.state.get('SELECT 1 AS found FROM login_tokens WHERE token_hash = ?', secretHash(token)) !== undefined, true);
+      assert.equal(await running.state.get('SELECT 1 AS found FROM login_tokens WHERE token_hash = ?', token), undefined, 'only the hash is stored');
 
       const followed = await fetch(link, { redirect: 'manual' });
       assert.equal(followed.status, 302);
@@ -98,7 +98,7 @@ describe('sign-in by emailed link, over a real SMTP server and the real server',
 
 describe('POST /v1/auth/login', () => {
   it('answers the same whether or not the address has an account, so addresses cannot be probed', async () => {
-    const { app, mailer } = inProcess();
+    const { app, mailer } = await inProcess();
     const first = await login(app, 'known@example.com');
     const link = linkIn(mailer.sent[0]!.text)!;
     assert.equal((await app.request(link.replace(PUBLIC_URL, ''))).status, 302, 'the account now exists');
@@ -112,7 +112,7 @@ describe('POST /v1/auth/login', () => {
 
   it('refuses a link after 15 minutes', async () => {
     let clock = new Date('2026-06-10T02:00:00.000Z');
-    const { app, mailer } = inProcess({ now: () => clock });
+    const { app, mailer } = await inProcess({ now: () => clock });
     await login(app, 'slow@example.com');
     clock = new Date(clock.getTime() + 15 * 60_000 + 1);
     const response = await app.request(linkIn(mailer.sent[0]!.text)!.replace(PUBLIC_URL, ''));
@@ -121,13 +121,13 @@ describe('POST /v1/auth/login', () => {
   });
 
   it('sends at most 5 links an hour to one address, answering the same', async () => {
-    const { app, mailer } = inProcess();
+    const { app, mailer } = await inProcess();
     for (let i = 0; i < 7; i++) assert.equal((await login(app, 'flood@example.com')).status, 202);
     assert.equal(mailer.sent.length, 5);
   });
 
   it('answers 422 for a body that is not {email}, and 503 with Retry-After when the mail server refuses', async () => {
-    const { app, mailer } = inProcess();
+    const { app, mailer } = await inProcess();
     for (const body of [{ email: 'not an address' }, {}, { email: 'a@example.com', extra: 1 }]) {
       const response = await app.request('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       assert.equal(response.status, 422, JSON.stringify(body));
@@ -142,7 +142,7 @@ describe('POST /v1/auth/login', () => {
 
 describe('GET /v1/auth/callback', () => {
   it('creates the account on first use and returns to it on the next sign-in, whatever the case of the address', async () => {
-    const { app, mailer, state } = inProcess();
+    const { app, mailer, state } = await inProcess();
     const signInAs = async (email: string) => {
       await login(app, email);
       const response = await app.request(linkIn(mailer.sent.at(-1)!.text)!.replace(PUBLIC_URL, ''));
@@ -154,12 +154,12 @@ describe('GET /v1/auth/callback', () => {
     const second = await signInAs('returning@EXAMPLE.com');
     const { keys } = (await (await app.request('/v1/keys', { headers: second })).json()) as { keys: unknown[] };
     assert.equal(keys.length, 1, 'the same account');
-    assert.equal(state.all('SELECT * FROM accounts').length, 1);
+    assert.equal((await state.all('SELECT * FROM accounts')).length, 1);
   });
 
   it('marks the cookie Secure when the public address is https or the request came over https', async () => {
     for (const [publicUrl, requestOrigin] of [['https://tenders.example.com', 'http://127.0.0.1'], [PUBLIC_URL, 'https://127.0.0.1']] as const) {
-      const { app, mailer } = inProcess({ publicUrl });
+      const { app, mailer } = await inProcess({ publicUrl });
       await login(app, 'secure@example.com');
       const link = new URL(linkIn(mailer.sent[0]!.text)!);
       assert.equal(link.origin, new URL(publicUrl).origin);
@@ -170,18 +170,18 @@ describe('GET /v1/auth/callback', () => {
   });
 
   it('answers 400 for a missing or unknown token', async () => {
-    const { app } = inProcess();
+    const { app } = await inProcess();
     assert.equal((await app.request('/v1/auth/callback')).status, 400);
     assert.equal((await app.request('/v1/auth/callback?token=login_madeup')).status, 400);
   });
 });
 
 describe('the next path of a sign-in link', () => {
-  const loginWith = (app: ReturnType<typeof inProcess>['app'], body: object) =>
+  const loginWith = (app: Awaited<ReturnType<typeof inProcess>>['app'], body: object) =>
     app.request('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('lands the followed link on the path asked for, query and fragment kept; without one on /', async () => {
-    const { app, mailer } = inProcess();
+    const { app, mailer } = await inProcess();
     const next = '/match/?example=civil&jurisdiction=AU-NSW#results';
     assert.equal((await loginWith(app, { email: 'back@example.com', next })).status, 202);
     const link = new URL(linkIn(mailer.sent[0]!.text)!);
@@ -200,7 +200,7 @@ describe('the next path of a sign-in link', () => {
   const offSite = ['//evil.example/', '/\\evil.example', '/\t/evil.example', 'https://evil.example/', 'evil.example', 'javascript:alert(1)', '', '/%0a/x\n'];
 
   it('refuses a next that is not a path on this site with 422, sending no mail', async () => {
-    const { app, mailer } = inProcess();
+    const { app, mailer } = await inProcess();
     for (const next of offSite) {
       const response = await loginWith(app, { email: 'away@example.com', next });
       assert.equal(response.status, 422, JSON.stringify(next));
@@ -210,7 +210,7 @@ describe('the next path of a sign-in link', () => {
   });
 
   it('refuses a link edited to point off the site with 400, leaving its token unspent', async () => {
-    const { app, mailer } = inProcess();
+    const { app, mailer } = await inProcess();
     await loginWith(app, { email: 'edited@example.com', next: '/buyers/' });
     const link = new URL(linkIn(mailer.sent[0]!.text)!);
     for (const next of offSite) {
@@ -228,7 +228,7 @@ describe('the next path of a sign-in link', () => {
 describe('GET /v1/account', () => {
   it('tells a signed-in browser who it is, and anyone else 401 with a detail', async () => {
     const clock = new Date('2026-06-10T02:00:00.000Z');
-    const { app, mailer } = inProcess({ now: () => clock });
+    const { app, mailer } = await inProcess({ now: () => clock });
     const anonymous = await app.request('/v1/account');
     assert.equal(anonymous.status, 401);
     assert.match(((await anonymous.json()) as { detail: string }).detail, /^Nobody is signed in on this browser\. Sign in with POST \/v1\/auth\/login/);

@@ -15,7 +15,7 @@ import { startFakeGdelt, type FakeGdelt } from './helpers/fake-gdelt.ts';
 import { people, standInPdf } from './helpers/identity-documents.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 const transport = () => createProviderTransport({ userAgent: 'test', minIntervalMs: 0, timeoutMs: 2_000 });
 // Article pages are not served: every article is judged on its title, as when a news site refuses robots.
 const noPages = { read: async () => ({ ok: false as const, reason: 'unreachable' as const, detail: 'no pages in this test' }) };
@@ -36,9 +36,9 @@ describe('POST /v1/adverse-media', () => {
         'Priya Mae Fictone': [{ url: 'https://news.example/fictone', title: 'Priya Mae Fictone accused of bribery', seendate: '20261101T000000Z', domain: 'news.example' }],
       },
     });
-    checker = checkerApp({ services: servicesWith(createGdeltNews({ transport: transport(), baseUrl: gdelt.url, intervalMs: 0 })), real: ['read_text'] });
+    checker = await checkerApp({ services: servicesWith(createGdeltNews({ transport: transport(), baseUrl: gdelt.url, intervalMs: 0 })), real: ['read_text'] });
     // The providers of a fresh clone: no SVC_* variable set.
-    unconfigured = checkerApp({ services: servicesFromEnv({}, createSafeFetcher()) });
+    unconfigured = await checkerApp({ services: servicesFromEnv({}, createSafeFetcher()) });
   });
   after(async () => {
     await checker.close();
@@ -47,7 +47,7 @@ describe('POST /v1/adverse-media', () => {
   });
 
   it('screens a name: news hits with category and evidence, the namesake excluded, sanctions said to be unscreened without a release; one unit', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const reply = await postJson(checker.app, '/v1/adverse-media', { name: 'John Smith', dob: '1971-05-14', country: 'Australia', employer: 'Ridgeline Civil Pty Ltd', role: 'Managing Director' });
     assert.equal(reply.status, 200);
     const body = adverseMediaResult.parse(await reply.json());
@@ -60,7 +60,7 @@ describe('POST /v1/adverse-media', () => {
     assert.match(body.limitations, /Lists of politically exposed persons \(PEPs\) are not screened\. Sanctions lists were not screened: No release in checker tests\./);
     assert.match(body.limitations, /News: GDELT DOC 2\.0 answered with 2 articles/);
     assert.match(gdelt.queries.at(-1)!.get('query')!, /^"John Smith" \(/);
-    assert.equal(unitsUsed(checker) - before, 1);
+    assert.equal(await unitsUsed(checker) - before, 1);
   });
 
   it('takes a name written surname first, as lists and forms write it, and searches it given name first', async () => {
@@ -72,14 +72,14 @@ describe('POST /v1/adverse-media', () => {
   });
 
   it('with no news provider configured (SVC_NEWS_GDELT_URL unset) and no release, answers incomplete, says news was not searched, and counts nothing', async () => {
-    const before = unitsUsed(unconfigured);
+    const before = await unitsUsed(unconfigured);
     const reply = await postJson(unconfigured.app, '/v1/adverse-media', { name: 'John Smith' });
     assert.equal(reply.status, 200);
     const body = adverseMediaResult.parse(await reply.json());
     assert.equal(body.risk_flag, 'incomplete');
     assert.deepEqual(body.adverse_media.hits, []);
     assert.match(body.limitations, /News was not searched \(not configured\): News search \(GDELT DOC 2\.0\) is not configured on this server \(SVC_NEWS_GDELT_URL is unset\), so it was not consulted\./);
-    assert.equal(unitsUsed(unconfigured), before);
+    assert.equal(await unitsUsed(unconfigured), before);
   });
 
   it('reads the subject from a passport sent as bytes_b64 (machine-readable zone) and searches that name', async () => {
@@ -114,12 +114,12 @@ describe('POST /v1/adverse-media', () => {
   });
 
   it('answers 422 for a document that is not an identity document, not counted', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const bill = await standInPdf('utility_bill', 0, people[1]!);
     const reply = await postJson(checker.app, '/v1/adverse-media', { bytes_b64: base64(bill.bytes) });
     assert.equal(reply.status, 422);
     assert.match(((await reply.json()) as { detail: string }).detail, /reads as a utility bill .*not an identity document.*Nothing was counted against your allowance\.$/);
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 
   it('refuses a name with a document, neither, and malformed details, each naming what to change', async () => {
@@ -149,13 +149,13 @@ describe('POST /v1/adverse-media', () => {
   });
 
   it('answers the sandbox fixture, labelled and never metered', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const body = (await (await postJson(checker.app, '/v1/adverse-media', {}, { 'svc-sandbox': 'true' })).json()) as AdverseMediaResult & { sandbox?: boolean };
     assert.equal(body.sandbox, true);
     const { sandbox: _label, ...fixture } = body;
     adverseMediaResult.parse(fixture);
     assert.match(body.limitations, /politically exposed persons \(PEPs\) are not screened/);
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 });
 

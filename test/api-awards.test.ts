@@ -32,7 +32,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 let dataDir: string;
 let store: ReleaseStore;
 let state: StateDb;
-let app: ReturnType<typeof createApp>;
+let app: Awaited<ReturnType<typeof createApp>>;
 let keyed: Record<string, string>;
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
@@ -56,14 +56,14 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
     const loaded = store.state();
     assert.ok(loaded.ready);
     await awardIndexOf(loaded.release.store);
-    state = openStateDb(':memory:');
-    app = createApp({ store, state, burst: false, now: () => NOW });
-    keyed = keyFor(state, null).headers;
+    state = await openStateDb(':memory:');
+    app = await createApp({ store, state, burst: false, now: () => NOW });
+    keyed = (await keyFor(state, null)).headers;
   });
 
   after(async () => {
     await store.close();
-    state.close();
+    await state.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -126,7 +126,7 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
       assert.ok(loaded.ready);
       // the same release over a store object never indexed: its first list request starts the index
       const unindexed = { ...loaded.release.store };
-      const fresh = createApp({ store: { state: () => ({ ready: true, release: { ...loaded.release, store: unindexed } }), now: () => NOW }, state, burst: false, now: () => NOW });
+      const fresh = await createApp({ store: { state: () => ({ ready: true, release: { ...loaded.release, store: unindexed } }), now: () => NOW }, state, burst: false, now: () => NOW });
       const loading = await fresh.request('/v1/awards');
       assert.equal(loading.status, 503);
       assert.ok(loading.headers.get('retry-after'));
@@ -338,9 +338,9 @@ describe('awards routes with no release loaded', () => {
   it('answer 503 {ready: false, detail} with Retry-After', async () => {
     const emptyDir = await makeDataDir();
     const empty = await ReleaseStore.open({ dataDir: emptyDir, log: () => {} });
-    const emptyState = openStateDb(':memory:');
+    const emptyState = await openStateDb(':memory:');
     try {
-      const bare = createApp({ store: empty, state: emptyState, burst: false });
+      const bare = await createApp({ store: empty, state: emptyState, burst: false });
       for (const path of ['/v1/awards', '/v1/awards/buyers', '/v1/awards/buyers/au-193a9830879c', '/v1/awards/suppliers/53004085616']) {
         const response = await bare.request(path);
         assert.equal(response.status, 503, path);
@@ -351,7 +351,7 @@ describe('awards routes with no release loaded', () => {
       }
     } finally {
       await empty.close();
-      emptyState.close();
+      await emptyState.close();
       await rm(emptyDir, { recursive: true, force: true });
     }
   });

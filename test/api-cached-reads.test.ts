@@ -15,14 +15,14 @@ const NOW = new Date('2026-06-10T02:00:00.000Z');
 
 /** The API served as `npm run serve` serves it, counting the requests that reached the Hono app. */
 async function serveCounting(options: AppOptions): Promise<{ origin: string; appAnswers: () => number; close: () => Promise<void> }> {
-  const { app, answerCachedRead } = createService(options);
+  const { app, answerCachedRead } = await createService(options);
   let appAnswers = 0;
   const answerWithApp = getRequestListener((request, env) => {
     appAnswers++;
     return app.fetch(request, env);
   });
-  const server: Server = createServer((incoming, outgoing) => {
-    if (!answerCachedRead(incoming, outgoing)) void answerWithApp(incoming, outgoing);
+  const server: Server = createServer(async (incoming, outgoing) => {
+    if (!(await answerCachedRead(incoming, outgoing))) void answerWithApp(incoming, outgoing);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -72,11 +72,11 @@ describe('repeated anonymous reads answered before routing', () => {
       sources: [sourceRow()],
     });
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    state = openStateDb(':memory:');
+    state = await openStateDb(':memory:');
   });
 
   after(async () => {
-    state.close();
+    await state.close();
     await store.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -109,7 +109,7 @@ describe('repeated anonymous reads answered before routing', () => {
     const served = await serveCounting({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
     try {
       const path = '/v1/tenders?q=pump';
-      const key = keyFor(state, null);
+      const key = await keyFor(state, null);
       await fetch(`${served.origin}${path}`, key);
       const kept = await fetch(`${served.origin}${path}`, key);
       const keptBody = await kept.text();
@@ -125,10 +125,10 @@ describe('repeated anonymous reads answered before routing', () => {
       const anonymous = await fetch(`${served.origin}${path}`);
       assert.equal(((await anonymous.json()) as { results: Record<string, unknown>[] }).results[0]!.link, undefined, 'an anonymous caller never gets the identified reply');
 
-      state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ?', NOW.toISOString(), key.keyId);
+      await state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ?', NOW.toISOString(), key.keyId);
       const before = served.appAnswers();
       assert.equal((await fetch(`${served.origin}${path}`, key)).status, 401, 'a revoked key is refused although its reply is kept');
-      const connector = keyFor(state, null, 'mcp');
+      const connector = await keyFor(state, null, 'mcp');
       assert.equal((await fetch(`${served.origin}${path}`, connector)).status, 401, 'a connector key works only at /mcp');
       assert.equal((await fetch(`${served.origin}${path}`, { headers: { authorization: 'Bearer nonsense' } })).status, 401);
       assert.equal(served.appAnswers(), before + 3);

@@ -5,7 +5,7 @@ import { MAX_DOCUMENT_BYTES } from '../api/checkers/_runner/intake.ts';
 import { SafeFetchError, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 const detailOf = async (reply: Response) => ((await reply.json()) as { detail: string }).detail;
 
 /** The events of a Server-Sent Events body, in order. */
@@ -27,7 +27,7 @@ const oneDocument = (comment: string) => ({ documents: [{ bytes_b64: base64(tiny
 describe('document checker machinery', () => {
   describe('sizes', () => {
     let checker: CheckerApp;
-    before(() => (checker = checkerApp()));
+    before(async () => (checker = await checkerApp()));
     after(() => checker.close());
 
     it('refuses an upload over 25 MB with 413 before the analysis sees it', async () => {
@@ -36,7 +36,7 @@ describe('document checker machinery', () => {
       const reply = await postFiles(checker.app, '/v1/identity-check', 'files', [{ bytes: big, name: 'big.pdf' }]);
       assert.equal(reply.status, 413);
       assert.equal(await detailOf(reply), 'The document (big.pdf) is 25.0 MB; documents are limited to 25 MB (26214400 bytes). Send a smaller file, or fewer pages.');
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
     });
 
     it('refuses base64 whose decoded size is over 25 MB with 413, judged from its length, even when it is not valid base64', async () => {
@@ -72,7 +72,7 @@ describe('document checker machinery', () => {
       return { url, status: 200, contentType: 'application/pdf', body: Buffer.from(page) };
     };
     let checker: CheckerApp;
-    before(() => (checker = checkerApp({ fetchDocument })));
+    before(async () => (checker = await checkerApp({ fetchDocument })));
     after(() => checker.close());
 
     it('reads {url} documents only through the given fetcher, naming the file after the URL', async () => {
@@ -94,7 +94,7 @@ describe('document checker machinery', () => {
   describe('failing analyses', () => {
     let checker: CheckerApp;
     const timeoutMs = 1_000;
-    before(() => (checker = checkerApp({ analyses: { identity_check: 'hang' }, pool: { timeoutMs }, heartbeatMs: 200 })));
+    before(async () => (checker = await checkerApp({ analyses: { identity_check: 'hang' }, pool: { timeoutMs }, heartbeatMs: 200 })));
     after(() => checker.close());
 
     it('answers a hanging analysis with 422 and the reason in bounded time, uncounted, and the server goes on', async () => {
@@ -105,13 +105,13 @@ describe('document checker machinery', () => {
       assert.ok(elapsed < 5 * timeoutMs, `${Math.round(elapsed)} ms against a ${timeoutMs} ms limit`);
       assert.equal(reply.status, 422);
       assert.equal(await detailOf(reply), 'The document could not be analysed: The analysis did not finish within 1 seconds, and was stopped. Nothing was counted against your allowance.');
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
       const next = await postFiles(checker.app, '/v1/check-pack?scheme=income_proof', 'files', [{ bytes: tinyPdf('after'), name: 'after.pdf' }]);
       assert.equal(next.status, 200);
     });
 
     it('streams heartbeats while it waits, then an error event with the reason', async () => {
-      const before = unitsUsed(checker);
+      const before = await unitsUsed(checker);
       const reply = await postJson(checker.app, '/v1/identity-check?stream=1', oneDocument('hang-stream'));
       assert.equal(reply.status, 200);
       assert.match(reply.headers.get('content-type') ?? '', /^text\/event-stream/);
@@ -119,27 +119,27 @@ describe('document checker machinery', () => {
       assert.equal(stream[0]!.event, 'received');
       assert.ok(stream.filter((entry) => entry.event === 'working').length >= 3, stream.map((entry) => entry.event).join(','));
       assert.deepEqual(stream.at(-1), { event: 'error', data: { detail: 'The document could not be analysed: The analysis did not finish within 1 seconds, and was stopped. Nothing was counted against your allowance.' } });
-      assert.equal(unitsUsed(checker), before);
+      assert.equal(await unitsUsed(checker), before);
     });
   });
 
   describe('memory exhaustion', () => {
     let checker: CheckerApp;
     // A time limit the heap limit is always reached well before, on a loaded machine too.
-    before(() => (checker = checkerApp({ analyses: { check_pack: 'exhaustMemory' }, pool: { timeoutMs: 30_000, memoryMb: 64 } })));
+    before(async () => (checker = await checkerApp({ analyses: { check_pack: 'exhaustMemory' }, pool: { timeoutMs: 30_000, memoryMb: 64 } })));
     after(() => checker.close());
 
     it('answers an analysis that exhausts its memory with 422 and the reason, uncounted', async () => {
       const reply = await postFiles(checker.app, '/v1/check-pack?scheme=income_proof', 'files', [{ bytes: tinyPdf('oom'), name: 'oom.pdf' }]);
       assert.equal(reply.status, 422);
       assert.match(await detailOf(reply), /needed more than the 64 MB of memory a document may use/);
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
     });
   });
 
   describe('a full queue', () => {
     let checker: CheckerApp;
-    before(() => (checker = checkerApp({ analyses: { identity_check: 'hang' }, pool: { size: 1, queueLimit: 1, timeoutMs: 1_500 } })));
+    before(async () => (checker = await checkerApp({ analyses: { identity_check: 'hang' }, pool: { size: 1, queueLimit: 1, timeoutMs: 1_500 } })));
     after(() => checker.close());
 
     it('answers 503 with Retry-After once every slot and the queue are taken, uncounted', async () => {
@@ -153,13 +153,13 @@ describe('document checker machinery', () => {
         assert.match(await detailOf(refused), /^Every document analysis slot is busy and the queue is full; try again in \d+ seconds\.$/);
       }
       assert.deepEqual([(await running).status, (await waiting).status], [422, 422]);
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
     });
   });
 
   describe('identical requests at once', () => {
     let checker: CheckerApp;
-    before(() => (checker = checkerApp({ pool: { size: 1, queueLimit: 2 }, caps: { anonymous: 1000 } })));
+    before(async () => (checker = await checkerApp({ pool: { size: 1, queueLimit: 2 }, caps: { anonymous: 1000 } })));
     after(() => checker.close());
 
     it('make one analysis: the others wait for it and are answered free, as a stored result is', async () => {
@@ -168,13 +168,13 @@ describe('document checker machinery', () => {
       const replies = await Promise.all(Array.from({ length: 20 }, () => postJson(checker.app, '/v1/identity-check', body)));
       assert.deepEqual(replies.map((reply) => reply.status), new Array(20).fill(200));
       assert.equal(replies.filter((reply) => reply.headers.get('svc-cache') === 'hit').length, 19);
-      assert.equal(unitsUsed(checker), 1);
+      assert.equal(await unitsUsed(checker), 1);
     });
   });
 
   describe('streaming', () => {
     let checker: CheckerApp;
-    before(() => (checker = checkerApp({ heartbeatMs: 100 })));
+    before(async () => (checker = await checkerApp({ heartbeatMs: 100 })));
     after(() => checker.close());
 
     it('sends received, working heartbeats, then the result, counting the call once it ends; a repeat streams the stored result free', async () => {
@@ -186,12 +186,12 @@ describe('document checker machinery', () => {
       assert.ok(stream.some((entry) => entry.event === 'working' && entry.data['stage'] === 'classifying'));
       const result = stream.at(-1)!.data as { reason: string; documents: { filename: string }[] };
       assert.equal(result.documents[0]!.filename, 'streamed.pdf');
-      assert.equal(unitsUsed(checker), 1);
+      assert.equal(await unitsUsed(checker), 1);
       const again = await events(await postJson(checker.app, '/v1/identity-check?stream=1', oneDocument('streamed')));
       assert.deepEqual(again.map((entry) => entry.event), ['received', 'result']);
       assert.equal(again[0]!.data['cached'], true);
       assert.deepEqual(again[1]!.data, result);
-      assert.equal(unitsUsed(checker), 1);
+      assert.equal(await unitsUsed(checker), 1);
     });
 
     it('is never replayed by Idempotency-Key: the same key streams again', async () => {
@@ -212,7 +212,7 @@ describe('document checker machinery', () => {
       return { url, status: 200, contentType: 'application/pdf', body: Buffer.from(tinyPdf('fetched at the cap')) };
     };
     let checker: CheckerApp;
-    before(() => (checker = checkerApp({ caps: { anonymous: 2 }, fetchDocument })));
+    before(async () => (checker = await checkerApp({ caps: { anonymous: 2 }, fetchDocument })));
     after(() => checker.close());
 
     it('answers identical bytes from the stored result, free, on every cached checker; anything that needs work is 429', async () => {
@@ -221,7 +221,7 @@ describe('document checker machinery', () => {
       const warrant = { bytes_b64: base64(pdf), filename: 'a.pdf' };
       assert.equal((await postJson(checker.app, '/v1/identity-check', identity)).status, 200);
       assert.equal((await postJson(checker.app, '/v1/warrants', warrant)).status, 200);
-      assert.equal(unitsUsed(checker), 2, 'the week is used up');
+      assert.equal(await unitsUsed(checker), 2, 'the week is used up');
 
       for (const [path, body] of [['/v1/identity-check', identity], ['/v1/warrants', warrant]] as const) {
         const again = await postJson(checker.app, path, body);
@@ -238,7 +238,7 @@ describe('document checker machinery', () => {
       const byUrl = await postJson(checker.app, '/v1/identity-check', { documents: [{ url: 'https://docs.example/new.pdf' }] });
       assert.equal(byUrl.status, 429);
       assert.deepEqual(fetched, [], 'no document is fetched for a caller with nothing left');
-      assert.equal(unitsUsed(checker), 2);
+      assert.equal(await unitsUsed(checker), 2);
     });
   });
 });

@@ -10,7 +10,7 @@ import { standInPdf } from './helpers/identity-documents.ts';
 /** The routes over the real analyses, in threads, as `npm start` serves them: one call each, checked against the reply schemas. */
 describe('checker routes over the real analyses', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp({ real: ['extract_document', 'identity_check', 'check_pack'] })));
+  before(async () => (checker = await checkerApp({ real: ['extract_document', 'identity_check', 'check_pack'] })));
   after(() => checker.close());
 
   it('identity-check classifies a passport, a licence and a utility bill under the AFP 100-point scheme', async () => {

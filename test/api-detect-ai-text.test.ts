@@ -24,7 +24,7 @@ const REPORT = [
   'Councillors will see the full scoring sheet at the June meeting; the officers recommend awarding the contract subject to a final check of insurance certificates and the bank guarantee.',
 ].join(' ');
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 
 /** Text wrapped at about 80 characters, as a PDF's lines are. */
 function wrapped(text: string): string[] {
@@ -41,8 +41,8 @@ function wrapped(text: string): string[] {
 
 describe('POST /v1/detect-ai-text', () => {
   let checker: CheckerApp;
-  before(() => {
-    checker = checkerApp();
+  before(async () => {
+    checker = await checkerApp();
   });
   after(() => checker.close());
 
@@ -56,44 +56,44 @@ describe('POST /v1/detect-ai-text', () => {
     assert.ok(estimate.limitations.includes(`AUROC ${Number(AI_TEXT_MODEL.test.auroc.toFixed(3))};`), estimate.limitations);
     assert.ok(estimate.limitations.includes(`${Number((AI_TEXT_MODEL.test.false_positive_rate_human * 100).toFixed(1))}% of the human passages`), estimate.limitations);
     assert.equal(estimate.word_count, 179);
-    assert.equal(unitsUsed(checker), 1);
+    assert.equal(await unitsUsed(checker), 1);
   });
 
   it('reads a PDF with a text layer: the same prose, wrapped into lines, gets the same estimate', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const pdf = simplePdf({ pages: [textLines(wrapped(REPORT))] });
     const fromPdf = (await (await postJson(checker.app, '/v1/detect-ai-text', { bytes_b64: base64(pdf), filename: 'report.pdf' })).json()) as AiTextEstimate;
     const fromText = (await (await postJson(checker.app, '/v1/detect-ai-text', { text: REPORT })).json()) as AiTextEstimate;
     assert.equal(fromPdf.word_count, fromText.word_count);
     assert.equal(fromPdf.probability, fromText.probability);
     // The PDF is new bytes (counted); the text was estimated by the first test (answered from the store, free).
-    assert.equal(unitsUsed(checker), before + 1);
+    assert.equal(await unitsUsed(checker), before + 1);
   });
 
   it('answers the same text again from the stored estimate, free, and estimates again with fresh=1', async () => {
     const text = `${REPORT} The minutes were confirmed without change.`;
     const first = await postJson(checker.app, '/v1/detect-ai-text', { text });
     assert.equal(first.headers.get('Svc-Cache'), null);
-    const counted = unitsUsed(checker);
+    const counted = await unitsUsed(checker);
     const again = await postJson(checker.app, '/v1/detect-ai-text', { text });
     assert.equal(again.headers.get('Svc-Cache'), 'hit');
     assert.deepEqual(await again.json(), await first.json());
-    assert.equal(unitsUsed(checker), counted);
+    assert.equal(await unitsUsed(checker), counted);
     const fresh = await postJson(checker.app, '/v1/detect-ai-text?fresh=1', { text });
     assert.equal(fresh.status, 200);
     assert.equal(fresh.headers.get('Svc-Cache'), null);
-    assert.equal(unitsUsed(checker), counted + 1);
+    assert.equal(await unitsUsed(checker), counted + 1);
   });
 
   it('abstains on a scan (a PDF page without a text layer) and on a short text, and counts neither', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const scan = (await (await postFiles(checker.app, '/v1/detect-ai-text', 'file', [{ bytes: tinyPdf('scan'), name: 'scan.pdf' }])).json()) as AiTextEstimate;
     assert.deepEqual([scan.applicable, scan.abstention_reason, scan.probability, scan.lean], [false, 'scanned', null, null]);
     assert.match(scan.reasoning, /^Abstained: The document is a scan/);
     const short = (await (await postJson(checker.app, '/v1/detect-ai-text', { text: 'Thanks for the quote; we will reply next week.' })).json()) as AiTextEstimate;
     assert.deepEqual([short.applicable, short.abstention_reason], [false, 'too_short']);
     assert.match(short.limitations, /never a verdict/);
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 
   it('takes a multipart text file', async () => {
@@ -114,12 +114,12 @@ describe('POST /v1/detect-ai-text', () => {
   });
 
   it('answers the sandbox fixture free, labelled sandbox', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const reply = (await (await postJson(checker.app, '/v1/detect-ai-text', { sandbox: true })).json()) as AiTextEstimate & { sandbox: boolean };
     assert.equal(reply.sandbox, true);
     assert.equal(reply.lean, 'ai');
     aiTextEstimate.parse(reply);
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 
   it('refuses an image and a body with two documents with a {detail} a person can act on', async () => {
@@ -138,7 +138,7 @@ describe('MCP tool detect_ai_text', () => {
   let server: Server;
   let client: Client;
   before(async () => {
-    checker = checkerApp();
+    checker = await checkerApp();
     server = await new Promise<Server>((resolve) => {
       const listening = serve({ fetch: checker.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(listening as Server));
     });
@@ -159,6 +159,6 @@ describe('MCP tool detect_ai_text', () => {
     assert.notEqual(result.isError, true, JSON.stringify(result));
     const direct = await (await postJson(checker.app, '/v1/detect-ai-text?fresh=1', { text: REPORT })).json();
     assert.deepEqual(result.structuredContent, direct);
-    assert.equal(unitsUsed(checker), 2);
+    assert.equal(await unitsUsed(checker), 2);
   });
 });

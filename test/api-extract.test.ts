@@ -7,7 +7,7 @@ import { openStateDb } from '../data/state/db.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 const detailOf = async (reply: Response) => ((await reply.json()) as { detail: string }).detail;
 /** The test extraction echoes the options it was given in `document_type`. */
 const optionsSeen = async (reply: Response) => {
@@ -18,7 +18,7 @@ const optionsSeen = async (reply: Response) => {
 
 describe('POST /v1/extract', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp()));
+  before(async () => (checker = await checkerApp()));
   after(() => checker.close());
 
   it('takes a multipart file with the parameters and options flat in the query', async () => {
@@ -71,12 +71,12 @@ describe('POST /v1/extract', () => {
   });
 
   it('GET /v1/extract/capabilities answers every option, free and without a key', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const reply = await checker.app.request('/v1/extract/capabilities');
     assert.equal(reply.status, 200);
     const body = (await reply.json()) as { options: { option: string; available: boolean }[] };
     assert.deepEqual(body.options.map((entry) => entry.option), ['tables', 'grounding', 'classify', 'redact', 'layout', 'links', 'figures', 'chunks', 'split', 'flag_below']);
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 });
 
@@ -93,7 +93,7 @@ describe('extract (the real analysis) keeps no bytes of the document', () => {
     // The temp folder every library in the server and its threads (started after this) would write to.
     scratch = await tempDir('extract-no-bytes-tmp-');
     process.env['TMPDIR'] = scratch;
-    checker = checkerApp({ state: openStateDb(dataDir), real: ['extract_document'] });
+    checker = await checkerApp({ state: await openStateDb(dataDir), real: ['extract_document'] });
   });
   after(async () => {
     await checker.close();
@@ -121,14 +121,14 @@ describe('extract (the real analysis) keeps no bytes of the document', () => {
     } finally {
       for (const undo of restore) undo();
     }
-    checker.state.run('PRAGMA wal_checkpoint(TRUNCATE)');
+    await checker.state.run('PRAGMA wal_checkpoint(TRUNCATE)');
     const encoded = Buffer.from(document).toString('base64');
     const traces = [marker, encoded.slice(0, 40), encoded.slice(-40)];
     for (const file of await filesUnder(dataDir)) {
       const content = (await readFile(file)).toString('latin1');
       for (const trace of traces) assert.equal(content.includes(trace), false, `${file} holds part of the document`);
     }
-    assert.deepEqual(checker.state.all<{ checker: string }>('SELECT checker FROM checker_results').map((row) => row.checker), ['extract_document', 'extract_document']);
+    assert.deepEqual((await checker.state.all<{ checker: string }>('SELECT checker FROM checker_results')).map((row) => row.checker), ['extract_document', 'extract_document']);
     for (const line of written) for (const trace of traces) assert.equal(line.includes(trace), false, 'a log line holds part of the document');
     assert.equal(tmpdir(), scratch);
     assert.deepEqual(await filesUnder(scratch), [], 'nothing was written to the temp folder');

@@ -24,11 +24,11 @@ interface IdentityReply {
 }
 
 const file = (document: { bytes: Uint8Array; filename: string | null }) => ({ bytes: document.bytes, name: document.filename! });
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 
 describe('POST /v1/identity-check', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp()));
+  before(async () => (checker = await checkerApp()));
   after(() => checker.close());
 
   it('reads multipart files in order with their names, judged by content, with the scheme from the query', async () => {
@@ -76,40 +76,40 @@ describe('POST /v1/identity-check', () => {
     const empty = await postFiles(checker.app, '/v1/identity-check', 'files', [{ bytes: new Uint8Array(0), name: 'blank.png' }]);
     assert.equal(empty.status, 400);
     assert.equal(((await empty.json()) as IdentityReply).detail, 'The document (blank.png) is empty (0 bytes); send the file\'s content.');
-    assert.equal(unitsUsed(checker), 3, 'only the three successful calls of the tests above counted');
+    assert.equal(await unitsUsed(checker), 3, 'only the three successful calls of the tests above counted');
   });
 
   it('answers identical documents and scheme from the stored result, free and marked, and inspects again with fresh=1', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const body = { documents: [{ bytes_b64: base64(tinyPdf('cache me')), filename: 'c.pdf' }] };
     const first = await postJson(checker.app, '/v1/identity-check', body);
     assert.equal(first.headers.get('svc-cache'), null);
     const second = await postJson(checker.app, '/v1/identity-check', body);
     assert.equal(second.headers.get('svc-cache'), 'hit');
     assert.deepEqual(await second.json(), await first.json());
-    assert.equal(unitsUsed(checker), before + 1, 'the stored reply was free');
+    assert.equal(await unitsUsed(checker), before + 1, 'the stored reply was free');
     const renamed = await postJson(checker.app, '/v1/identity-check', { documents: [{ ...body.documents[0], filename: 'other.pdf' }] });
     assert.equal(renamed.headers.get('svc-cache'), null, 'a name the reply shows is part of the key');
     const fresh = await postJson(checker.app, '/v1/identity-check?fresh=1', body);
     assert.equal(fresh.headers.get('svc-cache'), null);
-    assert.equal(unitsUsed(checker), before + 3);
+    assert.equal(await unitsUsed(checker), before + 3);
   });
 
   it('answers the sandbox fixture, labelled and never metered', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const reply = await postJson(checker.app, '/v1/identity-check', { documents: [] }, { 'svc-sandbox': 'true' });
     assert.equal(reply.status, 200);
     const body = (await reply.json()) as IdentityReply & { established: boolean };
     assert.equal(body.sandbox, true);
     assert.equal(body.established, true);
     assert.equal(body.documents.length, 3);
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 });
 
 describe('POST /v1/check-pack', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp()));
+  before(async () => (checker = await checkerApp()));
   after(() => checker.close());
 
   const schemeOf = async (reply: Response) => JSON.parse(((await reply.json()) as { scheme: { name: string } }).scheme.name) as unknown;
@@ -148,7 +148,7 @@ describe('POST /v1/check-pack', () => {
 
 describe('page-1 classifications kept per document (real identity and pack analyses)', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp({ real: ['identity_check', 'check_pack'] })));
+  before(async () => (checker = await checkerApp({ real: ['identity_check', 'check_pack'] })));
   after(() => checker.close());
 
   /** The documents the analysis read, from the stages of a streamed reply. */
@@ -158,31 +158,31 @@ describe('page-1 classifications kept per document (real identity and pack analy
     const reads = [...new Set(events.flatMap((event) => (event.data.stage?.startsWith('reading document') ? [event.data.stage] : [])))];
     return { reads, result: events.at(-1)!.data as unknown as { documents: { filename: string; classified_type: string }[] } };
   };
-  const keptClassifications = () => checker.state.get<{ kept: number }>("SELECT COUNT(*) AS kept FROM checker_results WHERE checker = 'page1'")!.kept;
+  const keptClassifications = async () => (await checker.state.get<{ kept: number }>("SELECT COUNT(*) AS kept FROM checker_results WHERE checker = 'page1'"))!.kept;
   const passport: DocumentClassification = { type: 'australian_passport', confidence: 1, cues: ['"PASSPORT"'], shows: ['N', 'S'], expires: null, issued: null, issuerDigest: null, transactionLines: 0, pensionCard: false, zone: null };
 
   it('a document sent again in another request is not read again; fresh=1 reads everything again, to the same result', async () => {
     const [payslip, statement] = [await standInPdf('payslip'), await standInPdf('bank_statement')];
     const first = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=income_proof&stream=1', 'files', [file(payslip)]));
     assert.deepEqual(first.reads, ['reading document 1 of 1']);
-    assert.equal(keptClassifications(), 1);
+    assert.equal(await keptClassifications(), 1);
     const second = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=rental_application&stream=1', 'files', [file(payslip), file(statement)]));
     assert.deepEqual(second.reads, ['reading document 2 of 2'], 'only the new document was read');
-    assert.equal(keptClassifications(), 2);
+    assert.equal(await keptClassifications(), 2);
     assert.deepEqual(second.result.documents.map((document) => document.classified_type), ['payslip', 'bank_statement']);
     // fresh=1 uses no kept classification: one saying passport is not followed, and is replaced by the real one.
-    firstPageStore(createContentCache(checker.state)).keep(payslip.sha256, passport, new Date('2026-06-01T00:00:00Z'));
+    await firstPageStore(createContentCache(checker.state)).keep(payslip.sha256, passport, new Date('2026-06-01T00:00:00Z'));
     const fresh = await streamed(await postFiles(checker.app, '/v1/check-pack?scheme=rental_application&stream=1&fresh=1', 'files', [file(payslip), file(statement)]));
     assert.deepEqual(fresh.result, second.result);
-    assert.equal(firstPageStore(createContentCache(checker.state)).known([payslip.sha256]).get(payslip.sha256)?.type, 'payslip');
+    assert.equal((await firstPageStore(createContentCache(checker.state)).known([payslip.sha256])).get(payslip.sha256)?.type, 'payslip');
   });
 
   it('an identity check takes the kept classification, and one kept by another classification version is not used', async () => {
     const licence = await standInPdf('drivers_licence');
     const utility = await standInPdf('utility_bill');
     // Kept classifications that say passport: a reply that follows one shows the document was not read again.
-    firstPageStore(createContentCache(checker.state)).keep(licence.sha256, passport, new Date('2026-06-01T00:00:00Z'));
-    firstPageStore(createContentCache(checker.state), 'an earlier classification version').keep(utility.sha256, passport, new Date('2026-06-01T00:00:00Z'));
+    await firstPageStore(createContentCache(checker.state)).keep(licence.sha256, passport, new Date('2026-06-01T00:00:00Z'));
+    await firstPageStore(createContentCache(checker.state), 'an earlier classification version').keep(utility.sha256, passport, new Date('2026-06-01T00:00:00Z'));
     const reply = await postFiles(checker.app, '/v1/identity-check', 'files', [file(licence), file(utility)]);
     assert.equal(reply.status, 200);
     const body = (await reply.json()) as IdentityReply;
@@ -193,13 +193,13 @@ describe('page-1 classifications kept per document (real identity and pack analy
 describe('what an identity check leaves in the state store', () => {
   let directory: string;
   let checker: CheckerApp;
-  before(() => {
+  before(async () => {
     directory = mkdtempSync(join(tmpdir(), 'identity-state-'));
-    checker = checkerApp({ real: ['identity_check'], state: openStateDb(directory) });
+    checker = await checkerApp({ real: ['identity_check'], state: await openStateDb(directory) });
   });
   after(async () => {
     await checker.close();
-    checker.state.close();
+    await checker.state.close();
     rmSync(directory, { recursive: true, force: true });
   });
 
@@ -214,13 +214,13 @@ describe('what an identity check leaves in the state store', () => {
     assert.ok(stored.includes('australian_passport.pdf'));
     // The passport's number, the holder's name and date of birth, and the bill's first line (its issuer).
     for (const pageText of ['PA1234567', 'SAMPLEWOOD', 'JORDAN ALEX', '14/03/1988', 'Brightwave']) assert.equal(stored.includes(pageText), false, `${pageText} is in the state store`);
-    assert.equal(firstPageStore(createContentCache(checker.state)).known([passport.sha256]).get(passport.sha256)?.type, 'australian_passport');
+    assert.equal((await firstPageStore(createContentCache(checker.state)).known([passport.sha256])).get(passport.sha256)?.type, 'australian_passport');
   });
 });
 
 describe('page-1 classifications of a failed analysis', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp({ analyses: { identity_check: 'readThenFail' } })));
+  before(async () => (checker = await checkerApp({ analyses: { identity_check: 'readThenFail' } })));
   after(() => checker.close());
 
   it('are kept although the analysis then failed, so a retry does not read those documents again', async () => {
@@ -228,13 +228,13 @@ describe('page-1 classifications of a failed analysis', () => {
     const reply = await postJson(checker.app, '/v1/identity-check', { documents: [{ bytes_b64: base64(bytes), filename: 'a.pdf' }] });
     assert.equal(reply.status, 422);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    assert.deepEqual(firstPageStore(createContentCache(checker.state)).known([sha256]), new Map([[sha256, classifyPage(null, { isImage: false, largestImageShare: 0 })]]));
+    assert.deepEqual(await firstPageStore(createContentCache(checker.state)).known([sha256]), new Map([[sha256, classifyPage(null, { isImage: false, largestImageShare: 0 })]]));
   });
 });
 
 describe('documents the engine could not read (real identity and pack analyses)', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp({ real: ['identity_check', 'check_pack'] })));
+  before(async () => (checker = await checkerApp({ real: ['identity_check', 'check_pack'] })));
   after(() => checker.close());
 
   it('when every document failed, the honest result is given but nothing is counted or stored; one read document makes the call count', async () => {
@@ -246,11 +246,11 @@ describe('documents the engine could not read (real identity and pack analyses)'
         assert.equal(reply.status, 200, path);
         assert.equal(reply.headers.get('svc-cache'), null, `${path}: a failure is not stored, so attempt ${attempt} runs again`);
         assert.match(await reply.text(), /could not be read: /, path);
-        assert.equal(unitsUsed(checker), 0, `${path}, attempt ${attempt}: engine failures do not count`);
+        assert.equal(await unitsUsed(checker), 0, `${path}, attempt ${attempt}: engine failures do not count`);
       }
     }
     const read = await postFiles(checker.app, '/v1/identity-check', 'files', [...unreadable, file(await standInPdf('utility_bill'))]);
     assert.equal(read.status, 200);
-    assert.equal(unitsUsed(checker), 1, 'a document that was read makes it a result');
+    assert.equal(await unitsUsed(checker), 1, 'a document that was read makes it a result');
   });
 });

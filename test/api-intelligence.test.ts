@@ -180,7 +180,7 @@ describe('intelligence routes without a release', () => {
     const emptyDir = await makeDataDir();
     const store = await ReleaseStore.open({ dataDir: emptyDir, now: () => NOW, pollMs: 60_000, log: () => {} });
     try {
-      const app = createApp({ store, burst: false });
+      const app = await createApp({ store, burst: false });
       for (const path of ['/v1/signals', '/v1/intelligence/planned', '/v1/intelligence/planned/X/context', '/v1/intelligence/summary', '/v1/intelligence/trades',
         '/v1/intelligence/trades/civil-works/nsw', '/v1/intelligence/nsw', '/v1/grants/summary']) {
         const res = await app.request(path);

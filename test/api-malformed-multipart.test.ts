@@ -26,8 +26,8 @@ describe('malformed multipart bodies', () => {
   let uploadPaths: string[];
 
   before(async () => {
-    state = openStateDb(':memory:');
-    service = createService({
+    state = await openStateDb(':memory:');
+    service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: () => NOW },
       state,
       now: () => NOW,
@@ -37,7 +37,7 @@ describe('malformed multipart bodies', () => {
       bidFilesDir: await tempDir('malformed-bid-files-'),
       documentsDir: await tempDir('malformed-documents-'),
     });
-    cookie = signInAs(state, NOW, 'owner@harbour.test');
+    cookie = await signInAs(state, NOW, 'owner@harbour.test');
     const write = async (path: string, body: unknown) =>
       (await service.app.request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie, origin: PUBLIC_URL } })).json() as Promise<Record<string, string>>;
     const { org_id: orgId } = await write('/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' });
@@ -46,7 +46,7 @@ describe('malformed multipart bodies', () => {
   });
   after(async () => {
     await service.analysisPool.close();
-    state.close();
+    await state.close();
   });
 
   it('answer 400 {detail} on every checker route and upload route, never 500, and count nothing', async () => {
@@ -59,7 +59,7 @@ describe('malformed multipart bodies', () => {
       }
     }
     assert.deepEqual(logged, [], 'no failure was logged');
-    assert.equal(state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0, 0);
+    assert.equal((await state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0, 0);
   });
 
   it('still read a well-formed form on the same routes', async () => {

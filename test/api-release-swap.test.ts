@@ -29,7 +29,7 @@ describe('release swap', () => {
   });
 
   it('swaps to a new release without failing a request, and closes the old one after the grace period', async () => {
-    const app = createApp({ store, burst: false });
+    const app = await createApp({ store, burst: false });
     const before = store.state();
     assert.ok(before.ready);
     const oldRelease: LoadedRelease = before.release;

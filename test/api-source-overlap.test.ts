@@ -5,7 +5,7 @@ import { servicesFromEnv } from '../api/providers/index.ts';
 import { checkerApp, postFiles, postJson, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeWeb, type FakePage, type FakeWeb } from './helpers/fake-web.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 
 const ROADS: FakePage = {
   host: 'roads-review.example', path: '/funding', title: 'Funding local roads',
@@ -36,11 +36,11 @@ describe('POST /v1/check-source-overlap', () => {
     web = await startFakeWeb([ROADS, WATER, { ...OWN, text: DOCUMENT }]);
   });
   after(() => web.close());
-  const withWeb = (env: Record<string, string> = { SVC_BRAVE_SEARCH_KEY: web.apiKey, SVC_BRAVE_SEARCH_URL: web.searchUrl, SVC_BRAVE_SEARCH_INTERVAL_MS: '0' }) =>
-    checkerApp({ real: ['read_text'], services: servicesFromEnv(env, web.fetcher, { minIntervalMs: 0 }), fetchDocument: web.fetcher });
+  const withWeb = async (env: Record<string, string> = { SVC_BRAVE_SEARCH_KEY: web.apiKey, SVC_BRAVE_SEARCH_URL: web.searchUrl, SVC_BRAVE_SEARCH_INTERVAL_MS: '0' }) =>
+    await checkerApp({ real: ['read_text'], services: servicesFromEnv(env, web.fetcher, { minIntervalMs: 0 }), fetchDocument: web.fetcher });
 
   it('with no search provider configured: a search outage, said plainly, and not counted', async () => {
-    const checker = withWeb({});
+    const checker = await withWeb({});
     try {
       const reply = await postJson(checker.app, '/v1/check-source-overlap', { text: DOCUMENT });
       assert.equal(reply.status, 200);
@@ -50,14 +50,14 @@ describe('POST /v1/check-source-overlap', () => {
       assert.equal(body.overlap_ratio, null);
       assert.equal(body.headline, 'The web could not be searched, so overlap was not assessed: Brave Search API is not configured on this server (SVC_BRAVE_SEARCH_KEY is unset), so it was not consulted.');
       assert.deepEqual([body.paraphrase_checked, body.possible_paraphrases], [false, []]);
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
     } finally {
       await checker.close();
     }
   });
 
   it('finds the copied passages on their pages (and, for a text, its own publication), with spans into the text, and counts the call', async () => {
-    const checker = withWeb();
+    const checker = await withWeb();
     try {
       const reply = await postJson(checker.app, '/v1/check-source-overlap', { text: DOCUMENT });
       const body = overlapResult.parse(await reply.json()) as OverlapResult;
@@ -76,14 +76,14 @@ describe('POST /v1/check-source-overlap', () => {
         [new URL(web.urlOf(OWN)).host, 'Shire report', 150], [new URL(web.urlOf(WATER)).host, 'Regional water plan', 29], [new URL(web.urlOf(ROADS)).host, 'Funding local roads', 27],
       ]);
       assert.equal(body.coverage.pages_compared >= 2, true);
-      assert.equal(unitsUsed(checker), 1);
+      assert.equal(await unitsUsed(checker), 1);
     } finally {
       await checker.close();
     }
   });
 
   it('a {url} document is never matched against its own host, which the reply names', async () => {
-    const checker = withWeb();
+    const checker = await withWeb();
     const ownReads = () => web.pagesRead.filter((read) => read === `${OWN.host}${OWN.path}`).length;
     const readBefore = ownReads();
     try {
@@ -105,14 +105,14 @@ describe('POST /v1/check-source-overlap', () => {
   });
 
   it('a provider failing on every query is an outage, per query, and not counted', async () => {
-    const checker = withWeb();
+    const checker = await withWeb();
     web.setSearchMode('server_error');
     try {
       const body = overlapResult.parse(await (await postJson(checker.app, '/v1/check-source-overlap', { text: DOCUMENT })).json());
       assert.equal(body.outcome, 'search_unavailable');
       assert.ok(body.coverage.search_failures.length === body.coverage.queries_sent && body.coverage.queries_sent > 0);
       assert.ok(body.coverage.search_failures.every((failure) => failure.status === 'unreachable now'));
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
     } finally {
       web.setSearchMode('ok');
       await checker.close();
@@ -120,7 +120,7 @@ describe('POST /v1/check-source-overlap', () => {
   });
 
   it('abstains on a short text and on a table, without searching or counting', async () => {
-    const checker = withWeb();
+    const checker = await withWeb();
     try {
       const asked = web.queries.length;
       const short = overlapResult.parse(await (await postJson(checker.app, '/v1/check-source-overlap', { text: 'Roads and water, briefly.' })).json());
@@ -130,28 +130,28 @@ describe('POST /v1/check-source-overlap', () => {
       const tabular = overlapResult.parse(await reply.json());
       assert.equal(tabular.outcome, 'abstained_not_prose');
       assert.equal(web.queries.length, asked);
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
     } finally {
       await checker.close();
     }
   });
 
   it('streams received, working with its stages, then the result', async () => {
-    const checker = withWeb();
+    const checker = await withWeb();
     try {
       const reply = await postJson(checker.app, '/v1/check-source-overlap?stream=1', { text: DOCUMENT });
       const events = (await reply.text()).split('\n\n').filter((block) => block.trim() !== '').map((block) => block.split('\n').find((line) => line.startsWith('event:'))!.slice(6).trim());
       assert.equal(events[0], 'received');
       assert.ok(events.includes('working'));
       assert.equal(events.at(-1), 'result');
-      assert.equal(unitsUsed(checker), 1);
+      assert.equal(await unitsUsed(checker), 1);
     } finally {
       await checker.close();
     }
   });
 
   it('refuses a request without a document, and a type it does not read, with 400 {detail}', async () => {
-    const checker = withWeb();
+    const checker = await withWeb();
     try {
       const empty = new FormData();
       empty.set('note', 'no file here');
@@ -161,14 +161,14 @@ describe('POST /v1/check-source-overlap', () => {
       const png = await postFiles(checker.app, '/v1/check-source-overlap', 'file', [{ bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]), name: 'scan.png' }]);
       assert.equal(png.status, 400);
       assert.match(((await png.json()) as { detail: string }).detail, /received a PNG image; source-overlap checks accept PDF, plain text, HTML or Word \(\.docx\)/);
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
     } finally {
       await checker.close();
     }
   });
 
   it('answers the sandbox fixture, labelled, valid and never metered', async () => {
-    const checker = withWeb();
+    const checker = await withWeb();
     try {
       const reply = await postJson(checker.app, '/v1/check-source-overlap', { text: 'anything' }, { 'svc-sandbox': 'true' });
       const body = (await reply.json()) as Record<string, unknown>;
@@ -176,7 +176,7 @@ describe('POST /v1/check-source-overlap', () => {
       const { sandbox: _label, ...result } = body;
       const parsed = overlapResult.parse(result);
       assert.equal(parsed.outcome, 'assessed');
-      assert.equal(unitsUsed(checker), 0);
+      assert.equal(await unitsUsed(checker), 0);
     } finally {
       await checker.close();
     }

@@ -47,7 +47,7 @@ describe('GET /v1/tenders/{key}/context', () => {
   let dataDir: string;
   let store: ReleaseStore;
   let state: StateDb;
-  let app: ReturnType<typeof createApp>;
+  let app: Awaited<ReturnType<typeof createApp>>;
   let keyed: Record<string, string>;
   /** Similar awards counted straight from `awards`, without the terms index: the oracle for the heuristic. */
   let oracle: { count: number; valued: number; value_min: number; value_max: number };
@@ -80,14 +80,14 @@ describe('GET /v1/tenders/{key}/context', () => {
       release.close();
     }
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    state = openStateDb(':memory:');
-    app = createApp({ store, state, burst: false, now: () => NOW });
-    keyed = keyFor(state, null).headers;
+    state = await openStateDb(':memory:');
+    app = await createApp({ store, state, burst: false, now: () => NOW });
+    keyed = (await keyFor(state, null)).headers;
   });
 
   after(async () => {
     await store.close();
-    state.close();
+    await state.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -180,7 +180,7 @@ describe('GET /v1/tenders/{key}/context', () => {
 describe('GET /v1/tenders/{key}/context without a release', () => {
   it('answers 503 with Retry-After', async () => {
     const store = { state: () => ({ ready: false as const, detail: 'No release has been published yet.' }), now: () => NOW };
-    const response = await createApp({ store, burst: false }).request(`/v1/tenders/${'a'.repeat(32)}/context`);
+    const response = await (await createApp({ store, burst: false })).request(`/v1/tenders/${'a'.repeat(32)}/context`);
     assert.equal(response.status, 503);
     assert.ok(response.headers.get('Retry-After'));
     assert.match(((await response.json()) as { detail: string }).detail, /No release/);

@@ -82,7 +82,7 @@ describe('POST /v1/tenders/match', () => {
   let state: StateDb;
   let sites: Server;
   let port: number;
-  let app: ReturnType<typeof createApp>;
+  let app: Awaited<ReturnType<typeof createApp>>;
   let requested: string[];
 
   const fetchSite = (): SafeFetcher => {
@@ -103,20 +103,20 @@ describe('POST /v1/tenders/match', () => {
     dataDir = await makeDataDir();
     await seedRelease({ dataDir, tenders: Object.values(tenders), sources, computedAt: '2026-06-10T00:30:00.000Z' });
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    state = openStateDb(':memory:');
+    state = await openStateDb(':memory:');
     sites = siteServer();
     await new Promise<void>((resolve) => sites.listen(0, '127.0.0.1', resolve));
     port = (sites.address() as AddressInfo).port;
     requested = [];
     const meter = createMeter({ state, caps: { anonymous: 1000, identified: 1000 }, now: () => NOW });
-    app = createApp({ store, state, meter, burst: false, fetchSite: fetchSite(), now: () => NOW });
+    app = await createApp({ store, state, meter, burst: false, fetchSite: fetchSite(), now: () => NOW });
   });
 
   after(async () => {
     sites.closeAllConnections();
     await new Promise<void>((resolve) => sites.close(() => resolve()));
     await store.close();
-    state.close();
+    await state.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -128,7 +128,7 @@ describe('POST /v1/tenders/match', () => {
 
   it("reads the home page and the services and about pages it links to, and ranks civil tenders for a civil contractor's site", async () => {
     requested = [];
-    const { status, body } = await post({ url: site('ridgeline.example') }, keyFor(state, null).headers);
+    const { status, body } = await post({ url: site('ridgeline.example') }, (await keyFor(state, null)).headers);
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body.company.pages_read, [site('ridgeline.example'), `${site('ridgeline.example')}our-services.html`, `${site('ridgeline.example')}about.html`]);
     assert.deepEqual(requested.sort(), [...body.company.pages_read].sort(), 'news, contact, the partner site and mail links are not read');
@@ -178,7 +178,7 @@ describe('POST /v1/tenders/match', () => {
   });
 
   it('anonymous callers see the strongest three; withheld counts the rest', async () => {
-    const full = await post({ example: 'civil' }, keyFor(state, null).headers);
+    const full = await post({ example: 'civil' }, (await keyFor(state, null)).headers);
     const anonymous = await post({ example: 'civil' });
     assert.equal(anonymous.status, 200);
     assert.ok(full.body.matched > ANONYMOUS_SHOWN, 'the fixture has more civil matches than an anonymous caller sees');
@@ -201,7 +201,7 @@ describe('POST /v1/tenders/match', () => {
       { url: site('ridgeline.example') },
       { url: site('kayak.example') },
     ];
-    const key = keyFor(state, null).headers;
+    const key = (await keyFor(state, null)).headers;
     for (const input of inputs) {
       for (const headers of [{}, key]) {
         const { status, body } = await post(input, headers);
@@ -213,26 +213,26 @@ describe('POST /v1/tenders/match', () => {
   });
 
   it('filters by jurisdiction and closing date; New Zealand only when asked', async () => {
-    const nz = await post({ example: 'civil', jurisdiction: 'NZ' }, keyFor(state, null).headers);
+    const nz = await post({ example: 'civil', jurisdiction: 'NZ' }, (await keyFor(state, null)).headers);
     assert.deepEqual(nz.body.results.map((result) => result.title), ['State highway resurfacing']);
     assert.equal(nz.body.considered, 1);
-    const soon = await post({ example: 'civil', closing_before: '2026-06-20' }, keyFor(state, null).headers);
+    const soon = await post({ example: 'civil', closing_before: '2026-06-20' }, (await keyFor(state, null)).headers);
     assert.deepEqual(soon.body.results.map((result) => result.title), ['Bridge replacement, Creek Road']);
   });
 
   it('the it and facilities examples find their own tenders without reading anything', async () => {
     requested = [];
-    const it = await post({ example: 'it' }, keyFor(state, null).headers);
+    const it = await post({ example: 'it' }, (await keyFor(state, null)).headers);
     assert.equal(it.body.results[0]!.title, 'Cloud hosting and managed services');
     assert.equal(it.body.company.example, 'it');
     assert.deepEqual(it.body.company.pages_read, []);
-    const facilities = await post({ example: 'facilities' }, keyFor(state, null).headers);
+    const facilities = await post({ example: 'facilities' }, (await keyFor(state, null)).headers);
     assert.equal(facilities.body.results[0]!.title, 'Cleaning services for council buildings');
     assert.deepEqual(requested, []);
   });
 
   it('is degraded, in keyword order without scores, why or gaps, when the site names no capability', async () => {
-    const { status, body } = await post({ url: site('kayak.example') }, keyFor(state, null).headers);
+    const { status, body } = await post({ url: site('kayak.example') }, (await keyFor(state, null)).headers);
     assert.equal(status, 200);
     assert.equal(body.degraded, true);
     assert.match(body.degraded_reason!, /names none of the trades/);
@@ -246,7 +246,7 @@ describe('POST /v1/tenders/match', () => {
   });
 
   it('uses one unit of the weekly allowance per call, none for a refused call', async () => {
-    const headers = keyFor(state, null).headers;
+    const headers = (await keyFor(state, null)).headers;
     const first = await post({ example: 'civil' }, headers);
     const second = await post({ example: 'it' }, headers);
     assert.equal(Number(first.headers.get('RateLimit-Remaining')) - Number(second.headers.get('RateLimit-Remaining')), 1);
@@ -257,7 +257,7 @@ describe('POST /v1/tenders/match', () => {
 
   it('answers 400 for a URL the real guard refuses, before anything is fetched', async () => {
     // The app's own fetcher, without the test permission for 127.0.0.1.
-    const guarded = createApp({ store, state, burst: false, now: () => NOW, meter: createMeter({ state, caps: { anonymous: 1000 }, now: () => NOW }) });
+    const guarded = await createApp({ store, state, burst: false, now: () => NOW, meter: createMeter({ state, caps: { anonymous: 1000 }, now: () => NOW }) });
     for (const url of [site('127.0.0.1'), 'http://[::1]/', 'http://0x7f.1/', 'http://2130706433/', 'localhost', 'http://169.254.169.254/latest/meta-data/', 'ftp://ridgeline.example/', '10.0.0.1', 'http://[::ffff:10.0.0.1]/']) {
       const response = await guarded.request('/v1/tenders/match', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
       assert.equal(response.status, 400, url);
@@ -308,7 +308,7 @@ describe('POST /v1/tenders/match', () => {
   });
 
   it('answers the sandbox fixture for free, labelled, the same every time', async () => {
-    const headers = { ...keyFor(state, null).headers, 'svc-sandbox': 'true' };
+    const headers = { ...(await keyFor(state, null)).headers, 'svc-sandbox': 'true' };
     const first = await post({ example: 'civil' }, headers);
     const again = await post({ example: 'civil', sandbox: true });
     assert.equal(first.status, 200);
@@ -320,7 +320,7 @@ describe('POST /v1/tenders/match', () => {
     assert.equal(first.body.results[0]!.score, 100);
     const it = await post({ example: 'it', sandbox: true });
     assert.equal(it.body.results[0]!.title, 'Cloud hosting and managed services panel');
-    const key = keyFor(state, null).headers;
+    const key = (await keyFor(state, null)).headers;
     const remaining = Number((await post({ example: 'civil' }, key)).headers.get('RateLimit-Remaining'));
     const afterSandbox = Number((await post({ example: 'civil', sandbox: true }, key)).headers.get('RateLimit-Remaining'));
     const afterReal = Number((await post({ example: 'civil' }, key)).headers.get('RateLimit-Remaining'));
@@ -332,7 +332,7 @@ describe('POST /v1/tenders/match', () => {
 describe('POST /v1/tenders/match without a release', () => {
   it('answers 503, while the sandbox still answers', async () => {
     const store = { state: () => ({ ready: false as const, detail: 'No release has been published yet.' }), now: () => NOW };
-    const app = createApp({ store, burst: false });
+    const app = await createApp({ store, burst: false });
     const post = (body: unknown) => app.request('/v1/tenders/match', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const real = await post({ example: 'civil' });
     assert.equal(real.status, 503);

@@ -96,7 +96,7 @@ interface SearchBody {
 let dataDir: string;
 let releaseId: string;
 let store: ReleaseStore;
-let app: ReturnType<typeof createApp>;
+let app: Awaited<ReturnType<typeof createApp>>;
 
 async function search(query: string): Promise<SearchBody> {
   const response = await app.request(`/v1/tenders${query}`);
@@ -113,7 +113,7 @@ describe('tender API over a seeded release', () => {
     dataDir = await makeDataDir();
     ({ releaseId } = await seedRelease({ dataDir, tenders: Object.values(tenders), sources, computedAt: COMPUTED_AT }));
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    app = createApp({ store, burst: false });
+    app = await createApp({ store, burst: false });
   });
 
   after(async () => {
@@ -455,7 +455,7 @@ describe('tender API before any release exists', () => {
   });
 
   it('answers 503 {detail} on data routes, 200 "starting" on health, then serves the first release', async () => {
-    const waitingApp = createApp({ store: waitingStore, burst: false });
+    const waitingApp = await createApp({ store: waitingStore, burst: false });
     for (const path of ['/v1/tenders', '/v1/tenders?q=road', '/v1/tenders/strip', '/v1/tenders/sources', `/v1/tenders/${key(tenders.road)}`]) {
       const response = await waitingApp.request(path);
       assert.equal(response.status, 503, path);
@@ -481,7 +481,7 @@ describe('tender API before any release exists', () => {
 describe('unexpected failures', () => {
   it('answer 500 {detail} and are logged', async () => {
     const logged: unknown[] = [];
-    const failing = createApp({
+    const failing = await createApp({
       store: {
         state: () => {
           throw new Error('disk on fire');

@@ -48,7 +48,7 @@ const rows = new Map<string, TenderSeed>(
 let clock = new Date('2026-06-01T00:00:00.000Z');
 let dataDir: string;
 let store: ReleaseStore;
-let app: ReturnType<typeof createApp>;
+let app: Awaited<ReturnType<typeof createApp>>;
 
 async function isOpen(at: string, tender: string): Promise<boolean> {
   clock = new Date(at);
@@ -74,7 +74,7 @@ describe('open and closing_within_days in the buyer\'s time zone', () => {
     dataDir = await makeDataDir();
     await seedRelease({ dataDir, tenders: [...rows.values()], sources: [sourceRow()] });
     store = await ReleaseStore.open({ dataDir, now: () => clock, log: () => {} });
-    app = createApp({ store, burst: false });
+    app = await createApp({ store, burst: false });
   });
 
   after(async () => {

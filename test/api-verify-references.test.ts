@@ -5,7 +5,7 @@ import type { FactCheckResult } from '../api/checkers/references/result.ts';
 import { checkerApp, postFiles, postJson, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeProviders, type FakeProviders, type FakeWorld } from './helpers/fake-providers.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 const detailOf = async (reply: Response) => ((await reply.json()) as { detail: string }).detail;
 
 /** A council report citing pages of every kind, two DOIs and a book, with one table that adds up and one that does not. */
@@ -56,7 +56,7 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
   let checker: CheckerApp;
   before(async () => {
     fake = await startFakeProviders(WORLD);
-    checker = checkerApp({ services: fake.services(), fetchDocument: fake.webFetcher });
+    checker = await checkerApp({ services: fake.services(), fetchDocument: fake.webFetcher });
   });
   after(async () => {
     await checker.close();
@@ -101,7 +101,7 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
     assert.deepEqual(result.internal_consistency[1]!.numbers_used, [1200, 850, 300]);
     assert.equal(result.summary.internal_consistency.inconsistent, 1);
     assert.deepEqual(result.claims, []);
-    assert.equal(unitsUsed(checker), 1);
+    assert.equal(await unitsUsed(checker), 1);
 
     const stored = await checker.app.request(`/v1/fact-checks/${result.check_id}`);
     assert.equal(stored.status, 200);
@@ -170,7 +170,7 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
       <h2>Notes</h2><ol class="references" start="309"><li id="cite_note-309">Lagos State Ministry of Health briefing.</li><li id="cite_note-310">Lagos State press release.</li>
       <li id="cite_note-311">Rivers State briefing.</li><li id="cite_note-312">Rivers State press release.</li></ol></div>
       <footer><a href="https://www.council.example/about">About</a></footer></body></html>`;
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const reply = await postJson(checker.app, '/v1/verify-references', { text: page });
     assert.equal(reply.status, 200);
     assert.equal(reply.headers.get('svc-counted'), 'no');
@@ -182,16 +182,16 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
       ['citation', '[312] Rivers', 'not_checked'],
     ]);
     assert.deepEqual(result.internal_consistency, []);
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 
   it('answers the sandbox fixture, labelled and never metered', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const reply = await postJson(checker.app, '/v1/verify-references', { text: 'x' }, { 'svc-sandbox': 'true' });
     const body = (await reply.json()) as FactCheckResult & { sandbox: boolean };
     assert.equal(body.sandbox, true);
     assert.equal(body.check_id, 'fc_0123456789abcdef');
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 
   it('refuses an image, which the checker does not read, naming what arrived', async () => {
@@ -204,7 +204,7 @@ describe('POST /v1/verify-references and GET /v1/fact-checks/{check_id}', () => 
 
 describe('verify-references with no provider configured', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp()));
+  before(async () => (checker = await checkerApp()));
   after(() => checker.close());
 
   it('says per item that Crossref is not configured, never a finding, and does not count a call where nothing could be checked', async () => {
@@ -213,19 +213,19 @@ describe('verify-references with no provider configured', () => {
     const result = (await reply.json()) as FactCheckResult;
     assert.deepEqual(result.references.map((reference) => [reference.kind, reference.status]), [['doi', 'not_checked']]);
     assert.equal(result.references[0]!.evidence[0], 'Crossref is not configured on this server (SVC_CROSSREF_MAILTO is unset), so it was not consulted.');
-    assert.equal(unitsUsed(checker), 0);
+    assert.equal(await unitsUsed(checker), 0);
   });
 
   it('still recomputes the arithmetic, and that counts', async () => {
     const result = (await (await postJson(checker.app, '/v1/verify-references', { text: 'The grant was 4 + 5 = 10 thousand dollars, see doi:10.5555/87654321.' })).json()) as FactCheckResult;
     assert.deepEqual(result.internal_consistency.map((item) => [item.kind, item.consistent, item.recomputed]), [['expression', false, 9]]);
-    assert.equal(unitsUsed(checker), 1);
+    assert.equal(await unitsUsed(checker), 1);
   });
 });
 
 describe('POST /v1/feedback', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp()));
+  before(async () => (checker = await checkerApp()));
   after(() => checker.close());
 
   it('records up or down for detect_ai_text or verify_references', async () => {
@@ -233,7 +233,7 @@ describe('POST /v1/feedback', () => {
     assert.equal(reply.status, 200);
     const body = (await reply.json()) as { received: boolean; recorded: boolean; feedback_id: string };
     assert.deepEqual([body.received, body.recorded], [true, true]);
-    assert.deepEqual({ ...checker.state.get<object>('SELECT tool, verdict, ref, note FROM checker_feedback WHERE feedback_id = ?', body.feedback_id) }, { tool: 'verify_references', verdict: 'down', ref: 'fc_0123456789abcdef', note: 'ref_2 is live for me' });
+    assert.deepEqual({ ...await checker.state.get<object>('SELECT tool, verdict, ref, note FROM checker_feedback WHERE feedback_id = ?', body.feedback_id) }, { tool: 'verify_references', verdict: 'down', ref: 'fc_0123456789abcdef', note: 'ref_2 is live for me' });
   });
 
   it('answers 422 naming the field for an unknown verdict or tool', async () => {
@@ -246,7 +246,7 @@ describe('POST /v1/feedback', () => {
   });
 
   it('still succeeds when the feedback cannot be written', async () => {
-    checker.state.run('DROP TABLE checker_feedback');
+    await checker.state.run('DROP TABLE checker_feedback');
     const reply = await postJson(checker.app, '/v1/feedback', { tool: 'detect_ai_text', verdict: 'up' });
     assert.equal(reply.status, 200);
     assert.deepEqual(await reply.json(), { received: true, recorded: false, feedback_id: null });

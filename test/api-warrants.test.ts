@@ -23,13 +23,13 @@ interface Bundle {
   sandbox?: boolean;
 }
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 const detailOf = async (reply: Response) => ((await reply.json()) as { detail: string }).detail;
 const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('warrants', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp({ heartbeatMs: 100 })));
+  before(async () => (checker = await checkerApp({ heartbeatMs: 100 })));
   after(() => checker.close());
 
   const invoice = tinyPdf('invoice 42');
@@ -48,7 +48,7 @@ describe('warrants', () => {
     assert.equal(bundle.report_pdf, `${PUBLIC_URL}/v1/warrants/${id}/report.pdf`);
     assert.equal(bundle.limitations, WARRANT_LIMITATIONS);
     assert.deepEqual(bundle.signals.map((signal) => signal.found), [`${invoice.byteLength} bytes`]);
-    assert.equal(unitsUsed(checker), 1);
+    assert.equal(await unitsUsed(checker), 1);
   });
 
   it('answers the same bytes again from the stored warrant, free, and inspects again with fresh=1', async () => {
@@ -56,11 +56,11 @@ describe('warrants', () => {
     assert.equal(again.status, 200);
     assert.equal(again.headers.get('svc-cache'), 'hit');
     assert.equal(((await again.json()) as Bundle).filename, 'invoice.pdf', 'the stored warrant, as first made');
-    assert.equal(unitsUsed(checker), 1);
+    assert.equal(await unitsUsed(checker), 1);
     const fresh = await postJson(checker.app, '/v1/warrants?fresh=1', { bytes_b64: base64(invoice), filename: 'renamed.pdf' });
     assert.equal(fresh.headers.get('svc-cache'), null);
     assert.equal(((await fresh.json()) as Bundle).filename, 'renamed.pdf');
-    assert.equal(unitsUsed(checker), 2);
+    assert.equal(await unitsUsed(checker), 2);
     assert.equal(((await (await checker.app.request(`/v1/warrants/${id}`)).json()) as Bundle).filename, 'renamed.pdf', 'fresh=1 replaced the stored bundle');
   });
 
@@ -87,7 +87,7 @@ describe('warrants', () => {
       if (typeof detail === 'string') assert.equal(text, detail);
       else assert.match(text, detail);
     }
-    assert.equal(unitsUsed(checker), 2);
+    assert.equal(await unitsUsed(checker), 2);
   });
 
   it('says by SHA-256 whether a warrant is stored, refusing anything but 64 lowercase hex', async () => {
@@ -130,7 +130,7 @@ describe('warrants', () => {
     assert.equal(reply.status, 201);
     const feedback = (await reply.json()) as { feedback_id: string; verdict: string; note: string };
     assert.deepEqual([feedback.verdict, feedback.note], ['down', 'The edit was a signature.']);
-    assert.deepEqual(checker.state.all<object>('SELECT warrant_id, verdict, note FROM warrant_feedback').map((row) => ({ ...row })), [{ warrant_id: id, verdict: 'down', note: 'The edit was a signature.' }]);
+    assert.deepEqual((await checker.state.all<object>('SELECT warrant_id, verdict, note FROM warrant_feedback')).map((row) => ({ ...row })), [{ warrant_id: id, verdict: 'down', note: 'The edit was a signature.' }]);
     assert.equal((await postJson(checker.app, `/v1/warrants/${id}/feedback`, { verdict: 'meh' })).status, 422);
     assert.equal((await postJson(checker.app, '/v1/warrants/warrant_0000000000000000/feedback', { verdict: 'up' })).status, 404);
   });
@@ -147,13 +147,13 @@ describe('warrants', () => {
   });
 
   it('answers the sandbox with a fixed warrant, labelled and free', async () => {
-    const before = unitsUsed(checker);
+    const before = await unitsUsed(checker);
     const reply = await checker.app.request('/v1/warrants?sandbox=true', { method: 'POST' });
     const bundle = (await reply.json()) as Bundle;
     assert.equal(bundle.sandbox, true);
     assert.equal(bundle.risk_band, 'medium');
     assert.equal(reply.headers.get('svc-sandbox'), 'true');
-    assert.equal(unitsUsed(checker), before);
+    assert.equal(await unitsUsed(checker), before);
   });
 
   it('/health reports the inspection engine as engine_version', async () => {
@@ -164,7 +164,7 @@ describe('warrants', () => {
 describe('warrants when the engine stops', () => {
   let checker: CheckerApp;
   const timeoutMs = 1_000;
-  before(() => (checker = checkerApp({ analyses: { inspect_document: 'hang' }, pool: { timeoutMs } })));
+  before(async () => (checker = await checkerApp({ analyses: { inspect_document: 'hang' }, pool: { timeoutMs } })));
   after(() => checker.close());
 
   it('answers a hang with an error warrant saying why, uncounted, kept but not reused', async () => {
@@ -179,7 +179,7 @@ describe('warrants when the engine stops', () => {
     const bundle = (await reply.json()) as Bundle;
     assert.equal(bundle.risk_band, 'error');
     assert.equal(bundle.summary.headline, 'The inspection could not finish: The analysis did not finish within 1 seconds, and was stopped.');
-    assert.equal(unitsUsed(checker), 0);
+    assert.equal(await unitsUsed(checker), 0);
     assert.equal((await checker.app.request(`/v1/warrants/${bundle.warrant_id}`)).status, 200);
     assert.deepEqual(await (await checker.app.request(`/v1/warrants/check?sha256=${sha256Of(bytes)}`)).json(), { cached: false });
   });
@@ -187,7 +187,7 @@ describe('warrants when the engine stops', () => {
 
 describe('warrants with the real engine', () => {
   let checker: CheckerApp;
-  before(() => (checker = checkerApp({ real: ['inspect_document'] })));
+  before(async () => (checker = await checkerApp({ real: ['inspect_document'] })));
   after(() => checker.close());
 
   it('inspects a PDF in a thread and returns a warrant that matches the schema', async () => {

@@ -13,23 +13,23 @@ const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release 
 
 describe('bid routes take an API key of an account as they take its session', () => {
   let state: StateDb;
-  let app: ReturnType<typeof createApp>;
+  let app: Awaited<ReturnType<typeof createApp>>;
   let owner: SignedIn;
   let viewer: SignedIn;
   let outsider: SignedIn;
   let orgId: string;
 
   before(async () => {
-    state = openStateDb(await tempDir('bid-keys-'));
-    app = createApp({ store: NO_RELEASE, state, publicUrl: PUBLIC_URL, burst: false, payments: null, notice: () => {}, log: () => {} });
-    owner = signIn(state, 'owner@harbour.test');
-    viewer = signIn(state, 'viewer@harbour.test');
-    outsider = signIn(state, 'outsider@elsewhere.test');
+    state = await openStateDb(await tempDir('bid-keys-'));
+    app = await createApp({ store: NO_RELEASE, state, publicUrl: PUBLIC_URL, burst: false, payments: null, notice: () => {}, log: () => {} });
+    owner = await signIn(state, 'owner@harbour.test');
+    viewer = await signIn(state, 'viewer@harbour.test');
+    outsider = await signIn(state, 'outsider@elsewhere.test');
     const created = await app.request('/v1/orgs', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ company_name: 'Harbour Civil Pty Ltd' }) });
     orgId = ((await created.json()) as { org_id: string }).org_id;
-    state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'viewer', ?)", orgId, viewer.accountId, new Date().toISOString());
+    await state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'viewer', ?)", orgId, viewer.accountId, new Date().toISOString());
   });
-  after(() => state.close());
+  after(async () => await state.close());
 
   async function newBid(): Promise<string> {
     const reply = await app.request('/v1/bids', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ org_id: orgId, title: 'Road resurfacing panel' }) });
@@ -62,7 +62,7 @@ describe('bid routes take an API key of an account as they take its session', ()
   });
 
   it('answers each route with neither a session nor a key 401, and a key exactly as its account\'s session', async (t) => {
-    const key = keyFor(state, owner.accountId);
+    const key = await keyFor(state, owner.accountId);
     const routes = bidRoutes();
     const mismatches: string[] = [];
     for (const route of routes) {
@@ -81,9 +81,9 @@ describe('bid routes take an API key of an account as they take its session', ()
 
   it('opens the bids of the key\'s account with that account\'s role', async () => {
     const bidId = await newBid();
-    const viewerKey = keyFor(state, viewer.accountId);
-    const outsiderKey = keyFor(state, outsider.accountId);
-    const ownerKey = keyFor(state, owner.accountId);
+    const viewerKey = await keyFor(state, viewer.accountId);
+    const outsiderKey = await keyFor(state, outsider.accountId);
+    const ownerKey = await keyFor(state, owner.accountId);
     assert.equal((await app.request(`/v1/bids/${bidId}`, { headers: viewerKey.headers })).status, 200, 'a viewer\'s key reads');
     const patch = (headers: Record<string, string>) => app.request(`/v1/bids/${bidId}`, { method: 'PATCH', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ goal: 'Win the Hunter region' }) });
     assert.equal((await patch(viewerKey.headers)).status, 403, 'a viewer\'s key may not write');
@@ -95,14 +95,14 @@ describe('bid routes take an API key of an account as they take its session', ()
 
   it('refuses a key of no account and a connector key, and a revoked key, with 401', async () => {
     const bidId = await newBid();
-    const orphan = keyFor(state, null);
+    const orphan = await keyFor(state, null);
     const orphanReply = await app.request(`/v1/bids/${bidId}`, { headers: orphan.headers });
     assert.equal(orphanReply.status, 401);
     assert.match(((await orphanReply.json()) as { detail: string }).detail, /belongs to no account.*POST \/v1\/account\/keys\/link/);
-    const connector = keyFor(state, owner.accountId, 'mcp');
+    const connector = await keyFor(state, owner.accountId, 'mcp');
     assert.equal((await app.request(`/v1/bids/${bidId}`, { headers: connector.headers })).status, 401);
-    const revoked = keyFor(state, owner.accountId);
-    state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ?', new Date().toISOString(), revoked.keyId);
+    const revoked = await keyFor(state, owner.accountId);
+    await state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ?', new Date().toISOString(), revoked.keyId);
     assert.equal((await app.request(`/v1/bids/${bidId}`, { headers: revoked.headers })).status, 401);
   });
 });

@@ -37,11 +37,12 @@ function bindingCanFail(real: StateDb): { state: StateDb; failBinding(fail: bool
   return {
     failBinding: (value) => (fail = value),
     state: {
-      run: (sql, ...params) => (check(sql), real.run(sql, ...params)),
-      get: (sql, ...params) => real.get(sql, ...params),
-      all: (sql, ...params) => real.all(sql, ...params),
-      transaction: (work) => real.transaction(work),
-      close: () => real.close(),
+      engine: real.engine,
+      run: async (sql, ...params) => (check(sql), await real.run(sql, ...params)),
+      get: async (sql, ...params) => await real.get(sql, ...params),
+      all: async (sql, ...params) => await real.all(sql, ...params),
+      transaction: async (work) => await real.transaction(work),
+      close: async () => await real.close(),
     },
   };
 }
@@ -51,28 +52,28 @@ describe('bid checkout through Stripe Checkout', () => {
   let fake: FakeStripe;
   let real: StateDb;
   let store: ReturnType<typeof bindingCanFail>;
-  let app: ReturnType<typeof createApp>;
-  let owner: ReturnType<typeof signIn>;
-  let viewer: ReturnType<typeof signIn>;
-  let outsider: ReturnType<typeof signIn>;
+  let app: Awaited<ReturnType<typeof createApp>>;
+  let owner: Awaited<ReturnType<typeof signIn>>;
+  let viewer: Awaited<ReturnType<typeof signIn>>;
+  let outsider: Awaited<ReturnType<typeof signIn>>;
   let orgId: string;
 
   before(async () => {
     fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, now: clock.now });
-    real = openStateDb(await tempDir('checkout-'));
+    real = await openStateDb(await tempDir('checkout-'));
     store = bindingCanFail(real);
     const payments = stripeCheckout({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: new URL(fake.origin) });
-    app = createApp({ store: NO_RELEASE, state: store.state, publicUrl: PUBLIC_URL, burst: false, now: clock.now, bidPrice: { amount: 149, currency: 'AUD' }, payments, notice: () => {} });
-    owner = signIn(real, 'owner@harbour.test', clock.now());
-    viewer = signIn(real, 'viewer@harbour.test', clock.now());
-    outsider = signIn(real, 'outsider@elsewhere.test', clock.now());
+    app = await createApp({ store: NO_RELEASE, state: store.state, publicUrl: PUBLIC_URL, burst: false, now: clock.now, bidPrice: { amount: 149, currency: 'AUD' }, payments, notice: () => {} });
+    owner = await signIn(real, 'owner@harbour.test', clock.now());
+    viewer = await signIn(real, 'viewer@harbour.test', clock.now());
+    outsider = await signIn(real, 'outsider@elsewhere.test', clock.now());
     const created = await app.request('/v1/orgs', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ company_name: 'Harbour Civil Pty Ltd' }) });
     orgId = ((await created.json()) as { org_id: string }).org_id;
-    real.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'viewer', ?)", orgId, viewer.accountId, clock.now().toISOString());
+    await real.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'viewer', ?)", orgId, viewer.accountId, clock.now().toISOString());
   });
   after(async () => {
     await fake.close();
-    real.close();
+    await real.close();
   });
   beforeEach(() => store.failBinding(false));
 
@@ -83,7 +84,7 @@ describe('bid checkout through Stripe Checkout', () => {
   }
   const checkout = (bidId: string, headers: Record<string, string> = owner.headers) => app.request(`/v1/bids/${bidId}/checkout`, { method: 'POST', headers });
   const sessionIdOf = (url: string) => url.split('/').at(-1)!;
-  const rows = (bidId: string) => real.all<BidPaymentRow>('SELECT * FROM bid_payments WHERE bid_id = ? ORDER BY created_at', bidId);
+  const rows = async (bidId: string) => await real.all<BidPaymentRow>('SELECT * FROM bid_payments WHERE bid_id = ? ORDER BY created_at', bidId);
 
   async function deliver(event: Stripe.Event | string, options: { timestamp?: number; secret?: string; signature?: string } = {}): Promise<Response> {
     const payload = typeof event === 'string' ? event : JSON.stringify(event);
@@ -117,10 +118,10 @@ describe('bid checkout through Stripe Checkout', () => {
     assert.deepEqual(request.params['line_items'], [{ quantity: '1', price_data: { currency: 'aud', unit_amount: '14900', product_data: { name: 'Bid preparation: Road resurfacing panel' } } }]);
     assert.equal(request.params['success_url'], `${PUBLIC_URL}/account/bids/bid/?id=${bidId}&checkout=paid`);
     assert.equal(request.idempotencyKey, `bid-checkout-${body.checkout_id}`);
-    const [row] = rows(bidId);
+    const [row] = await rows(bidId);
     assert.equal(row!.session_id, sessionIdOf(body.url!));
     assert.equal(row!.expires_at, new Date(clock.now().getTime() + 3600_000).toISOString());
-    assert.equal(bidIsPaid(real, bidId), false, 'a created checkout is not a payment');
+    assert.equal(await bidIsPaid(real, bidId), false, 'a created checkout is not a payment');
   });
 
   it('refuses a second checkout while one is pending (409, naming its page), and allows one once the first has expired', async () => {
@@ -129,11 +130,11 @@ describe('bid checkout through Stripe Checkout', () => {
     const second = await checkout(bidId);
     assert.equal(second.status, 409);
     assert.match(((await second.json()) as { detail: string }).detail, new RegExp(`already pending.*Finish it at ${first.url!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    assert.equal(rows(bidId).length, 1, 'the refused checkout created nothing');
+    assert.equal((await rows(bidId)).length, 1, 'the refused checkout created nothing');
     clock.advance(3600_000);
     const third = await checkout(bidId);
     assert.equal(third.status, 201, 'the first session has expired, so a new one is made');
-    assert.deepEqual(rows(bidId).map((row) => row.status), ['expired', 'pending']);
+    assert.deepEqual((await rows(bidId)).map((row) => row.status), ['expired', 'pending']);
   });
 
   it('marks the bid paid when the signed checkout.session.completed arrives from paying the hosted page; then checkout is 409', async () => {
@@ -143,8 +144,8 @@ describe('bid checkout through Stripe Checkout', () => {
     const reply = await deliver(event);
     assert.equal(reply.status, 200);
     assert.deepEqual(await reply.json(), { received: true, duplicate: false, outcome: 'paid' });
-    assert.equal(bidIsPaid(real, bidId), true);
-    const [row] = rows(bidId);
+    assert.equal(await bidIsPaid(real, bidId), true);
+    const [row] = await rows(bidId);
     assert.equal(row!.status, 'paid');
     assert.equal(row!.paid_at, clock.now().toISOString());
     assert.deepEqual(JSON.parse(row!.provider_event_ids), [event.id]);
@@ -167,11 +168,11 @@ describe('bid checkout through Stripe Checkout', () => {
     const stale = await deliver(event, { timestamp: Math.floor(clock.now().getTime() / 1000) - 301 });
     assert.equal(stale.status, 400);
     assert.match(((await stale.json()) as { detail: string }).detail, /Timestamp outside the tolerance zone/);
-    assert.equal(bidIsPaid(real, bidId), false);
-    assert.equal(real.get('SELECT 1 AS seen FROM payment_events WHERE event_id = ?', event.id), undefined, 'no refused event is recorded');
+    assert.equal(await bidIsPaid(real, bidId), false);
+    assert.equal(await real.get('SELECT 1 AS seen FROM payment_events WHERE event_id = ?', event.id), undefined, 'no refused event is recorded');
     const inTime = await deliver(event, { timestamp: Math.floor(clock.now().getTime() / 1000) - 299 });
     assert.equal(inTime.status, 200, 'an event 299 s old is still in the tolerance');
-    assert.equal(bidIsPaid(real, bidId), true);
+    assert.equal(await bidIsPaid(real, bidId), true);
   });
 
   it('acts on a replayed event once: the replay answers duplicate and changes nothing', async () => {
@@ -182,14 +183,14 @@ describe('bid checkout through Stripe Checkout', () => {
     assert.deepEqual(await (await deliver(expired)).json(), { received: true, duplicate: false, outcome: 'expired' });
     const paid = await fake.pay(sessionId);
     assert.deepEqual(await (await deliver(paid)).json(), { received: true, duplicate: false, outcome: 'paid' }, 'a payment confirmed after the expiry still counts');
-    const before = rows(bidId);
+    const before = await rows(bidId);
     const replay = await deliver(expired);
     assert.equal(replay.status, 200);
     assert.deepEqual(await replay.json(), { received: true, duplicate: true, outcome: 'expired' });
     const replayedPaid = await deliver(paid);
     assert.deepEqual(await replayedPaid.json(), { received: true, duplicate: true, outcome: 'paid' });
-    assert.deepEqual(rows(bidId), before);
-    assert.equal(real.get<{ n: number }>('SELECT COUNT(*) AS n FROM payment_events WHERE session_id = ?', sessionId)!.n, 2);
+    assert.deepEqual(await rows(bidId), before);
+    assert.equal((await real.get<{ n: number }>('SELECT COUNT(*) AS n FROM payment_events WHERE session_id = ?', sessionId))!.n, 2);
   });
 
   it('ends in the same state whatever order the events come in', async () => {
@@ -202,25 +203,25 @@ describe('bid checkout through Stripe Checkout', () => {
     assert.equal(((await (await deliver(succeeded)).json()) as { outcome: string }).outcome, 'paid');
     assert.match(((await (await deliver(completedUnpaid)).json()) as { outcome: string }).outcome, /^ignored: checkout .* is paid; a completion without payment changes nothing$/);
     assert.match(((await (await deliver(expired)).json()) as { outcome: string }).outcome, /^ignored: checkout .* is paid and does not become expired$/);
-    assert.equal(bidIsPaid(real, asyncBid), true);
+    assert.equal(await bidIsPaid(real, asyncBid), true);
 
     // The same three in Stripe's own order end the same way.
     const inOrderBid = await newBid();
     const inOrderSession = sessionIdOf(((await (await checkout(inOrderBid)).json()) as Checkout).url!);
     assert.equal(((await (await deliver(eventAbout(inOrderSession, 'checkout.session.completed', { status: 'complete', payment_status: 'unpaid' }))).json()) as { outcome: string }).outcome, 'pending: session completed, its payment not yet confirmed');
-    assert.equal(bidIsPaid(real, inOrderBid), false, 'a completed session whose payment is still on its way is not paid');
+    assert.equal(await bidIsPaid(real, inOrderBid), false, 'a completed session whose payment is still on its way is not paid');
     await deliver(eventAbout(inOrderSession, 'checkout.session.async_payment_succeeded', { status: 'complete', payment_status: 'paid' }));
     await deliver(eventAbout(inOrderSession, 'checkout.session.expired', { status: 'expired' }));
-    assert.equal(bidIsPaid(real, inOrderBid), true);
-    assert.equal(rows(inOrderBid)[0]!.status, rows(asyncBid)[0]!.status);
+    assert.equal(await bidIsPaid(real, inOrderBid), true);
+    assert.equal((await rows(inOrderBid))[0]!.status, (await rows(asyncBid))[0]!.status);
 
     // A failed delayed payment before its completion: the checkout ends failed, and the completion does not revive it.
     const failedBid = await newBid();
     const failedSession = sessionIdOf(((await (await checkout(failedBid)).json()) as Checkout).url!);
     await deliver(eventAbout(failedSession, 'checkout.session.async_payment_failed', { status: 'complete', payment_status: 'unpaid' }));
     await deliver(eventAbout(failedSession, 'checkout.session.completed', { status: 'complete', payment_status: 'unpaid' }));
-    assert.equal(rows(failedBid)[0]!.status, 'failed');
-    assert.equal(bidIsPaid(real, failedBid), false);
+    assert.equal((await rows(failedBid))[0]!.status, 'failed');
+    assert.equal(await bidIsPaid(real, failedBid), false);
     assert.equal((await checkout(failedBid)).status, 201, 'a failed checkout leaves the bid free to check out again');
   });
 
@@ -235,8 +236,8 @@ describe('bid checkout through Stripe Checkout', () => {
     const reply = await deliver(JSON.stringify(refund));
     assert.equal(reply.status, 200);
     assert.match(((await reply.json()) as { outcome: string }).outcome, /^ignored: charge\.refunded: the specification defines no refund transition/);
-    assert.equal(bidIsPaid(real, bidId), true);
-    assert.equal(real.get<{ type: string }>('SELECT type FROM payment_events WHERE event_id = ?', refund.id)!.type, 'charge.refunded', 'recorded for a person');
+    assert.equal(await bidIsPaid(real, bidId), true);
+    assert.equal((await real.get<{ type: string }>('SELECT type FROM payment_events WHERE event_id = ?', refund.id))!.type, 'charge.refunded', 'recorded for a person');
   });
 
   it('acknowledges and ignores an event for a session it did not create, and one whose amount is not the checkout\'s', async () => {
@@ -254,7 +255,7 @@ describe('bid checkout through Stripe Checkout', () => {
     const sessionId = sessionIdOf(((await (await checkout(bidId)).json()) as Checkout).url!);
     const cheap = eventAbout(sessionId, 'checkout.session.completed', { status: 'complete', payment_status: 'paid', amount_total: 100 });
     assert.match(((await (await deliver(cheap)).json()) as { outcome: string }).outcome, /^ignored: .* it charged 100, not 14900$/);
-    assert.equal(bidIsPaid(real, bidId), false);
+    assert.equal(await bidIsPaid(real, bidId), false);
     assert.equal((await deliver(eventAbout(sessionId, 'customer.created'))).status, 200, 'an event type the service does not act on is acknowledged');
   });
 
@@ -269,7 +270,7 @@ describe('bid checkout through Stripe Checkout', () => {
     const attempts = fake.requests.slice(before);
     assert.equal(attempts.length, 2);
     assert.equal(attempts[0]!.idempotencyKey, attempts[1]!.idempotencyKey);
-    assert.deepEqual(rows(bidId), [], 'the claim is cleared');
+    assert.deepEqual(await rows(bidId), [], 'the claim is cleared');
     const retried = await checkout(bidId);
     assert.equal(retried.status, 201);
     assert.notEqual(fake.requests.at(-1)!.idempotencyKey, attempts[0]!.idempotencyKey, 'a new claim, a new key');
@@ -286,7 +287,7 @@ describe('bid checkout through Stripe Checkout', () => {
     assert.match(expire.path, /^\/v1\/checkout\/sessions\/cs_test_[^/]+\/expire$/);
     const sessionId = expire.path.split('/')[4]!;
     assert.equal(fake.sessions.get(sessionId)!.status, 'expired', 'nobody can pay the unrecorded session');
-    assert.deepEqual(rows(bidId).map((row) => [row.status, row.session_id]), [['expired', null]]);
+    assert.deepEqual((await rows(bidId)).map((row) => [row.status, row.session_id]), [['expired', null]]);
     store.failBinding(false);
     assert.equal((await checkout(bidId)).status, 201);
   });
@@ -296,7 +297,7 @@ describe('bid checkout through Stripe Checkout', () => {
     assert.equal((await checkout(bidId, viewer.headers)).status, 403);
     assert.equal((await checkout(bidId, outsider.headers)).status, 404);
     assert.equal((await checkout(bidId, {})).status, 401);
-    const key = keyFor(real, owner.accountId);
+    const key = await keyFor(real, owner.accountId);
     const byKey = await checkout(bidId, key.headers);
     assert.equal(byKey.status, 201);
   });
@@ -307,9 +308,9 @@ describe('checkout without payment set up', () => {
     assert.equal(checkoutProviderFromEnv({}).provider, null);
     assert.deepEqual(checkoutProviderFromEnv({ SVC_STRIPE_SECRET_KEY: SECRET_KEY }), { provider: null, missing: 'SVC_STRIPE_WEBHOOK_SECRET' });
     const clock = testClock('2026-06-10T02:00:00.000Z');
-    const state = openStateDb(await tempDir('checkout-off-'));
-    const app = createApp({ store: NO_RELEASE, state, publicUrl: PUBLIC_URL, burst: false, now: clock.now, bidPrice: { amount: 149, currency: 'AUD' }, payments: null });
-    const owner = signIn(state, 'owner@harbour.test', clock.now());
+    const state = await openStateDb(await tempDir('checkout-off-'));
+    const app = await createApp({ store: NO_RELEASE, state, publicUrl: PUBLIC_URL, burst: false, now: clock.now, bidPrice: { amount: 149, currency: 'AUD' }, payments: null });
+    const owner = await signIn(state, 'owner@harbour.test', clock.now());
     const org = (await (await app.request('/v1/orgs', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ company_name: 'Harbour Civil' }) })).json()) as { org_id: string };
     const bid = (await (await app.request('/v1/bids', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ org_id: org.org_id, title: 'Fencing' }) })).json()) as { bid_id: string };
     const reply = await app.request(`/v1/bids/${bid.bid_id}/checkout`, { method: 'POST', headers: owner.headers });
@@ -320,6 +321,6 @@ describe('checkout without payment set up', () => {
     assert.match(pricing.bid_preparation.detail, /Payment is not set up on this server/);
     const webhook = await app.request(PAYMENT_WEBHOOK_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     assert.equal(webhook.status, 503);
-    state.close();
+    await state.close();
   });
 });

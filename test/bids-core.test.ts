@@ -64,10 +64,10 @@ describe('bids: create, list, read, change', () => {
 
   before(async () => {
     t = await startBidApp();
-    owner = t.signIn('owner@harbour.test');
-    member = t.signIn('member@harbour.test');
-    viewer = t.signIn('viewer@harbour.test');
-    outsider = t.signIn('outsider@elsewhere.test');
+    owner = await t.signIn('owner@harbour.test');
+    member = await t.signIn('member@harbour.test');
+    viewer = await t.signIn('viewer@harbour.test');
+    outsider = await t.signIn('outsider@elsewhere.test');
     const created = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Harbour Civil Pty Ltd' }, owner));
     orgId = ((await created.json()) as { org_id: string }).org_id;
     t.join(orgId, 'member@harbour.test', 'member');
@@ -226,10 +226,10 @@ describe('bid files, thread and chat', () => {
     // The real pool, recording which analyses it is asked to run.
     pool = { ...real, run: (request) => (analysesRun.push(request.analysis), real.run(request)), close: () => real.close() };
     t = await startBidApp({ pool, onFileRead: [(bid, file) => void fileRead.push([bid, file])] });
-    owner = t.signIn('owner@harbour.test');
-    member = t.signIn('member@harbour.test');
-    viewer = t.signIn('viewer@harbour.test');
-    outsider = t.signIn('outsider@elsewhere.test');
+    owner = await t.signIn('owner@harbour.test');
+    member = await t.signIn('member@harbour.test');
+    viewer = await t.signIn('viewer@harbour.test');
+    outsider = await t.signIn('outsider@elsewhere.test');
     const created = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Harbour Civil Pty Ltd' }, owner));
     const orgId = ((await created.json()) as { org_id: string }).org_id;
     t.join(orgId, 'member@harbour.test', 'member');
@@ -265,7 +265,7 @@ describe('bid files, thread and chat', () => {
     assert.deepEqual(readFileSync(join(t.bidFilesDir, sha256.slice(0, 2), sha256)), realPdf);
     assert.deepEqual(analysesRun, ['read_text']);
     assert.deepEqual(fileRead, [[bidId, pdfFile.file_id]]);
-    const pages = filePages(t.state, bidId);
+    const pages = await filePages(t.state, bidId);
     assert.equal(pages.length, 1);
     assert.equal(pages[0]!.file_id, pdfFile.file_id);
     assert.match(pages[0]!.pages[0]!.text, /^The Crazy Ones\nOctober 14, 1998/);
@@ -279,7 +279,7 @@ describe('bid files, thread and chat', () => {
     assert.equal(copy.pages_read, 1);
     assert.deepEqual(analysesRun, ['read_text'], 'the pages of the first upload were reused');
     assert.equal(storedBlobs().length, 1);
-    assert.match(filePages(t.state, otherBidId)[0]!.pages[0]!.text, /^The Crazy Ones/);
+    assert.match((await filePages(t.state, otherBidId))[0]!.pages[0]!.text, /^The Crazy Ones/);
   });
 
   it('uploads a .docx and a text file as one page each', async () => {
@@ -322,7 +322,7 @@ describe('bid files, thread and chat', () => {
     const page = await get(`/v1/bids/${bidId}/files/${locked.file_id}/pages/1`, viewer);
     assert.equal(page.status, 404);
     assert.match(await detail(page), /^locked\.pdf has no pages to show: The file is kept/);
-    assert.ok(!filePages(t.state, bidId).some((file) => file.file_id === locked.file_id));
+    assert.ok(!(await filePages(t.state, bidId)).some((file) => file.file_id === locked.file_id));
     assert.equal(fileRead.length, heard, 'listeners hear only of files whose pages were stored');
   });
 
@@ -490,8 +490,8 @@ describe('bid files, thread and chat', () => {
 describe('the bid routes in the whole app', () => {
   it('answer behind the app access steps, and every one is in /openapi.json', async () => {
     const now = () => new Date('2026-06-10T02:00:00.000Z');
-    const state = openStateDb(':memory:');
-    const service = createService({
+    const state = await openStateDb(':memory:');
+    const service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now },
       state,
       now,
@@ -500,7 +500,7 @@ describe('the bid routes in the whole app', () => {
       bidFilesDir: await tempDir('bids-app-'),
     });
     try {
-      const cookie = signInAs(state, now(), 'owner@harbour.test');
+      const cookie = await signInAs(state, now(), 'owner@harbour.test');
       // Cookie writes must come from the service's own origin (api/middleware/same-origin.ts).
       const write = (path: string, body: unknown) =>
         service.app.request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie, origin: PUBLIC_URL } });
@@ -529,7 +529,7 @@ describe('the bid routes in the whole app', () => {
       assert.equal(document.paths['/v1/bid-files/{file_id}']?.['get']?.security, undefined, 'a signed link needs no session');
     } finally {
       await service.analysisPool.close();
-      state.close();
+      await state.close();
     }
   });
 });

@@ -27,8 +27,8 @@ describe('the bid overview', () => {
 
   before(async () => {
     const dataDir = await tempDir('bid-overview-');
-    state = openStateDb(dataDir);
-    service = createService({
+    state = await openStateDb(dataDir);
+    service = await createService({
       store: NO_RELEASE,
       state,
       publicUrl: PUBLIC_URL,
@@ -41,10 +41,10 @@ describe('the bid overview', () => {
       notice: () => {},
       log: () => {},
     });
-    owner = signIn(state, 'owner@fleet.test');
-    viewer = signIn(state, 'viewer@fleet.test');
+    owner = await signIn(state, 'owner@fleet.test');
+    viewer = await signIn(state, 'viewer@fleet.test');
     const org = (await (await service.app.request('/v1/orgs', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ company_name: 'Harbour Fleet Services' }) })).json()) as Json;
-    state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'viewer', ?)", org.org_id, viewer.accountId, new Date().toISOString());
+    await state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'viewer', ?)", org.org_id, viewer.accountId, new Date().toISOString());
     const bid = (await (await service.app.request('/v1/bids', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ org_id: org.org_id, title: 'Fleet telematics' }) })).json()) as Json;
     bidId = bid.bid_id;
     const form = new FormData();
@@ -56,7 +56,7 @@ describe('the bid overview', () => {
   });
   after(async () => {
     await service.analysisPool.close();
-    state.close();
+    await state.close();
   });
 
   const read = async (path: string, who: SignedIn = owner) => {
@@ -101,7 +101,7 @@ describe('the bid overview', () => {
     assert.deepEqual(members, (await read(`/v1/orgs/${orgId}/members`, viewer)).body.members);
     assert.deepEqual(documents, (await read(`/v1/orgs/${orgId}/documents`, viewer)).body.documents);
     assert.equal(documents.length, 1);
-    const outsider = signIn(state, 'outsider@elsewhere.test');
+    const outsider = await signIn(state, 'outsider@elsewhere.test');
     assert.equal((await read(`/v1/orgs/${orgId}`, outsider)).status, 404, 'a non-member gets the same 404 as a missing organisation');
   });
 

@@ -94,7 +94,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   before(async () => {
     portal = await startPortal();
     dataDir = await tempDir('pack-fetch-');
-    state = openStateDb(dataDir);
+    state = await openStateDb(dataDir);
     const tenders = await TenderIndex.build([ntTender('26396', NT_KEY), ntTender('26395', NT_LOGIN_KEY), TENDER], []);
     const store = { state: () => ({ ready: true as const, release: { tenders } }), now: clock.now } as unknown as Pick<ReleaseStore, 'state' | 'now'>;
     serviceOptions = (on: StateDb) => ({
@@ -112,19 +112,19 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
       notice: () => {},
       log: () => {},
     });
-    service = createService(serviceOptions(state));
-    owner = signIn(state, 'owner@territory.test', clock.now());
-    member = signIn(state, 'member@territory.test', clock.now());
-    viewer = signIn(state, 'viewer@territory.test', clock.now());
+    service = await createService(serviceOptions(state));
+    owner = await signIn(state, 'owner@territory.test', clock.now());
+    member = await signIn(state, 'member@territory.test', clock.now());
+    viewer = await signIn(state, 'viewer@territory.test', clock.now());
     const org = (await (await service.app.request('/v1/orgs', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ company_name: 'Territory Civil Pty Ltd' }) })).json()) as Json;
     orgId = org.org_id;
     for (const [who, role] of [[member, 'member'], [viewer, 'viewer']] as const) {
-      state.run('INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, ?, ?)', orgId, who.accountId, role, clock.now().toISOString());
+      await state.run('INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, ?, ?)', orgId, who.accountId, role, clock.now().toISOString());
     }
   });
   after(async () => {
     await service.analysisPool.close();
-    state.close();
+    await state.close();
     await portal.close();
   });
 
@@ -144,7 +144,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
     }
     throw new Error('the fetch did not end within a minute');
   }
-  const usedToday = () => state.run('DELETE FROM bid_pack_fetches');
+  const usedToday = async () => await state.run('DELETE FROM bid_pack_fetches');
 
   it('offers the fetch for a tender of the portal, with the caller\'s count for the Sydney day', async () => {
     const bidId = await newBid({ page_key: NT_KEY });
@@ -173,7 +173,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   });
 
   it('fetches the pack at once in the background, politely, into the bid\'s files, read like an upload', async () => {
-    usedToday();
+    await usedToday();
     const bidId = await newBid({ page_key: NT_KEY });
     const before = portal.requests.length;
     const queued = await queue(bidId);
@@ -204,7 +204,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   });
 
   it('keeps to robots.txt: a disallowed download is not fetched', async () => {
-    usedToday();
+    await usedToday();
     portal.robots = 'User-agent: *\nDisallow: /Tender/DownloadProfile/\n';
     try {
       const bidId = await newBid({ page_key: NT_KEY });
@@ -221,7 +221,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   });
 
   it('fails with the reason when the portal answers a web page instead of the documents', async () => {
-    usedToday();
+    await usedToday();
     const bidId = await newBid({ page_key: NT_LOGIN_KEY });
     assert.equal((await queue(bidId)).status, 202);
     const last = await ended(bidId);
@@ -231,7 +231,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   });
 
   it('allows 5 fetches a caller per Sydney day: the sixth is 429 with the reset time; others and the next day may fetch', async () => {
-    usedToday();
+    await usedToday();
     for (let n = 1; n <= 5; n++) {
       const bidId = await newBid({ page_key: NT_KEY });
       assert.equal((await queue(bidId)).status, 202, `fetch ${n}`);
@@ -253,26 +253,26 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   });
 
   it('runs on the job table: a fetch whose process stopped after the tender page is taken over by drain and completes, each file fetched once; and takes an API key', async () => {
-    usedToday();
+    await usedToday();
     // The stopped process: a service of its own on its own connection to the same store, closed mid-fetch.
-    const stoppedState = openStateDb(dataDir);
-    const stopped = createService({
+    const stoppedState = await openStateDb(dataDir);
+    const stopped = await createService({
       ...serviceOptions(stoppedState),
       packFetch: { fetch: createSafeFetcher({ testOnlyPermittedAddresses: ['127.0.0.1'] }), portalOrigin: portal.origin, delayMs: 1_500 },
       jobs: { leaseMs: 300 },
     });
     const bidId = await newBid({ page_key: NT_KEY });
     const before = portal.requests.length;
-    const key = keyFor(state, owner.accountId);
+    const key = await keyFor(state, owner.accountId);
     const queued = await stopped.app.request(`/v1/bids/${bidId}/pack/fetch`, { method: 'POST', headers: key.headers });
     assert.equal(queued.status, 202);
-    const { job_id: jobId } = state.get<{ job_id: string }>('SELECT job_id FROM bid_pack_fetches WHERE bid_id = ?', bidId)!;
-    for (let waited = 0; !state.get("SELECT 1 FROM job_steps WHERE job_id = ? AND step_key = 'tender_page' AND completed_at IS NOT NULL", jobId); waited += 10) {
+    const { job_id: jobId } = (await state.get<{ job_id: string }>('SELECT job_id FROM bid_pack_fetches WHERE bid_id = ?', bidId))!;
+    for (let waited = 0; !await state.get("SELECT 1 FROM job_steps WHERE job_id = ? AND step_key = 'tender_page' AND completed_at IS NOT NULL", jobId); waited += 10) {
       assert.ok(waited < 30_000, 'the tender page step completed');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // Between the tender page and the pack (the source's spacing): the process loses its store and stops.
-    stoppedState.close();
+    await stoppedState.close();
     await stopped.jobs.close(0);
     await stopped.analysisPool.close();
     assert.equal((await status(bidId)).last_fetch.state, 'running', 'the fetch is left running under a lease nobody renews');
@@ -282,15 +282,15 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
     const last = await ended(bidId);
     assert.equal(last.state, 'succeeded', last.detail);
     assert.deepEqual(portal.requests.slice(before).map((request) => request.path), ['/robots.txt', '/Tender/Details/26396', '/Tender/DownloadProfile/26396'], 'each file fetched once');
-    const steps = state.all<{ step_key: string; attempt: number }>('SELECT step_key, attempt FROM job_steps WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY rowid', jobId);
+    const steps = await state.all<{ step_key: string; attempt: number }>('SELECT step_key, attempt FROM job_steps WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY rowid', jobId);
     assert.deepEqual(steps.map((step) => ({ ...step })), [{ step_key: 'robots', attempt: 1 }, { step_key: 'tender_page', attempt: 1 }, { step_key: 'download', attempt: 2 }, { step_key: 'add_file', attempt: 2 }]);
-    assert.deepEqual({ ...state.get<{ state: string; attempts: number }>('SELECT state, attempts FROM jobs WHERE job_id = ?', jobId)! }, { state: 'succeeded', attempts: 2 });
+    assert.deepEqual({ ...(await state.get<{ state: string; attempts: number }>('SELECT state, attempts FROM jobs WHERE job_id = ?', jobId))! }, { state: 'succeeded', attempts: 2 });
     const files = ((await (await service.app.request(`/v1/bids/${bidId}/files`, { headers: owner.headers })).json()) as Json).files as Json[];
     assert.deepEqual(files.map((file) => file.file_id), last.file_ids);
   });
 
   it('retries a portal that does not answer, with back-off, and ends failed with the last error when the attempts are used up', async () => {
-    usedToday();
+    await usedToday();
     portal.down = true;
     try {
       const bidId = await newBid({ page_key: NT_KEY });
@@ -298,7 +298,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
       const last = await ended(bidId);
       assert.equal(last.state, 'failed');
       assert.match(last.detail, /robots\.txt could not be fetched/);
-      const job = state.get<{ attempts: number; max_attempts: number }>('SELECT j.attempts, j.max_attempts FROM jobs j JOIN bid_pack_fetches f ON f.job_id = j.job_id WHERE f.bid_id = ?', bidId)!;
+      const job = (await state.get<{ attempts: number; max_attempts: number }>('SELECT j.attempts, j.max_attempts FROM jobs j JOIN bid_pack_fetches f ON f.job_id = j.job_id WHERE f.bid_id = ?', bidId))!;
       assert.deepEqual([job.attempts, job.max_attempts], [3, 3]);
     } finally {
       portal.down = false;
@@ -306,10 +306,10 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   });
 
   it('a run on a paid bid of the portal with no files asks to fetch the pack, and once approved fetches it into the bid', async () => {
-    usedToday();
+    await usedToday();
     portal.robots = null;
     const bidId = await newBid({ page_key: NT_KEY });
-    markBidPaid(state, bidId, clock.now());
+    await markBidPaid(state, bidId, clock.now());
     const call = async (method: string, path: string) => {
       const reply = await service.app.request(path, { method, headers: { ...owner.headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, ...(method === 'POST' ? { body: '{}' } : {}) });
       return { status: reply.status, body: (await reply.json()) as Json };

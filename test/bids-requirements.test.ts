@@ -41,7 +41,7 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
     return ((await response.json()) as { file_id: string }).file_id;
   }
 
-  const pageText = (fileId: string, n: number) => t.state.get<{ text: string }>('SELECT text FROM bid_file_pages WHERE file_id = ? AND n = ?', fileId, n)!.text;
+  const pageText = async (fileId: string, n: number) => (await t.state.get<{ text: string }>('SELECT text FROM bid_file_pages WHERE file_id = ? AND n = ?', fileId, n))!.text;
   const get = (path: string, cookie?: string) => t.app.request(path, cookie ? { headers: { cookie } } : {});
   const list = async (query = '', cookie = member): Promise<Requirement[]> => {
     const response = await get(`/v1/bids/${bidId}/requirements${query}`, cookie);
@@ -62,10 +62,10 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
     // As api/app.ts wires it: requirements are extracted when a file's text is stored.
     t = await startBidApp({ onFileRead: [(bid) => requirementsOnFileRead(t.state, t.clock.now)(bid)] });
     t.app.route('/', bidRequirementRoutes({ state: t.state, now: t.clock.now }));
-    const owner = t.signIn('owner@harbour.test');
-    member = t.signIn('member@harbour.test');
-    viewer = t.signIn('viewer@harbour.test');
-    outsider = t.signIn('outsider@elsewhere.test');
+    const owner = await t.signIn('owner@harbour.test');
+    member = await t.signIn('member@harbour.test');
+    viewer = await t.signIn('viewer@harbour.test');
+    outsider = await t.signIn('outsider@elsewhere.test');
     const org = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Harbour Civil Pty Ltd' }, owner));
     const orgId = ((await org.json()) as { org_id: string }).org_id;
     t.join(orgId, 'member@harbour.test', 'member');
@@ -79,17 +79,17 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
   after(() => t.close());
 
   it('an uploaded tender file gives its requirements, each span pointing at its page and characters', async () => {
-    assert.ok(listRequirements(t.state, bidId).length >= 20, 'extracted when the upload stored the text, before any list');
+    assert.ok((await listRequirements(t.state, bidId)).length >= 20, 'extracted when the upload stored the text, before any list');
     const requirements = await list('', viewer);
     assert.ok(requirements.length >= 20, `found ${requirements.length}`);
     const glass = find(requirements, 'The Supplier must repair or make safe any damaged shelter glass');
     assert.deepEqual([glass.kind, glass.mandatory, glass.state, glass.ref, glass.origin, glass.source?.page], ['clause', true, 'open', '2.1(b)', 'extracted', 1]);
-    assert.equal(pageText(transportFile, 1).slice(glass.source!.start, glass.source!.end), 'The Supplier must repair or make safe any damaged shelter glass within 4 hours of notification.');
+    assert.equal((await pageText(transportFile, 1)).slice(glass.source!.start, glass.source!.end), 'The Supplier must repair or make safe any damaged shelter glass within 4 hours of notification.');
     const price = find(requirements, 'Respondents must complete the Price Schedule in Appendix B.');
     assert.equal(price.source?.page, 2, 'a requirement on the second page says so');
-    assert.equal(pageText(transportFile, 2).slice(price.source!.start, price.source!.end), 'Respondents must complete the Price Schedule in Appendix B.');
+    assert.equal((await pageText(transportFile, 2)).slice(price.source!.start, price.source!.end), 'Respondents must complete the Price Schedule in Appendix B.');
     for (const requirement of requirements) {
-      const slice = pageText(requirement.source!.file_id, requirement.source!.page).slice(requirement.source!.start, requirement.source!.end);
+      const slice = (await pageText(requirement.source!.file_id, requirement.source!.page)).slice(requirement.source!.start, requirement.source!.end);
       assert.equal(slice.replace(/\s+/g, ' ').trim(), requirement.text);
     }
     assert.ok(!requirements.some((requirement) => /Bus Stop Infrastructure Maintenance - Part 1/.test(requirement.text)), 'the running header is not a requirement');
@@ -194,7 +194,7 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
     }
     assert.ok(find(after, 'Make damaged shelter glass safe within 4 hours.').state === 'met');
     assert.ok(find(after, 'Offers must remain valid for a period of 90 days from the Closing Time.'), 'the new file\'s requirements appear');
-    const summary = recomputeRequirements(t.state, bidId, { now: t.clock.now() });
+    const summary = await recomputeRequirements(t.state, bidId, { now: t.clock.now() });
     assert.deepEqual([summary.added, summary.withdrawn], [0, 0], 'a second recompute over the same files changes nothing');
     assert.deepEqual(await list(), after);
   });
@@ -202,10 +202,10 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
   it('recompute sets drafted from the drafts it is told of, and back to open when the draft goes; a person\'s state stays', async () => {
     const [first, second] = await list('?state=open');
     const metBefore = await list('?state=met');
-    recomputeRequirements(t.state, bidId, { now: t.clock.now(), drafted: new Set([first!.requirement_id, metBefore[0]!.requirement_id]) });
+    await recomputeRequirements(t.state, bidId, { now: t.clock.now(), drafted: new Set([first!.requirement_id, metBefore[0]!.requirement_id]) });
     assert.deepEqual((await list('?state=drafted')).map((requirement) => requirement.requirement_id), [first!.requirement_id]);
     assert.deepEqual(await list('?state=met'), metBefore, 'met was set by a person: a draft does not change it');
-    recomputeRequirements(t.state, bidId, { now: t.clock.now(), drafted: new Set([second!.requirement_id]) });
+    await recomputeRequirements(t.state, bidId, { now: t.clock.now(), drafted: new Set([second!.requirement_id]) });
     assert.deepEqual((await list('?state=drafted')).map((requirement) => requirement.requirement_id), [second!.requirement_id]);
   });
 });

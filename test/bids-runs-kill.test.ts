@@ -38,7 +38,7 @@ describe('a bid run across a killed server', () => {
 
   after(async () => {
     await server?.stop();
-    state?.close();
+    await state?.close();
     await fake.close();
     await inbox.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -57,8 +57,8 @@ describe('a bid run across a killed server', () => {
     };
     server = await startServer({ dataDir, env });
     // The test signs in through the same state file the server uses (WAL: both processes read and write it).
-    state = openStateDb(dataDir);
-    const cookie = signInAs(state, new Date(), 'owner@harbour.test');
+    state = await openStateDb(dataDir);
+    const cookie = await signInAs(state, new Date(), 'owner@harbour.test');
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${server!.url}${path}`, {
         method,
@@ -77,7 +77,7 @@ describe('a bid run across a killed server', () => {
     for (const document of RUN_LIBRARY) await upload(`/v1/orgs/${orgId}/documents`, document.name, document.text);
     const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: 'Footpath renewal, Harbour Street', due_date: '2099-06-30' })).body.bid_id as string;
     await upload(`/v1/bids/${bidId}/files`, 'RFQ-2026-41.txt', RUN_TENDER);
-    markBidPaid(state, bidId, new Date());
+    await markBidPaid(state, bidId, new Date());
 
     const started = await call('POST', `/v1/bids/${bidId}/runs`, {});
     assert.equal(started.status, 201);
@@ -100,7 +100,7 @@ describe('a bid run across a killed server', () => {
     assert.equal((await call('POST', `/v1/bids/${bidId}/actions/${model.action_id}/approve`)).status, 200);
     await eventually(() => fake.requests.length >= 2, 'the second model call', 60_000);
     const inFlight = fake.requests[1]!.body.messages.at(-1)!.content.split('\n')[1]!;
-    const atKill = state.get<{ step: string; state: string }>('SELECT step, state FROM jobs WHERE job_id = ?', jobId)!;
+    const atKill = (await state.get<{ step: string; state: string }>('SELECT step, state FROM jobs WHERE job_id = ?', jobId))!;
     assert.deepEqual([atKill.state, atKill.step.startsWith('draft:')], ['running', true], JSON.stringify(atKill));
     server.child.kill('SIGKILL');
     await once(server.child, 'exit');
@@ -110,8 +110,8 @@ describe('a bid run across a killed server', () => {
 
     server = await startServer({ dataDir, env });
     // The killed worker's lease runs out; drain takes the job over (unless the new worker's own wake-up got there first).
-    await eventually(() => {
-      const lease = state.get<{ lease_expires_at: string | null; lease_owner: string | null }>('SELECT lease_expires_at, lease_owner FROM jobs WHERE job_id = ?', jobId)!;
+    await eventually(async () => {
+      const lease = (await state.get<{ lease_expires_at: string | null; lease_owner: string | null }>('SELECT lease_expires_at, lease_owner FROM jobs WHERE job_id = ?', jobId))!;
       return lease.lease_expires_at === null || Date.parse(lease.lease_expires_at) < Date.now();
     }, 'the dead lease to expire', 30_000);
     const drained = await call('POST', '/v1/jobs/drain');
@@ -155,7 +155,7 @@ describe('a bid run across a killed server', () => {
     assert.ok(findings.length > 0);
     assert.deepEqual(findings.map((finding) => finding.finding_id), announced);
     assert.equal(new Set(announced).size, announced.length);
-    assert.equal(state.get<{ n: number }>('SELECT COUNT(*) AS n FROM bid_findings WHERE run_id = ?', runId)!.n, findings.length);
+    assert.equal((await state.get<{ n: number }>('SELECT COUNT(*) AS n FROM bid_findings WHERE run_id = ?', runId))!.n, findings.length);
 
     assert.equal(inbox.messages.length, 1, 'the email was not sent again');
     const job = (await call('GET', `/v1/bids/${bidId}/jobs/${jobId}`)).body;

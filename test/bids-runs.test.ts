@@ -54,12 +54,12 @@ describe('bid runs, their events, findings and actions', () => {
   }, `run ${runId} to be ${states.join(' or ')}`);
   const events = async (runId: string, headers: Record<string, string> = {}, query = '') =>
     readEventStream(await service.app.request(`/v1/bids/${bidId}/runs/${runId}/events${query}`, { headers: { cookie: owner, ...headers } }));
-  const eventsSoFar = (runId: string) => state.all<{ kind: string; data: string }>('SELECT kind, data FROM bid_run_events WHERE run_id = ? ORDER BY seq', runId).map((row) => ({ kind: row.kind, data: JSON.parse(row.data) as Json }));
+  const eventsSoFar = async (runId: string) => (await state.all<{ kind: string; data: string }>('SELECT kind, data FROM bid_run_events WHERE run_id = ? ORDER BY seq', runId)).map((row) => ({ kind: row.kind, data: JSON.parse(row.data) as Json }));
   const pendingAction = async (kind: string) => (await get(`/v1/bids/${bidId}/actions`)).body.actions.find((action: Json) => action.kind === kind && action.state === 'pending');
 
   before(async () => {
     dataDir = await tempDir('bids-runs-');
-    state = openStateDb(dataDir);
+    state = await openStateDb(dataDir);
     fake = await startFakeChatModel();
     fake.reply = runModelReply;
     inbox = await startSmtpInbox();
@@ -74,7 +74,7 @@ describe('bid runs, their events, findings and actions', () => {
         return real.complete(messages);
       },
     };
-    service = createService({
+    service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: clock.now },
       state,
       now: clock.now,
@@ -97,11 +97,11 @@ describe('bid runs, their events, findings and actions', () => {
       bidPrice: { amount: 49_00, currency: 'AUD' },
       runEventStream: { retryMs: 1500, pollMs: 200 },
     });
-    owner = signInAs(state, clock.now(), 'owner@harbour.test');
-    viewer = signInAs(state, clock.now(), 'viewer@harbour.test');
-    outsider = signInAs(state, clock.now(), 'outsider@elsewhere.test');
+    owner = await signInAs(state, clock.now(), 'owner@harbour.test');
+    viewer = await signInAs(state, clock.now(), 'viewer@harbour.test');
+    outsider = await signInAs(state, clock.now(), 'outsider@elsewhere.test');
     orgId = (await post('/v1/orgs', owner, { company_name: 'Harbour Civil Pty Ltd' })).body.org_id;
-    state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) SELECT ?, account_id, 'viewer', ? FROM accounts WHERE email = 'viewer@harbour.test'", orgId, clock.now().toISOString());
+    await state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) SELECT ?, account_id, 'viewer', ? FROM accounts WHERE email = 'viewer@harbour.test'", orgId, clock.now().toISOString());
     const upload = async (path: string, name: string, text: string) => {
       const form = new FormData();
       form.set('file', new File([text], name, { type: 'text/plain' }));
@@ -117,7 +117,7 @@ describe('bid runs, their events, findings and actions', () => {
   after(async () => {
     await service.stopBackground();
     await service.analysisPool.close();
-    state.close();
+    await state.close();
     await fake.close();
     await inbox.close();
   });
@@ -141,12 +141,12 @@ describe('bid runs, their events, findings and actions', () => {
   let jobId: string;
 
   it('a paid bid starts a run (201, queued); a second while it is live is 409', async () => {
-    markBidPaid(state, bidId, clock.now());
+    await markBidPaid(state, bidId, clock.now());
     const started = await post(`/v1/bids/${bidId}/runs`, owner, {});
     assert.equal(started.status, 201);
     assert.ok(['queued', 'running'].includes(started.body.state), started.body.state);
     ({ run_id: runId, job_id: jobId } = started.body);
-    assert.equal(state.get<{ kind: string }>('SELECT kind FROM bid_run_events WHERE run_id = ? ORDER BY seq LIMIT 1', runId)!.kind, 'run_queued');
+    assert.equal((await state.get<{ kind: string }>('SELECT kind FROM bid_run_events WHERE run_id = ? ORDER BY seq LIMIT 1', runId))!.kind, 'run_queued');
     const again = await post(`/v1/bids/${bidId}/runs`);
     assert.equal(again.status, 409);
     assert.match(again.body.detail, new RegExp(`already has a run \\(${runId}`));
@@ -167,7 +167,7 @@ describe('bid runs, their events, findings and actions', () => {
   });
 
   it('approval of a run action on an unpaid bid is 402 and changes nothing: the action stays pending, the run waits', async () => {
-    withdrawBidPayment(state, bidId, clock.now());
+    await withdrawBidPayment(state, bidId, clock.now());
     const action = await pendingAction('send_clarification');
     const before = await runOf(runId);
     const refused = await post(`/v1/bids/${bidId}/actions/${action.action_id}/approve`);
@@ -175,8 +175,8 @@ describe('bid runs, their events, findings and actions', () => {
     assert.match(refused.body.detail, /The action stays pending/);
     assert.equal((await pendingAction('send_clarification')).action_id, action.action_id);
     assert.deepEqual(await runOf(runId), before, 'no event, no state change');
-    assert.equal(state.get<{ n: number }>("SELECT COUNT(*) AS n FROM bid_audit WHERE what LIKE 'action.%'")!.n, 0);
-    markBidPaid(state, bidId, clock.now());
+    assert.equal((await state.get<{ n: number }>("SELECT COUNT(*) AS n FROM bid_audit WHERE what LIKE 'action.%'"))!.n, 0);
+    await markBidPaid(state, bidId, clock.now());
   });
 
   it('approval on a paid bid executes the stored arguments once (one email, with its Message-ID) and resumes the run', async () => {
@@ -279,12 +279,12 @@ describe('bid runs, their events, findings and actions', () => {
   it('an action no run waits on (the sign-off) flips state only, audited, and resumes nothing', async () => {
     const signOff = await pendingAction('sign_off');
     assert.deepEqual([signOff.run_id, signOff.raised_in_run], [null, runId]);
-    const jobs = state.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs')!.n;
+    const jobs = (await state.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))!.n;
     const approved = await post(`/v1/bids/${bidId}/actions/${signOff.action_id}/approve`);
     assert.equal(approved.status, 200);
     assert.deepEqual([approved.body.action.state, approved.body.hermes_run_id, approved.body.action.outcome], ['approved', null, null]);
-    assert.equal(state.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs')!.n, jobs);
-    const audit = state.all<{ what: string; subject_id: string }>('SELECT what, subject_id FROM bid_audit WHERE bid_id = ? ORDER BY at, audit_id', bidId).map((row) => `${row.what} ${row.subject_id}`);
+    assert.equal((await state.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))!.n, jobs);
+    const audit = (await state.all<{ what: string; subject_id: string }>('SELECT what, subject_id FROM bid_audit WHERE bid_id = ? ORDER BY at, audit_id', bidId)).map((row) => `${row.what} ${row.subject_id}`);
     assert.ok(audit.includes(`action.approve ${signOff.action_id}`));
     assert.ok(audit.includes(`run.start ${runId}`));
     const chat = (await get(`/v1/bids/${bidId}/chat`)).body;
@@ -315,7 +315,7 @@ describe('bid runs, their events, findings and actions', () => {
     const clarification = await pendingAction('send_clarification');
     const rejected = await post(`/v1/bids/${bidId}/actions/${clarification.action_id}/reject`);
     assert.deepEqual([rejected.status, rejected.body.action.state, rejected.body.hermes_run_id], [200, 'rejected', third]);
-    assert.ok(state.get('SELECT 1 AS audited FROM bid_audit WHERE what = ? AND subject_id = ?', 'action.reject', clarification.action_id));
+    assert.ok(await state.get('SELECT 1 AS audited FROM bid_audit WHERE what = ? AND subject_id = ?', 'action.reject', clarification.action_id));
     const model = await eventually(() => pendingAction('use_model'), 'the use_model action');
     assert.equal(inbox.messages.length, sent, 'a rejected email is not sent');
     // Hold the model so the run is inside its first draft when the stop comes.
@@ -362,7 +362,7 @@ describe('bid runs, their events, findings and actions', () => {
     await post(`/v1/bids/${bidId}/actions/${(await pendingAction('send_clarification')).action_id}/approve`);
     await eventually(() => pendingAction('use_model'), 'the use_model action');
     assert.equal(inbox.messages.length, sent + 1, 'sent once, on the third attempt');
-    const retries = eventsSoFar(fifth).filter((event) => event.kind === 'step_retrying');
+    const retries = (await eventsSoFar(fifth)).filter((event) => event.kind === 'step_retrying');
     assert.deepEqual(retries.map((event) => [event.data.step, event.data.attempt]), [['execute:send_clarification', 1], ['execute:send_clarification', 2]]);
     assert.match(String(retries[0]!.data.error), /421 4\.3\.2 the mail server is not accepting messages now/);
     await post(`/v1/bids/${bidId}/actions/${(await pendingAction('use_model')).action_id}/reject`);
@@ -401,9 +401,9 @@ describe('a run that fetches the tender pack first', () => {
   it('raises fetch_pack for a bid without files, fetches with exactly the stored arguments once after approval, then reads what came; a rejection leaves the run without files', async () => {
     const clock = testClock('2026-06-10T02:00:00.000Z');
     const dataDir = await tempDir('bids-runs-pack-');
-    const state = openStateDb(dataDir);
+    const state = await openStateDb(dataDir);
     const fetched: Record<string, unknown>[] = [];
-    const service = createService({
+    const service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: clock.now },
       state,
       now: clock.now,
@@ -415,19 +415,19 @@ describe('a run that fetches the tender pack first', () => {
       chatModel: unconfiguredChatModel,
       packFetcher: {
         offer: (bid) => ({ url: `https://portal.example/tenders/${bid.bid_id}/documents` }),
-        queue(bid, args, accountId) {
+        async queue(bid, args, accountId) {
           fetched.push(args);
-          recordBidFile(state, {
+          await recordBidFile(state, {
             bidId: bid.bid_id, accountId, filename: 'RFQ-2026-41.txt', kind: 'text', contentType: 'text/plain', sizeBytes: RUN_TENDER.length, sha256: 'a'.repeat(64),
             reading: { status: 'read', pageCount: 1, pages: [{ n: 1, text: RUN_TENDER, source: 'text_layer' }], detail: null }, now: clock.now(),
           });
           return { fetch_id: `fetch_${bid.bid_id}` };
         },
-        outcome: (bid, fetchId) => (fetchId === `fetch_${bid.bid_id}` ? { state: 'succeeded', detail: 'Fetched.', files_added: 1 } : null),
+        outcome: async (bid, fetchId) => (fetchId === `fetch_${bid.bid_id}` ? { state: 'succeeded', detail: 'Fetched.', files_added: 1 } : null),
       },
     });
     try {
-      const cookie = signInAs(state, clock.now(), 'owner@harbour.test');
+      const cookie = await signInAs(state, clock.now(), 'owner@harbour.test');
       const call = async (method: string, path: string, body?: unknown) => {
         const response = await service.app.request(path, { method, headers: { cookie, origin: PUBLIC_URL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
         return { status: response.status, body: (await response.json()) as Json };
@@ -435,7 +435,7 @@ describe('a run that fetches the tender pack first', () => {
       const orgId = (await call('POST', '/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).body.org_id;
       const runOn = async (decision: 'approve' | 'reject') => {
         const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: 'Footpath renewal', due_date: '2026-07-20' })).body.bid_id as string;
-        markBidPaid(state, bidId, clock.now());
+        await markBidPaid(state, bidId, clock.now());
         assert.ok((await call('GET', `/v1/bids/${bidId}/runs/quote`)).body.actions.some((action: string) => action.startsWith('fetch_pack')));
         const runId = (await call('POST', `/v1/bids/${bidId}/runs`)).body.run_id as string;
         const action = await eventually(async () => ((await call('GET', `/v1/bids/${bidId}/actions`)).body.actions as Json[]).find((row) => row.kind === 'fetch_pack' && row.state === 'pending'), 'the fetch_pack action');
@@ -465,7 +465,7 @@ describe('a run that fetches the tender pack first', () => {
     } finally {
       await service.stopBackground();
       await service.analysisPool.close();
-      state.close();
+      await state.close();
     }
   });
 });

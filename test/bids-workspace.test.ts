@@ -78,7 +78,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     }
     release = await ReleaseStore.open({ dataDir, now: clock.now, log: () => {} });
     const served = { state: () => (releaseLoading ? { ready: false as const, detail: 'The release is still loading.' } : release.state()), now: clock.now };
-    state = openStateDb(dataDir);
+    state = await openStateDb(dataDir);
     pool = createAnalysisPool({ analyses: checkerAnalyses, size: 1 });
     fake = await startFakeChatModel();
     const documentsDir = join(dataDir, 'state', 'documents');
@@ -97,20 +97,20 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
       // Switched by the tests between none and the local fake.
       model: { get model() { return model.model; }, complete: (messages) => model.complete(messages) },
       requirements: {
-        list: (_state, id) => requirementsOf(id),
+        list: async (_state, id) => requirementsOf(id),
         recompute: (_state, id, { drafted }) => recomputedRequirements.push({ bidId: id, drafted: drafted ? [...drafted].sort() : null }),
       },
       now: clock.now,
     }));
 
-    owner = signInAs(state, clock.now(), 'owner@harbour.test');
+    owner = await signInAs(state, clock.now(), 'owner@harbour.test');
     orgId = (await send('POST', '/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' }, owner)).body.org_id;
     await send('PATCH', `/v1/orgs/${orgId}/profile`, { region: 'AU-NSW', description: 'Road maintenance and asphalt resurfacing for councils and state agencies.' }, owner);
-    member = signInAs(state, clock.now(), 'member@harbour.test');
-    viewer = signInAs(state, clock.now(), 'viewer@harbour.test');
-    outsider = signInAs(state, clock.now(), 'outsider@elsewhere.test');
+    member = await signInAs(state, clock.now(), 'member@harbour.test');
+    viewer = await signInAs(state, clock.now(), 'viewer@harbour.test');
+    outsider = await signInAs(state, clock.now(), 'outsider@elsewhere.test');
     for (const [email, role] of [['member@harbour.test', 'member'], ['viewer@harbour.test', 'viewer']] as const) {
-      state.run('INSERT INTO memberships (org_id, account_id, role, joined_at) SELECT ?, account_id, ?, ? FROM accounts WHERE email = ?', orgId, role, clock.now().toISOString(), email);
+      await state.run('INSERT INTO memberships (org_id, account_id, role, joined_at) SELECT ?, account_id, ?, ? FROM accounts WHERE email = ?', orgId, role, clock.now().toISOString(), email);
     }
 
     // The library: an insurance certificate (a two-page PDF) that expires before the tender closes, and a capability statement.
@@ -135,7 +135,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     await pool.close();
     await fake.close();
     await release.close();
-    state.close();
+    await state.close();
   });
 
   it('recompute is for members and above; a viewer gets 403 and an outsider the same 404 as a missing bid', async () => {
@@ -308,8 +308,8 @@ describe('the bid workspace in the whole app, on the requirements store', () => 
   it('a tender file uploaded to a bid gives requirements; recompute drafts them from the library, marks them drafted, and every workspace route is in /openapi.json', async () => {
     const clock = testClock('2026-06-10T02:00:00.000Z');
     const dataDir = await tempDir('bids-workspace-app-');
-    const state = openStateDb(dataDir);
-    const service = createService({
+    const state = await openStateDb(dataDir);
+    const service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: clock.now },
       state,
       now: clock.now,
@@ -320,7 +320,7 @@ describe('the bid workspace in the whole app, on the requirements store', () => 
       chatModel: unconfiguredChatModel,
     });
     try {
-      const cookie = signInAs(state, clock.now(), 'owner@harbour.test');
+      const cookie = await signInAs(state, clock.now(), 'owner@harbour.test');
       // Cookie writes must come from the service's own origin (api/middleware/same-origin.ts).
       const write = async (method: string, path: string, body: BodyInit, type?: string) => {
         const response = await service.app.request(path, { method, body, headers: { cookie, origin: PUBLIC_URL, ...(type ? { 'content-type': type } : {}) } });
@@ -363,7 +363,7 @@ describe('the bid workspace in the whole app, on the requirements store', () => 
       assert.deepEqual(document.paths['/v1/partners']?.['get']?.security, [{ session: [] }], 'the partners catalogue needs a session (spec, Bids)');
     } finally {
       await service.analysisPool.close();
-      state.close();
+      await state.close();
     }
   });
 });

@@ -80,9 +80,9 @@ describe('the server killed mid-request', () => {
 
   it('kill -9 during an upload: nothing half-stored, and the same upload then succeeds', { timeout: 180_000 }, async () => {
     await server?.stop();
-    const state = openStateDb(dataDir);
-    const cookie = signInAs(state, new Date(), 'owner@harbour.test');
-    state.close();
+    const state = await openStateDb(dataDir);
+    const cookie = await signInAs(state, new Date(), 'owner@harbour.test');
+    await state.close();
     server = await startServer({ dataDir });
     const write = (path: string, body: unknown) => fetch(`${server!.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie, origin: server!.url } });
     const org = (await (await write('/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).json()) as { org_id: string };
@@ -104,9 +104,9 @@ describe('the server killed mid-request', () => {
   });
 
   it('a state store another process holds locked answers 503 with Retry-After, never 500', { timeout: 120_000 }, async () => {
-    const state = openStateDb(dataDir);
-    const minted = mintKey(state, { accountId: accountFor(state, 'keyholder@example.com', new Date()), scope: 'api', now: new Date() });
-    state.close();
+    const state = await openStateDb(dataDir);
+    const minted = await mintKey(state, { accountId: await accountFor(state, 'keyholder@example.com', new Date()), scope: 'api', now: new Date() });
+    await state.close();
     assert.ok(minted.minted);
     const key = { authorization: `Bearer ${minted.apiKey}` };
     const locker = new DatabaseSync(join(dataDir, 'state', 'state.sqlite'));
@@ -206,29 +206,29 @@ describe('writes failing in the middle of a nightly run (a full disk)', () => {
 });
 
 describe('the clock jumping across the weekly boundary', () => {
-  it('counts each call in the week the clock says, resets on Monday 00:00 Sydney, and loses nothing when it jumps back', () => {
-    const state = openStateDb(':memory:');
+  it('counts each call in the week the clock says, resets on Monday 00:00 Sydney, and loses nothing when it jumps back', async () => {
+    const state = await openStateDb(':memory:');
     let clock = new Date('2026-06-14T13:59:30.000Z'); // Sunday 23:59:30 in Sydney (AEST, UTC+10)
     const meter = createMeter({ state, now: () => clock, caps: { anonymous: 2 } });
     const caller: Caller = { kind: 'anonymous', ip: '203.0.113.9' };
-    const use = () => {
-      const outcome = meter.reserve(caller);
-      if (outcome.granted) meter.commit(outcome.reservation);
+    const use = async () => {
+      const outcome = await meter.reserve(caller);
+      if (outcome.granted) await meter.commit(outcome.reservation);
       return outcome.granted;
     };
-    assert.equal(use(), true);
-    assert.equal(use(), true);
-    assert.equal(use(), false, 'the week\'s two calls are used');
+    assert.equal(await use(), true);
+    assert.equal(await use(), true);
+    assert.equal(await use(), false, 'the week\'s two calls are used');
     clock = new Date('2026-06-14T14:00:30.000Z'); // Monday 00:00:30 in Sydney
-    const monday = meter.allowance(caller);
+    const monday = await meter.allowance(caller);
     assert.deepEqual([monday.used, monday.remaining, monday.resetAt.toISOString()], [0, 2, '2026-06-21T14:00:00.000Z']);
-    assert.equal(use(), true);
+    assert.equal(await use(), true);
     clock = new Date('2026-06-14T13:59:50.000Z'); // back to Sunday night
-    const sunday = meter.allowance(caller);
+    const sunday = await meter.allowance(caller);
     assert.deepEqual([sunday.used, sunday.remaining], [2, 0], 'the earlier week is as it was');
     clock = new Date('2026-06-15T01:00:00.000Z');
-    assert.equal(meter.allowance(caller).used, 1, 'Monday\'s call is still counted once');
-    state.close();
+    assert.equal((await meter.allowance(caller)).used, 1, 'Monday\'s call is still counted once');
+    await state.close();
   });
 });
 

@@ -82,10 +82,10 @@ describe('a checker added as one folder', () => {
     const added = await loadCheckers(folder);
     assert.deepEqual(added.map((checker) => checker.name), ['line-count']);
     const descriptors = [...checkers, ...added];
-    state = openStateDb(':memory:');
+    state = await openStateDb(':memory:');
     // The pool's analyses are the registry's own, the new checker's among them.
     pool = createAnalysisPool({ analyses: analysesOf(descriptors), size: 1 });
-    const app = createApp({
+    const app = await createApp({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: () => new Date('2026-06-10T02:00:00.000Z') },
       state,
       burst: false,
@@ -102,7 +102,7 @@ describe('a checker added as one folder', () => {
     await client.close();
     await new Promise((resolve) => server.close(resolve));
     await pool.close();
-    state.close();
+    await state.close();
     await rm(folder, { recursive: true, force: true });
   });
 

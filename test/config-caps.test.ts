@@ -16,7 +16,7 @@ test('weekly caps come from SVC_WEEKLY_CAP_*; unset ones keep the spec\'s, and G
   process.env.SVC_WEEKLY_CAP_IDENTIFIED = '250';
   const caps = weeklyCaps();
   assert.deepEqual(caps, { identified: 250 });
-  const app = createApp({ store: { state: () => ({ ready: false, detail: 'none' }), now: () => new Date() }, caps, burst: false });
+  const app = await createApp({ store: { state: () => ({ ready: false, detail: 'none' }), now: () => new Date() }, caps, burst: false });
   const pricing = (await (await app.request('/v1/pricing')).json()) as { checkers: { weekly_allowance: { anonymous_per_ip: number; per_account: number } } };
   assert.deepEqual(pricing.checkers.weekly_allowance, { anonymous_per_ip: 20, per_account: 250 });
 });

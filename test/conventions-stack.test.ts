@@ -14,8 +14,8 @@ import { openStateDb } from '../data/state/db.ts';
 type Env = { Variables: CallerEnv['Variables'] & SandboxEnv['Variables'] };
 
 /** The request conventions in the order app.ts mounts them, around one metered tool declared with createRoute. */
-function conventionsApp() {
-  const state = openStateDb(':memory:');
+async function conventionsApp() {
+  const state = await openStateDb(':memory:');
   const counts = { metered: 0, runs: 0 };
   const sandbox = createSandbox();
   sandbox.register('extract', { summary: 'An invoice with its total.', reply: () => ({ fields: { total: '1,250.00' } }) });
@@ -48,7 +48,7 @@ const post = (app: OpenAPIHono<Env>, body: string, headers: Record<string, strin
   app.request('/v1/extract', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 
 test('in app order: a sandbox call skips validation and the meter, a replay is not metered again, limits answer first', async () => {
-  const { app, counts } = conventionsApp();
+  const { app, counts } = await conventionsApp();
   const sandboxed = await post(app, '{"sandbox": true}');
   assert.deepEqual([sandboxed.status, await sandboxed.json()], [200, { fields: { total: '1,250.00' }, sandbox: true }]);
   assert.deepEqual(counts, { metered: 0, runs: 0 });

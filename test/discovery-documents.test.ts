@@ -239,11 +239,11 @@ function escape(text: string): string {
 describe('sandbox lines in the discovery documents', () => {
   it('name exactly the tools whose fixtures are registered', async () => {
     const store = { state: () => ({ ready: false as const, detail: 'no release' }), now: () => new Date() };
-    const builtIn = await (await createApp({ store, burst: false }).request('/agents.md')).text();
+    const builtIn = await (await (await createApp({ store, burst: false })).request('/agents.md')).text();
     assert.match(builtIn, /On `adverse_media`, `check_pack`, `check_source_overlap`, `detect_ai_text`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
     const sandbox = createSandbox();
     sandbox.register('extract', { summary: 'a fixed payslip extraction', reply: () => ({ mode: 'fields' }) });
-    const some = await (await createApp({ store, burst: false, sandbox }).request('/agents.md')).text();
+    const some = await (await (await createApp({ store, burst: false, sandbox })).request('/agents.md')).text();
     assert.match(some, /On `adverse_media`, `check_pack`, `check_source_overlap`, `detect_ai_text`, `extract`, `extract_document`, `identity_check`, `inspect_document`, `resolve_company`, `tenders_match`, `verify_references`, add `Svc-Sandbox: true`/);
   });
 });

@@ -85,7 +85,7 @@ describe('fuzzing documents through intake, the guarded open and the real analys
   let seeds: { name: string; bytes: Uint8Array }[];
   before(async () => {
     seeds = await seedFiles();
-    checker = checkerApp({ real: ['inspect_document', 'extract_document', 'read_text'], pool: { timeoutMs: 20_000 }, caps: { anonymous: 100_000 } });
+    checker = await checkerApp({ real: ['inspect_document', 'extract_document', 'read_text'], pool: { timeoutMs: 20_000 }, caps: { anonymous: 100_000 } });
   });
   after(() => checker.close());
 
@@ -145,14 +145,14 @@ describe('fuzzing every route\'s query and body', () => {
   const NOW = new Date('2026-06-10T02:00:00.000Z');
   let dataDir: string;
   let store: ReleaseStore;
-  let app: ReturnType<typeof createApp>;
+  let app: Awaited<ReturnType<typeof createApp>>;
   let routes: { method: string; path: string; query: string[] }[];
 
   before(async () => {
     dataDir = await makeDataDir();
     await seedRelease({ dataDir, tenders: [tenderRow({ title: 'Road maintenance', reference: 'R-1', closing_date: '2026-07-01' })], sources: [sourceRow()], releaseId: 'release-fuzz' });
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    app = createApp({ store, burst: false, now: () => NOW });
+    app = await createApp({ store, burst: false, now: () => NOW });
     const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
     routes = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({ method: method.toUpperCase(), path, query: (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name) })),

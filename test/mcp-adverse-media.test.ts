@@ -14,7 +14,7 @@ import { createSafeFetcher } from '../lib/safe-fetch.ts';
 import { checkerApp, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeGdelt, type FakeGdelt } from './helpers/fake-gdelt.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 
 describe('MCP tool adverse_media', () => {
   let gdelt: FakeGdelt;
@@ -27,7 +27,7 @@ describe('MCP tool adverse_media', () => {
       articles: { 'John Smith': [{ url: 'https://news.example/charged', title: 'Ridgeline Civil boss John Smith charged over invoice fraud', seendate: '20261002T041500Z', domain: 'news.example' }] },
     });
     const transport = createProviderTransport({ userAgent: 'test', minIntervalMs: 0, timeoutMs: 2_000 });
-    checker = checkerApp({
+    checker = await checkerApp({
       services: {
         ...servicesFromEnv({}, createSafeFetcher()),
         pages: { read: async () => ({ ok: false, reason: 'unreachable', detail: 'no pages in this test' }) },
@@ -58,7 +58,7 @@ describe('MCP tool adverse_media', () => {
     assert.notEqual(result.isError, true, JSON.stringify(result));
     const body = adverseMediaResult.parse(result.structuredContent);
     assert.deepEqual(body.adverse_media.hits.map((hit) => [hit.category, hit.match]), [['fraud', 'name_and_details']]);
-    assert.equal(unitsUsed(checker), 1);
+    assert.equal(await unitsUsed(checker), 1);
     const refused = (await client.callTool({ name: 'adverse_media', arguments: { role: 'director' } })) as CallToolResult;
     assert.equal(refused.isError, true);
     assert.match((refused.content[0] as { text: string }).text, /^Give the subject's `name`, or an identity document/);

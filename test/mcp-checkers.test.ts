@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { base64, checkerApp, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 
 describe('MCP tools of the document checkers', () => {
   let checker: CheckerApp;
@@ -17,7 +17,7 @@ describe('MCP tools of the document checkers', () => {
   let client: Client;
 
   before(async () => {
-    checker = checkerApp();
+    checker = await checkerApp();
     server = await new Promise<Server>((resolve) => {
       const listening = serve({ fetch: checker.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(listening as Server));
     });
@@ -49,14 +49,14 @@ describe('MCP tools of the document checkers', () => {
     const bundle = result.structuredContent as { warrant_id: string; filename: string; sha256: string };
     assert.equal(bundle.filename, 'mcp.pdf');
     assert.deepEqual(bundle, await (await fetch(`${url}/v1/warrants/${bundle.warrant_id}`)).json());
-    assert.equal(unitsUsed(checker), 1);
+    assert.equal(await unitsUsed(checker), 1);
     const cached = await call('check_warrant_cache', { sha256: bundle.sha256 });
     assert.deepEqual(cached.structuredContent, { cached: true, warrant_id: bundle.warrant_id, permalink: `https://checks.example/v1/warrants/${bundle.warrant_id}` });
     await call('inspect_document', { bytes_b64: base64(bytes), filename: 'mcp.pdf' });
-    assert.equal(unitsUsed(checker), 1, 'the stored warrant was free');
+    assert.equal(await unitsUsed(checker), 1, 'the stored warrant was free');
     const fresh = await call('inspect_document', { bytes_b64: base64(bytes), filename: 'again.pdf', fresh: true });
     assert.equal((fresh.structuredContent as { filename: string }).filename, 'again.pdf');
-    assert.equal(unitsUsed(checker), 2);
+    assert.equal(await unitsUsed(checker), 2);
     const rated = await call('warrant_feedback', { warrant_id: bundle.warrant_id, verdict: 'up' });
     assert.equal((rated.structuredContent as { verdict: string }).verdict, 'up');
   });

@@ -51,7 +51,7 @@ describe('MCP intelligence tools', () => {
   before(async () => {
     const { tenders, sources, ...intelligence } = scenario;
     agent = await startAgentApp({ tenders, sources, now: NOW, intelligence });
-    keyed = keyFor(agent.state, null).headers;
+    keyed = (await keyFor(agent.state, null)).headers;
     await awardIndexReady(agent);
   });
 
@@ -116,7 +116,7 @@ describe('MCP intelligence tools', () => {
       assert.deepEqual(result.structuredContent, (await rest(path, keyed)).body, tool);
     }
     const supplier = cases.find((entry) => entry.tool === 'get_supplier')!;
-    const connector = await connect(`/mcp/c/${keyFor(agent.state, null, 'mcp').apiKey}`);
+    const connector = await connect(`/mcp/c/${(await keyFor(agent.state, null, 'mcp')).apiKey}`);
     const reply = (await call(connector, supplier.tool, supplier.args)).structuredContent as { withheld: string[] };
     assert.deepEqual(reply, (await rest(supplier.rest, keyed)).body);
     assert.deepEqual(reply.withheld, []);

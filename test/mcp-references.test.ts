@@ -10,7 +10,7 @@ import type { FactCheckResult } from '../api/checkers/references/result.ts';
 import { checkerApp, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeProviders, type FakeProviders } from './helpers/fake-providers.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 
 describe('MCP tools of the reference checker', () => {
   let fake: FakeProviders;
@@ -23,7 +23,7 @@ describe('MCP tools of the reference checker', () => {
       pages: { 'www.abs.example/household-spending': { status: 200, body: '<title>Household spending</title><p>Household spending rose 4.2% in the June quarter.</p>' } },
       works: { '10.5555/12345678': { DOI: '10.5555/12345678', title: ['Toward a Unified Theory of High-Energy Metaphysics'], issued: { 'date-parts': [[2008]] } } },
     });
-    checker = checkerApp({ services: fake.services() });
+    checker = await checkerApp({ services: fake.services() });
     server = await new Promise<Server>((resolve) => {
       const listening = serve({ fetch: checker.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(listening as Server));
     });
@@ -47,7 +47,7 @@ describe('MCP tools of the reference checker', () => {
     assert.equal(result.deep, true);
     assert.deepEqual(result.references.map((reference) => reference.status), ['live', 'registered']);
     assert.deepEqual(result.claims.map((claim) => claim.verdict), ['supports']);
-    assert.equal(unitsUsed(checker), 1);
+    assert.equal(await unitsUsed(checker), 1);
 
     const stored = await call('get_fact_check', { check_id: result.check_id });
     assert.deepEqual(stored.structuredContent, result);
@@ -55,6 +55,6 @@ describe('MCP tools of the reference checker', () => {
     assert.deepEqual((rated.structuredContent as { recorded: boolean }).recorded, true);
     const refused = await call('checker_feedback', { tool: 'verify_references', verdict: 'sideways' });
     assert.equal(refused.isError, true);
-    assert.equal(unitsUsed(checker), 1, 'reading and rating are free');
+    assert.equal(await unitsUsed(checker), 1, 'reading and rating are free');
   });
 });

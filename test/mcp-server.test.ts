@@ -157,7 +157,7 @@ describe('MCP server over real HTTP', () => {
   });
 
   it("forwards the caller's key, or none, and the client's address; links follow the key as on REST", async () => {
-    const minted = mintKey(agent.state, { accountId: null, scope: 'api', now: new Date() });
+    const minted = await mintKey(agent.state, { accountId: null, scope: 'api', now: new Date() });
     assert.ok(minted.minted);
     const key = String(road.tender_key);
 
@@ -188,7 +188,7 @@ describe('MCP server over real HTTP', () => {
   });
 
   it('uses the connector URL token as the key, and refuses a revoked or malformed one with 401', async () => {
-    const connector = mintKey(agent.state, { accountId: null, scope: 'mcp', now: new Date() });
+    const connector = await mintKey(agent.state, { accountId: null, scope: 'mcp', now: new Date() });
     assert.ok(connector.minted);
     const key = String(road.tender_key);
 
@@ -199,15 +199,15 @@ describe('MCP server over real HTTP', () => {
     // The connector's key opens MCP only, not the REST API itself.
     assert.equal((await rest(agent, `/v1/tenders/${key}`, { Authorization: `Bearer ${connector.apiKey}` })).status, 401);
 
-    assert.ok(revokeKey(agent.state, connector.key.key_id, { keyId: connector.key.key_id }, new Date()));
+    assert.ok(await revokeKey(agent.state, connector.key.key_id, { keyId: connector.key.key_id }, new Date()));
     await assert.rejects(connect(agent, `/mcp/c/${connector.apiKey}`), withStatus(401));
     await assert.rejects(connect(agent, '/mcp/c/not-a-key'), withStatus(401));
   });
 
   it('refuses an invalid, revoked or malformed connector token with 401 on every method, as /mcp refuses a bad key', async () => {
-    const revoked = mintKey(agent.state, { accountId: null, scope: 'mcp', now: new Date() });
+    const revoked = await mintKey(agent.state, { accountId: null, scope: 'mcp', now: new Date() });
     assert.ok(revoked.minted);
-    assert.ok(revokeKey(agent.state, revoked.key.key_id, { keyId: revoked.key.key_id }, new Date()));
+    assert.ok(await revokeKey(agent.state, revoked.key.key_id, { keyId: revoked.key.key_id }, new Date()));
     const refused = [
       everyMethod(agent, '/mcp', { Authorization: 'Bearer svc_not_a_real_key' }),
       everyMethod(agent, '/mcp/c/svc_not_a_real_key'),
@@ -222,7 +222,7 @@ describe('MCP server over real HTTP', () => {
   });
 
   it("answers a connector URL with its key's rate headers, as /mcp answers the same key sent as a header", async () => {
-    const connector = mintKey(agent.state, { accountId: null, scope: 'mcp', now: new Date() });
+    const connector = await mintKey(agent.state, { accountId: null, scope: 'mcp', now: new Date() });
     assert.ok(connector.minted);
     const viaUrl = await rpc(agent, `/mcp/c/${connector.apiKey}`, 'tools/list');
     const viaHeader = await rpc(agent, '/mcp', 'tools/list', { Authorization: `Bearer ${connector.apiKey}` });

@@ -11,7 +11,7 @@ import { servicesFromEnv } from '../api/providers/index.ts';
 import { checkerApp, type CheckerApp } from './helpers/checker-app.ts';
 import { startFakeWeb, type FakeWeb } from './helpers/fake-web.ts';
 
-const unitsUsed = (checker: CheckerApp) => checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 
 const COPIED = 'Operators reported that chlorine dosing equipment at several small plants is past the end of its design life and that spare parts are no longer manufactured anywhere in Australia';
 const TEXT =
@@ -28,7 +28,7 @@ describe('MCP tool check_source_overlap', () => {
   after(() => web.close());
 
   async function connect(env: Record<string, string>): Promise<{ checker: CheckerApp; client: Client; close: () => Promise<void> }> {
-    const checker = checkerApp({ real: ['read_text'], services: servicesFromEnv(env, web.fetcher, { minIntervalMs: 0 }) });
+    const checker = await checkerApp({ real: ['read_text'], services: servicesFromEnv(env, web.fetcher, { minIntervalMs: 0 }) });
     const server = await new Promise<Server>((resolve) => {
       const listening = serve({ fetch: checker.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(listening as Server));
     });
@@ -62,7 +62,7 @@ describe('MCP tool check_source_overlap', () => {
       const body = result.structuredContent as OverlapResult;
       assert.equal(body.outcome, 'assessed');
       assert.deepEqual(body.matches.map((match) => [match.source_url, match.matched_quote]), [[web.urlOf({ host: 'water.example', path: '/plan' }), COPIED]]);
-      assert.equal(unitsUsed(configured.checker), 1);
+      assert.equal(await unitsUsed(configured.checker), 1);
     } finally {
       await configured.close();
     }
@@ -70,7 +70,7 @@ describe('MCP tool check_source_overlap', () => {
     try {
       const result = (await unconfigured.client.callTool({ name: 'check_source_overlap', arguments: { text: TEXT } })) as CallToolResult;
       assert.equal((result.structuredContent as OverlapResult).outcome, 'search_unavailable');
-      assert.equal(unitsUsed(unconfigured.checker), 0);
+      assert.equal(await unitsUsed(unconfigured.checker), 0);
     } finally {
       await unconfigured.close();
     }

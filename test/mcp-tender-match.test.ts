@@ -68,7 +68,7 @@ describe('MCP tool tenders_match', () => {
     assert.equal(reply.matched, 5);
     assert.equal(reply.withheld, 2);
 
-    const minted = mintKey(agent.state, { accountId: null, scope: 'api', now: new Date() });
+    const minted = await mintKey(agent.state, { accountId: null, scope: 'api', now: new Date() });
     assert.ok(minted.minted);
     const bearer = `Bearer ${minted.apiKey}`;
     const keyed = await connect({ Authorization: bearer });
@@ -80,7 +80,7 @@ describe('MCP tool tenders_match', () => {
   });
 
   it("reports in RateLimit-Remaining what is left after the call, anonymous and keyed, as GET /v1/usage does", async () => {
-    const minted = mintKey(agent.state, { accountId: null, scope: 'api', now: new Date() });
+    const minted = await mintKey(agent.state, { accountId: null, scope: 'api', now: new Date() });
     assert.ok(minted.minted);
     const callers: Record<string, string>[] = [{}, { Authorization: `Bearer ${minted.apiKey}` }];
     for (const headers of callers) {

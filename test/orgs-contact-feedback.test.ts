@@ -12,21 +12,21 @@ describe('POST /v1/contact', () => {
   after(() => t.close());
 
   const send = (body: unknown) => t.app.request('/v1/contact', jsonRequest('POST', body));
-  const stored = () => t.state.all<{ name: string; message: string }>('SELECT name, message FROM contact_submissions').map((row) => ({ ...row }));
+  const stored = async () => (await t.state.all<{ name: string; message: string }>('SELECT name, message FROM contact_submissions')).map((row) => ({ ...row }));
   const secondsAgo = (seconds: number) => new Date(t.clock.now().getTime() - seconds * 1000).toISOString();
 
   it('keeps a message a person sent', async () => {
     const response = await send({ ...message, company: 'Lee Builders', website: '', started_at: secondsAgo(40) });
     assert.equal(response.status, 202);
     assert.deepEqual(await response.json(), { received: true });
-    assert.deepEqual(stored(), [{ name: 'Sam Lee', message: message.message }]);
-    t.state.run('DELETE FROM contact_submissions');
+    assert.deepEqual(await stored(), [{ name: 'Sam Lee', message: message.message }]);
+    await t.state.run('DELETE FROM contact_submissions');
   });
 
   it('drops a filled honeypot and a too-fast submission silently, with the same reply as a kept one', async () => {
     const kept = await send({ ...message, started_at: t.clock.now().getTime() - 10_000 });
     const keptReply = { status: kept.status, body: await kept.text() };
-    t.state.run('DELETE FROM contact_submissions');
+    await t.state.run('DELETE FROM contact_submissions');
 
     for (const body of [
       { ...message, website: 'https://cheap-seo.test' },
@@ -36,13 +36,13 @@ describe('POST /v1/contact', () => {
       const response = await send(body);
       assert.deepEqual({ status: response.status, body: await response.text() }, keptReply, JSON.stringify(body));
     }
-    assert.deepEqual(stored(), [], 'nothing stored');
+    assert.deepEqual(await stored(), [], 'nothing stored');
   });
 
   it('keeps a submission whose started_at is ahead of our clock: only the sender clock is wrong', async () => {
     await send({ ...message, started_at: new Date(t.clock.now().getTime() + 120_000).toISOString() });
-    assert.equal(stored().length, 1);
-    t.state.run('DELETE FROM contact_submissions');
+    assert.equal((await stored()).length, 1);
+    await t.state.run('DELETE FROM contact_submissions');
   });
 
   it('answers 422 to a body that does not match the schema', async () => {
@@ -56,7 +56,7 @@ describe('POST /v1/contact', () => {
       assert.equal(response.status, 422, JSON.stringify(body));
       assert.match(((await response.json()) as { detail: string }).detail, /body field/);
     }
-    assert.deepEqual(stored(), []);
+    assert.deepEqual(await stored(), []);
   });
 
   it('answers 415 with a sentence to a body that is not JSON', async () => {

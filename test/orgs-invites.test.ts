@@ -29,7 +29,7 @@ describe('organisations and invitations, with invitation email over a real SMTP 
   before(async () => {
     inbox = await startSmtpInbox();
     t = await startOrgApp({ mailer: createMailer({ smtpUrl: inbox.smtpUrl, outboxDir: '/nonexistent' }) });
-    owner = t.signIn('owner@harbour.test');
+    owner = await t.signIn('owner@harbour.test');
     const created = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Harbour Civil Pty Ltd' }, owner));
     assert.equal(created.status, 201);
     orgId = ((await created.json()) as { org_id: string }).org_id;
@@ -60,7 +60,7 @@ describe('organisations and invitations, with invitation email over a real SMTP 
   /** Invites and accepts, so `email` becomes a member with `role`; returns the member's cookie. */
   async function join(email: string, role: string): Promise<string> {
     const { token } = await invite(email, role);
-    const cookie = t.signIn(email);
+    const cookie = await t.signIn(email);
     assert.equal((await post(`/v1/orgs/invites/${token}/accept`, {}, cookie)).status, 200);
     return cookie;
   }
@@ -70,8 +70,8 @@ describe('organisations and invitations, with invitation email over a real SMTP 
     assert.equal(anonymous.status, 401);
     assert.match(((await anonymous.json()) as { detail: string }).detail, /signed-in session/);
     const key = newSecret('svc_');
-    const accountId = t.state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', 'owner@harbour.test')!.account_id;
-    t.state.run(
+    const accountId = (await t.state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', 'owner@harbour.test'))!.account_id;
+    await t.state.run(
       'INSERT INTO api_keys (key_id, key_hash, account_id, prefix, created_at) VALUES (?, ?, ?, ?, ?)',
       newId('key_'),
       secretHash(key),
@@ -89,7 +89,7 @@ describe('organisations and invitations, with invitation email over a real SMTP 
     assert.equal(response.status, 200);
     const { orgs } = (await response.json()) as { orgs: { org_id: string; company_name: string; role: string }[] };
     assert.deepEqual(orgs.map(({ org_id, company_name, role }) => ({ org_id, company_name, role })), [{ org_id: orgId, company_name: 'Harbour Civil Pty Ltd', role: 'owner' }]);
-    assert.deepEqual(await (await get('/v1/orgs', t.signIn('nobody@else.test'))).json(), { orgs: [] });
+    assert.deepEqual(await (await get('/v1/orgs', await t.signIn('nobody@else.test'))).json(), { orgs: [] });
   });
 
   it('creating an organisation refuses a body that does not match its schema with 422 {detail} naming the field', async () => {
@@ -106,9 +106,9 @@ describe('organisations and invitations, with invitation email over a real SMTP 
     assert.equal(reply['email'], 'admin@harbour.test');
     assert.equal(reply['expires_at'], new Date(t.clock.now().getTime() + INVITATION_LIFETIME_MS).toISOString());
     assert.ok(!JSON.stringify(reply).includes(token));
-    assert.equal(t.state.get<{ n: number }>('SELECT count(*) AS n FROM org_invitations WHERE token_hash = ?', secretHash(token))!.n, 1, 'stored only as a hash');
+    assert.equal((await t.state.get<{ n: number }>('SELECT count(*) AS n FROM org_invitations WHERE token_hash = ?', secretHash(token)))!.n, 1, 'stored only as a hash');
 
-    const admin = t.signIn('admin@harbour.test');
+    const admin = await t.signIn('admin@harbour.test');
     const accepted = await post(`/v1/orgs/invites/${token}/accept`, {}, admin);
     assert.equal(accepted.status, 200);
     assert.deepEqual(await accepted.json(), { org_id: orgId, company_name: 'Harbour Civil Pty Ltd', role: 'admin', joined_at: t.clock.now().toISOString() });
@@ -153,7 +153,7 @@ describe('organisations and invitations, with invitation email over a real SMTP 
   });
 
   it('members-only routes answer a non-member exactly as they answer for an organisation that does not exist', async () => {
-    const outsider = t.signIn('outsider@elsewhere.test');
+    const outsider = await t.signIn('outsider@elsewhere.test');
     for (const suffix of ['/members', '/profile', '/documents']) {
       const forOutsider = await get(`/v1/orgs/${orgId}${suffix}`, outsider);
       const missing = await get(`/v1/orgs/org_0000000000000000${suffix}`, owner);
@@ -179,17 +179,17 @@ describe('organisations and invitations, with invitation email over a real SMTP 
     await accept(newSecret('inv_'), owner);
 
     const used = await invite('used@harbour.test', 'member');
-    const usedCookie = t.signIn('used@harbour.test');
+    const usedCookie = await t.signIn('used@harbour.test');
     assert.equal((await post(`/v1/orgs/invites/${used.token}/accept`, {}, usedCookie)).status, 200);
     await accept(used.token, usedCookie);
 
     const misdirected = await invite('intended@harbour.test', 'member');
-    await accept(misdirected.token, t.signIn('interloper@harbour.test'));
-    assert.equal((await post(`/v1/orgs/invites/${misdirected.token}/accept`, {}, t.signIn('intended@harbour.test'))).status, 200, 'the right recipient can still accept');
+    await accept(misdirected.token, await t.signIn('interloper@harbour.test'));
+    assert.equal((await post(`/v1/orgs/invites/${misdirected.token}/accept`, {}, await t.signIn('intended@harbour.test'))).status, 200, 'the right recipient can still accept');
 
     const expiring = await invite('late@harbour.test', 'member');
     t.clock.advance(INVITATION_LIFETIME_MS + 1000);
-    await accept(expiring.token, t.signIn('late@harbour.test'));
+    await accept(expiring.token, await t.signIn('late@harbour.test'));
 
     assert.equal(new Set(bodies).size, 1, 'one body for every case');
     assert.match(bodies[0]!, /Ask the organisation for a new invitation/);
@@ -198,7 +198,7 @@ describe('organisations and invitations, with invitation email over a real SMTP 
   it('a newer invitation to the same address withdraws the earlier one', async () => {
     const first = await invite('twice@harbour.test', 'viewer');
     const second = await invite('twice@harbour.test', 'member');
-    const cookie = t.signIn('twice@harbour.test');
+    const cookie = await t.signIn('twice@harbour.test');
     assert.equal((await post(`/v1/orgs/invites/${first.token}/accept`, {}, cookie)).status, 404);
     const accepted = await post(`/v1/orgs/invites/${second.token}/accept`, {}, cookie);
     assert.equal(((await accepted.json()) as { role: string }).role, 'member');
@@ -234,12 +234,12 @@ describe('an invitation whose email cannot be sent', () => {
       },
     });
     try {
-      const owner = t.signIn('owner@refused.test');
+      const owner = await t.signIn('owner@refused.test');
       const { org_id: orgId } = (await (await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Refused Ltd' }, owner))).json()) as { org_id: string };
       const response = await t.app.request(`/v1/orgs/${orgId}/invites`, jsonRequest('POST', { email: 'new@refused.test', role: 'member' }, owner));
       assert.equal(response.status, 503);
       assert.equal(response.headers.get('retry-after'), '60');
-      const row = t.state.get<{ withdrawn_at: string | null }>('SELECT withdrawn_at FROM org_invitations WHERE email = ?', 'new@refused.test');
+      const row = await t.state.get<{ withdrawn_at: string | null }>('SELECT withdrawn_at FROM org_invitations WHERE email = ?', 'new@refused.test');
       assert.ok(row?.withdrawn_at);
     } finally {
       await t.close();

@@ -16,14 +16,14 @@ describe('organisation profile and document library', () => {
 
   before(async () => {
     t = await startOrgApp();
-    owner = t.signIn('owner@harbour.test');
+    owner = await t.signIn('owner@harbour.test');
     const created = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Harbour Civil Pty Ltd' }, owner));
     orgId = ((await created.json()) as { org_id: string }).org_id;
-    member = t.signIn('member@harbour.test');
-    viewer = t.signIn('viewer@harbour.test');
+    member = await t.signIn('member@harbour.test');
+    viewer = await t.signIn('viewer@harbour.test');
     // Memberships written directly: invitations have their own tests.
     for (const [email, role] of [['member@harbour.test', 'member'], ['viewer@harbour.test', 'viewer']]) {
-      t.state.run(
+      await t.state.run(
         'INSERT INTO memberships (org_id, account_id, role, joined_at) SELECT ?, account_id, ?, ? FROM accounts WHERE email = ?',
         orgId,
         role!,
@@ -194,7 +194,7 @@ describe('organisation profile and document library', () => {
   });
 
   it('document routes answer a non-member as for a missing organisation, and an unknown document 404', async () => {
-    const outsider = t.signIn('outsider@elsewhere.test');
+    const outsider = await t.signIn('outsider@elsewhere.test');
     const forOutsider = await upload(outsider, new File(['x'], 'x.txt'));
     assert.equal(forOutsider.status, 404);
     const missing = await get(`/v1/orgs/org_0000000000000000/documents`, owner);

@@ -45,7 +45,7 @@ after(async () => {
 
 /** Signs `email` in for the browser (the session cookie set on the server's address); returns the account. */
 async function signInBrowser(page: Page, email: string): Promise<string> {
-  const signedIn = signIn(site.server.state, email);
+  const signedIn = await signIn(site.server.state, email);
   const token = /svc_session=([^;]+)/.exec(signedIn.headers.cookie!)![1]!;
   await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: site.server.url }]);
   return signedIn.accountId;
@@ -64,10 +64,11 @@ function apiCalls(page: Page): string[] {
 test('five bids opened in a row each load in two API calls with the burst guard at 10 at once; the organisation page in two', async () => {
   const { page, problems } = await site.openPage(1280);
   const accountId = await signInBrowser(page, 'five-bids@example.com');
-  const org = createOrg(site.server.state, accountId, 'Five Bids Pty Ltd', new Date());
-  const bids = Array.from({ length: 5 }, (_, i) =>
-    createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: `Bid number ${i + 1}`, dueDate: null, goal: null, now: new Date() }),
-  );
+  const org = await createOrg(site.server.state, accountId, 'Five Bids Pty Ltd', new Date());
+  const bids = [];
+  for (let i = 0; i < 5; i++) {
+    bids.push(await createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: `Bid number ${i + 1}`, dueDate: null, goal: null, now: new Date() }));
+  }
   const calls = apiCalls(page);
   for (const bid of bids) {
     const before = calls.length;
@@ -84,7 +85,7 @@ test('five bids opened in a row each load in two API calls with the burst guard 
   // A colleague's first look at the organisation page: two calls too.
   const colleague = await site.openPage(390);
   const colleagueId = await signInBrowser(colleague.page, 'colleague@example.com');
-  site.server.state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'member', ?)", org.org_id, colleagueId, new Date().toISOString());
+  await site.server.state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'member', ?)", org.org_id, colleagueId, new Date().toISOString());
   const orgCalls = apiCalls(colleague.page);
   await colleague.page.goto(`${site.server.url}/account/orgs/org/?id=${org.org_id}`);
   await colleague.page.getByRole('heading', { level: 1, name: 'Five Bids Pty Ltd' }).waitFor();
@@ -127,15 +128,16 @@ for (const width of [390, 1280]) {
     const { page, problems } = await site.openPage(width);
     const email = `board-${width}@example.com`;
     const accountId = await signInBrowser(page, email);
-    const org = createOrg(site.server.state, accountId, `Board Test ${width} Pty Ltd`, new Date());
+    const org = await createOrg(site.server.state, accountId, `Board Test ${width} Pty Ltd`, new Date());
     const tenders = await openTenders(5);
     const stages = ['qualifying', 'qualifying', 'preparing', 'reviewing', 'submitted'] as const;
-    const bids = tenders.map((tender, i) => {
-      const created = createBid(site.server.state, { orgId: org.org_id, accountId, tender: bidTender(tender), title: tender.title, dueDate: null, goal: null, now: new Date() });
-      return updateBid(site.server.state, created, { stage: stages[i]! }, new Date());
-    });
-    const won = createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: `Depot cleaning ${width}`, dueDate: null, goal: null, now: new Date() });
-    updateBid(site.server.state, won, { stage: 'won', ownerId: null }, new Date());
+    const bids = [];
+    for (const [i, tender] of tenders.entries()) {
+      const created = await createBid(site.server.state, { orgId: org.org_id, accountId, tender: bidTender(tender), title: tender.title, dueDate: null, goal: null, now: new Date() });
+      bids.push(await updateBid(site.server.state, created, { stage: stages[i]! }, new Date()));
+    }
+    const won = await createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: `Depot cleaning ${width}`, dueDate: null, goal: null, now: new Date() });
+    await updateBid(site.server.state, won, { stage: 'won', ownerId: null }, new Date());
 
     const calls = apiCalls(page);
     await page.goto(`${site.server.url}/account/bids/`);
@@ -187,8 +189,8 @@ for (const width of [390, 1280]) {
 test('a member buys bid preparation through the hosted checkout and comes back to a paid bid', async () => {
   const { page, problems } = await site.openPage(1280);
   const accountId = await signInBrowser(page, 'buyer@example.com');
-  const org = createOrg(site.server.state, accountId, 'Buyer Pty Ltd', new Date());
-  const bid = createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: 'Depot cleaning', dueDate: null, goal: null, now: new Date() });
+  const org = await createOrg(site.server.state, accountId, 'Buyer Pty Ltd', new Date());
+  const bid = await createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: 'Depot cleaning', dueDate: null, goal: null, now: new Date() });
   await page.goto(`${site.server.url}/account/bids/bid/?id=${bid.bid_id}`);
   await page.getByRole('button', { name: 'Buy bid preparation' }).click();
   await page.waitForURL(`${fake.origin}/c/pay/*`);
@@ -197,7 +199,7 @@ test('a member buys bid preparation through the hosted checkout and comes back t
   await page.locator('[data-payment-status]').filter({ hasText: /^Paid on .*: this bid's preparation is bought\.$/ }).waitFor();
   assert.equal(await page.locator('[data-payment-return]').textContent(), 'Thank you: the payment is confirmed.');
   assert.equal(await page.getByRole('button', { name: 'Buy bid preparation' }).isVisible(), false);
-  assert.equal(bidIsPaid(site.server.state, bid.bid_id), true);
+  assert.equal(await bidIsPaid(site.server.state, bid.bid_id), true);
   assert.deepEqual(fake.events.map((delivered) => [delivered.event.type, delivered.deliveredStatus]), [['checkout.session.completed', 200]]);
   assert.deepEqual(problems, []);
   await page.close();

@@ -80,7 +80,7 @@ test('every internal link, stylesheet and script of the built site resolves', as
 test('each JSON twin is the API reply an anonymous caller gets for the same thing', async () => {
   const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
   try {
-    const app = createApp({ store, burst: false });
+    const app = await createApp({ store, burst: false });
     const twins: [string, string][] = [
       ['/sources.json', '/v1/tenders/sources'],
       ['/index.json', '/v1/intelligence/summary'],
@@ -328,7 +328,7 @@ test('the coverage line counts only the sources read tonight and names the other
 test('one set of numbers: each state page\'s coverage names the sources a search of that state covers, and the home and state figures are the search totals', async () => {
   const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
   try {
-    const app = createApp({ store, burst: false });
+    const app = await createApp({ store, burst: false });
     const search = async (query: string) => (await (await app.request(`/v1/tenders?limit=1&${query}`)).json()) as { total: number; coverage: { sources_total: number; sources_empty: { source: string; status: string }[] } };
     const { sources } = JSON.parse(await readFile((await fileFor('/sources.json'))!, 'utf8')) as { sources: { id: string; name: string }[] };
     const nameOf = new Map(sources.map((s) => [s.id, s.name]));
@@ -399,7 +399,7 @@ test('trade pages never show holder or supplier names, nor the re-tender calenda
 test('the server serves the release\'s site at / beside the API, API routes first', async () => {
   const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
   try {
-    const app = createApp({ store, burst: false, site: { dataDir: release.dataDir } });
+    const app = await createApp({ store, burst: false, site: { dataDir: release.dataDir } });
     const home = await app.request('/');
     assert.equal(home.status, 200);
     assert.match(home.headers.get('content-type') ?? '', /text\/html/);
@@ -467,7 +467,7 @@ test('a failed site build keeps the release and the server shows the newest earl
   try {
     const state = store.state();
     assert.ok(state.ready && state.release.id === failedId, 'the release without a site is served');
-    const app = createApp({ store, burst: false, site: { dataDir: release.dataDir } });
+    const app = await createApp({ store, burst: false, site: { dataDir: release.dataDir } });
     const home = await app.request('/');
     assert.equal(home.status, 200, 'the earlier release\'s site is shown');
     assert.match(await home.text(), new RegExp(release.manifest.computed_at.replace(/[.]/g, '\\.')));
@@ -480,7 +480,7 @@ test('a failed site build keeps the release and the server shows the newest earl
 async function releaseTenders(): Promise<{ key: string; open: boolean; url: string | null }[]> {
   const store = await ReleaseStore.open({ dataDir: release.dataDir, log: () => {} });
   try {
-    const app = createApp({ store, burst: false });
+    const app = await createApp({ store, burst: false });
     const db = await openStore(join(release.releaseDir, 'store.duckdb'), { readOnly: true });
     try {
       const rows = await db.all<{ tender_key: string; url: string | null }>('SELECT tender_key, url FROM tenders ORDER BY tender_key');

@@ -36,8 +36,8 @@ describe('what the service stores is readable by its owner alone, whatever the u
     process.umask(0);
     dataDir = await tempDir('file-modes-');
     // An older deployment's files, readable by everyone: the state store, a bid file and a library document.
-    const state = openStateDb(dataDir);
-    state.close();
+    const state = await openStateDb(dataDir);
+    await state.close();
     for (const name of ['state.sqlite', 'state.sqlite-wal', 'state.sqlite-shm']) {
       try {
         chmodSync(join(dataDir, 'state', name), 0o644);
@@ -61,7 +61,7 @@ describe('what the service stores is readable by its owner alone, whatever the u
   });
 
   it('keeps the state store, bid files, page renders, library documents and sign-in mail private as it writes them', async () => {
-    const cookie = signInAs(running.state, new Date(), 'owner@harbour.test');
+    const cookie = await signInAs(running.state, new Date(), 'owner@harbour.test');
     const headers = { cookie, origin: running.url };
     const write = async (path: string, body: unknown) =>
       (await (await fetch(`${running.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { ...headers, 'content-type': 'application/json' } })).json()) as Record<string, string>;

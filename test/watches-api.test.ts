@@ -28,7 +28,7 @@ const fakeSite: SafeFetcher = async (url) => {
 let dataDir: string;
 let store: ReleaseStore;
 let state: StateDb;
-let app: ReturnType<typeof createApp>;
+let app: Awaited<ReturnType<typeof createApp>>;
 
 before(async () => {
   dataDir = await makeDataDir();
@@ -39,13 +39,13 @@ before(async () => {
     sources: [sourceRow()],
   });
   store = await ReleaseStore.open({ dataDir, now: () => NOW, pollMs: 60_000, log: () => {} });
-  state = openStateDb(':memory:');
-  app = createApp({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW, fetchSite: fakeSite });
+  state = await openStateDb(':memory:');
+  app = await createApp({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW, fetchSite: fakeSite });
 });
 
 after(async () => {
   await store.close();
-  state.close();
+  await state.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -73,15 +73,15 @@ describe('POST /v1/tenders/watch', () => {
     const anonymous = await send('POST', '/v1/tenders/watch', {}, { kind: 'nonsense' });
     assert.equal(anonymous.status, 401);
     assert.match(await detailOf(anonymous), /signed-in session/);
-    const person = signIn(state, 'keyed@example.com', NOW);
-    const keyed = await send('POST', '/v1/tenders/watch', keyFor(state, person.accountId).headers, { kind: 'search', criteria: {} });
+    const person = await signIn(state, 'keyed@example.com', NOW);
+    const keyed = await send('POST', '/v1/tenders/watch', (await keyFor(state, person.accountId)).headers, { kind: 'search', criteria: {} });
     assert.equal(keyed.status, 401);
     assert.match(await detailOf(keyed), /API key cannot save watches/);
     assert.equal((await send('GET', '/v1/tenders/watch', {})).status, 401);
   });
 
   it('saves each kind and describes it: criteria as saved, new after the served release, when the next email can come', async () => {
-    const person = signIn(state, 'kinds@example.com', NOW);
+    const person = await signIn(state, 'kinds@example.com', NOW);
     const bodies = [
       { kind: 'search', criteria: { q: 'roads', jurisdiction: 'AU-NSW', closing_within_days: 30 } },
       { kind: 'company', criteria: { example: 'civil' } },
@@ -104,7 +104,7 @@ describe('POST /v1/tenders/watch', () => {
       if (body.kind === 'search') assert.deepEqual(watch.weekly_email && { cadence: watch.weekly_email.cadence, not_before: watch.weekly_email.not_before }, { cadence: 'weekly', not_before: '2026-06-08' });
       else assert.equal(watch.weekly_email, undefined, 'only a saved search gets the weekly round-up');
     }
-    const profiles = state.all<{ criteria: string; company_profile: string | null }>(
+    const profiles = await state.all<{ criteria: string; company_profile: string | null }>(
       "SELECT criteria, company_profile FROM watches WHERE account_id = ? AND kind = 'company' ORDER BY rowid", person.accountId);
     assert.equal(profiles[0]!.company_profile, null, 'an example is profiled when ranked');
     const read = JSON.parse(profiles[1]!.company_profile!) as { trades: { trade: string }[] };
@@ -118,7 +118,7 @@ describe('POST /v1/tenders/watch', () => {
   });
 
   it('holds five of each kind: a sixth is 409 with a sentence, another kind still saves, and deleting one frees a place', async () => {
-    const person = signIn(state, 'cap@example.com', NOW);
+    const person = await signIn(state, 'cap@example.com', NOW);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const response = await send('POST', '/v1/tenders/watch', person.headers, { kind: 'search', criteria: { q: `roads ${i}` } });
@@ -130,7 +130,7 @@ describe('POST /v1/tenders/watch', () => {
     assert.match(await detailOf(sixth), /already have 5 search watches.*DELETE \/v1\/tenders\/watch\/\{watch_id\}/);
     assert.equal((await send('POST', '/v1/tenders/watch', person.headers, { kind: 'grants', criteria: {} })).status, 201);
 
-    const other = signIn(state, 'other@example.com', NOW);
+    const other = await signIn(state, 'other@example.com', NOW);
     assert.equal((await send('DELETE', `/v1/tenders/watch/${ids[0]}`, other.headers)).status, 404, 'nobody deletes another person\'s watch');
     const deleted = await send('DELETE', `/v1/tenders/watch/${ids[0]}`, person.headers);
     assert.deepEqual(await deleted.json(), { watch_id: ids[0], deleted: true });
@@ -139,7 +139,7 @@ describe('POST /v1/tenders/watch', () => {
   });
 
   it('refuses bodies off the schema with 422 naming the field, and references the release does not hold with 400', async () => {
-    const person = signIn(state, 'bad@example.com', NOW);
+    const person = await signIn(state, 'bad@example.com', NOW);
     const cases: [unknown, number, RegExp][] = [
       [{ kind: 'weather', criteria: {} }, 422, /kind/],
       [{ kind: 'search', criteria: { jurisdiction: 'AU-XX' } }, 422, /criteria\.jurisdiction: must be one of AU, NZ/],
@@ -163,7 +163,7 @@ describe('POST /v1/tenders/watch', () => {
   });
 
   it('refuses a signed-in change from another site (403), as every session write', async () => {
-    const person = signIn(state, 'cross@example.com', NOW);
+    const person = await signIn(state, 'cross@example.com', NOW);
     const response = await send('POST', '/v1/tenders/watch', { ...person.headers, origin: 'https://evil.example' }, { kind: 'search', criteria: {} });
     assert.equal(response.status, 403);
   });
@@ -171,11 +171,11 @@ describe('POST /v1/tenders/watch', () => {
 
 describe('the stop link', () => {
   it('stops without signing in: GET shows a page, POST is the RFC 8058 one-click, both repeatable; unknown tokens are 404', async () => {
-    const person = signIn(state, 'stopper@example.com', NOW);
+    const person = await signIn(state, 'stopper@example.com', NOW);
     assert.equal((await send('POST', '/v1/tenders/watch', person.headers, { kind: 'search', criteria: { q: 'roads' } })).status, 201);
-    issueStopToken(state, person.accountId, 'stop_first', NOW);
-    issueStopToken(state, person.accountId, 'stop_second', NOW);
-    const kept = state.all<{ token_hash: string }>('SELECT token_hash FROM watch_stop_tokens WHERE account_id = ?', person.accountId).map((row) => row.token_hash);
+    await issueStopToken(state, person.accountId, 'stop_first', NOW);
+    await issueStopToken(state, person.accountId, 'stop_second', NOW);
+    const kept = (await state.all<{ token_hash: string }>('SELECT token_hash FROM watch_stop_tokens WHERE account_id = ?', person.accountId)).map((row) => row.token_hash);
     assert.deepEqual(kept.sort(), [secretHash('stop_first'), secretHash('stop_second')].sort(), 'only hashes are kept');
 
     const page = await send('GET', '/v1/tenders/watch/stop/stop_first', {});

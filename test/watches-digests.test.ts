@@ -23,7 +23,7 @@ function tender(title: string, firstSeen: number | string, overrides: Partial<Te
 
 test('daily and weekly email from seeded nights: only what is new, once a day, the weekly round-up once a week, stop and resume, a refused email retried', async () => {
   const dataDir = await makeDataDir();
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   const sent: MailMessage[] = [];
   let refuse = false;
   const mailer: Mailer = {
@@ -48,21 +48,21 @@ test('daily and weekly email from seeded nights: only what is new, once a day, t
   };
 
   try {
-    const person = signIn(state, 'watcher@example.com');
-    const save = (body: unknown) => assert.ok(saveWatch(state, person.accountId, WatchRequest.parse(body), dayAt(1), new Date()).saved);
-    save({ kind: 'search', criteria: { q: 'roads', kind: 'tender' } });
-    save({ kind: 'grants', criteria: { jurisdiction: 'AU-NSW' } });
+    const person = await signIn(state, 'watcher@example.com');
+    const save = async (body: unknown) => assert.ok((await saveWatch(state, person.accountId, WatchRequest.parse(body), dayAt(1), new Date())).saved);
+    await save({ kind: 'search', criteria: { q: 'roads', kind: 'tender' } });
+    await save({ kind: 'grants', criteria: { jurisdiction: 'AU-NSW' } });
 
     // Day 2: one new roads tender, one new grant round, one tender no watch matches.
-    const contractor = signIn(state, 'contractor@example.com');
-    assert.ok(saveWatch(state, contractor.accountId, WatchRequest.parse({ kind: 'company', criteria: { example: 'civil' } }), dayAt(1), new Date()).saved);
+    const contractor = await signIn(state, 'contractor@example.com');
+    assert.ok((await saveWatch(state, contractor.accountId, WatchRequest.parse({ kind: 'company', criteria: { example: 'civil' } }), dayAt(1), new Date())).saved);
 
     const day2 = await night(2, tender('Roads bridge repairs', 2), tender('Community roads grant', 2, { kind: 'grant' }), tender('Catering panel', 2));
     assert.equal(day2.mail.length, 2);
     const ranked = day2.mail.find((message) => message.to === 'contractor@example.com')!;
     assert.match(ranked.text, /Company profile: the civil example\n=+\nNew open tenders ranked for your company[^\n]*not a chance of winning\) \(1\)\n- Roads bridge repairs\n  score 100 · fits: /);
     assert.doesNotMatch(ranked.text, /Catering panel|Community roads grant/, 'only new open tenders that fit, grants aside');
-    assert.ok(stopByToken(state, /stop\/(stop_[\w-]+)>/.exec(ranked.headers!['List-Unsubscribe']!)![1]!, new Date()).found);
+    assert.ok((await stopByToken(state, /stop\/(stop_[\w-]+)>/.exec(ranked.headers!['List-Unsubscribe']!)![1]!, new Date())).found);
     const first = day2.mail.find((message) => message.to === 'watcher@example.com')!;
     assert.equal(first.to, 'watcher@example.com');
     assert.match(first.text, /Search: "roads", kind tender\n=+\nNew open tenders \(1\)\n- Roads bridge repairs/);
@@ -97,12 +97,12 @@ test('daily and weekly email from seeded nights: only what is new, once a day, t
 
     // The stop link (no sign-in): no more mail, though there is news.
     const token = new URL(/^<(.+)>$/.exec(day9.mail[0]!.headers!['List-Unsubscribe']!)![1]!).pathname.split('/').pop()!;
-    assert.deepEqual(stopByToken(state, token, new Date()), { found: true, alreadyStopped: false, email: 'watcher@example.com' });
+    assert.deepEqual(await stopByToken(state, token, new Date()), { found: true, alreadyStopped: false, email: 'watcher@example.com' });
     const day10 = await night(10, tender('Roads kerb and gutter', 10));
     assert.deepEqual(day10.summary, { watchers: 0, sent: 0, failed: 0 });
 
     // Saving a watch resumes the mail; a refused email is logged, not recorded, and goes the next night.
-    save({ kind: 'search', criteria: { q: 'catering' } });
+    await save({ kind: 'search', criteria: { q: 'catering' } });
     refuse = true;
     const day11 = await night(11);
     assert.deepEqual(day11.summary, { watchers: 1, sent: 0, failed: 1 });
@@ -111,16 +111,16 @@ test('daily and weekly email from seeded nights: only what is new, once a day, t
     const day12 = await night(12);
     assert.deepEqual(day12.summary, { watchers: 1, sent: 1, failed: 0 });
     assert.match(day12.mail[0]!.text, /- Roads kerb and gutter/);
-    assert.equal(state.get<{ n: number }>('SELECT count(*) AS n FROM watch_stop_tokens')!.n, 6, 'one stop token per email sent; the refused one withdrawn');
+    assert.equal((await state.get<{ n: number }>('SELECT count(*) AS n FROM watch_stop_tokens'))!.n, 6, 'one stop token per email sent; the refused one withdrawn');
   } finally {
-    state.close();
+    await state.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 });
 
 test('a watched tender: an email when its closing date changes and when it closes, none on the nights between', async () => {
   const dataDir = await makeDataDir();
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   const sent: MailMessage[] = [];
   const mailer: Mailer = { description: 'memory', async send(message) { sent.push(message); } };
   const watched = (overrides: Partial<TenderSeed>) => tender('Bridge inspection panel', 1, { closing_date: '2026-06-05', ...overrides });
@@ -132,9 +132,9 @@ test('a watched tender: an email when its closing date changes and when it close
     return sent.slice(before);
   };
   try {
-    const person = signIn(state, 'bidder@example.com');
+    const person = await signIn(state, 'bidder@example.com');
     const key = watched({}).tender_key;
-    assert.ok(saveWatch(state, person.accountId, WatchRequest.parse({ kind: 'tender', criteria: { page_key: key } }), dayAt(1), new Date()).saved);
+    assert.ok((await saveWatch(state, person.accountId, WatchRequest.parse({ kind: 'tender', criteria: { page_key: key } }), dayAt(1), new Date())).saved);
     assert.deepEqual(await night(2, watched({})), [], 'nothing changed: no email');
     const moved = await night(3, watched({ closing_date: '2026-06-09', dates_changed_at: dayAt(3, 1) }));
     assert.equal(moved.length, 1);
@@ -145,7 +145,7 @@ test('a watched tender: an email when its closing date changes and when it close
     assert.match(closed[0]!.text, /Closed \(1\)\n- Bridge inspection panel/);
     assert.deepEqual(await night(11, watched({ closing_date: '2026-06-09', dates_changed_at: dayAt(3, 1) })), [], 'its closing is told once');
   } finally {
-    state.close();
+    await state.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -27,16 +27,16 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
   const inbox = await startSmtpInbox();
   const mailer = createMailer({ smtpUrl: inbox.smtpUrl, outboxDir: join(dataDir, 'outbox') });
   const digests = { mailer, publicUrl: PUBLIC_URL, log: () => {} };
-  const state = openStateDb(dataDir);
+  const state = await openStateDb(dataDir);
   let store: ReleaseStore | undefined;
   try {
     const night1 = await runNightly({ dataDir, fixtures: true, sourceIds: SOURCES, progress: quiet, digests });
     assert.deepEqual(night1.digests, { watchers: 0, sent: 0, failed: 0 });
 
     store = await ReleaseStore.open({ dataDir, pollMs: 60_000, log: () => {} });
-    const app = createApp({ store, state, publicUrl: PUBLIC_URL, burst: false });
+    const app = await createApp({ store, state, publicUrl: PUBLIC_URL, burst: false });
     const save = async (email: string, body: object) => {
-      const person = signIn(state, email);
+      const person = await signIn(state, email);
       const response = await app.request('/v1/tenders/watch', { method: 'POST', headers: { ...person.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       assert.equal(response.status, 201, await response.clone().text());
       return person;
@@ -91,13 +91,13 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
       body: 'List-Unsubscribe=One-Click',
     });
     assert.equal(oneClick.status, 200);
-    const stopped = state.all<{ account_id: string }>('SELECT account_id FROM watch_mail WHERE stopped_at IS NOT NULL');
+    const stopped = await state.all<{ account_id: string }>('SELECT account_id FROM watch_mail WHERE stopped_at IS NOT NULL');
     assert.equal(stopped.length, 2);
     const nextDay = await runNightly({ dataDir, fixtures: true, night: 'night-2', sourceIds: SOURCES, progress: quiet, digests, now: new Date('2026-09-27T01:00:00.000Z') });
     assert.deepEqual(nextDay.digests, { watchers: 2, sent: 0, failed: 0 }, 'stopped people are no longer watchers; the others have nothing new');
   } finally {
     await store?.close();
-    state.close();
+    await state.close();
     await inbox.close();
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -50,16 +50,16 @@ function metadataOf(row: KeyRow): KeyMetadata {
 }
 
 /** Keys an account holds that are not revoked: what the cap counts. Disabled keys count until their owner revokes them. */
-function activeKeyCount(state: StateDb, accountId: string): number {
-  return state.get<{ count: number }>('SELECT count(*) AS count FROM api_keys WHERE account_id = ? AND revoked_at IS NULL', accountId)?.count ?? 0;
+async function activeKeyCount(state: StateDb, accountId: string): Promise<number> {
+  return (await state.get<{ count: number }>('SELECT count(*) AS count FROM api_keys WHERE account_id = ? AND revoked_at IS NULL', accountId))?.count ?? 0;
 }
 
 export type MintOutcome = { minted: true; apiKey: string; key: KeyMetadata } | { minted: false; reason: 'cap' };
 
 /** A new key for an account (or, with `accountId: null`, for nobody yet); refused when the account is at the cap. */
-export function mintKey(state: StateDb, options: { accountId: string | null; name?: string | undefined; scope: KeyScope; now: Date }): MintOutcome {
-  return state.transaction((): MintOutcome => {
-    if (options.accountId !== null && activeKeyCount(state, options.accountId) >= KEYS_PER_ACCOUNT) return { minted: false, reason: 'cap' };
+export async function mintKey(state: StateDb, options: { accountId: string | null; name?: string | undefined; scope: KeyScope; now: Date }): Promise<MintOutcome> {
+  return await state.transaction(async (): Promise<MintOutcome> => {
+    if (options.accountId !== null && await activeKeyCount(state, options.accountId) >= KEYS_PER_ACCOUNT) return { minted: false, reason: 'cap' };
     const apiKey = newSecret('svc_');
     const row: KeyRow = {
       key_id: newId('key_'),
@@ -72,7 +72,7 @@ export function mintKey(state: StateDb, options: { accountId: string | null; nam
       revoked_at: null,
       disabled_at: null,
     };
-    state.run(
+    await state.run(
       'INSERT INTO api_keys (key_id, key_hash, account_id, name, scope, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       row.key_id,
       secretHash(apiKey),
@@ -90,11 +90,11 @@ export function mintKey(state: StateDb, options: { accountId: string | null; nam
 export type KeyOwner = { accountId: string } | { keyId: string };
 
 /** The keys an owner may see, oldest first: an account's unrevoked keys, or the one key itself. */
-export function listKeys(state: StateDb, owner: KeyOwner): KeyMetadata[] {
+export async function listKeys(state: StateDb, owner: KeyOwner): Promise<KeyMetadata[]> {
   const rows =
     'accountId' in owner
-      ? state.all<KeyRow>(`SELECT ${METADATA_COLUMNS} FROM api_keys WHERE account_id = ? AND revoked_at IS NULL ORDER BY created_at, key_id`, owner.accountId)
-      : state.all<KeyRow>(`SELECT ${METADATA_COLUMNS} FROM api_keys WHERE key_id = ? AND revoked_at IS NULL`, owner.keyId);
+      ? await state.all<KeyRow>(`SELECT ${METADATA_COLUMNS} FROM api_keys WHERE account_id = ? AND revoked_at IS NULL ORDER BY created_at, key_id`, owner.accountId)
+      : await state.all<KeyRow>(`SELECT ${METADATA_COLUMNS} FROM api_keys WHERE key_id = ? AND revoked_at IS NULL`, owner.keyId);
   return rows.map(metadataOf);
 }
 
@@ -102,13 +102,13 @@ export function listKeys(state: StateDb, owner: KeyOwner): KeyMetadata[] {
  * Revokes a key its owner names: the account it belongs to, or the key itself. Returns when it was
  * revoked, or null when the owner has no such unrevoked key (another account's key looks exactly missing).
  */
-export function revokeKey(state: StateDb, keyId: string, owner: KeyOwner, now: Date): string | null {
+export async function revokeKey(state: StateDb, keyId: string, owner: KeyOwner, now: Date): Promise<string | null> {
   const revokedAt = now.toISOString();
   if ('keyId' in owner && owner.keyId !== keyId) return null;
   const { changes } =
     'accountId' in owner
-      ? state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND account_id = ? AND revoked_at IS NULL', revokedAt, keyId, owner.accountId)
-      : state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL', revokedAt, keyId);
+      ? await state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND account_id = ? AND revoked_at IS NULL', revokedAt, keyId, owner.accountId)
+      : await state.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL', revokedAt, keyId);
   return changes === 1 ? revokedAt : null;
 }
 
@@ -120,15 +120,15 @@ export type LinkOutcome =
  * Attaches a key minted without an account to `accountId`. Presenting the key in full is the proof of
  * possession. `onLinked` runs inside the same transaction (the meter moves the key's week to the account).
  */
-export function linkKey(state: StateDb, apiKey: string, accountId: string, onLinked: (keyId: string) => void): LinkOutcome {
-  return state.transaction((): LinkOutcome => {
-    const row = state.get<KeyRow>(`SELECT ${METADATA_COLUMNS} FROM api_keys WHERE key_hash = ?`, secretHash(apiKey));
+export async function linkKey(state: StateDb, apiKey: string, accountId: string, onLinked: (keyId: string) => Promise<void>): Promise<LinkOutcome> {
+  return await state.transaction(async (): Promise<LinkOutcome> => {
+    const row = await state.get<KeyRow>(`SELECT ${METADATA_COLUMNS} FROM api_keys WHERE key_hash = ?`, secretHash(apiKey));
     if (!row || row.revoked_at !== null || row.disabled_at !== null) return { linked: false, reason: 'unknown' };
     if (row.account_id === accountId) return { linked: true, key: metadataOf(row), alreadyLinked: true };
     if (row.account_id !== null) return { linked: false, reason: 'other-account' };
-    if (activeKeyCount(state, accountId) >= KEYS_PER_ACCOUNT) return { linked: false, reason: 'cap' };
-    state.run('UPDATE api_keys SET account_id = ? WHERE key_id = ?', accountId, row.key_id);
-    onLinked(row.key_id);
+    if (await activeKeyCount(state, accountId) >= KEYS_PER_ACCOUNT) return { linked: false, reason: 'cap' };
+    await state.run('UPDATE api_keys SET account_id = ? WHERE key_id = ?', accountId, row.key_id);
+    await onLinked(row.key_id);
     return { linked: true, key: metadataOf(row), alreadyLinked: false };
   });
 }

@@ -16,15 +16,15 @@ export const SIGN_IN_LINKS_PER_HOUR = 5;
  * A fresh sign-in token for `email`, or null when the address has had its hourly share of links (the
  * caller answers the same either way). No account is looked up: the reply cannot reveal whether one exists.
  */
-export function issueSignInToken(state: StateDb, email: string, now: Date): string | null {
-  return state.transaction(() => {
+export async function issueSignInToken(state: StateDb, email: string, now: Date): Promise<string | null> {
+  return await state.transaction(async () => {
     const hourAgo = new Date(now.getTime() - 60 * 60_000).toISOString();
-    const recent = state.get<{ count: number }>('SELECT count(*) AS count FROM login_tokens WHERE email = ? AND created_at > ?', email, hourAgo);
+    const recent = await state.get<{ count: number }>('SELECT count(*) AS count FROM login_tokens WHERE email = ? AND created_at > ?', email, hourAgo);
     if ((recent?.count ?? 0) >= SIGN_IN_LINKS_PER_HOUR) return null;
     // Spent and expired tokens have no further use.
-    state.run('DELETE FROM login_tokens WHERE expires_at <= ? AND created_at <= ?', now.toISOString(), hourAgo);
+    await state.run('DELETE FROM login_tokens WHERE expires_at <= ? AND created_at <= ?', now.toISOString(), hourAgo);
     const token = newSecret('login_');
-    state.run(
+    await state.run(
       'INSERT INTO login_tokens (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)',
       secretHash(token),
       email,
@@ -46,17 +46,17 @@ export interface NewSession {
  * Spends a sign-in token: the account is created on first sign-in, and a session begins. Null when the
  * token is unknown, expired or already used.
  */
-export function redeemSignInToken(state: StateDb, token: string, now: Date): NewSession | null {
-  return state.transaction(() => {
-    const spent = state.get<{ email: string }>(
+export async function redeemSignInToken(state: StateDb, token: string, now: Date): Promise<NewSession | null> {
+  return await state.transaction(async () => {
+    const spent = await state.get<{ email: string }>(
       'UPDATE login_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1 RETURNING email',
       now.toISOString(),
       secretHash(token),
     );
     if (!spent) return null;
-    const accountId = accountFor(state, spent.email, now);
+    const accountId = await accountFor(state, spent.email, now);
     const session: NewSession = { token: newSecret('session_'), accountId, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) };
-    state.run(
+    await state.run(
       'INSERT INTO sessions (session_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
       secretHash(session.token),
       accountId,
@@ -68,14 +68,14 @@ export function redeemSignInToken(state: StateDb, token: string, now: Date): New
 }
 
 /** The account of `email`, created when it has none. */
-export function accountFor(state: StateDb, email: string, now: Date): string {
-  return state.transaction(() => {
-    state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING', newId('acct_'), email, now.toISOString());
-    return state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', email)!.account_id;
+export async function accountFor(state: StateDb, email: string, now: Date): Promise<string> {
+  return await state.transaction(async () => {
+    await state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING', newId('acct_'), email, now.toISOString());
+    return (await state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', email))!.account_id;
   });
 }
 
 /** Ends a session at once: the next request with its cookie is anonymous. */
-export function endSession(state: StateDb, sessionHash: string, now: Date): void {
-  state.run('UPDATE sessions SET ended_at = ? WHERE session_hash = ? AND ended_at IS NULL', now.toISOString(), sessionHash);
+export async function endSession(state: StateDb, sessionHash: string, now: Date): Promise<void> {
+  await state.run('UPDATE sessions SET ended_at = ? WHERE session_hash = ? AND ended_at IS NULL', now.toISOString(), sessionHash);
 }

@@ -85,14 +85,14 @@ export const requireBidAccount: MiddlewareHandler<BidEnv> = async (c, next) => {
 };
 
 /** The stored bid, or null: callers other than `accessBid` must check membership themselves. */
-export function bidRecord(state: StateDb, bidId: string): BidRecord | null {
-  return state.get<BidRecord>('SELECT * FROM bids WHERE bid_id = ?', bidId) ?? null;
+export async function bidRecord(state: StateDb, bidId: string): Promise<BidRecord | null> {
+  return await state.get<BidRecord>('SELECT * FROM bids WHERE bid_id = ?', bidId) ?? null;
 }
 
 /** The bid `bidId` for `accountId` when it may `need` it; otherwise the status and sentence to answer. */
-function accessBid(state: StateDb, bidId: string, accountId: string, need: BidNeed): BidAccess {
-  const bid = bidRecord(state, bidId);
-  const membership = bid && membershipOf(state, bid.org_id, accountId);
+async function accessBid(state: StateDb, bidId: string, accountId: string, need: BidNeed): Promise<BidAccess> {
+  const bid = await bidRecord(state, bidId);
+  const membership = bid && await membershipOf(state, bid.org_id, accountId);
   if (!bid || !membership) return { ok: false, status: 404, detail: BID_NOT_VISIBLE };
   if (need === 'write' && !may(membership.role, 'write_bids')) {
     return { ok: false, status: 403, detail: writeRefusal(membership) };
@@ -111,7 +111,7 @@ export function writeRefusal(membership: Membership): string {
  */
 export function openBid(state: StateDb, need: BidNeed): MiddlewareHandler<OpenBidEnv> {
   return createMiddleware<OpenBidEnv>(async (c, next) => {
-    const access = accessBid(state, c.req.param('bid')!, c.get('accountId'), need);
+    const access = await accessBid(state, c.req.param('bid')!, c.get('accountId'), need);
     if (!access.ok) return c.json({ detail: access.detail }, access.status);
     c.set('bid', access.bid);
     c.set('membership', access.membership);

@@ -58,11 +58,11 @@ export interface BidChanges {
   dueDate?: string | null | undefined;
 }
 
-export function createBid(state: StateDb, bid: NewBid): BidRecord {
+export async function createBid(state: StateDb, bid: NewBid): Promise<BidRecord> {
   const bidId = newId('bid_');
   const at = bid.now.toISOString();
   const tender = bid.tender;
-  state.run(
+  await state.run(
     `INSERT INTO bids (bid_id, org_id, title, tender_key, buyer, jurisdiction, closing_date, closing_at, buyer_time_zone, stage, goal, owner_id, due_date, created_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     bidId,
@@ -83,12 +83,12 @@ export function createBid(state: StateDb, bid: NewBid): BidRecord {
     at,
     at,
   );
-  return bidRecord(state, bidId)!;
+  return (await bidRecord(state, bidId))!;
 }
 
 /** Bids of the organisations `accountId` belongs to (or of `orgId` alone), newest first. */
-export function listBids(state: StateDb, accountId: string, orgId: string | null): BidRecord[] {
-  return state.all<BidRecord>(
+export async function listBids(state: StateDb, accountId: string, orgId: string | null): Promise<BidRecord[]> {
+  return await state.all<BidRecord>(
     `SELECT b.* FROM bids b JOIN memberships m ON m.org_id = b.org_id AND m.account_id = ?
       WHERE (? IS NULL OR b.org_id = ?)
       ORDER BY b.created_at DESC, b.bid_id`,
@@ -99,14 +99,14 @@ export function listBids(state: StateDb, accountId: string, orgId: string | null
 }
 
 /** Applies the changes in one statement and returns the bid as stored after them. */
-export function updateBid(state: StateDb, bid: BidRecord, changes: BidChanges, now: Date): BidRecord {
+export async function updateBid(state: StateDb, bid: BidRecord, changes: BidChanges, now: Date): Promise<BidRecord> {
   const next = {
     stage: changes.stage ?? bid.stage,
     goal: changes.goal === undefined ? bid.goal : changes.goal,
     owner_id: changes.ownerId === undefined ? bid.owner_id : changes.ownerId,
     due_date: changes.dueDate === undefined ? bid.due_date : changes.dueDate,
   };
-  state.run(
+  await state.run(
     'UPDATE bids SET stage = ?, goal = ?, owner_id = ?, due_date = ?, updated_at = ? WHERE bid_id = ?',
     next.stage,
     next.goal,
@@ -115,25 +115,25 @@ export function updateBid(state: StateDb, bid: BidRecord, changes: BidChanges, n
     now.toISOString(),
     bid.bid_id,
   );
-  return bidRecord(state, bid.bid_id)!;
+  return (await bidRecord(state, bid.bid_id))!;
 }
 
 /** The account id of the member of `orgId` with this email address, or null when no member has it. */
-export function memberIdByEmail(state: StateDb, orgId: string, email: string): string | null {
+export async function memberIdByEmail(state: StateDb, orgId: string, email: string): Promise<string | null> {
   return (
-    state.get<{ account_id: string }>(
+    (await state.get<{ account_id: string }>(
       'SELECT a.account_id FROM memberships m JOIN accounts a ON a.account_id = m.account_id WHERE m.org_id = ? AND a.email = ? COLLATE NOCASE',
       orgId,
       email,
-    )?.account_id ?? null
+    ))?.account_id ?? null
   );
 }
 
 /** The reply for one bid: the stored fields, the organisation's name, the stages it may move to and the people by email. */
-export function bidView(state: StateDb, bid: BidRecord, companyName: string): BidView {
-  const emailOf = (accountId: string | null) =>
-    accountId === null ? null : (state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', accountId)?.email ?? null);
-  const ownerEmail = emailOf(bid.owner_id);
+export async function bidView(state: StateDb, bid: BidRecord, companyName: string): Promise<BidView> {
+  const emailOf = async (accountId: string | null) =>
+    accountId === null ? null : ((await state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', accountId))?.email ?? null);
+  const ownerEmail = await emailOf(bid.owner_id);
   return {
     bid_id: bid.bid_id,
     org_id: bid.org_id,
@@ -150,7 +150,7 @@ export function bidView(state: StateDb, bid: BidRecord, companyName: string): Bi
     goal: bid.goal,
     owner: bid.owner_id !== null && ownerEmail !== null ? { account_id: bid.owner_id, email: ownerEmail } : null,
     due_date: bid.due_date,
-    created_by: emailOf(bid.created_by) ?? bid.created_by,
+    created_by: await emailOf(bid.created_by) ?? bid.created_by,
     created_at: bid.created_at,
     updated_at: bid.updated_at,
   };

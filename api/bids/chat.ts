@@ -45,28 +45,28 @@ export interface BidRecap {
   summary: string;
 }
 
-export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
-  const files = state.get<{ files: number; unreadable: number; pages: number }>(
+export async function bidChat(state: StateDb, bid: BidRecord, now: Date): Promise<BidChat> {
+  const files = (await state.get<{ files: number; unreadable: number; pages: number }>(
     `SELECT COUNT(*) AS files, COALESCE(SUM(read_status = 'failed'), 0) AS unreadable,
             (SELECT COUNT(*) FROM bid_file_pages p JOIN bid_files f ON f.file_id = p.file_id WHERE f.bid_id = ?) AS pages
        FROM bid_files WHERE bid_id = ?`,
     bid.bid_id,
     bid.bid_id,
-  )!;
-  const thread = state.get<{ messages: number }>('SELECT COUNT(*) AS messages FROM bid_thread_messages WHERE bid_id = ?', bid.bid_id)!;
-  const last = state.get<{ email: string; created_at: string }>(
+  ))!;
+  const thread = (await state.get<{ messages: number }>('SELECT COUNT(*) AS messages FROM bid_thread_messages WHERE bid_id = ?', bid.bid_id))!;
+  const last = await state.get<{ email: string; created_at: string }>(
     `SELECT a.email, t.created_at FROM bid_thread_messages t JOIN accounts a ON a.account_id = t.author_id
       WHERE t.bid_id = ? ORDER BY t.created_at DESC, t.rowid DESC LIMIT 1`,
     bid.bid_id,
   );
-  const work = state.get<{ by_people: number; tasks: number }>(
+  const work = (await state.get<{ by_people: number; tasks: number }>(
     `SELECT (SELECT COUNT(*) FROM bid_drafts WHERE bid_id = ?1 AND origin = 'person') AS by_people,
             (SELECT COUNT(*) FROM bid_plan_tasks WHERE bid_id = ?1) AS tasks`,
     bid.bid_id,
-  )!;
-  const requirements = listRequirements(state, bid.bid_id);
-  const checks = bidChecks(state, requirements, bid.bid_id);
-  const daysToClose = bid.closing_date === null ? null : daysBetween(bidToday(state, bid, now), bid.closing_date);
+  ))!;
+  const requirements = await listRequirements(state, bid.bid_id);
+  const checks = await bidChecks(state, requirements, bid.bid_id);
+  const daysToClose = bid.closing_date === null ? null : daysBetween(await bidToday(state, bid, now), bid.closing_date);
   const recap: Omit<BidRecap, 'summary'> = {
     files: files.files,
     unreadable_files: files.unreadable,
@@ -86,17 +86,17 @@ export function bidChat(state: StateDb, bid: BidRecord, now: Date): BidChat {
     stage: bid.stage,
     next_stages: [...TRANSITIONS[bid.stage]],
     goal: bid.goal,
-    jobs: liveJobsOf(state, bid.bid_id).map(jobView),
-    running: whatRuns(state, bid),
+    jobs: (await liveJobsOf(state, bid.bid_id)).map(jobView),
+    running: await whatRuns(state, bid),
     recap: { ...recap, summary: summary(bid, recap) },
   };
 }
 
 /** What runs for the bid now, with its step and progress, or what ran last, as a sentence. */
-function whatRuns(state: StateDb, bid: BidRecord): string {
-  const run = lastRun(state, bid.bid_id);
+async function whatRuns(state: StateDb, bid: BidRecord): Promise<string> {
+  const run = await lastRun(state, bid.bid_id);
   if (run === null) return 'Nothing is running for this bid, and no run has been started: GET …/runs/quote says what a run does.';
-  const view = runView(state, run);
+  const view = await runView(state, run);
   const progress = view.progress.total === null ? `${view.progress.done} steps done` : `${view.progress.done} of ${view.progress.total} steps done`;
   switch (run.state) {
     case 'queued':
@@ -106,7 +106,7 @@ function whatRuns(state: StateDb, bid: BidRecord): string {
     case 'waiting':
       return `The run ${run.run_id} waits for a person to decide ${view.pending_actions.length === 1 ? 'an action' : `${view.pending_actions.length} actions`} (${view.pending_actions.join(', ')}) in GET …/actions (${progress}).`;
     default:
-      return `Nothing is running for this bid. The last run, ${run.run_id}, ${run.state === 'completed' ? 'completed' : `ended ${run.state}`} at ${run.finished_at} with ${plural(findingCount(state, run.run_id), 'finding')}.`;
+      return `Nothing is running for this bid. The last run, ${run.run_id}, ${run.state === 'completed' ? 'completed' : `ended ${run.state}`} at ${run.finished_at} with ${plural(await findingCount(state, run.run_id), 'finding')}.`;
   }
 }
 

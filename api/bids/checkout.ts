@@ -80,7 +80,7 @@ export function checkoutView(row: BidPaymentRow): CheckoutView {
 export async function startCheckout(deps: CheckoutDeps, bid: BidRecord, accountId: string): Promise<CheckoutOutcome> {
   const { state, provider, now } = deps;
   const amount = minorUnits(deps.price);
-  const claim = claimCheckout(state, { bidId: bid.bid_id, accountId, amount, currency: deps.price.currency, at: now(), leaseMs: CLAIM_LEASE_MS });
+  const claim = await claimCheckout(state, { bidId: bid.bid_id, accountId, amount, currency: deps.price.currency, at: now(), leaseMs: CLAIM_LEASE_MS });
   if (!claim.ok) {
     if (claim.reason === 'paid') return { kind: 'refused', status: 409, detail: `This bid is already paid for (${claim.row.paid_at ?? 'paid'}); start a run with POST /v1/bids/${bid.bid_id}/runs.` };
     const where = claim.row.checkout_url ? ` Finish it at ${claim.row.checkout_url}` : ' It is being created now; read it again in a moment.';
@@ -101,14 +101,14 @@ export async function startCheckout(deps: CheckoutDeps, bid: BidRecord, accountI
       idempotencyKey: `bid-checkout-${claim.checkoutId}`,
     });
   } catch (error) {
-    clearClaim(state, claim.checkoutId);
+    await clearClaim(state, claim.checkoutId);
     const reason = error instanceof PaymentProviderError ? error.message : `The payment provider failed: ${String(error)}`;
     return { kind: 'refused', status: 502, detail: `${reason} Nothing was charged; try again now.` };
   }
   let bound = false;
   let bindingProblem = 'the checkout was replaced while the provider answered';
   try {
-    bound = bindSession(state, claim.checkoutId, session, now());
+    bound = await bindSession(state, claim.checkoutId, session, now());
   } catch (error) {
     bindingProblem = `the state store failed (${(error as Error).message})`;
   }
@@ -119,7 +119,7 @@ export async function startCheckout(deps: CheckoutDeps, bid: BidRecord, accountI
       deps.log(`checkout ${claim.checkoutId}: session ${session.id} could not be expired after its binding failed: ${(error as Error).message}`);
     }
     try {
-      abandonClaim(state, claim.checkoutId, now());
+      await abandonClaim(state, claim.checkoutId, now());
     } catch {
       // The store is what failed; the claim's lease ends it instead.
     }
@@ -130,7 +130,7 @@ export async function startCheckout(deps: CheckoutDeps, bid: BidRecord, accountI
       retryAfterSeconds: BINDING_RETRY_SECONDS,
     };
   }
-  const row = state.get<BidPaymentRow>('SELECT * FROM bid_payments WHERE checkout_id = ?', claim.checkoutId)!;
+  const row = (await state.get<BidPaymentRow>('SELECT * FROM bid_payments WHERE checkout_id = ?', claim.checkoutId))!;
   return { kind: 'created', checkout: checkoutView(row) };
 }
 

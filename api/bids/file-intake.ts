@@ -32,7 +32,7 @@ export async function addBidFile(deps: FileIntakeDeps, input: { bidId: string; a
   const { document } = input;
   const mismatch = nameMismatch(document.filename, document.kind);
   if (mismatch !== null) return { ok: false, status: 400, detail: mismatch };
-  let reading = readingOf(deps.state, document.sha256);
+  let reading = await readingOf(deps.state, document.sha256);
   if (reading === null) {
     let read;
     try {
@@ -45,7 +45,7 @@ export async function addBidFile(deps: FileIntakeDeps, input: { bidId: string; a
     reading = read;
   }
   await deps.files.put(document.sha256, document.bytes);
-  const file = recordBidFile(deps.state, {
+  const file = await recordBidFile(deps.state, {
     bidId: input.bidId,
     accountId: input.accountId,
     filename: document.filename ?? 'file',
@@ -65,5 +65,5 @@ export async function addBidFile(deps: FileIntakeDeps, input: { bidId: string; a
       }
     }
   }
-  return { ok: true, file: listBidFiles(deps.state, file.bid_id).find((listed) => listed.file_id === file.file_id)! };
+  return { ok: true, file: (await listBidFiles(deps.state, file.bid_id)).find((listed) => listed.file_id === file.file_id)! };
 }

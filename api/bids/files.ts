@@ -63,10 +63,10 @@ export interface NewBidFile {
 }
 
 /** Writes the file's row and its pages in one transaction. */
-export function recordBidFile(state: StateDb, file: NewBidFile): BidFile {
+export async function recordBidFile(state: StateDb, file: NewBidFile): Promise<BidFile> {
   const fileId = newId('file_');
-  state.transaction(() => {
-    state.run(
+  await state.transaction(async () => {
+    await state.run(
       `INSERT INTO bid_files (file_id, bid_id, filename, kind, content_type, size_bytes, sha256, page_count, read_status, read_detail, uploaded_by, uploaded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       fileId,
@@ -83,38 +83,38 @@ export function recordBidFile(state: StateDb, file: NewBidFile): BidFile {
       file.now.toISOString(),
     );
     for (const page of file.reading.pages) {
-      state.run('INSERT INTO bid_file_pages (file_id, n, text, source) VALUES (?, ?, ?, ?)', fileId, page.n, page.text, page.source);
+      await state.run('INSERT INTO bid_file_pages (file_id, n, text, source) VALUES (?, ?, ?, ?)', fileId, page.n, page.text, page.source);
     }
   });
-  return bidFile(state, file.bidId, fileId)!;
+  return (await bidFile(state, file.bidId, fileId))!;
 }
 
 /**
  * The pages of the same bytes read for any earlier upload, so a file is read once whichever bid it is
  * uploaded to; null when these bytes were never read successfully.
  */
-export function readingOf(state: StateDb, sha256: string): FileReading | null {
-  const earlier = state.get<{ file_id: string; page_count: number; read_detail: string | null }>(
+export async function readingOf(state: StateDb, sha256: string): Promise<FileReading | null> {
+  const earlier = await state.get<{ file_id: string; page_count: number; read_detail: string | null }>(
     "SELECT file_id, page_count, read_detail FROM bid_files WHERE sha256 = ? AND read_status = 'read' ORDER BY uploaded_at LIMIT 1",
     sha256,
   );
   if (earlier === undefined) return null;
-  const pages = state.all<StoredPage>('SELECT n, text, source FROM bid_file_pages WHERE file_id = ? ORDER BY n', earlier.file_id);
+  const pages = await state.all<StoredPage>('SELECT n, text, source FROM bid_file_pages WHERE file_id = ? ORDER BY n', earlier.file_id);
   return { status: 'read', pageCount: earlier.page_count, pages, detail: earlier.read_detail };
 }
 
-export function bidFile(state: StateDb, bidId: string, fileId: string): BidFile | null {
-  return state.get<BidFile>('SELECT * FROM bid_files WHERE bid_id = ? AND file_id = ?', bidId, fileId) ?? null;
+export async function bidFile(state: StateDb, bidId: string, fileId: string): Promise<BidFile | null> {
+  return await state.get<BidFile>('SELECT * FROM bid_files WHERE bid_id = ? AND file_id = ?', bidId, fileId) ?? null;
 }
 
 /** A file by id alone, for signed links (which carry no bid). */
-export function fileById(state: StateDb, fileId: string): BidFile | null {
-  return state.get<BidFile>('SELECT * FROM bid_files WHERE file_id = ?', fileId) ?? null;
+export async function fileById(state: StateDb, fileId: string): Promise<BidFile | null> {
+  return await state.get<BidFile>('SELECT * FROM bid_files WHERE file_id = ?', fileId) ?? null;
 }
 
 /** The bid's files, oldest upload first. */
-export function listBidFiles(state: StateDb, bidId: string): BidFileView[] {
-  return state.all<BidFileView>(
+export async function listBidFiles(state: StateDb, bidId: string): Promise<BidFileView[]> {
+  return await state.all<BidFileView>(
     `SELECT f.file_id, f.bid_id, f.filename, f.kind, f.content_type, f.size_bytes, f.sha256, f.page_count, f.read_status, f.read_detail,
             a.email AS uploaded_by, f.uploaded_at, (SELECT COUNT(*) FROM bid_file_pages p WHERE p.file_id = f.file_id) AS pages_read
        FROM bid_files f JOIN accounts a ON a.account_id = f.uploaded_by
@@ -125,16 +125,16 @@ export function listBidFiles(state: StateDb, bidId: string): BidFileView[] {
 }
 
 /** The stored text of page `n`, or null when that page was not read. */
-export function storedPage(state: StateDb, fileId: string, n: number): StoredPage | null {
-  return state.get<StoredPage>('SELECT n, text, source FROM bid_file_pages WHERE file_id = ? AND n = ?', fileId, n) ?? null;
+export async function storedPage(state: StateDb, fileId: string, n: number): Promise<StoredPage | null> {
+  return await state.get<StoredPage>('SELECT n, text, source FROM bid_file_pages WHERE file_id = ? AND n = ?', fileId, n) ?? null;
 }
 
 /**
  * The text of every readable file of a bid, oldest upload first, pages in order. The text was read once,
  * when the file was uploaded; a file whose text could not be read is left out.
  */
-export function filePages(state: StateDb, bidId: string): FilePages[] {
-  const rows = state.all<{ file_id: string; filename: string; n: number; text: string }>(
+export async function filePages(state: StateDb, bidId: string): Promise<FilePages[]> {
+  const rows = await state.all<{ file_id: string; filename: string; n: number; text: string }>(
     `SELECT f.file_id, f.filename, p.n, p.text
        FROM bid_files f JOIN bid_file_pages p ON p.file_id = f.file_id
       WHERE f.bid_id = ? AND f.read_status = 'read'

@@ -132,23 +132,23 @@ export interface StoredGap extends DerivedGap {
 
 const SELECT_GAP = `SELECT gap_id, gap_key, kind, category, region, title, detail, requirement_id, doc_id, status, na_reason, updated_at FROM bid_gaps`;
 
-export function listGaps(state: StateDb, bidId: string): StoredGap[] {
-  return state.all<StoredGap>(`${SELECT_GAP} WHERE bid_id = ? ORDER BY CASE status WHEN 'open' THEN 0 WHEN 'NA' THEN 1 ELSE 2 END, kind, gap_key`, bidId);
+export async function listGaps(state: StateDb, bidId: string): Promise<StoredGap[]> {
+  return await state.all<StoredGap>(`${SELECT_GAP} WHERE bid_id = ? ORDER BY CASE status WHEN 'open' THEN 0 WHEN 'NA' THEN 1 ELSE 2 END, kind, gap_key`, bidId);
 }
 
-export function readGap(state: StateDb, bidId: string, gapId: string): StoredGap | null {
-  return state.get<StoredGap>(`${SELECT_GAP} WHERE bid_id = ? AND gap_id = ?`, bidId, gapId) ?? null;
+export async function readGap(state: StateDb, bidId: string, gapId: string): Promise<StoredGap | null> {
+  return await state.get<StoredGap>(`${SELECT_GAP} WHERE bid_id = ? AND gap_id = ?`, bidId, gapId) ?? null;
 }
 
 /**
  * Stores a recompute's gaps: a new one opens; one derived again reopens unless a person marked it NA (their
  * call and reason stay); an open one no longer derived is closed.
  */
-export function storeGaps(state: StateDb, bidId: string, derived: readonly DerivedGap[], now: Date): void {
+export async function storeGaps(state: StateDb, bidId: string, derived: readonly DerivedGap[], now: Date): Promise<void> {
   const at = now.toISOString();
-  state.transaction(() => {
+  await state.transaction(async () => {
     for (const gap of derived) {
-      state.run(
+      await state.run(
         `INSERT INTO bid_gaps (gap_id, bid_id, gap_key, kind, category, region, title, detail, requirement_id, doc_id, status, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)
          ON CONFLICT (bid_id, gap_key) DO UPDATE SET kind = excluded.kind, category = excluded.category, region = excluded.region,
@@ -158,17 +158,17 @@ export function storeGaps(state: StateDb, bidId: string, derived: readonly Deriv
       );
     }
     const current = new Set(derived.map((gap) => gap.gap_key));
-    for (const { gap_key } of state.all<{ gap_key: string }>("SELECT gap_key FROM bid_gaps WHERE bid_id = ? AND status = 'open'", bidId)) {
-      if (!current.has(gap_key)) state.run("UPDATE bid_gaps SET status = 'closed', updated_at = ? WHERE bid_id = ? AND gap_key = ?", at, bidId, gap_key);
+    for (const { gap_key } of await state.all<{ gap_key: string }>("SELECT gap_key FROM bid_gaps WHERE bid_id = ? AND status = 'open'", bidId)) {
+      if (!current.has(gap_key)) await state.run("UPDATE bid_gaps SET status = 'closed', updated_at = ? WHERE bid_id = ? AND gap_key = ?", at, bidId, gap_key);
     }
   });
 }
 
 /** A person's one call on a gap: it does not apply to this bid, for `reason`. */
-export function markGapNotApplicable(state: StateDb, bidId: string, gapId: string, reason: string, accountId: string, now: Date): StoredGap | null {
-  const { changes } = state.run(
+export async function markGapNotApplicable(state: StateDb, bidId: string, gapId: string, reason: string, accountId: string, now: Date): Promise<StoredGap | null> {
+  const { changes } = await state.run(
     "UPDATE bid_gaps SET status = 'NA', na_reason = ?, na_by = ?, updated_at = ? WHERE bid_id = ? AND gap_id = ?",
     reason, accountId, now.toISOString(), bidId, gapId,
   );
-  return changes === 0 ? null : readGap(state, bidId, gapId);
+  return changes === 0 ? null : await readGap(state, bidId, gapId);
 }

@@ -66,26 +66,26 @@ export interface OverviewDeps {
 
 export async function bidOverview(deps: OverviewDeps, bid: BidRecord, membership: Membership): Promise<Overview> {
   const { state, sale } = deps;
-  refreshRequirements(state, bid.bid_id, deps.now());
+  await refreshRequirements(state, bid.bid_id, deps.now());
   const worth = await worthBidding(deps, bid);
-  const checkout = currentPayment(state, bid.bid_id);
+  const checkout = await currentPayment(state, bid.bid_id);
   return {
     role: membership.role,
     may_write: may(membership.role, 'write_bids'),
-    files: listBidFiles(state, bid.bid_id),
-    requirements: listRequirements(state, bid.bid_id),
-    drafts: listDrafts(state, bid.bid_id),
-    gaps: gapListView(state, bid.bid_id),
-    plan: planView(state, bid),
-    thread: threadOf(state, bid.bid_id),
+    files: await listBidFiles(state, bid.bid_id),
+    requirements: await listRequirements(state, bid.bid_id),
+    drafts: await listDrafts(state, bid.bid_id),
+    gaps: await gapListView(state, bid.bid_id),
+    plan: await planView(state, bid),
+    thread: await threadOf(state, bid.bid_id),
     worth_bidding: worth.ready ? { ready: true, card: worth.card } : { ready: false, detail: worth.detail },
     payment: {
-      paid: bidIsPaid(state, bid.bid_id),
+      paid: await bidIsPaid(state, bid.bid_id),
       available: sale.available,
       ...(sale.price ? { amount: sale.price.amount, currency: sale.price.currency } : {}),
       detail: sale.available ? `Preparing this bid costs ${formatPrice(sale.price)}, paid once.` : sale.detail,
       checkout: checkout ? checkoutView(checkout) : null,
     },
-    pack_fetch: { offer: offerView(packOffer(deps, bid)), last_fetch: lastFetch(state, bid.bid_id) },
+    pack_fetch: { offer: offerView(packOffer(deps, bid)), last_fetch: await lastFetch(state, bid.bid_id) },
   };
 }

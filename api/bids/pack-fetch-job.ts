@@ -34,20 +34,20 @@ interface FetchOutcome {
 
 export function packFetchHandler(deps: PackFetchDeps): JobHandler {
   return {
-    run: (ctx) => fetchPack(deps, ctx),
-    changed: (job, change) => mirrorFetch(deps, job, change),
+    run: async (ctx) => await fetchPack(deps, ctx),
+    changed: async (job, change) => await mirrorFetch(deps, job, change),
   };
 }
 
-function fetchRowOf(state: StateDb, job: JobRow): FetchRow {
+async function fetchRowOf(state: StateDb, job: JobRow): Promise<FetchRow> {
   const { fetch_id: fetchId } = JSON.parse(job.input) as PackFetchJobInput;
-  const row = state.get<FetchRow>('SELECT * FROM bid_pack_fetches WHERE fetch_id = ?', fetchId);
+  const row = await state.get<FetchRow>('SELECT * FROM bid_pack_fetches WHERE fetch_id = ?', fetchId);
   if (!row) throw new FinalJobError(`The fetch ${fetchId} is gone.`);
   return row;
 }
 
 async function fetchPack(deps: PackFetchDeps, ctx: JobContext): Promise<FetchOutcome> {
-  const row = fetchRowOf(deps.state, ctx.job);
+  const row = await fetchRowOf(deps.state, ctx.job);
   const tenderPage = new URL(row.tender_url);
   const reach = (publicUrl: URL) => new URL(`${publicUrl.pathname}${publicUrl.search}`, deps.portalOrigin ?? PACK_PORTAL.origin).href;
   let spacing = deps.delayMs ?? NT_QTOL.delayMs;
@@ -62,10 +62,10 @@ async function fetchPack(deps: PackFetchDeps, ctx: JobContext): Promise<FetchOut
   };
   /** Waits the source's spacing, then runs the request as step `key` (skipped, its result read back, once completed). */
   const politely = async <T>(key: string, url: URL, work: () => Promise<T>): Promise<T> => {
-    if (ctx.recorded<T>(key) === undefined) await portalGate.wait(reach(url), spacing);
-    return ctx.step(key, work);
+    if ((await ctx.recorded<T>(key)) === undefined) await portalGate.wait(reach(url), spacing);
+    return await ctx.step(key, work);
   };
-  ctx.setTotal(4);
+  await ctx.setTotal(4);
 
   const robotsUrl = new URL('/robots.txt', PACK_PORTAL.origin);
   const robotsReply = await politely('robots', robotsUrl, async () => {
@@ -102,7 +102,7 @@ async function fetchPack(deps: PackFetchDeps, ctx: JobContext): Promise<FetchOut
     return { sha256, kind: sniffed.kind, mime: sniffed.mime, format: sniffed.format };
   });
 
-  return ctx.step('add_file', async (): Promise<FetchOutcome> => {
+  return await ctx.step('add_file', async (): Promise<FetchOutcome> => {
     const reference = page.reference ?? `tender-${TENDER_PAGE.exec(tenderPage.pathname)![1]}`;
     const document = {
       bytes: await deps.intake.files.read(pack.sha256),
@@ -119,21 +119,21 @@ async function fetchPack(deps: PackFetchDeps, ctx: JobContext): Promise<FetchOut
 }
 
 /** Keeps the fetch row in step with its job, and queues the job waiting on it (a run) once the fetch ends. */
-function mirrorFetch(deps: PackFetchDeps, job: JobRow, change: JobChange): void {
+async function mirrorFetch(deps: PackFetchDeps, job: JobRow, change: JobChange): Promise<void> {
   const { state } = deps;
-  const row = fetchRowOf(state, job);
+  const row = await fetchRowOf(state, job);
   const at = deps.now().toISOString();
-  const end = (outcome: 'succeeded' | 'failed', detail: string, fileIds: string[] = []) => {
-    state.run("UPDATE bid_pack_fetches SET state = ?, detail = ?, file_ids = ?, finished_at = ? WHERE fetch_id = ?", outcome, detail, JSON.stringify(fileIds), at, row.fetch_id);
+  const end = async (outcome: 'succeeded' | 'failed', detail: string, fileIds: string[] = []) => {
+    await state.run("UPDATE bid_pack_fetches SET state = ?, detail = ?, file_ids = ?, finished_at = ? WHERE fetch_id = ?", outcome, detail, JSON.stringify(fileIds), at, row.fetch_id);
     const { resume_job: resumeJob } = JSON.parse(job.input) as PackFetchJobInput;
-    if (resumeJob) requeueWaitingJob(state, resumeJob, deps.jobs.runAfterNow(), deps.now());
+    if (resumeJob) await requeueWaitingJob(state, resumeJob, deps.jobs.runAfterNow(), deps.now());
   };
   switch (change.to) {
     case 'running':
-      state.run("UPDATE bid_pack_fetches SET state = 'running', started_at = COALESCE(started_at, ?) WHERE fetch_id = ?", at, row.fetch_id);
+      await state.run("UPDATE bid_pack_fetches SET state = 'running', started_at = COALESCE(started_at, ?) WHERE fetch_id = ?", at, row.fetch_id);
       return;
     case 'queued':
-      state.run(
+      await state.run(
         "UPDATE bid_pack_fetches SET state = 'queued', detail = ? WHERE fetch_id = ?",
         change.reason === 'retry' ? `Attempt ${change.attempt} failed (${change.error}); it is tried again at ${change.runAfter}.` : row.detail,
         row.fetch_id,
@@ -141,14 +141,14 @@ function mirrorFetch(deps: PackFetchDeps, job: JobRow, change: JobChange): void 
       return;
     case 'succeeded': {
       const outcome = change.result as FetchOutcome;
-      end('succeeded', outcome.detail, outcome.file_ids);
+      await end('succeeded', outcome.detail, outcome.file_ids);
       return;
     }
     case 'failed':
-      end('failed', change.error);
+      await end('failed', change.error);
       return;
     case 'stopped':
-      end('failed', 'The fetch was stopped before it finished; queue it again.');
+      await end('failed', 'The fetch was stopped before it finished; queue it again.');
       return;
     case 'waiting':
       return;

@@ -39,9 +39,9 @@ const FETCH_ATTEMPTS = 3;
 
 /** Where fetch jobs are queued: the API process's job worker. */
 export interface PackFetchQueue {
-  enqueue(job: Omit<NewJob, 'runAfter'>): string;
+  enqueue(job: Omit<NewJob, 'runAfter'>): Promise<string>;
   /** Claims what was queued, once the enqueuing transaction committed. */
-  kick(): void;
+  kick(): Promise<void>;
   /** The worker clock's instant now (ISO): a waiting job requeued is claimable from it. */
   runAfterNow(): string;
 }
@@ -140,15 +140,15 @@ export function offerView(offer: PackOffer): { available: boolean; portal: strin
 }
 
 /** The caller's fetches today (Sydney's day) and when the count starts again. */
-export function dailyQuota(state: StateDb, accountId: string, now: Date): DailyQuota {
+export async function dailyQuota(state: StateDb, accountId: string, now: Date): Promise<DailyQuota> {
   const today = localDate(now, QUOTA_ZONE);
   const start = zonedTimeToUtc(today, '00:00', QUOTA_ZONE).toISOString();
-  const used = state.get<{ n: number }>('SELECT COUNT(*) AS n FROM bid_pack_fetches WHERE requested_by = ? AND requested_at >= ?', accountId, start)!.n;
+  const used = (await state.get<{ n: number }>('SELECT COUNT(*) AS n FROM bid_pack_fetches WHERE requested_by = ? AND requested_at >= ?', accountId, start))!.n;
   return { limit: DAILY_FETCHES, used, remaining: Math.max(0, DAILY_FETCHES - used), reset_at: zonedTimeToUtc(addDays(today, 1), '00:00', QUOTA_ZONE).toISOString() };
 }
 
-export function lastFetch(state: StateDb, bidId: string): FetchView | null {
-  const row = state.get<FetchRow>('SELECT * FROM bid_pack_fetches WHERE bid_id = ? ORDER BY requested_at DESC, rowid DESC LIMIT 1', bidId);
+export async function lastFetch(state: StateDb, bidId: string): Promise<FetchView | null> {
+  const row = await state.get<FetchRow>('SELECT * FROM bid_pack_fetches WHERE bid_id = ? ORDER BY requested_at DESC, rowid DESC LIMIT 1', bidId);
   return row ? view(row) : null;
 }
 
@@ -160,14 +160,14 @@ export type QueueOutcome =
  * Queues one fetch for the caller (checked against the offer, a fetch already under way and the daily count) as
  * a job, and starts it. `resumeJob`: a job waiting on this fetch (a run), queued again when the fetch ends.
  */
-export function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: string, resumeJob: string | null = null): QueueOutcome {
+export async function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: string, resumeJob: string | null = null): Promise<QueueOutcome> {
   const offer = packOffer(deps, bid);
   if (!offer.available) return offer.retry ? { kind: 'refused', status: 503, detail: offer.detail, retryAfterSeconds: 30 } : { kind: 'refused', status: 422, detail: offer.detail };
   const now = deps.now();
-  const queued = deps.state.transaction((): QueueOutcome | FetchRow => {
-    const live = deps.state.get<FetchRow>("SELECT * FROM bid_pack_fetches WHERE bid_id = ? AND state IN ('queued', 'running')", bid.bid_id);
+  const queued = await deps.state.transaction(async (): Promise<QueueOutcome | FetchRow> => {
+    const live = await deps.state.get<FetchRow>("SELECT * FROM bid_pack_fetches WHERE bid_id = ? AND state IN ('queued', 'running')", bid.bid_id);
     if (live) return { kind: 'refused', status: 409, detail: `A fetch of this bid's tender pack is already ${live.state} (since ${live.requested_at}); GET /v1/bids/${bid.bid_id}/pack/fetch says when it ends.` };
-    const quota = dailyQuota(deps.state, accountId, now);
+    const quota = await dailyQuota(deps.state, accountId, now);
     if (quota.remaining === 0) {
       const wait = Math.max(1, Math.ceil((Date.parse(quota.reset_at) - now.getTime()) / 1000));
       return {
@@ -179,7 +179,7 @@ export function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: strin
     }
     const fetchId = newId('fetch_');
     const input: PackFetchJobInput = { fetch_id: fetchId, resume_job: resumeJob };
-    const jobId = deps.jobs.enqueue({ kind: PACK_FETCH_JOB_KIND, bidId: bid.bid_id, input, maxAttempts: FETCH_ATTEMPTS, now });
+    const jobId = await deps.jobs.enqueue({ kind: PACK_FETCH_JOB_KIND, bidId: bid.bid_id, input, maxAttempts: FETCH_ATTEMPTS, now });
     const row: FetchRow = {
       fetch_id: fetchId,
       bid_id: bid.bid_id,
@@ -194,7 +194,7 @@ export function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: strin
       finished_at: null,
       job_id: jobId,
     };
-    deps.state.run(
+    await deps.state.run(
       "INSERT INTO bid_pack_fetches (fetch_id, bid_id, requested_by, source, tender_url, state, requested_at, job_id) VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)",
       row.fetch_id,
       row.bid_id,
@@ -207,6 +207,6 @@ export function queueFetch(deps: PackFetchDeps, bid: BidRecord, accountId: strin
     return row;
   });
   if ('kind' in queued) return queued;
-  deps.jobs.kick();
+  await deps.jobs.kick();
   return { kind: 'queued', fetch: view(queued), jobId: queued.job_id! };
 }

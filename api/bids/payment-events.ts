@@ -48,9 +48,9 @@ function mismatch(row: BidPaymentRow, session: Stripe.Checkout.Session): string 
  * outcome and changes nothing. The check and the change share one immediate transaction, so two deliveries
  * at once (or two instances) cannot both apply it.
  */
-export function receivePaymentEvent(state: StateDb, event: Stripe.Event, at: Date): EventOutcome {
-  return state.transaction(() => {
-    const seen = state.get<{ outcome: string }>('SELECT outcome FROM payment_events WHERE event_id = ?', event.id);
+export async function receivePaymentEvent(state: StateDb, event: Stripe.Event, at: Date): Promise<EventOutcome> {
+  return await state.transaction(async () => {
+    const seen = await state.get<{ outcome: string }>('SELECT outcome FROM payment_events WHERE event_id = ?', event.id);
     if (seen) return { first: false, outcome: seen.outcome };
     const session = event.type.startsWith('checkout.session.') ? (event.data.object as Stripe.Checkout.Session) : null;
     let outcome: string;
@@ -62,18 +62,18 @@ export function receivePaymentEvent(state: StateDb, event: Stripe.Event, at: Dat
     } else if (!session || !HANDLED.has(event.type)) {
       outcome = `ignored: ${event.type} is not an event this service acts on`;
     } else {
-      row = paymentForSession(state, session.id, session.metadata?.['checkout_id']);
+      row = await paymentForSession(state, session.id, session.metadata?.['checkout_id']);
       const target = targetStatus(event, session);
       const wrong = row && mismatch(row, session);
       if (!row) outcome = `ignored: no checkout of this service has session ${session.id}`;
       else if (wrong) outcome = `ignored: session ${session.id} does not match checkout ${row.checkout_id}: ${wrong}`;
       else if (target === null && row.status === 'pending') outcome = 'pending: session completed, its payment not yet confirmed';
       else if (target === null) outcome = `ignored: checkout ${row.checkout_id} is ${row.status}; a completion without payment changes nothing`;
-      else if (target !== null && movePayment(state, row, target, { eventId: event.id, sessionId: session.id, at })) outcome = target;
+      else if (target !== null && await movePayment(state, row, target, { eventId: event.id, sessionId: session.id, at })) outcome = target;
       else outcome = `ignored: checkout ${row.checkout_id} is ${row.status} and does not become ${target}`;
     }
     const changed = row !== null && !outcome.startsWith('ignored');
-    state.run(
+    await state.run(
       'INSERT INTO payment_events (event_id, type, session_id, checkout_id, outcome, received_at) VALUES (?, ?, ?, ?, ?, ?)',
       event.id,
       event.type,

@@ -27,14 +27,14 @@ export interface BidPaymentRow {
 }
 
 /** True when the provider has confirmed a payment for the bid: runs and run-raised actions need it. */
-export function bidIsPaid(state: StateDb, bidId: string): boolean {
-  return state.get<{ paid: number }>("SELECT 1 AS paid FROM bid_payments WHERE bid_id = ? AND status = 'paid' LIMIT 1", bidId) !== undefined;
+export async function bidIsPaid(state: StateDb, bidId: string): Promise<boolean> {
+  return await state.get<{ paid: number }>("SELECT 1 AS paid FROM bid_payments WHERE bid_id = ? AND status = 'paid' LIMIT 1", bidId) !== undefined;
 }
 
 /** The bid's paid row, else its pending one, else its newest: what the bid's payment state reads as. */
-export function currentPayment(state: StateDb, bidId: string): BidPaymentRow | null {
+export async function currentPayment(state: StateDb, bidId: string): Promise<BidPaymentRow | null> {
   return (
-    state.get<BidPaymentRow>(
+    await state.get<BidPaymentRow>(
       `SELECT * FROM bid_payments WHERE bid_id = ?
        ORDER BY CASE status WHEN 'paid' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`,
       bidId,
@@ -52,16 +52,16 @@ export type Claim =
  * expired, a claim whose request never finished), then refuses when the bid is paid or a checkout is still
  * pending, else inserts the claim, which counts as pending until `leaseMs` from `at`.
  */
-export function claimCheckout(state: StateDb, input: { bidId: string; accountId: string; amount: number; currency: string; at: Date; leaseMs: number }): Claim {
-  return state.transaction(() => {
+export async function claimCheckout(state: StateDb, input: { bidId: string; accountId: string; amount: number; currency: string; at: Date; leaseMs: number }): Promise<Claim> {
+  return await state.transaction(async () => {
     const at = input.at.toISOString();
-    state.run("UPDATE bid_payments SET status = 'expired', updated_at = ? WHERE bid_id = ? AND status = 'pending' AND expires_at <= ?", at, input.bidId, at);
-    const paid = state.get<BidPaymentRow>("SELECT * FROM bid_payments WHERE bid_id = ? AND status = 'paid' LIMIT 1", input.bidId);
+    await state.run("UPDATE bid_payments SET status = 'expired', updated_at = ? WHERE bid_id = ? AND status = 'pending' AND expires_at <= ?", at, input.bidId, at);
+    const paid = await state.get<BidPaymentRow>("SELECT * FROM bid_payments WHERE bid_id = ? AND status = 'paid' LIMIT 1", input.bidId);
     if (paid) return { ok: false, reason: 'paid', row: paid };
-    const pending = state.get<BidPaymentRow>("SELECT * FROM bid_payments WHERE bid_id = ? AND status = 'pending'", input.bidId);
+    const pending = await state.get<BidPaymentRow>("SELECT * FROM bid_payments WHERE bid_id = ? AND status = 'pending'", input.bidId);
     if (pending) return { ok: false, reason: 'pending', row: pending };
     const checkoutId = newId('chk_');
-    state.run(
+    await state.run(
       `INSERT INTO bid_payments (checkout_id, bid_id, status, amount, currency, requested_by, expires_at, created_at, updated_at)
        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
       checkoutId,
@@ -78,17 +78,17 @@ export function claimCheckout(state: StateDb, input: { bidId: string; accountId:
 }
 
 /** Removes a claim no session was created for (the provider refused or failed): the bid may check out again at once. */
-export function clearClaim(state: StateDb, checkoutId: string): void {
-  state.run("DELETE FROM bid_payments WHERE checkout_id = ? AND status = 'pending' AND session_id IS NULL", checkoutId);
+export async function clearClaim(state: StateDb, checkoutId: string): Promise<void> {
+  await state.run("DELETE FROM bid_payments WHERE checkout_id = ? AND status = 'pending' AND session_id IS NULL", checkoutId);
 }
 
 /**
  * Binds the provider's session to the claim. False when the claim is no longer there to bind (its lease ran
  * out and another checkout replaced it); throws when the store fails.
  */
-export function bindSession(state: StateDb, checkoutId: string, session: { id: string; url: string; expiresAt: Date }, at: Date): boolean {
+export async function bindSession(state: StateDb, checkoutId: string, session: { id: string; url: string; expiresAt: Date }, at: Date): Promise<boolean> {
   return (
-    state.run(
+    (await state.run(
       `UPDATE bid_payments SET session_id = ?, checkout_url = ?, expires_at = ?, updated_at = ?
        WHERE checkout_id = ? AND status = 'pending' AND session_id IS NULL`,
       session.id,
@@ -96,21 +96,21 @@ export function bindSession(state: StateDb, checkoutId: string, session: { id: s
       session.expiresAt.toISOString(),
       at.toISOString(),
       checkoutId,
-    ).changes === 1
+    )).changes === 1
   );
 }
 
 /** Ends a claim whose session could not be bound (the session is expired at the provider too). */
-export function abandonClaim(state: StateDb, checkoutId: string, at: Date): void {
-  state.run("UPDATE bid_payments SET status = 'expired', updated_at = ? WHERE checkout_id = ? AND status = 'pending'", at.toISOString(), checkoutId);
+export async function abandonClaim(state: StateDb, checkoutId: string, at: Date): Promise<void> {
+  await state.run("UPDATE bid_payments SET status = 'expired', updated_at = ? WHERE checkout_id = ? AND status = 'pending'", at.toISOString(), checkoutId);
 }
 
 /** The row a provider event is about: by its session id, else by the claim id the session carries in its metadata. */
-export function paymentForSession(state: StateDb, sessionId: string, checkoutId: string | undefined): BidPaymentRow | null {
-  const bySession = state.get<BidPaymentRow>('SELECT * FROM bid_payments WHERE session_id = ?', sessionId);
+export async function paymentForSession(state: StateDb, sessionId: string, checkoutId: string | undefined): Promise<BidPaymentRow | null> {
+  const bySession = await state.get<BidPaymentRow>('SELECT * FROM bid_payments WHERE session_id = ?', sessionId);
   if (bySession) return bySession;
   if (checkoutId === undefined) return null;
-  return state.get<BidPaymentRow>('SELECT * FROM bid_payments WHERE checkout_id = ? AND session_id IS NULL', checkoutId) ?? null;
+  return await state.get<BidPaymentRow>('SELECT * FROM bid_payments WHERE checkout_id = ? AND session_id IS NULL', checkoutId) ?? null;
 }
 
 /** The statuses a row may move to from each (see the module comment). */
@@ -125,12 +125,12 @@ const NEXT: Record<PaymentStatus, readonly PaymentStatus[]> = {
  * Moves a row to `status` because of provider event `eventId`, binding `sessionId` if the row had none yet
  * (the event overtook the binding). Returns false, changing nothing, when the row may not move there.
  */
-export function movePayment(state: StateDb, row: BidPaymentRow, status: PaymentStatus, change: { eventId: string; sessionId: string; at: Date }): boolean {
+export async function movePayment(state: StateDb, row: BidPaymentRow, status: PaymentStatus, change: { eventId: string; sessionId: string; at: Date }): Promise<boolean> {
   if (!NEXT[row.status].includes(status)) return false;
   const events = JSON.stringify([...(JSON.parse(row.provider_event_ids) as string[]), change.eventId]);
   const at = change.at.toISOString();
   return (
-    state.run(
+    (await state.run(
       `UPDATE bid_payments SET status = ?, session_id = COALESCE(session_id, ?), paid_at = CASE WHEN ? = 'paid' THEN ? ELSE paid_at END,
          provider_event_ids = ?, updated_at = ?
        WHERE checkout_id = ? AND status = ?`,
@@ -142,6 +142,6 @@ export function movePayment(state: StateDb, row: BidPaymentRow, status: PaymentS
       at,
       row.checkout_id,
       row.status,
-    ).changes === 1
+    )).changes === 1
   );
 }

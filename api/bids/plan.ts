@@ -88,11 +88,11 @@ interface TaskRow extends Omit<PlanTask, 'depends_on' | 'owner_id'> {
 /** A task as served: its owner's email instead of the account id. */
 export type ServedTask = Omit<PlanTask, 'owner_id'> & { owner: string | null };
 
-export function storePlan(state: StateDb, bidId: string, tasks: readonly PlanTask[], now: Date): void {
-  state.transaction(() => {
-    state.run('DELETE FROM bid_plan_tasks WHERE bid_id = ?', bidId);
+export async function storePlan(state: StateDb, bidId: string, tasks: readonly PlanTask[], now: Date): Promise<void> {
+  await state.transaction(async () => {
+    await state.run('DELETE FROM bid_plan_tasks WHERE bid_id = ?', bidId);
     for (const [position, task] of tasks.entries()) {
-      state.run(
+      await state.run(
         `INSERT INTO bid_plan_tasks (bid_id, task_id, position, title, owner_id, due_at, due_local, depends_on, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         bidId, task.task_id, position, task.title, task.owner_id, task.due_at, task.due_local, JSON.stringify(task.depends_on), now.toISOString(),
       );
@@ -100,12 +100,12 @@ export function storePlan(state: StateDb, bidId: string, tasks: readonly PlanTas
   });
 }
 
-export function listPlan(state: StateDb, bidId: string): ServedTask[] {
-  return state
+export async function listPlan(state: StateDb, bidId: string): Promise<ServedTask[]> {
+  return (await state
     .all<TaskRow>(
       `SELECT t.task_id, t.title, a.email AS owner, t.due_at, t.due_local, t.depends_on FROM bid_plan_tasks t
        LEFT JOIN accounts a ON a.account_id = t.owner_id WHERE t.bid_id = ? ORDER BY t.position`,
       bidId,
-    )
+    ))
     .map((row) => ({ ...row, depends_on: JSON.parse(row.depends_on) as string[] }));
 }

@@ -34,16 +34,16 @@ const asMessage = (row: MessageRow): ThreadMessage => ({
   created_at: row.created_at,
 });
 
-export function postMessage(state: StateDb, bidId: string, authorId: string, text: string, now: Date): ThreadMessage {
+export async function postMessage(state: StateDb, bidId: string, authorId: string, text: string, now: Date): Promise<ThreadMessage> {
   const messageId = newId('msg_');
-  state.run('INSERT INTO bid_thread_messages (message_id, bid_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?)', messageId, bidId, authorId, text, now.toISOString());
-  return asMessage(state.get<MessageRow>(`${SELECT_MESSAGE} WHERE t.message_id = ?`, messageId)!);
+  await state.run('INSERT INTO bid_thread_messages (message_id, bid_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?)', messageId, bidId, authorId, text, now.toISOString());
+  return asMessage((await state.get<MessageRow>(`${SELECT_MESSAGE} WHERE t.message_id = ?`, messageId))!);
 }
 
 /** A run's message to the thread, in the name of the person who started it; returns its id. */
-export function postRunMessage(state: StateDb, bidId: string, runId: string, authorId: string, text: string, now: Date): string {
+export async function postRunMessage(state: StateDb, bidId: string, runId: string, authorId: string, text: string, now: Date): Promise<string> {
   const messageId = newId('msg_');
-  state.run(
+  await state.run(
     'INSERT INTO bid_thread_messages (message_id, bid_id, author_id, text, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     messageId, bidId, authorId, text.slice(0, MAX_MESSAGE_CHARACTERS), runId, now.toISOString(),
   );
@@ -51,6 +51,6 @@ export function postRunMessage(state: StateDb, bidId: string, runId: string, aut
 }
 
 /** The bid's thread, oldest first. */
-export function threadOf(state: StateDb, bidId: string): ThreadMessage[] {
-  return state.all<MessageRow>(`${SELECT_MESSAGE} WHERE t.bid_id = ? ORDER BY t.created_at, t.rowid`, bidId).map(asMessage);
+export async function threadOf(state: StateDb, bidId: string): Promise<ThreadMessage[]> {
+  return (await state.all<MessageRow>(`${SELECT_MESSAGE} WHERE t.bid_id = ? ORDER BY t.created_at, t.rowid`, bidId)).map(asMessage);
 }

@@ -22,13 +22,13 @@ import type { WorkspaceRequirement } from './workspace-requirement.ts';
 
 /** Where the workspace reads a bid's requirements from, and how it asks for them to be brought up to date. */
 export interface RequirementSource {
-  list(state: StateDb, bidId: string): WorkspaceRequirement[];
+  list(state: StateDb, bidId: string): Promise<WorkspaceRequirement[]>;
   recompute(state: StateDb, bidId: string, options: RecomputeOptions): unknown;
 }
 
 /** The requirements module's store (api/bids/requirements/store.ts). */
 export const storedRequirements: RequirementSource = {
-  list: (state, bidId) => listRequirements(state, bidId),
+  list: async (state, bidId) => await listRequirements(state, bidId),
   recompute: recomputeRequirements,
 };
 
@@ -37,15 +37,15 @@ export interface WorkspaceDeps extends DraftDeps {
 }
 
 /** The organisation profile's region, else the tender's jurisdiction: where a gap is to be closed. */
-export function bidRegion(state: StateDb, bid: BidRecord): Jurisdiction | null {
-  const region = readProfile(state, bid.org_id)?.region ?? null;
+export async function bidRegion(state: StateDb, bid: BidRecord): Promise<Jurisdiction | null> {
+  const region = (await readProfile(state, bid.org_id))?.region ?? null;
   if (region) return region;
   return bid.jurisdiction !== null && isJurisdiction(bid.jurisdiction) ? bid.jurisdiction : null;
 }
 
 /** The buyer's time zone (else the region's, else Sydney's) and the day the plan counts back from (closing, else the bid's due date). */
-export function planFrame(state: StateDb, bid: BidRecord): { timeZone: string; closingDate: string | null } {
-  const region = bidRegion(state, bid);
+export async function planFrame(state: StateDb, bid: BidRecord): Promise<{ timeZone: string; closingDate: string | null }> {
+  const region = await bidRegion(state, bid);
   return { timeZone: bid.buyer_time_zone ?? (region ? timeZoneOf(region) : 'Australia/Sydney'), closingDate: bid.closing_date ?? bid.due_date };
 }
 
@@ -55,9 +55,9 @@ export interface PlanView {
   tasks: ServedTask[];
 }
 
-export function planView(state: StateDb, bid: BidRecord): PlanView {
-  const frame = planFrame(state, bid);
-  return { time_zone: frame.timeZone, closing_date: frame.closingDate, tasks: listPlan(state, bid.bid_id) };
+export async function planView(state: StateDb, bid: BidRecord): Promise<PlanView> {
+  const frame = await planFrame(state, bid);
+  return { time_zone: frame.timeZone, closing_date: frame.closingDate, tasks: await listPlan(state, bid.bid_id) };
 }
 
 export interface RecomputeSummary {
@@ -70,54 +70,54 @@ export interface RecomputeSummary {
 export async function recomputeWorkspace(deps: WorkspaceDeps, bid: BidRecord, now: Date): Promise<RecomputeSummary> {
   const { state } = deps;
   deps.requirements.recompute(state, bid.bid_id, { now });
-  await recomputeDrafts(deps, bid, deps.requirements.list(state, bid.bid_id), now);
-  markDrafted(deps, bid.bid_id, now);
+  await recomputeDrafts(deps, bid, await deps.requirements.list(state, bid.bid_id), now);
+  await markDrafted(deps, bid.bid_id, now);
   await recomputeGaps(deps, bid, now);
-  recomputePlan(deps, bid, now);
-  const openGaps = listGaps(state, bid.bid_id).filter((gap) => gap.status === 'open');
-  return { requirements: deps.requirements.list(state, bid.bid_id).length, drafts: listDrafts(state, bid.bid_id).length, open_gaps: openGaps.length, plan: planView(state, bid) };
+  await recomputePlan(deps, bid, now);
+  const openGaps = (await listGaps(state, bid.bid_id)).filter((gap) => gap.status === 'open');
+  return { requirements: (await deps.requirements.list(state, bid.bid_id)).length, drafts: (await listDrafts(state, bid.bid_id)).length, open_gaps: openGaps.length, plan: await planView(state, bid) };
 }
 
 /** A requirement whose draft carries evidence is drafted; one whose draft lost it is open again. */
-export function markDrafted(deps: Pick<WorkspaceDeps, 'state' | 'requirements'>, bidId: string, now: Date): void {
-  const drafts = listDrafts(deps.state, bidId);
+export async function markDrafted(deps: Pick<WorkspaceDeps, 'state' | 'requirements'>, bidId: string, now: Date): Promise<void> {
+  const drafts = await listDrafts(deps.state, bidId);
   deps.requirements.recompute(deps.state, bidId, { now, drafted: new Set(drafts.filter(hasEvidence).map((draft) => draft.requirement_id)) });
 }
 
 /** Derives and stores the gaps from the requirements and drafts as they stand; returns how many are open. */
 export async function recomputeGaps(deps: WorkspaceDeps, bid: BidRecord, now: Date): Promise<number> {
   const { state } = deps;
-  const frame = planFrame(state, bid);
-  storeGaps(
+  const frame = await planFrame(state, bid);
+  await storeGaps(
     state,
     bid.bid_id,
     deriveGaps({
-      requirements: deps.requirements.list(state, bid.bid_id),
-      drafts: listDrafts(state, bid.bid_id),
+      requirements: await deps.requirements.list(state, bid.bid_id),
+      drafts: await listDrafts(state, bid.bid_id),
       library: await libraryTexts(state, deps.library, bid.org_id, deps.pool, now),
       today: localDate(now, frame.timeZone),
       closingDate: bid.closing_date,
-      region: bidRegion(state, bid),
+      region: await bidRegion(state, bid),
     }),
     now,
   );
-  return listGaps(state, bid.bid_id).filter((gap) => gap.status === 'open').length;
+  return (await listGaps(state, bid.bid_id)).filter((gap) => gap.status === 'open').length;
 }
 
 /** Back-schedules and stores the plan from the requirements and open gaps; returns how many tasks it has. */
-export function recomputePlan(deps: Pick<WorkspaceDeps, 'state' | 'requirements'>, bid: BidRecord, now: Date): number {
+export async function recomputePlan(deps: Pick<WorkspaceDeps, 'state' | 'requirements'>, bid: BidRecord, now: Date): Promise<number> {
   const { state } = deps;
-  const frame = planFrame(state, bid);
-  const openGaps = listGaps(state, bid.bid_id).filter((gap) => gap.status === 'open');
-  const requirements = deps.requirements.list(state, bid.bid_id);
+  const frame = await planFrame(state, bid);
+  const openGaps = (await listGaps(state, bid.bid_id)).filter((gap) => gap.status === 'open');
+  const requirements = await deps.requirements.list(state, bid.bid_id);
   const tasks = frame.closingDate === null ? [] : schedulePlan({ closingDate: frame.closingDate, timeZone: frame.timeZone, requirements, openGaps, ownerId: bid.owner_id });
-  storePlan(state, bid.bid_id, tasks, now);
+  await storePlan(state, bid.bid_id, tasks, now);
   return tasks.length;
 }
 
 /** Today in the buyer's time zone (else the region's, else Sydney's) at `now`: the day the chat's recap, the worth-bidding card and a run's checks count from. */
-export function bidToday(state: StateDb, bid: BidRecord, now: Date): string {
-  return localDate(now, planFrame(state, bid).timeZone);
+export async function bidToday(state: StateDb, bid: BidRecord, now: Date): Promise<string> {
+  return localDate(now, (await planFrame(state, bid)).timeZone);
 }
 
 /**
@@ -125,13 +125,13 @@ export function bidToday(state: StateDb, bid: BidRecord, now: Date): string {
  * in force without evidence (a person's text or a cited passage; one a person marked met or not applicable is
  * settled; an instruction to tenderers needs none), and open gaps.
  */
-export function bidChecks(state: StateDb, requirements: readonly WorkspaceRequirement[], bidId: string): { mandatoryWithoutDraft: number; openGaps: number } {
-  const drafts = new Map(listDrafts(state, bidId).map((draft) => [draft.requirement_id, draft]));
+export async function bidChecks(state: StateDb, requirements: readonly WorkspaceRequirement[], bidId: string): Promise<{ mandatoryWithoutDraft: number; openGaps: number }> {
+  const drafts = new Map((await listDrafts(state, bidId)).map((draft) => [draft.requirement_id, draft]));
   return {
     mandatoryWithoutDraft: requirements.filter(
       (requirement) => requirement.mandatory && requirement.kind !== 'instruction' && requirement.state !== 'met' && requirement.state !== 'not_applicable' && !hasEvidence(drafts.get(requirement.requirement_id)),
     ).length,
-    openGaps: listGaps(state, bidId).filter((gap) => gap.status === 'open').length,
+    openGaps: (await listGaps(state, bidId)).filter((gap) => gap.status === 'open').length,
   };
 }
 
@@ -142,8 +142,8 @@ export interface GapListView {
 }
 
 /** GET …/gaps: the stored gaps, each with the active partners serving its category and region, and a count per category. */
-export function gapListView(state: StateDb, bidId: string): GapListView {
-  const gaps = listGaps(state, bidId);
+export async function gapListView(state: StateDb, bidId: string): Promise<GapListView> {
+  const gaps = await listGaps(state, bidId);
   const counts: Record<string, number> = {};
   for (const gap of gaps) counts[gap.category] = (counts[gap.category] ?? 0) + 1;
   return { gaps: gaps.map((gap) => withPartners(gap)), counts };
@@ -160,6 +160,6 @@ export async function worthBidding(
 ): Promise<{ ready: true; card: WorthBiddingCard } | { ready: false; detail: string }> {
   const served = deps.store.state();
   if (!served.ready) return { ready: false, detail: `${served.detail} Try again later.` };
-  const checks = { ...bidChecks(deps.state, deps.requirements.list(deps.state, bid.bid_id), bid.bid_id), today: bidToday(deps.state, bid, deps.store.now()) };
+  const checks = { ...await bidChecks(deps.state, await deps.requirements.list(deps.state, bid.bid_id), bid.bid_id), today: await bidToday(deps.state, bid, deps.store.now()) };
   return { ready: true, card: await worthBiddingCard(intelContextOf(served.release, deps.store.now()), bid, checks) };
 }

@@ -42,24 +42,24 @@ const storedClassification: z.ZodType<DocumentClassification> = z.strictObject({
  */
 export interface FirstPageStore {
   /** The stored classifications of these documents, by SHA-256. */
-  known(sha256s: readonly string[]): Map<string, DocumentClassification>;
-  keep(sha256: string, classification: DocumentClassification, now: Date): void;
+  known(sha256s: readonly string[]): Promise<Map<string, DocumentClassification>>;
+  keep(sha256: string, classification: DocumentClassification, now: Date): Promise<void>;
 }
 
 export function firstPageStore(cache: ContentCache, version = FIRST_PAGE_CLASSIFICATION_VERSION): FirstPageStore {
   const keyOf = (sha256: string) => cacheKey({ checker: FIRST_PAGE_CACHE_CHECKER, documents: [{ sha256 }], options: null, engineVersion: version });
   return {
-    known(sha256s) {
+    async known(sha256s) {
       const classifications = new Map<string, DocumentClassification>();
       for (const sha256 of new Set(sha256s)) {
         // A stored value that no longer fits the shape is left out, so the document is read again.
-        const stored = storedClassification.safeParse(cache.get(keyOf(sha256)));
+        const stored = storedClassification.safeParse(await cache.get(keyOf(sha256)));
         if (stored.success) classifications.set(sha256, stored.data);
       }
       return classifications;
     },
-    keep(sha256, classification, now) {
-      cache.put(keyOf(sha256), classification, now);
+    async keep(sha256, classification, now) {
+      await cache.put(keyOf(sha256), classification, now);
     },
   };
 }

@@ -8,10 +8,10 @@ import { openStateDb } from '../../data/state/db.ts';
 import { MAX_BODY_BYTES, bodyLimit, wellFormedJson } from './body-limit.ts';
 import { caller } from './caller.ts';
 
-function limitedApp(maxBytes?: number) {
+async function limitedApp(maxBytes?: number) {
   const calls = { handler: 0, bytes: 0 };
   const app = new Hono();
-  app.use('*', bodyLimit(maxBytes === undefined ? {} : { maxBytes }), caller({ state: openStateDb(':memory:'), clientIp: () => '198.51.100.9' }), wellFormedJson());
+  app.use('*', bodyLimit(maxBytes === undefined ? {} : { maxBytes }), caller({ state: await openStateDb(':memory:'), clientIp: () => '198.51.100.9' }), wellFormedJson());
   app.post('/v1/upload', async (c) => {
     calls.handler++;
     calls.bytes = (await c.req.arrayBuffer()).byteLength;
@@ -38,7 +38,7 @@ function chunkedBody(chunks: number, size: number) {
 }
 
 test('a declared Content-Length over 25 MB answers 413 {detail} before the handler runs or a byte is read', async () => {
-  const { app, calls } = limitedApp();
+  const { app, calls } = await limitedApp();
   const { stream, pulled } = chunkedBody(1, 10);
   const reply = await app.request('/v1/upload', { method: 'POST', body: stream, duplex: 'half', headers: { 'content-length': String(MAX_BODY_BYTES + 1) } } as RequestInit);
   assert.equal(reply.status, 413);
@@ -55,7 +55,7 @@ test('a declared Content-Length over 25 MB answers 413 {detail} before the handl
 });
 
 test('a chunked body is refused with 413 as soon as it passes the limit, before the handler runs', async () => {
-  const { app, calls } = limitedApp(4 * 1024);
+  const { app, calls } = await limitedApp(4 * 1024);
   const { stream, pulled } = chunkedBody(100, 1024);
   const reply = await app.request('/v1/upload', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
   assert.equal(reply.status, 413);
@@ -68,7 +68,7 @@ test('a chunked body is refused with 413 as soon as it passes the limit, before 
 });
 
 test('over a real socket: a chunked body and a declared 26 MB body are both refused before the handler', async () => {
-  const { app, calls } = limitedApp(64 * 1024);
+  const { app, calls } = await limitedApp(64 * 1024);
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
@@ -102,7 +102,7 @@ test('over a real socket: a chunked body and a declared 26 MB body are both refu
 });
 
 test('malformed JSON answers 400 {detail} naming the problem; well-formed, empty and non-JSON bodies pass', async () => {
-  const { app, calls } = limitedApp();
+  const { app, calls } = await limitedApp();
   const json = { 'content-type': 'application/json; charset=utf-8' };
   const broken = await app.request('/v1/upload', { method: 'POST', body: '{"verdict": }', headers: json });
   assert.equal(broken.status, 400);

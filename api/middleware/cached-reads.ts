@@ -97,10 +97,10 @@ export interface CachedReadsOptions {
  *
  * @example
  * const answerCachedRead = cachedReads({ cache, store, meter, burst, trustProxy: false });
- * server.on('request', (req, res) => answerCachedRead(req, res) || honoListener(req, res));
+ * server.on('request', async (req, res) => (await answerCachedRead(req, res)) || honoListener(req, res));
  */
-export function cachedReads(options: CachedReadsOptions): (incoming: IncomingMessage, outgoing: ServerResponse) => boolean {
-  return function answerCachedRead(incoming, outgoing) {
+export function cachedReads(options: CachedReadsOptions): (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<boolean> {
+  return async function answerCachedRead(incoming, outgoing) {
     const target = incoming.url;
     // The raw target is looked up as it came. A target URL parsing would rewrite (dot segments, characters it
     // escapes) finds nothing: replies are kept under targets as Hono parsed them, and parsing a parsed URL
@@ -114,7 +114,7 @@ export function cachedReads(options: CachedReadsOptions): (incoming: IncomingMes
     let caller: Caller = { kind: 'anonymous', ip };
     if (authorization !== undefined) {
       const token = bearerKey(authorization);
-      const resolved = token === null ? null : keyCaller(options.state, token, ip, options.now());
+      const resolved = token === null ? null : await keyCaller(options.state, token, ip, options.now());
       if (resolved === null || 'refusal' in resolved || resolved.scope !== 'api') return false;
       caller = resolved;
     }
@@ -122,7 +122,7 @@ export function cachedReads(options: CachedReadsOptions): (incoming: IncomingMes
     if (body === undefined) return false;
     // An empty bucket gives nothing up, so the burst guard on the full path refuses this request just the same.
     if (options.burst?.take(subjectIdOf(caller).id) !== undefined) return false;
-    const figures = rateFiguresOf(options.meter, caller);
+    const figures = await rateFiguresOf(options.meter, caller);
     const headers: Record<string, string> = { 'RateLimit-Limit': figures.limit };
     if (figures.remaining !== undefined) headers['RateLimit-Remaining'] = figures.remaining;
     headers['RateLimit-Reset'] = figures.reset;

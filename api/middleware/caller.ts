@@ -42,7 +42,7 @@ export function caller(options: CallerOptions): MiddlewareHandler<CallerEnv> {
 export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
   const now = options.now ?? (() => new Date());
   const clientIp = options.clientIp ?? ((c: Context) => defaultClientIp(c, options.trustProxy ?? false));
-  return function resolveCaller(c) {
+  return async function resolveCaller(c) {
     const ip = clientIp(c);
     const authorization = c.req.header('authorization');
     if (authorization !== undefined) {
@@ -50,7 +50,7 @@ export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
       if (token === null) {
         return c.json({ detail: 'The Authorization header must be "Bearer svc_…" with an API key; omit it to call anonymously.' }, 401);
       }
-      const resolved = keyCaller(options.state, token, ip, now());
+      const resolved = await keyCaller(options.state, token, ip, now());
       if ('refusal' in resolved) return c.json({ detail: resolved.refusal }, 401);
       c.set('caller', resolved);
       return undefined;
@@ -58,7 +58,7 @@ export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
     const token = getCookie(c, SESSION_COOKIE);
     if (token) {
       const sessionHash = secretHash(token);
-      const session = options.state.get<{ account_id: string }>(
+      const session = await options.state.get<{ account_id: string }>(
         'SELECT account_id FROM sessions WHERE session_hash = ? AND ended_at IS NULL AND expires_at > ?',
         sessionHash,
         now().toISOString(),
@@ -78,8 +78,8 @@ export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
  * Shared by `caller()` and the lane that answers kept reads before routing (cached-reads.ts), so both
  * accept exactly the same keys.
  */
-export function keyCaller(state: StateDb, token: string, ip: string, at: Date): Extract<Caller, { kind: 'key' }> | { refusal: string } {
-  const key = state.get<{ key_id: string; account_id: string | null; scope: string; revoked_at: string | null; disabled_at: string | null; last_used_at: string | null }>(
+export async function keyCaller(state: StateDb, token: string, ip: string, at: Date): Promise<Extract<Caller, { kind: 'key' }> | { refusal: string }> {
+  const key = await state.get<{ key_id: string; account_id: string | null; scope: string; revoked_at: string | null; disabled_at: string | null; last_used_at: string | null }>(
     'SELECT key_id, account_id, scope, revoked_at, disabled_at, last_used_at FROM api_keys WHERE key_hash = ?',
     secretHash(token),
   );
@@ -87,7 +87,7 @@ export function keyCaller(state: StateDb, token: string, ip: string, at: Date): 
   if (key.revoked_at) return { refusal: 'This API key was revoked. Create a new one with POST /v1/keys.' };
   if (key.disabled_at) return { refusal: 'This API key is disabled. Contact us to restore it, or create a new one.' };
   if (key.last_used_at === null || at.getTime() - Date.parse(key.last_used_at) >= LAST_USED_PRECISION_MS) {
-    state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', at.toISOString(), key.key_id);
+    await state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', at.toISOString(), key.key_id);
   }
   return { kind: 'key', ip, keyId: key.key_id, accountId: key.account_id, scope: key.scope === 'mcp' ? 'mcp' : 'api' };
 }

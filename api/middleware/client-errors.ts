@@ -51,16 +51,16 @@ const MISSING_HOST = 'An HTTP/1.1 request must carry a Host header. Send the hos
  * // a 20 KB header → 431 {"detail":"The request's headers are larger than the 16 KB …"} with RateLimit-* headers
  */
 export function clientErrors(options: ClientErrorsOptions): {
-  onClientError: (error: Error & { code?: string }, socket: Duplex) => void;
-  answerMissingHost: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+  onClientError: (error: Error & { code?: string }, socket: Duplex) => Promise<void>;
+  answerMissingHost: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<boolean>;
 } {
   const { meter, trustProxy } = options;
   const log = options.log ?? ((message: string) => console.error(message));
 
   /** The anonymous figures of `ip`; without an address, the limit and reset alone. */
-  function figuresFor(ip: string | undefined): RateFigures | undefined {
+  async function figuresFor(ip: string | undefined): Promise<RateFigures | undefined> {
     try {
-      if (ip !== undefined) return rateFiguresOf(meter, { kind: 'anonymous', ip });
+      if (ip !== undefined) return await rateFiguresOf(meter, { kind: 'anonymous', ip });
       const secondsToReset = Math.max(0, Math.ceil((meter.week().resetAt.getTime() - meter.now().getTime()) / 1000));
       return { limit: String(meter.caps.anonymous), remaining: undefined, reset: String(secondsToReset) };
     } catch (error) {
@@ -82,7 +82,7 @@ export function clientErrors(options: ClientErrorsOptions): {
   }
 
   return {
-    onClientError(error, duplex) {
+    async onClientError(error, duplex) {
       // Node hands every HTTP/1 server's connections over as sockets; its types name the base class.
       const socket = duplex as Socket;
       if (error.code === 'ECONNRESET' || !socket.writable || socket.bytesWritten > 0) {
@@ -91,14 +91,14 @@ export function clientErrors(options: ClientErrorsOptions): {
       }
       const status = PARSER_STATUSES[error.code ?? ''] ?? 400;
       const body = JSON.stringify({ detail: DETAILS[status] });
-      const headers = replyHeaders(figuresFor(trustProxy ? undefined : socket.remoteAddress), body);
+      const headers = replyHeaders(await figuresFor(trustProxy ? undefined : socket.remoteAddress), body);
       const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
     },
-    answerMissingHost(incoming, outgoing) {
+    async answerMissingHost(incoming, outgoing) {
       if (incoming.httpVersion !== '1.1' || incoming.headers.host !== undefined) return false;
       const body = JSON.stringify({ detail: MISSING_HOST });
-      outgoing.writeHead(400, replyHeaders(figuresFor(clientIpOf(incoming, trustProxy)), body));
+      outgoing.writeHead(400, replyHeaders(await figuresFor(clientIpOf(incoming, trustProxy)), body));
       outgoing.end(body);
       return true;
     },

@@ -88,14 +88,14 @@ function post(app: Hono<CallerEnv>, path: string, body: unknown, headers: Record
   return Promise.resolve(app.request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }));
 }
 
-function openHarness(): Harness {
-  const h = harness(openStateDb(':memory:'));
+async function openHarness(): Promise<Harness> {
+  const h = harness(await openStateDb(':memory:'));
   h.gate.release();
   return h;
 }
 
 test('a retry with the same key and body replays status, the headers that matter and the body, once executed', async () => {
-  const { app, runs } = openHarness();
+  const { app, runs } = await openHarness();
   const first = await post(app, '/v1/orders', { item: 'tender pack' }, { 'idempotency-key': 'k-1' });
   assert.equal(first.status, 201);
   const firstBody = await first.json();
@@ -114,7 +114,7 @@ test('a retry with the same key and body replays status, the headers that matter
 });
 
 test('the same key with a different body, path or query answers 422 {detail} and runs nothing', async () => {
-  const { app, runs } = openHarness();
+  const { app, runs } = await openHarness();
   await post(app, '/v1/orders', { item: 'a' }, { 'idempotency-key': 'k-2' });
   for (const [path, body] of [['/v1/orders', { item: 'b' }], ['/v1/orders?fresh=1', { item: 'a' }], ['/v1/checked', { item: 'a' }]] as const) {
     const reused = await post(app, path, body, { 'idempotency-key': 'k-2' });
@@ -125,7 +125,7 @@ test('the same key with a different body, path or query answers 422 {detail} and
 });
 
 test('the parsed request is compared, not its bytes: reordered JSON keys and a new multipart boundary replay; other content is 422', async () => {
-  const { app, runs } = openHarness();
+  const { app, runs } = await openHarness();
   const json = (text: string) => app.request('/v1/checked', { method: 'POST', body: text, headers: { 'content-type': 'application/json', 'idempotency-key': 'k-json' } });
   assert.equal((await json('{"verdict":"up","note":{"a":1,"b":[1,2]}}')).status, 200);
   const reordered = await json('{ "note": { "b": [1, 2], "a": 1 },\n  "verdict": "up" }');
@@ -156,7 +156,7 @@ test('the parsed request is compared, not its bytes: reordered JSON keys and a n
 });
 
 test('ten concurrent requests with one key run the work once; the other nine replay its reply', async () => {
-  const { app, runs, gate } = harness(openStateDb(':memory:'));
+  const { app, runs, gate } = harness(await openStateDb(':memory:'));
   const replies = Promise.all(Array.from({ length: 10 }, () => post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-burst' })));
   await sleep(50);
   gate.release();
@@ -169,7 +169,7 @@ test('ten concurrent requests with one key run the work once; the other nine rep
 });
 
 test('a concurrent retry with a different body is refused at once, without waiting for the run', async () => {
-  const { app, runs, gate } = harness(openStateDb(':memory:'));
+  const { app, runs, gate } = harness(await openStateDb(':memory:'));
   const first = post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-race' });
   await sleep(5);
   assert.equal((await post(app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-race' })).status, 422);
@@ -179,11 +179,11 @@ test('a concurrent retry with a different body is refused at once, without waiti
 });
 
 test('keys are scoped by caller: IPs and accounts never share replies; one account shares across its keys', async () => {
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   for (const [account, keys] of [['acct_a', ['svc_a1', 'svc_a2']], ['acct_b', ['svc_b1']]] as const) {
-    state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', account, `${account}@example.com`, '2026-01-01');
+    await state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', account, `${account}@example.com`, '2026-01-01');
     for (const key of keys) {
-      state.run('INSERT INTO api_keys (key_id, key_hash, account_id, prefix, created_at) VALUES (?, ?, ?, ?, ?)', `key_${key}`, secretHash(key), account, key.slice(0, 8), '2026-01-01');
+      await state.run('INSERT INTO api_keys (key_id, key_hash, account_id, prefix, created_at) VALUES (?, ?, ?, ?, ?)', `key_${key}`, secretHash(key), account, key.slice(0, 8), '2026-01-01');
     }
   }
   const { app, runs, gate } = harness(state);
@@ -199,7 +199,7 @@ test('keys are scoped by caller: IPs and accounts never share replies; one accou
 });
 
 test('a reply is replayed for 24 hours, then the key is forgotten and its row purged', async () => {
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   const clock = { now: new Date('2026-03-02T09:00:00Z') };
   const { app, runs, gate } = harness(state, clock);
   gate.release();
@@ -217,12 +217,12 @@ test('a reply is replayed for 24 hours, then the key is forgotten and its row pu
   assert.equal(expired.headers.get('idempotent-replayed'), null);
   clock.now = new Date(start + 49 * HOUR_MS);
   await post(app, '/v1/orders', { item: 'w' }, { 'idempotency-key': 'k-new' });
-  const keys = state.all<{ idempotency_key: string }>('SELECT idempotency_key FROM idempotency_keys').map((row) => row.idempotency_key);
+  const keys = (await state.all<{ idempotency_key: string }>('SELECT idempotency_key FROM idempotency_keys')).map((row) => row.idempotency_key);
   assert.deepEqual(keys, ['k-new'], 'expired rows are deleted');
 });
 
 test('streamed calls (?stream=1 or Accept: text/event-stream) are exempt and leave no row', async () => {
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   const { app, runs } = harness(state);
   for (const [path, headers] of [['/v1/stream?stream=1', {}], ['/v1/stream', { accept: 'text/event-stream' }]] as const) {
     for (let i = 0; i < 2; i++) {
@@ -233,11 +233,11 @@ test('streamed calls (?stream=1 or Accept: text/event-stream) are exempt and lea
     }
   }
   assert.equal(runs(), 4);
-  assert.equal(state.all('SELECT * FROM idempotency_keys').length, 0);
+  assert.equal((await state.all('SELECT * FROM idempotency_keys')).length, 0);
 });
 
 test('a failed run (exception or 5xx) is not stored: the retry runs again, and its success is then replayed', async () => {
-  const { app, runs } = openHarness();
+  const { app, runs } = await openHarness();
   assert.equal((await post(app, '/v1/flaky', {}, { 'idempotency-key': 'k-fail' })).status, 500);
   const retried = await post(app, '/v1/flaky', {}, { 'idempotency-key': 'k-fail' });
   assert.deepEqual([retried.status, await retried.json()], [200, { ok: true, run: 2 }]);
@@ -250,7 +250,7 @@ test('a failed run (exception or 5xx) is not stored: the retry runs again, and i
 });
 
 test('a 4xx is not stored, so the same key with a corrected body runs', async () => {
-  const { app, runs } = openHarness();
+  const { app, runs } = await openHarness();
   assert.equal((await post(app, '/v1/checked', { verdict: 7 }, { 'idempotency-key': 'k-fix' })).status, 422);
   const fixed = await post(app, '/v1/checked', { verdict: 'useful' }, { 'idempotency-key': 'k-fix' });
   assert.deepEqual([fixed.status, await fixed.json()], [200, { saved: 'useful', run: 2 }]);
@@ -258,17 +258,17 @@ test('a 4xx is not stored, so the same key with a corrected body runs', async ()
 });
 
 test('a reply marked Cache-Control: no-store is never stored: the retry runs again', async () => {
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   const { app, runs } = harness(state);
   const bodies = [];
   for (let i = 0; i < 2; i++) bodies.push(await (await post(app, '/v1/secret', {}, { 'idempotency-key': 'k-secret' })).json());
   assert.deepEqual(bodies, [{ token: 'tok_1' }, { token: 'tok_2' }]);
   assert.equal(runs(), 2);
-  assert.equal(state.all('SELECT * FROM idempotency_keys').length, 0);
+  assert.equal((await state.all('SELECT * FROM idempotency_keys')).length, 0);
 });
 
 test('a reply with withheld fields is stored and replayed without them, and says so; the work runs once', async () => {
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   const { app, runs } = harness(state);
   const first = await post(app, '/v1/withheld', {}, { 'idempotency-key': 'k-withheld' });
   assert.equal(first.headers.get('cache-control'), 'no-store');
@@ -278,12 +278,12 @@ test('a reply with withheld fields is stored and replayed without them, and says
   assert.equal(replay.headers.get('idempotent-replayed'), 'true');
   assert.deepEqual(await replay.json(), { id: 'id_1', withheld: ['token'], withheld_reason: 'Shown once.' });
   assert.equal(runs(), 1);
-  const stored = state.all<{ body: Uint8Array }>('SELECT body FROM idempotency_keys');
+  const stored = await state.all<{ body: Uint8Array }>('SELECT body FROM idempotency_keys');
   assert.ok(!Buffer.from(stored[0]!.body).toString('utf8').includes('tok_1'), 'the secret is not stored');
 });
 
 test('the Svc-Sandbox header is part of the request: a live call after a sandbox call with the same key never gets the sandbox reply', async () => {
-  const { app, runs } = openHarness();
+  const { app, runs } = await openHarness();
   const sandboxed = await post(app, '/v1/tool', {}, { 'idempotency-key': 'k-sandbox', 'svc-sandbox': 'true' });
   assert.deepEqual(await sandboxed.json(), { sandbox: true, run: 1 });
   const live = await post(app, '/v1/tool', {}, { 'idempotency-key': 'k-sandbox' });
@@ -295,7 +295,7 @@ test('the Svc-Sandbox header is part of the request: a live call after a sandbox
 });
 
 test('a malformed key answers 400; a POST without a key runs every time', async () => {
-  const { app, runs } = openHarness();
+  const { app, runs } = await openHarness();
   for (const key of ['has space', 'x'.repeat(256)]) {
     const reply = await post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': key });
     assert.equal(reply.status, 400);
@@ -309,8 +309,8 @@ test('a malformed key answers 400; a POST without a key runs every time', async 
 test('another process sharing the store answers 409 while the first runs, replays after, and takes over an abandoned run', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'idempotency-'));
   const clock = { now: new Date('2026-03-02T09:00:00Z') };
-  const first = harness(openStateDb(dir), clock);
-  const second = harness(openStateDb(dir), clock);
+  const first = harness(await openStateDb(dir), clock);
+  const second = harness(await openStateDb(dir), clock);
   second.gate.release();
   const running = post(first.app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-proc' });
   await sleep(40);
@@ -324,7 +324,7 @@ test('another process sharing the store answers 409 while the first runs, replay
   assert.deepEqual(await replayed.json(), { order: 'ord_1', item: 'x' });
   assert.equal(second.runs(), 0);
 
-  const stalled = harness(openStateDb(dir), clock);
+  const stalled = harness(await openStateDb(dir), clock);
   const abandoned = post(stalled.app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-stalled' });
   await sleep(40);
   clock.now = new Date(clock.now.getTime() + 11 * 60 * 1000);
@@ -337,7 +337,7 @@ test('another process sharing the store answers 409 while the first runs, replay
 });
 
 test('an unreachable store answers 503 with Retry-After and does not run the call', async () => {
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   const broken: StateDb = { ...state, transaction: () => { throw new StateUnavailableError('disk I/O error'); } };
   let runs = 0;
   const app = new Hono<CallerEnv>();

@@ -106,11 +106,11 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
   // Runs in progress in this process, by scope and key, so a concurrent retry waits instead of answering 409.
   const running = new Map<string, { requestHash: string; finished: Promise<void> }>();
 
-  function claim(scope: string, key: string, requestHash: string): Claim {
-    return state.transaction(() => {
+  async function claim(scope: string, key: string, requestHash: string): Promise<Claim> {
+    return await state.transaction(async () => {
       const at = now();
-      state.run('DELETE FROM idempotency_keys WHERE expires_at <= ?', at.toISOString());
-      const stored = state.get<StoredReply>(
+      await state.run('DELETE FROM idempotency_keys WHERE expires_at <= ?', at.toISOString());
+      const stored = await state.get<StoredReply>(
         'SELECT request_hash, state, started_at, status, headers, body FROM idempotency_keys WHERE scope = ? AND idempotency_key = ?',
         scope,
         key,
@@ -119,7 +119,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
       if (stored?.state === 'done') return { kind: 'replay', reply: stored };
       if (stored !== undefined && Date.parse(stored.started_at) + runningLeaseMs > at.getTime()) return { kind: 'busy' };
       const runToken = randomUUID();
-      state.run(
+      await state.run(
         `INSERT INTO idempotency_keys (scope, idempotency_key, request_hash, state, run_token, started_at, expires_at, owner)
          VALUES (?, ?, ?, 'running', ?, ?, ?, ?)
          ON CONFLICT (scope, idempotency_key) DO UPDATE SET run_token = excluded.run_token, started_at = excluded.started_at, owner = excluded.owner`,
@@ -144,11 +144,11 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
       // A reply no cache may store holds a secret: kept only in the form its route declared without it.
       const secret = /(^|,)\s*no-store\s*(,|$)/i.test(reply.headers.get('cache-control') ?? '') && withheld === undefined;
       if (threw || reply.status >= 400 || streamed || secret) {
-        state.run("DELETE FROM idempotency_keys WHERE scope = ? AND idempotency_key = ? AND run_token = ? AND state = 'running'", scope, key, runToken);
+        await state.run("DELETE FROM idempotency_keys WHERE scope = ? AND idempotency_key = ? AND run_token = ? AND state = 'running'", scope, key, runToken);
         return;
       }
       const body = withheld === undefined ? new Uint8Array(await reply.clone().arrayBuffer()) : await withoutSecret(reply, withheld);
-      state.run(
+      await state.run(
         "UPDATE idempotency_keys SET state = 'done', run_token = NULL, status = ?, headers = ?, body = ? WHERE scope = ? AND idempotency_key = ? AND run_token = ?",
         reply.status,
         JSON.stringify(replayedHeaders(reply.headers)),
@@ -173,6 +173,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
     const requestHash = await fingerprint(c);
     const slot = `${scope}\n${key}`;
     let runToken: string;
+    let finishRun: () => void;
     for (;;) {
       const inFlight = running.get(slot);
       if (inFlight !== undefined) {
@@ -180,13 +181,23 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
         await inFlight.finished;
         continue;
       }
+      // Taken before the claim is asked, with no await between the look and this line: a concurrent retry in this
+      // process waits for this one's outcome instead of asking the store at the same time and being told "busy".
+      const { promise: finished, resolve } = Promise.withResolvers<void>();
+      running.set(slot, { requestHash, finished });
       let outcome: Claim;
       try {
-        outcome = claim(scope, key, requestHash);
+        outcome = await claim(scope, key, requestHash);
       } catch (error) {
+        running.delete(slot);
+        resolve();
         if (!(error instanceof StateUnavailableError)) throw error;
         c.header('Retry-After', '5');
         return c.json({ detail: 'The request store is unavailable, so this request was not run; retry in 5 seconds with the same Idempotency-Key.' }, 503);
+      }
+      if (outcome.kind !== 'run') {
+        running.delete(slot);
+        resolve();
       }
       if (outcome.kind === 'mismatch') return mismatch(c, memoryMs);
       if (outcome.kind === 'replay') return replay(c, outcome.reply);
@@ -195,11 +206,9 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
         return c.json({ detail: 'A request with this Idempotency-Key is still running; retry in a second with the same key to receive its reply.' }, 409);
       }
       runToken = outcome.runToken;
+      finishRun = resolve;
       break;
     }
-    // No await between the claim and this line: a concurrent retry in this process sees the run at once.
-    const { promise: finished, resolve } = Promise.withResolvers<void>();
-    running.set(slot, { requestHash, finished });
     let threw = true;
     try {
       await next();
@@ -207,7 +216,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<Call
     } finally {
       await settle(c, scope, key, runToken, threw).finally(() => {
         running.delete(slot);
-        resolve();
+        finishRun();
       });
     }
   };

@@ -45,7 +45,7 @@ export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
   const countIf = options.countIf ?? ((response: Response) => response.ok);
   const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path}: usage unit not settled:`, error));
   return async function meteredMiddleware(c, next) {
-    const outcome = meter.reserve(c.get('caller'));
+    const outcome = await meter.reserve(c.get('caller'));
     if (!outcome.granted) {
       const now = meter.now();
       const atCap: AtCap = {
@@ -61,17 +61,17 @@ export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
       return c.json({ detail: atCap.detail }, 429);
     }
     // The reservation is part of this call's figures: refresh the prepared rate headers before the reply is built.
-    prepareRateHeaders(c, meter, c.get('caller'));
+    await prepareRateHeaders(c, meter, c.get('caller'));
     let settled = false;
     const settlement: Settlement = {
       deferred: false,
-      settle(counts) {
+      async settle(counts) {
         if (settled) return;
         settled = true;
         try {
-          if (counts) meter.commit(outcome.reservation);
+          if (counts) await meter.commit(outcome.reservation);
           else {
-            meter.release(outcome.reservation);
+            await meter.release(outcome.reservation);
             // The reply already says the unit was spent; the outer rate-header middleware corrects it.
             invalidateRateHeaders(c);
           }
@@ -87,7 +87,7 @@ export function metered(options: MeteredOptions): MiddlewareHandler<CallerEnv> {
       await next();
       counts = c.error === undefined && (await countIf(c.res));
     } finally {
-      if (!settlement.deferred || c.error !== undefined) settlement.settle(counts);
+      if (!settlement.deferred || c.error !== undefined) await settlement.settle(counts);
     }
   };
 }

@@ -29,8 +29,8 @@ const isPrepared = (c: Context) => (c as Context<PreparedEnv>).get(PREPARED) ===
  * built, so they travel with whatever reply the route makes. Called once the caller is known, and again by
  * the meter after it reserves a unit so `RateLimit-Remaining` counts this call.
  */
-export function prepareRateHeaders(c: Context, meter: RateHeadersOptions['meter'], caller: Caller): void {
-  setReplyHeaders(c, rateFiguresOf(meter, caller));
+export async function prepareRateHeaders(c: Context, meter: RateHeadersOptions['meter'], caller: Caller): Promise<void> {
+  setReplyHeaders(c, await rateFiguresOf(meter, caller));
   markPrepared(c, true);
 }
 
@@ -63,10 +63,10 @@ export interface RateFigures {
 }
 
 /** The caller's rate header values now: also written by cached reads answered before routing (cached-reads.ts). */
-export function rateFiguresOf(meter: RateHeadersOptions['meter'], caller: Caller): RateFigures {
+export async function rateFiguresOf(meter: RateHeadersOptions['meter'], caller: Caller): Promise<RateFigures> {
   const secondsToReset = (resetAt: Date) => String(Math.max(0, Math.ceil((resetAt.getTime() - meter.now().getTime()) / 1000)));
   try {
-    const allowance = meter.allowance(caller);
+    const allowance = await meter.allowance(caller);
     return { limit: String(allowance.limit), remaining: String(allowance.remaining), reset: secondsToReset(allowance.resetAt) };
   } catch (error) {
     if (!(error instanceof StateUnavailableError)) throw error;
@@ -94,14 +94,14 @@ export function rateFiguresOf(meter: RateHeadersOptions['meter'], caller: Caller
 export function rateHeaders(options: RateHeadersOptions): { early: RequestStep<CallerEnv>; fallback: ReplyStep<CallerEnv> } {
   const { meter } = options;
   return {
-    early: function rateHeadersEarly(c) {
-      prepareRateHeaders(c, meter, c.get('caller'));
+    early: async function rateHeadersEarly(c) {
+      await prepareRateHeaders(c, meter, c.get('caller'));
       return undefined;
     },
-    fallback: function rateHeadersFallback(c) {
+    fallback: async function rateHeadersFallback(c) {
       if (isPrepared(c)) return;
       const caller: Caller = (c.var.caller as Caller | undefined) ?? { kind: 'anonymous', ip: options.clientIp(c) };
-      setReplyHeaders(c, rateFiguresOf(meter, caller));
+      setReplyHeaders(c, await rateFiguresOf(meter, caller));
     },
   };
 }

@@ -9,7 +9,7 @@ import { createSandbox, isSandboxRequest } from './sandbox.ts';
 
 type Env = { Variables: CallerEnv['Variables'] & SandboxEnv['Variables'] };
 
-function sandboxedApp() {
+async function sandboxedApp() {
   const calls = { meter: 0, handler: 0 };
   const seen: { outer?: boolean; inner?: boolean } = {};
   const sandbox = createSandbox();
@@ -24,7 +24,7 @@ function sandboxedApp() {
     await next();
   };
   const app = new Hono<Env>();
-  app.use('*', caller({ state: openStateDb(':memory:'), clientIp: () => '198.51.100.7' }));
+  app.use('*', caller({ state: await openStateDb(':memory:'), clientIp: () => '198.51.100.7' }));
   app.use('*', async (c, next) => {
     await next();
     seen.outer = c.get('sandbox');
@@ -39,7 +39,7 @@ function sandboxedApp() {
 }
 
 test('each of the three switches answers the fixture labelled sandbox: true, without metering or running the tool', async () => {
-  const { app, calls, seen } = sandboxedApp();
+  const { app, calls, seen } = await sandboxedApp();
   const switches: [string, RequestInit][] = [
     ['/v1/extract', { method: 'POST', body: JSON.stringify({ sandbox: true, filename: 'quote.pdf' }), headers: { 'content-type': 'application/json' } }],
     ['/v1/extract?sandbox=true', { method: 'POST' }],
@@ -61,7 +61,7 @@ test('each of the three switches answers the fixture labelled sandbox: true, wit
 });
 
 test('the fixture is deterministic: the same request gives the same reply every time', async () => {
-  const { app } = sandboxedApp();
+  const { app } = await sandboxedApp();
   const call = async () => (await app.request('/v1/extract?sandbox=true', { method: 'POST', body: JSON.stringify({ filename: 'a.pdf' }), headers: { 'content-type': 'application/json' } })).json();
   const first = await call();
   assert.deepEqual(await call(), first);
@@ -69,7 +69,7 @@ test('the fixture is deterministic: the same request gives the same reply every 
 });
 
 test('a real call goes on to the meter and the tool with sandbox false visible to later and outer middleware', async () => {
-  const { app, calls, seen } = sandboxedApp();
+  const { app, calls, seen } = await sandboxedApp();
   for (const init of [
     { method: 'POST' },
     { method: 'POST', body: JSON.stringify({ sandbox: false }), headers: { 'content-type': 'application/json' } },
@@ -99,15 +99,15 @@ test('a meter mounted before the sandbox middleware can tell a sandbox call with
 });
 
 test('a sandbox call to a tool without a fixture answers 501 {detail} and runs nothing', async () => {
-  const { app, calls } = sandboxedApp();
+  const { app, calls } = await sandboxedApp();
   const reply = await app.request('/v1/screen?sandbox=true', { method: 'POST' });
   assert.equal(reply.status, 501);
   assert.match((await reply.json()).detail, /^screen has no sandbox reply yet; call it without sandbox mode/);
   assert.deepEqual(calls, { meter: 0, handler: 0 });
 });
 
-test('fixtures are listed for the discovery documents, and a tool registers once', () => {
-  const { sandbox } = sandboxedApp();
+test('fixtures are listed for the discovery documents, and a tool registers once', async () => {
+  const { sandbox } = await sandboxedApp();
   assert.deepEqual(sandbox.fixtures(), [
     { tool: 'extract', summary: 'A two-page invoice with its number and total extracted.' },
     { tool: 'warrants', summary: 'A stored warrant of a clean PDF.' },
@@ -116,7 +116,7 @@ test('fixtures are listed for the discovery documents, and a tool registers once
 });
 
 test('a malformed JSON body does not switch the sandbox on; the tool answers for it', async () => {
-  const { app, calls } = sandboxedApp();
+  const { app, calls } = await sandboxedApp();
   const reply = await app.request('/v1/extract', { method: 'POST', body: '{"sandbox": tru', headers: { 'content-type': 'application/json' } });
   assert.deepEqual(await reply.json(), { real: true });
   assert.equal(calls.handler, 1);

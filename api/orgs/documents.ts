@@ -47,12 +47,12 @@ export class DocumentLibrary {
     this.#documentsDir = documentsDir;
   }
 
-  list(orgId: string): LibraryDocument[] {
-    return this.#state.all<LibraryDocument>(`${SELECT_DOCUMENT} WHERE d.org_id = ? ORDER BY d.uploaded_at DESC, d.doc_id`, orgId);
+  async list(orgId: string): Promise<LibraryDocument[]> {
+    return await this.#state.all<LibraryDocument>(`${SELECT_DOCUMENT} WHERE d.org_id = ? ORDER BY d.uploaded_at DESC, d.doc_id`, orgId);
   }
 
-  get(orgId: string, docId: string): LibraryDocument | null {
-    return this.#state.get<LibraryDocument>(`${SELECT_DOCUMENT} WHERE d.org_id = ? AND d.doc_id = ?`, orgId, docId) ?? null;
+  async get(orgId: string, docId: string): Promise<LibraryDocument | null> {
+    return await this.#state.get<LibraryDocument>(`${SELECT_DOCUMENT} WHERE d.org_id = ? AND d.doc_id = ?`, orgId, docId) ?? null;
   }
 
   /** Writes the file, then its row; a file whose row could not be written is removed again. */
@@ -61,7 +61,7 @@ export class DocumentLibrary {
     const path = this.pathOf(upload.orgId, docId);
     await writePrivateFile(path, upload.bytes, 'wx');
     try {
-      this.#state.run(
+      await this.#state.run(
         `INSERT INTO org_documents (doc_id, org_id, filename, content_type, size_bytes, sha256, uploaded_by, uploaded_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         docId,
@@ -77,13 +77,13 @@ export class DocumentLibrary {
       await rm(path, { force: true });
       throw error;
     }
-    return this.get(upload.orgId, docId)!;
+    return (await this.get(upload.orgId, docId))!;
   }
 
   /** Sets or clears the document's expiry date; null when the organisation holds no such document. */
-  setExpiry(orgId: string, docId: string, expiresOn: string | null): LibraryDocument | null {
-    const { changes } = this.#state.run('UPDATE org_documents SET expires_on = ? WHERE org_id = ? AND doc_id = ?', expiresOn, orgId, docId);
-    return changes === 0 ? null : this.get(orgId, docId);
+  async setExpiry(orgId: string, docId: string, expiresOn: string | null): Promise<LibraryDocument | null> {
+    const { changes } = await this.#state.run('UPDATE org_documents SET expires_on = ? WHERE org_id = ? AND doc_id = ?', expiresOn, orgId, docId);
+    return changes === 0 ? null : await this.get(orgId, docId);
   }
 
   /**
@@ -91,7 +91,7 @@ export class DocumentLibrary {
    * document whose bytes are gone. False when the organisation holds no such document.
    */
   async remove(orgId: string, docId: string): Promise<boolean> {
-    const { changes } = this.#state.run('DELETE FROM org_documents WHERE org_id = ? AND doc_id = ?', orgId, docId);
+    const { changes } = await this.#state.run('DELETE FROM org_documents WHERE org_id = ? AND doc_id = ?', orgId, docId);
     if (changes === 0) return false;
     await rm(this.pathOf(orgId, docId), { force: true });
     return true;

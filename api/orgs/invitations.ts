@@ -34,7 +34,7 @@ export interface IssueRequest {
  * already a member. A newer invitation to the same address withdraws the earlier unused ones, so only the
  * latest link (and the latest role) works.
  */
-export function issueInvitation(state: StateDb, request: IssueRequest): IssueOutcome {
+export async function issueInvitation(state: StateDb, request: IssueRequest): Promise<IssueOutcome> {
   if (!may(request.inviterRole, 'invite')) return { kind: 'refused', reason: 'no_permission' };
   if (!mayGrant(request.inviterRole, request.role)) return { kind: 'refused', reason: 'role_above_inviter' };
   const email = request.email.trim().toLowerCase();
@@ -47,15 +47,15 @@ export function issueInvitation(state: StateDb, request: IssueRequest): IssueOut
     expires_at: new Date(request.now.getTime() + INVITATION_LIFETIME_MS).toISOString(),
   };
   const at = request.now.toISOString();
-  const issued = state.transaction(() => {
-    if (isMemberEmail(state, request.orgId, email)) return false;
-    state.run(
+  const issued = await state.transaction(async () => {
+    if (await isMemberEmail(state, request.orgId, email)) return false;
+    await state.run(
       'UPDATE org_invitations SET withdrawn_at = ? WHERE org_id = ? AND email = ? AND used_at IS NULL AND withdrawn_at IS NULL',
       at,
       request.orgId,
       email,
     );
-    state.run(
+    await state.run(
       `INSERT INTO org_invitations (invite_id, org_id, token_hash, email, role, invited_by, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       invitation.invite_id,
@@ -74,8 +74,8 @@ export function issueInvitation(state: StateDb, request: IssueRequest): IssueOut
 }
 
 /** Withdraws an invitation whose email could not be sent, so a link nobody received never works. */
-export function withdrawInvitation(state: StateDb, inviteId: string, now: Date): void {
-  state.run('UPDATE org_invitations SET withdrawn_at = ? WHERE invite_id = ? AND withdrawn_at IS NULL', now.toISOString(), inviteId);
+export async function withdrawInvitation(state: StateDb, inviteId: string, now: Date): Promise<void> {
+  await state.run('UPDATE org_invitations SET withdrawn_at = ? WHERE invite_id = ? AND withdrawn_at IS NULL', now.toISOString(), inviteId);
 }
 
 /**
@@ -84,26 +84,26 @@ export function withdrawInvitation(state: StateDb, inviteId: string, now: Date):
  * learns nothing about which check failed. A wrong recipient leaves the invitation usable by the right one.
  * An account that is already a member keeps the role it has.
  */
-export function acceptInvitation(state: StateDb, token: string, accountId: string, now: Date): Membership | null {
+export async function acceptInvitation(state: StateDb, token: string, accountId: string, now: Date): Promise<Membership | null> {
   const at = now.toISOString();
-  return state.transaction(() => {
-    const invitation = state.get<{ invite_id: string; org_id: string; email: string; role: Role }>(
+  return await state.transaction(async () => {
+    const invitation = await state.get<{ invite_id: string; org_id: string; email: string; role: Role }>(
       `SELECT invite_id, org_id, email, role FROM org_invitations
         WHERE token_hash = ? AND used_at IS NULL AND withdrawn_at IS NULL AND expires_at > ?`,
       secretHash(token),
       at,
     );
     if (!invitation) return null;
-    if (emailOf(state, accountId)?.toLowerCase() !== invitation.email.toLowerCase()) return null;
-    state.run('UPDATE org_invitations SET used_at = ?, used_by = ? WHERE invite_id = ?', at, accountId, invitation.invite_id);
-    state.run(
+    if ((await emailOf(state, accountId))?.toLowerCase() !== invitation.email.toLowerCase()) return null;
+    await state.run('UPDATE org_invitations SET used_at = ?, used_by = ? WHERE invite_id = ?', at, accountId, invitation.invite_id);
+    await state.run(
       'INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, ?, ?) ON CONFLICT (org_id, account_id) DO NOTHING',
       invitation.org_id,
       accountId,
       invitation.role,
       at,
     );
-    return membershipOf(state, invitation.org_id, accountId);
+    return await membershipOf(state, invitation.org_id, accountId);
   });
 }
 

@@ -18,11 +18,11 @@ export interface Member {
 }
 
 /** Creates an organisation named `companyName` with `accountId` as its owner. */
-export function createOrg(state: StateDb, accountId: string, companyName: string, now: Date): Membership {
+export async function createOrg(state: StateDb, accountId: string, companyName: string, now: Date): Promise<Membership> {
   const orgId = newId('org_');
   const at = now.toISOString();
-  state.transaction(() => {
-    state.run(
+  await state.transaction(async () => {
+    await state.run(
       'INSERT INTO orgs (org_id, company_name, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
       orgId,
       companyName,
@@ -30,14 +30,14 @@ export function createOrg(state: StateDb, accountId: string, companyName: string
       at,
       at,
     );
-    state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'owner', ?)", orgId, accountId, at);
+    await state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'owner', ?)", orgId, accountId, at);
   });
   return { org_id: orgId, company_name: companyName, role: 'owner', joined_at: at };
 }
 
 /** The organisations `accountId` belongs to, oldest membership first. */
-export function orgsOf(state: StateDb, accountId: string): Membership[] {
-  return state.all<Membership>(
+export async function orgsOf(state: StateDb, accountId: string): Promise<Membership[]> {
+  return await state.all<Membership>(
     `SELECT o.org_id, o.company_name, m.role, m.joined_at
        FROM memberships m JOIN orgs o ON o.org_id = m.org_id
       WHERE m.account_id = ?
@@ -47,9 +47,9 @@ export function orgsOf(state: StateDb, accountId: string): Membership[] {
 }
 
 /** The account's membership of one organisation, or null when it is not a member (or no such organisation exists). */
-export function membershipOf(state: StateDb, orgId: string, accountId: string): Membership | null {
+export async function membershipOf(state: StateDb, orgId: string, accountId: string): Promise<Membership | null> {
   return (
-    state.get<Membership>(
+    await state.get<Membership>(
       `SELECT o.org_id, o.company_name, m.role, m.joined_at
          FROM memberships m JOIN orgs o ON o.org_id = m.org_id
         WHERE m.org_id = ? AND m.account_id = ?`,
@@ -60,8 +60,8 @@ export function membershipOf(state: StateDb, orgId: string, accountId: string): 
 }
 
 /** Members of an organisation, highest role first, then by when they joined. */
-export function membersOf(state: StateDb, orgId: string): Member[] {
-  const members = state.all<Member>(
+export async function membersOf(state: StateDb, orgId: string): Promise<Member[]> {
+  const members = await state.all<Member>(
     `SELECT a.account_id, a.email, m.role, m.joined_at
        FROM memberships m JOIN accounts a ON a.account_id = m.account_id
       WHERE m.org_id = ?
@@ -72,9 +72,9 @@ export function membersOf(state: StateDb, orgId: string): Member[] {
 }
 
 /** Whether an account with this email address already belongs to the organisation. */
-export function isMemberEmail(state: StateDb, orgId: string, email: string): boolean {
+export async function isMemberEmail(state: StateDb, orgId: string, email: string): Promise<boolean> {
   return (
-    state.get<{ found: number }>(
+    await state.get<{ found: number }>(
       'SELECT 1 AS found FROM memberships m JOIN accounts a ON a.account_id = m.account_id WHERE m.org_id = ? AND a.email = ?',
       orgId,
       email,
@@ -82,6 +82,6 @@ export function isMemberEmail(state: StateDb, orgId: string, email: string): boo
   );
 }
 
-export function emailOf(state: StateDb, accountId: string): string | null {
-  return state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', accountId)?.email ?? null;
+export async function emailOf(state: StateDb, accountId: string): Promise<string | null> {
+  return (await state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', accountId))?.email ?? null;
 }

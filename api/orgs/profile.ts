@@ -52,15 +52,15 @@ interface ProfileRow {
   updated_at: string;
 }
 
-export function readProfile(state: StateDb, orgId: string): OrgProfile | null {
-  const row = state.get<ProfileRow>('SELECT org_id, company_name, abn, region, description, onboarding, updated_at FROM orgs WHERE org_id = ?', orgId);
+export async function readProfile(state: StateDb, orgId: string): Promise<OrgProfile | null> {
+  const row = await state.get<ProfileRow>('SELECT org_id, company_name, abn, region, description, onboarding, updated_at FROM orgs WHERE org_id = ?', orgId);
   return row ? { ...row, onboarding: JSON.parse(row.onboarding) as Onboarding } : null;
 }
 
 /** Applies `changes` and returns the full profile, or null when the organisation does not exist. */
-export function updateProfile(state: StateDb, orgId: string, changes: ProfileChanges, now: Date): OrgProfile | null {
-  return state.transaction(() => {
-    const current = readProfile(state, orgId);
+export async function updateProfile(state: StateDb, orgId: string, changes: ProfileChanges, now: Date): Promise<OrgProfile | null> {
+  return await state.transaction(async () => {
+    const current = await readProfile(state, orgId);
     if (!current) return null;
     const next: OrgProfile = {
       ...current,
@@ -71,7 +71,7 @@ export function updateProfile(state: StateDb, orgId: string, changes: ProfileCha
       onboarding: { ...current.onboarding, ...changes.onboarding },
       updated_at: now.toISOString(),
     };
-    state.run(
+    await state.run(
       'UPDATE orgs SET company_name = ?, abn = ?, region = ?, description = ?, onboarding = ?, updated_at = ? WHERE org_id = ?',
       next.company_name,
       next.abn,

@@ -43,22 +43,22 @@ export function accountRoutes(options: AccountRoutesOptions): OpenAPIHono<Caller
   const { state } = options;
   const app = new OpenAPIHono<CallerEnv>();
 
-  app.openapi(sessionRoute, (c) => {
+  app.openapi(sessionRoute, async (c) => {
     const caller = c.get('caller');
     if (caller.kind !== 'session') return c.json({ signed_in: false }, 200);
-    const row = state.get<{ email: string; expires_at: string }>(
+    const row = await state.get<{ email: string; expires_at: string }>(
       'SELECT a.email, s.expires_at FROM sessions s JOIN accounts a ON a.account_id = s.account_id WHERE s.session_hash = ?',
       caller.sessionHash,
     );
     return c.json(row ? { signed_in: true, email: row.email, session_expires_at: row.expires_at } : { signed_in: false }, 200);
   });
 
-  app.openapi(accountRoute, (c) => {
+  app.openapi(accountRoute, async (c) => {
     const caller = c.get('caller');
     if (caller.kind !== 'session') {
       return c.json({ detail: 'Nobody is signed in on this browser. Sign in with POST /v1/auth/login and follow the emailed link.' }, 401);
     }
-    const row = state.get<{ email: string; created_at: string; expires_at: string }>(
+    const row = await state.get<{ email: string; created_at: string; expires_at: string }>(
       `SELECT a.email, a.created_at, s.expires_at
          FROM sessions s JOIN accounts a ON a.account_id = s.account_id
         WHERE s.session_hash = ?`,
@@ -66,7 +66,7 @@ export function accountRoutes(options: AccountRoutesOptions): OpenAPIHono<Caller
     );
     if (!row) throw new Error(`session of account ${caller.accountId} vanished between the caller step and the account route`);
     return c.json(
-      { account_id: caller.accountId, email: row.email, created_at: row.created_at, session_expires_at: row.expires_at, orgs: orgsOf(state, caller.accountId) },
+      { account_id: caller.accountId, email: row.email, created_at: row.created_at, session_expires_at: row.expires_at, orgs: await orgsOf(state, caller.accountId) },
       200,
     );
   });

@@ -76,7 +76,7 @@ export function authRoutes(options: AuthRoutesOptions): OpenAPIHono<CallerEnv> {
 
   app.openapi(loginRoute, async (c) => {
     const { email, next } = c.req.valid('json');
-    const token = issueSignInToken(state, email, now());
+    const token = await issueSignInToken(state, email, now());
     if (token !== null) {
       // `next` travels in the link itself and is checked again when the link is followed.
       const link = `${callbackUrl}?${new URLSearchParams({ token, ...(next === undefined ? {} : { next }) })}`;
@@ -95,9 +95,9 @@ export function authRoutes(options: AuthRoutesOptions): OpenAPIHono<CallerEnv> {
     return c.json({ sent_to: email, valid_for_seconds: SIGN_IN_LINK_TTL_MS / 1000 }, 202);
   });
 
-  app.openapi(callbackRoute, (c) => {
+  app.openapi(callbackRoute, async (c) => {
     const { token, next } = c.req.valid('query');
-    const session = redeemSignInToken(state, token, now());
+    const session = await redeemSignInToken(state, token, now());
     if (!session) {
       return c.json({ detail: 'This sign-in link is unknown, expired or already used. Ask for a new one with POST /v1/auth/login.' }, 400);
     }
@@ -111,9 +111,9 @@ export function authRoutes(options: AuthRoutesOptions): OpenAPIHono<CallerEnv> {
     return c.redirect(next ?? '/', 302);
   });
 
-  app.openapi(logoutRoute, (c) => {
+  app.openapi(logoutRoute, async (c) => {
     const caller = c.get('caller');
-    if (caller.kind === 'session') endSession(state, caller.sessionHash, now());
+    if (caller.kind === 'session') await endSession(state, caller.sessionHash, now());
     deleteCookie(c, SESSION_COOKIE, { path: '/', secure: overHttps(c), httpOnly: true, sameSite: 'Lax' });
     return c.json({ signed_out: true as const }, 200);
   });

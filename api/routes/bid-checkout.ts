@@ -94,7 +94,7 @@ export function bidCheckoutRoutes(options: BidCheckoutRoutesOptions): OpenAPIHon
       if (error instanceof WebhookSignatureError) return c.json({ detail: error.message }, 400);
       return c.json({ detail: `The body is not a Stripe event: ${(error as Error).message}` }, 400);
     }
-    const received = receivePaymentEvent(state, event, now());
+    const received = await receivePaymentEvent(state, event, now());
     return c.json({ received: true as const, duplicate: !received.first, outcome: received.outcome }, 200);
   });
 

@@ -163,7 +163,7 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
   const intake = (c: Context<OpenBidEnv>) => ({ state, files, pool, onFileRead: options.onFileRead, log: (error: unknown) => options.log(error, c) });
   const door = bidDoor(app, state);
 
-  door.read(listFilesRoute, (c) => c.json({ files: listBidFiles(state, c.var.bid.bid_id) }, 200));
+  door.read(listFilesRoute, async (c) => c.json({ files: await listBidFiles(state, c.var.bid.bid_id) }, 200));
 
   door.write(uploadFileRoute, async (c) => {
     const { documents } = await readDocuments(c, { checker: 'bid files', accepts: BID_FILE_FORMATS, maxDocuments: 1, url: 'unavailable' });
@@ -173,8 +173,8 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     return c.json({ detail: added.detail }, added.status);
   });
 
-  door.read(fileLinkRoute, (c) => {
-    const found = fileOf(state, c, c.req.valid('param').file_id);
+  door.read(fileLinkRoute, async (c) => {
+    const found = await fileOf(state, c, c.req.valid('param').file_id);
     if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const at = now();
     const link = signFileLink(options.linkSecret, found.file.file_id, at);
@@ -184,13 +184,13 @@ export function bidFileRoutes(options: BidFileRoutesOptions): OpenAPIHono<BidEnv
     );
   });
 
-  door.read(pageRoute, (c) => {
+  door.read(pageRoute, async (c) => {
     const { file_id: fileId, n } = c.req.valid('param');
-    const found = fileOf(state, c, fileId);
+    const found = await fileOf(state, c, fileId);
     if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const { file } = found;
     if (file.read_status === 'failed') return c.json({ detail: `${file.filename} has no pages to show: ${file.read_detail}` }, 404);
-    const page = storedPage(state, file.file_id, n);
+    const page = await storedPage(state, file.file_id, n);
     if (page === null) return c.json({ detail: pageMissing(file, n) }, 404);
     const drawable = file.kind === 'pdf' || file.kind === 'image';
     return c.json(
@@ -218,9 +218,9 @@ function pageMissing(file: BidFile, n: number): string {
 }
 
 /** The open bid's file `fileId`, or the sentence of its 404. */
-function fileOf(state: StateDb, c: Context<OpenBidEnv>, fileId: string): { file: BidFile } | { detail: string } {
+async function fileOf(state: StateDb, c: Context<OpenBidEnv>, fileId: string): Promise<{ file: BidFile } | { detail: string }> {
   const bidId = c.var.bid.bid_id;
-  const file = bidFile(state, bidId, fileId);
+  const file = await bidFile(state, bidId, fileId);
   return file ? { file } : { detail: `This bid holds no file with this id; GET /v1/bids/${bidId}/files lists its files.` };
 }
 
@@ -228,7 +228,7 @@ function fileOf(state: StateDb, c: Context<OpenBidEnv>, fileId: string): { file:
 function pageImageHandler({ state, files, pool, now }: BidFileRoutesOptions): RouteHandler<typeof pageImageRoute, OpenBidEnv> {
   return async (c) => {
     const { file_id: fileId, n } = c.req.valid('param');
-    const found = fileOf(state, c, fileId);
+    const found = await fileOf(state, c, fileId);
     if ('detail' in found) return c.json({ detail: found.detail }, 404);
     const { file } = found;
     if (file.kind !== 'pdf' && file.kind !== 'image') {
@@ -273,7 +273,7 @@ function signedFileHandler({ state, files, now, linkSecret }: BidFileRoutesOptio
           : 'This file link is not valid: it was altered or cut short, or was not made by this service. Use the whole link GET /v1/bids/{bid}/files/{file_id}/url gives.';
       return c.json({ detail }, 403);
     }
-    const file = fileById(state, fileId);
+    const file = await fileById(state, fileId);
     if (!file) return c.json({ detail: 'The file this link was made for is no longer held.' }, 404);
     const bytes = await files.read(file.sha256);
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {

@@ -51,20 +51,20 @@ export function bidPackFetchRoutes(deps: PackFetchDeps): OpenAPIHono<BidEnv> {
   app.use('/v1/bids/*', requireBidAccount);
   const door = bidDoor(app, deps.state);
 
-  door.read(statusRoute, (c) => {
+  door.read(statusRoute, async (c) => {
     const now = deps.now();
     return c.json(
       {
         offer: offerView(packOffer(deps, c.var.bid)),
-        today: dailyQuota(deps.state, c.get('accountId'), now),
-        last_fetch: lastFetch(deps.state, c.var.bid.bid_id),
+        today: await dailyQuota(deps.state, c.get('accountId'), now),
+        last_fetch: await lastFetch(deps.state, c.var.bid.bid_id),
       },
       200,
     );
   });
 
-  door.write(queueRoute, (c) => {
-    const outcome = queueFetch(deps, c.var.bid, c.get('accountId'));
+  door.write(queueRoute, async (c) => {
+    const outcome = await queueFetch(deps, c.var.bid, c.get('accountId'));
     if (outcome.kind === 'queued') return c.json(outcome.fetch, 202);
     if (outcome.retryAfterSeconds !== undefined) c.header('Retry-After', String(outcome.retryAfterSeconds));
     return c.json({ detail: outcome.detail }, outcome.status);

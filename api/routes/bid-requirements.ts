@@ -132,8 +132,8 @@ const REQUIREMENT_NOT_FOUND = (id: string) => `No requirement ${id} in this bid:
 type Changeable = { ok: true; row: RequirementRow } | { ok: false; detail: string; status: 404 | 409 };
 
 /** A requirement a person may still change: one of this bid's, neither superseded nor withdrawn. */
-function changeableRequirement(state: StateDb, bidId: string, requirementId: string): Changeable {
-  const row = requirementRow(state, bidId, requirementId);
+async function changeableRequirement(state: StateDb, bidId: string, requirementId: string): Promise<Changeable> {
+  const row = await requirementRow(state, bidId, requirementId);
   if (!row) return { ok: false, detail: REQUIREMENT_NOT_FOUND(requirementId), status: 404 };
   const problem = retiredProblem(row);
   return problem === null ? { ok: true, row } : { ok: false, detail: problem, status: 409 };
@@ -153,38 +153,38 @@ export function bidRequirementRoutes(options: BidRequirementRoutesOptions): Open
   app.use('/v1/bids/*', requireBidAccount);
   const door = bidDoor(app, state);
 
-  door.read(listRoute, (c) => {
-    refreshRequirements(state, c.var.bid.bid_id, now());
-    return c.json({ requirements: listRequirements(state, c.var.bid.bid_id, c.req.valid('query')) }, 200);
+  door.read(listRoute, async (c) => {
+    await refreshRequirements(state, c.var.bid.bid_id, now());
+    return c.json({ requirements: await listRequirements(state, c.var.bid.bid_id, c.req.valid('query')) }, 200);
   });
 
-  door.write(createRequirementRoute, (c) => c.json(addRequirement(state, c.var.bid.bid_id, c.req.valid('json'), c.get('accountId'), now()), 201));
+  door.write(createRequirementRoute, async (c) => c.json(await addRequirement(state, c.var.bid.bid_id, c.req.valid('json'), c.get('accountId'), now()), 201));
 
-  door.write(patchRequirementRoute, (c) => {
+  door.write(patchRequirementRoute, async (c) => {
     const { bid, requirement } = c.req.valid('param');
-    const found = changeableRequirement(state, bid, requirement);
+    const found = await changeableRequirement(state, bid, requirement);
     if (!found.ok) return c.json({ detail: found.detail }, found.status);
     const row = found.row;
-    return c.json(changeRequirement(state, row, c.req.valid('json'), now()), 200);
+    return c.json(await changeRequirement(state, row, c.req.valid('json'), now()), 200);
   });
 
-  door.write(splitRoute, (c) => {
+  door.write(splitRoute, async (c) => {
     const { bid, requirement } = c.req.valid('param');
-    const found = changeableRequirement(state, bid, requirement);
+    const found = await changeableRequirement(state, bid, requirement);
     if (!found.ok) return c.json({ detail: found.detail }, found.status);
     const row = found.row;
-    return c.json(splitRequirement(state, row, c.req.valid('json').parts, c.get('accountId'), now()), 201);
+    return c.json(await splitRequirement(state, row, c.req.valid('json').parts, c.get('accountId'), now()), 201);
   });
 
-  door.write(mergeRoute, (c) => {
+  door.write(mergeRoute, async (c) => {
     const { requirement_ids, ...content } = c.req.valid('json');
     const rows: RequirementRow[] = [];
     for (const id of requirement_ids) {
-      const found = changeableRequirement(state, c.var.bid.bid_id, id);
+      const found = await changeableRequirement(state, c.var.bid.bid_id, id);
       if (!found.ok) return c.json({ detail: found.detail }, found.status);
       rows.push(found.row);
     }
-    return c.json(mergeRequirements(state, rows, content, c.get('accountId'), now()), 201);
+    return c.json(await mergeRequirements(state, rows, content, c.get('accountId'), now()), 201);
   });
 
   return app;

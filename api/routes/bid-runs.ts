@@ -222,63 +222,63 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
   const door = bidDoor(app, state);
   const noRun = (bidId: string, runId: string) => ({ detail: `This bid has no run ${runId.slice(0, 80)}; GET /v1/bids/${bidId}/runs/quote says how to start one.` });
 
-  door.read(jobRoute, (c) => {
+  door.read(jobRoute, async (c) => {
     const { bid: bidId, job: jobId } = c.req.valid('param');
-    const job = jobRow(state, jobId);
+    const job = await jobRow(state, jobId);
     if (!job || job.bid_id !== bidId) return c.json({ detail: `This bid has no job ${jobId.slice(0, 80)}.` }, 404);
     return c.json(jobView(job), 200);
   });
 
-  door.read(quoteRoute, (c) => c.json(runQuote(state, options, c.var.bid.bid_id), 200));
+  door.read(quoteRoute, async (c) => c.json(await runQuote(state, options, c.var.bid.bid_id), 200));
 
-  door.write(startRunRoute, (c) => {
-    const started = startRun(state, worker, { bidId: c.var.bid.bid_id, accountId: c.get('accountId'), now: now() });
+  door.write(startRunRoute, async (c) => {
+    const started = await startRun(state, worker, { bidId: c.var.bid.bid_id, accountId: c.get('accountId'), now: now() });
     if (!started.ok) return c.json({ detail: started.detail }, started.status);
-    return c.json(runView(state, started.run), 201);
+    return c.json(await runView(state, started.run), 201);
   });
 
-  door.read(readRunRoute, (c) => {
+  door.read(readRunRoute, async (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    const run = runRow(state, bidId, runId);
+    const run = await runRow(state, bidId, runId);
     if (!run) return c.json(noRun(bidId, runId), 404);
-    return c.json(runView(state, run), 200);
+    return c.json(await runView(state, run), 200);
   });
 
-  door.write(stopRunRoute, (c) => {
+  door.write(stopRunRoute, async (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    const run = runRow(state, bidId, runId);
+    const run = await runRow(state, bidId, runId);
     if (!run) return c.json(noRun(bidId, runId), 404);
-    const stopped = stopRun(state, worker, { run, accountId: c.get('accountId'), now: now() });
+    const stopped = await stopRun(state, worker, { run, accountId: c.get('accountId'), now: now() });
     if (!stopped.ok) return c.json({ detail: stopped.detail }, stopped.status);
-    return c.json(runView(state, stopped.run), 200);
+    return c.json(await runView(state, stopped.run), 200);
   });
 
-  door.read(eventsRoute, (c) => {
+  door.read(eventsRoute, async (c) => {
     const { bid: bidId, run: runId } = c.req.valid('param');
-    if (!runRow(state, bidId, runId)) return c.json(noRun(bidId, runId), 404);
+    if (!await runRow(state, bidId, runId)) return c.json(noRun(bidId, runId), 404);
     const lastEventId = c.req.header('last-event-id');
     const after = lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId.trim()) : c.req.valid('query').since_seq;
     return streamRunEvents(c, state, { bidId, runId, after, retryMs, pollMs, shutdown: options.stream?.signal });
   });
 
-  door.read(findingsRoute, (c) => {
+  door.read(findingsRoute, async (c) => {
     const since = c.req.valid('query').since_seq;
-    const findings = findingsSince(state, c.var.bid.bid_id, since);
+    const findings = await findingsSince(state, c.var.bid.bid_id, since);
     return c.json({ findings, next_since_seq: findings.length === 0 ? since : findings.at(-1)!.seq + 1 }, 200);
   });
 
-  door.read(actionsRoute, (c) => c.json({ actions: listActions(state, c.var.bid.bid_id) }, 200));
+  door.read(actionsRoute, async (c) => c.json({ actions: await listActions(state, c.var.bid.bid_id) }, 200));
 
-  door.write(decideRoute, (c) => {
+  door.write(decideRoute, async (c) => {
     const { bid: bidId, action: actionId, decision } = c.req.valid('param');
-    const decided = decideAction(state, { bidId, actionId, decision, accountId: c.get('accountId'), now: now(), runAfter: worker.runAfterNow() });
+    const decided = await decideAction(state, { bidId, actionId, decision, accountId: c.get('accountId'), now: now(), runAfter: worker.runAfterNow() });
     if (!decided.ok) return c.json({ detail: decided.detail }, decided.status);
-    if (decided.jobToKick !== null) worker.kick();
+    if (decided.jobToKick !== null) await worker.kick();
     return c.json({ action: decided.action, hermes_run_id: decided.runId }, 200);
   });
 
-  app.openapi(drainRoute, (c) => {
-    const report = worker.drain();
+  app.openapi(drainRoute, async (c) => {
+    const report = await worker.drain();
     return c.json({ ...report, running: worker.running() }, 200);
   });
 
@@ -286,11 +286,11 @@ export function bidRunRoutes(options: BidRunRoutesOptions): OpenAPIHono<BidEnv> 
 }
 
 /** What a run of the bid does and costs, what it will read, and whether the bid is paid (GET …/runs/quote). */
-function runQuote(state: StateDb, options: BidRunRoutesOptions, bidId: string): z.infer<typeof QuoteSchema> {
-  const files = listBidFiles(state, bidId);
+async function runQuote(state: StateDb, options: BidRunRoutesOptions, bidId: string): Promise<z.infer<typeof QuoteSchema>> {
+  const files = await listBidFiles(state, bidId);
   return {
     bid_id: bidId,
-    paid: bidIsPaid(state, bidId),
+    paid: await bidIsPaid(state, bidId),
     price: options.bidPrice ?? null,
     checkout: `POST /v1/bids/${bidId}/checkout`,
     steps: RUN_STEPS,
@@ -299,7 +299,7 @@ function runQuote(state: StateDb, options: BidRunRoutesOptions, bidId: string): 
       unreadable: files.filter((file) => file.read_status === 'failed').length,
       pages: files.reduce((sum, file) => sum + file.pages_read, 0),
     },
-    requirements: listRequirements(state, bidId).length,
+    requirements: (await listRequirements(state, bidId)).length,
     language_model: options.model.model,
     actions: [
       "fetch_pack: fetch the tender's documents from its portal, when the bid has none and its portal publishes them",
@@ -307,7 +307,7 @@ function runQuote(state: StateDb, options: BidRunRoutesOptions, bidId: string): 
       ...(options.model.model !== null ? [`use_model: send the requirements and passages to ${options.model.model}`] : []),
       'sign_off: a person signs the response off as ready to lodge (no run waits on it)',
     ],
-    live_run: liveRun(state, bidId)?.run_id ?? null,
+    live_run: (await liveRun(state, bidId))?.run_id ?? null,
   };
 }
 
@@ -338,7 +338,7 @@ function streamRunEvents(c: Context, state: StateDb, { bidId, runId, after, retr
       await stream.write(`retry: ${retryMs}\n\n`);
       let last = after;
       while (!stream.aborted && !stream.closed && !shutdown?.aborted) {
-        const events = runEventsAfter(state, runId, last);
+        const events = await runEventsAfter(state, runId, last);
         for (const event of events) {
           await stream.writeSSE({ id: String(event.seq), event: event.kind, data: JSON.stringify(event.data) });
           last = event.seq;
@@ -346,7 +346,7 @@ function streamRunEvents(c: Context, state: StateDb, { bidId, runId, after, retr
         }
         if (events.length > 0) continue;
         // A run that ended with its last event before `after`: nothing more will come.
-        const run = runRow(state, bidId, runId);
+        const run = await runRow(state, bidId, runId);
         if (!run || !LIVE_RUN_STATES.includes(run.state)) return;
         // Woken by an append in this process, or after pollMs for one another instance made.
         await new Promise<void>((resolve) => {

@@ -212,26 +212,26 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
 
   const door = bidDoor(app, state);
 
-  door.read(listDraftsRoute, (c) => c.json({ drafts: listDrafts(state, c.var.bid.bid_id) }, 200));
+  door.read(listDraftsRoute, async (c) => c.json({ drafts: await listDrafts(state, c.var.bid.bid_id) }, 200));
 
-  door.write(patchDraftRoute, (c) => {
+  door.write(patchDraftRoute, async (c) => {
     const { bid: bidId, requirement } = c.req.valid('param');
-    if (!options.requirements.list(state, bidId).some((row) => row.requirement_id === requirement)) {
+    if (!(await options.requirements.list(state, bidId)).some((row) => row.requirement_id === requirement)) {
       return c.json({ detail: `This bid has no requirement ${requirement.slice(0, 80)}; GET /v1/bids/${bidId}/requirements lists them.` }, 404);
     }
-    return c.json(savePersonDraft(state, bidId, requirement, c.req.valid('json').text, c.get('accountId'), now()), 200);
+    return c.json(await savePersonDraft(state, bidId, requirement, c.req.valid('json').text, c.get('accountId'), now()), 200);
   });
 
-  door.read(listGapsRoute, (c) => c.json(gapListView(state, c.var.bid.bid_id), 200));
+  door.read(listGapsRoute, async (c) => c.json(await gapListView(state, c.var.bid.bid_id), 200));
 
-  door.write(patchGapRoute, (c) => {
+  door.write(patchGapRoute, async (c) => {
     const { bid: bidId, gap: gapId } = c.req.valid('param');
-    const gap = markGapNotApplicable(state, bidId, gapId, c.req.valid('json').reason, c.get('accountId'), now());
+    const gap = await markGapNotApplicable(state, bidId, gapId, c.req.valid('json').reason, c.get('accountId'), now());
     if (!gap) return c.json({ detail: `This bid has no gap ${gapId.slice(0, 80)}; GET /v1/bids/${bidId}/gaps lists them.` }, 404);
     return c.json(withPartners(gap), 200);
   });
 
-  door.read(planRoute, (c) => c.json(planView(state, c.var.bid), 200));
+  door.read(planRoute, async (c) => c.json(await planView(state, c.var.bid), 200));
 
   door.write(recomputeRoute, async (c) => {
     try {
@@ -244,7 +244,7 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   });
 
   door.read(exportRoute, async (c) => {
-    const document = responseDocument(state, options, c.var.bid, c.var.membership.company_name);
+    const document = await responseDocument(state, options, c.var.bid, c.var.membership.company_name);
     const name = fileName(c.var.bid.title);
     if (c.req.valid('query').format === 'md') {
       c.header('content-disposition', `attachment; filename="${name}.md"`);
@@ -267,7 +267,7 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   const memberOfAnOrganisation: MiddlewareHandler<BidEnv> = async (c, next) => {
     const caller = c.get('caller');
     if (caller.kind !== 'session') return c.json({ detail: PARTNERS_NOT_SIGNED_IN }, 401);
-    if (orgsOf(state, caller.accountId).length === 0) return c.json({ detail: NO_ORGANISATION }, 403);
+    if ((await orgsOf(state, caller.accountId)).length === 0) return c.json({ detail: NO_ORGANISATION }, 403);
     await next();
   };
   app.use('/v1/partners', memberOfAnOrganisation);
@@ -276,14 +276,14 @@ export function bidWorkspaceRoutes(options: BidWorkspaceRoutesOptions): OpenAPIH
   return app;
 }
 
-function responseDocument(state: StateDb, options: BidWorkspaceRoutesOptions, bid: BidRecord, company: string): ResponseDocument {
-  const drafts = new Map(listDrafts(state, bid.bid_id).map((draft) => [draft.requirement_id, draft]));
-  const frame = planFrame(state, bid);
+async function responseDocument(state: StateDb, options: BidWorkspaceRoutesOptions, bid: BidRecord, company: string): Promise<ResponseDocument> {
+  const drafts = new Map((await listDrafts(state, bid.bid_id)).map((draft) => [draft.requirement_id, draft]));
+  const frame = await planFrame(state, bid);
   return {
     title: bid.title,
     company,
     closing: bid.closing_date ? `Closes ${bid.closing_date} (${frame.timeZone})` : null,
-    items: options.requirements.list(state, bid.bid_id).map((requirement) => ({ requirement, draft: drafts.get(requirement.requirement_id) ?? null })),
+    items: (await options.requirements.list(state, bid.bid_id)).map((requirement) => ({ requirement, draft: drafts.get(requirement.requirement_id) ?? null })),
   };
 }
 

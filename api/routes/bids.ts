@@ -187,24 +187,24 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
 
   app.openapi(createBidRoute, createBidHandler(state, store, now));
 
-  app.openapi(listBidsRoute, (c) => {
+  app.openapi(listBidsRoute, async (c) => {
     const accountId = c.get('accountId');
     const orgId = c.req.valid('query').org_id ?? null;
-    if (orgId !== null && !membershipOf(state, orgId, accountId)) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
-    const names = companyNames(orgsOf(state, accountId));
-    return c.json({ bids: listBids(state, accountId, orgId).map((bid) => bidView(state, bid, names.get(bid.org_id)!)) }, 200);
+    if (orgId !== null && !await membershipOf(state, orgId, accountId)) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
+    const names = companyNames(await orgsOf(state, accountId));
+    return c.json({ bids: await Promise.all((await listBids(state, accountId, orgId)).map(async (bid) => await bidView(state, bid, names.get(bid.org_id)!))) }, 200);
   });
 
   const sale = options.sale ?? bidSale(undefined, null);
   const door = bidDoor(app, state);
   door.read(readBidRoute, async (c) => {
     const { bid, membership } = c.var;
-    const view = bidView(state, bid, membership.company_name);
+    const view = await bidView(state, bid, membership.company_name);
     if (c.req.valid('query').include !== 'overview') return c.json(view, 200);
     return c.json({ ...view, overview: await bidOverview({ state, store, requirements: storedRequirements, sale, now }, bid, membership) }, 200);
   });
 
-  door.write(patchBidRoute, (c) => {
+  door.write(patchBidRoute, async (c) => {
     const { bid, membership } = c.var;
     const { owner, stage, goal, due_date: dueDate } = c.req.valid('json');
     if (stage !== undefined) {
@@ -213,21 +213,21 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
     }
     let ownerId: string | null | undefined;
     if (owner !== undefined) {
-      ownerId = owner === null ? null : memberIdByEmail(state, bid.org_id, owner);
+      ownerId = owner === null ? null : await memberIdByEmail(state, bid.org_id, owner);
       if (ownerId === null && owner !== null) {
         return c.json({ detail: `owner: ${owner} is not a member of ${membership.company_name}; GET /v1/orgs/${bid.org_id}/members lists who is.` }, 400);
       }
     }
-    const changed = updateBid(state, bid, { stage, goal, ownerId, dueDate }, now());
-    return c.json(bidView(state, changed, membership.company_name), 200);
+    const changed = await updateBid(state, bid, { stage, goal, ownerId, dueDate }, now());
+    return c.json(await bidView(state, changed, membership.company_name), 200);
   });
 
-  door.read(threadRoute, (c) => c.json({ messages: threadOf(state, c.var.bid.bid_id) }, 200));
+  door.read(threadRoute, async (c) => c.json({ messages: await threadOf(state, c.var.bid.bid_id) }, 200));
 
-  door.write(postThreadRoute, (c) => c.json(postMessage(state, c.var.bid.bid_id, c.get('accountId'), c.req.valid('json').text, now()), 201));
+  door.write(postThreadRoute, async (c) => c.json(await postMessage(state, c.var.bid.bid_id, c.get('accountId'), c.req.valid('json').text, now()), 201));
 
   // The release's clock, as the worth-bidding card's: in fixture mode both count days from the fixtures' day.
-  door.read(chatRoute, (c) => c.json(bidChat(state, c.var.bid, store.now()), 200));
+  door.read(chatRoute, async (c) => c.json(await bidChat(state, c.var.bid, store.now()), 200));
 
   app.route(
     '/',
@@ -248,9 +248,9 @@ export function bidRoutes(options: BidRoutesOptions): OpenAPIHono<BidEnv> {
 
 /** POST /v1/bids: a bid for a tender of the served release (its title, buyer, closing and time zone kept) or on a free title. */
 function createBidHandler(state: StateDb, store: BidRoutesOptions['store'], now: () => Date): RouteHandler<typeof createBidRoute, BidEnv> {
-  return (c) => {
+  return async (c) => {
     const body = c.req.valid('json');
-    const membership = membershipOf(state, body.org_id, c.get('accountId'));
+    const membership = await membershipOf(state, body.org_id, c.get('accountId'));
     if (!membership) return c.json({ detail: ORG_NOT_VISIBLE }, 404);
     if (!may(membership.role, 'write_bids')) return c.json({ detail: writeRefusal(membership) }, 403);
     let tender: BidTender | null = null;
@@ -273,7 +273,7 @@ function createBidHandler(state: StateDb, store: BidRoutesOptions['store'], now:
         time_zone: timeZoneOf(hit.tender.jurisdiction),
       };
     }
-    const bid = createBid(state, {
+    const bid = await createBid(state, {
       orgId: membership.org_id,
       accountId: c.get('accountId'),
       tender,
@@ -283,6 +283,6 @@ function createBidHandler(state: StateDb, store: BidRoutesOptions['store'], now:
       goal: body.goal ?? null,
       now: now(),
     });
-    return c.json(bidView(state, bid, membership.company_name), 201);
+    return c.json(await bidView(state, bid, membership.company_name), 201);
   };
 }

@@ -72,10 +72,10 @@ export function contactRoutes(options: ContactRoutesOptions): OpenAPIHono<Caller
   const app = new OpenAPIHono<CallerEnv>({ defaultHook: invalidInputAnswers<CallerEnv>(422) });
   const received = { received: true as const };
 
-  app.openapi(contactRoute, (c) => {
+  app.openapi(contactRoute, async (c) => {
     const body = c.req.valid('json');
     if (!looksAutomated(body, now())) {
-      state.run(
+      await state.run(
         'INSERT INTO contact_submissions (submission_id, name, email, company, message, account_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         newId('contact_'),
         body.name,

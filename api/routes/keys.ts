@@ -150,34 +150,34 @@ export function keyRoutes(options: KeyRoutesOptions): OpenAPIHono<CallerEnv> {
   const { state, meter, now } = options;
   const app = new OpenAPIHono<CallerEnv>();
 
-  app.openapi(createKeyRoute, (c) => {
+  app.openapi(createKeyRoute, async (c) => {
     const accountId = sessionAccount(c);
     if (accountId === null) return c.json({ detail: needsSessionDetail }, 401);
-    const outcome = mintKey(state, { accountId, name: c.req.valid('json').name, scope: 'api', now: now() });
+    const outcome = await mintKey(state, { accountId, name: c.req.valid('json').name, scope: 'api', now: now() });
     if (!outcome.minted) return c.json({ detail: capDetail }, 409);
     withholdOnReplay(c, { fields: ['api_key'], reason: shownOnce('key') });
     return c.json({ ...outcome.key, api_key: outcome.apiKey }, 201);
   });
 
-  app.openapi(listKeysRoute, (c) => {
+  app.openapi(listKeysRoute, async (c) => {
     const owner = keyOwner(c.get('caller'));
     if (owner === null) return c.json({ detail: needsIdentityDetail }, 401);
-    return c.json({ keys: listKeys(state, owner) }, 200);
+    return c.json({ keys: await listKeys(state, owner) }, 200);
   });
 
-  app.openapi(revokeKeyRoute, (c) => {
+  app.openapi(revokeKeyRoute, async (c) => {
     const owner = keyOwner(c.get('caller'));
     if (owner === null) return c.json({ detail: needsIdentityDetail }, 401);
     const { key_id } = c.req.valid('param');
-    const revokedAt = revokeKey(state, key_id, owner, now());
+    const revokedAt = await revokeKey(state, key_id, owner, now());
     if (revokedAt === null) return c.json({ detail: `You hold no unrevoked key with the id ${key_id.slice(0, 80)}; GET /v1/keys lists yours.` }, 404);
     return c.json({ key_id, revoked_at: revokedAt }, 200);
   });
 
-  app.openapi(linkKeyRoute, (c) => {
+  app.openapi(linkKeyRoute, async (c) => {
     const accountId = sessionAccount(c);
     if (accountId === null) return c.json({ detail: needsSessionDetail }, 401);
-    const outcome = linkKey(state, c.req.valid('json').api_key, accountId, (keyId) => meter.moveKeyToAccount(keyId, accountId));
+    const outcome = await linkKey(state, c.req.valid('json').api_key, accountId, async (keyId) => await meter.moveKeyToAccount(keyId, accountId));
     if (outcome.linked) return c.json(outcome.key, 200);
     switch (outcome.reason) {
       case 'unknown':
@@ -189,10 +189,10 @@ export function keyRoutes(options: KeyRoutesOptions): OpenAPIHono<CallerEnv> {
     }
   });
 
-  app.openapi(connectorRoute, (c) => {
+  app.openapi(connectorRoute, async (c) => {
     const accountId = sessionAccount(c);
     if (accountId === null) return c.json({ detail: needsSessionDetail }, 401);
-    const outcome = mintKey(state, { accountId, name: 'MCP connector', scope: 'mcp', now: now() });
+    const outcome = await mintKey(state, { accountId, name: 'MCP connector', scope: 'mcp', now: now() });
     if (!outcome.minted) return c.json({ detail: capDetail }, 409);
     withholdOnReplay(c, { fields: ['url'], reason: shownOnce('connector URL') });
     return c.json({ url: `${options.publicUrl}/mcp/c/${outcome.apiKey}`, key_id: outcome.key.key_id }, 201);

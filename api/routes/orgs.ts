@@ -300,47 +300,47 @@ export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
   // pattern also matches /v1/orgs itself.
   app.use('/v1/orgs/*', signedIn);
 
-  const visible = (c: Context<OrgEnv>, orgId: string): Membership | null => membershipOf(state, orgId, c.get('accountId'));
+  const visible = async (c: Context<OrgEnv>, orgId: string): Promise<Membership | null> => await membershipOf(state, orgId, c.get('accountId'));
 
-  app.openapi(listOrgsRoute, (c) => c.json({ orgs: orgsOf(state, c.get('accountId')) }, 200));
+  app.openapi(listOrgsRoute, async (c) => c.json({ orgs: await orgsOf(state, c.get('accountId')) }, 200));
 
   // The spec answers 400 only for an unknown profile field or invite input; the body creating an organisation
   // follows the general rule, 422, so its route has a validation hook of its own.
   const creation = new OpenAPIHono<OrgEnv>({ defaultHook: invalidInputAnswers<OrgEnv>(422) });
-  creation.openapi(createOrgRoute, (c) => c.json(createOrg(state, c.get('accountId'), c.req.valid('json').company_name, now()), 201));
+  creation.openapi(createOrgRoute, async (c) => c.json(await createOrg(state, c.get('accountId'), c.req.valid('json').company_name, now()), 201));
   app.route('/', creation);
 
-  app.openapi(acceptRoute, (c) => {
-    const membership = acceptInvitation(state, c.req.valid('param').token, c.get('accountId'), now());
+  app.openapi(acceptRoute, async (c) => {
+    const membership = await acceptInvitation(state, c.req.valid('param').token, c.get('accountId'), now());
     return membership ? c.json(membership, 200) : c.json({ detail: BAD_INVITATION }, 404);
   });
 
   app.openapi(inviteRoute, inviteHandler({ state, mailer, publicUrl, now, log }));
 
-  app.openapi(orgOverviewRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
-    const profile = membership && readProfile(state, membership.org_id);
+  app.openapi(orgOverviewRoute, async (c) => {
+    const membership = await visible(c, c.req.valid('param').org);
+    const profile = membership && await readProfile(state, membership.org_id);
     if (!membership || !profile) return c.json({ detail: NOT_VISIBLE }, 404);
-    return c.json({ ...membership, profile, members: membersOf(state, membership.org_id), documents: library.list(membership.org_id) }, 200);
+    return c.json({ ...membership, profile, members: await membersOf(state, membership.org_id), documents: await library.list(membership.org_id) }, 200);
   });
 
-  app.openapi(membersRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
+  app.openapi(membersRoute, async (c) => {
+    const membership = await visible(c, c.req.valid('param').org);
     if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
-    return c.json({ members: membersOf(state, membership.org_id) }, 200);
+    return c.json({ members: await membersOf(state, membership.org_id) }, 200);
   });
 
-  app.openapi(profileRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
-    const profile = membership && readProfile(state, membership.org_id);
+  app.openapi(profileRoute, async (c) => {
+    const membership = await visible(c, c.req.valid('param').org);
+    const profile = membership && await readProfile(state, membership.org_id);
     return profile ? c.json(profile, 200) : c.json({ detail: NOT_VISIBLE }, 404);
   });
 
-  app.openapi(patchProfileRoute, (c) => {
-    const membership = visible(c, c.req.valid('param').org);
+  app.openapi(patchProfileRoute, async (c) => {
+    const membership = await visible(c, c.req.valid('param').org);
     if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
     if (!may(membership.role, 'edit_profile')) return c.json({ detail: refusal(membership, 'edit_profile', 'edit the profile') }, 403);
-    const profile = updateProfile(state, membership.org_id, c.req.valid('json'), now());
+    const profile = await updateProfile(state, membership.org_id, c.req.valid('json'), now());
     return profile ? c.json(profile, 200) : c.json({ detail: NOT_VISIBLE }, 404);
   });
 
@@ -365,10 +365,10 @@ interface InviteDeps {
 /** POST /v1/orgs/{org}/invites: the invitation, and its email; an email that cannot be sent withdraws it. */
 function inviteHandler({ state, mailer, publicUrl, now, log }: InviteDeps): RouteHandler<typeof inviteRoute, OrgEnv> {
   return async (c) => {
-    const membership = membershipOf(state, c.req.valid('param').org, c.get('accountId'));
+    const membership = await membershipOf(state, c.req.valid('param').org, c.get('accountId'));
     if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
     const { email, role } = c.req.valid('json');
-    const outcome = issueInvitation(state, { orgId: membership.org_id, inviterId: c.get('accountId'), inviterRole: membership.role, email, role, now: now() });
+    const outcome = await issueInvitation(state, { orgId: membership.org_id, inviterId: c.get('accountId'), inviterRole: membership.role, email, role, now: now() });
     if (outcome.kind === 'refused') {
       if (outcome.reason === 'no_permission') return c.json({ detail: refusal(membership, 'invite', 'invite people') }, 403);
       if (outcome.reason === 'role_above_inviter') {
@@ -382,7 +382,7 @@ function inviteHandler({ state, mailer, publicUrl, now, log }: InviteDeps): Rout
         invitationEmail({
           to: invitation.email,
           companyName: membership.company_name,
-          inviterEmail: emailOf(state, c.get('accountId')) ?? 'A member',
+          inviterEmail: await emailOf(state, c.get('accountId')) ?? 'A member',
           role: invitation.role,
           acceptPageUrl: `${publicUrl}/account/orgs/#invite=${token}`,
           acceptUrl: `${publicUrl}/v1/orgs/invites/${token}/accept`,
@@ -391,7 +391,7 @@ function inviteHandler({ state, mailer, publicUrl, now, log }: InviteDeps): Rout
       );
     } catch (error) {
       log(error, c);
-      withdrawInvitation(state, invitation.invite_id, now());
+      await withdrawInvitation(state, invitation.invite_id, now());
       c.header('Retry-After', '60');
       return c.json({ detail: 'The invitation email could not be sent, so the invitation was withdrawn; try again in a minute.' }, 503);
     }
@@ -401,14 +401,14 @@ function inviteHandler({ state, mailer, publicUrl, now, log }: InviteDeps): Rout
 
 /** The document library of an organisation: list, upload, set an expiry, delete. */
 function documentRoutes(app: OpenAPIHono<OrgEnv>, { state, library, now }: { state: StateDb; library: DocumentLibrary; now: () => Date }): void {
-app.openapi(listDocumentsRoute, (c) => {
-  const membership = membershipOf(state, c.req.valid('param').org, c.get('accountId'));
+app.openapi(listDocumentsRoute, async (c) => {
+  const membership = await membershipOf(state, c.req.valid('param').org, c.get('accountId'));
   if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
-  return c.json({ documents: library.list(membership.org_id) }, 200);
+  return c.json({ documents: await library.list(membership.org_id) }, 200);
 });
 
 app.openapi(uploadDocumentRoute, async (c) => {
-  const membership = membershipOf(state, c.req.valid('param').org, c.get('accountId'));
+  const membership = await membershipOf(state, c.req.valid('param').org, c.get('accountId'));
   if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
   if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'upload documents') }, 403);
   const { file } = c.req.valid('form');
@@ -425,18 +425,18 @@ app.openapi(uploadDocumentRoute, async (c) => {
   return c.json(document, 201);
 });
 
-app.openapi(patchDocumentRoute, (c) => {
+app.openapi(patchDocumentRoute, async (c) => {
   const { org, doc_id: docId } = c.req.valid('param');
-  const membership = membershipOf(state, org, c.get('accountId'));
+  const membership = await membershipOf(state, org, c.get('accountId'));
   if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
   if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'change documents') }, 403);
-  const document = library.setExpiry(membership.org_id, docId, c.req.valid('json').expires_on);
+  const document = await library.setExpiry(membership.org_id, docId, c.req.valid('json').expires_on);
   return document ? c.json(document, 200) : c.json({ detail: noDocument(membership) }, 404);
 });
 
 app.openapi(deleteDocumentRoute, async (c) => {
   const { org, doc_id: docId } = c.req.valid('param');
-  const membership = membershipOf(state, org, c.get('accountId'));
+  const membership = await membershipOf(state, org, c.get('accountId'));
   if (!membership) return c.json({ detail: NOT_VISIBLE }, 404);
   if (!may(membership.role, 'manage_documents')) return c.json({ detail: refusal(membership, 'manage_documents', 'delete documents') }, 403);
   return (await library.remove(membership.org_id, docId)) ? c.json({ doc_id: docId, deleted: true as const }, 200) : c.json({ detail: noDocument(membership) }, 404);

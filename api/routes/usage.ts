@@ -36,9 +36,9 @@ export function usageRoutes(options: UsageRoutesOptions): OpenAPIHono<CallerEnv>
   const { meter, sale } = options;
   const app = new OpenAPIHono<CallerEnv>();
 
-  app.openapi(usageRoute, (c) => {
+  app.openapi(usageRoute, async (c) => {
     const caller = c.get('caller');
-    const allowance = meter.allowance(caller);
+    const allowance = await meter.allowance(caller);
     return c.json(
       {
         key_id: caller.kind === 'key' ? caller.keyId : undefined,

@@ -160,7 +160,7 @@ export function watchRoutes(options: WatchRoutesOptions): OpenAPIHono<CallerEnv>
     const refused = served.ready ? await unknownReference(served.release, request) : null;
     if (refused) return c.json({ detail: refused }, 400);
     // Before reading a company's site: a sixth watch would not be saved anyway.
-    if (atCap(state, accountId, request.kind)) return c.json({ detail: capDetail(request.kind) }, 409);
+    if (await atCap(state, accountId, request.kind)) return c.json({ detail: capDetail(request.kind) }, 409);
     let profile: CompanyProfile | null = null;
     if (request.kind === 'company' && 'url' in request.criteria) {
       // Read once, when saved: the nightly run ranks against what the site said, without reading it every night.
@@ -173,31 +173,31 @@ export function watchRoutes(options: WatchRoutesOptions): OpenAPIHono<CallerEnv>
       }
     }
     const newAfter = served.ready ? served.release.computedAt : now().toISOString();
-    const outcome = saveWatch(state, accountId, request, newAfter, now(), profile);
+    const outcome = await saveWatch(state, accountId, request, newAfter, now(), profile);
     if (!outcome.saved) return c.json({ detail: capDetail(request.kind) }, 409);
-    const watches = listWatches(state, accountId);
-    return c.json(watchReply(outcome.watch, watchMailOf(state, accountId), mailDay(store.now()), weeklyStartDay(watches)), 201);
+    const watches = await listWatches(state, accountId);
+    return c.json(watchReply(outcome.watch, await watchMailOf(state, accountId), mailDay(store.now()), weeklyStartDay(watches)), 201);
   });
 
-  app.openapi(listRoute, (c) => {
+  app.openapi(listRoute, async (c) => {
     const accountId = sessionAccount(c);
-    const mail = watchMailOf(state, accountId);
+    const mail = await watchMailOf(state, accountId);
     const today = mailDay(store.now());
-    const watches = listWatches(state, accountId);
+    const watches = await listWatches(state, accountId);
     const weeklyStart = weeklyStartDay(watches);
     return c.json({ watches: watches.map((watch) => watchReply(watch, mail, today, weeklyStart)), per_kind: WATCHES_PER_KIND }, 200);
   });
 
-  app.openapi(deleteRoute, (c) => {
+  app.openapi(deleteRoute, async (c) => {
     const { watch_id } = c.req.valid('param');
-    if (!deleteWatch(state, sessionAccount(c), watch_id, now())) {
+    if (!await deleteWatch(state, sessionAccount(c), watch_id, now())) {
       return c.json({ detail: `You hold no watch with the id ${watch_id.slice(0, 80)}; GET /v1/tenders/watch lists yours.` }, 404);
     }
     return c.json({ watch_id, deleted: true as const }, 200);
   });
 
-  app.openapi(stopPageRoute, (c) => {
-    const outcome = stopByToken(state, c.req.valid('param').token, now());
+  app.openapi(stopPageRoute, async (c) => {
+    const outcome = await stopByToken(state, c.req.valid('param').token, now());
     if (!outcome.found) return c.html(stopPage('Link not recognised', 'This stop link was not in any email we sent. Check it was copied whole.'), 404);
     return c.html(
       stopPage(
@@ -209,8 +209,8 @@ export function watchRoutes(options: WatchRoutesOptions): OpenAPIHono<CallerEnv>
     );
   });
 
-  app.openapi(stopPostRoute, (c) => {
-    const outcome = stopByToken(state, c.req.valid('param').token, now());
+  app.openapi(stopPostRoute, async (c) => {
+    const outcome = await stopByToken(state, c.req.valid('param').token, now());
     if (!outcome.found) return c.json({ detail: 'This stop link was not in any email we sent.' }, 404);
     return c.json({ stopped: true as const, already_stopped: outcome.alreadyStopped, detail: 'No more watch emails will be sent to this address.' }, 200);
   });

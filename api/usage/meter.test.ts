@@ -24,51 +24,51 @@ test('the week starts Monday 00:00 in Sydney, across both daylight-saving change
   });
 });
 
-test('reserve, commit and release keep used and remaining exact; a new week starts from zero', () => {
+test('reserve, commit and release keep used and remaining exact; a new week starts from zero', async () => {
   let clock = new Date('2026-06-10T02:00:00Z');
-  const meter = createMeter({ state: openStateDb(':memory:'), caps: { anonymous: 2 }, now: () => clock });
+  const meter = createMeter({ state: await openStateDb(':memory:'), caps: { anonymous: 2 }, now: () => clock });
   const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };
-  const first = meter.reserve(caller);
+  const first = await meter.reserve(caller);
   assert.ok(first.granted);
-  assert.deepEqual(meter.allowance(caller), { countedPer: 'ip', limit: 2, used: 0, remaining: 1, resetAt: new Date('2026-06-14T14:00:00Z') });
-  const second = meter.reserve(caller);
+  assert.deepEqual(await meter.allowance(caller), { countedPer: 'ip', limit: 2, used: 0, remaining: 1, resetAt: new Date('2026-06-14T14:00:00Z') });
+  const second = await meter.reserve(caller);
   assert.ok(second.granted);
-  assert.equal(meter.reserve(caller).granted, false, 'both units are held');
-  meter.release(first.reservation);
-  meter.commit(second.reservation);
-  assert.deepEqual({ ...meter.allowance(caller), resetAt: undefined }, { countedPer: 'ip', limit: 2, used: 1, remaining: 1, resetAt: undefined });
+  assert.equal((await meter.reserve(caller)).granted, false, 'both units are held');
+  await meter.release(first.reservation);
+  await meter.commit(second.reservation);
+  assert.deepEqual({ ...await meter.allowance(caller), resetAt: undefined }, { countedPer: 'ip', limit: 2, used: 1, remaining: 1, resetAt: undefined });
 
   clock = new Date('2026-06-14T14:00:00Z');
-  assert.equal(meter.allowance(caller).used, 0);
-  assert.equal(meter.allowance(caller).remaining, 2);
+  assert.equal((await meter.allowance(caller)).used, 0);
+  assert.equal((await meter.allowance(caller)).remaining, 2);
 });
 
-test('a unit held by a call that never settled frees itself after an hour', () => {
+test('a unit held by a call that never settled frees itself after an hour', async () => {
   let clock = new Date('2026-06-10T02:00:00Z');
-  const meter = createMeter({ state: openStateDb(':memory:'), caps: { anonymous: 1 }, now: () => clock });
+  const meter = createMeter({ state: await openStateDb(':memory:'), caps: { anonymous: 1 }, now: () => clock });
   const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };
-  assert.ok(meter.reserve(caller).granted);
-  assert.equal(meter.reserve(caller).granted, false);
+  assert.ok((await meter.reserve(caller)).granted);
+  assert.equal((await meter.reserve(caller)).granted, false);
   clock = new Date('2026-06-10T03:00:01Z');
-  assert.ok(meter.reserve(caller).granted);
+  assert.ok((await meter.reserve(caller)).granted);
 });
 
-test('entering a new week prunes usage older than the kept weeks and keeps the recent ones', () => {
-  const state = openStateDb(':memory:');
+test('entering a new week prunes usage older than the kept weeks and keeps the recent ones', async () => {
+  const state = await openStateDb(':memory:');
   let clock = new Date('2026-09-02T00:00:00Z');
   const meter = createMeter({ state, now: () => clock });
   const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };
-  const spend = () => {
-    const outcome = meter.reserve(caller);
+  const spend = async () => {
+    const outcome = await meter.reserve(caller);
     assert.ok(outcome.granted);
-    meter.commit(outcome.reservation);
+    await meter.commit(outcome.reservation);
   };
-  spend(); // week of 31 Aug
+  await spend(); // week of 31 Aug
   clock = new Date('2026-10-01T00:00:00Z');
-  spend(); // week of 28 Sep, four weeks on
-  const weeks = () => state.all<{ week_start: string }>('SELECT week_start FROM usage_weeks ORDER BY week_start').map((row) => row.week_start.slice(0, 10));
-  assert.deepEqual(weeks(), ['2026-08-30', '2026-09-27'], 'four weeks back is still kept (Monday 00:00 Sydney is Sunday in UTC)');
+  await spend(); // week of 28 Sep, four weeks on
+  const weeks = async () => (await state.all<{ week_start: string }>('SELECT week_start FROM usage_weeks ORDER BY week_start')).map((row) => row.week_start.slice(0, 10));
+  assert.deepEqual(await weeks(), ['2026-08-30', '2026-09-27'], 'four weeks back is still kept (Monday 00:00 Sydney is Sunday in UTC)');
   clock = new Date('2026-10-08T00:00:00Z');
-  assert.equal(meter.allowance(caller).used, 0, 'a new week starts from zero');
-  assert.deepEqual(weeks(), ['2026-09-27'], 'five weeks back is gone');
+  assert.equal((await meter.allowance(caller)).used, 0, 'a new week starts from zero');
+  assert.deepEqual(await weeks(), ['2026-09-27'], 'five weeks back is gone');
 });

@@ -104,15 +104,15 @@ export interface Meter {
   subjectOf(caller: Caller): Subject;
   /** The current week containing the meter's clock. */
   week(): Week;
-  allowance(caller: Caller): Allowance;
+  allowance(caller: Caller): Promise<Allowance>;
   /** Holds one unit for a call about to run, or says the allowance is used up. */
-  reserve(caller: Caller): ReserveOutcome;
+  reserve(caller: Caller): Promise<ReserveOutcome>;
   /** The call counts: its unit joins `used`. */
-  commit(reservation: Reservation): void;
+  commit(reservation: Reservation): Promise<void>;
   /** The call does not count: its unit is free again. */
-  release(reservation: Reservation): void;
+  release(reservation: Reservation): Promise<void>;
   /** A key of no account joins one: what it used this week moves to the account's count. */
-  moveKeyToAccount(keyId: string, accountId: string): void;
+  moveKeyToAccount(keyId: string, accountId: string): Promise<void>;
 }
 
 export interface MeterOptions {
@@ -146,21 +146,22 @@ export function createMeter(options: MeterOptions): Meter {
     if (!cachedWeek || instant < cachedWeek.start.getTime() || instant >= cachedWeek.resetAt.getTime()) {
       cachedWeek = weekOf(new Date(instant));
       cachedWeekStart = cachedWeek.start.toISOString();
-      pruneOldWeeks(cachedWeek);
+      // In the background: the rate headers read the week on every request, and a prune need not hold one up.
+      void pruneOldWeeks(cachedWeek);
     }
     return cachedWeek;
   };
 
   // Past weeks are kept a while for support questions ("why was I limited last week?"), then dropped, so the
   // table holds about one row per active caller per kept week instead of growing for ever.
-  const pruneOldWeeks = (current: Week) => {
+  const pruneOldWeeks = async (current: Week) => {
     const keepFrom = new Date(current.start.getTime() - USAGE_WEEKS_KEPT * 7 * DAY_MS).toISOString();
     try {
-      state.run('DELETE FROM usage_weeks WHERE week_start < ?', keepFrom);
-      state.run('DELETE FROM usage_reservations WHERE week_start < ?', keepFrom);
-    } catch (error) {
-      // A store that cannot be written now is pruned at the next week change; metering reports its own outage.
-      if (!(error instanceof StateUnavailableError)) throw error;
+      await state.run('DELETE FROM usage_weeks WHERE week_start < ?', keepFrom);
+      await state.run('DELETE FROM usage_reservations WHERE week_start < ?', keepFrom);
+    } catch {
+      // A store that cannot be written now is pruned at the next week change; metering reports its own outage,
+      // and anything else wrong with these statements would show on the request path too.
     }
   };
 
@@ -172,8 +173,8 @@ export function createMeter(options: MeterOptions): Meter {
   const recentFigures = new LRUCache<string, { used: number; held: number }>({ max: 10_000, ttl: FIGURES_REUSE_MS });
   const figuresKey = (subjectId: string, weekStart: string) => `${subjectId}|${weekStart}`;
   const forget = (subjectId: string, weekStart: string) => recentFigures.delete(figuresKey(subjectId, weekStart));
-  const figures = (subjectId: string, weekStart: string, at: string) =>
-    state.get<{ used: number | null; held: number }>(
+  const figures = async (subjectId: string, weekStart: string, at: string) =>
+    await state.get<{ used: number | null; held: number }>(
       `SELECT (SELECT used FROM usage_weeks WHERE subject = ?1 AND week_start = ?2) AS used,
               (SELECT count(*) FROM usage_reservations WHERE subject = ?1 AND week_start = ?2 AND expires_at > ?3) AS held`,
       subjectId,
@@ -194,30 +195,30 @@ export function createMeter(options: MeterOptions): Meter {
     now,
     subjectOf,
     week,
-    allowance(caller) {
+    async allowance(caller) {
       const subject = subjectOf(caller);
       const current = week();
       const weekStart = cachedWeekStart;
       const cacheKey = figuresKey(subject.id, weekStart);
       let known = recentFigures.get(cacheKey);
       if (!known) {
-        const read = figures(subject.id, weekStart, now().toISOString());
+        const read = await figures(subject.id, weekStart, now().toISOString());
         known = { used: read.used ?? 0, held: read.held };
         recentFigures.set(cacheKey, known);
       }
       return allowanceFrom(subject, current, known.used, known.held);
     },
-    reserve(caller) {
+    async reserve(caller) {
       const subject = subjectOf(caller);
       const current = week();
       const weekStart = current.start.toISOString();
       const at = now();
-      return state.transaction((): ReserveOutcome => {
-        const { used, held } = figures(subject.id, weekStart, at.toISOString());
+      return await state.transaction(async (): Promise<ReserveOutcome> => {
+        const { used, held } = await figures(subject.id, weekStart, at.toISOString());
         if ((used ?? 0) + held >= subject.limit) return { granted: false, allowance: allowanceFrom(subject, current, used ?? 0, held) };
-        state.run('DELETE FROM usage_reservations WHERE subject = ? AND expires_at <= ?', subject.id, at.toISOString());
+        await state.run('DELETE FROM usage_reservations WHERE subject = ? AND expires_at <= ?', subject.id, at.toISOString());
         const reservation: Reservation = { id: newId('res_'), subjectId: subject.id, weekStart };
-        state.run(
+        await state.run(
           'INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at, owner) VALUES (?, ?, ?, ?, ?)',
           reservation.id,
           subject.id,
@@ -229,10 +230,10 @@ export function createMeter(options: MeterOptions): Meter {
         return { granted: true, reservation };
       });
     },
-    commit(reservation) {
-      state.transaction(() => {
-        state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
-        state.run(
+    async commit(reservation) {
+      await state.transaction(async () => {
+        await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
+        await state.run(
           `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 1)
            ON CONFLICT (subject, week_start) DO UPDATE SET used = used + 1`,
           reservation.subjectId,
@@ -241,16 +242,16 @@ export function createMeter(options: MeterOptions): Meter {
       });
       forget(reservation.subjectId, reservation.weekStart);
     },
-    release(reservation) {
-      state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
+    async release(reservation) {
+      await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
       forget(reservation.subjectId, reservation.weekStart);
     },
-    moveKeyToAccount(keyId, accountId) {
+    async moveKeyToAccount(keyId, accountId) {
       const fromSubjectId = `key:${keyId}`;
       const toSubjectId = `account:${accountId}`;
       const weekStart = week().start.toISOString();
-      state.transaction(() => {
-        state.run(
+      await state.transaction(async () => {
+        await state.run(
           `INSERT INTO usage_weeks (subject, week_start, used)
            SELECT ?, week_start, used FROM usage_weeks WHERE subject = ? AND week_start = ?
            ON CONFLICT (subject, week_start) DO UPDATE SET used = used + excluded.used`,
@@ -258,7 +259,7 @@ export function createMeter(options: MeterOptions): Meter {
           fromSubjectId,
           weekStart,
         );
-        state.run('DELETE FROM usage_weeks WHERE subject = ? AND week_start = ?', fromSubjectId, weekStart);
+        await state.run('DELETE FROM usage_weeks WHERE subject = ? AND week_start = ?', fromSubjectId, weekStart);
       });
       forget(fromSubjectId, weekStart);
       forget(toSubjectId, weekStart);

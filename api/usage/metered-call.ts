@@ -11,7 +11,7 @@ import { HTTPException } from 'hono/http-exception';
 export const SETTLEMENT = 'meteredSettlement';
 export interface Settlement {
   deferred: boolean;
-  settle(counts: boolean): void;
+  settle(counts: boolean): Promise<void>;
 }
 export type SettlementEnv = { Variables: { [SETTLEMENT]: Settlement | undefined; [AT_CAP]: AtCap | undefined } };
 
@@ -54,11 +54,11 @@ export function throwIfAtCap(c: Context): void {
  *
  * @example
  * const settle = settleLater(c);
- * return streamSSE(c, async (stream) => { …; settle(outcome.ok); });
+ * return streamSSE(c, async (stream) => { …; await settle(outcome.ok); });
  */
-export function settleLater(c: Context): (counts: boolean) => void {
+export function settleLater(c: Context): (counts: boolean) => Promise<void> {
   const settlement = (c as Context<SettlementEnv>).get(SETTLEMENT);
-  if (settlement === undefined) return () => {};
+  if (settlement === undefined) return async () => {};
   settlement.deferred = true;
-  return (counts) => settlement.settle(counts);
+  return async (counts) => await settlement.settle(counts);
 }

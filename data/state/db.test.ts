@@ -7,23 +7,23 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStateDb } from './db.ts';
 
-test('the state store migrates once, runs in WAL mode and rolls back a failed transaction', () => {
+test('the state store migrates once, runs in WAL mode and rolls back a failed transaction', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'state-'));
-  const db = openStateDb(dir);
-  assert.equal(db.get<{ journal_mode: string }>('PRAGMA journal_mode')?.journal_mode, 'wal');
-  db.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', 'a1', 'x@example.com', '2026-01-01');
-  assert.throws(() => db.transaction(() => {
-    db.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', 'a2', 'y@example.com', '2026-01-01');
+  const db = await openStateDb(dir);
+  assert.equal((await db.get<{ journal_mode: string }>('PRAGMA journal_mode'))?.journal_mode, 'wal');
+  await db.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', 'a1', 'x@example.com', '2026-01-01');
+  await assert.rejects(async () => await db.transaction(async () => {
+    await db.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', 'a2', 'y@example.com', '2026-01-01');
     throw new Error('abandon');
   }), /abandon/);
-  assert.equal(db.all('SELECT * FROM accounts').length, 1);
-  db.close();
-  const reopened = openStateDb(dir);
-  assert.equal(reopened.all('SELECT * FROM accounts').length, 1, 'migrations are not applied twice');
-  reopened.close();
+  assert.equal((await db.all('SELECT * FROM accounts')).length, 1);
+  await db.close();
+  const reopened = await openStateDb(dir);
+  assert.equal((await reopened.all('SELECT * FROM accounts')).length, 1, 'migrations are not applied twice');
+  await reopened.close();
 });
 
-test('migration 012 keeps every stored requirement and lets a requirement be an instruction', () => {
+test('migration 012 keeps every stored requirement and lets a requirement be an instruction', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'state-'));
   mkdirSync(join(dir, 'state'));
   // A store as it stood before 012: migrations 001 to 011 applied, one requirement of each earlier kind.
@@ -43,12 +43,12 @@ test('migration 012 keeps every stored requirement and lets a requirement be an 
   assert.throws(() => insert.run('req_instruction', 'Lodge online.', 'instruction'), /CHECK constraint/);
   before.close();
 
-  const db = openStateDb(dir);
-  assert.deepEqual(db.all<{ kind: string }>('SELECT kind FROM bid_requirements ORDER BY requirement_id').map((row) => row.kind), ['clause', 'condition', 'criterion', 'schedule']);
-  db.run(`INSERT INTO bid_requirements (requirement_id, bid_id, origin, text, kind, mandatory, state, confidence, created_at, updated_at)
+  const db = await openStateDb(dir);
+  assert.deepEqual((await db.all<{ kind: string }>('SELECT kind FROM bid_requirements ORDER BY requirement_id')).map((row) => row.kind), ['clause', 'condition', 'criterion', 'schedule']);
+  await db.run(`INSERT INTO bid_requirements (requirement_id, bid_id, origin, text, kind, mandatory, state, confidence, created_at, updated_at)
     VALUES ('req_instruction', 'b1', 'person', 'Lodge online.', 'instruction', 1, 'open', 1, '2026-01-01', '2026-01-01')`);
-  assert.throws(() => db.run(`INSERT INTO bid_requirements (requirement_id, bid_id, origin, text, kind, mandatory, state, confidence, created_at, updated_at)
+  await assert.rejects(async () => await db.run(`INSERT INTO bid_requirements (requirement_id, bid_id, origin, text, kind, mandatory, state, confidence, created_at, updated_at)
     VALUES ('req_other', 'b1', 'person', 'x', 'other', 1, 'open', 1, '2026-01-01', '2026-01-01')`), /CHECK constraint/);
-  assert.ok(db.get("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'bid_requirements_extraction'"), 'the indexes are rebuilt with the table');
-  db.close();
+  assert.ok(await db.get("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'bid_requirements_extraction'"), 'the indexes are rebuilt with the table');
+  await db.close();
 });

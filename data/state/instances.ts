@@ -36,9 +36,9 @@ export interface Released {
 export type ProcessAlive = (pid: number, processStart: string | null) => boolean;
 
 /** Registers this process as an owner of leases. */
-export function registerInstance(state: StateDb, now: Date, self: Pick<Instance, 'host' | 'pid' | 'processStart'> = thisProcess()): Instance {
+export async function registerInstance(state: StateDb, now: Date, self: Pick<Instance, 'host' | 'pid' | 'processStart'> = thisProcess()): Promise<Instance> {
   const instance: Instance = { id: `inst_${randomUUID()}`, ...self, startedAt: now.toISOString() };
-  state.run(
+  await state.run(
     'INSERT INTO api_instances (instance_id, host, pid, process_start, started_at) VALUES (?, ?, ?, ?, ?)',
     instance.id,
     instance.host,
@@ -54,30 +54,30 @@ export function registerInstance(state: StateDb, now: Date, self: Pick<Instance,
  * now belongs to a process started at another time), and rows whose owner is no longer registered (it ended
  * cleanly, leaving abandoned rows). `self` and live processes keep theirs.
  */
-export function releaseGoneOwners(state: StateDb, self: Instance, alive: ProcessAlive = processAlive): Released {
-  const instances = state.all<{ instance_id: string; pid: number; process_start: string | null }>(
+export async function releaseGoneOwners(state: StateDb, self: Instance, alive: ProcessAlive = processAlive): Promise<Released> {
+  const instances = await state.all<{ instance_id: string; pid: number; process_start: string | null }>(
     'SELECT instance_id, pid, process_start FROM api_instances WHERE host = ? AND instance_id <> ?',
     self.host,
     self.id,
   );
   const gone = instances.filter((instance) => !alive(instance.pid, instance.process_start)).map((instance) => instance.instance_id);
-  return state.transaction(() => {
-    for (const id of gone) state.run('DELETE FROM api_instances WHERE instance_id = ?', id);
+  return await state.transaction(async () => {
+    for (const id of gone) await state.run('DELETE FROM api_instances WHERE instance_id = ?', id);
     const unregistered = 'owner IS NOT NULL AND owner NOT IN (SELECT instance_id FROM api_instances)';
     return {
       instances: gone.length,
-      idempotencyKeys: state.run(`DELETE FROM idempotency_keys WHERE state = 'running' AND ${unregistered}`).changes,
-      reservations: state.run(`DELETE FROM usage_reservations WHERE ${unregistered}`).changes,
+      idempotencyKeys: (await state.run(`DELETE FROM idempotency_keys WHERE state = 'running' AND ${unregistered}`)).changes,
+      reservations: (await state.run(`DELETE FROM usage_reservations WHERE ${unregistered}`)).changes,
     };
   });
 }
 
 /** At a clean shutdown, after the last request: what this process still holds was abandoned; it and its registration go. */
-export function retireInstance(state: StateDb, self: Instance): void {
-  state.transaction(() => {
-    state.run("DELETE FROM idempotency_keys WHERE state = 'running' AND owner = ?", self.id);
-    state.run('DELETE FROM usage_reservations WHERE owner = ?', self.id);
-    state.run('DELETE FROM api_instances WHERE instance_id = ?', self.id);
+export async function retireInstance(state: StateDb, self: Instance): Promise<void> {
+  await state.transaction(async () => {
+    await state.run("DELETE FROM idempotency_keys WHERE state = 'running' AND owner = ?", self.id);
+    await state.run('DELETE FROM usage_reservations WHERE owner = ?', self.id);
+    await state.run('DELETE FROM api_instances WHERE instance_id = ?', self.id);
   });
 }
 

@@ -53,11 +53,11 @@ const fromRow = (row: WatchRow): Watch => ({
  * @param newAfter items appearing after this instant are new to the watch (the served release's computed_at)
  * @param companyProfile for a company watch saved with a website, what the site said
  */
-export function saveWatch(
+export async function saveWatch(
   state: StateDb, accountId: string, request: WatchRequest, newAfter: string, now: Date, companyProfile: CompanyProfile | null = null,
-): SaveOutcome {
-  return state.transaction(() => {
-    if (atCap(state, accountId, request.kind)) return { saved: false, reason: 'cap' } as const;
+): Promise<SaveOutcome> {
+  return await state.transaction(async () => {
+    if (await atCap(state, accountId, request.kind)) return { saved: false, reason: 'cap' } as const;
     const row: WatchRow = {
       watch_id: newId('watch_'),
       account_id: accountId,
@@ -67,11 +67,11 @@ export function saveWatch(
       created_at: now.toISOString(),
       company_profile: companyProfile === null ? null : JSON.stringify(companyProfile),
     };
-    state.run(
+    await state.run(
       'INSERT INTO watches (watch_id, account_id, kind, criteria, new_after, created_at, company_profile) VALUES (?, ?, ?, ?, ?, ?, ?)',
       row.watch_id, row.account_id, row.kind, row.criteria, row.new_after, row.created_at, row.company_profile,
     );
-    state.run(
+    await state.run(
       'INSERT INTO watch_mail (account_id) VALUES (?) ON CONFLICT (account_id) DO UPDATE SET stopped_at = NULL',
       accountId,
     );
@@ -80,69 +80,69 @@ export function saveWatch(
 }
 
 /** Whether the person already holds five watches of a kind (checked again when saving). */
-export function atCap(state: StateDb, accountId: string, kind: WatchKind): boolean {
-  return state.get<{ n: number }>('SELECT count(*) AS n FROM watches WHERE account_id = ? AND kind = ? AND deleted_at IS NULL', accountId, kind)!.n >= WATCHES_PER_KIND;
+export async function atCap(state: StateDb, accountId: string, kind: WatchKind): Promise<boolean> {
+  return (await state.get<{ n: number }>('SELECT count(*) AS n FROM watches WHERE account_id = ? AND kind = ? AND deleted_at IS NULL', accountId, kind))!.n >= WATCHES_PER_KIND;
 }
 
 /** A person's watches, oldest first. */
-export function listWatches(state: StateDb, accountId: string): Watch[] {
-  return state
+export async function listWatches(state: StateDb, accountId: string): Promise<Watch[]> {
+  return (await state
     .all<WatchRow>(
       'SELECT watch_id, account_id, kind, criteria, new_after, created_at, company_profile FROM watches WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid',
       accountId,
-    )
+    ))
     .map(fromRow);
 }
 
 /** Deletes one of a person's watches; false when they hold none with that id. */
-export function deleteWatch(state: StateDb, accountId: string, watchId: string, now: Date): boolean {
-  return state.run('UPDATE watches SET deleted_at = ? WHERE watch_id = ? AND account_id = ? AND deleted_at IS NULL', now.toISOString(), watchId, accountId).changes > 0;
+export async function deleteWatch(state: StateDb, accountId: string, watchId: string, now: Date): Promise<boolean> {
+  return (await state.run('UPDATE watches SET deleted_at = ? WHERE watch_id = ? AND account_id = ? AND deleted_at IS NULL', now.toISOString(), watchId, accountId)).changes > 0;
 }
 
-export function watchMailOf(state: StateDb, accountId: string): WatchMail | undefined {
-  return state.get<WatchMail>('SELECT * FROM watch_mail WHERE account_id = ?', accountId);
+export async function watchMailOf(state: StateDb, accountId: string): Promise<WatchMail | undefined> {
+  return await state.get<WatchMail>('SELECT * FROM watch_mail WHERE account_id = ?', accountId);
 }
 
 /** The people with watches whose mail is not stopped, and their watches. */
-export function activeWatchers(state: StateDb): { mail: WatchMail; email: string; watches: Watch[] }[] {
-  const people = state.all<WatchMail & { email: string }>(
+export async function activeWatchers(state: StateDb): Promise<{ mail: WatchMail; email: string; watches: Watch[] }[]> {
+  const people = await state.all<WatchMail & { email: string }>(
     `SELECT m.*, a.email FROM watch_mail m JOIN accounts a USING (account_id)
      WHERE m.stopped_at IS NULL AND EXISTS (SELECT 1 FROM watches w WHERE w.account_id = m.account_id AND w.deleted_at IS NULL)
      ORDER BY m.account_id`,
   );
-  return people.map(({ email, ...mail }) => ({ mail, email, watches: listWatches(state, mail.account_id) }));
+  return await Promise.all(people.map(async ({ email, ...mail }) => ({ mail, email, watches: await listWatches(state, mail.account_id) })));
 }
 
 /** A stop link's token for one email: the plaintext goes in the email, only the hash is kept. */
-export function issueStopToken(state: StateDb, accountId: string, token: string, now: Date): void {
-  state.run('INSERT INTO watch_stop_tokens (token_hash, account_id, created_at) VALUES (?, ?, ?)', secretHash(token), accountId, now.toISOString());
+export async function issueStopToken(state: StateDb, accountId: string, token: string, now: Date): Promise<void> {
+  await state.run('INSERT INTO watch_stop_tokens (token_hash, account_id, created_at) VALUES (?, ?, ?)', secretHash(token), accountId, now.toISOString());
 }
 
 /** A token whose email was never sent: it would stop nothing anyone can click. */
-export function withdrawStopToken(state: StateDb, token: string): void {
-  state.run('DELETE FROM watch_stop_tokens WHERE token_hash = ?', secretHash(token));
+export async function withdrawStopToken(state: StateDb, token: string): Promise<void> {
+  await state.run('DELETE FROM watch_stop_tokens WHERE token_hash = ?', secretHash(token));
 }
 
 export type StopOutcome = { found: false } | { found: true; alreadyStopped: boolean; email: string };
 
 /** Stops every watch email to the person a stop token was sent to. Works again on a used token (harmless). */
-export function stopByToken(state: StateDb, token: string, now: Date): StopOutcome {
-  return state.transaction(() => {
-    const holder = state.get<{ account_id: string; email: string }>(
+export async function stopByToken(state: StateDb, token: string, now: Date): Promise<StopOutcome> {
+  return await state.transaction(async () => {
+    const holder = await state.get<{ account_id: string; email: string }>(
       'SELECT t.account_id, a.email FROM watch_stop_tokens t JOIN accounts a USING (account_id) WHERE t.token_hash = ?',
       secretHash(token),
     );
     if (!holder) return { found: false } as const;
     const at = now.toISOString();
-    state.run('UPDATE watch_stop_tokens SET used_at = coalesce(used_at, ?) WHERE token_hash = ?', at, secretHash(token));
-    const stopped = state.run('UPDATE watch_mail SET stopped_at = ? WHERE account_id = ? AND stopped_at IS NULL', at, holder.account_id).changes;
+    await state.run('UPDATE watch_stop_tokens SET used_at = coalesce(used_at, ?) WHERE token_hash = ?', at, secretHash(token));
+    const stopped = (await state.run('UPDATE watch_mail SET stopped_at = ? WHERE account_id = ? AND stopped_at IS NULL', at, holder.account_id)).changes;
     return { found: true, alreadyStopped: stopped === 0, email: holder.email } as const;
   });
 }
 
 /** Records an email sent on `day`: what its daily and weekly parts covered, so the next lists only what is newer. */
-export function recordSent(state: StateDb, accountId: string, day: string, through: string, weekly: boolean): void {
-  state.run(
+export async function recordSent(state: StateDb, accountId: string, day: string, through: string, weekly: boolean): Promise<void> {
+  await state.run(
     `UPDATE watch_mail SET last_sent_on = ?, daily_through = ?,
        weekly_sent_on = CASE WHEN ? THEN ? ELSE weekly_sent_on END,
        weekly_through = CASE WHEN ? THEN ? ELSE weekly_through END

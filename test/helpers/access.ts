@@ -13,16 +13,16 @@ export interface SignedIn {
 }
 
 /** Signs `email` in the way the emailed link does, without the mail. */
-export function signIn(state: StateDb, email: string, now = new Date()): SignedIn {
-  const token = issueSignInToken(state, email, now);
+export async function signIn(state: StateDb, email: string, now = new Date()): Promise<SignedIn> {
+  const token = await issueSignInToken(state, email, now);
   if (token === null) throw new Error(`no sign-in token for ${email}: too many this hour`);
-  const session = redeemSignInToken(state, token, now)!;
+  const session = (await redeemSignInToken(state, token, now))!;
   return { accountId: session.accountId, headers: { cookie: `${SESSION_COOKIE}=${session.token}`, origin: PUBLIC_URL } };
 }
 
 /** A key for an account (or for nobody, as keys minted before accounts existed), and its Authorization header. */
-export function keyFor(state: StateDb, accountId: string | null, scope: KeyScope = 'api'): { apiKey: string; keyId: string; headers: Record<string, string> } {
-  const outcome = mintKey(state, { accountId, scope, now: new Date() });
+export async function keyFor(state: StateDb, accountId: string | null, scope: KeyScope = 'api'): Promise<{ apiKey: string; keyId: string; headers: Record<string, string> }> {
+  const outcome = await mintKey(state, { accountId, scope, now: new Date() });
   if (!outcome.minted) throw new Error('the account is at its key cap');
   return { apiKey: outcome.apiKey, keyId: outcome.key.key_id, headers: { authorization: `Bearer ${outcome.apiKey}` } };
 }
@@ -36,11 +36,12 @@ export function switchableState(real: StateDb): { state: StateDb; setDown(down: 
   return {
     setDown: (value) => (down = value),
     state: {
-      run: (sql, ...params) => (check(), real.run(sql, ...params)),
-      get: (sql, ...params) => (check(), real.get(sql, ...params)),
-      all: (sql, ...params) => (check(), real.all(sql, ...params)),
-      transaction: (work) => (check(), real.transaction(work)),
-      close: () => real.close(),
+      engine: real.engine,
+      run: async (sql, ...params) => (check(), await real.run(sql, ...params)),
+      get: async (sql, ...params) => (check(), await real.get(sql, ...params)),
+      all: async (sql, ...params) => (check(), await real.all(sql, ...params)),
+      transaction: async (work) => (check(), await real.transaction(work)),
+      close: async () => await real.close(),
     },
   };
 }

@@ -10,7 +10,7 @@ import { openStateDb, type StateDb } from '../../data/state/db.ts';
 import { seedIntelRelease, type IntelStoreSeed } from './intel-seed.ts';
 import { makeDataDir, seedRelease, type SourceSeed, type TenderSeed } from './seed-release.ts';
 
-type App = ReturnType<typeof createApp>;
+type App = Awaited<ReturnType<typeof createApp>>;
 
 /** The address the discovery documents are told clients use; distinct from the test server's own. */
 export const PUBLIC_URL = 'https://tenders.example';
@@ -57,10 +57,10 @@ export async function startAgentApp(options: AgentAppOptions): Promise<AgentApp>
     await seedRelease({ dataDir, tenders: options.tenders, sources: options.sources });
   }
   const store = await ReleaseStore.open({ dataDir, now: () => options.now, log: () => {} });
-  const state = openStateDb(':memory:');
+  const state = await openStateDb(':memory:');
   const forwarded: ForwardedRequest[] = [];
   // The burst guard is off: every test here calls from the one loopback address.
-  const app = createApp({
+  const app = await createApp({
     store,
     state,
     burst: false,
@@ -89,7 +89,7 @@ export async function startAgentApp(options: AgentAppOptions): Promise<AgentApp>
         server.closeAllConnections();
       });
       await store.close();
-      state.close();
+      await state.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

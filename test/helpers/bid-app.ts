@@ -54,7 +54,7 @@ export interface BidTestApp {
   dataDir: string;
   clock: TestClock;
   /** Creates an account (if new) and a session for `email`; returns the Cookie header that carries it. */
-  signIn(email: string): string;
+  signIn(email: string): Promise<string>;
   /** Adds the account of `email` (signed in before) to `orgId` with `role`. */
   join(orgId: string, email: string, role: 'owner' | 'admin' | 'member' | 'viewer'): void;
   /** Where bid files are kept on disk. */
@@ -82,7 +82,7 @@ export interface BidTestAppOptions {
  */
 export async function startBidApp(options: BidTestAppOptions = {}): Promise<BidTestApp> {
   const dataDir = await tempDir('bids-');
-  const state = openStateDb(dataDir);
+  const state = await openStateDb(dataDir);
   const clock = testClock('2026-06-10T02:00:00.000Z');
   const tenders = await TenderIndex.build([TENDER], []);
   const store = {
@@ -113,15 +113,15 @@ export async function startBidApp(options: BidTestAppOptions = {}): Promise<BidT
     bidFilesDir,
     async close() {
       if (options.pool === undefined) await pool.close();
-      state.close();
+      await state.close();
     },
     app,
     state,
     dataDir,
     clock,
-    signIn: (email) => signInAs(state, clock.now(), email),
-    join(orgId, email, role) {
-      state.run(
+    signIn: async (email) => await signInAs(state, clock.now(), email),
+    async join(orgId, email, role) {
+      await state.run(
         'INSERT INTO memberships (org_id, account_id, role, joined_at) SELECT ?, account_id, ?, ? FROM accounts WHERE email = ?',
         orgId,
         role,

@@ -36,7 +36,7 @@ export interface CheckerAppOptions {
 }
 
 export interface CheckerApp {
-  app: ReturnType<typeof createApp>;
+  app: Awaited<ReturnType<typeof createApp>>;
   state: StateDb;
   meter: Meter;
   pool: AnalysisPool;
@@ -44,14 +44,14 @@ export interface CheckerApp {
 }
 
 /** The whole app with no release loaded (checkers need none) and the checkers' analyses replaced by test ones. */
-export function checkerApp(options: CheckerAppOptions = {}): CheckerApp {
+export async function checkerApp(options: CheckerAppOptions = {}): Promise<CheckerApp> {
   const now = options.now ?? new Date('2026-06-10T02:00:00.000Z');
-  const state = options.state ?? openStateDb(':memory:');
+  const state = options.state ?? await openStateDb(':memory:');
   const names = { ...VALID, ...options.analyses };
   const locations = Object.fromEntries(Object.entries(names).map(([name, analysis]) => [name, (options.real ?? []).includes(name) ? checkerAnalyses[name]! : at(analysis)]));
   const pool = createAnalysisPool({ analyses: locations, size: 2, ...options.pool });
   const meter = createMeter({ state, now: () => now, ...(options.caps ? { caps: options.caps } : {}) });
-  const app = createApp({
+  const app = await createApp({
     publicUrl: PUBLIC_URL,
     store: { state: () => ({ ready: false, detail: 'No release in checker tests.' }), now: () => now },
     state,

@@ -67,7 +67,7 @@ export const scenario = {
 };
 
 export interface IntelligenceApp {
-  app: ReturnType<typeof createApp>;
+  app: Awaited<ReturnType<typeof createApp>>;
   /** Headers of a caller with an API key. */
   keyed: Record<string, string>;
   close(): Promise<void>;
@@ -78,11 +78,11 @@ export async function intelligenceApp(seeded: typeof scenario = scenario): Promi
   const dataDir = await makeDataDir();
   await seedIntelRelease({ dataDir, computedAt: NOW.toISOString(), ...seeded });
   const store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-  const state = openStateDb(':memory:');
-  const app = createApp({ store, state, burst: false });
+  const state = await openStateDb(':memory:');
+  const app = await createApp({ store, state, burst: false });
   return {
     app,
-    keyed: keyFor(state, null).headers,
+    keyed: (await keyFor(state, null)).headers,
     close: async () => {
       await store.close();
       const { rm } = await import('node:fs/promises');

@@ -31,7 +31,7 @@ export interface OrgTestApp {
   documentsDir: string;
   clock: TestClock;
   /** Creates an account (if new) and a session for `email`; returns the Cookie header that carries it. */
-  signIn(email: string): string;
+  signIn(email: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -50,7 +50,7 @@ export interface OrgTestAppOptions {
  */
 export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgTestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'orgs-'));
-  const state = openStateDb(dataDir);
+  const state = await openStateDb(dataDir);
   const clock = testClock('2026-06-10T02:00:00.000Z');
   const documentsDir = join(dataDir, 'state', 'documents');
   const mailer = options.mailer ?? createMailer({ outboxDir: join(dataDir, 'outbox') });
@@ -70,21 +70,21 @@ export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgT
     state,
     documentsDir,
     clock,
-    signIn: (email) => signInAs(state, clock.now(), email),
+    signIn: async (email) => await signInAs(state, clock.now(), email),
     async close() {
-      state.close();
+      await state.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
 /** Creates an account (if new) and a session for `email` in `state`; returns the Cookie header that carries it. */
-export function signInAs(state: StateDb, now: Date, email: string): string {
+export async function signInAs(state: StateDb, now: Date, email: string): Promise<string> {
   const at = now.toISOString();
-  state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING', newId('acct_'), email, at);
-  const { account_id } = state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', email)!;
+  await state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING', newId('acct_'), email, at);
+  const { account_id } = (await state.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', email))!;
   const token = newSecret('sess_');
-  state.run(
+  await state.run(
     'INSERT INTO sessions (session_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
     secretHash(token),
     account_id,

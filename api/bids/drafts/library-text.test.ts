@@ -33,10 +33,10 @@ const readOk = (text: string): AnalysisOutcome<ReadTextResult> => ({
 describe('library document text', () => {
   it('reads each document once and keeps it; a reading that timed out is tried again, not kept', async () => {
     const dir = await tempDir('library-text-');
-    const state = openStateDb(':memory:');
+    const state = await openStateDb(':memory:');
     const now = new Date('2026-06-10T00:00:00Z');
-    state.run("INSERT INTO accounts (account_id, email, created_at) VALUES ('acct_1', 'owner@harbour.test', ?)", now.toISOString());
-    const { org_id: orgId } = createOrg(state, 'acct_1', 'Harbour Civil Pty Ltd', now);
+    await state.run("INSERT INTO accounts (account_id, email, created_at) VALUES ('acct_1', 'owner@harbour.test', ?)", now.toISOString());
+    const { org_id: orgId } = await createOrg(state, 'acct_1', 'Harbour Civil Pty Ltd', now);
     const library = new DocumentLibrary(state, join(dir, 'documents'));
     await library.add({ orgId, accountId: 'acct_1', filename: 'Capability.txt', contentType: 'text/plain', bytes: new TextEncoder().encode('Traffic management on arterial roads.'), now });
     const pool = scriptedPool([
@@ -52,6 +52,6 @@ describe('library document text', () => {
     assert.deepEqual(third.map((text) => text.pages), [[{ n: 1, text: 'Traffic management on arterial roads.' }]]);
     assert.equal(pool.requests.length, 2, 'read again after the time-out, then kept');
     assert.equal(pool.requests[1]!.analysis, 'read_text');
-    state.close();
+    await state.close();
   });
 });

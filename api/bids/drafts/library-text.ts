@@ -37,8 +37,8 @@ interface StoredText {
  */
 export async function libraryTexts(state: StateDb, library: DocumentLibrary, orgId: string, pool: AnalysisPool, now: Date): Promise<LibraryText[]> {
   const texts: LibraryText[] = [];
-  for (const document of library.list(orgId)) {
-    const stored = state.get<StoredText>('SELECT sha256, pages FROM library_document_text WHERE doc_id = ?', document.doc_id);
+  for (const document of await library.list(orgId)) {
+    const stored = await state.get<StoredText>('SELECT sha256, pages FROM library_document_text WHERE doc_id = ?', document.doc_id);
     const pages = stored?.sha256 === document.sha256 ? (JSON.parse(stored.pages) as LibraryPage[]) : await readAndKeep(state, library, orgId, document, pool, now);
     texts.push({ document, pages });
   }
@@ -49,7 +49,7 @@ async function readAndKeep(state: StateDb, library: DocumentLibrary, orgId: stri
   const read = await readPages(await readFile(library.pathOf(orgId, document.doc_id)), document, pool, now);
   // A reading stopped by the time limit or a dying thread may succeed next time: not kept, so it is tried again.
   if (!read.ok && read.transient) return [];
-  state.run(
+  await state.run(
     `INSERT INTO library_document_text (doc_id, sha256, status, pages, detail, read_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (doc_id) DO UPDATE SET sha256 = excluded.sha256, status = excluded.status, pages = excluded.pages, detail = excluded.detail, read_at = excluded.read_at`,
     document.doc_id,

@@ -21,9 +21,9 @@ export interface DraftDeps {
 
 /** The passages of the organisation's own words a bid's drafts retrieve from: its profile, library and earlier bids. */
 export async function bidPassages(deps: DraftDeps, bid: { bid_id: string; org_id: string }, now: Date): Promise<Passage[]> {
-  const profile = readProfile(deps.state, bid.org_id);
+  const profile = await readProfile(deps.state, bid.org_id);
   if (!profile) throw new Error(`The organisation ${bid.org_id} of bid ${bid.bid_id} has no profile row.`);
-  return organisationPassages(deps.state, profile, await libraryTexts(deps.state, deps.library, bid.org_id, deps.pool, now), bid.bid_id);
+  return await organisationPassages(deps.state, profile, await libraryTexts(deps.state, deps.library, bid.org_id, deps.pool, now), bid.bid_id);
 }
 
 /** How one requirement's draft came out: kept as it was, or written now (and whether it cites anything). */
@@ -45,14 +45,14 @@ export async function draftRequirement(
   now: Date,
   withoutModel?: string,
 ): Promise<DraftOutcome> {
-  const stored = draftBasis(deps.state, bidId, requirement.requirement_id);
+  const stored = await draftBasis(deps.state, bidId, requirement.requirement_id);
   if (stored?.origin === 'person') return { outcome: 'kept', reason: 'person' };
   const retrieved = rankPassages(passages, requirement.text);
   const modelName = withoutModel === undefined ? deps.model.model : null;
   const basis = sha256Hex(JSON.stringify([modelName, requirement.text, retrieved.map(({ text, citation }) => [text, citation])]));
   if (stored?.origin === 'model' && stored.model === modelName && stored.basis === basis) return { outcome: 'kept', reason: 'unchanged' };
   const draft = await composeDraft(requirement.text, retrieved, deps.model, withoutModel);
-  saveComposedDraft(deps.state, bidId, requirement.requirement_id, draft, draft.undrafted === null ? basis : null, now);
+  await saveComposedDraft(deps.state, bidId, requirement.requirement_id, draft, draft.undrafted === null ? basis : null, now);
   return { outcome: 'written', origin: draft.origin, cited: draft.citations.length, undrafted: draft.undrafted };
 }
 
@@ -66,5 +66,5 @@ export async function recomputeDrafts(deps: DraftDeps, bid: { bid_id: string; or
   const passages = await bidPassages(deps, bid, now);
   // An instruction to tenderers (how and where to lodge) is followed, not answered: it has no draft.
   for (const requirement of requirements) if (requirement.kind !== 'instruction') await draftRequirement(deps, bid.bid_id, requirement, passages, now);
-  removeStaleDrafts(deps.state, bid.bid_id, requirements.map((requirement) => requirement.requirement_id));
+  await removeStaleDrafts(deps.state, bid.bid_id, requirements.map((requirement) => requirement.requirement_id));
 }

@@ -8,7 +8,7 @@ import { splitPassages, type Passage } from './retrieval.ts';
  * library documents page by page, and the drafts of its earlier bids that a person wrote or a model wrote
  * from cited passages (assembled drafts only repeat passages already here).
  */
-export function organisationPassages(state: StateDb, profile: OrgProfile, library: readonly LibraryText[], bidId: string): Passage[] {
+export async function organisationPassages(state: StateDb, profile: OrgProfile, library: readonly LibraryText[], bidId: string): Promise<Passage[]> {
   const passages: Passage[] = [];
   if (profile.description) {
     const text = `${profile.company_name}: ${profile.description}`;
@@ -21,7 +21,7 @@ export function organisationPassages(state: StateDb, profile: OrgProfile, librar
       }
     }
   }
-  const earlier = state.all<{ bid_id: string; title: string; requirement_id: string; text: string }>(
+  const earlier = await state.all<{ bid_id: string; title: string; requirement_id: string; text: string }>(
     `SELECT d.bid_id, b.title, d.requirement_id, d.text FROM bid_drafts d JOIN bids b ON b.bid_id = d.bid_id
      WHERE b.org_id = ? AND d.bid_id <> ? AND d.origin IN ('person', 'model') ORDER BY b.created_at, d.requirement_id`,
     profile.org_id,

@@ -23,18 +23,18 @@ const SELECT_DRAFT = `SELECT d.requirement_id, d.text, d.origin, d.note, d.citat
 
 const parsed = (row: DraftRow): StoredDraft => ({ ...row, citations: JSON.parse(row.citations) as DraftCitation[] });
 
-export function listDrafts(state: StateDb, bidId: string): StoredDraft[] {
-  return state.all<DraftRow>(`${SELECT_DRAFT} WHERE d.bid_id = ? ORDER BY d.requirement_id`, bidId).map(parsed);
+export async function listDrafts(state: StateDb, bidId: string): Promise<StoredDraft[]> {
+  return (await state.all<DraftRow>(`${SELECT_DRAFT} WHERE d.bid_id = ? ORDER BY d.requirement_id`, bidId)).map(parsed);
 }
 
-function readDraft(state: StateDb, bidId: string, requirementId: string): StoredDraft | null {
-  const row = state.get<DraftRow>(`${SELECT_DRAFT} WHERE d.bid_id = ? AND d.requirement_id = ?`, bidId, requirementId);
+async function readDraft(state: StateDb, bidId: string, requirementId: string): Promise<StoredDraft | null> {
+  const row = await state.get<DraftRow>(`${SELECT_DRAFT} WHERE d.bid_id = ? AND d.requirement_id = ?`, bidId, requirementId);
   return row ? parsed(row) : null;
 }
 
 /** Stores a person's text; the citations retrieved before stay beside it as the evidence it was written from. */
-export function savePersonDraft(state: StateDb, bidId: string, requirementId: string, text: string, accountId: string, now: Date): StoredDraft {
-  state.run(
+export async function savePersonDraft(state: StateDb, bidId: string, requirementId: string, text: string, accountId: string, now: Date): Promise<StoredDraft> {
+  await state.run(
     `INSERT INTO bid_drafts (bid_id, requirement_id, text, origin, note, citations, model, edited_by, updated_at)
      VALUES (?, ?, ?, 'person', ?, '[]', NULL, ?, ?)
      ON CONFLICT (bid_id, requirement_id) DO UPDATE SET text = excluded.text, origin = 'person', note = excluded.note, model = NULL, basis = NULL,
@@ -46,15 +46,15 @@ export function savePersonDraft(state: StateDb, bidId: string, requirementId: st
     accountId,
     now.toISOString(),
   );
-  return readDraft(state, bidId, requirementId)!;
+  return (await readDraft(state, bidId, requirementId))!;
 }
 
 /**
  * Stores a computed draft, with the basis it was written from, unless a person has written this requirement's
  * draft, which is never overwritten.
  */
-export function saveComposedDraft(state: StateDb, bidId: string, requirementId: string, draft: ComposedDraft, basis: string | null, now: Date): void {
-  state.run(
+export async function saveComposedDraft(state: StateDb, bidId: string, requirementId: string, draft: ComposedDraft, basis: string | null, now: Date): Promise<void> {
+  await state.run(
     `INSERT INTO bid_drafts (bid_id, requirement_id, text, origin, note, citations, model, basis, edited_by, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
      ON CONFLICT (bid_id, requirement_id) DO UPDATE SET text = excluded.text, origin = excluded.origin, note = excluded.note,
@@ -73,8 +73,8 @@ export function saveComposedDraft(state: StateDb, bidId: string, requirementId: 
 }
 
 /** What the stored draft was computed from and how it came out, or null when there is none. */
-export function draftBasis(state: StateDb, bidId: string, requirementId: string): { origin: StoredDraft['origin']; model: string | null; basis: string | null } | null {
-  return state.get<{ origin: StoredDraft['origin']; model: string | null; basis: string | null }>(
+export async function draftBasis(state: StateDb, bidId: string, requirementId: string): Promise<{ origin: StoredDraft['origin']; model: string | null; basis: string | null } | null> {
+  return await state.get<{ origin: StoredDraft['origin']; model: string | null; basis: string | null }>(
     'SELECT origin, model, basis FROM bid_drafts WHERE bid_id = ? AND requirement_id = ?',
     bidId,
     requirementId,
@@ -82,9 +82,9 @@ export function draftBasis(state: StateDb, bidId: string, requirementId: string)
 }
 
 /** Removes computed drafts of requirements the bid no longer has (merged or split away); a person's stay. */
-export function removeStaleDrafts(state: StateDb, bidId: string, requirementIds: readonly string[]): void {
+export async function removeStaleDrafts(state: StateDb, bidId: string, requirementIds: readonly string[]): Promise<void> {
   const kept = new Set(requirementIds);
-  for (const { requirement_id } of state.all<{ requirement_id: string }>("SELECT requirement_id FROM bid_drafts WHERE bid_id = ? AND origin <> 'person'", bidId)) {
-    if (!kept.has(requirement_id)) state.run('DELETE FROM bid_drafts WHERE bid_id = ? AND requirement_id = ?', bidId, requirement_id);
+  for (const { requirement_id } of await state.all<{ requirement_id: string }>("SELECT requirement_id FROM bid_drafts WHERE bid_id = ? AND origin <> 'person'", bidId)) {
+    if (!kept.has(requirement_id)) await state.run('DELETE FROM bid_drafts WHERE bid_id = ? AND requirement_id = ?', bidId, requirement_id);
   }
 }

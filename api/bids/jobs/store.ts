@@ -73,8 +73,8 @@ export function jobView(row: JobRow): JobView {
   };
 }
 
-export function jobRow(state: StateDb, jobId: string): JobRow | null {
-  return state.get<JobRow>('SELECT * FROM jobs WHERE job_id = ?', jobId) ?? null;
+export async function jobRow(state: StateDb, jobId: string): Promise<JobRow | null> {
+  return await state.get<JobRow>('SELECT * FROM jobs WHERE job_id = ?', jobId) ?? null;
 }
 
 export interface NewJob {
@@ -89,10 +89,10 @@ export interface NewJob {
 }
 
 /** Inserts a queued job and returns its id; call inside the transaction that creates what it works on. */
-export function insertJob(state: StateDb, job: NewJob): string {
+export async function insertJob(state: StateDb, job: NewJob): Promise<string> {
   const jobId = newId('job_');
   const at = job.now.toISOString();
-  state.run(
+  await state.run(
     `INSERT INTO jobs (job_id, kind, bid_id, input, state, attempts, max_attempts, run_after, progress_done, created_at, updated_at)
      VALUES (?, ?, ?, ?, 'queued', 0, ?, ?, 0, ?, ?)`,
     jobId, job.kind, job.bidId, JSON.stringify(job.input), job.maxAttempts, job.runAfter, at, at,
@@ -101,14 +101,14 @@ export function insertJob(state: StateDb, job: NewJob): string {
 }
 
 /** Jobs of a bid not yet final, oldest first: what GET …/chat shows as running. */
-export function liveJobsOf(state: StateDb, bidId: string): JobRow[] {
-  return state.all<JobRow>("SELECT * FROM jobs WHERE bid_id = ? AND state IN ('queued', 'running', 'waiting') ORDER BY created_at, job_id", bidId);
+export async function liveJobsOf(state: StateDb, bidId: string): Promise<JobRow[]> {
+  return await state.all<JobRow>("SELECT * FROM jobs WHERE bid_id = ? AND state IN ('queued', 'running', 'waiting') ORDER BY created_at, job_id", bidId);
 }
 
 /**
  * A waiting job back to queued, claimable from `runAfter` (the worker clock): its person decided. Call in
  * the transaction that records the decision, then `kick` the worker. Returns whether the job was waiting.
  */
-export function requeueWaitingJob(state: StateDb, jobId: string, runAfter: string, now: Date): boolean {
-  return state.run("UPDATE jobs SET state = 'queued', run_after = ?, updated_at = ? WHERE job_id = ? AND state = 'waiting'", runAfter, now.toISOString(), jobId).changes === 1;
+export async function requeueWaitingJob(state: StateDb, jobId: string, runAfter: string, now: Date): Promise<boolean> {
+  return (await state.run("UPDATE jobs SET state = 'queued', run_after = ?, updated_at = ? WHERE job_id = ? AND state = 'waiting'", runAfter, now.toISOString(), jobId)).changes === 1;
 }

@@ -10,13 +10,13 @@ function manualClock(start = Date.parse('2026-06-10T00:00:00.000Z')) {
   return { now: () => at, advance: (ms: number) => void (at += ms) };
 }
 
-function enqueue(state: StateDb, worker: JobWorker, kind: string, input: unknown = {}, maxAttempts = 3): string {
-  return state.transaction(() => worker.enqueue({ kind, bidId: null, input, maxAttempts, now: new Date('2026-06-10T00:00:00.000Z') }));
+async function enqueue(state: StateDb, worker: JobWorker, kind: string, input: unknown = {}, maxAttempts = 3): Promise<string> {
+  return await state.transaction(async () => await worker.enqueue({ kind, bidId: null, input, maxAttempts, now: new Date('2026-06-10T00:00:00.000Z') }));
 }
 
-const until = async (check: () => boolean, what: string) => {
+const until = async (check: () => boolean | Promise<boolean>, what: string) => {
   const deadline = Date.now() + 5000;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -24,7 +24,7 @@ const until = async (check: () => boolean, what: string) => {
 
 describe('the job worker', () => {
   it('runs steps in order, records each before the next, and a later worker reads completed steps back instead of redoing them', async () => {
-    const state = openStateDb(':memory:');
+    const state = await openStateDb(':memory:');
     const clock = manualClock();
     const done: string[] = [];
     let release: () => void = () => {};
@@ -41,34 +41,34 @@ describe('the job worker', () => {
           if (hold) await held;
           return { value: a.value + 1 };
         });
-        return { sum: (ctx.recorded<{ value: number }>('b')?.value ?? 0) + a.value };
+        return { sum: ((await ctx.recorded<{ value: number }>('b'))?.value ?? 0) + a.value };
       },
     };
     // The first worker "dies" inside step b: it never renews, and its lease runs out on the manual clock.
     const first = new JobWorker({ state, handlers: { demo: handler }, leaseMs: 1000, clock: clock.now });
-    const jobId = enqueue(state, first, 'demo');
-    first.kick();
+    const jobId = await enqueue(state, first, 'demo');
+    await first.kick();
     await until(() => done.includes('b'), 'step b to start');
-    assert.equal(jobRow(state, jobId)!.state, 'running');
+    assert.equal((await jobRow(state, jobId))!.state, 'running');
     clock.advance(1001);
     hold = false;
     const second = new JobWorker({ state, handlers: { demo: handler }, leaseMs: 1000, clock: clock.now });
-    const report = second.drain();
+    const report = await second.drain();
     assert.deepEqual(report.taken_over, [jobId]);
     await second.idle();
     assert.deepEqual(done, ['a', 'b', 'b'], 'a ran once; b, cut off, ran again on the second worker');
-    const job = jobRow(state, jobId)!;
+    const job = (await jobRow(state, jobId))!;
     assert.deepEqual([job.state, job.attempts, JSON.parse(job.result!)], ['succeeded', 2, { sum: 3 }]);
     // The first worker wakes up with its step finished, and is refused: its lease passed to the second.
     release();
     await first.idle();
-    assert.deepEqual(state.all<object>('SELECT step_key, attempt FROM job_steps WHERE job_id = ? ORDER BY step_key', jobId).map((row) => ({ ...row })), [{ step_key: 'a', attempt: 1 }, { step_key: 'b', attempt: 2 }]);
-    assert.equal(jobRow(state, jobId)!.progress_done, 2, 'the stale worker recorded nothing');
-    state.close();
+    assert.deepEqual((await state.all<object>('SELECT step_key, attempt FROM job_steps WHERE job_id = ? ORDER BY step_key', jobId)).map((row) => ({ ...row })), [{ step_key: 'a', attempt: 1 }, { step_key: 'b', attempt: 2 }]);
+    assert.equal((await jobRow(state, jobId))!.progress_done, 2, 'the stale worker recorded nothing');
+    await state.close();
   });
 
   it('retries a failing attempt after an exponential back-off, and ends failed with the last error when the attempts are used up', async () => {
-    const state = openStateDb(':memory:');
+    const state = await openStateDb(':memory:');
     const clock = manualClock();
     const changes: JobChange[] = [];
     let calls = 0;
@@ -79,86 +79,86 @@ describe('the job worker', () => {
           throw new Error(`provider refused (${calls})`);
         });
       },
-      changed: (_job, change) => changes.push(change),
+      changed: async (_job, change) => void changes.push(change),
     };
     const worker = new JobWorker({ state, handlers: { flaky: handler }, clock: clock.now, retryBaseMs: 1000, log: () => {} });
-    const jobId = enqueue(state, worker, 'flaky', {}, 3);
-    worker.kick();
+    const jobId = await enqueue(state, worker, 'flaky', {}, 3);
+    await worker.kick();
     await worker.idle();
-    let job = jobRow(state, jobId)!;
+    let job = (await jobRow(state, jobId))!;
     assert.deepEqual([job.state, job.attempts, job.error, job.run_after], ['queued', 1, 'provider refused (1)', '2026-06-10T00:00:01.000Z']);
-    worker.kick();
+    await worker.kick();
     assert.equal(calls, 1, 'not before its back-off ends');
     clock.advance(1000);
-    worker.kick();
+    await worker.kick();
     await worker.idle();
-    job = jobRow(state, jobId)!;
+    job = (await jobRow(state, jobId))!;
     assert.deepEqual([job.state, job.attempts, job.run_after], ['queued', 2, '2026-06-10T00:00:03.000Z'], 'the second back-off is twice the first');
     clock.advance(2000);
-    worker.kick();
+    await worker.kick();
     await worker.idle();
-    job = jobRow(state, jobId)!;
+    job = (await jobRow(state, jobId))!;
     assert.deepEqual([job.state, job.attempts, job.error], ['failed', 3, 'provider refused (3)']);
     assert.deepEqual(changes.map((change) => change.to), ['running', 'queued', 'running', 'queued', 'running', 'failed']);
     await worker.close();
-    state.close();
+    await state.close();
   });
 
   it('a worker started while a dead worker still holds a lease takes the job over when the lease runs out, without being asked', async () => {
-    const state = openStateDb(':memory:');
+    const state = await openStateDb(':memory:');
     const ran: string[] = [];
-    const worker = new JobWorker({ state, handlers: { demo: { run: async (ctx) => ctx.step('only', () => void ran.push('only')) } } });
-    const jobId = enqueue(state, worker, 'demo');
-    state.run("UPDATE jobs SET state = 'running', attempts = 1, lease_owner = 'gone:1:x', lease_expires_at = ? WHERE job_id = ?", new Date(Date.now() + 150).toISOString(), jobId);
-    assert.deepEqual(worker.start(), { taken_over: [], started: [], failed: [] }, 'the lease has not run out yet');
-    await until(() => jobRow(state, jobId)!.state === 'succeeded', 'the takeover');
-    assert.deepEqual([ran, jobRow(state, jobId)!.attempts], [['only'], 2]);
+    const worker = new JobWorker({ state, handlers: { demo: { run: async (ctx) => await ctx.step('only', () => void ran.push('only')) } } });
+    const jobId = await enqueue(state, worker, 'demo');
+    await state.run("UPDATE jobs SET state = 'running', attempts = 1, lease_owner = 'gone:1:x', lease_expires_at = ? WHERE job_id = ?", new Date(Date.now() + 150).toISOString(), jobId);
+    assert.deepEqual(await worker.start(), { taken_over: [], started: [], failed: [] }, 'the lease has not run out yet');
+    await until(async () => (await jobRow(state, jobId))!.state === 'succeeded', 'the takeover');
+    assert.deepEqual([ran, (await jobRow(state, jobId))!.attempts], [['only'], 2]);
     await worker.close();
-    state.close();
+    await state.close();
   });
 
-  it('a job left on its last attempt by a stopped worker ends failed when taken over, saying so', () => {
-    const state = openStateDb(':memory:');
+  it('a job left on its last attempt by a stopped worker ends failed when taken over, saying so', async () => {
+    const state = await openStateDb(':memory:');
     const clock = manualClock();
     const worker = new JobWorker({ state, handlers: { demo: { run: async () => null } }, leaseMs: 1000, clock: clock.now });
-    const jobId = enqueue(state, worker, 'demo', {}, 2);
-    state.run("UPDATE jobs SET state = 'running', attempts = 2, lease_owner = 'gone:1:x', lease_expires_at = '2026-06-10T00:00:00.500Z' WHERE job_id = ?", jobId);
+    const jobId = await enqueue(state, worker, 'demo', {}, 2);
+    await state.run("UPDATE jobs SET state = 'running', attempts = 2, lease_owner = 'gone:1:x', lease_expires_at = '2026-06-10T00:00:00.500Z' WHERE job_id = ?", jobId);
     clock.advance(1000);
-    assert.deepEqual(worker.drain().failed, [jobId]);
-    const job = jobRow(state, jobId)!;
+    assert.deepEqual((await worker.drain()).failed, [jobId]);
+    const job = (await jobRow(state, jobId))!;
     assert.equal(job.state, 'failed');
     assert.match(job.error!, /The worker running its last attempt \(2 of 2\) stopped before it finished/);
-    state.close();
+    await state.close();
   });
 
   it('waits on a person without spending an attempt, and a decision recorded before it parks is not missed', async () => {
-    const state = openStateDb(':memory:');
+    const state = await openStateDb(':memory:');
     let decided = false;
     const handler: JobHandler = {
       async run(ctx) {
         await ctx.step('before', () => null);
-        ctx.waitUnless(() => decided);
+        await ctx.waitUnless(() => decided);
         await ctx.step('after', () => null);
         return 'done';
       },
     };
     const worker = new JobWorker({ state, handlers: { ask: handler } });
-    const jobId = enqueue(state, worker, 'ask');
-    worker.kick();
+    const jobId = await enqueue(state, worker, 'ask');
+    await worker.kick();
     await worker.idle();
-    assert.deepEqual([jobRow(state, jobId)!.state, jobRow(state, jobId)!.attempts], ['waiting', 0]);
-    worker.kick();
-    assert.equal(jobRow(state, jobId)!.state, 'waiting', 'a waiting job is not claimed');
+    assert.deepEqual([(await jobRow(state, jobId))!.state, (await jobRow(state, jobId))!.attempts], ['waiting', 0]);
+    await worker.kick();
+    assert.equal((await jobRow(state, jobId))!.state, 'waiting', 'a waiting job is not claimed');
     decided = true;
-    state.run("UPDATE jobs SET state = 'queued' WHERE job_id = ?", jobId);
-    worker.kick();
+    await state.run("UPDATE jobs SET state = 'queued' WHERE job_id = ?", jobId);
+    await worker.kick();
     await worker.idle();
-    assert.deepEqual([jobRow(state, jobId)!.state, jobRow(state, jobId)!.attempts], ['succeeded', 1]);
-    state.close();
+    assert.deepEqual([(await jobRow(state, jobId))!.state, (await jobRow(state, jobId))!.attempts], ['succeeded', 1]);
+    await state.close();
   });
 
   it('a stop request ends a running job at its next step boundary, and a queued one at once', async () => {
-    const state = openStateDb(':memory:');
+    const state = await openStateDb(':memory:');
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const ran: string[] = [];
@@ -172,23 +172,24 @@ describe('the job worker', () => {
       },
     };
     const worker = new JobWorker({ state, handlers: { slow: handler }, concurrency: 1 });
-    const ids = [enqueue(state, worker, 'slow'), enqueue(state, worker, 'slow')];
-    worker.kick();
+    const ids = [await enqueue(state, worker, 'slow'), await enqueue(state, worker, 'slow')];
+    await worker.kick();
     await until(() => ran.length === 1, 'step one');
-    const running = ids.find((id) => jobRow(state, id)!.state === 'running')!;
+    const states = await Promise.all(ids.map(async (id) => (await jobRow(state, id))!.state));
+    const running = ids[states.indexOf('running')]!;
     const queued = ids.find((id) => id !== running)!;
-    assert.equal(worker.requestStop(queued), 'stopped');
-    assert.equal(worker.requestStop(running), 'running');
+    assert.equal(await worker.requestStop(queued), 'stopped');
+    assert.equal(await worker.requestStop(running), 'running');
     release();
     await worker.idle();
     assert.deepEqual(ran, ['one'], 'step two never began');
-    assert.deepEqual([jobRow(state, running)!.state, jobRow(state, queued)!.state], ['stopped', 'stopped']);
-    assert.equal(state.get<{ n: number }>("SELECT COUNT(*) AS n FROM job_steps WHERE job_id = ? AND completed_at IS NOT NULL", running)!.n, 1, 'the step in progress completed and was recorded');
-    state.close();
+    assert.deepEqual([(await jobRow(state, running))!.state, (await jobRow(state, queued))!.state], ['stopped', 'stopped']);
+    assert.equal((await state.get<{ n: number }>("SELECT COUNT(*) AS n FROM job_steps WHERE job_id = ? AND completed_at IS NOT NULL", running))!.n, 1, 'the step in progress completed and was recorded');
+    await state.close();
   });
 
   it('on close, a running job hands its lease back at the next boundary, queued again with its attempt given back', async () => {
-    const state = openStateDb(':memory:');
+    const state = await openStateDb(':memory:');
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const handler: JobHandler = {
@@ -198,13 +199,13 @@ describe('the job worker', () => {
       },
     };
     const worker = new JobWorker({ state, handlers: { slow: handler } });
-    const jobId = enqueue(state, worker, 'slow');
-    worker.kick();
+    const jobId = await enqueue(state, worker, 'slow');
+    await worker.kick();
     const closing = worker.close(5000);
     release();
     await closing;
-    const job = jobRow(state, jobId)!;
+    const job = (await jobRow(state, jobId))!;
     assert.deepEqual([job.state, job.attempts, job.lease_owner, job.progress_done], ['queued', 0, null, 1]);
-    state.close();
+    await state.close();
   });
 });

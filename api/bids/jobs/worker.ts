@@ -52,9 +52,9 @@ export interface StepChange {
 export interface JobHandler {
   run(ctx: JobContext): Promise<unknown>;
   /** Inside the transaction that moves the job: keep what mirrors the job's state in step with it. */
-  changed?(job: JobRow, change: JobChange): void;
+  changed?(job: JobRow, change: JobChange): Promise<void>;
   /** Inside the transaction that starts or completes a step. */
-  stepped?(job: JobRow, change: StepChange): void;
+  stepped?(job: JobRow, change: StepChange): Promise<void>;
 }
 
 export interface JobContext {
@@ -65,16 +65,16 @@ export interface JobContext {
    * (JSON), the step's completion and `commit`'s writes are one transaction. Each call is a step boundary:
    * a stop request, a lost lease or a shutdown ends the attempt here.
    */
-  step<T>(key: string, work: (again: boolean) => Promise<T> | T, commit?: (result: T) => void): Promise<T>;
+  step<T>(key: string, work: (again: boolean) => Promise<T> | T, commit?: (result: T) => Promise<void> | void): Promise<T>;
   /** The stored result of a completed step, or undefined. */
-  recorded<T>(key: string): T | undefined;
+  recorded<T>(key: string): Promise<T | undefined>;
   /**
    * Ends this attempt with the job waiting unless `ready()` holds; `ready` is asked inside the transaction
    * that would park the job, so a decision recorded meanwhile is never missed.
    */
-  waitUnless(ready: () => boolean): void;
+  waitUnless(ready: () => Promise<boolean> | boolean): Promise<void>;
   /** How many steps the job will have in all, once known. */
-  setTotal(total: number): void;
+  setTotal(total: number): Promise<void>;
 }
 
 export interface JobWorkerOptions {
@@ -153,26 +153,26 @@ export class JobWorker {
   }
 
   /** Inserts a queued job (inside the caller's transaction); `kick` once that commits. */
-  enqueue(job: Omit<NewJob, 'runAfter'>): string {
-    return insertJob(this.#state, { ...job, runAfter: this.runAfterNow() });
+  async enqueue(job: Omit<NewJob, 'runAfter'>): Promise<string> {
+    return await insertJob(this.#state, { ...job, runAfter: this.runAfterNow() });
   }
 
   /** At start: takes over jobs whose lease expired and starts queued ones (tried again shortly when the store refuses). */
-  start(): ClaimReport {
-    return this.#tryClaim() ?? { taken_over: [], started: [], failed: [] };
+  async start(): Promise<ClaimReport> {
+    return await this.#tryClaim() ?? { taken_over: [], started: [], failed: [] };
   }
 
   /**
    * A job was queued or requeued: claim what there is room for. Never throws: a request whose own change
    * committed is not to fail because the store refused the claim; the claim is tried again shortly.
    */
-  kick(): void {
-    this.#tryClaim();
+  async kick(): Promise<void> {
+    await this.#tryClaim();
   }
 
   /** POST /v1/jobs/drain: every claimable job now, expired leases included, whatever is already running. */
-  drain(): ClaimReport {
-    return this.#claimAndRun(Number.POSITIVE_INFINITY);
+  async drain(): Promise<ClaimReport> {
+    return await this.#claimAndRun(Number.POSITIVE_INFINITY);
   }
 
   /** Jobs this worker is running now. */
@@ -190,15 +190,15 @@ export class JobWorker {
    * Asks a job to stop: a queued or waiting one ends stopped now; a running one at its next step boundary.
    * Returns the job's state after the request, or null for an unknown job.
    */
-  requestStop(jobId: string): JobRow['state'] | null {
-    return this.#state.transaction(() => {
-      const job = this.#state.get<JobRow>('SELECT * FROM jobs WHERE job_id = ?', jobId);
+  async requestStop(jobId: string): Promise<JobRow['state'] | null> {
+    return await this.#state.transaction(async () => {
+      const job = await this.#state.get<JobRow>('SELECT * FROM jobs WHERE job_id = ?', jobId);
       if (!job) return null;
       if (job.state === 'queued' || job.state === 'waiting') {
-        this.#settle(job, { to: 'stopped' }, null);
+        await this.#settle(job, { to: 'stopped' }, null);
         return 'stopped';
       }
-      if (job.state === 'running') this.#state.run('UPDATE jobs SET stop_requested = 1, updated_at = ? WHERE job_id = ?', this.#now().toISOString(), jobId);
+      if (job.state === 'running') await this.#state.run('UPDATE jobs SET stop_requested = 1, updated_at = ? WHERE job_id = ?', this.#now().toISOString(), jobId);
       return job.state;
     });
   }
@@ -214,16 +214,16 @@ export class JobWorker {
     await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
   }
 
-  #tryClaim(): ClaimReport | null {
+  async #tryClaim(): Promise<ClaimReport | null> {
     try {
-      return this.#claimAndRun(this.#concurrency);
+      return await this.#claimAndRun(this.#concurrency);
     } catch (error) {
       this.#log(`job worker: could not claim jobs, trying again shortly: ${String(error)}`);
       if (!this.#closing) {
         if (this.#wake) clearTimeout(this.#wake);
-        this.#wake = setTimeout(() => {
+        this.#wake = setTimeout(async () => {
           this.#wake = null;
-          this.#tryClaim();
+          await this.#tryClaim();
         }, CLAIM_RETRY_MS);
         this.#wake.unref();
       }
@@ -231,15 +231,15 @@ export class JobWorker {
     }
   }
 
-  #claimAndRun(limit: number): ClaimReport {
+  async #claimAndRun(limit: number): Promise<ClaimReport> {
     const report: ClaimReport = { taken_over: [], started: [], failed: [] };
     if (this.#closing) return report;
     const claimed: JobRow[] = [];
-    this.#state.transaction(() => {
+    await this.#state.transaction(async () => {
       const at = this.runAfterNow();
       const room = limit - this.#active.size;
       if (room <= 0) return;
-      const candidates = this.#state.all<JobRow>(
+      const candidates = await this.#state.all<JobRow>(
         `SELECT * FROM jobs
           WHERE (state = 'queued' AND run_after <= ?) OR (state = 'running' AND lease_expires_at <= ?)
           ORDER BY run_after, created_at, job_id`,
@@ -251,25 +251,25 @@ export class JobWorker {
         const takeover = job.state === 'running';
         if (takeover && job.attempts >= job.max_attempts) {
           const error = `${job.error ? `${job.error} ` : ''}The worker running its last attempt (${job.attempts} of ${job.max_attempts}) stopped before it finished.`.trim();
-          this.#settle(job, { to: 'failed', error }, null);
+          await this.#settle(job, { to: 'failed', error }, null);
           report.failed.push(job.job_id);
           continue;
         }
         const handler = this.#handlers[job.kind];
         if (!handler) continue;
         const lease = new Date(this.#clock() + this.#leaseMs).toISOString();
-        this.#state.run(
+        await this.#state.run(
           `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE job_id = ?`,
           this.owner, lease, this.#now().toISOString(), job.job_id,
         );
         const row = { ...job, state: 'running' as const, attempts: job.attempts + 1, lease_owner: this.owner, lease_expires_at: lease };
-        handler.changed?.(row, { to: 'running', attempt: row.attempts, takeover });
+        await handler.changed?.(row, { to: 'running', attempt: row.attempts, takeover });
         claimed.push(row);
         (takeover ? report.taken_over : report.started).push(job.job_id);
       }
     });
     for (const job of claimed) void this.#execute(job);
-    this.#scheduleWake();
+    await this.#scheduleWake();
     return report;
   }
 
@@ -277,7 +277,7 @@ export class JobWorker {
    * A timer for the next moment a job of a kind this worker runs becomes claimable: a back-off ending, another
    * worker's lease expiring. Jobs claimable already but left for want of room are claimed when a running job ends.
    */
-  #scheduleWake(): void {
+  async #scheduleWake(): Promise<void> {
     if (this.#wake) clearTimeout(this.#wake);
     this.#wake = null;
     if (this.#closing) return;
@@ -285,18 +285,18 @@ export class JobWorker {
     if (kinds.length === 0) return;
     const at = this.runAfterNow();
     const known = kinds.map(() => '?').join(', ');
-    const next = this.#state.get<{ at: string | null }>(
+    const next = (await this.#state.get<{ at: string | null }>(
       `SELECT MIN(at) AS at FROM (
          SELECT MIN(run_after) AS at FROM jobs WHERE state = 'queued' AND run_after > ? AND kind IN (${known})
          UNION ALL SELECT MIN(lease_expires_at) AS at FROM jobs WHERE state = 'running' AND lease_expires_at > ? AND lease_owner <> ? AND kind IN (${known})
        ) AS upcoming`,
       at, ...kinds, at, this.owner, ...kinds,
-    )?.at;
+    ))?.at;
     if (!next) return;
     const delay = Math.max(0, Date.parse(next) - this.#clock()) + 5;
-    this.#wake = setTimeout(() => {
+    this.#wake = setTimeout(async () => {
       this.#wake = null;
-      this.#tryClaim();
+      await this.#tryClaim();
     }, delay);
     this.#wake.unref();
   }
@@ -305,26 +305,26 @@ export class JobWorker {
     const handler = this.#handlers[claimed.kind]!;
     const active: Active = {
       lost: false,
-      renew: setInterval(() => this.#renew(claimed.job_id, active), Math.max(50, Math.floor(this.#leaseMs / 3))),
+      renew: setInterval(async () => await this.#renew(claimed.job_id, active), Math.max(50, Math.floor(this.#leaseMs / 3))),
     };
     active.renew.unref();
     this.#active.set(claimed.job_id, active);
     try {
       const result = await handler.run(this.#context(claimed, handler, active));
-      this.#fenced(claimed.job_id, active, (job) => this.#settle(job, { to: 'succeeded', result }, result));
+      await this.#fenced(claimed.job_id, active, async (job) => await this.#settle(job, { to: 'succeeded', result }, result));
     } catch (error) {
-      if (!(error instanceof Parked || error instanceof Ended || error instanceof LeaseLost)) this.#failed(claimed, active, error);
+      if (!(error instanceof Parked || error instanceof Ended || error instanceof LeaseLost)) await this.#failed(claimed, active, error);
     } finally {
       clearInterval(active.renew);
       this.#active.delete(claimed.job_id);
       if (this.#active.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
-      if (!this.#closing) this.#tryClaim();
+      if (!this.#closing) await this.#tryClaim();
     }
   }
 
-  #renew(jobId: string, active: Active): void {
+  async #renew(jobId: string, active: Active): Promise<void> {
     try {
-      const renewed = this.#state.run(
+      const renewed = await this.#state.run(
         "UPDATE jobs SET lease_expires_at = ? WHERE job_id = ? AND lease_owner = ? AND state = 'running'",
         new Date(this.#clock() + this.#leaseMs).toISOString(), jobId, this.owner,
       );
@@ -335,21 +335,21 @@ export class JobWorker {
     }
   }
 
-  #failed(claimed: JobRow, active: Active, error: unknown): void {
+  async #failed(claimed: JobRow, active: Active, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     try {
-      this.#fenced(claimed.job_id, active, (job) => {
+      await this.#fenced(claimed.job_id, active, async (job) => {
         if (error instanceof FinalJobError || job.attempts >= job.max_attempts) {
           if (!(error instanceof FinalJobError)) this.#log(`job ${job.job_id} (${job.kind}) failed after ${job.attempts} attempts: ${message}`);
-          this.#settle(job, { to: 'failed', error: message }, null);
+          await this.#settle(job, { to: 'failed', error: message }, null);
           return;
         }
         const runAfter = new Date(this.#clock() + Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (job.attempts - 1))).toISOString();
-        this.#state.run(
+        await this.#state.run(
           "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_at = NULL, run_after = ?, error = ?, updated_at = ? WHERE job_id = ?",
           runAfter, message, this.#now().toISOString(), job.job_id,
         );
-        this.#handlers[job.kind]!.changed?.(job, { to: 'queued', reason: 'retry', error: message, runAfter, attempt: job.attempts });
+        await this.#handlers[job.kind]!.changed?.(job, { to: 'queued', reason: 'retry', error: message, runAfter, attempt: job.attempts });
       });
     } catch (fenceError) {
       if (!(fenceError instanceof LeaseLost)) this.#log(`job ${claimed.job_id}: could not record its failure (${message}): ${String(fenceError)}`);
@@ -357,19 +357,19 @@ export class JobWorker {
   }
 
   /** Moves a job to a final state (or stopped), clearing its lease, and tells its handler. */
-  #settle(job: JobRow, change: JobChange & { to: 'succeeded' | 'failed' | 'stopped' }, result: unknown): void {
+  async #settle(job: JobRow, change: JobChange & { to: 'succeeded' | 'failed' | 'stopped' }, result: unknown): Promise<void> {
     const at = this.#now().toISOString();
-    this.#state.run(
+    await this.#state.run(
       `UPDATE jobs SET state = ?, lease_owner = NULL, lease_expires_at = NULL, result = ?, error = COALESCE(?, error), updated_at = ?, finished_at = ? WHERE job_id = ?`,
       change.to, result === null || result === undefined ? null : JSON.stringify(result), change.to === 'failed' ? change.error : null, at, at, job.job_id,
     );
-    this.#handlers[job.kind]?.changed?.(job, change);
+    await this.#handlers[job.kind]?.changed?.(job, change);
   }
 
   /** Runs `write` in a transaction only while this worker still holds the job's lease. */
-  #fenced<T>(jobId: string, active: Active, write: (job: JobRow) => T): T {
-    return this.#state.transaction(() => {
-      const job = this.#state.get<JobRow>('SELECT * FROM jobs WHERE job_id = ?', jobId);
+  async #fenced<T>(jobId: string, active: Active, write: (job: JobRow) => T): Promise<T> {
+    return await this.#state.transaction(async () => {
+      const job = await this.#state.get<JobRow>('SELECT * FROM jobs WHERE job_id = ?', jobId);
       if (active.lost || !job || job.state !== 'running' || job.lease_owner !== this.owner) {
         active.lost = true;
         throw new LeaseLost(`the lease of ${jobId} passed to another worker`);
@@ -379,18 +379,18 @@ export class JobWorker {
   }
 
   /** A step boundary: ends the attempt on a lost lease, a stop request or a shutdown (thrown once the change has committed). */
-  #boundary(jobId: string, active: Active): void {
-    const ended = this.#fenced(jobId, active, (job) => {
+  async #boundary(jobId: string, active: Active): Promise<void> {
+    const ended = await this.#fenced(jobId, active, async (job) => {
       if (job.stop_requested === 1) {
-        this.#settle(job, { to: 'stopped' }, null);
+        await this.#settle(job, { to: 'stopped' }, null);
         return 'stopped';
       }
       if (this.#closing) {
-        this.#state.run(
+        await this.#state.run(
           "UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, run_after = ?, updated_at = ? WHERE job_id = ?",
           this.runAfterNow(), this.#now().toISOString(), jobId,
         );
-        this.#handlers[job.kind]!.changed?.(job, { to: 'queued', reason: 'released' });
+        await this.#handlers[job.kind]!.changed?.(job, { to: 'queued', reason: 'released' });
         return 'released';
       }
       return null;
@@ -401,57 +401,57 @@ export class JobWorker {
   #context(claimed: JobRow, handler: JobHandler, active: Active): JobContext {
     const state = this.#state;
     const jobId = claimed.job_id;
-    const recorded = <T>(key: string): T | undefined => {
-      const row = state.get<{ result: string | null }>('SELECT result FROM job_steps WHERE job_id = ? AND step_key = ? AND completed_at IS NOT NULL', jobId, key);
+    const recorded = async <T>(key: string): Promise<T | undefined> => {
+      const row = await state.get<{ result: string | null }>('SELECT result FROM job_steps WHERE job_id = ? AND step_key = ? AND completed_at IS NOT NULL', jobId, key);
       return row ? (JSON.parse(row.result ?? 'null') as T) : undefined;
     };
     return {
       job: claimed,
       attempt: claimed.attempts,
       recorded,
-      step: async <T>(key: string, work: (again: boolean) => Promise<T> | T, commit?: (result: T) => void): Promise<T> => {
-        this.#boundary(jobId, active);
-        const done = recorded<T>(key);
+      step: async <T>(key: string, work: (again: boolean) => Promise<T> | T, commit?: (result: T) => Promise<void> | void): Promise<T> => {
+        await this.#boundary(jobId, active);
+        const done = await recorded<T>(key);
         if (done !== undefined) return done;
-        const again = this.#fenced(jobId, active, (job) => {
+        const again = await this.#fenced(jobId, active, async (job) => {
           const at = this.#now().toISOString();
-          const begun = state.get<{ attempt: number }>('SELECT attempt FROM job_steps WHERE job_id = ? AND step_key = ?', jobId, key) !== undefined;
-          state.run(
+          const begun = await state.get<{ attempt: number }>('SELECT attempt FROM job_steps WHERE job_id = ? AND step_key = ?', jobId, key) !== undefined;
+          await state.run(
             `INSERT INTO job_steps (job_id, step_key, attempt, started_at) VALUES (?, ?, ?, ?)
              ON CONFLICT (job_id, step_key) DO UPDATE SET attempt = excluded.attempt, started_at = excluded.started_at`,
             jobId, key, job.attempts, at,
           );
-          state.run('UPDATE jobs SET step = ?, updated_at = ? WHERE job_id = ?', key, at, jobId);
-          handler.stepped?.(job, { key, phase: 'started', again: begun, attempt: job.attempts });
+          await state.run('UPDATE jobs SET step = ?, updated_at = ? WHERE job_id = ?', key, at, jobId);
+          await handler.stepped?.(job, { key, phase: 'started', again: begun, attempt: job.attempts });
           return begun;
         });
         const result = await work(again);
         // Stored as JSON and handed back as read from it: a resumed run sees exactly what a first run saw.
         const stored = JSON.stringify(result ?? null);
-        this.#fenced(jobId, active, (job) => {
+        await this.#fenced(jobId, active, async (job) => {
           const at = this.#now().toISOString();
-          state.run('UPDATE job_steps SET completed_at = ?, result = ? WHERE job_id = ? AND step_key = ?', at, stored, jobId, key);
-          state.run('UPDATE jobs SET progress_done = progress_done + 1, updated_at = ? WHERE job_id = ?', at, jobId);
-          commit?.(result);
-          handler.stepped?.(job, { key, phase: 'completed', again: false, attempt: job.attempts });
+          await state.run('UPDATE job_steps SET completed_at = ?, result = ? WHERE job_id = ? AND step_key = ?', at, stored, jobId, key);
+          await state.run('UPDATE jobs SET progress_done = progress_done + 1, updated_at = ? WHERE job_id = ?', at, jobId);
+          await commit?.(result);
+          await handler.stepped?.(job, { key, phase: 'completed', again: false, attempt: job.attempts });
         });
         return JSON.parse(stored) as T;
       },
-      waitUnless: (ready) => {
-        this.#boundary(jobId, active);
-        const parked = this.#fenced(jobId, active, (job) => {
-          if (ready()) return false;
-          state.run(
+      waitUnless: async (ready) => {
+        await this.#boundary(jobId, active);
+        const parked = await this.#fenced(jobId, active, async (job) => {
+          if (await ready()) return false;
+          await state.run(
             "UPDATE jobs SET state = 'waiting', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE job_id = ?",
             this.#now().toISOString(), jobId,
           );
-          handler.changed?.(job, { to: 'waiting' });
+          await handler.changed?.(job, { to: 'waiting' });
           return true;
         });
         if (parked) throw new Parked('waiting');
       },
-      setTotal: (total) => {
-        this.#fenced(jobId, active, () => state.run('UPDATE jobs SET progress_total = ? WHERE job_id = ?', total, jobId));
+      setTotal: async (total) => {
+        await this.#fenced(jobId, active, async () => await state.run('UPDATE jobs SET progress_total = ? WHERE job_id = ?', total, jobId));
       },
     };
   }

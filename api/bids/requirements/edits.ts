@@ -35,9 +35,9 @@ interface NewRow {
 
 const noSource = { file_id: null, page: null, span_start: null, span_end: null };
 
-function insert(state: StateDb, bidId: string, row: NewRow, at: string): string {
+async function insert(state: StateDb, bidId: string, row: NewRow, at: string): Promise<string> {
   const requirementId = newId('req_');
-  state.run(
+  await state.run(
     `INSERT INTO bid_requirements (requirement_id, bid_id, origin, ref, text, kind, mandatory, weight, state, file_id, page, span_start, span_end, confidence, parents, created_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
     requirementId,
@@ -60,19 +60,19 @@ function insert(state: StateDb, bidId: string, row: NewRow, at: string): string 
   return requirementId;
 }
 
-function view(state: StateDb, bidId: string, requirementId: string): Requirement {
-  return requirementView(requirementRow(state, bidId, requirementId)!);
+async function view(state: StateDb, bidId: string, requirementId: string): Promise<Requirement> {
+  return requirementView((await requirementRow(state, bidId, requirementId))!);
 }
 
 /** A requirement a person adds: it has no place in a file, and a person's word counts as certain. */
-export function addRequirement(state: StateDb, bidId: string, content: RequirementContent & { text: string }, accountId: string, now: Date): Requirement {
-  const requirementId = insert(
+export async function addRequirement(state: StateDb, bidId: string, content: RequirementContent & { text: string }, accountId: string, now: Date): Promise<Requirement> {
+  const requirementId = await insert(
     state,
     bidId,
     { origin: 'person', ref: content.ref ?? null, text: content.text, kind: content.kind ?? 'clause', mandatory: content.mandatory ?? true, weight: content.weight ?? null, source: noSource, parents: [], accountId },
     now.toISOString(),
   );
-  return view(state, bidId, requirementId);
+  return await view(state, bidId, requirementId);
 }
 
 /** Why a requirement cannot be changed, split or merged any more, or null when it can. */
@@ -83,7 +83,7 @@ export function retiredProblem(row: RequirementRow): string | null {
 }
 
 /** A person's change: content changes mark it edited (recompute keeps them), a state set by a person stays set. */
-export function changeRequirement(state: StateDb, row: RequirementRow, change: RequirementChange, now: Date): Requirement {
+export async function changeRequirement(state: StateDb, row: RequirementRow, change: RequirementChange, now: Date): Promise<Requirement> {
   const content: Partial<Record<'ref' | 'text' | 'kind' | 'mandatory' | 'weight', string | number | null>> = {};
   if (change.ref !== undefined) content.ref = change.ref;
   if (change.text !== undefined) content.text = change.text;
@@ -102,22 +102,23 @@ export function changeRequirement(state: StateDb, row: RequirementRow, change: R
   }
   sets.push('updated_at = ?');
   values.push(now.toISOString());
-  state.run(`UPDATE bid_requirements SET ${sets.join(', ')} WHERE requirement_id = ?`, ...values, row.requirement_id);
-  return view(state, row.bid_id, row.requirement_id);
+  await state.run(`UPDATE bid_requirements SET ${sets.join(', ')} WHERE requirement_id = ?`, ...values, row.requirement_id);
+  return await view(state, row.bid_id, row.requirement_id);
 }
 
-function supersede(state: StateDb, requirementIds: readonly string[], by: readonly string[], at: string): void {
+async function supersede(state: StateDb, requirementIds: readonly string[], by: readonly string[], at: string): Promise<void> {
   for (const requirementId of requirementIds) {
-    state.run("UPDATE bid_requirements SET state = 'superseded', superseded_by = ?, updated_at = ? WHERE requirement_id = ?", JSON.stringify(by), at, requirementId);
+    await state.run("UPDATE bid_requirements SET state = 'superseded', superseded_by = ?, updated_at = ? WHERE requirement_id = ?", JSON.stringify(by), at, requirementId);
   }
 }
 
 /** Splits one requirement into parts; each part keeps the parent's place in the file and names the parent. */
-export function splitRequirement(state: StateDb, row: RequirementRow, parts: readonly (RequirementContent & { text: string })[], accountId: string, now: Date): { parent: Requirement; parts: Requirement[] } {
+export async function splitRequirement(state: StateDb, row: RequirementRow, parts: readonly (RequirementContent & { text: string })[], accountId: string, now: Date): Promise<{ parent: Requirement; parts: Requirement[] }> {
   const at = now.toISOString();
-  return state.transaction(() => {
-    const ids = parts.map((part) =>
-      insert(
+  return await state.transaction(async () => {
+    const ids: string[] = [];
+    for (const part of parts) {
+      ids.push(await insert(
         state,
         row.bid_id,
         {
@@ -132,10 +133,10 @@ export function splitRequirement(state: StateDb, row: RequirementRow, parts: rea
           accountId,
         },
         at,
-      ),
-    );
-    supersede(state, [row.requirement_id], ids, at);
-    return { parent: view(state, row.bid_id, row.requirement_id), parts: ids.map((id) => view(state, row.bid_id, id)) };
+      ));
+    }
+    await supersede(state, [row.requirement_id], ids, at);
+    return { parent: await view(state, row.bid_id, row.requirement_id), parts: await viewsOf(state, row.bid_id, ids) };
   });
 }
 
@@ -143,7 +144,7 @@ export function splitRequirement(state: StateDb, row: RequirementRow, parts: rea
  * Merges requirements into one that names them all as parents. Unless told otherwise it joins their texts, is
  * mandatory when any of them is, keeps their kind when they share one, and keeps their place when they share a page.
  */
-export function mergeRequirements(state: StateDb, rows: readonly RequirementRow[], content: RequirementContent, accountId: string, now: Date): { merged: Requirement; parents: Requirement[] } {
+export async function mergeRequirements(state: StateDb, rows: readonly RequirementRow[], content: RequirementContent, accountId: string, now: Date): Promise<{ merged: Requirement; parents: Requirement[] }> {
   const at = now.toISOString();
   const first = rows[0]!;
   const kinds = new Set(rows.map((row) => row.kind));
@@ -152,8 +153,8 @@ export function mergeRequirements(state: StateDb, rows: readonly RequirementRow[
     ? { file_id: first.file_id, page: first.page, span_start: Math.min(...rows.map((row) => row.span_start!)), span_end: Math.max(...rows.map((row) => row.span_end!)) }
     : noSource;
   const weights = rows.map((row) => row.weight);
-  return state.transaction(() => {
-    const mergedId = insert(
+  return await state.transaction(async () => {
+    const mergedId = await insert(
       state,
       first.bid_id,
       {
@@ -169,7 +170,14 @@ export function mergeRequirements(state: StateDb, rows: readonly RequirementRow[
       },
       at,
     );
-    supersede(state, rows.map((row) => row.requirement_id), [mergedId], at);
-    return { merged: view(state, first.bid_id, mergedId), parents: rows.map((row) => view(state, first.bid_id, row.requirement_id)) };
+    await supersede(state, rows.map((row) => row.requirement_id), [mergedId], at);
+    return { merged: await view(state, first.bid_id, mergedId), parents: await viewsOf(state, first.bid_id, rows.map((row) => row.requirement_id)) };
   });
+}
+
+/** The requirements' views, in the order given. */
+async function viewsOf(state: StateDb, bidId: string, requirementIds: readonly string[]): Promise<Requirement[]> {
+  const views: Requirement[] = [];
+  for (const requirementId of requirementIds) views.push(await view(state, bidId, requirementId));
+  return views;
 }

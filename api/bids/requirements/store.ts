@@ -94,8 +94,8 @@ export interface RequirementFilter {
 }
 
 /** The bid's requirements in document order (file, page, place on the page), people's own after the extracted. */
-export function listRequirements(state: StateDb, bidId: string, filter: RequirementFilter = {}): Requirement[] {
-  const rows = state.all<RequirementRow>(
+export async function listRequirements(state: StateDb, bidId: string, filter: RequirementFilter = {}): Promise<Requirement[]> {
+  const rows = await state.all<RequirementRow>(
     `SELECT r.* FROM bid_requirements r LEFT JOIN bid_files f ON f.file_id = r.file_id
       WHERE r.bid_id = ?
       ORDER BY f.uploaded_at IS NULL, f.uploaded_at, r.file_id, r.page, r.span_start, r.created_at, r.requirement_id`,
@@ -108,8 +108,8 @@ export function listRequirements(state: StateDb, bidId: string, filter: Requirem
     .filter((requirement) => filter.mandatory === undefined || requirement.mandatory === filter.mandatory);
 }
 
-export function requirementRow(state: StateDb, bidId: string, requirementId: string): RequirementRow | null {
-  return state.get<RequirementRow>('SELECT * FROM bid_requirements WHERE bid_id = ? AND requirement_id = ?', bidId, requirementId) ?? null;
+export async function requirementRow(state: StateDb, bidId: string, requirementId: string): Promise<RequirementRow | null> {
+  return await state.get<RequirementRow>('SELECT * FROM bid_requirements WHERE bid_id = ? AND requirement_id = ?', bidId, requirementId) ?? null;
 }
 
 /** Finds an extracted requirement again on the next extraction: its file, page, span and text as found. */
@@ -141,14 +141,14 @@ export interface RecomputeSummary {
  * any person's edits; one no longer found is withdrawn unless a person edited it or set its state; people's own,
  * split and merged requirements are never touched, except that `drafted` moves them between open and drafted.
  */
-export function recomputeRequirements(state: StateDb, bidId: string, options: RecomputeOptions): RecomputeSummary {
-  const files = filePages(state, bidId);
+export async function recomputeRequirements(state: StateDb, bidId: string, options: RecomputeOptions): Promise<RecomputeSummary> {
+  const files = await filePages(state, bidId);
   const found = extractRequirements(files);
   const at = options.now.toISOString();
-  return state.transaction(() => {
+  return await state.transaction(async () => {
     const stored = new Map(
-      state
-        .all<RequirementRow>("SELECT * FROM bid_requirements WHERE bid_id = ? AND origin = 'extracted'", bidId)
+      (await state
+        .all<RequirementRow>("SELECT * FROM bid_requirements WHERE bid_id = ? AND origin = 'extracted'", bidId))
         .map((row) => [row.extraction_key!, row]),
     );
     let added = 0;
@@ -159,11 +159,11 @@ export function recomputeRequirements(state: StateDb, bidId: string, options: Re
       seen.add(key);
       const existing = stored.get(key);
       if (existing) {
-        if (existing.state === 'withdrawn') state.run("UPDATE bid_requirements SET state = 'open', updated_at = ? WHERE requirement_id = ?", at, existing.requirement_id);
+        if (existing.state === 'withdrawn') await state.run("UPDATE bid_requirements SET state = 'open', updated_at = ? WHERE requirement_id = ?", at, existing.requirement_id);
         continue;
       }
       const { source } = requirement;
-      state.run(
+      await state.run(
         `INSERT INTO bid_requirements (requirement_id, bid_id, origin, ref, text, kind, mandatory, weight, state, file_id, page, span_start, span_end, extraction_key, confidence, created_at, updated_at)
          VALUES (?, ?, 'extracted', ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)`,
         newId('req_'),
@@ -187,22 +187,22 @@ export function recomputeRequirements(state: StateDb, bidId: string, options: Re
     let withdrawn = 0;
     for (const [key, row] of stored) {
       if (seen.has(key) || row.edited === 1 || row.state_by_person === 1 || retiredStates.includes(row.state)) continue;
-      state.run("UPDATE bid_requirements SET state = 'withdrawn', updated_at = ? WHERE requirement_id = ?", at, row.requirement_id);
+      await state.run("UPDATE bid_requirements SET state = 'withdrawn', updated_at = ? WHERE requirement_id = ?", at, row.requirement_id);
       withdrawn++;
     }
     if (options.drafted) {
-      for (const row of state.all<RequirementRow>("SELECT * FROM bid_requirements WHERE bid_id = ? AND state IN ('open', 'drafted')", bidId)) {
+      for (const row of await state.all<RequirementRow>("SELECT * FROM bid_requirements WHERE bid_id = ? AND state IN ('open', 'drafted')", bidId)) {
         const next = options.drafted.has(row.requirement_id) ? 'drafted' : 'open';
-        if (next !== row.state) state.run('UPDATE bid_requirements SET state = ?, updated_at = ? WHERE requirement_id = ?', next, at, row.requirement_id);
+        if (next !== row.state) await state.run('UPDATE bid_requirements SET state = ?, updated_at = ? WHERE requirement_id = ?', next, at, row.requirement_id);
       }
     }
-    state.run(
+    await state.run(
       'INSERT INTO bid_requirement_extractions (bid_id, files, extracted_at) VALUES (?, ?, ?) ON CONFLICT (bid_id) DO UPDATE SET files = excluded.files, extracted_at = excluded.extracted_at',
       bidId,
       fileSet(files.map((file) => file.file_id)),
       at,
     );
-    return { added, withdrawn, live: listRequirements(state, bidId).length };
+    return { added, withdrawn, live: (await listRequirements(state, bidId)).length };
   });
 }
 
@@ -214,11 +214,11 @@ function fileSet(fileIds: readonly string[]): string {
  * Recomputes when the bid's readable files are not the ones last extracted (a file was added or removed), so
  * requirements appear once a file is uploaded; otherwise does nothing. Returns whether it recomputed.
  */
-export function refreshRequirements(state: StateDb, bidId: string, now: Date): boolean {
-  const current = fileSet(state.all<{ file_id: string }>("SELECT file_id FROM bid_files WHERE bid_id = ? AND read_status = 'read'", bidId).map((row) => row.file_id));
-  const last = state.get<{ files: string }>('SELECT files FROM bid_requirement_extractions WHERE bid_id = ?', bidId);
+export async function refreshRequirements(state: StateDb, bidId: string, now: Date): Promise<boolean> {
+  const current = fileSet((await state.all<{ file_id: string }>("SELECT file_id FROM bid_files WHERE bid_id = ? AND read_status = 'read'", bidId)).map((row) => row.file_id));
+  const last = await state.get<{ files: string }>('SELECT files FROM bid_requirement_extractions WHERE bid_id = ?', bidId);
   if (last?.files === current) return false;
-  recomputeRequirements(state, bidId, { now });
+  await recomputeRequirements(state, bidId, { now });
   return true;
 }
 
@@ -226,8 +226,8 @@ export function refreshRequirements(state: StateDb, bidId: string, now: Date): b
  * The files routes' `onFileRead` listener (api/app.ts): extracts as soon as a file's text is stored, so the
  * requirements are there when the upload is answered.
  */
-export function requirementsOnFileRead(state: StateDb, now: () => Date): (bidId: string) => void {
-  return (bidId) => {
-    refreshRequirements(state, bidId, now());
+export function requirementsOnFileRead(state: StateDb, now: () => Date): (bidId: string) => Promise<void> {
+  return async (bidId) => {
+    await refreshRequirements(state, bidId, now());
   };
 }

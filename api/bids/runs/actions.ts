@@ -77,19 +77,19 @@ const view = (row: ActionRow & { decided_by_email: string | null }): ActionView 
   created_at: row.created_at,
 });
 
-export function actionRow(state: StateDb, actionId: string): ActionRow | null {
-  return state.get<ActionRow>('SELECT * FROM bid_actions WHERE action_id = ?', actionId) ?? null;
+export async function actionRow(state: StateDb, actionId: string): Promise<ActionRow | null> {
+  return await state.get<ActionRow>('SELECT * FROM bid_actions WHERE action_id = ?', actionId) ?? null;
 }
 
 /** Pending actions first, then decided ones, newest first within each. */
-export function listActions(state: StateDb, bidId: string): ActionView[] {
-  return state
-    .all<ActionRow & { decided_by_email: string | null }>(`${SELECT_ACTION} WHERE x.bid_id = ? ORDER BY x.state <> 'pending', x.created_at DESC, x.action_id`, bidId)
+export async function listActions(state: StateDb, bidId: string): Promise<ActionView[]> {
+  return (await state
+    .all<ActionRow & { decided_by_email: string | null }>(`${SELECT_ACTION} WHERE x.bid_id = ? ORDER BY x.state <> 'pending', x.created_at DESC, x.action_id`, bidId))
     .map(view);
 }
 
-export function readAction(state: StateDb, bidId: string, actionId: string): ActionView | null {
-  const row = state.get<ActionRow & { decided_by_email: string | null }>(`${SELECT_ACTION} WHERE x.bid_id = ? AND x.action_id = ?`, bidId, actionId);
+export async function readAction(state: StateDb, bidId: string, actionId: string): Promise<ActionView | null> {
+  const row = await state.get<ActionRow & { decided_by_email: string | null }>(`${SELECT_ACTION} WHERE x.bid_id = ? AND x.action_id = ?`, bidId, actionId);
   return row ? view(row) : null;
 }
 
@@ -106,22 +106,22 @@ export interface NewAction {
 }
 
 /** Stores a pending action and tells the run's event log (inside the caller's transaction). */
-export function insertAction(state: StateDb, action: NewAction): void {
-  state.run(
+export async function insertAction(state: StateDb, action: NewAction): Promise<void> {
+  await state.run(
     `INSERT INTO bid_actions (action_id, bid_id, run_id, raised_in_run, kind, title, arguments, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
     action.actionId, action.bidId, action.runId, action.raisedInRun, action.kind, action.title, JSON.stringify(action.arguments), action.now.toISOString(),
   );
-  appendRunEvent(state, action.bidId, action.raisedInRun, 'action_raised', { action_id: action.actionId, kind: action.kind, waits: action.runId !== null }, action.now);
+  await appendRunEvent(state, action.bidId, action.raisedInRun, 'action_raised', { action_id: action.actionId, kind: action.kind, waits: action.runId !== null }, action.now);
 }
 
 /** Records what executing an approved action came to. */
-export function recordActionOutcome(state: StateDb, actionId: string, outcome: Record<string, unknown>): void {
-  state.run('UPDATE bid_actions SET outcome = ? WHERE action_id = ?', JSON.stringify(outcome), actionId);
+export async function recordActionOutcome(state: StateDb, actionId: string, outcome: Record<string, unknown>): Promise<void> {
+  await state.run('UPDATE bid_actions SET outcome = ? WHERE action_id = ?', JSON.stringify(outcome), actionId);
 }
 
 /** Pending actions a run waits on, ended with it (stopped, failed or finished): no decision can resume it. */
-export function cancelRunActions(state: StateDb, runId: string, now: Date): void {
-  state.run("UPDATE bid_actions SET state = 'cancelled', decided_at = ? WHERE run_id = ? AND state = 'pending'", now.toISOString(), runId);
+export async function cancelRunActions(state: StateDb, runId: string, now: Date): Promise<void> {
+  await state.run("UPDATE bid_actions SET state = 'cancelled', decided_at = ? WHERE run_id = ? AND state = 'pending'", now.toISOString(), runId);
 }
 
 export type DecisionResult =
@@ -132,16 +132,16 @@ export type DecisionResult =
  * Records a person's decision. The payment check, the state flip, the audit row, the run's event and the
  * run's job back in the queue are one transaction; the caller kicks the worker once it commits.
  */
-export function decideAction(state: StateDb, input: { bidId: string; actionId: string; decision: Decision; accountId: string; now: Date; runAfter: string }): DecisionResult {
+export async function decideAction(state: StateDb, input: { bidId: string; actionId: string; decision: Decision; accountId: string; now: Date; runAfter: string }): Promise<DecisionResult> {
   const { bidId, actionId, decision, accountId, now } = input;
-  return state.transaction((): DecisionResult => {
-    const action = state.get<ActionRow>('SELECT * FROM bid_actions WHERE action_id = ? AND bid_id = ?', actionId, bidId);
+  return await state.transaction(async (): Promise<DecisionResult> => {
+    const action = await state.get<ActionRow>('SELECT * FROM bid_actions WHERE action_id = ? AND bid_id = ?', actionId, bidId);
     if (!action) return { ok: false, status: 404, detail: `This bid has no action ${actionId.slice(0, 80)}; GET /v1/bids/${bidId}/actions lists them.` };
     if (action.state !== 'pending') {
       const when = action.decided_at ? ` at ${action.decided_at}` : '';
       return { ok: false, status: 409, detail: `This action is already ${action.state}${when}; only a pending action can be decided.` };
     }
-    if (decision === 'approve' && action.run_id !== null && !bidIsPaid(state, bidId)) {
+    if (decision === 'approve' && action.run_id !== null && !await bidIsPaid(state, bidId)) {
       return {
         ok: false,
         status: 402,
@@ -149,16 +149,16 @@ export function decideAction(state: StateDb, input: { bidId: string; actionId: s
       };
     }
     const at = now.toISOString();
-    state.run('UPDATE bid_actions SET state = ?, decided_by = ?, decided_at = ? WHERE action_id = ?', decision === 'approve' ? 'approved' : 'rejected', accountId, at, actionId);
-    recordAudit(state, { bidId, accountId, what: `action.${decision}`, subjectId: actionId, detail: { kind: action.kind, run_id: action.run_id, arguments: JSON.parse(action.arguments) as unknown }, now });
+    await state.run('UPDATE bid_actions SET state = ?, decided_by = ?, decided_at = ? WHERE action_id = ?', decision === 'approve' ? 'approved' : 'rejected', accountId, at, actionId);
+    await recordAudit(state, { bidId, accountId, what: `action.${decision}`, subjectId: actionId, detail: { kind: action.kind, run_id: action.run_id, arguments: JSON.parse(action.arguments) as unknown }, now });
     let jobToKick: string | null = null;
     if (action.run_id !== null) {
-      appendRunEvent(state, bidId, action.run_id, 'action_decided', { action_id: actionId, decision }, now);
-      const jobId = state.get<{ job_id: string }>('SELECT job_id FROM bid_runs WHERE run_id = ?', action.run_id)!.job_id;
+      await appendRunEvent(state, bidId, action.run_id, 'action_decided', { action_id: actionId, decision }, now);
+      const jobId = (await state.get<{ job_id: string }>('SELECT job_id FROM bid_runs WHERE run_id = ?', action.run_id))!.job_id;
       // A job still running reaches its wait after this commits and finds the decision there.
-      if (requeueWaitingJob(state, jobId, input.runAfter, now)) jobToKick = jobId;
+      if (await requeueWaitingJob(state, jobId, input.runAfter, now)) jobToKick = jobId;
     }
-    return { ok: true, action: readAction(state, bidId, actionId)!, runId: action.run_id, jobToKick };
+    return { ok: true, action: (await readAction(state, bidId, actionId))!, runId: action.run_id, jobToKick };
   });
 }
 

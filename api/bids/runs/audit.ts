@@ -13,8 +13,8 @@ export interface AuditEntry {
   now: Date;
 }
 
-export function recordAudit(state: StateDb, entry: AuditEntry): void {
-  state.run(
+export async function recordAudit(state: StateDb, entry: AuditEntry): Promise<void> {
+  await state.run(
     'INSERT INTO bid_audit (audit_id, bid_id, account_id, what, subject_id, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     newId('aud_'), entry.bidId, entry.accountId, entry.what, entry.subjectId, JSON.stringify(entry.detail), entry.now.toISOString(),
   );
@@ -29,11 +29,11 @@ export interface AuditView {
 }
 
 /** The bid's audit, oldest first. */
-export function auditOf(state: StateDb, bidId: string): AuditView[] {
-  return state
+export async function auditOf(state: StateDb, bidId: string): Promise<AuditView[]> {
+  return (await state
     .all<{ what: string; subject_id: string; email: string; at: string; detail: string }>(
       'SELECT x.what, x.subject_id, a.email, x.at, x.detail FROM bid_audit x JOIN accounts a ON a.account_id = x.account_id WHERE x.bid_id = ? ORDER BY x.at, x.audit_id',
       bidId,
-    )
+    ))
     .map((row) => ({ what: row.what, subject_id: row.subject_id, by: row.email, at: row.at, detail: JSON.parse(row.detail) as Record<string, unknown> }));
 }

@@ -42,10 +42,10 @@ const appended = new EventEmitter();
 appended.setMaxListeners(0);
 
 /** Appends an event inside the caller's transaction and returns its seq; streams are woken once it commits. */
-export function appendRunEvent(state: StateDb, bidId: string, runId: string, kind: RunEventKind, data: Record<string, unknown>, now: Date): number {
-  return state.transaction(() => {
-    const seq = (state.get<{ last: number | null }>('SELECT MAX(seq) AS last FROM bid_run_events WHERE bid_id = ?', bidId)?.last ?? 0) + 1;
-    state.run('INSERT INTO bid_run_events (bid_id, seq, run_id, kind, data, created_at) VALUES (?, ?, ?, ?, ?, ?)', bidId, seq, runId, kind, JSON.stringify(data), now.toISOString());
+export async function appendRunEvent(state: StateDb, bidId: string, runId: string, kind: RunEventKind, data: Record<string, unknown>, now: Date): Promise<number> {
+  return await state.transaction(async () => {
+    const seq = ((await state.get<{ last: number | null }>('SELECT MAX(seq) AS last FROM bid_run_events WHERE bid_id = ?', bidId))?.last ?? 0) + 1;
+    await state.run('INSERT INTO bid_run_events (bid_id, seq, run_id, kind, data, created_at) VALUES (?, ?, ?, ?, ?, ?)', bidId, seq, runId, kind, JSON.stringify(data), now.toISOString());
     // After this transaction (or the caller's enclosing one) has committed: the event loop runs it later.
     queueMicrotask(() => appended.emit(runId));
     return seq;
@@ -53,14 +53,14 @@ export function appendRunEvent(state: StateDb, bidId: string, runId: string, kin
 }
 
 /** The run's events after `afterSeq`, in order. */
-export function runEventsAfter(state: StateDb, runId: string, afterSeq: number, limit = 500): RunEvent[] {
-  return state
+export async function runEventsAfter(state: StateDb, runId: string, afterSeq: number, limit = 500): Promise<RunEvent[]> {
+  return (await state
     .all<{ seq: number; run_id: string; kind: RunEventKind; data: string; created_at: string }>(
       'SELECT seq, run_id, kind, data, created_at FROM bid_run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       runId,
       afterSeq,
       limit,
-    )
+    ))
     .map((row) => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> }));
 }
 

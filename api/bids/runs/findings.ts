@@ -21,11 +21,11 @@ export interface Finding {
 }
 
 /** Stores a run's findings with their events (inside the caller's transaction); ids come from the caller so a re-run stores the same ones. */
-export function storeFindings(state: StateDb, bidId: string, runId: string, findings: readonly (DerivedFinding & { finding_id: string })[], now: Date): void {
-  state.transaction(() => {
+export async function storeFindings(state: StateDb, bidId: string, runId: string, findings: readonly (DerivedFinding & { finding_id: string })[], now: Date): Promise<void> {
+  await state.transaction(async () => {
     for (const finding of findings) {
-      const seq = appendRunEvent(state, bidId, runId, 'finding', { finding_id: finding.finding_id, requirement_id: finding.requirement_id, kind: finding.kind }, now);
-      state.run(
+      const seq = await appendRunEvent(state, bidId, runId, 'finding', { finding_id: finding.finding_id, requirement_id: finding.requirement_id, kind: finding.kind }, now);
+      await state.run(
         'INSERT INTO bid_findings (finding_id, bid_id, run_id, seq, kind, requirement_id, title, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         finding.finding_id, bidId, runId, seq, finding.kind, finding.requirement_id, finding.title, finding.detail, now.toISOString(),
       );
@@ -34,8 +34,8 @@ export function storeFindings(state: StateDb, bidId: string, runId: string, find
 }
 
 /** The bid's findings at or after `sinceSeq`, in chain order. */
-export function findingsSince(state: StateDb, bidId: string, sinceSeq: number, limit = 1000): Finding[] {
-  return state.all<Finding>(
+export async function findingsSince(state: StateDb, bidId: string, sinceSeq: number, limit = 1000): Promise<Finding[]> {
+  return await state.all<Finding>(
     'SELECT finding_id, run_id, seq, kind, requirement_id, title, detail, created_at FROM bid_findings WHERE bid_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
     bidId,
     sinceSeq,
@@ -43,6 +43,6 @@ export function findingsSince(state: StateDb, bidId: string, sinceSeq: number, l
   );
 }
 
-export function findingCount(state: StateDb, runId: string): number {
-  return state.get<{ n: number }>('SELECT COUNT(*) AS n FROM bid_findings WHERE run_id = ?', runId)!.n;
+export async function findingCount(state: StateDb, runId: string): Promise<number> {
+  return (await state.get<{ n: number }>('SELECT COUNT(*) AS n FROM bid_findings WHERE run_id = ?', runId))!.n;
 }

@@ -13,15 +13,15 @@ export function portalPackFetcher(deps: PackFetchDeps): PackFetcher {
       const offer = packOffer(deps, bid);
       return offer.available ? { portal: offer.portal, tender_url: offer.tender_url } : null;
     },
-    queue(bid, args, accountId, resumeJob) {
+    async queue(bid, args, accountId, resumeJob) {
       const offer = packOffer(deps, bid);
       if (!offer.available || offer.tender_url !== args['tender_url']) throw new Error(`The tender pack approved (${String(args['tender_url'])}) is no longer the one offered: ${offer.detail}`);
-      const queued = queueFetch(deps, bid, accountId, resumeJob);
+      const queued = await queueFetch(deps, bid, accountId, resumeJob);
       if (queued.kind === 'refused') throw new Error(queued.detail);
       return { fetch_id: queued.fetch.fetch_id };
     },
-    outcome(bid, fetchId) {
-      const ended = lastFetch(deps.state, bid.bid_id);
+    async outcome(bid, fetchId) {
+      const ended = await lastFetch(deps.state, bid.bid_id);
       if (ended?.fetch_id !== fetchId) return { state: 'failed', detail: 'A later fetch replaced it.', files_added: 0 };
       if (ended.state !== 'succeeded' && ended.state !== 'failed') return null;
       return { state: ended.state, detail: ended.detail ?? '', files_added: ended.file_ids.length };

@@ -36,9 +36,9 @@ export interface PackFetcher {
    * Queues a fetch job with exactly those arguments, in the name of `accountId`, that adds the pack's files to
    * the bid; the job `resumeJob` (the run, waiting on it) is queued again when the fetch ends.
    */
-  queue(bid: BidRecord, args: Record<string, unknown>, accountId: string, resumeJob: string): { fetch_id: string };
+  queue(bid: BidRecord, args: Record<string, unknown>, accountId: string, resumeJob: string): Promise<{ fetch_id: string }>;
   /** How the fetch ended, or null while it is queued or running. */
-  outcome(bid: BidRecord, fetchId: string): { state: 'succeeded' | 'failed'; detail: string; files_added: number } | null;
+  outcome(bid: BidRecord, fetchId: string): Promise<{ state: 'succeeded' | 'failed'; detail: string; files_added: number } | null>;
 }
 
 export interface RunJobDeps extends WorkspaceDeps {
@@ -52,58 +52,58 @@ const MESSAGE_ID_DOMAIN = 'tender-intel.invalid';
 
 export function bidRunHandler(deps: RunJobDeps): JobHandler {
   return {
-    run: (ctx) => prepareBid(deps, ctx),
-    changed: (job, change) => mirrorJobChange(deps.state, job, change, deps.now()),
-    stepped: (job, change) => recordStep(deps.state, job, change, deps.now()),
+    run: async (ctx) => await prepareBid(deps, ctx),
+    changed: async (job, change) => await mirrorJobChange(deps.state, job, change, deps.now()),
+    stepped: async (job, change) => await recordStep(deps.state, job, change, deps.now()),
   };
 }
 
 /** Keeps the run's state and event log in step with its job, inside the job's own transaction. */
-function mirrorJobChange(state: StateDb, job: JobRow, change: JobChange, now: Date): void {
-  const run = runOfJob(state, job.job_id);
+async function mirrorJobChange(state: StateDb, job: JobRow, change: JobChange, now: Date): Promise<void> {
+  const run = await runOfJob(state, job.job_id);
   if (!run) return;
   const at = now.toISOString();
-  const event = (kind: Parameters<typeof appendRunEvent>[3], data: Record<string, unknown>) => appendRunEvent(state, run.bid_id, run.run_id, kind, data, now);
-  const setState = (next: RunRow['state'], final = false) =>
-    state.run(`UPDATE bid_runs SET state = ?${final ? ', finished_at = ?' : ''} WHERE run_id = ?`, ...(final ? [next, at, run.run_id] : [next, run.run_id]));
+  const event = async (kind: Parameters<typeof appendRunEvent>[3], data: Record<string, unknown>) => await appendRunEvent(state, run.bid_id, run.run_id, kind, data, now);
+  const setState = async (next: RunRow['state'], final = false) =>
+    await state.run(`UPDATE bid_runs SET state = ?${final ? ', finished_at = ?' : ''} WHERE run_id = ?`, ...(final ? [next, at, run.run_id] : [next, run.run_id]));
   switch (change.to) {
     case 'running': {
-      const begun = state.get<{ n: number }>("SELECT COUNT(*) AS n FROM bid_run_events WHERE run_id = ? AND kind = 'run_started'", run.run_id)!.n > 0;
-      setState('running');
-      event(begun ? 'run_resumed' : 'run_started', { attempt: change.attempt, ...(begun ? { taken_over: change.takeover } : {}) });
+      const begun = (await state.get<{ n: number }>("SELECT COUNT(*) AS n FROM bid_run_events WHERE run_id = ? AND kind = 'run_started'", run.run_id))!.n > 0;
+      await setState('running');
+      await event(begun ? 'run_resumed' : 'run_started', { attempt: change.attempt, ...(begun ? { taken_over: change.takeover } : {}) });
       return;
     }
     case 'waiting':
-      setState('waiting');
-      event('run_waiting', { action_ids: state.all<{ action_id: string }>("SELECT action_id FROM bid_actions WHERE run_id = ? AND state = 'pending'", run.run_id).map((row) => row.action_id) });
+      await setState('waiting');
+      await event('run_waiting', { action_ids: (await state.all<{ action_id: string }>("SELECT action_id FROM bid_actions WHERE run_id = ? AND state = 'pending'", run.run_id)).map((row) => row.action_id) });
       return;
     case 'queued':
-      setState('queued');
-      if (change.reason === 'retry') event('step_retrying', { step: job.step, attempt: change.attempt, error: change.error, retry_at: change.runAfter });
+      await setState('queued');
+      if (change.reason === 'retry') await event('step_retrying', { step: job.step, attempt: change.attempt, error: change.error, retry_at: change.runAfter });
       return;
     case 'succeeded':
-      setState('completed', true);
-      cancelRunActions(state, run.run_id, now);
-      event('run_completed', { summary: change.result as Record<string, unknown> });
+      await setState('completed', true);
+      await cancelRunActions(state, run.run_id, now);
+      await event('run_completed', { summary: change.result as Record<string, unknown> });
       return;
     case 'failed':
-      setState('failed', true);
-      cancelRunActions(state, run.run_id, now);
-      event('run_failed', { error: change.error });
+      await setState('failed', true);
+      await cancelRunActions(state, run.run_id, now);
+      await event('run_failed', { error: change.error });
       return;
     case 'stopped':
-      setState('stopped', true);
-      cancelRunActions(state, run.run_id, now);
-      event('run_stopped', { step: job.step });
+      await setState('stopped', true);
+      await cancelRunActions(state, run.run_id, now);
+      await event('run_stopped', { step: job.step });
       return;
   }
 }
 
-function recordStep(state: StateDb, job: JobRow, change: StepChange, now: Date): void {
-  const run = runOfJob(state, job.job_id);
+async function recordStep(state: StateDb, job: JobRow, change: StepChange, now: Date): Promise<void> {
+  const run = await runOfJob(state, job.job_id);
   if (!run) return;
-  if (change.phase === 'started') appendRunEvent(state, run.bid_id, run.run_id, 'step_started', { step: change.key, attempt: change.attempt, again: change.again }, now);
-  else appendRunEvent(state, run.bid_id, run.run_id, 'step_completed', { step: change.key }, now);
+  if (change.phase === 'started') await appendRunEvent(state, run.bid_id, run.run_id, 'step_started', { step: change.key, attempt: change.attempt, again: change.again }, now);
+  else await appendRunEvent(state, run.bid_id, run.run_id, 'step_completed', { step: change.key }, now);
 }
 
 interface RunSummary {
@@ -128,14 +128,14 @@ interface RunScope {
   /** Steps the run will take, as far as known: progress is steps done of these (an approved action's execution counted until it is rejected). */
   planned: { pack: number; noFiles: number; questions: number; model: number; drafts: number };
   /** Sets the job's total from `planned`. */
-  replan: () => void;
+  replan: () => Promise<void>;
 }
 
 async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary> {
   const { state, now } = deps;
   const { run_id: runId } = JSON.parse(ctx.job.input) as { run_id: string };
-  const run = state.get<RunRow>('SELECT * FROM bid_runs WHERE run_id = ?', runId);
-  const bid = run && bidRecord(state, run.bid_id);
+  const run = await state.get<RunRow>('SELECT * FROM bid_runs WHERE run_id = ?', runId);
+  const bid = run && await bidRecord(state, run.bid_id);
   if (!run || !bid) throw new Error(`The run ${runId} or its bid is gone.`);
   const planned = { pack: 0, noFiles: 0, questions: 0, model: 0, drafts: 0 };
   const scope: RunScope = {
@@ -143,31 +143,31 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
     ctx,
     run,
     bid,
-    say: (key, text) =>
-      ctx.step(`message:${key}`, () => null, () => {
-        const messageId = postRunMessage(state, bid.bid_id, runId, run.started_by, text, now());
-        appendRunEvent(state, bid.bid_id, runId, 'message', { message_id: messageId }, now());
+    say: async (key, text) =>
+      await ctx.step(`message:${key}`, () => null, async () => {
+        const messageId = await postRunMessage(state, bid.bid_id, runId, run.started_by, text, now());
+        await appendRunEvent(state, bid.bid_id, runId, 'message', { message_id: messageId }, now());
       }),
-    decision: (key, kind, title, args) => awaitDecision(deps, ctx, run, key, kind, title, args),
+    decision: async (key, kind, title, args) => await awaitDecision(deps, ctx, run, key, kind, title, args),
     planned,
-    replan: () => ctx.setTotal(3 + planned.pack + planned.noFiles + 2 + planned.questions + 1 + planned.model + planned.drafts + 6),
+    replan: async () => await ctx.setTotal(3 + planned.pack + planned.noFiles + 2 + planned.questions + 1 + planned.model + planned.drafts + 6),
   };
 
   await readFiles(scope);
-  const extracted = await ctx.step('extract_requirements', () => {
+  const extracted = await ctx.step('extract_requirements', async () => {
     deps.requirements.recompute(state, bid.bid_id, { now: now() });
-    return { requirement_ids: deps.requirements.list(state, bid.bid_id).map((requirement) => requirement.requirement_id) };
+    return { requirement_ids: (await deps.requirements.list(state, bid.bid_id)).map((requirement) => requirement.requirement_id) };
   });
   planned.drafts = extracted.requirement_ids.length;
-  scope.replan();
+  await scope.replan();
   await askTheBuyer(scope);
   const withoutModel = await modelChoice(scope, extracted.requirement_ids.length);
   const outcomes = await draftAnswers(scope, extracted.requirement_ids, withoutModel);
-  const openGaps = await ctx.step('gaps', () => recomputeGaps(deps, bid, now()));
-  const planTasks = await ctx.step('plan', () => recomputePlan(deps, bid, now()));
+  const openGaps = await ctx.step('gaps', async () => await recomputeGaps(deps, bid, now()));
+  const planTasks = await ctx.step('plan', async () => await recomputePlan(deps, bid, now()));
   const findings = await checkTheResponse(scope);
 
-  const drafts = new Map(listDrafts(state, bid.bid_id).map((draft) => [draft.requirement_id, draft]));
+  const drafts = new Map((await listDrafts(state, bid.bid_id)).map((draft) => [draft.requirement_id, draft]));
   const drafted = extracted.requirement_ids.filter((id) => drafts.get(id)?.origin === 'person' || (drafts.get(id)?.citations.length ?? 0) > 0).length;
   const counts = Object.fromEntries(['mandatory_unanswered', 'length_limit', 'returnable_missing', 'date_outside_window'].map((kind) => [kind, findings.filter((finding) => finding.kind === kind).length])) as Record<FindingKind, number>;
   const summary: RunSummary = { requirements: extracted.requirement_ids.length, drafted, undrafted: extracted.requirement_ids.length - drafted - outcomes.filter((o) => o.outcome === 'gone' || o.outcome === 'followed').length, open_gaps: openGaps, plan_tasks: planTasks, findings: counts };
@@ -178,19 +178,19 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
 /** Reads the bid's files; with none readable and a pack offered, fetches the tender's documents once a person approves. */
 async function readFiles({ deps, ctx, run, bid, say, decision, planned, replan }: RunScope): Promise<void> {
   const { state } = deps;
-  let files = await ctx.step('read_files', () => fileCounts(state, bid.bid_id));
+  let files = await ctx.step('read_files', async () => await fileCounts(state, bid.bid_id));
   await say('started', `Run started: it reads the ${files.readable} readable file${files.readable === 1 ? '' : 's'}, extracts the requirements, drafts each answer from the organisation's own documents with citations, derives gaps and the plan, and checks compliance. It asks here before anything leaves the server.`);
   const offer = await ctx.step('pack_offer', () => (files.readable === 0 ? (deps.packFetcher?.offer(bid) ?? null) : null));
   if (offer !== null && deps.packFetcher) {
     const fetcher = deps.packFetcher;
     planned.pack = 3;
-    replan();
+    await replan();
     if ((await decision('fetch_pack', 'fetch_pack', "Fetch the tender's documents from its portal", offer)) === 'rejected') planned.pack = 1;
     else {
-      const queued = await execute(ctx, state, 'fetch_pack', async (args) => fetcher.queue(bid, args, run.started_by, ctx.job.job_id));
+      const queued = await execute(ctx, state, 'fetch_pack', async (args) => await fetcher.queue(bid, args, run.started_by, ctx.job.job_id));
       // The fetch is a job of its own: the run gives its worker back until the fetch ends and queues it again.
-      ctx.waitUnless(() => fetcher.outcome(bid, queued.fetch_id) !== null);
-      files = await ctx.step('read_fetched_files', () => ({ ...fileCounts(state, bid.bid_id), fetch: fetcher.outcome(bid, queued.fetch_id) }));
+      await ctx.waitUnless(async () => await fetcher.outcome(bid, queued.fetch_id) !== null);
+      files = await ctx.step('read_fetched_files', async () => ({ ...await fileCounts(state, bid.bid_id), fetch: await fetcher.outcome(bid, queued.fetch_id) }));
     }
   }
   if (files.readable === 0) {
@@ -202,21 +202,21 @@ async function readFiles({ deps, ctx, run, bid, say, decision, planned, replan }
 /** Finds what the documents leave open and, once a person approves, emails the buyer the questions (or lists them when no address is given). */
 async function askTheBuyer({ deps, ctx, run, bid, say, decision, planned, replan }: RunScope): Promise<void> {
   const { state } = deps;
-  const asked = await ctx.step('find_questions', () => {
-    const pages = filePages(state, bid.bid_id);
-    return { to: contactAddress(pages), questions: clarificationQuestions(pages, listRequirements(state, bid.bid_id), bid.closing_date) };
+  const asked = await ctx.step('find_questions', async () => {
+    const pages = await filePages(state, bid.bid_id);
+    return { to: contactAddress(pages), questions: clarificationQuestions(pages, await listRequirements(state, bid.bid_id), bid.closing_date) };
   });
   planned.questions = asked.questions.length === 0 ? 0 : asked.to === null ? 1 : 2;
-  replan();
+  await replan();
   if (asked.questions.length > 0 && asked.to !== null) {
-    const starter = state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', run.started_by)!.email;
-    const company = state.get<{ company_name: string }>('SELECT company_name FROM orgs WHERE org_id = ?', bid.org_id)?.company_name ?? 'We';
+    const starter = (await state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', run.started_by))!.email;
+    const company = (await state.get<{ company_name: string }>('SELECT company_name FROM orgs WHERE org_id = ?', bid.org_id))?.company_name ?? 'We';
     const email = clarificationEmail({ to: asked.to, replyTo: starter, company, bidTitle: bid.title, questions: asked.questions });
     const title = `Email ${asked.questions.length} clarification question${asked.questions.length === 1 ? '' : 's'} to the buyer at ${asked.to}`;
     const verdict = await decision('send_clarification', 'send_clarification', title, email);
     if (verdict === 'rejected') {
       planned.questions = 1;
-      replan();
+      await replan();
     } else {
       await execute(ctx, state, 'send_clarification', async (args, actionId) => {
         const stored = args as ReturnType<typeof clarificationEmail>;
@@ -236,7 +236,7 @@ async function modelChoice({ deps, ctx, decision, planned, replan }: RunScope, r
   const { model } = await ctx.step('model_choice', () => ({ model: deps.model.model }));
   if (model === null) return undefined;
   planned.model = 1;
-  replan();
+  await replan();
   const title = `Send the requirements and the organisation's passages to the language model ${model} to word the drafts`;
   const verdict = await decision('use_model', 'use_model', title, { model, requirements });
   return verdict === 'rejected' ? DECLINED_MODEL : undefined;
@@ -250,49 +250,49 @@ async function draftAnswers({ deps, ctx, bid }: RunScope, requirementIds: readon
   for (const requirementId of requirementIds) {
     outcomes.push(
       await ctx.step(`draft:${requirementId}`, async () => {
-        const requirement = listRequirements(state, bid.bid_id).find((row) => row.requirement_id === requirementId);
+        const requirement = (await listRequirements(state, bid.bid_id)).find((row) => row.requirement_id === requirementId);
         if (!requirement) return { outcome: 'gone' as const };
         // An instruction to tenderers (how and where to lodge) is followed when lodging, not answered.
         if (requirement.kind === 'instruction') return { outcome: 'followed' as const };
         passages ??= await bidPassages(deps, bid, now());
-        return draftRequirement(deps, bid.bid_id, requirement, passages, now(), withoutModel);
+        return await draftRequirement(deps, bid.bid_id, requirement, passages, now(), withoutModel);
       }),
     );
   }
-  await ctx.step('mark_drafted', () => {
-    removeStaleDrafts(state, bid.bid_id, requirementIds);
-    markDrafted(deps, bid.bid_id, now());
+  await ctx.step('mark_drafted', async () => {
+    await removeStaleDrafts(state, bid.bid_id, requirementIds);
+    await markDrafted(deps, bid.bid_id, now());
     return null;
   });
   return outcomes;
 }
 
 /** The compliance check of the response as it stands, stored as the run's findings. */
-function checkTheResponse({ deps, ctx, run, bid }: RunScope) {
+async function checkTheResponse({ deps, ctx, run, bid }: RunScope) {
   const { state, now } = deps;
-  return ctx.step(
+  return await ctx.step(
     'compliance',
-    () =>
+    async () =>
       checkCompliance({
-        requirements: listRequirements(state, bid.bid_id),
-        drafts: listDrafts(state, bid.bid_id),
-        files: filePages(state, bid.bid_id),
-        today: bidToday(state, bid, now()),
-        closingDate: planFrame(state, bid).closingDate,
+        requirements: await listRequirements(state, bid.bid_id),
+        drafts: await listDrafts(state, bid.bid_id),
+        files: await filePages(state, bid.bid_id),
+        today: await bidToday(state, bid, now()),
+        closingDate: (await planFrame(state, bid)).closingDate,
         dueDate: bid.due_date,
-        tasks: listPlan(state, bid.bid_id),
+        tasks: await listPlan(state, bid.bid_id),
       }).map((finding) => ({ ...finding, finding_id: newId('fnd_') })),
-    (found) => storeFindings(state, bid.bid_id, run.run_id, found, now()),
+    async (found) => await storeFindings(state, bid.bid_id, run.run_id, found, now()),
   );
 }
 
 /** Leaves a sign-off for a person (superseding an earlier pending one) and the run's recap in the thread. */
 async function signOff({ deps, ctx, run, bid, say }: RunScope, summary: RunSummary, findings: number): Promise<void> {
   const { state, now } = deps;
-  await ctx.step('raise:sign_off', () => ({ action_id: newActionId() }), ({ action_id: actionId }) => {
+  await ctx.step('raise:sign_off', () => ({ action_id: newActionId() }), async ({ action_id: actionId }) => {
     // One sign-off stands for the latest run: an earlier one still pending is superseded.
-    state.run("UPDATE bid_actions SET state = 'cancelled', decided_at = ? WHERE bid_id = ? AND kind = 'sign_off' AND state = 'pending'", now().toISOString(), bid.bid_id);
-    insertAction(state, {
+    await state.run("UPDATE bid_actions SET state = 'cancelled', decided_at = ? WHERE bid_id = ? AND kind = 'sign_off' AND state = 'pending'", now().toISOString(), bid.bid_id);
+    await insertAction(state, {
       actionId,
       bidId: bid.bid_id,
       runId: null,
@@ -311,8 +311,8 @@ async function signOff({ deps, ctx, run, bid, say }: RunScope, summary: RunSumma
   );
 }
 
-function fileCounts(state: StateDb, bidId: string): { readable: number; unreadable: number; pages: number } {
-  const files = listBidFiles(state, bidId);
+async function fileCounts(state: StateDb, bidId: string): Promise<{ readable: number; unreadable: number; pages: number }> {
+  const files = await listBidFiles(state, bidId);
   return {
     readable: files.filter((file) => file.read_status === 'read').length,
     unreadable: files.filter((file) => file.read_status === 'failed').length,
@@ -326,9 +326,9 @@ function fileCounts(state: StateDb, bidId: string): { readable: number; unreadab
  */
 async function awaitDecision(deps: RunJobDeps, ctx: JobContext, run: RunRow, key: string, kind: ActionKind, title: string, args: Record<string, unknown>): Promise<'approved' | 'rejected'> {
   const { state } = deps;
-  const { action_id: actionId } = await ctx.step(`raise:${key}`, () => ({ action_id: newActionId() }), ({ action_id }) => {
-    insertAction(state, { actionId: action_id, bidId: run.bid_id, runId: run.run_id, raisedInRun: run.run_id, kind, title, arguments: args, now: deps.now() });
-    const messageId = postRunMessage(
+  const { action_id: actionId } = await ctx.step(`raise:${key}`, () => ({ action_id: newActionId() }), async ({ action_id }) => {
+    await insertAction(state, { actionId: action_id, bidId: run.bid_id, runId: run.run_id, raisedInRun: run.run_id, kind, title, arguments: args, now: deps.now() });
+    const messageId = await postRunMessage(
       state,
       run.bid_id,
       run.run_id,
@@ -336,15 +336,15 @@ async function awaitDecision(deps: RunJobDeps, ctx: JobContext, run: RunRow, key
       `Waiting for a decision: ${title}. Approve with POST /v1/bids/${run.bid_id}/actions/${action_id}/approve, or reject with …/reject.`,
       deps.now(),
     );
-    appendRunEvent(state, run.bid_id, run.run_id, 'message', { message_id: messageId }, deps.now());
+    await appendRunEvent(state, run.bid_id, run.run_id, 'message', { message_id: messageId }, deps.now());
   });
-  ctx.waitUnless(() => actionRow(state, actionId)!.state !== 'pending');
-  return actionRow(state, actionId)!.state === 'approved' ? 'approved' : 'rejected';
+  await ctx.waitUnless(async () => (await actionRow(state, actionId))!.state !== 'pending');
+  return (await actionRow(state, actionId))!.state === 'approved' ? 'approved' : 'rejected';
 }
 
 /** Executes an approved action's stored arguments, exactly as stored, as one recorded step; its outcome is kept on the action. */
-function execute<T extends Record<string, unknown>>(ctx: JobContext, state: StateDb, key: string, work: (args: Record<string, unknown>, actionId: string) => Promise<T>): Promise<T> {
-  const actionId = ctx.recorded<{ action_id: string }>(`raise:${key}`)!.action_id;
-  const args = JSON.parse(actionRow(state, actionId)!.arguments) as Record<string, unknown>;
-  return ctx.step(`execute:${key}`, () => work(args, actionId), (outcome) => recordActionOutcome(state, actionId, outcome));
+async function execute<T extends Record<string, unknown>>(ctx: JobContext, state: StateDb, key: string, work: (args: Record<string, unknown>, actionId: string) => Promise<T>): Promise<T> {
+  const actionId = (await ctx.recorded<{ action_id: string }>(`raise:${key}`))!.action_id;
+  const args = JSON.parse((await actionRow(state, actionId))!.arguments) as Record<string, unknown>;
+  return await ctx.step(`execute:${key}`, () => work(args, actionId), async (outcome) => await recordActionOutcome(state, actionId, outcome));
 }

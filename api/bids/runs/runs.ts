@@ -50,22 +50,22 @@ export interface RunView {
   finished_at: string | null;
 }
 
-export function runRow(state: StateDb, bidId: string, runId: string): RunRow | null {
-  return state.get<RunRow>('SELECT * FROM bid_runs WHERE run_id = ? AND bid_id = ?', runId, bidId) ?? null;
+export async function runRow(state: StateDb, bidId: string, runId: string): Promise<RunRow | null> {
+  return await state.get<RunRow>('SELECT * FROM bid_runs WHERE run_id = ? AND bid_id = ?', runId, bidId) ?? null;
 }
 
-export function runOfJob(state: StateDb, jobId: string): RunRow | null {
-  return state.get<RunRow>('SELECT * FROM bid_runs WHERE job_id = ?', jobId) ?? null;
+export async function runOfJob(state: StateDb, jobId: string): Promise<RunRow | null> {
+  return await state.get<RunRow>('SELECT * FROM bid_runs WHERE job_id = ?', jobId) ?? null;
 }
 
-export function liveRun(state: StateDb, bidId: string): RunRow | null {
-  return state.get<RunRow>("SELECT * FROM bid_runs WHERE bid_id = ? AND state IN ('queued', 'running', 'waiting')", bidId) ?? null;
+export async function liveRun(state: StateDb, bidId: string): Promise<RunRow | null> {
+  return await state.get<RunRow>("SELECT * FROM bid_runs WHERE bid_id = ? AND state IN ('queued', 'running', 'waiting')", bidId) ?? null;
 }
 
 /** The bid's latest run: by start time, then by its first event's place in the bid's chain (two started in one millisecond). */
-export function lastRun(state: StateDb, bidId: string): RunRow | null {
+export async function lastRun(state: StateDb, bidId: string): Promise<RunRow | null> {
   return (
-    state.get<RunRow>(
+    await state.get<RunRow>(
       `SELECT r.* FROM bid_runs r WHERE r.bid_id = ?
         ORDER BY r.created_at DESC, (SELECT MIN(e.seq) FROM bid_run_events e WHERE e.bid_id = r.bid_id AND e.run_id = r.run_id) DESC LIMIT 1`,
       bidId,
@@ -73,12 +73,12 @@ export function lastRun(state: StateDb, bidId: string): RunRow | null {
   );
 }
 
-export function runView(state: StateDb, run: RunRow): RunView {
-  const job = state.get<{ step: string | null; progress_done: number; progress_total: number | null; attempts: number; stop_requested: number; error: string | null }>(
+export async function runView(state: StateDb, run: RunRow): Promise<RunView> {
+  const job = (await state.get<{ step: string | null; progress_done: number; progress_total: number | null; attempts: number; stop_requested: number; error: string | null }>(
     'SELECT step, progress_done, progress_total, attempts, stop_requested, error FROM jobs WHERE job_id = ?',
     run.job_id,
-  )!;
-  const starter = state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', run.started_by)!;
+  ))!;
+  const starter = (await state.get<{ email: string }>('SELECT email FROM accounts WHERE account_id = ?', run.started_by))!;
   return {
     run_id: run.run_id,
     bid_id: run.bid_id,
@@ -90,9 +90,9 @@ export function runView(state: StateDb, run: RunRow): RunView {
     stop_requested: job.stop_requested === 1 && LIVE_RUN_STATES.includes(run.state),
     error: run.state === 'failed' ? job.error : null,
     started_by: starter.email,
-    findings: findingCount(state, run.run_id),
-    pending_actions: state.all<{ action_id: string }>("SELECT action_id FROM bid_actions WHERE run_id = ? AND state = 'pending' ORDER BY created_at", run.run_id).map((row) => row.action_id),
-    last_seq: state.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM bid_run_events WHERE run_id = ?', run.run_id)!.seq ?? 0,
+    findings: await findingCount(state, run.run_id),
+    pending_actions: (await state.all<{ action_id: string }>("SELECT action_id FROM bid_actions WHERE run_id = ? AND state = 'pending' ORDER BY created_at", run.run_id)).map((row) => row.action_id),
+    last_seq: (await state.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM bid_run_events WHERE run_id = ?', run.run_id))!.seq ?? 0,
     created_at: run.created_at,
     finished_at: run.finished_at,
   };
@@ -101,34 +101,34 @@ export function runView(state: StateDb, run: RunRow): RunView {
 export type StartResult = { ok: true; run: RunRow } | { ok: false; status: 402 | 409; detail: string };
 
 /** Starts a run: the job queued, the run row, its first event and the audit in one transaction; kicks the worker after. */
-export function startRun(state: StateDb, worker: JobWorker, input: { bidId: string; accountId: string; now: Date }): StartResult {
+export async function startRun(state: StateDb, worker: JobWorker, input: { bidId: string; accountId: string; now: Date }): Promise<StartResult> {
   const { bidId, accountId, now } = input;
   let result: StartResult;
   try {
-    result = state.transaction((): StartResult => {
-      if (!bidIsPaid(state, bidId)) {
+    result = await state.transaction(async (): Promise<StartResult> => {
+      if (!await bidIsPaid(state, bidId)) {
         return {
           ok: false,
           status: 402,
           detail: `Preparing a bid is the paid part of the service, and this bid is not paid for: GET /v1/bids/${bidId}/runs/quote says what a run does and costs; pay with POST /v1/bids/${bidId}/checkout, then start the run.`,
         };
       }
-      const live = liveRun(state, bidId);
+      const live = await liveRun(state, bidId);
       if (live) return { ok: false, status: 409, detail: liveRunDetail(bidId, live) };
       const runId = newId('run_');
-      const jobId = worker.enqueue({ kind: RUN_JOB_KIND, bidId, input: { run_id: runId }, maxAttempts: RUN_MAX_ATTEMPTS, now });
-      state.run("INSERT INTO bid_runs (run_id, bid_id, job_id, state, started_by, created_at) VALUES (?, ?, ?, 'queued', ?, ?)", runId, bidId, jobId, accountId, now.toISOString());
-      appendRunEvent(state, bidId, runId, 'run_queued', { job_id: jobId }, now);
-      recordAudit(state, { bidId, accountId, what: 'run.start', subjectId: runId, detail: { job_id: jobId }, now });
-      return { ok: true, run: runRow(state, bidId, runId)! };
+      const jobId = await worker.enqueue({ kind: RUN_JOB_KIND, bidId, input: { run_id: runId }, maxAttempts: RUN_MAX_ATTEMPTS, now });
+      await state.run("INSERT INTO bid_runs (run_id, bid_id, job_id, state, started_by, created_at) VALUES (?, ?, ?, 'queued', ?, ?)", runId, bidId, jobId, accountId, now.toISOString());
+      await appendRunEvent(state, bidId, runId, 'run_queued', { job_id: jobId }, now);
+      await recordAudit(state, { bidId, accountId, what: 'run.start', subjectId: runId, detail: { job_id: jobId }, now });
+      return { ok: true, run: (await runRow(state, bidId, runId))! };
     });
   } catch (error) {
     // Another instance started one between our check and our insert: the unique index refused the second.
     if (error instanceof StateUnavailableError || !/UNIQUE constraint failed: bid_runs\.bid_id/.test(String(error))) throw error;
-    const live = liveRun(state, bidId);
+    const live = await liveRun(state, bidId);
     return { ok: false, status: 409, detail: live ? liveRunDetail(bidId, live) : 'Another run of this bid was started at the same moment.' };
   }
-  if (result.ok) worker.kick();
+  if (result.ok) await worker.kick();
   return result;
 }
 
@@ -139,12 +139,12 @@ function liveRunDetail(bidId: string, live: RunRow): string {
 export type StopResult = { ok: true; run: RunRow } | { ok: false; status: 409; detail: string };
 
 /** Asks the run to stop: at once when no worker holds it, else at its next step boundary. Audited. */
-export function stopRun(state: StateDb, worker: JobWorker, input: { run: RunRow; accountId: string; now: Date }): StopResult {
+export async function stopRun(state: StateDb, worker: JobWorker, input: { run: RunRow; accountId: string; now: Date }): Promise<StopResult> {
   const { run, accountId, now } = input;
   if (!LIVE_RUN_STATES.includes(run.state)) return { ok: false, status: 409, detail: `This run has already ${run.state === 'completed' ? 'completed' : `ended ${run.state}`}${run.finished_at ? ` at ${run.finished_at}` : ''}; there is nothing to stop.` };
-  state.transaction(() => {
-    recordAudit(state, { bidId: run.bid_id, accountId, what: 'run.stop', subjectId: run.run_id, detail: { state: run.state }, now });
-    worker.requestStop(run.job_id);
+  await state.transaction(async () => {
+    await recordAudit(state, { bidId: run.bid_id, accountId, what: 'run.stop', subjectId: run.run_id, detail: { state: run.state }, now });
+    await worker.requestStop(run.job_id);
   });
-  return { ok: true, run: runRow(state, run.bid_id, run.run_id)! };
+  return { ok: true, run: (await runRow(state, run.bid_id, run.run_id))! };
 }

@@ -26,8 +26,8 @@ const services: Services = servicesFromEnv({}, createSafeFetcher());
  * A route over `answer` on the judge lane: the judge counts the words of the text it is handed and asks the meter
  * to count the reply unless `?abstain=1`, as a checker that abstains would.
  */
-function app(pool: ReturnType<typeof createAnalysisPool>) {
-  const state = openStateDb(':memory:');
+async function app(pool: ReturnType<typeof createAnalysisPool>) {
+  const state = await openStateDb(':memory:');
   const meter = createMeter({ state, now: () => NOW });
   const server = new Hono<CallerEnv>();
   server.use('*', async (c, next) => {
@@ -56,7 +56,7 @@ function app(pool: ReturnType<typeof createAnalysisPool>) {
       },
     });
   });
-  const used = () => state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks')?.used ?? 0;
+  const used = async () => (await state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
   return { server, used };
 }
 
@@ -82,24 +82,24 @@ describe('answer on the judge lane', () => {
   });
 
   it('reads the document in the pool, hands its text to the judge and counts the reply when the judge says so', async () => {
-    const { server, used } = app(readingPool);
+    const { server, used } = await app(readingPool);
     const reply = await server.request('/judge', { method: 'POST', body: 'Revenue rose by 12 per cent in 2024.' });
     assert.equal(reply.status, 200);
     assert.equal(reply.headers.get(COUNTED_HEADER), 'yes');
     assert.deepEqual(await reply.json(), { words: 8, kind: 'text', ocr_used: false, stages: ['judging'] });
-    assert.equal(used(), 1);
+    assert.equal(await used(), 1);
   });
 
   it('does not count a reply the judge marks uncounted (an abstention or an outage)', async () => {
-    const { server, used } = app(readingPool);
+    const { server, used } = await app(readingPool);
     const reply = await server.request('/judge?abstain=1', { method: 'POST', body: 'Too short.' });
     assert.equal(reply.status, 200);
     assert.equal(reply.headers.get(COUNTED_HEADER), 'no');
-    assert.equal(used(), 0);
+    assert.equal(await used(), 0);
   });
 
   it('streams received, working heartbeats with the stages, then the result, and settles the unit as the judge says', async () => {
-    const counted = app(readingPool);
+    const counted = await app(readingPool);
     const stream = await counted.server.request('/judge?stream=1', { method: 'POST', body: 'One two three.' });
     assert.equal(stream.headers.get('content-type'), 'text/event-stream');
     const sent = await events(stream);
@@ -107,27 +107,27 @@ describe('answer on the judge lane', () => {
     assert.deepEqual(sent[0]!.data['documents'], [{ filename: 'notes.txt', sha256: 'c'.repeat(64), size_bytes: 14, media_type: 'text/plain' }]);
     assert.ok(sent.some((event) => event.event === 'working' && event.data['stage'] === 'judging'));
     assert.deepEqual(sent.at(-1), { event: 'result', data: { words: 3, kind: 'text', ocr_used: false, stages: ['judging'] } });
-    assert.equal(counted.used(), 1);
+    assert.equal(await counted.used(), 1);
 
-    const abstained = app(readingPool);
+    const abstained = await app(readingPool);
     const quiet = await events(await abstained.server.request('/judge?stream=1&abstain=1', { method: 'POST', body: 'One two three.' }));
     assert.equal(quiet.at(-1)!.event, 'result');
-    assert.equal(abstained.used(), 0);
+    assert.equal(await abstained.used(), 0);
   });
 
   it('answers 422 {detail} when reading fails at the time limit, as JSON or as an error event, counting nothing', async () => {
-    const { server, used } = app(hangingPool);
+    const { server, used } = await app(hangingPool);
     const reply = await server.request('/judge', { method: 'POST', body: 'anything' });
     assert.equal(reply.status, 422);
     assert.equal(((await reply.json()) as { detail: string }).detail, 'The document could not be read: The analysis did not finish within 1 seconds, and was stopped. Nothing was counted against your allowance.');
     const sent = await events(await server.request('/judge?stream=1', { method: 'POST', body: 'anything' }));
     assert.equal(sent.at(-1)!.event, 'error');
     assert.match(String(sent.at(-1)!.data['detail']), /^The document could not be read/);
-    assert.equal(used(), 0);
+    assert.equal(await used(), 0);
   });
 
   it('answers 503 with Retry-After when every slot is busy and the queue is full, counting nothing', async () => {
-    const { server, used } = app(hangingPool);
+    const { server, used } = await app(hangingPool);
     const first = server.request('/judge', { method: 'POST', body: 'first' });
     // Let the first request reach the pool before the second asks.
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -136,6 +136,6 @@ describe('answer on the judge lane', () => {
     assert.ok(Number(second.headers.get('retry-after')) >= 1);
     assert.match(((await second.json()) as { detail: string }).detail, /^Every document analysis slot is busy/);
     assert.equal((await first).status, 422);
-    assert.equal(used(), 0);
+    assert.equal(await used(), 0);
   });
 });

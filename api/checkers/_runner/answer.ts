@@ -91,7 +91,7 @@ export interface PoolLane<Reply> {
   /** Told of the analysis this request starts, so identical requests arriving meanwhile can join it. */
   onStarted?: (outcome: Promise<AnalysisOutcome<unknown>>) => void;
   /** Turns the outcome into the reply and stores it where the checker keeps results. */
-  settle(outcome: AnalysisOutcome<unknown>): Settled<Reply>;
+  settle(outcome: AnalysisOutcome<unknown>): Promise<Settled<Reply>> | Settled<Reply>;
 }
 
 export interface JudgeLane<Reply> {
@@ -136,7 +136,7 @@ export async function answer<Reply extends object>(c: Context, deps: AnswerDeps,
     }
     if (lane.kind === 'pool') lane.onStarted?.(outcome);
   }
-  const settle = () => settleOutcome(deps, plan, outcome, stages.progress);
+  const settle = async () => await settleOutcome(deps, plan, outcome, stages.progress);
 
   if (!plan.stream) {
     const settled = await settle();
@@ -185,12 +185,12 @@ async function settleOutcome<Reply>(deps: AnswerDeps, plan: AnswerPlan<Reply>, p
   const { lane } = plan;
   const outcome = await pending;
   if (lane.kind === 'pool') {
-    const settled = lane.settle(outcome);
+    const settled = await lane.settle(outcome);
     return 'detail' in settled ? settled : { reply: settled.reply, counts: !settled.engineFailed };
   }
   if (!outcome.ok) return { status: outcome.failure === 'refused' ? outcome.status : 422, detail: `${failureSentence(outcome.detail, 'read')} Nothing was counted against your allowance.` };
   const judged = await lane.judge(outcome.result as ReadTextResult, deps.services, { now: plan.now, progress });
-  if (lane.keep !== undefined && 'reply' in judged) lane.keep.cache.put(lane.keep.key, judged.reply, plan.now);
+  if (lane.keep !== undefined && 'reply' in judged) await lane.keep.cache.put(lane.keep.key, judged.reply, plan.now);
   return judged;
 }
 

@@ -37,14 +37,14 @@ const inFlightByCache = new WeakMap<ContentCache, Map<string, Promise<AnalysisOu
  * (each says why) is an engine failure too: answered as it stands, marked `Svc-Engine: failed`, not stored,
  * not counted.
  */
-export function cachedAnalysis(cache: ContentCache, plan: CachedAnalysis): AnswerPlan<object> {
+export async function cachedAnalysis(cache: ContentCache, plan: CachedAnalysis): Promise<AnswerPlan<object>> {
   const key = cacheKey({
     checker: plan.checker,
     documents: plan.documents.map((document) => (plan.namesShown ? { sha256: document.sha256, filename: document.filename } : { sha256: document.sha256 })),
     options: plan.options,
     engineVersion: plan.engineVersion,
   });
-  const stored = plan.fresh ? undefined : (cache.get(key) as object | undefined);
+  const stored = plan.fresh ? undefined : (await cache.get(key) as object | undefined);
   const inFlight = inFlightByCache.get(cache) ?? new Map<string, Promise<AnalysisOutcome<unknown>>>();
   inFlightByCache.set(cache, inFlight);
   const inFlightKey = JSON.stringify(key);
@@ -52,7 +52,7 @@ export function cachedAnalysis(cache: ContentCache, plan: CachedAnalysis): Answe
   const firstPages = plan.firstPages;
   // Page-1 classifications handed to the job, and those it makes, kept when it settles (on the request's path, so a
   // store failure is the request's).
-  const knownClassifications = firstPages === undefined || stored !== undefined ? undefined : plan.fresh ? new Map<string, DocumentClassification>() : firstPages.known(plan.documents.map((document) => document.sha256));
+  const knownClassifications = firstPages === undefined || stored !== undefined ? undefined : plan.fresh ? new Map<string, DocumentClassification>() : await firstPages.known(plan.documents.map((document) => document.sha256));
   const newClassifications = new Map<string, DocumentClassification>();
   return {
     documents: plan.documents,
@@ -75,15 +75,15 @@ export function cachedAnalysis(cache: ContentCache, plan: CachedAnalysis): Answe
             firstPages: knownClassifications,
             onFirstPageClassified: (sha256: string, classification: DocumentClassification) => newClassifications.set(sha256, classification),
           }),
-      settle(outcome) {
+      async settle(outcome) {
         // Kept even when the job then failed: a classification made before a time limit is as good as any.
-        for (const [sha256, classification] of newClassifications) firstPages?.keep(sha256, classification, plan.now);
+        for (const [sha256, classification] of newClassifications) await firstPages?.keep(sha256, classification, plan.now);
         if (!outcome.ok) return { status: outcome.failure === 'refused' ? outcome.status : 422, detail: `${failureSentence(outcome.detail, 'analysed')} Nothing was counted against your allowance.` };
         // A checker that classifies by page 1 is told every page 1 it read: one told of none read no document at all
         // (each says why it could not be read), an engine failure, neither stored nor counted.
         const readNone = knownClassifications !== undefined && plan.documents.every((document) => !knownClassifications.has(document.sha256) && !newClassifications.has(document.sha256));
         if (readNone) return { reply: outcome.result as object, engineFailed: true };
-        cache.put(key, outcome.result, plan.now);
+        await cache.put(key, outcome.result, plan.now);
         return { reply: outcome.result as object, engineFailed: false };
       },
     },

@@ -19,13 +19,13 @@ describe('content cache', () => {
     assert.equal(canonicalJson({ b: [{ d: 1, c: 2 }], a: null }), '{"a":null,"b":[{"c":2,"d":1}]}');
   });
 
-  it('stores a result and replaces it', () => {
-    const cache = createContentCache(openStateDb(':memory:'));
+  it('stores a result and replaces it', async () => {
+    const cache = createContentCache(await openStateDb(':memory:'));
     const key = cacheKey({ checker: 'check_pack', documents: [{ sha256: sha('c') }], options: { scheme: 'income_proof' }, engineVersion: '1' });
-    assert.equal(cache.get(key), undefined);
-    cache.put(key, { complete: false }, new Date('2026-06-10T00:00:00Z'));
-    assert.deepEqual(cache.get(key), { complete: false });
-    cache.put(key, { complete: true }, new Date('2026-06-11T00:00:00Z'));
-    assert.deepEqual(cache.get(key), { complete: true });
+    assert.equal(await cache.get(key), undefined);
+    await cache.put(key, { complete: false }, new Date('2026-06-10T00:00:00Z'));
+    assert.deepEqual(await cache.get(key), { complete: false });
+    await cache.put(key, { complete: true }, new Date('2026-06-11T00:00:00Z'));
+    assert.deepEqual(await cache.get(key), { complete: true });
   });
 });

@@ -33,15 +33,15 @@ export function cacheKey(input: CacheKeyInput): CacheKey {
 
 export interface ContentCache {
   /** The stored result, or undefined. */
-  get(key: CacheKey): unknown;
+  get(key: CacheKey): Promise<unknown>;
   /** Stores (or replaces, after `fresh=1`) a result. */
-  put(key: CacheKey, result: unknown, now: Date): void;
+  put(key: CacheKey, result: unknown, now: Date): Promise<void>;
 }
 
 export function createContentCache(state: StateDb): ContentCache {
   return {
-    get(key) {
-      const row = state.get<{ result: string }>(
+    async get(key) {
+      const row = await state.get<{ result: string }>(
         'SELECT result FROM checker_results WHERE checker = ? AND content_key = ? AND options_hash = ?',
         key.checker,
         key.contentKey,
@@ -49,8 +49,8 @@ export function createContentCache(state: StateDb): ContentCache {
       );
       return row === undefined ? undefined : JSON.parse(row.result);
     },
-    put(key, result, now) {
-      state.run(
+    async put(key, result, now) {
+      await state.run(
         `INSERT INTO checker_results (checker, content_key, options_hash, result, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (checker, content_key, options_hash) DO UPDATE SET result = excluded.result, created_at = excluded.created_at`,
         key.checker,

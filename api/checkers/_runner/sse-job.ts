@@ -40,14 +40,14 @@ export function streamJob(c: Context, job: StreamedJob): Response {
     try {
       const outcome = await job.settle();
       if ('detail' in outcome) {
-        settleUnit(false);
+        await settleUnit(false);
         await send('error', { detail: outcome.detail });
       } else {
-        settleUnit(outcome.counts);
+        await settleUnit(outcome.counts);
         await send('result', outcome.reply);
       }
     } catch (error) {
-      settleUnit(false);
+      await settleUnit(false);
       await send('error', { detail: job.failureDetail });
       throw error;
     } finally {
@@ -61,7 +61,7 @@ export function streamJob(c: Context, job: StreamedJob): Response {
 export function streamStored(c: Context, received: unknown, stored: unknown): Response {
   const settleUnit = settleLater(c);
   return streamSSE(c, async (stream) => {
-    settleUnit(false);
+    await settleUnit(false);
     await stream.writeSSE({ event: 'received', data: JSON.stringify(received) });
     await stream.writeSSE({ event: 'result', data: JSON.stringify(stored) });
   });

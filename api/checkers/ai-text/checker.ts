@@ -83,7 +83,7 @@ export default defineChecker({
       documents: intake.documents,
       now: deps.now(),
       stream: query.stream,
-      stored: query.fresh ? undefined : (deps.cache.get(key) as object | undefined),
+      stored: query.fresh ? undefined : (await deps.cache.get(key) as object | undefined),
       lane: { kind: 'judge', read: AI_TEXT_READING, judge: async (reading) => judgeAiText(reading, AI_TEXT_MODEL), keep: { cache: deps.cache, key } },
     });
   },

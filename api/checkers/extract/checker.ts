@@ -122,7 +122,7 @@ export default defineChecker({
     }
     const unavailable = unavailableOptionsDetail(options.options);
     if (unavailable !== null) return c.json({ detail: unavailable }, 400);
-    return answer(c, deps, cachedAnalysis(deps.cache, {
+    return answer(c, deps, await cachedAnalysis(deps.cache, {
       checker: EXTRACT_TOOL,
       documents: intake.documents,
       namesShown: false,

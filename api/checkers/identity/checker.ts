@@ -78,7 +78,7 @@ export default defineChecker({
     if (query.scheme !== undefined && fromBody !== undefined && query.scheme !== fromBody) {
       return c.json({ detail: `The query asks for scheme ${query.scheme} and the body for ${fromBody}; give the scheme once.` }, 400);
     }
-    return answer(c, deps, cachedAnalysis(deps.cache, {
+    return answer(c, deps, await cachedAnalysis(deps.cache, {
       checker: IDENTITY_TOOL,
       documents: intake.documents,
       namesShown: true,

@@ -82,7 +82,7 @@ export default defineChecker({
     if (!options.success) {
       return c.json({ detail: `${describeIssue(options.error.issues[0]!)} Schemes: ${PACK_SCHEMES.join(', ')}; requirements are document types or {key, accepts[], optional} slots.` }, 400);
     }
-    return answer(c, deps, cachedAnalysis(deps.cache, {
+    return answer(c, deps, await cachedAnalysis(deps.cache, {
       checker: PACK_TOOL,
       documents: intake.documents,
       namesShown: true,

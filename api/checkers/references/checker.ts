@@ -126,7 +126,7 @@ export default defineChecker({
           async judge(text, services, context) {
             const judged = await judgeReferences(text, { deep: query.deep, budget: AbortSignal.timeout(TIME_BUDGET_MS) }, services, context);
             const reply: FactCheckResult = { check_id: checkId, ...judged.result, permalink: permalinkOf(checkId) };
-            store.save(checkId, reply, now);
+            await store.save(checkId, reply, now);
             return { reply, counts: judged.counts };
           },
         },

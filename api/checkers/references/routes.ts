@@ -64,9 +64,9 @@ const feedbackRoute = createRoute({
 export function factCheckRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & SandboxEnv> {
   const store = createFactCheckStore(deps.state);
   const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: invalidInputHook<CallerEnv & SandboxEnv>() });
-  app.openapi(readRoute, (c) => {
+  app.openapi(readRoute, async (c) => {
     const { check_id: checkId } = c.req.valid('param');
-    const stored = store.byId(checkId);
+    const stored = await store.byId(checkId);
     if (stored === undefined) {
       return c.json({ detail: `No fact-check has the id ${checkId}; fact-checks are made by POST /v1/verify-references, whose reply gives the id and its permalink.` }, 404);
     }
@@ -80,10 +80,10 @@ export function factCheckRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & Sand
 export function feedbackRoutes(options: { state: StateDb; now: () => Date; log?: (error: unknown) => void }): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: invalidInputHook() });
   const log = options.log ?? ((error: unknown) => console.error('POST /v1/feedback: feedback not stored:', error));
-  app.openapi(feedbackRoute, (c) => {
+  app.openapi(feedbackRoute, async (c) => {
     const body = c.req.valid('json');
     try {
-      const feedbackId = recordFeedback(options.state, { tool: body.tool, verdict: body.verdict, ref: body.ref ?? null, note: body.note ?? null }, options.now());
+      const feedbackId = await recordFeedback(options.state, { tool: body.tool, verdict: body.verdict, ref: body.ref ?? null, note: body.note ?? null }, options.now());
       return c.json({ received: true as const, recorded: true, feedback_id: feedbackId }, 200);
     } catch (error) {
       log(error);

@@ -16,18 +16,18 @@ export function checkIdOf(documentHashes: readonly string[], deep: boolean): str
 }
 
 export interface FactCheckStore {
-  byId(checkId: string): unknown;
-  save(checkId: string, result: unknown, checkedAt: Date): void;
+  byId(checkId: string): Promise<unknown>;
+  save(checkId: string, result: unknown, checkedAt: Date): Promise<void>;
 }
 
 export function createFactCheckStore(state: StateDb): FactCheckStore {
   return {
-    byId(checkId) {
-      const row = state.get<{ result: string }>('SELECT result FROM fact_checks WHERE check_id = ?', checkId);
+    async byId(checkId) {
+      const row = await state.get<{ result: string }>('SELECT result FROM fact_checks WHERE check_id = ?', checkId);
       return row === undefined ? undefined : (JSON.parse(row.result) as unknown);
     },
-    save(checkId, result, checkedAt) {
-      state.run(
+    async save(checkId, result, checkedAt) {
+      await state.run(
         `INSERT INTO fact_checks (check_id, result, checked_at) VALUES (?, ?, ?)
          ON CONFLICT (check_id) DO UPDATE SET result = excluded.result, checked_at = excluded.checked_at`,
         checkId,
@@ -48,9 +48,9 @@ export interface CheckerFeedback {
 }
 
 /** Records feedback; returns its id. Throws when the store cannot be written (the route answers anyway). */
-export function recordFeedback(state: StateDb, feedback: CheckerFeedback, now: Date): string {
+export async function recordFeedback(state: StateDb, feedback: CheckerFeedback, now: Date): Promise<string> {
   const feedbackId = newId('fb_');
-  state.run(
+  await state.run(
     'INSERT INTO checker_feedback (feedback_id, tool, verdict, ref, note, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     feedbackId,
     feedback.tool,

@@ -90,7 +90,7 @@ export default defineChecker({
       const { documents } = await read();
       const document = documents[0]!;
       const now = deps.now();
-      const stored = query.fresh ? undefined : store.reusable(document.sha256, INSPECTION_VERSION);
+      const stored = query.fresh ? undefined : await store.reusable(document.sha256, INSPECTION_VERSION);
       return answer<WarrantBundle>(c, deps, {
         documents,
         now,
@@ -101,7 +101,7 @@ export default defineChecker({
           analysis: WARRANT_TOOL,
           options: {},
           heartbeat: 'inspecting',
-          settle: (outcome) => settleWarrant(outcome, document, now, store, deps.publicUrl),
+          settle: async (outcome) => await settleWarrant(outcome, document, now, store, deps.publicUrl),
         },
       });
     };

@@ -73,34 +73,34 @@ const feedbackRoute = createRoute({
 export function warrantReadRoutes(deps: CheckerDeps): OpenAPIHono<CallerEnv & SandboxEnv> {
   const store = createWarrantStore(deps.state);
   const app = new OpenAPIHono<CallerEnv & SandboxEnv>({ defaultHook: invalidInputHook<CallerEnv & SandboxEnv>() });
-  app.openapi(checkRoute, (c) => {
-    const bundle = store.reusable(c.req.valid('query').sha256, INSPECTION_VERSION);
+  app.openapi(checkRoute, async (c) => {
+    const bundle = await store.reusable(c.req.valid('query').sha256, INSPECTION_VERSION);
     return c.json(bundle === undefined ? { cached: false } : { cached: true, warrant_id: bundle.warrant_id, permalink: bundle.permalink }, 200);
   });
-  app.openapi(readRoute, (c) => {
-    const bundle = storedOr404(store, c.req.valid('param').warrant_id);
+  app.openapi(readRoute, async (c) => {
+    const bundle = await storedOr404(store, c.req.valid('param').warrant_id);
     if (c.req.valid('query').format === 'md') return c.body(warrantMarkdown(bundle), 200, { 'content-type': 'text/markdown; charset=utf-8' });
     return c.json(bundle, 200);
   });
   app.openapi(reportRoute, async (c) => {
-    const bundle = storedOr404(store, c.req.valid('param').warrant_id);
+    const bundle = await storedOr404(store, c.req.valid('param').warrant_id);
     // pdf-lib loads on the first scorecard asked for, not in every server that never draws one.
     const { warrantReportPdf } = await import('./report-pdf.ts');
     const pdf = await warrantReportPdf(bundle);
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${bundle.warrant_id}.pdf"` });
   });
-  app.openapi(feedbackRoute, (c) => {
+  app.openapi(feedbackRoute, async (c) => {
     const { warrant_id: id } = c.req.valid('param');
     const body = c.req.valid('json');
-    const recorded = store.addFeedback(id, { verdict: body.verdict, note: body.note ?? null }, deps.now());
+    const recorded = await store.addFeedback(id, { verdict: body.verdict, note: body.note ?? null }, deps.now());
     if (recorded === null) return c.json({ detail: notFound(id) }, 404);
     return c.json(recorded, 201);
   });
   return app;
 }
 
-function storedOr404(store: WarrantStore, id: string): WarrantBundle {
-  const bundle = store.byId(id);
+async function storedOr404(store: WarrantStore, id: string): Promise<WarrantBundle> {
+  const bundle = await store.byId(id);
   if (bundle === undefined) throw new HTTPException(404, { message: notFound(id) });
   return bundle;
 }

@@ -15,13 +15,13 @@ export const WARRANT_LIMITATIONS =
  * The warrant for an outcome, stored under its id: the analysis as the engine gave it, or, when the engine
  * stopped at a limit, an `error` warrant saying why (kept for its permalink, not reused, not counted).
  */
-export function settleWarrant(
+export async function settleWarrant(
   outcome: AnalysisOutcome<unknown>,
   document: IntakeDocument,
   now: Date,
   store: WarrantStore,
   publicUrl: string,
-): { reply: WarrantBundle; engineFailed: boolean } {
+): Promise<{ reply: WarrantBundle; engineFailed: boolean }> {
   const parsed = outcome.ok ? warrantAnalysis.safeParse(outcome.result) : null;
   const analysis: WarrantAnalysis = parsed?.success ? parsed.data : engineFailure(document, outcome.ok ? `the engine's result did not match the warrant schema (${parsed!.error.issues[0]?.message}).` : outcome.detail);
   const engineFailed = !parsed?.success;
@@ -36,7 +36,7 @@ export function settleWarrant(
     ...warrantLinks(publicUrl, id),
     limitations: WARRANT_LIMITATIONS,
   };
-  store.save(bundle, !engineFailed);
+  await store.save(bundle, !engineFailed);
   return { reply: bundle, engineFailed };
 }
 

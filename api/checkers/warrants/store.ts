@@ -24,24 +24,24 @@ export interface WarrantFeedback {
 
 export interface WarrantStore {
   /** The stored bundle a new upload of these bytes may reuse: made by `engineVersion`, and finished. */
-  reusable(sha256: string, engineVersion: string): WarrantBundle | undefined;
-  byId(warrantId: string): WarrantBundle | undefined;
+  reusable(sha256: string, engineVersion: string): Promise<WarrantBundle | undefined>;
+  byId(warrantId: string): Promise<WarrantBundle | undefined>;
   /** Stores the bundle, replacing an earlier one of the same file (`fresh=1`). */
-  save(bundle: WarrantBundle, reusable: boolean): void;
+  save(bundle: WarrantBundle, reusable: boolean): Promise<void>;
   /** Records a person's verdict on a stored warrant; null when there is no such warrant. */
-  addFeedback(warrantId: string, feedback: { verdict: 'up' | 'down'; note: string | null }, now: Date): WarrantFeedback | null;
+  addFeedback(warrantId: string, feedback: { verdict: 'up' | 'down'; note: string | null }, now: Date): Promise<WarrantFeedback | null>;
 }
 
 export function createWarrantStore(state: StateDb): WarrantStore {
   const parse = (row: { bundle: string } | undefined) => (row === undefined ? undefined : (JSON.parse(row.bundle) as WarrantBundle));
   return {
-    reusable(sha256, engineVersion) {
-      const bundle = parse(state.get<{ bundle: string }>('SELECT bundle FROM warrants WHERE sha256 = ? AND reusable = 1', sha256));
+    async reusable(sha256, engineVersion) {
+      const bundle = parse(await state.get<{ bundle: string }>('SELECT bundle FROM warrants WHERE sha256 = ? AND reusable = 1', sha256));
       return bundle?.engine_version === engineVersion ? bundle : undefined;
     },
-    byId: (warrantId) => parse(state.get<{ bundle: string }>('SELECT bundle FROM warrants WHERE warrant_id = ?', warrantId)),
-    save(bundle, reusable) {
-      state.run(
+    byId: async (warrantId) => parse(await state.get<{ bundle: string }>('SELECT bundle FROM warrants WHERE warrant_id = ?', warrantId)),
+    async save(bundle, reusable) {
+      await state.run(
         `INSERT INTO warrants (warrant_id, sha256, bundle, reusable, inspected_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (warrant_id) DO UPDATE SET sha256 = excluded.sha256, bundle = excluded.bundle, reusable = excluded.reusable, inspected_at = excluded.inspected_at`,
         bundle.warrant_id,
@@ -51,9 +51,9 @@ export function createWarrantStore(state: StateDb): WarrantStore {
         bundle.inspected_at,
       );
     },
-    addFeedback(warrantId, feedback, now) {
+    async addFeedback(warrantId, feedback, now) {
       const recorded: WarrantFeedback = { feedback_id: newId('wfb_'), warrant_id: warrantId, verdict: feedback.verdict, note: feedback.note, recorded_at: now.toISOString() };
-      const { changes } = state.run(
+      const { changes } = await state.run(
         `INSERT INTO warrant_feedback (feedback_id, warrant_id, verdict, note, created_at)
          SELECT ?, warrant_id, ?, ?, ? FROM warrants WHERE warrant_id = ?`,
         recorded.feedback_id,
