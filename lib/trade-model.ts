@@ -27,7 +27,10 @@ const BOILERPLATE = new Set(
   'of the and for to in a an at on with by from or services service supply supplies provision contract contracts panel works project program programme stage various new delivery request tender quote rfq rft rfp eoi'.split(' '),
 );
 
-const wordsOf = (text: string) => (text.toLowerCase().match(/[a-z][a-z0-9-]+/g) ?? []).filter((word) => !BOILERPLATE.has(word));
+/** A crude stem, so "repairs" meets "repair" and "cleaning" meets "clean": a small corpus sees each form only a few times. */
+const stemOf = (word: string) => word.replace(/ies$/, 'y').replace(/(?<=.{3})(?:ing|s)$/, '');
+
+const wordsOf = (text: string) => (text.toLowerCase().match(/[a-z][a-z0-9-]+/g) ?? []).filter((word) => !BOILERPLATE.has(word)).map(stemOf);
 
 /** The features of a notice; `keywordHits` are the trade ids whose keywords the title or summary matched. */
 export function noticeFeatures(notice: Omit<LabelledNotice, 'trade'>, keywordHits: { title: string[]; summary: string[]; unspsc: string[] }): Set<string> {
@@ -58,8 +61,15 @@ export function fitTradeModel(examples: { features: Set<string>; trade: string |
 
 /** Additive smoothing: a feature never seen with a class still leaves it possible. */
 const SMOOTHING = 0.3;
-/** Keyword hits carry domain knowledge the counts of a small corpus lack, so they weigh double. */
-const KEYWORD_WEIGHT = 2;
+/** Keyword hits carry domain knowledge the counts of a small corpus lack, so they weigh triple. */
+const KEYWORD_WEIGHT = 3;
+/** A title's word pairs mostly repeat its words, so they weigh half. */
+const PAIR_WEIGHT = 0.5;
+/**
+ * A summary's words together weigh at most this many title words: a long summary (the buyer's name, its
+ * boilerplate, a list of sites) would otherwise outvote the title, which says what the work is.
+ */
+const SUMMARY_BUDGET = 3;
 
 export interface TradeScorer {
   /** The most likely class (a trade id or NO_TRADE) and its probability among all the classes. */
@@ -72,18 +82,23 @@ export function tradeScorer(model: TradeModel): TradeScorer {
   const total = Object.values(model.classes).reduce((sum, entry) => sum + entry.documents, 0);
   const massOf = (counts: Record<string, number>) => Object.values(counts).reduce((sum, count) => sum + count, 0) + SMOOTHING * vocabulary.size;
   const scored = Object.entries(model.classes).map(([label, entry]) => ({ label, prior: Math.log(entry.documents / total), counts: entry.features, mass: massOf(entry.features) }));
-  const likelihood = (features: Set<string>, { counts, mass }: { counts: Record<string, number>; mass: number }) => {
+  const weightsOf = (features: Set<string>) => {
+    const known = [...features].filter((feature) => vocabulary.has(feature));
+    const summaryWords = known.filter((feature) => feature.startsWith('s:')).length;
+    const summaryWeight = summaryWords > SUMMARY_BUDGET ? SUMMARY_BUDGET / summaryWords : 1;
+    return known.map((feature) => ({ feature, weight: feature.startsWith('k') ? KEYWORD_WEIGHT : feature.startsWith('b:') ? PAIR_WEIGHT : feature.startsWith('s:') ? summaryWeight : 1 }));
+  };
+  const likelihood = (weighted: { feature: string; weight: number }[], { counts, mass }: { counts: Record<string, number>; mass: number }) => {
     let sum = 0;
-    for (const feature of features) {
-      if (!vocabulary.has(feature)) continue;
-      const weight = feature.startsWith('k') ? KEYWORD_WEIGHT : 1;
+    for (const { feature, weight } of weighted) {
       sum += weight * Math.log(((counts[feature] ?? 0) + SMOOTHING) / mass);
     }
     return sum;
   };
   return {
     best(features) {
-      const scores = scored.map((entry) => ({ label: entry.label, score: entry.prior + likelihood(features, entry) }));
+      const weighted = weightsOf(features);
+      const scores = scored.map((entry) => ({ label: entry.label, score: entry.prior + likelihood(weighted, entry) }));
       const first = scores.reduce((best, candidate) => (candidate.score > best.score ? candidate : best));
       return { label: first.label, posterior: 1 / scores.reduce((sum, { score }) => sum + Math.exp(score - first.score), 0) };
     },

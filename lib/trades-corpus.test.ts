@@ -13,6 +13,8 @@ import { TRADES, classifyTrade } from './trades.ts';
  * written titles. A prediction is right when it is the labelled trade or one the label accepts (`also`).
  */
 const FOLDS = 10;
+/** The precision and recall the site issue asks of each trade. */
+const ISSUE_FLOOR = 0.85;
 const real = realNotices();
 const written = writtenNotices();
 const foldOf = (notice: RealNotice) => createHash('sha1').update(notice.title).digest()[0]! % FOLDS;
@@ -43,6 +45,7 @@ test('trade precision and recall on real titles, cross-validated, per trade and 
   const labelled = results.filter((result) => result.notice.trade !== null);
   const right = predicted.filter(accepted).length;
   const lines: string[] = [];
+  const perTrade: Record<string, number> = {};
   let weakest = { precision: 1, recall: 1 };
   for (const trade of TRADES) {
     const claimed = predicted.filter((result) => result.predicted === trade.id);
@@ -50,17 +53,42 @@ test('trade precision and recall on real titles, cross-validated, per trade and 
     const precision = claimed.length ? claimed.filter(accepted).length / claimed.length : 1;
     const recall = truth.length ? truth.filter(accepted).length / truth.length : 1;
     weakest = { precision: Math.min(weakest.precision, precision), recall: Math.min(weakest.recall, recall) };
+    perTrade[`${trade.id}.precision`] = precision;
+    perTrade[`${trade.id}.recall`] = recall;
     lines.push(`${trade.id.padEnd(26)} precision ${precision.toFixed(2)} (${claimed.length} claimed)  recall ${recall.toFixed(2)} (${truth.length} labelled)`);
   }
-  const figures = { titles: real.length, precision: right / predicted.length, recall: labelled.filter(accepted).length / labelled.length, weakest_trade_precision: weakest.precision, weakest_trade_recall: weakest.recall };
+  const figures = { titles: real.length, precision: right / predicted.length, recall: labelled.filter(accepted).length / labelled.length, weakest_trade_precision: weakest.precision, weakest_trade_recall: weakest.recall, ...perTrade };
   t.diagnostic(`trade classifier, ${FOLDS}-fold cross-validated on ${real.length} real titles: precision ${figures.precision.toFixed(3)}, recall ${figures.recall.toFixed(3)}\n${lines.join('\n')}`);
+  const rounded = (value: number) => Math.round(value * 1000) / 1000;
   recordMeasured('trades', {
-    corpus: `fixtures/corpora/trade-titles (${real.length} real AU/NZ notice titles; practice entries left out), ${FOLDS}-fold cross-validated`,
+    corpus: `fixtures/corpora/trade-titles (${real.length} real AU/NZ and UK notice titles; practice entries left out), ${FOLDS}-fold cross-validated`,
     truth: 'Each title labelled by hand with the trade a small business would file it under, from its title, summary and UNSPSC code, without running the classifier (fixtures/corpora/trade-titles/README.md).',
     figures,
-    // Below the 0.85 the site issue asks for each trade: the honest level today, kept from falling.
-    floors: { precision: 0.82, recall: 0.6 },
+    floors: {
+      // Overall: the level measured today, kept from falling (the issue sets its 0.85 for each trade).
+      precision: 0.85,
+      recall: 0.69,
+      // The issue's 0.85 for each trade figure that meets it; data/README.md states the ones that do not.
+      ...Object.fromEntries(Object.entries(perTrade).filter(([, value]) => rounded(value) >= ISSUE_FLOOR).map(([name]) => [name, ISSUE_FLOOR])),
+    },
   });
+});
+
+/**
+ * The wrong trades the site issue names: a water-treatment plant upgrade, a GP incentive grant and a
+ * power-system restart service were filed under IT services. Each is checked with the shipped model and
+ * with one fitted without that title, so the answer is not the title remembered.
+ */
+test('a water-treatment upgrade, a GP grant and a power-system restart are not IT services', () => {
+  const named = { 'WT25-25/26 Pechey PAC Dosing and WTP Upgrades': 'water-utilities', 'General Practice Incentive Fund': 'health', 'Call for Submissions: System Restart Service – North Metro Sub-network of the SWIS': 'electrical' };
+  for (const [title, trade] of Object.entries(named)) {
+    const notice = real.find((candidate) => candidate.title === title)!;
+    assert.equal(notice.trade, trade, title);
+    const input = { title: notice.title, summary: notice.summary ?? null, category: notice.unspsc ?? null };
+    assert.equal(classifyTrade(input), trade, title);
+    const unseen = tradeScorer(fitOn([...real.filter((candidate) => candidate !== notice), ...written], `without ${title}`));
+    assert.notEqual(classifyTrade(input, unseen), 'it-services', title);
+  }
 });
 
 test('a UNSPSC code outweighs a loose title word, and a title with nothing in it has no trade', () => {

@@ -70,6 +70,20 @@ describe('rankTenders', () => {
     assert.deepEqual(of(byTrade).gaps, []);
   });
 
+  it('names no "removals" gap on a cleaning tender that asks for waste or rubbish removal, and still knows a removalist', () => {
+    const cleaner = companyProfile(['Commercial cleaning, office cleaning, window cleaning and washroom hygiene services for schools and councils.']);
+    const cleaning = tender('Cleaning services for council buildings', 'Cleaning and waste removal at council offices and depots, including rubbish removal.', 'cleaning');
+    for (const profile of [cleaner, exampleProfile('facilities')]) {
+      const ranking = rankTenders(profile, [cleaning]);
+      assert.equal(ranking.degraded, false);
+      if (ranking.degraded) return;
+      assert.equal(ranking.results[0]!.tender, cleaning);
+      assert.ok(!ranking.results[0]!.gaps.some((gap) => /remov/.test(gap)), ranking.results[0]!.gaps.join(', '));
+    }
+    const removalist = companyProfile(['Furniture removal and office relocation across Canberra; we are a licensed removalist.']);
+    assert.deepEqual(removalist.trades.map((trade) => trade.trade), ['transport-logistics']);
+  });
+
   it('keeps the given order between equal fits and returns at most `limit`', () => {
     const same = [tender('Kerb renewal, north'), tender('Kerb renewal, south'), tender('Kerb renewal, east')];
     const ranking = rankTenders(civil, same, { limit: 2 });

@@ -28,13 +28,15 @@ interface Phrase {
 
 /**
  * Words of the vocabulary that name a trade in some titles and nothing in particular in most ("data",
- * "system", "review"): they neither count as evidence of a capability nor appear in why or gaps.
+ * "system", "review"): they neither count as evidence of a capability nor appear in why or gaps. "Removal"
+ * (the stem of "removals") is mostly waste, rubbish, graffiti or asbestos removal; a removalist is met by
+ * "removalist", "furniture removal" and "office relocation".
  */
 const GENERIC_WORDS = new Set([
   'system', 'data', 'application', 'platform', 'web', 'digital', 'review', 'strategy', 'strategic', 'study', 'trial',
   'analysis', 'extension', 'event', 'construct', 'storage', 'travel', 'paper', 'brand', 'media', 'engagement', 'led',
   'lift', 'guard', 'screening', 'health', 'security', 'learning', 'course', 'performance', 'recreation', 'school',
-  'youth', 'bore', 'dam', 'tree', 'food', 'bus', 'sign', 'publication', 'demonstration', 'insurance', 'investment',
+  'youth', 'bore', 'dam', 'tree', 'food', 'bus', 'sign', 'publication', 'demonstration', 'insurance', 'investment', 'removal',
 ]);
 
 /** A stem good enough to meet "roads" with "road" and "cleaning" with "clean"; applied alike to sites, tenders and the vocabulary. */
