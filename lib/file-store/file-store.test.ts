@@ -6,6 +6,7 @@ import { buffer } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import { startLocalS3, type LocalS3 } from '../../test/helpers/local-s3.ts';
 import { tempDir } from '../../test/helpers/temp-dir.ts';
+import { copyFiles } from './copy.ts';
 import { openFileStore } from './open.ts';
 import { s3LocationOf } from './s3-store.ts';
 import { withinPrefix, type FileStore } from './store.ts';
@@ -156,6 +157,24 @@ describe('S3 file store (s3rver on 127.0.0.1)', () => {
     } finally {
       inner.close();
       bucket.close();
+    }
+  });
+
+  it("copies a folder's files under the given prefixes to the bucket, streamed, and a second run only what is new", async () => {
+    const folder = await openFileStore({ folder: await tempDir('file-store-copy-') });
+    const target = await openFileStore({ url: s3.urlFor('copied'), folder: '/nonexistent-never-used' });
+    try {
+      await folder.put('state.sqlite', encode('not a file to copy'));
+      await folder.put('bid-files/ab/ab1', encode('one'));
+      await folder.put('bid-files/renders/ab1/1.png', arriving(20));
+      assert.deepEqual(await copyFiles(folder, target, ['bid-files/']), { copied: 2, present: 0 });
+      await folder.put('bid-files/cd/cd2', encode('two'));
+      assert.deepEqual(await copyFiles(folder, target, ['bid-files/']), { copied: 1, present: 2 });
+      assert.deepEqual(await target.list(''), ['bid-files/ab/ab1', 'bid-files/cd/cd2', 'bid-files/renders/ab1/1.png']);
+      assert.equal(sha256((await target.get('bid-files/renders/ab1/1.png'))!), sha256((await folder.get('bid-files/renders/ab1/1.png'))!));
+    } finally {
+      folder.close();
+      target.close();
     }
   });
 
