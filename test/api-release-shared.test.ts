@@ -1,10 +1,12 @@
+import { Hono } from 'hono';
 import assert from 'node:assert/strict';
 import { rename } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pointCurrentAt } from '../data/release.ts';
 import { writeServingIndex } from '../data/search/serving-index.ts';
-import { ReleaseStore, whileHeld, type LoadedRelease } from '../api/release-store.ts';
+import { requireRelease } from '../api/middleware/require-release.ts';
+import { ReleaseStore, whileHeld, type LoadedRelease, type ReleaseEnv } from '../api/release-store.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
 
 // Issue 30: N API instances read one release folder and pick up the nightly's switch of current.json by themselves.
@@ -72,12 +74,40 @@ describe('releases on shared storage: several instances over one data folder', {
     await until(() => servedId(instance) === 'release-c');
   });
 
+  it("a data route's request holds the release it started on: the release check middleware keeps it open to the end", async () => {
+    const graceMs = 10;
+    const instance = await open(60_000, { graceMs });
+    let releaseGate: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (releaseGate = resolve));
+    let started: () => void = () => {};
+    const startedOnOld = new Promise<void>((resolve) => (started = resolve));
+    const app = new Hono<ReleaseEnv>();
+    app.use('*', requireRelease({ store: instance }));
+    app.get('/slow', async (c) => {
+      started();
+      await gate;
+      return c.json(await c.get('release').store.all('SELECT count(*)::INTEGER AS n FROM tenders'));
+    });
+    const reply = app.request('/slow');
+    await startedOnOld;
+    const before = servedId(instance);
+    await seedRelease({ dataDir, tenders: [tenderRow({ title: 'Echo drainage works' }), tenderRow({ title: 'Foxtrot drainage works' })], sources: [sourceRow()], releaseId: 'release-e', computedAt: '2026-06-10T01:50:00.000Z' });
+    await instance.refresh();
+    assert.notEqual(servedId(instance), before);
+    await sleep(graceMs * 10);
+    releaseGate();
+    const response = await reply;
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), [{ n: 1 }], 'answered from the release the request started on, past its grace period');
+  });
+
   it('a replaced release stays open past its grace period while a request holds it, and closes when that request ends', async () => {
     const graceMs = 10;
     const instance = await open(60_000, { graceMs });
     const served = instance.state();
     assert.ok(served.ready);
     const old: LoadedRelease = served.release;
+    const tendersOfOld = await old.store.all('SELECT count(*)::INTEGER AS n FROM tenders');
     let swappedUnder = false;
     await whileHeld(instance, old, async () => {
       await seedRelease({ dataDir, tenders: [tenderRow({ title: 'Delta drainage works' })], sources: [sourceRow()], releaseId: 'release-d', computedAt: '2026-06-10T01:45:00.000Z' });
@@ -85,7 +115,7 @@ describe('releases on shared storage: several instances over one data folder', {
       swappedUnder = servedId(instance) === 'release-d';
       await sleep(graceMs * 10);
       // A slow request still reads the release it started on, past the grace period.
-      assert.deepEqual(await old.store.all('SELECT count(*)::INTEGER AS n FROM tenders'), [{ n: 1 }]);
+      assert.deepEqual(await old.store.all('SELECT count(*)::INTEGER AS n FROM tenders'), tendersOfOld);
     });
     assert.ok(swappedUnder, 'the release was replaced while the request held it');
     await assert.rejects(old.store.all('SELECT 1'), 'closed once the request that held it ended');
