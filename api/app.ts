@@ -5,9 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
+import { withinPrefix, type FileStore } from '../lib/file-store/store.ts';
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSafeFetcher, type SafeFetcher } from '../lib/safe-fetch.ts';
-import { BidFileStore } from './bids/file-store.ts';
+import { BID_FILES_PREFIX, BidFileStore } from './bids/file-store.ts';
 import { requirementsOnFileRead } from './bids/requirements/store.ts';
 import type { CheckerDeps, CheckerDescriptor } from './checkers/define-checker.ts';
 import { analysesOf, checkers as serviceCheckers, publishedOrder } from './checkers/registry.ts';
@@ -82,6 +83,11 @@ export interface AppOptions {
   documentsDir?: string;
   /** Where bid files and their page renders are kept (`<dataDir>/state/bid-files`). Default: the system temp folder. */
   bidFilesDir?: string;
+  /**
+   * The file store shared by this service's instances (lib/file-store/, `SVC_FILE_STORE_URL`): bid files and their
+   * renders go under its `bid-files/`, in place of `bidFilesDir`.
+   */
+  fileStore?: FileStore;
   /** Signs short-lived bid file links (api/bids/signed-links.ts `bidLinkSecret`). Default: a random secret for this process. */
   bidLinkSecret?: string;
   /** Where people and clients reach the service (`SVC_PUBLIC_URL`): sign-in links, connector URLs, the origin cookie writes must come from. */
@@ -268,7 +274,7 @@ export async function createService(options: AppOptions): Promise<Service> {
   const documentsDir = options.documentsDir ?? join(tmpdir(), 'tender-intel-documents');
   app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now }));
-  const bidFiles = new BidFileStore(options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files'));
+  const bidFiles = new BidFileStore(options.fileStore ? withinPrefix(options.fileStore, BID_FILES_PREFIX) : (options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files')));
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
   const onFileRead = [requirementsOnFileRead(state, now)];
   app.route('/', bidRoutes({ state, store: options.store, files: bidFiles, pool: analysisPool, linkSecret: bidLinkSecret, publicUrl, now, sale, onFileRead, ...log }));

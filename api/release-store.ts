@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { currentPointerPath, readCurrentRelease, type CurrentRelease, type Manifest } from '../data/release.ts';
 import { openStore, type Store } from '../data/store.ts';
 import { useAwardIndex, type AwardIndex } from '../data/search/award-index.ts';
@@ -34,8 +34,10 @@ export interface ReleaseStoreOptions {
   now?: () => Date;
   /** How often `current.json` is checked for a new release. */
   pollMs?: number;
-  /** How long a replaced release stays open for requests that started on it. */
+  /** How long a replaced release stays open for requests that started on it (and longer while one still holds it). */
   graceMs?: number;
+  /** How soon a pointer whose release could not be opened is tried again, though `current.json` has not moved. */
+  retryMs?: number;
   log?: (message: string) => void;
   /** DuckDB's `memory_limit` for each release's store (default 128MB; lib/config.ts `duckdbMemoryLimit` says why). */
   duckdbMemoryLimit?: string;
@@ -45,10 +47,13 @@ export type ReleaseStoreState =
   | { ready: true; release: LoadedRelease }
   | { ready: false; detail: string };
 
-// A poll every second notices a nightly switch promptly and costs one stat() call.
+// A poll every second notices a nightly switch promptly and costs one read of a small file.
 const DEFAULT_POLL_MS = 1_000;
 // Longer than any request takes, so nothing that started on the old release meets a closed store.
 const DEFAULT_GRACE_MS = 60_000;
+// On shared storage a new release's files can reach one instance after its pointer does; this tries again in time
+// for every instance to serve the new release within a minute of the switch.
+const DEFAULT_RETRY_MS = 20_000;
 const DEFAULT_DUCKDB_MEMORY_LIMIT = '128MB';
 
 /**
@@ -57,7 +62,8 @@ const DEFAULT_DUCKDB_MEMORY_LIMIT = '128MB';
  * process for a release published before serving indexes). A poll notices when the
  * nightly run moves the pointer; the new release is opened and indexed beside the old one and then
  * swapped in one assignment, so a request keeps the release it started with. The old one closes after
- * a grace period.
+ * a grace period, or once the last request holding it (`hold`) is done, whichever is later. Any number of
+ * processes may serve one data folder this way, on one machine or on shared storage (README, "Shared release storage").
  *
  * @example
  * const store = await ReleaseStore.open({ dataDir: 'data' });
@@ -70,17 +76,28 @@ export class ReleaseStore {
   readonly #dataDir: string;
   readonly #pollMs: number;
   readonly #graceMs: number;
+  readonly #retryMs: number;
   readonly #log: (message: string) => void;
   readonly #duckdbMemoryLimit: string;
   #current: LoadedRelease | null = null;
   #pinnedClock: { manifest: LoadedRelease['manifest']; at: number } | null = null;
   #notReady = 'No release has been published yet; the nightly run publishes one.';
-  /** stat() of current.json at the last check, so an unchanged pointer costs nothing. */
-  #seenPointer = '';
+  /**
+   * The text of current.json at the last check (null: there was none), so an unchanged pointer costs nothing. It is
+   * read, not stat()ed: opening a file makes an NFS client ask the server (close-to-open consistency), where a
+   * stat() may be answered from its attribute cache for up to a minute.
+   */
+  #seenPointer: string | null | undefined;
+  /** When a pointer whose release could not be opened is due to be tried again; null when none failed. */
+  #retryAt: number | null = null;
   #checks: Promise<void> = Promise.resolve();
   #checking = false;
   #poll: NodeJS.Timeout | undefined;
   readonly #retiring = new Map<LoadedRelease, NodeJS.Timeout>();
+  /** Requests holding each release; a replaced release past its grace period closes when its count reaches 0. */
+  readonly #holds = new Map<LoadedRelease, number>();
+  /** Replaced releases past their grace period, still held by a request. */
+  readonly #expired = new Set<LoadedRelease>();
   #closed = false;
 
   private constructor(options: ReleaseStoreOptions) {
@@ -88,6 +105,7 @@ export class ReleaseStore {
     this.now = options.now ?? (() => this.#fixtureClock() ?? new Date());
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.#graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.#retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
     this.#log = options.log ?? ((message) => console.error(message));
     this.#duckdbMemoryLimit = options.duckdbMemoryLimit ?? DEFAULT_DUCKDB_MEMORY_LIMIT;
   }
@@ -117,6 +135,26 @@ export class ReleaseStore {
     return this.#current ? { ready: true, release: this.#current } : { ready: false, detail: this.#notReady };
   }
 
+  /**
+   * Keeps `release` open until the returned function is called, however long after a swap that is: a request
+   * holds the release it started on (api/middleware/require-release.ts).
+   */
+  hold(release: LoadedRelease): () => void {
+    this.#holds.set(release, (this.#holds.get(release) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const left = (this.#holds.get(release) ?? 1) - 1;
+      if (left > 0) {
+        this.#holds.set(release, left);
+        return;
+      }
+      this.#holds.delete(release);
+      if (this.#expired.delete(release)) closeRelease(release);
+    };
+  }
+
   /** Checks the pointer now and swaps in a new release when it moved. Checks run one after another. */
   refresh(): Promise<void> {
     const check = this.#checks.then(() => this.#check());
@@ -135,6 +173,8 @@ export class ReleaseStore {
       closeRelease(release);
     }
     this.#retiring.clear();
+    for (const release of this.#expired) closeRelease(release);
+    this.#expired.clear();
     if (this.#current) closeRelease(this.#current);
     this.#current = null;
   }
@@ -143,17 +183,15 @@ export class ReleaseStore {
     if (this.#closed) return;
     this.#checking = true;
     try {
-      const pointerFile = currentPointerPath(this.#dataDir);
-      const seen = await stat(pointerFile).then(
-        (info) => `${info.ino}:${info.size}:${info.mtimeMs}`,
-        (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return 'absent';
-          throw error;
-        },
-      );
-      if (seen === this.#seenPointer) return;
-      this.#seenPointer = seen;
-      if (seen === 'absent') return; // keep serving what is open: a removed pointer is not a new release
+      const pointer = await readFile(currentPointerPath(this.#dataDir), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+      const retryDue = this.#retryAt !== null && Date.now() >= this.#retryAt;
+      if (pointer === this.#seenPointer && !retryDue) return;
+      this.#seenPointer = pointer;
+      this.#retryAt = null;
+      if (pointer === null) return; // keep serving what is open: a removed pointer is not a new release
 
       let next: CurrentRelease | null;
       try {
@@ -188,16 +226,31 @@ export class ReleaseStore {
   #retire(release: LoadedRelease): void {
     const timer = setTimeout(() => {
       this.#retiring.delete(release);
-      closeRelease(release);
+      if (this.#holds.has(release)) this.#expired.add(release);
+      else closeRelease(release);
     }, this.#graceMs);
     timer.unref();
     this.#retiring.set(release, timer);
   }
 
-  /** A release that cannot be opened leaves the current one serving; with none, health says why. */
+  /** A release that cannot be opened leaves the current one serving (with none, health says why) and is tried again. */
   #failed(message: string): void {
     this.#log(message);
+    this.#retryAt = Date.now() + this.#retryMs;
     if (!this.#current) this.#notReady = `No release is being served: ${message}`;
+  }
+}
+
+/**
+ * Runs `work` (the rest of a request) holding `release` open when `store` is a ReleaseStore; stand-in stores in
+ * tests hold nothing.
+ */
+export async function whileHeld(store: Pick<ReleaseStore, 'state'>, release: LoadedRelease, work: () => Promise<void>): Promise<void> {
+  const letGo = store instanceof ReleaseStore ? store.hold(release) : undefined;
+  try {
+    await work();
+  } finally {
+    letGo?.();
   }
 }
 

@@ -4,7 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, jobLimits, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
+import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, fileStoreUrl, jobLimits, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
+import { openFileStore } from '../lib/file-store/open.ts';
+import type { FileStore } from '../lib/file-store/store.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { restrictTreeSync } from '../lib/private-files.ts';
 import { createService } from './app.ts';
@@ -38,6 +40,8 @@ export interface ServerOptions {
   analysisPool?: { size?: number; queueLimit?: number; timeoutMs?: number; memoryMb?: number };
   /** The background job worker's lease and jobs at once; unset ones keep the worker's defaults. */
   jobs?: { leaseMs?: number; concurrency?: number };
+  /** `SVC_FILE_STORE_URL`: the S3-compatible store bid files go to; unset keeps them in `<dataDir>/state/`. */
+  fileStoreUrl?: string | undefined;
 }
 
 export interface RunningServer {
@@ -64,12 +68,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let state: StateDb;
   let linkSecret: string;
   let instance: Instance;
+  let fileStore: FileStore;
   try {
     // What an earlier version stored readable by everyone (accounts, bid files, library documents, sign-in mail) is
     // made its owner's alone before anything is served.
     const mended = [join(options.dataDir, 'state'), join(options.dataDir, 'outbox')].reduce((count, dir) => count + restrictTreeSync(dir), 0);
     if (mended > 0) log(`made ${mended} stored folder(s) and file(s) readable by this account only (0700/0600)`);
     linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
+    // The folder store keeps today's paths: <dataDir>/state/bid-files/…
+    fileStore = await openFileStore({ url: options.fileStoreUrl, folder: join(options.dataDir, 'state') });
     state = await openStateDb(options.dataDir);
     instance = await registerInstance(state, new Date());
     // Keys and units a killed process still held are released now, so a retry neither waits for a lease nor is short a unit.
@@ -107,7 +114,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     notice: log,
     ...(options.logError ? { log: options.logError } : {}),
     documentsDir: join(options.dataDir, 'state', 'documents'),
-    bidFilesDir: join(options.dataDir, 'state', 'bid-files'),
+    fileStore,
     bidLinkSecret: linkSecret,
     publicUrl: options.publicUrl ?? url,
     instanceId: instance.id,
@@ -155,6 +162,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         if (!(error instanceof StateUnavailableError)) throw error;
       }
       await state.close();
+      fileStore.close();
       await store.close();
     },
   };
@@ -178,6 +186,7 @@ async function main(): Promise<void> {
     trustProxy: trustProxy(),
     analysisPool: analysisPoolLimits(),
     jobs: jobLimits(),
+    fileStoreUrl: fileStoreUrl(),
   });
   console.log(`API listening on ${running.url} (data: ${dataDir})`);
   console.log(`  mail:    sign-in links go to ${running.mailDescription}`);

@@ -129,3 +129,11 @@ function positiveInteger(variable: string): number | undefined {
   if (value !== undefined && !Number.isInteger(value)) throw new Error(`${variable} must be a whole number, got ${process.env[variable]}`);
   return value;
 }
+
+/**
+ * Where the bytes of bid files are kept (`SVC_FILE_STORE_URL`, `s3://bucket/prefix?endpoint=…&region=…`; checked by
+ * lib/file-store/s3-store.ts); undefined keeps them in `<data dir>/state/`.
+ */
+export function fileStoreUrl(): string | undefined {
+  return process.env.SVC_FILE_STORE_URL || undefined;
+}

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
+import { whileHeld, type ReleaseEnv, type ReleaseStore } from '../release-store.ts';
 
 export interface RequireReleaseOptions {
   store: Pick<ReleaseStore, 'state'>;
@@ -25,6 +25,6 @@ export function requireRelease(options: RequireReleaseOptions): MiddlewareHandle
       return c.json({ detail: `${state.detail} Try again later.` }, 503);
     }
     c.set('release', state.release);
-    await next();
+    await whileHeld(options.store, state.release, next);
   };
 }

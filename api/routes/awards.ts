@@ -7,7 +7,7 @@ import { BuyerCohort, BuyerDetail, NewBuyers, buyerDetail, countNewBuyers, hasSo
 import type { Audience, IntelContext } from '../../data/intelligence/context.ts';
 import { SupplierEntity, supplierEntity } from '../../data/intelligence/suppliers.ts';
 import { builtAwardIndex } from '../../data/search/award-index.ts';
-import type { ReleaseEnv, ReleaseStore } from '../release-store.ts';
+import { whileHeld, type ReleaseEnv, type ReleaseStore } from '../release-store.ts';
 import type { CallerEnv } from '../accounts/caller.ts';
 import { isIdentified } from '../middleware/caller.ts';
 import type { ReadCache } from '../middleware/cached-reads.ts';
@@ -136,7 +136,7 @@ function requireIntelligence(options: AwardRoutesOptions): MiddlewareHandler<Awa
       return c.json({ ready: false as const, detail: `${state.detail} Try again later.` }, 503);
     }
     c.set('release', state.release);
-    await next();
+    await whileHeld(options.store, state.release, next);
   };
 }
 

@@ -6,7 +6,7 @@ import { BUYER_KEY_PATTERN } from '../../lib/keys.ts';
 import { QUARTER_PATTERN } from '../../data/intelligence/calendar.ts';
 import type { IntelContext } from '../../data/intelligence/context.ts';
 import { SIGNAL_KINDS } from '../../data/intelligence/signals.ts';
-import type { LoadedRelease, ReleaseEnv, ReleaseStore } from '../release-store.ts';
+import { whileHeld, type LoadedRelease, type ReleaseEnv, type ReleaseStore } from '../release-store.ts';
 
 /**
  * Query schemas and helpers shared by the signals, intelligence and grants routes. A bad value answers 400
@@ -29,7 +29,7 @@ export function requireIntelligenceRelease(store: Pick<ReleaseStore, 'state'>, r
       return c.json({ ready: false as const, detail: `${state.detail} Try again later.` }, 503);
     }
     c.set('release', state.release);
-    await next();
+    await whileHeld(store, state.release, next);
   };
 }
 
