@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, PDFStream, type PDFContext, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, type PDFContext, type PDFObject } from 'pdf-lib';
 
 /**
  * A printed figure rewritten in a real PDF's page content while everything else, the embedded e-invoice among
@@ -95,7 +95,7 @@ function fontsOf(context: PDFContext, resources: PDFDict | undefined): Map<strin
     const composite = font.get(PDFName.of('Subtype'))?.toString() === '/Type0';
     const toUnicode = context.lookup(font.get(PDFName.of('ToUnicode')));
     const codes: FontCodes = { width: composite ? 2 : 1, decode: new Map() };
-    if (toUnicode instanceof PDFStream && toUnicode instanceof PDFRawStream) {
+    if (toUnicode instanceof PDFRawStream) {
       const cmap = decoded(toUnicode);
       if (cmap) readCMap(new TextDecoder('latin1').decode(cmap), codes);
     } else if (!composite) {
