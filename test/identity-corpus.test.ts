@@ -239,13 +239,14 @@ test(`identity corpus: classification, machine-readable zones and check digits o
     figures,
     // The issue's floors: classification 0.90, no look-alike counted as identity, and (implied) no printed failure
     // read as a pass. It also asks for every readable zone's fields exact; that is not reached, so the floors of the
-    // zone figures are the levels measured when this test was written (the README and the report say so).
+    // zone figures are the levels measured (fields exact raised from 0.65 to 0.72 when look-alikes came to be settled
+    // by check digits and codes, api/checkers/identity/mrz-repair.ts; the README and the report say so).
     floors: {
       classification_accuracy: 0.9,
       'max:non_identity_counted_as_identity': 0,
       'max:printed_failing_read_as_passing': 0,
       zones_readable_rate: 0.85,
-      zone_fields_exact_rate: 0.65,
+      zone_fields_exact_rate: 0.72,
       check_verdicts_agree_rate: 0.85,
     },
   });

@@ -8,12 +8,15 @@ import { embeddedFileStream } from '../api/checkers/warrants/pdf-einvoice.ts';
 import { inspectPdf } from '../api/checkers/warrants/pdf-inspect.ts';
 import { loadRevisionState } from '../api/checkers/warrants/pdf-objects.ts';
 import type { Signal } from '../api/checkers/warrants/signal.ts';
+import { openPdf, readPagesText } from '../api/documents/pdf.ts';
 import { recordMeasured } from './helpers/measured.ts';
+import { withPrintedAmountChanged } from './helpers/print-tamper.ts';
 
 /**
- * Issue 28 part 5: every real PDF of fixtures/corpora/invoices/ that carries an embedded e-invoice, untouched
- * and with its XML's grand total rewritten (a generated edge case: the copy pdf-lib saves differs from the
- * original only in that stream). The truth of each untouched file is its `.truth.json`: the files whose XML
+ * Issue 28 part 5: every real PDF of fixtures/corpora/invoices/ that carries an embedded e-invoice, untouched,
+ * with its XML's grand total rewritten (a generated edge case: the copy pdf-lib saves differs from the
+ * original only in that stream), and with its printed total rewritten and the XML kept (every place the page
+ * content shows the total's figure has one digit changed, test/helpers/print-tamper.ts). The truth of each untouched file is its `.truth.json`: the files whose XML
  * was checked against the print agree, and the notes of five files record where their XML and print differ.
  */
 const corpus = join(import.meta.dirname, '..', 'fixtures', 'corpora', 'invoices');
@@ -39,10 +42,9 @@ async function einvoiceSignalsOf(bytes: Uint8Array): Promise<Signal[]> {
   return inspection.signals.filter((signal) => signal.code.startsWith('einvoice_'));
 }
 
-/** The file with its embedded XML's GrandTotalAmount (and an equal amount due) raised by 100, saved whole by pdf-lib; null when it has none. */
-async function withXmlTotalRaised(bytes: Uint8Array): Promise<Uint8Array | null> {
+/** The embedded e-invoice's stream in a loaded copy, with its XML and grand total; null when it has none. */
+async function embeddedInvoiceXml(bytes: Uint8Array, document: PDFDocument): Promise<{ ref: PDFRef; stream: PDFRawStream; xml: string; total: string } | null> {
   const state = await loadRevisionState(bytes);
-  const document = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
   // The names the Factur-X, ZUGFeRD and XRechnung specifications give the attachment.
   for (const name of ['factur-x.xml', 'ZUGFeRD-invoice.xml', 'zugferd-invoice.xml', 'xrechnung.xml']) {
     const object = embeddedFileStream(state, name);
@@ -53,18 +55,75 @@ async function withXmlTotalRaised(bytes: Uint8Array): Promise<Uint8Array | null>
     const filter = stream.dict.get(PDFName.of('Filter'));
     const xml = new TextDecoder().decode(filter ? inflateSync(stream.contents) : stream.contents);
     const total = /<(\w+:)?GrandTotalAmount(?: [^>]*)?>\s*(-?[\d.]+)\s*</.exec(xml);
-    if (!total) return null;
-    const raised = (Number(total[2]) + 100).toFixed(2);
-    const rewritten = xml.replace(/(<(?:\w+:)?(?:GrandTotalAmount|DuePayableAmount)(?: [^>]*)?>\s*)(-?[\d.]+)(\s*<)/g, (whole, open: string, value: string, close: string) => (value === total[2] ? `${open}${raised}${close}` : whole));
-    const dict = stream.dict.clone(document.context);
-    dict.delete(PDFName.of('Filter'));
-    dict.delete(PDFName.of('DecodeParms'));
-    const contents = new TextEncoder().encode(rewritten);
-    dict.set(PDFName.of('Length'), document.context.obj(contents.length));
-    document.context.assign(ref, PDFRawStream.of(dict, contents));
-    return document.save({ useObjectStreams: false, updateFieldAppearances: false });
+    return total ? { ref, stream, xml, total: total[2]! } : null;
   }
   return null;
+}
+
+/** The file with its embedded XML's GrandTotalAmount (and an equal amount due) raised by 100, saved whole by pdf-lib; null when it has none. */
+async function withXmlTotalRaised(bytes: Uint8Array): Promise<Uint8Array | null> {
+  const document = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+  const embedded = await embeddedInvoiceXml(bytes, document);
+  if (!embedded) return null;
+  const { ref, stream, xml, total } = embedded;
+  const raised = (Number(total) + 100).toFixed(2);
+  const rewritten = xml.replace(/(<(?:\w+:)?(?:GrandTotalAmount|DuePayableAmount)(?: [^>]*)?>\s*)(-?[\d.]+)(\s*<)/g, (whole, open: string, value: string, close: string) => (value === total ? `${open}${raised}${close}` : whole));
+  const dict = stream.dict.clone(document.context);
+  dict.delete(PDFName.of('Filter'));
+  dict.delete(PDFName.of('DecodeParms'));
+  const contents = new TextEncoder().encode(rewritten);
+  dict.set(PDFName.of('Length'), document.context.obj(contents.length));
+  document.context.assign(ref, PDFRawStream.of(dict, contents));
+  return document.save({ useObjectStreams: false, updateFieldAppearances: false });
+}
+
+/** Whether any page's text shows the figure in any grouping (1.234,56, 1,234.56, 1234.56), as the copy's construction is checked. */
+async function pagesShow(bytes: Uint8Array, figure: string): Promise<boolean> {
+  const [whole, cents] = Math.abs(Number(figure)).toFixed(2).split('.') as [string, string];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ').split(' ');
+  const pattern = new RegExp(`(?<!\\d)(?<!\\d[.,])${grouped.join("[.,' \\u00a0\\u202f]?")}[.,]${cents}(?!\\d)`);
+  const pdf = await openPdf(bytes);
+  try {
+    return (await readPagesText(pdf)).some((page) => pattern.test(page.text));
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+interface PrintTamperTally {
+  copies: number;
+  flagged: number;
+  namingPrinted: number;
+  notMade: string[];
+}
+
+/**
+ * A copy with the printed total changed and the XML kept must raise `einvoice_print_mismatch` high for the grand
+ * total. The copy counts only when its construction holds: the XML stream is byte-identical, the page no longer
+ * shows the XML total and does show the new figure.
+ */
+async function checkPrintTamper(file: string, bytes: Uint8Array, tally: PrintTamperTally, problems: string[]): Promise<void> {
+  const original = await embeddedInvoiceXml(bytes, await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false }));
+  if (!original) return;
+  const copy = await withPrintedAmountChanged(bytes, Number(original.total));
+  if (!copy) {
+    tally.notMade.push(`${file}: no printed ${original.total} found to change`);
+    return;
+  }
+  const kept = await embeddedInvoiceXml(copy.pdf, await PDFDocument.load(copy.pdf, { ignoreEncryption: true, updateMetadata: false }));
+  if (kept?.xml !== original.xml || (await pagesShow(copy.pdf, original.total)) || !(await pagesShow(copy.pdf, copy.printed))) {
+    tally.notMade.push(`${file}: the copy does not show ${copy.printed} in place of ${original.total} with the XML kept`);
+    return;
+  }
+  tally.copies++;
+  const xmlTotal = Math.abs(Number(original.total)).toFixed(2);
+  const flagged = (await einvoiceSignalsOf(copy.pdf)).filter((signal) => signal.code === 'einvoice_print_mismatch' && signal.severity === 'high' && signal.found.includes(`gives the grand total as ${xmlTotal}`));
+  if (flagged.length === 0) {
+    problems.push(`${file}: the printed total changed to ${copy.printed} (XML ${xmlTotal}) is not flagged high`);
+    return;
+  }
+  tally.flagged++;
+  if (flagged.some((signal) => signal.found.includes(`prints ${copy.printed}`))) tally.namingPrinted++;
 }
 
 test('e-invoices in the real invoice corpus: untouched files raise no disagreement the truth does not record; a rewritten XML total is high', async () => {
@@ -74,6 +133,7 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
   let recordedFlagged = 0;
   let tampered = 0;
   let tamperedFlagged = 0;
+  const printTampers: PrintTamperTally = { copies: 0, flagged: 0, namingPrinted: 0, notMade: [] };
   const problems: string[] = [];
   for (const file of files) {
     const bytes = new Uint8Array(readFileSync(join(corpus, file)));
@@ -93,6 +153,7 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
       falseHighs += highs.length;
       problems.push(`${file}: ${highs.map((signal) => signal.found).join(' | ')}`);
     }
+    await checkPrintTamper(file, bytes, printTampers, problems);
     const copy = await withXmlTotalRaised(bytes);
     if (!copy) continue;
     tampered++;
@@ -101,10 +162,10 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
     else problems.push(`${file}: the XML total raised by 100 is not flagged (${after.map((signal) => signal.found).join(' | ')})`);
   }
   const agreeing = compared - Object.keys(recordedDisagreements).length;
-  process.stdout.write(`e-invoice warrant: ${compared} PDFs compared, ${agreeing} agreeing by their truth: ${falseHighs} false highs; ${recordedFlagged}/5 recorded disagreements flagged; ${tamperedFlagged}/${tampered} rewritten XML totals flagged high\n`);
+  process.stdout.write(`e-invoice warrant: ${compared} PDFs compared, ${agreeing} agreeing by their truth: ${falseHighs} false highs; ${recordedFlagged}/5 recorded disagreements flagged; ${tamperedFlagged}/${tampered} rewritten XML totals flagged high; ${printTampers.flagged}/${printTampers.copies} rewritten printed totals flagged high (${printTampers.namingPrinted} naming the printed figure; ${printTampers.notMade.length} copies could not be made${printTampers.notMade.map((line) => `\n    ${line}`).join('')})\n`);
   recordMeasured('warrants-einvoice', {
-    corpus: `fixtures/corpora/invoices/: ${compared} real PDFs with an embedded e-invoice, and ${tampered} copies with the XML grand total rewritten`,
-    truth: 'each file\'s .truth.json: XML checked against the print by reading, or the notes saying where the two differ (5 files)',
+    corpus: `fixtures/corpora/invoices/: ${compared} real PDFs with an embedded e-invoice, ${tampered} copies with the XML grand total rewritten and ${printTampers.copies} with the printed total rewritten and the XML kept`,
+    truth: 'each file\'s .truth.json: XML checked against the print by reading, or the notes saying where the two differ (5 files); the copies by construction',
     figures: {
       files_compared: compared,
       untouched_agreeing_files: agreeing,
@@ -112,8 +173,11 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
       recorded_disagreements_flagged: recordedFlagged,
       tampered_copies: tampered,
       tampered_recall: tampered === 0 ? 0 : tamperedFlagged / tampered,
+      print_tampered_copies: printTampers.copies,
+      print_tampered_recall: printTampers.copies === 0 ? 0 : printTampers.flagged / printTampers.copies,
+      print_tampered_naming_printed: printTampers.namingPrinted,
     },
-    floors: { 'max:false_highs': 0, recorded_disagreements_flagged: 5, tampered_recall: 1 },
+    floors: { 'max:false_highs': 0, recorded_disagreements_flagged: 5, tampered_recall: 1, print_tampered_recall: 1 },
   });
-  assert.deepEqual(problems, []);
+  assert.deepEqual([...problems, ...printTampers.notMade], []);
 });

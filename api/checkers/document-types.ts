@@ -649,4 +649,4 @@ function transactionLines(text: string): number {
  * under the document's SHA-256 and this version (api/checkers/first-page-cache.ts), so bump it whenever
  * either changes, and every document is read and classified again.
  */
-export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.12.1';
+export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.12.2';

@@ -72,14 +72,20 @@ export async function readPicture(bytes: Uint8Array, ocr: OcrSession, shapes: Mr
       }
     }
   }
-  if (zone === null && PASSPORT_WORDS.test(page.text)) {
+  // The foot is searched too when the band read gave a zone whose check digits fail: a blurred band may give
+  // lines of the zone's lengths that the foot, cut wider, reads right.
+  if ((zone === null || !zone.zone?.valid) && PASSPORT_WORDS.test(page.text)) {
     const foot = await readPassportFoot(image.png, { shapes, lines: ocr });
-    if (foot.zone !== null) {
+    if (foot.zone !== null && verifying(foot) > (zone === null ? -1 : verifying(zone))) {
       zone = foot;
       preparation.push('zone searched at the foot of the page');
     }
   }
   return { page, zone, preparation };
+}
+
+function verifying(read: MrzRead): number {
+  return read.zone?.checks.filter((check) => check.valid).length ?? -1;
 }
 
 /** Words of a passport's data page: where no zone line was seen on such a page, its foot is searched (readPassportFoot). */

@@ -4,6 +4,7 @@ import { MRZ_ALPHABET, type MrzOcrSession } from '../../documents/ocr-mrz.ts';
 import type { PageText, TextItem } from '../../documents/types.ts';
 import { parseMrz, type ParsedMrz } from './mrz.ts';
 import { mergeReadings } from './mrz-merge.ts';
+import { settleLookAlikes } from './mrz-repair.ts';
 
 /**
  * Finds the machine-readable zone on a page already read by OCR or from a text layer, and reads it.
@@ -11,9 +12,11 @@ import { mergeReadings } from './mrz-merge.ts';
  * Where: the page reader's lines that look like a zone (long runs of capitals, digits and fillers with no
  * spaces, or several `<`) give the band; its lines are grouped and the group with most zone characters is
  * taken. How: the band is cropped from the page's picture, scaled so its lines are a height the MRZ reader
- * reads well, and read with the zone's alphabet only (api/documents/ocr-mrz.ts); a second and third
- * preparation (larger, then binarised) are read only when the first did not give every line of a layout at
- * its length with every check digit verifying. A page with a text layer is parsed from its text directly.
+ * reads well, and read with the zone's alphabet only (api/documents/ocr-mrz.ts); a second, third and fourth
+ * preparation (larger, binarised, then larger and sharpened for blurred thumbnails) are read only when the
+ * ones before did not give every line of a layout at its length with every check digit verifying. The reading
+ * kept then has its look-alikes settled by its check digits and codes (mrz-repair.ts). A page with a text
+ * layer is parsed from its text directly.
  */
 
 /** Where the band was found, in the page picture's pixels. */
@@ -43,6 +46,8 @@ const NOTHING: MrzRead = { zone: null, band: null, attempts: 0, adjustments: [] 
 export interface BandPreparation {
   lineHeight: number;
   binarise: boolean;
+  /** Unsharp-masked before reading: a thumbnail's strokes, blurred into each other, come apart. */
+  sharpen?: boolean;
 }
 
 /** The preparations a band is read with, in order, until one gives a readable zone whose check digits verify. */
@@ -50,6 +55,7 @@ export const PREPARATIONS: readonly BandPreparation[] = [
   { lineHeight: 40, binarise: false },
   { lineHeight: 56, binarise: false },
   { lineHeight: 40, binarise: true },
+  { lineHeight: 64, binarise: false, sharpen: true },
 ];
 
 /** The most a band is enlarged: beyond this a thumbnail's blur only grows. */
@@ -98,6 +104,7 @@ async function readBand(picture: Uint8Array, band: Band, lineHeight: number, rea
     attempts++;
     const factor = Math.min(MAX_ENLARGEMENT, MAX_BAND_WIDTH / band.width, Math.max(0.5, preparation.lineHeight / lineHeight));
     let image = sharp(picture).extract(band).greyscale().resize({ width: Math.max(1, Math.round(band.width * factor)), kernel: 'lanczos3' });
+    if (preparation.sharpen) image = image.normalise().sharpen({ sigma: 1.5 });
     if (preparation.binarise) image = image.normalise().threshold(128);
     const png = new Uint8Array(await image.png().toBuffer());
     const read = { ...zoneFromLines((await shapes.readBand(png)).map((line) => line.text)), band };
@@ -109,7 +116,8 @@ async function readBand(picture: Uint8Array, band: Band, lineHeight: number, rea
     if (better(read, best)) best = read;
     if (best.zone?.valid) break;
   }
-  return { ...best, attempts };
+  // Look-alikes are settled on the reading kept, after the choice: a settled reading never outranks one read whole.
+  return { ...best, zone: best.zone === null ? null : settleLookAlikes(best.zone), attempts };
 }
 
 /** A read that is readable beats one that is not; then more verifying check digits; then fewer adjustments and repairs. */

@@ -6,8 +6,9 @@
  * A read line may carry OCR look-alikes (O for 0, 8 for B). The only repairs made here are those a field's
  * type decides: a letter in a field of digits becomes the digit it looks like, a digit in a field of letters
  * the letter. Each is reported. A field that takes letters and digits both (the document number, optional
- * data) is never changed, and no character is ever chosen to make a check digit pass: a check digit is
- * computed over what was read, so a zone whose printed check digit fails still fails.
+ * data) is never changed here, and no character is chosen here to make a check digit pass: a check digit is
+ * computed over what was read. The readings a zone's check digits and codes confirm are chosen after, on OCR
+ * reads only, in mrz-repair.ts, under rules that keep a zone whose printed check digit fails failing.
  */
 
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
