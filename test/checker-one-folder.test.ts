@@ -58,7 +58,7 @@ export default defineChecker({
   agentNote: 'count_lines counts lines.',
   handler: (deps) => async ({ c, query, documents }) => {
     const intake = await documents();
-    return answer(c, deps, cachedAnalysis(deps.cache, {
+    return answer(c, deps, await cachedAnalysis(deps.cache, {
       checker: 'count_lines', documents: intake.documents, namesShown: false, options: {}, engineVersion: packageJson.version,
       fresh: query.fresh, stream: query.stream, now: deps.now(),
     }));

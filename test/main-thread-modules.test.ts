@@ -18,7 +18,7 @@ const loaded = new Set();
 registerHooks({ resolve(specifier, context, next) { const resolved = next(specifier, context); loaded.add(resolved.url); return resolved; } });
 const { createApp } = await import('./api/app.ts');
 const { openStateDb } = await import('./data/state/db.ts');
-const app = createApp({ store: { state: () => ({ ready: false, detail: 'No release in this probe.' }), now: () => new Date() }, state: openStateDb(':memory:') });
+const app = await createApp({ store: { state: () => ({ ready: false, detail: 'No release in this probe.' }), now: () => new Date() }, state: await openStateDb(':memory:') });
 await app.request('/livez');
 process.stdout.write(JSON.stringify([...loaded]));
 process.exit(0);

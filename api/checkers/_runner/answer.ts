@@ -85,9 +85,11 @@ export interface PoolLane<Reply> {
   onFirstPageClassified?: (sha256: string, classification: DocumentClassification) => void;
   /**
    * The same analysis already running for an identical request (same checker, bytes and options): this request
-   * waits for it instead of running its own, and is answered as a stored result is (free, `Svc-Cache: hit`).
+   * waits for it instead of running its own, and is answered as a stored result is (free, `Svc-Cache: hit`). Asked
+   * at the moment this request would start its own, not when the plan is made, since the plan's lookups wait on the
+   * state store and identical requests would all miss each other across those waits.
    */
-  joined?: Promise<AnalysisOutcome<unknown>>;
+  inFlight?: () => Promise<AnalysisOutcome<unknown>> | undefined;
   /** Told of the analysis this request starts, so identical requests arriving meanwhile can join it. */
   onStarted?: (outcome: Promise<AnalysisOutcome<unknown>>) => void;
   /** Turns the outcome into the reply and stores it where the checker keeps results. */
@@ -120,8 +122,11 @@ export async function answer<Reply extends object>(c: Context, deps: AnswerDeps,
   const { lane } = plan;
   const stages = stageTracker();
   let outcome: Promise<AnalysisOutcome<unknown>>;
-  if (lane.kind === 'pool' && lane.joined !== undefined) {
-    outcome = lane.joined;
+  // Looked up here, with no await between the look and the start below: of identical requests arriving together,
+  // the first starts the analysis and every later one joins it.
+  const joined = lane.kind === 'pool' ? lane.inFlight?.() : undefined;
+  if (joined !== undefined) {
+    outcome = joined;
     c.header(CACHE_HEADER, 'hit');
   } else {
     // A caller at its weekly cap gets stored results and joined analyses, which are free, but no work of its own.

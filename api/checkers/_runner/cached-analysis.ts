@@ -48,7 +48,6 @@ export async function cachedAnalysis(cache: ContentCache, plan: CachedAnalysis):
   const inFlight = inFlightByCache.get(cache) ?? new Map<string, Promise<AnalysisOutcome<unknown>>>();
   inFlightByCache.set(cache, inFlight);
   const inFlightKey = JSON.stringify(key);
-  const joined = plan.fresh || stored !== undefined ? undefined : inFlight.get(inFlightKey);
   const firstPages = plan.firstPages;
   // Page-1 classifications handed to the job, and those it makes, kept when it settles (on the request's path, so a
   // store failure is the request's).
@@ -64,7 +63,7 @@ export async function cachedAnalysis(cache: ContentCache, plan: CachedAnalysis):
       analysis: plan.checker,
       options: plan.options,
       heartbeat: 'working',
-      ...(joined === undefined ? {} : { joined }),
+      ...(plan.fresh || stored !== undefined ? {} : { inFlight: () => inFlight.get(inFlightKey) }),
       onStarted: (outcome) => {
         inFlight.set(inFlightKey, outcome);
         void outcome.finally(() => inFlight.delete(inFlightKey));
