@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, dataDir as dataDirFrom, duckdbMemoryLimit, fileStoreUrl, jobLimits, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
+import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, databaseUrl, dataDir as dataDirFrom, duckdbMemoryLimit, fileStoreUrl, jobLimits, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { openFileStore } from '../lib/file-store/open.ts';
 import type { FileStore } from '../lib/file-store/store.ts';
 import { createMailer } from '../lib/mailer.ts';
@@ -42,6 +42,8 @@ export interface ServerOptions {
   jobs?: { leaseMs?: number; concurrency?: number };
   /** `SVC_FILE_STORE_URL`: the S3-compatible store bid files go to; unset keeps them in `<dataDir>/state/`. */
   fileStoreUrl?: string | undefined;
+  /** `DATABASE_URL`: the PostgreSQL the state store is on; unset keeps it in `<dataDir>/state/state.sqlite`. */
+  databaseUrl?: string | undefined;
 }
 
 export interface RunningServer {
@@ -77,7 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
     // The folder store keeps today's paths: <dataDir>/state/bid-files/…
     fileStore = await openFileStore({ url: options.fileStoreUrl, folder: join(options.dataDir, 'state') });
-    state = await openStateDb(options.dataDir);
+    state = await openStateDb(options.databaseUrl ?? options.dataDir);
     instance = await registerInstance(state, new Date());
     // Keys and units a killed process still held are released now, so a retry neither waits for a lease nor is short a unit.
     const released = await releaseGoneOwners(state, instance);
@@ -187,6 +189,7 @@ async function main(): Promise<void> {
     analysisPool: analysisPoolLimits(),
     jobs: jobLimits(),
     fileStoreUrl: fileStoreUrl(),
+    databaseUrl: databaseUrl(),
   });
   console.log(`API listening on ${running.url} (data: ${dataDir})`);
   console.log(`  mail:    sign-in links go to ${running.mailDescription}`);

@@ -131,6 +131,14 @@ function positiveInteger(variable: string): number | undefined {
 }
 
 /**
+ * The shared state store (`DATABASE_URL`, `postgres://user:password@host:5432/database`): several API instances and
+ * the nightly's digests then share one PostgreSQL; undefined keeps the embedded SQLite file in `<data dir>/state/`.
+ */
+export function databaseUrl(): string | undefined {
+  return process.env.DATABASE_URL || undefined;
+}
+
+/**
  * Where the bytes of bid files are kept (`SVC_FILE_STORE_URL`, `s3://bucket/prefix?endpoint=…&region=…`; checked by
  * lib/file-store/s3-store.ts); undefined keeps them in `<data dir>/state/`.
  */

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { configuredPublicUrl, port } from '../lib/config.ts';
+import { configuredPublicUrl, databaseUrl, port } from '../lib/config.ts';
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { newSecret } from '../lib/tokens.ts';
 import { readServingTenders } from '../data/search/serving-index.ts';
@@ -42,7 +42,8 @@ export function stopUrl(publicUrl: string, token: string): string {
  */
 export async function sendDigests(options: DigestOptions): Promise<DigestSummary> {
   const log = options.log ?? ((message: string) => console.error(message));
-  const state = options.state ?? await openStateDb(options.dataDir);
+  // The API's own store: its PostgreSQL when DATABASE_URL names one, else the data folder's SQLite file.
+  const state = options.state ?? await openStateDb(databaseUrl() ?? options.dataDir);
   const mailer = options.mailer ?? createMailer({ smtpUrl: process.env.SMTP_URL || undefined, outboxDir: join(options.dataDir, 'outbox') });
   const publicUrl = options.publicUrl ?? configuredPublicUrl() ?? `http://127.0.0.1:${port()}`;
   const store = await openStore(options.release.storePath, { readOnly: true });

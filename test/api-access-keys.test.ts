@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { createMeter } from '../api/usage/meter.ts';
 import { secretHash } from '../lib/tokens.ts';
 import { PUBLIC_URL, keyFor, signIn } from './helpers/access.ts';
+import { openTestState } from './helpers/state.ts';
 
 const NOW = new Date('2026-06-10T02:00:00.000Z');
 const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release is loaded yet.' }), now: () => NOW };
 
 async function setup() {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const meter = createMeter({ state, now: () => NOW });
   const app = await createApp({ store: NO_RELEASE, state, meter, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
   return { state, meter, app };

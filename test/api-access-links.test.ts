@@ -3,9 +3,10 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { PUBLIC_URL, keyFor, signIn } from './helpers/access.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
+import { openTestState } from './helpers/state.ts';
 
 const NOW = new Date('2026-06-10T02:00:00.000Z');
 
@@ -45,7 +46,7 @@ describe('what identity unlocks', () => {
       sources: [sourceRow(), sourceRow({ id: 'au_wa_tenders_wa', tag: 'WA', name: 'Tenders WA', jurisdiction: 'AU-WA', homepage: 'https://tenders.wa.gov.au/' })],
     });
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    state = await openStateDb(':memory:');
+    state = await openTestState();
     app = await createApp({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW });
     const person = await signIn(state, 'reader@example.com', NOW);
     sessionHeaders = person.headers;

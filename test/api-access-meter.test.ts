@@ -4,9 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type AppOptions } from '../api/app.ts';
 import { stripeCheckout } from '../api/providers/stripe.ts';
 import { metered, type MeteredOptions } from '../api/middleware/metered.ts';
-import { openStateDb } from '../data/state/db.ts';
 import { createMeter, type MeterOptions } from '../api/usage/meter.ts';
 import { PUBLIC_URL, keyFor, signIn, switchableState } from './helpers/access.ts';
+import { openTestState } from './helpers/state.ts';
 
 // Wednesday 10 June 2026, 12:00 in Sydney: the week resets Monday 15 June 00:00 Sydney, 4 days and 12 hours on.
 const NOW = new Date('2026-06-10T02:00:00.000Z');
@@ -29,7 +29,7 @@ interface Setup {
  * answers `{outcome}` from its body (`fail` throws, `bad` answers 400), after `delay_ms`.
  */
 async function setup(options: Partial<AppOptions> & Pick<MeteredOptions, 'countIf'> & Pick<MeterOptions, 'caps'> = {}): Promise<Setup> {
-  const { state, setDown } = switchableState(await openStateDb(':memory:'));
+  const { state, setDown } = switchableState(await openTestState());
   const now = () => NOW;
   const { caps, countIf, ...appOptions } = options;
   const meter = createMeter({ state, now, ...(caps ? { caps } : {}) });

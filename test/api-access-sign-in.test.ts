@@ -4,11 +4,11 @@ import { describe, it } from 'node:test';
 import type { MailMessage, Mailer } from '../lib/mailer.ts';
 import { createApp } from '../api/app.ts';
 import { startServer } from '../api/server.ts';
-import { openStateDb } from '../data/state/db.ts';
 import { secretHash } from '../lib/tokens.ts';
 import { PUBLIC_URL } from './helpers/access.ts';
 import { makeDataDir } from './helpers/seed-release.ts';
 import { decodedMessage, startSmtpInbox } from './helpers/smtp-inbox.ts';
+import { openTestState, testDatabaseUrlFor } from './helpers/state.ts';
 
 const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release is loaded yet.' }), now: () => new Date() };
 
@@ -27,7 +27,7 @@ function memoryMailer(): Mailer & { sent: MailMessage[]; failing: boolean } {
 }
 
 async function inProcess(options: { publicUrl?: string; now?: () => Date } = {}) {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const mailer = memoryMailer();
   const app = await createApp({ store: NO_RELEASE, state, mailer, publicUrl: options.publicUrl ?? PUBLIC_URL, burst: false, log: () => {}, ...(options.now ? { now: options.now } : {}) });
   return { state, mailer, app };
@@ -42,7 +42,7 @@ describe('sign-in by emailed link, over a real SMTP server and the real server',
   it('sends the link, signs in with it once, creates a key with the cookie, and signs out', async () => {
     const inbox = await startSmtpInbox();
     const dataDir = await makeDataDir();
-    const running = await startServer({ dataDir, port: 0, smtpUrl: inbox.smtpUrl, burst: { capacity: 100 }, log: () => {} });
+    const running = await startServer({ dataDir, databaseUrl: await testDatabaseUrlFor(dataDir), port: 0, smtpUrl: inbox.smtpUrl, burst: { capacity: 100 }, log: () => {} });
     try {
       assert.equal(running.mailDescription, inbox.smtpUrl);
       const asked = await fetch(`${running.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'Tenderer@Example.com' }) });

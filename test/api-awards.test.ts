@@ -7,12 +7,13 @@ import { ReleaseStore } from '../api/release-store.ts';
 import { pointCurrentAt } from '../data/release.ts';
 import { awardIndexOf } from '../data/search/award-index.ts';
 import { writeServingIndex } from '../data/search/serving-index.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { openStore } from '../data/store.ts';
 import { buyerKey } from '../lib/keys.ts';
 import { keyFor } from './helpers/access.ts';
 import { RUN_AT, seedAwardModels } from './helpers/award-seed.ts';
 import { makeDataDir, seedRelease, sourceRow } from './helpers/seed-release.ts';
+import { openTestState } from './helpers/state.ts';
 
 const NOW = new Date(RUN_AT);
 const TFNSW = buyerKey('AU-NSW', 'Transport for NSW')!;
@@ -56,7 +57,7 @@ describe('awards, buyers and suppliers API over a seeded release', () => {
     const loaded = store.state();
     assert.ok(loaded.ready);
     await awardIndexOf(loaded.release.store);
-    state = await openStateDb(':memory:');
+    state = await openTestState();
     app = await createApp({ store, state, burst: false, now: () => NOW });
     keyed = (await keyFor(state, null)).headers;
   });
@@ -338,7 +339,7 @@ describe('awards routes with no release loaded', () => {
   it('answer 503 {ready: false, detail} with Retry-After', async () => {
     const emptyDir = await makeDataDir();
     const empty = await ReleaseStore.open({ dataDir: emptyDir, log: () => {} });
-    const emptyState = await openStateDb(':memory:');
+    const emptyState = await openTestState();
     try {
       const bare = await createApp({ store: empty, state: emptyState, burst: false });
       for (const path of ['/v1/awards', '/v1/awards/buyers', '/v1/awards/buyers/au-193a9830879c', '/v1/awards/suppliers/53004085616']) {

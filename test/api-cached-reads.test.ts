@@ -7,9 +7,10 @@ import { getRequestListener } from '@hono/node-server';
 import { createService, type AppOptions } from '../api/app.ts';
 import { readKey } from '../api/middleware/cached-reads.ts';
 import { ReleaseStore } from '../api/release-store.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { PUBLIC_URL, keyFor } from './helpers/access.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
+import { openTestState } from './helpers/state.ts';
 
 const NOW = new Date('2026-06-10T02:00:00.000Z');
 
@@ -72,7 +73,7 @@ describe('repeated anonymous reads answered before routing', () => {
       sources: [sourceRow()],
     });
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    state = await openStateDb(':memory:');
+    state = await openTestState();
   });
 
   after(async () => {

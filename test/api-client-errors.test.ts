@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../api/server.ts';
 import { DEFAULT_CAPS } from '../api/usage/meter.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testDatabaseUrlFor } from './helpers/state.ts';
 
 interface RawReply {
   status: number;
@@ -45,8 +46,10 @@ describe('requests Node refuses before the app, on the real server', () => {
   const errors: unknown[] = [];
 
   before(async () => {
+    const dataDir = await tempDir('client-errors-');
     running = await startServer({
-      dataDir: await tempDir('client-errors-'),
+      dataDir,
+      databaseUrl: await testDatabaseUrlFor(dataDir),
       port: 0,
       log: (line) => lines.push(line),
       logError: (error) => errors.push(error),

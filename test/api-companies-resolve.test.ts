@@ -13,10 +13,11 @@ import { createProviderTransport } from '../api/providers/http.ts';
 import { servicesFromEnv } from '../api/providers/index.ts';
 import { ReleaseStore } from '../api/release-store.ts';
 import { createMeter } from '../api/usage/meter.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { createSafeFetcher } from '../lib/safe-fetch.ts';
 import { startAbnLookupFake, type AbnLookupFake } from './helpers/abn-lookup-fake.ts';
 import { REGISTER_RELEASE_NOW, registerRelease, type RegisterRelease } from './helpers/register-release.ts';
+import { openTestState } from './helpers/state.ts';
 
 const unitsUsed = async (state: StateDb) => (await state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 
@@ -37,7 +38,7 @@ describe('POST /v1/companies/resolve', () => {
 
   /** The app over the fixture release; ABN Lookup unset unless `live`, as a server without the variable is. */
   async function app(options: { live?: boolean; noRelease?: boolean } = {}) {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     const services = servicesFromEnv(options.live ? { SVC_ABN_LOOKUP_GUID: fake.guid, SVC_ABN_LOOKUP_URL: fake.baseUrl } : {}, createSafeFetcher());
     const releaseStore = options.noRelease ? { state: () => ({ ready: false as const, detail: 'No release has been published yet; the nightly run publishes one.' }), now: () => REGISTER_RELEASE_NOW } : store;
     const meter = createMeter({ state, now: () => REGISTER_RELEASE_NOW });

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { openStateDb } from '../data/state/db.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 const detailOf = async (reply: Response) => ((await reply.json()) as { detail: string }).detail;
@@ -93,7 +94,7 @@ describe('extract (the real analysis) keeps no bytes of the document', () => {
     // The temp folder every library in the server and its threads (started after this) would write to.
     scratch = await tempDir('extract-no-bytes-tmp-');
     process.env['TMPDIR'] = scratch;
-    checker = await checkerApp({ state: await openStateDb(dataDir), real: ['extract_document'] });
+    checker = await checkerApp({ state: await openStateDb(await testStateLocation(dataDir)), real: ['extract_document'] });
   });
   after(async () => {
     await checker.close();

@@ -12,6 +12,7 @@ import { openStateDb } from '../data/state/db.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 import { hugePng, pageTreeLoopPdf } from './helpers/hostile-files.ts';
 import { standInPdf } from './helpers/identity-documents.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 const PNG_HEADER = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]);
 
@@ -195,7 +196,7 @@ describe('what an identity check leaves in the state store', () => {
   let checker: CheckerApp;
   before(async () => {
     directory = mkdtempSync(join(tmpdir(), 'identity-state-'));
-    checker = await checkerApp({ real: ['identity_check'], state: await openStateDb(directory) });
+    checker = await checkerApp({ real: ['identity_check'], state: await openStateDb(await testStateLocation(directory)) });
   });
   after(async () => {
     await checker.close();

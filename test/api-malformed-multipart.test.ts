@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createService, type Service } from '../api/app.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { signInAs } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { openTestState } from './helpers/state.ts';
 
 const PUBLIC_URL = 'https://malformed.example';
 const NOW = new Date('2026-06-10T02:00:00.000Z');
@@ -26,7 +27,7 @@ describe('malformed multipart bodies', () => {
   let uploadPaths: string[];
 
   before(async () => {
-    state = await openStateDb(':memory:');
+    state = await openTestState();
     service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: () => NOW },
       state,

@@ -6,12 +6,13 @@ import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
 import { readModel } from '../data/build.ts';
 import { titleKeywords, titleTerms } from '../data/intelligence/title-terms.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { openStore, sqlString } from '../data/store.ts';
 import { buyerKey } from '../lib/keys.ts';
 import { keyFor } from './helpers/access.ts';
 import { RUN_AT, seedAwardModels } from './helpers/award-seed.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
+import { openTestState } from './helpers/state.ts';
 
 // The award seed's run: "today" is 2026-09-25; the award window is 2023-09-25 to 2026-09-25.
 const NOW = new Date(RUN_AT);
@@ -80,7 +81,7 @@ describe('GET /v1/tenders/{key}/context', () => {
       release.close();
     }
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    state = await openStateDb(':memory:');
+    state = await openTestState();
     app = await createApp({ store, state, burst: false, now: () => NOW });
     keyed = (await keyFor(state, null)).headers;
   });

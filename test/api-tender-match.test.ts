@@ -9,10 +9,11 @@ import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
 import { ANONYMOUS_SHOWN, SCORE_MEANING } from '../api/routes/tender-match.ts';
 import { createMeter } from '../api/usage/meter.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { createSafeFetcher, MAX_FETCH_BYTES, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { keyFor } from './helpers/access.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
+import { openTestState } from './helpers/state.ts';
 
 // Wednesday 10 June 2026, midday in Sydney.
 const NOW = new Date('2026-06-10T02:00:00.000Z');
@@ -103,7 +104,7 @@ describe('POST /v1/tenders/match', () => {
     dataDir = await makeDataDir();
     await seedRelease({ dataDir, tenders: Object.values(tenders), sources, computedAt: '2026-06-10T00:30:00.000Z' });
     store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-    state = await openStateDb(':memory:');
+    state = await openTestState();
     sites = siteServer();
     await new Promise<void>((resolve) => sites.listen(0, '127.0.0.1', resolve));
     port = (sites.address() as AddressInfo).port;

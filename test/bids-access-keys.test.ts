@@ -8,6 +8,7 @@ import { createApp } from '../api/app.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { keyFor, PUBLIC_URL, signIn, type SignedIn } from './helpers/access.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release in this test.' }), now: () => new Date() };
 
@@ -20,7 +21,7 @@ describe('bid routes take an API key of an account as they take its session', ()
   let orgId: string;
 
   before(async () => {
-    state = await openStateDb(await tempDir('bid-keys-'));
+    state = await openStateDb(await testStateLocation(await tempDir('bid-keys-')));
     app = await createApp({ store: NO_RELEASE, state, publicUrl: PUBLIC_URL, burst: false, payments: null, notice: () => {}, log: () => {} });
     owner = await signIn(state, 'owner@harbour.test');
     viewer = await signIn(state, 'viewer@harbour.test');

@@ -13,6 +13,7 @@ import { keyFor, PUBLIC_URL, signIn } from './helpers/access.ts';
 import { startFakeStripe, type FakeStripe } from './helpers/fake-stripe.ts';
 import { testClock } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 const SECRET_KEY = 'sk_test_checkout0123456789';
 const WEBHOOK_SECRET = 'whsec_checkout0123456789';
@@ -60,7 +61,7 @@ describe('bid checkout through Stripe Checkout', () => {
 
   before(async () => {
     fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, now: clock.now });
-    real = await openStateDb(await tempDir('checkout-'));
+    real = await openStateDb(await testStateLocation(await tempDir('checkout-')));
     store = bindingCanFail(real);
     const payments = stripeCheckout({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: new URL(fake.origin) });
     app = await createApp({ store: NO_RELEASE, state: store.state, publicUrl: PUBLIC_URL, burst: false, now: clock.now, bidPrice: { amount: 149, currency: 'AUD' }, payments, notice: () => {} });
@@ -308,7 +309,7 @@ describe('checkout without payment set up', () => {
     assert.equal(checkoutProviderFromEnv({}).provider, null);
     assert.deepEqual(checkoutProviderFromEnv({ SVC_STRIPE_SECRET_KEY: SECRET_KEY }), { provider: null, missing: 'SVC_STRIPE_WEBHOOK_SECRET' });
     const clock = testClock('2026-06-10T02:00:00.000Z');
-    const state = await openStateDb(await tempDir('checkout-off-'));
+    const state = await openStateDb(await testStateLocation(await tempDir('checkout-off-')));
     const app = await createApp({ store: NO_RELEASE, state, publicUrl: PUBLIC_URL, burst: false, now: clock.now, bidPrice: { amount: 149, currency: 'AUD' }, payments: null });
     const owner = await signIn(state, 'owner@harbour.test', clock.now());
     const org = (await (await app.request('/v1/orgs', { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ company_name: 'Harbour Civil' }) })).json()) as { org_id: string };

@@ -10,11 +10,11 @@ import { createService } from '../api/app.ts';
 import { filePages } from '../api/bids/files.ts';
 import { checkerAnalyses } from '../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisPool } from '../api/checkers/_runner/pool.ts';
-import { openStateDb } from '../data/state/db.ts';
 import { jsonRequest, PUBLIC_URL, signInAs } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { startBidApp, TENDER, TENDER_KEY, type BidTestApp } from './helpers/bid-app.ts';
 import { encryptedBombPdf, flateBombPdf, zipBombDocx, zipSlipDocx } from './helpers/hostile-files.ts';
+import { openTestState } from './helpers/state.ts';
 
 interface BidReply {
   bid_id: string;
@@ -490,7 +490,7 @@ describe('bid files, thread and chat', () => {
 describe('the bid routes in the whole app', () => {
   it('answer behind the app access steps, and every one is in /openapi.json', async () => {
     const now = () => new Date('2026-06-10T02:00:00.000Z');
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     const service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now },
       state,

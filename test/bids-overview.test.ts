@@ -7,6 +7,7 @@ import { stripeCheckout } from '../api/providers/stripe.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { PUBLIC_URL, signIn, type SignedIn } from './helpers/access.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release is loaded yet.' }), now: () => new Date() };
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -27,7 +28,7 @@ describe('the bid overview', () => {
 
   before(async () => {
     const dataDir = await tempDir('bid-overview-');
-    state = await openStateDb(dataDir);
+    state = await openStateDb(await testStateLocation(dataDir));
     service = await createService({
       store: NO_RELEASE,
       state,

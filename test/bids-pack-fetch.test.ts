@@ -21,6 +21,7 @@ import { markBidPaid } from './helpers/bid-payments.ts';
 import { TENDER } from './helpers/bid-app.ts';
 import { testClock } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -94,7 +95,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   before(async () => {
     portal = await startPortal();
     dataDir = await tempDir('pack-fetch-');
-    state = await openStateDb(dataDir);
+    state = await openStateDb(await testStateLocation(dataDir));
     const tenders = await TenderIndex.build([ntTender('26396', NT_KEY), ntTender('26395', NT_LOGIN_KEY), TENDER], []);
     const store = { state: () => ({ ready: true as const, release: { tenders } }), now: clock.now } as unknown as Pick<ReleaseStore, 'state' | 'now'>;
     serviceOptions = (on: StateDb) => ({
@@ -255,7 +256,7 @@ describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   it('runs on the job table: a fetch whose process stopped after the tender page is taken over by drain and completes, each file fetched once; and takes an API key', async () => {
     await usedToday();
     // The stopped process: a service of its own on its own connection to the same store, closed mid-fetch.
-    const stoppedState = await openStateDb(dataDir);
+    const stoppedState = await openStateDb(await testStateLocation(dataDir));
     const stopped = await createService({
       ...serviceOptions(stoppedState),
       packFetch: { fetch: createSafeFetcher({ testOnlyPermittedAddresses: ['127.0.0.1'] }), portalOrigin: portal.origin, delayMs: 1_500 },

@@ -10,6 +10,7 @@ import { signInAs } from './helpers/org-app.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
 import { startSmtpInbox, type SmtpInbox } from './helpers/smtp-inbox.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -57,7 +58,7 @@ describe('a bid run across a killed server', () => {
     };
     server = await startServer({ dataDir, env });
     // The test signs in through the same state file the server uses (WAL: both processes read and write it).
-    state = await openStateDb(dataDir);
+    state = await openStateDb(await testStateLocation(dataDir));
     const cookie = await signInAs(state, new Date(), 'owner@harbour.test');
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${server!.url}${path}`, {

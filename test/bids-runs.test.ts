@@ -12,6 +12,7 @@ import { startFakeChatModel, type FakeChatModel } from './helpers/fake-chat-mode
 import { PUBLIC_URL, signInAs, testClock } from './helpers/org-app.ts';
 import { decodedMessage, startSmtpInbox, type SmtpInbox } from './helpers/smtp-inbox.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -59,7 +60,7 @@ describe('bid runs, their events, findings and actions', () => {
 
   before(async () => {
     dataDir = await tempDir('bids-runs-');
-    state = await openStateDb(dataDir);
+    state = await openStateDb(await testStateLocation(dataDir));
     fake = await startFakeChatModel();
     fake.reply = runModelReply;
     inbox = await startSmtpInbox();
@@ -401,7 +402,7 @@ describe('a run that fetches the tender pack first', () => {
   it('raises fetch_pack for a bid without files, fetches with exactly the stored arguments once after approval, then reads what came; a rejection leaves the run without files', async () => {
     const clock = testClock('2026-06-10T02:00:00.000Z');
     const dataDir = await tempDir('bids-runs-pack-');
-    const state = await openStateDb(dataDir);
+    const state = await openStateDb(await testStateLocation(dataDir));
     const fetched: Record<string, unknown>[] = [];
     const service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: clock.now },

@@ -28,6 +28,7 @@ import { layoutPdf } from './helpers/layout-pdf.ts';
 import { jsonRequest, PUBLIC_URL, signInAs, testClock } from './helpers/org-app.ts';
 import { seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -78,7 +79,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     }
     release = await ReleaseStore.open({ dataDir, now: clock.now, log: () => {} });
     const served = { state: () => (releaseLoading ? { ready: false as const, detail: 'The release is still loading.' } : release.state()), now: clock.now };
-    state = await openStateDb(dataDir);
+    state = await openStateDb(await testStateLocation(dataDir));
     pool = createAnalysisPool({ analyses: checkerAnalyses, size: 1 });
     fake = await startFakeChatModel();
     const documentsDir = join(dataDir, 'state', 'documents');
@@ -308,7 +309,7 @@ describe('the bid workspace in the whole app, on the requirements store', () => 
   it('a tender file uploaded to a bid gives requirements; recompute drafts them from the library, marks them drafted, and every workspace route is in /openapi.json', async () => {
     const clock = testClock('2026-06-10T02:00:00.000Z');
     const dataDir = await tempDir('bids-workspace-app-');
-    const state = await openStateDb(dataDir);
+    const state = await openStateDb(await testStateLocation(dataDir));
     const service = await createService({
       store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: clock.now },
       state,

@@ -18,6 +18,7 @@ import { signInAs } from './helpers/org-app.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { openTestState, testStateLocation } from './helpers/state.ts';
 
 /**
  * Chaos (issue 24's standing tests): the server killed with SIGKILL in the middle of a checker call and of an
@@ -80,7 +81,7 @@ describe('the server killed mid-request', () => {
 
   it('kill -9 during an upload: nothing half-stored, and the same upload then succeeds', { timeout: 180_000 }, async () => {
     await server?.stop();
-    const state = await openStateDb(dataDir);
+    const state = await openStateDb(await testStateLocation(dataDir));
     const cookie = await signInAs(state, new Date(), 'owner@harbour.test');
     await state.close();
     server = await startServer({ dataDir });
@@ -104,7 +105,7 @@ describe('the server killed mid-request', () => {
   });
 
   it('a state store another process holds locked answers 503 with Retry-After, never 500', { timeout: 120_000 }, async () => {
-    const state = await openStateDb(dataDir);
+    const state = await openStateDb(await testStateLocation(dataDir));
     const minted = await mintKey(state, { accountId: await accountFor(state, 'keyholder@example.com', new Date()), scope: 'api', now: new Date() });
     await state.close();
     assert.ok(minted.minted);
@@ -207,7 +208,7 @@ describe('writes failing in the middle of a nightly run (a full disk)', () => {
 
 describe('the clock jumping across the weekly boundary', () => {
   it('counts each call in the week the clock says, resets on Monday 00:00 Sydney, and loses nothing when it jumps back', async () => {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     let clock = new Date('2026-06-14T13:59:30.000Z'); // Sunday 23:59:30 in Sydney (AEST, UTC+10)
     const meter = createMeter({ state, now: () => clock, caps: { anonymous: 2 } });
     const caller: Caller = { kind: 'anonymous', ip: '203.0.113.9' };

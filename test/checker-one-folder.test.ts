@@ -15,7 +15,8 @@ import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
 import { analysesOf, checkers, loadCheckers } from '../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisPool } from '../api/checkers/_runner/pool.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
+import { openTestState } from './helpers/state.ts';
 
 const repo = (path: string) => new URL(`../${path}`, import.meta.url).href;
 
@@ -82,7 +83,7 @@ describe('a checker added as one folder', () => {
     const added = await loadCheckers(folder);
     assert.deepEqual(added.map((checker) => checker.name), ['line-count']);
     const descriptors = [...checkers, ...added];
-    state = await openStateDb(':memory:');
+    state = await openTestState();
     // The pool's analyses are the registry's own, the new checker's among them.
     pool = createAnalysisPool({ analyses: analysesOf(descriptors), size: 1 });
     const app = await createApp({

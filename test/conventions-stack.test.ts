@@ -9,13 +9,13 @@ import { errorReplies } from '../api/middleware/errors.ts';
 import { idempotency } from '../api/middleware/idempotency.ts';
 import { createSandbox } from '../api/middleware/sandbox.ts';
 import { base64Bytes, invalidBodyStatus, sandboxField, type SandboxEnv } from '../api/schemas/common.ts';
-import { openStateDb } from '../data/state/db.ts';
+import { openTestState } from './helpers/state.ts';
 
 type Env = { Variables: CallerEnv['Variables'] & SandboxEnv['Variables'] };
 
 /** The request conventions in the order app.ts mounts them, around one metered tool declared with createRoute. */
 async function conventionsApp() {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const counts = { metered: 0, runs: 0 };
   const sandbox = createSandbox();
   sandbox.register('extract', { summary: 'An invoice with its total.', reply: () => ({ fields: { total: '1,250.00' } }) });

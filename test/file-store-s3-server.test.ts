@@ -10,6 +10,7 @@ import { tinyPdf } from './helpers/checker-app.ts';
 import { startLocalS3, type LocalS3 } from './helpers/local-s3.ts';
 import { signInAs } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testDatabaseUrlFor } from './helpers/state.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -22,7 +23,7 @@ describe('a server with SVC_FILE_STORE_URL keeps bid files in the S3-compatible 
   before(async () => {
     s3 = await startLocalS3();
     dataDir = await tempDir('file-store-s3-server-');
-    running = await startServer({ dataDir, port: 0, log: () => {}, fileStoreUrl: s3.urlFor('svc') });
+    running = await startServer({ dataDir, databaseUrl: await testDatabaseUrlFor(dataDir), port: 0, log: () => {}, fileStoreUrl: s3.urlFor('svc') });
     bucket = await openFileStore({ url: s3.urlFor('svc'), folder: '/nonexistent-never-used' });
   });
   after(async () => {

@@ -20,6 +20,7 @@ import { eventParser, readEvents } from '../site/lib/event-stream.ts';
 import { simplePdf, textLines } from './helpers/pdf-files.ts';
 import { makeDataDir } from './helpers/seed-release.ts';
 import { rawWords } from './helpers/plain-words.ts';
+import { testDatabaseUrlFor } from './helpers/state.ts';
 
 const checker = (id: string) => checkerById(id)!;
 const file = (name: string) => new File(['%PDF-1.4'], name, { type: 'application/pdf' });
@@ -73,7 +74,7 @@ describe('submissionProblem', () => {
 describe('every checker takes the request the page sends', () => {
   it('answers each with a result the page can show (no refusal, no error event)', async () => {
     const dataDir = await makeDataDir();
-    const server = await startServer({ dataDir, port: 0, log: () => {}, burst: { capacity: 100 } });
+    const server = await startServer({ dataDir, databaseUrl: await testDatabaseUrlFor(dataDir), port: 0, log: () => {}, burst: { capacity: 100 } });
     try {
       // slice(): a File takes ArrayBuffer-backed bytes.
       const pdf = new File([simplePdf({ pages: [textLines(['Tax invoice 1042', 'Total $1,980.00'])] }).slice()], 'invoice.pdf', { type: 'application/pdf' });

@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from '../api/server.ts';
 import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
 import { fixtureSiteRelease } from './helpers/site-release.ts';
 import { decodedMessage } from './helpers/smtp-inbox.ts';
+import { testDatabaseUrlFor } from './helpers/state.ts';
 
 // Both releases are computed on a pinned clock; the browser's clock is set to it, so countdowns read as the API judges "open".
 const RELEASE_CLOCK = new Date('2026-09-25T01:00:00.000Z');
@@ -42,7 +43,7 @@ before(async (t) => {
     burst: { capacity: 1000, refillPerMinute: 60_000 },
   });
   fixtureDir = (await fixtureSiteRelease()).dataDir;
-  fixture = await startServer({ dataDir: fixtureDir, port: 0, log: () => {}, burst: { capacity: 1000, refillPerMinute: 60_000 } });
+  fixture = await startServer({ dataDir: fixtureDir, databaseUrl: await testDatabaseUrlFor(fixtureDir), port: 0, log: () => {}, burst: { capacity: 1000, refillPerMinute: 60_000 } });
 });
 after(async () => {
   await fixture?.close();

@@ -7,6 +7,7 @@ import { openStateDb } from '../data/state/db.ts';
 import { tinyPdf } from './helpers/checker-app.ts';
 import { signInAs } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { testStateLocation, testDatabaseUrlFor } from './helpers/state.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -36,7 +37,7 @@ describe('what the service stores is readable by its owner alone, whatever the u
     process.umask(0);
     dataDir = await tempDir('file-modes-');
     // An older deployment's files, readable by everyone: the state store, a bid file and a library document.
-    const state = await openStateDb(dataDir);
+    const state = await openStateDb(await testStateLocation(dataDir));
     await state.close();
     for (const name of ['state.sqlite', 'state.sqlite-wal', 'state.sqlite-shm']) {
       try {
@@ -49,7 +50,7 @@ describe('what the service stores is readable by its owner alone, whatever the u
     for (const dir of ['bid-files/ab', 'documents/org_old']) mkdirSync(join(dataDir, 'state', dir), { recursive: true, mode: 0o755 });
     writeFileSync(join(dataDir, 'state', 'bid-files', 'ab', `ab${'0'.repeat(62)}`), 'old bid file', { mode: 0o644 });
     writeFileSync(join(dataDir, 'state', 'documents', 'org_old', 'doc_old'), 'old library document', { mode: 0o644 });
-    running = await startServer({ dataDir, port: 0, log: () => {} });
+    running = await startServer({ dataDir, databaseUrl: await testDatabaseUrlFor(dataDir), port: 0, log: () => {} });
   });
   after(async () => {
     await running?.close();

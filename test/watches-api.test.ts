@@ -3,13 +3,14 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../api/app.ts';
 import { ReleaseStore } from '../api/release-store.ts';
-import { openStateDb, type StateDb } from '../data/state/db.ts';
+import { type StateDb } from '../data/state/db.ts';
 import { issueStopToken } from '../data/watches/store.ts';
 import { buyerKey } from '../lib/keys.ts';
 import { SafeFetchError, type SafeFetcher } from '../lib/safe-fetch.ts';
 import { secretHash } from '../lib/tokens.ts';
 import { PUBLIC_URL, keyFor, signIn } from './helpers/access.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
+import { openTestState } from './helpers/state.ts';
 
 const COMPUTED_AT = '2026-06-01T12:00:00.000Z';
 const NOW = new Date('2026-06-01T13:00:00.000Z');
@@ -39,7 +40,7 @@ before(async () => {
     sources: [sourceRow()],
   });
   store = await ReleaseStore.open({ dataDir, now: () => NOW, pollMs: 60_000, log: () => {} });
-  state = await openStateDb(':memory:');
+  state = await openTestState();
   app = await createApp({ store, state, publicUrl: PUBLIC_URL, burst: false, now: () => NOW, fetchSite: fakeSite });
 });
 

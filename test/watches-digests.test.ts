@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openStateDb } from '../data/state/db.ts';
 import { WatchRequest } from '../data/watches/criteria.ts';
 import { saveWatch, stopByToken } from '../data/watches/store.ts';
 import type { Mailer, MailMessage } from '../lib/mailer.ts';
 import { sendDigests } from '../pipeline/digests.ts';
 import { signIn } from './helpers/access.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow, type TenderSeed } from './helpers/seed-release.ts';
+import { openTestState } from './helpers/state.ts';
 
 const PUBLIC_URL = 'https://tenders.example.test';
 
@@ -23,7 +23,7 @@ function tender(title: string, firstSeen: number | string, overrides: Partial<Te
 
 test('daily and weekly email from seeded nights: only what is new, once a day, the weekly round-up once a week, stop and resume, a refused email retried', async () => {
   const dataDir = await makeDataDir();
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const sent: MailMessage[] = [];
   let refuse = false;
   const mailer: Mailer = {
@@ -120,7 +120,7 @@ test('daily and weekly email from seeded nights: only what is new, once a day, t
 
 test('a watched tender: an email when its closing date changes and when it closes, none on the nights between', async () => {
   const dataDir = await makeDataDir();
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const sent: MailMessage[] = [];
   const mailer: Mailer = { description: 'memory', async send(message) { sent.push(message); } };
   const watched = (overrides: Partial<TenderSeed>) => tender('Bridge inspection panel', 1, { closing_date: '2026-06-05', ...overrides });

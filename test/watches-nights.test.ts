@@ -12,6 +12,7 @@ import { runNightly } from '../pipeline/nightly.ts';
 import type { ProgressReporter } from '../pipeline/progress.ts';
 import { PUBLIC_URL, signIn } from './helpers/access.ts';
 import { decodedMessage, startSmtpInbox } from './helpers/smtp-inbox.ts';
+import { testStateLocation } from './helpers/state.ts';
 
 const quiet: ProgressReporter = { stage() {}, sourceStarted() {}, sourceProgress() {}, sourceFinished() {}, done() {} };
 const SOURCES = ['au_federal_austender_atm', 'au_federal_austender_ocds', 'nz_gets'];
@@ -26,8 +27,8 @@ test('two fixture nights: night 2 emails each watcher once with only what is new
   const dataDir = await mkdtemp(join(tmpdir(), 'watch-nights-'));
   const inbox = await startSmtpInbox();
   const mailer = createMailer({ smtpUrl: inbox.smtpUrl, outboxDir: join(dataDir, 'outbox') });
-  const digests = { mailer, publicUrl: PUBLIC_URL, log: () => {} };
-  const state = await openStateDb(dataDir);
+  const state = await openStateDb(await testStateLocation(dataDir));
+  const digests = { mailer, publicUrl: PUBLIC_URL, log: () => {}, state };
   let store: ReleaseStore | undefined;
   try {
     const night1 = await runNightly({ dataDir, fixtures: true, sourceIds: SOURCES, progress: quiet, digests });

@@ -4,14 +4,14 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { openStateDb } from '../../data/state/db.ts';
 import { MAX_BODY_BYTES, bodyLimit, wellFormedJson } from './body-limit.ts';
 import { caller } from './caller.ts';
+import { openTestState } from '../../test/helpers/state.ts';
 
 async function limitedApp(maxBytes?: number) {
   const calls = { handler: 0, bytes: 0 };
   const app = new Hono();
-  app.use('*', bodyLimit(maxBytes === undefined ? {} : { maxBytes }), caller({ state: await openStateDb(':memory:'), clientIp: () => '198.51.100.9' }), wellFormedJson());
+  app.use('*', bodyLimit(maxBytes === undefined ? {} : { maxBytes }), caller({ state: await openTestState(), clientIp: () => '198.51.100.9' }), wellFormedJson());
   app.post('/v1/upload', async (c) => {
     calls.handler++;
     calls.bytes = (await c.req.arrayBuffer()).byteLength;

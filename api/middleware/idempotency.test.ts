@@ -12,6 +12,7 @@ import type { CallerEnv } from '../accounts/caller.ts';
 import { caller } from './caller.ts';
 import { errorReplies } from './errors.ts';
 import { idempotency, withholdOnReplay } from './idempotency.ts';
+import { openTestState, testStateLocation } from '../../test/helpers/state.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -89,7 +90,7 @@ function post(app: Hono<CallerEnv>, path: string, body: unknown, headers: Record
 }
 
 async function openHarness(): Promise<Harness> {
-  const h = harness(await openStateDb(':memory:'));
+  const h = harness(await openTestState());
   h.gate.release();
   return h;
 }
@@ -156,7 +157,7 @@ test('the parsed request is compared, not its bytes: reordered JSON keys and a n
 });
 
 test('ten concurrent requests with one key run the work once; the other nine replay its reply', async () => {
-  const { app, runs, gate } = harness(await openStateDb(':memory:'));
+  const { app, runs, gate } = harness(await openTestState());
   const replies = Promise.all(Array.from({ length: 10 }, () => post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-burst' })));
   await sleep(50);
   gate.release();
@@ -169,7 +170,7 @@ test('ten concurrent requests with one key run the work once; the other nine rep
 });
 
 test('a concurrent retry with a different body is refused at once, without waiting for the run', async () => {
-  const { app, runs, gate } = harness(await openStateDb(':memory:'));
+  const { app, runs, gate } = harness(await openTestState());
   const first = post(app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-race' });
   await sleep(5);
   assert.equal((await post(app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-race' })).status, 422);
@@ -179,7 +180,7 @@ test('a concurrent retry with a different body is refused at once, without waiti
 });
 
 test('keys are scoped by caller: IPs and accounts never share replies; one account shares across its keys', async () => {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   for (const [account, keys] of [['acct_a', ['svc_a1', 'svc_a2']], ['acct_b', ['svc_b1']]] as const) {
     await state.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', account, `${account}@example.com`, '2026-01-01');
     for (const key of keys) {
@@ -199,7 +200,7 @@ test('keys are scoped by caller: IPs and accounts never share replies; one accou
 });
 
 test('a reply is replayed for 24 hours, then the key is forgotten and its row purged', async () => {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const clock = { now: new Date('2026-03-02T09:00:00Z') };
   const { app, runs, gate } = harness(state, clock);
   gate.release();
@@ -222,7 +223,7 @@ test('a reply is replayed for 24 hours, then the key is forgotten and its row pu
 });
 
 test('streamed calls (?stream=1 or Accept: text/event-stream) are exempt and leave no row', async () => {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const { app, runs } = harness(state);
   for (const [path, headers] of [['/v1/stream?stream=1', {}], ['/v1/stream', { accept: 'text/event-stream' }]] as const) {
     for (let i = 0; i < 2; i++) {
@@ -258,7 +259,7 @@ test('a 4xx is not stored, so the same key with a corrected body runs', async ()
 });
 
 test('a reply marked Cache-Control: no-store is never stored: the retry runs again', async () => {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const { app, runs } = harness(state);
   const bodies = [];
   for (let i = 0; i < 2; i++) bodies.push(await (await post(app, '/v1/secret', {}, { 'idempotency-key': 'k-secret' })).json());
@@ -268,7 +269,7 @@ test('a reply marked Cache-Control: no-store is never stored: the retry runs aga
 });
 
 test('a reply with withheld fields is stored and replayed without them, and says so; the work runs once', async () => {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const { app, runs } = harness(state);
   const first = await post(app, '/v1/withheld', {}, { 'idempotency-key': 'k-withheld' });
   assert.equal(first.headers.get('cache-control'), 'no-store');
@@ -309,8 +310,8 @@ test('a malformed key answers 400; a POST without a key runs every time', async 
 test('another process sharing the store answers 409 while the first runs, replays after, and takes over an abandoned run', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'idempotency-'));
   const clock = { now: new Date('2026-03-02T09:00:00Z') };
-  const first = harness(await openStateDb(dir), clock);
-  const second = harness(await openStateDb(dir), clock);
+  const first = harness(await openStateDb(await testStateLocation(dir)), clock);
+  const second = harness(await openStateDb(await testStateLocation(dir)), clock);
   second.gate.release();
   const running = post(first.app, '/v1/orders', { item: 'x' }, { 'idempotency-key': 'k-proc' });
   await sleep(40);
@@ -324,7 +325,7 @@ test('another process sharing the store answers 409 while the first runs, replay
   assert.deepEqual(await replayed.json(), { order: 'ord_1', item: 'x' });
   assert.equal(second.runs(), 0);
 
-  const stalled = harness(await openStateDb(dir), clock);
+  const stalled = harness(await openStateDb(await testStateLocation(dir)), clock);
   const abandoned = post(stalled.app, '/v1/orders', { item: 'y' }, { 'idempotency-key': 'k-stalled' });
   await sleep(40);
   clock.now = new Date(clock.now.getTime() + 11 * 60 * 1000);
@@ -337,7 +338,7 @@ test('another process sharing the store answers 409 while the first runs, replay
 });
 
 test('an unreachable store answers 503 with Retry-After and does not run the call', async () => {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const broken: StateDb = { ...state, transaction: () => { throw new StateUnavailableError('disk I/O error'); } };
   let runs = 0;
   const app = new Hono<CallerEnv>();

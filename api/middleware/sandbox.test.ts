@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { openStateDb } from '../../data/state/db.ts';
 import type { CallerEnv } from '../accounts/caller.ts';
 import { caller } from './caller.ts';
 import type { SandboxEnv } from '../schemas/common.ts';
 import { createSandbox, isSandboxRequest } from './sandbox.ts';
+import { openTestState } from '../../test/helpers/state.ts';
 
 type Env = { Variables: CallerEnv['Variables'] & SandboxEnv['Variables'] };
 
@@ -24,7 +24,7 @@ async function sandboxedApp() {
     await next();
   };
   const app = new Hono<Env>();
-  app.use('*', caller({ state: await openStateDb(':memory:'), clientIp: () => '198.51.100.7' }));
+  app.use('*', caller({ state: await openTestState(), clientIp: () => '198.51.100.7' }));
   app.use('*', async (c, next) => {
     await next();
     seen.outer = c.get('sandbox');

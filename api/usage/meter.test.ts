@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openStateDb } from '../../data/state/db.ts';
 import { createMeter, weekOf } from './meter.ts';
+import { openTestState } from '../../test/helpers/state.ts';
 
 test('the week starts Monday 00:00 in Sydney, across both daylight-saving changes', () => {
   // Wednesday 10 June 2026, winter (UTC+10): the week began Monday 8 June 00:00 Sydney = Sunday 14:00 UTC.
@@ -26,7 +26,7 @@ test('the week starts Monday 00:00 in Sydney, across both daylight-saving change
 
 test('reserve, commit and release keep used and remaining exact; a new week starts from zero', async () => {
   let clock = new Date('2026-06-10T02:00:00Z');
-  const meter = createMeter({ state: await openStateDb(':memory:'), caps: { anonymous: 2 }, now: () => clock });
+  const meter = createMeter({ state: await openTestState(), caps: { anonymous: 2 }, now: () => clock });
   const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };
   const first = await meter.reserve(caller);
   assert.ok(first.granted);
@@ -45,7 +45,7 @@ test('reserve, commit and release keep used and remaining exact; a new week star
 
 test('a unit held by a call that never settled frees itself after an hour', async () => {
   let clock = new Date('2026-06-10T02:00:00Z');
-  const meter = createMeter({ state: await openStateDb(':memory:'), caps: { anonymous: 1 }, now: () => clock });
+  const meter = createMeter({ state: await openTestState(), caps: { anonymous: 1 }, now: () => clock });
   const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };
   assert.ok((await meter.reserve(caller)).granted);
   assert.equal((await meter.reserve(caller)).granted, false);
@@ -54,7 +54,7 @@ test('a unit held by a call that never settled frees itself after an hour', asyn
 });
 
 test('entering a new week prunes usage older than the kept weeks and keeps the recent ones', async () => {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   let clock = new Date('2026-09-02T00:00:00Z');
   const meter = createMeter({ state, now: () => clock });
   const caller = { kind: 'anonymous' as const, ip: '203.0.113.9' };

@@ -6,9 +6,10 @@ import { createApp } from '../../api/app.ts';
 import { mcpTools } from '../../api/mcp/tools.ts';
 import type { McpTool } from '../../api/schemas/mcp-tool.ts';
 import { ReleaseStore } from '../../api/release-store.ts';
-import { openStateDb, type StateDb } from '../../data/state/db.ts';
+import { type StateDb } from '../../data/state/db.ts';
 import { seedIntelRelease, type IntelStoreSeed } from './intel-seed.ts';
 import { makeDataDir, seedRelease, type SourceSeed, type TenderSeed } from './seed-release.ts';
+import { openTestState } from './state.ts';
 
 type App = Awaited<ReturnType<typeof createApp>>;
 
@@ -57,7 +58,7 @@ export async function startAgentApp(options: AgentAppOptions): Promise<AgentApp>
     await seedRelease({ dataDir, tenders: options.tenders, sources: options.sources });
   }
   const store = await ReleaseStore.open({ dataDir, now: () => options.now, log: () => {} });
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const forwarded: ForwardedRequest[] = [];
   // The burst guard is off: every test here calls from the one loopback address.
   const app = await createApp({

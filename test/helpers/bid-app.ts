@@ -15,6 +15,7 @@ import { openStateDb, type StateDb } from '../../data/state/db.ts';
 import { createMailer } from '../../lib/mailer.ts';
 import { tempDir } from './temp-dir.ts';
 import { PUBLIC_URL, signInAs, testClock, type TestClock } from './org-app.ts';
+import { testStateLocation } from './state.ts';
 
 /** The page_key of the one tender the test release serves. */
 export const TENDER_KEY = '0123456789abcdef0123456789abcdef';
@@ -82,7 +83,7 @@ export interface BidTestAppOptions {
  */
 export async function startBidApp(options: BidTestAppOptions = {}): Promise<BidTestApp> {
   const dataDir = await tempDir('bids-');
-  const state = await openStateDb(dataDir);
+  const state = await openStateDb(await testStateLocation(dataDir));
   const clock = testClock('2026-06-10T02:00:00.000Z');
   const tenders = await TenderIndex.build([TENDER], []);
   const store = {

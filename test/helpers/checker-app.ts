@@ -2,9 +2,10 @@ import { createApp } from '../../api/app.ts';
 import { checkerAnalyses } from '../../api/checkers/registry.ts';
 import { createAnalysisPool, type AnalysisLocation, type AnalysisPool, type AnalysisPoolOptions } from '../../api/checkers/_runner/pool.ts';
 import { createMeter, type Meter } from '../../api/usage/meter.ts';
-import { openStateDb, type StateDb } from '../../data/state/db.ts';
+import { type StateDb } from '../../data/state/db.ts';
 import { createSafeFetcher, type SafeFetcher } from '../../lib/safe-fetch.ts';
 import { servicesFromEnv, type Services } from '../../api/providers/index.ts';
+import { openTestState } from './state.ts';
 
 /** The public URL permalinks are made with. */
 export const PUBLIC_URL = 'https://checks.example';
@@ -46,7 +47,7 @@ export interface CheckerApp {
 /** The whole app with no release loaded (checkers need none) and the checkers' analyses replaced by test ones. */
 export async function checkerApp(options: CheckerAppOptions = {}): Promise<CheckerApp> {
   const now = options.now ?? new Date('2026-06-10T02:00:00.000Z');
-  const state = options.state ?? await openStateDb(':memory:');
+  const state = options.state ?? await openTestState();
   const names = { ...VALID, ...options.analyses };
   const locations = Object.fromEntries(Object.entries(names).map(([name, analysis]) => [name, (options.real ?? []).includes(name) ? checkerAnalyses[name]! : at(analysis)]));
   const pool = createAnalysisPool({ analyses: locations, size: 2, ...options.pool });

@@ -1,10 +1,10 @@
 import { createApp } from '../../api/app.ts';
 import { ReleaseStore } from '../../api/release-store.ts';
-import { openStateDb } from '../../data/state/db.ts';
 import { buyerKey } from '../../lib/keys.ts';
 import { keyFor } from './access.ts';
 import { awardRow, planRow, seedIntelRelease, type SeedRow } from './intel-seed.ts';
 import { makeDataDir, sourceRow, tenderRow } from './seed-release.ts';
+import { openTestState } from './state.ts';
 
 /** The service clock of the intelligence API tests: Friday 25 September 2026, 11:00 in Sydney (quarter 2026Q3). */
 export const NOW = new Date('2026-09-25T01:00:00.000Z');
@@ -78,7 +78,7 @@ export async function intelligenceApp(seeded: typeof scenario = scenario): Promi
   const dataDir = await makeDataDir();
   await seedIntelRelease({ dataDir, computedAt: NOW.toISOString(), ...seeded });
   const store = await ReleaseStore.open({ dataDir, now: () => NOW, log: () => {} });
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const app = await createApp({ store, state, burst: false });
   return {
     app,

@@ -11,6 +11,7 @@ import { contactRoutes } from '../../api/routes/contact.ts';
 import { feedbackRoutes } from '../../api/checkers/references/routes.ts';
 import { orgRoutes } from '../../api/routes/orgs.ts';
 import { openStateDb, type StateDb } from '../../data/state/db.ts';
+import { testStateLocation } from './state.ts';
 
 export const PUBLIC_URL = 'https://tenders.example.test';
 
@@ -50,7 +51,7 @@ export interface OrgTestAppOptions {
  */
 export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgTestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'orgs-'));
-  const state = await openStateDb(dataDir);
+  const state = await openStateDb(await testStateLocation(dataDir));
   const clock = testClock('2026-06-10T02:00:00.000Z');
   const documentsDir = join(dataDir, 'state', 'documents');
   const mailer = options.mailer ?? createMailer({ outboxDir: join(dataDir, 'outbox') });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { testDatabaseEnv } from './state.ts';
 
 /** The real server (`npm run serve`) as a child process on a free loopback port, for end-to-end, load and crash tests. */
 export interface ServerProcess {
@@ -16,7 +17,7 @@ export interface ServerProcess {
 const SERVER = join(import.meta.dirname, '..', '..', 'api', 'server.ts');
 
 export async function startServer(options: { dataDir: string; env?: Record<string, string> }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [SERVER, '--data-dir', options.dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, [SERVER, '--data-dir', options.dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(await testDatabaseEnv(options.dataDir)), ...options.env } });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

@@ -7,6 +7,7 @@ import { startServer, type RunningServer, type ServerOptions } from '../../api/s
 import { publishSyntheticRelease, writeReleaseSiteJson } from '../../bench/site-bench.ts';
 import { describeChromium, resolveChromium } from '../../lib/chromium.ts';
 import { publishSite } from '../../pipeline/site-build.ts';
+import { testDatabaseUrlFor } from './state.ts';
 
 /** Where the browser tests save their screenshots. */
 export const SHOTS = join(import.meta.dirname, '..', '..', 'test-output', 'site');
@@ -58,7 +59,7 @@ export async function openSiteBrowser(
  * when given), and Chromium; closing leaves the data.
  */
 export async function browseRelease(dataDir: string, diagnostic: (message: string) => void, serverOptions: Pick<ServerOptions, 'burst' | 'bidPrice'> = {}): Promise<SiteBrowser> {
-  const server = await startServer({ dataDir, port: 0, log: () => {}, ...serverOptions });
+  const server = await startServer({ dataDir, databaseUrl: await testDatabaseUrlFor(dataDir), port: 0, log: () => {}, ...serverOptions });
   const found = await resolveChromium({ offline: true });
   diagnostic(`browser: ${describeChromium(found)}`);
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, env: found.env });

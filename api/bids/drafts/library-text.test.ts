@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openStateDb } from '../../../data/state/db.ts';
 import type { ReadTextResult } from '../../checkers/read-text.ts';
 import type { AnalysisOutcome, AnalysisPool, AnalysisRequest } from '../../checkers/_runner/pool.ts';
 import { DocumentLibrary } from '../../orgs/documents.ts';
 import { createOrg } from '../../orgs/orgs.ts';
 import { tempDir } from '../../../test/helpers/temp-dir.ts';
 import { libraryTexts } from './library-text.ts';
+import { openTestState } from '../../../test/helpers/state.ts';
 
 /** A pool that answers each read with the next outcome given, and counts the reads. */
 function scriptedPool(outcomes: AnalysisOutcome<ReadTextResult>[]): AnalysisPool & { requests: AnalysisRequest[] } {
@@ -33,7 +33,7 @@ const readOk = (text: string): AnalysisOutcome<ReadTextResult> => ({
 describe('library document text', () => {
   it('reads each document once and keeps it; a reading that timed out is tried again, not kept', async () => {
     const dir = await tempDir('library-text-');
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     const now = new Date('2026-06-10T00:00:00Z');
     await state.run("INSERT INTO accounts (account_id, email, created_at) VALUES ('acct_1', 'owner@harbour.test', ?)", now.toISOString());
     const { org_id: orgId } = await createOrg(state, 'acct_1', 'Harbour Civil Pty Ltd', now);

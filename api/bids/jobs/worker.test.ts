@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openStateDb, type StateDb } from '../../../data/state/db.ts';
+import { type StateDb } from '../../../data/state/db.ts';
 import { jobRow } from './store.ts';
 import { JobWorker, type JobChange, type JobContext, type JobHandler } from './worker.ts';
+import { openTestState } from '../../../test/helpers/state.ts';
 
 /** A clock the test moves by hand: leases and back-off are measured on it. */
 function manualClock(start = Date.parse('2026-06-10T00:00:00.000Z')) {
@@ -24,7 +25,7 @@ const until = async (check: () => boolean | Promise<boolean>, what: string) => {
 
 describe('the job worker', () => {
   it('runs steps in order, records each before the next, and a later worker reads completed steps back instead of redoing them', async () => {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     const clock = manualClock();
     const done: string[] = [];
     let release: () => void = () => {};
@@ -68,7 +69,7 @@ describe('the job worker', () => {
   });
 
   it('retries a failing attempt after an exponential back-off, and ends failed with the last error when the attempts are used up', async () => {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     const clock = manualClock();
     const changes: JobChange[] = [];
     let calls = 0;
@@ -105,7 +106,7 @@ describe('the job worker', () => {
   });
 
   it('a worker started while a dead worker still holds a lease takes the job over when the lease runs out, without being asked', async () => {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     const ran: string[] = [];
     const worker = new JobWorker({ state, handlers: { demo: { run: async (ctx) => await ctx.step('only', () => void ran.push('only')) } } });
     const jobId = await enqueue(state, worker, 'demo');
@@ -118,7 +119,7 @@ describe('the job worker', () => {
   });
 
   it('a job left on its last attempt by a stopped worker ends failed when taken over, saying so', async () => {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     const clock = manualClock();
     const worker = new JobWorker({ state, handlers: { demo: { run: async () => null } }, leaseMs: 1000, clock: clock.now });
     const jobId = await enqueue(state, worker, 'demo', {}, 2);
@@ -132,7 +133,7 @@ describe('the job worker', () => {
   });
 
   it('waits on a person without spending an attempt, and a decision recorded before it parks is not missed', async () => {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     let decided = false;
     const handler: JobHandler = {
       async run(ctx) {
@@ -158,7 +159,7 @@ describe('the job worker', () => {
   });
 
   it('a stop request ends a running job at its next step boundary, and a queued one at once', async () => {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const ran: string[] = [];
@@ -189,7 +190,7 @@ describe('the job worker', () => {
   });
 
   it('on close, a running job hands its lease back at the next boundary, queued again with its attempt given back', async () => {
-    const state = await openStateDb(':memory:');
+    const state = await openTestState();
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const handler: JobHandler = {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Hono } from 'hono';
-import { openStateDb } from '../../../data/state/db.ts';
 import { checkerAnalyses } from '../registry.ts';
 import type { CallerEnv } from '../../accounts/caller.ts';
 import { metered } from '../../middleware/metered.ts';
@@ -11,6 +10,7 @@ import { createMeter } from '../../usage/meter.ts';
 import { answer, COUNTED_HEADER, judgedReplyCounts } from './answer.ts';
 import { createAnalysisPool, type AnalysisLocation } from './pool.ts';
 import type { IntakeDocument } from '../../documents/types.ts';
+import { openTestState } from '../../../test/helpers/state.ts';
 
 const NOW = new Date('2026-06-10T02:00:00.000Z');
 const hang: AnalysisLocation = { moduleUrl: new URL('../../../test/helpers/test-analyses.ts', import.meta.url).href, exportName: 'hang' };
@@ -27,7 +27,7 @@ const services: Services = servicesFromEnv({}, createSafeFetcher());
  * to count the reply unless `?abstain=1`, as a checker that abstains would.
  */
 async function app(pool: ReturnType<typeof createAnalysisPool>) {
-  const state = await openStateDb(':memory:');
+  const state = await openTestState();
   const meter = createMeter({ state, now: () => NOW });
   const server = new Hono<CallerEnv>();
   server.use('*', async (c, next) => {

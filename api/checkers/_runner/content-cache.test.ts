@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openStateDb } from '../../../data/state/db.ts';
 import { canonicalJson } from '../../../lib/canonical-json.ts';
 import { cacheKey, createContentCache } from './content-cache.ts';
+import { openTestState } from '../../../test/helpers/state.ts';
 
 const sha = (digit: string) => digit.repeat(64);
 
@@ -20,7 +20,7 @@ describe('content cache', () => {
   });
 
   it('stores a result and replaces it', async () => {
-    const cache = createContentCache(await openStateDb(':memory:'));
+    const cache = createContentCache(await openTestState());
     const key = cacheKey({ checker: 'check_pack', documents: [{ sha256: sha('c') }], options: { scheme: 'income_proof' }, engineVersion: '1' });
     assert.equal(await cache.get(key), undefined);
     await cache.put(key, { complete: false }, new Date('2026-06-10T00:00:00Z'));
