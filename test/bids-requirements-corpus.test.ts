@@ -7,7 +7,7 @@ import { recordMeasured } from './helpers/measured.ts';
 import { addScore, emptyScore, EXTRACTION_COVERAGE, LABEL_COVERAGE, ratio, readAsUploaded, scoreDocument, tenderDocuments, type TenderScore } from './helpers/tender-corpus.ts';
 
 /**
- * Issue 26 part 3: the bid requirement reader on the 25 real tender documents of fixtures/corpora/tenders/
+ * Issue 26 part 3: the bid requirement reader on the 27 real tender documents of fixtures/corpora/tenders/
  * (README there), each read as a bid upload reads it (intake, `readFilePages` in an analysis process) and
  * handed to `extractRequirements`. Matching rule and figures: test/helpers/tender-corpus.ts.
  */
@@ -115,7 +115,7 @@ test('real tender documents: mandatory requirements, weighted criteria, schedule
     instructions_as_gaps: total.instructionsAsGaps,
   };
   recordMeasured('bids-tenders', {
-    corpus: `fixtures/corpora/tenders (${documents.length} real tender documents: US federal and state, UK CCS; PDF, .docx, Markdown)`,
+    corpus: `fixtures/corpora/tenders (${documents.length} real tender documents: US federal and state, UK CCS, AU Digital Marketplace; PDF, .docx, Markdown)`,
     truth: 'Every requirement, criterion (with weight), schedule and instruction labelled by hand from the extracted text, committed before the rules were changed for them (fixtures/corpora/tenders/README.md).',
     figures,
     floors: { ...FLOORS, 'max:instructions_as_gaps': 0 },
