@@ -237,8 +237,9 @@ test('real invoices and receipts: fields in the right field, classification, con
     for (const [folder, type] of [['statements', 'bank_statement'], ['payslips', 'payslip']] as const) {
       for (const truth of truths<{ file: string }>(folder)) {
         const document = intake(folder, truth.file);
-        const ocrNeeded = await needsOcr(document);
-        if (ocrNeeded && !full) continue;
+        // Payslips are read as an upload is, OCR included (ten files, three of them images): the issue asks for ten.
+        const ocrNeeded = folder === 'payslips' || (await needsOcr(document));
+        if (ocrNeeded && !full && folder !== 'payslips') continue;
         const read = await readDocument(document, { maxPages: 10, renderScale: 2, ocr: ocrNeeded }, ocr);
         const classified = await extractFromRead(document, read, extractRequestOptions.parse({}), {});
         statementsRead.push({ file: truth.file, want: type, got: classified.document_type });
@@ -248,6 +249,7 @@ test('real invoices and receipts: fields in the right field, classification, con
     const high = confidences.filter((entry) => entry.confidence >= 0.9);
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
     const otherRight = statementsRead.filter((entry) => entry.want === entry.got).length;
+    const payslipsRead = statementsRead.filter((entry) => entry.want === 'payslip');
     const figures = {
       documents: invoices.length,
       total: rightOf('total'),
@@ -269,6 +271,8 @@ test('real invoices and receipts: fields in the right field, classification, con
       redaction_spans: redaction.spans,
       statements_payslips_classified: statementsRead.length,
       statements_payslips_classification: otherRight / Math.max(1, statementsRead.length),
+      payslips_classified: payslipsRead.length,
+      payslips_classification: payslipsRead.filter((entry) => entry.want === entry.got).length / Math.max(1, payslipsRead.length),
     };
     process.stdout.write(
       [
@@ -281,7 +285,8 @@ test('real invoices and receipts: fields in the right field, classification, con
         `  redaction recall: ${redaction.masked}/${redaction.expected} = ${figures.redaction_recall.toFixed(3)} (${redaction.unreadable} identifiers not in the text as read, e.g. misread by OCR, not counted); by kind: ${Object.entries(redaction.byKind).sort().map(([kind, [masked, expected]]) => `${kind} ${masked}/${expected}`).join(', ')}`,
         `  redaction precision: ${redaction.spansOnTruth}/${redaction.spans} spans masked are listed identifiers = ${figures.redaction_precision.toFixed(3)}`,
         ...lineTables.documents.map((line) => `    ${line}`),
-        `  statements and payslips classified (${full ? 'all' : 'text-layer files only; EXTRACT_CORPUS_FULL=1 reads all'}): ${otherRight}/${statementsRead.length}${statementsRead.filter((entry) => entry.want !== entry.got).map((entry) => ` ${entry.file} as ${entry.got}`).join(',')}`,
+        `  statements and payslips classified (${full ? 'all' : 'statements with a text layer only, EXTRACT_CORPUS_FULL=1 reads all; every payslip'}): ${otherRight}/${statementsRead.length}${statementsRead.filter((entry) => entry.want !== entry.got).map((entry) => ` ${entry.file} as ${entry.got}`).join(',')}`,
+        `  payslips classified payslip: ${figures.payslips_classification.toFixed(3)} (${payslipsRead.filter((entry) => entry.want === entry.got).length}/${payslipsRead.length})`,
         '  misses:',
         ...misses.map((line) => `    ${line}`),
         ...lineTables.missed.map((line) => `    table ${line}`),
@@ -291,8 +296,9 @@ test('real invoices and receipts: fields in the right field, classification, con
       ].join('\n'),
     );
     assert.ok(figures.mean_confidence_wrong < figures.mean_confidence_right - 0.15, 'wrong values sit clearly below right ones');
+    assert.ok(figures.payslips_classified >= 10, `issue 26 asks for 10 real payslips; ${figures.payslips_classified} read`);
     recordMeasured(full ? 'extract-real-invoices-full' : 'extract-real-invoices', {
-      corpus: `fixtures/corpora/invoices (${invoices.length} real invoices and receipts${full ? ', the whole corpus' : `: every file with a text layer and a fixed sample of ${ocrSample.size} scans`}; de/en/es/fr/cs, ${einvoice.files} with an embedded e-invoice), classification also on ${statementsRead.length} real statements and payslips${full ? '' : ' with a text layer'}`,
+      corpus: `fixtures/corpora/invoices (${invoices.length} real invoices and receipts${full ? ', the whole corpus' : `: every file with a text layer and a fixed sample of ${ocrSample.size} scans`}; de/en/es/fr/cs, ${einvoice.files} with an embedded e-invoice), classification also on ${statementsRead.length} real statements and payslips (${full ? 'all' : 'statements with a text layer, every payslip'}; fixtures/corpora/payslips: ${payslipsRead.length})`,
       truth: 'Each file labelled by hand from the rendered page and text layer, e-invoices from their XML checked against the print (fixtures/corpora/invoices/README.md); no product code made a label.',
       figures,
       floors: FLOORS,
@@ -305,6 +311,6 @@ test('real invoices and receipts: fields in the right field, classification, con
 /**
  * The issue's floors are total, date and number 0.90, issuer 0.80, classification 0.90, precision at 0.9 0.95,
  * tables 0.80, redaction 0.95, and every figure meets its floor. Redaction precision has no issue floor; it is held
- * at 0.95 so that recall is not bought with false redactions.
+ * at 0.95 so that recall is not bought with false redactions. Payslips are held to the same classification floor.
  */
-const FLOORS = { total: 0.9, date: 0.9, number: 0.9, issuer: 0.8, classification: 0.9, precision_at_0_9: 0.95, einvoice_read: 1, line_tables: 0.8, redaction_recall: 0.95, redaction_precision: 0.95 };
+const FLOORS = { total: 0.9, date: 0.9, number: 0.9, issuer: 0.8, classification: 0.9, payslips_classification: 0.9, precision_at_0_9: 0.95, einvoice_read: 1, line_tables: 0.8, redaction_recall: 0.95, redaction_precision: 0.95 };

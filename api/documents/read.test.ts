@@ -98,3 +98,29 @@ test('a word tesseract reads right but scores 0 is kept: only low-confidence wor
   const read = await readDocument(intake(new Uint8Array(scan), 'pdf', 'application/pdf'), { maxPages: 1, renderScale: 2, ocr: true });
   assert.match(read.pages[0]!.text, /24 June 2024\t1 July 2024\tHillview Property Group/);
 });
+
+/** A form whose labels are a picture (as a pay statement's artwork is) and whose values are typed over it as text. */
+async function formWithDrawnLabels(labels: boolean): Promise<Uint8Array> {
+  const artwork = await PDFDocument.create();
+  const artworkFont = await artwork.embedFont(StandardFonts.Helvetica);
+  const sheet = artwork.addPage([595, 842]);
+  if (labels) ['Earnings Statement', 'Gross Pay', 'Federal Income Tax', 'Net Pay', 'Pay date'].forEach((line, index) => sheet.drawText(line, { x: 60, y: 760 - index * 40, size: 16, font: artworkFont }));
+  const png = await renderPagePng(await openPdf(await artwork.save()), 1, 2);
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([595, 842]);
+  page.drawImage(await pdf.embedPng(png), { x: 0, y: 0, width: 595, height: 842 });
+  ['1,291.40', '129.14', '830.00', '03/08/2017'].forEach((value, index) => page.drawText(value, { x: 360, y: 720 - index * 40, size: 16, font }));
+  return pdf.save();
+}
+
+test('a text layer of typed-in values over drawn labels is read by OCR too, and OCR is kept only when it reads more words', async () => {
+  const drawn = await readDocument(intake(await formWithDrawnLabels(true), 'pdf', 'application/pdf'), { maxPages: 1, renderScale: 2, ocr: true });
+  assert.equal(drawn.pages[0]!.source, 'ocr');
+  assert.match(drawn.pages[0]!.text, /Gross Pay/);
+  assert.match(drawn.pages[0]!.text, /830\.00/);
+  const valuesOnly = await readDocument(intake(await formWithDrawnLabels(false), 'pdf', 'application/pdf'), { maxPages: 1, renderScale: 2, ocr: true });
+  assert.equal(valuesOnly.pages[0]!.source, 'text_layer');
+  const withoutOcr = await readDocument(intake(await formWithDrawnLabels(true), 'pdf', 'application/pdf'), { maxPages: 1, renderScale: 2, ocr: false });
+  assert.equal(withoutOcr.pages[0]!.source, 'text_layer');
+});

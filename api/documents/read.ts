@@ -11,6 +11,13 @@ import type { IntakeDocument, PageText } from './types.ts';
  */
 const minTextLayerCharacters = 20;
 
+/**
+ * A text layer with fewer words than this, and more numbers than words, is read as values typed onto a form
+ * whose labels are drawn (outlined or scanned artwork, e.g. a pay statement filled in over its template): the
+ * page is read by OCR as well and the reading with more words is kept.
+ */
+const drawnLabelsMaxWords = 30;
+
 export interface ReadOptions {
   /** Pages read from a PDF, from the first. */
   maxPages: number;
@@ -80,8 +87,7 @@ async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession,
   try {
     const pages: PageText[] = [];
     for (let pageNumber = 1; pageNumber <= Math.min(options.maxPages, pdf.numPages); pageNumber++) {
-      const page = await readPageText(pdf, pageNumber);
-      pages.push(options.ocr && visibleCharacters(page.text) < minTextLayerCharacters ? await ocrPdfPage(pdf, pageNumber, options.renderScale, ocr, keep) : page);
+      pages.push(await readPdfPage(pdf, pageNumber, options, ocr, keep));
     }
     return { pageCount: pdf.numPages, pages, ...(options.embeddedFiles ? { embedded: await embeddedXmlFiles(pdf) } : {}) };
   } finally {
@@ -89,10 +95,16 @@ async function readPdf(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession,
   }
 }
 
-async function ocrPdfPage(pdf: PdfDocument, pageNumber: number, renderScale: number, ocr: OcrSession, keep: (image: OcrImage) => void): Promise<PageText> {
-  const png = await renderPagePng(pdf, pageNumber, renderScale);
+/** A page's text layer, or its OCR reading when the layer is empty or holds only a form's typed-in values and OCR reads more words. */
+async function readPdfPage(pdf: PdfDocument, pageNumber: number, options: ReadOptions, ocr: OcrSession, keep: (image: OcrImage) => void): Promise<PageText> {
+  const page = await readPageText(pdf, pageNumber);
+  const empty = visibleCharacters(page.text) < minTextLayerCharacters;
+  if (!options.ocr || !(empty || labelsLookDrawn(page.text))) return page;
+  const png = await renderPagePng(pdf, pageNumber, options.renderScale);
+  const read = await (await ocr.reader()).readPage(png, pageNumber, options.renderScale);
+  if (!empty && wordCount(read.text) <= wordCount(page.text)) return page;
   keep({ page: pageNumber, png });
-  return (await ocr.reader()).readPage(png, pageNumber, renderScale);
+  return read;
 }
 
 async function readImage(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession, keep: (image: OcrImage) => void): Promise<PageText> {
@@ -100,6 +112,17 @@ async function readImage(bytes: Uint8Array, options: ReadOptions, ocr: OcrSessio
   if (!options.ocr) return { page: 1, width: image.width / image.scale, height: image.height / image.scale, source: 'ocr', items: [], text: '', confidence: 0 };
   keep({ page: 1, png: image.png });
   return (await ocr.reader()).readPage(image.png, 1, image.scale);
+}
+
+/** Whether a text layer holds mostly numbers and few words, as a form's typed-in values without its labels do. */
+function labelsLookDrawn(text: string): boolean {
+  const words = wordCount(text);
+  return words < drawnLabelsMaxWords && words < (text.match(/\d[\d.,]*/g) ?? []).length;
+}
+
+/** Runs of three or more letters. */
+function wordCount(text: string): number {
+  return (text.match(/\p{L}{3,}/gu) ?? []).length;
 }
 
 function visibleCharacters(text: string): number {

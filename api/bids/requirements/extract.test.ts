@@ -112,3 +112,27 @@ test('a list nested in a list item obliges as the outer list does, refs nest by 
     ],
   );
 });
+
+test('a buyer\'s template: notes to the drafter are no requirements, while what it asks of the tenderer stays', () => {
+  const template = [
+    'Requirements',
+    'Remove any sections in this document that are not applicable to your procurement.',
+    'Describe what work is required and any key problems that need solving.',
+    'Clearly define how the services are to be delivered.',
+    'Insert any requirements which the seller must adhere to.',
+    'Enter the number of weeks of the initial contract.',
+    'How to respond',
+    'Responses must be lodged on the Digital Marketplace before the opportunity closes.',
+  ].join('\n');
+  assert.deepEqual(
+    extractRequirements([file(template)]).filter((requirement) => requirement.mandatory).map((requirement) => requirement.text),
+    ['Responses must be lodged on the Digital Marketplace before the opportunity closes.'],
+  );
+  const response = ['Compliance', 'Do you comply with this Mandatory Requirement? Yes / No', 'Explain how you meet this requirement (if necessary)', 'Briefly describe your approach to the work.'].join('\n\n');
+  assert.deepEqual(
+    extractRequirements([file(response)]).filter((requirement) => requirement.mandatory).map((requirement) => requirement.text),
+    ['Briefly describe your approach to the work.'],
+  );
+  const [lodging] = extractRequirements([file('Instructions to Sellers\nYou must use this template to provide your response.')]);
+  assert.equal(lodging?.kind, 'instruction');
+});

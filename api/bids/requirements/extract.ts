@@ -17,6 +17,7 @@ import {
   isParticipation,
   leadInNamesDocument,
   obligationOf,
+  speaksToTheDrafter,
   pointsOf,
   sectionKindOf,
   subjectOf,
@@ -222,11 +223,14 @@ class FileReading {
   readonly #totalPoints: number | null;
   /** The file is a form that marks its required fields with an asterisk ("Business Name *"): those are its mandatory questions. */
   readonly #asteriskForm: boolean;
+  /** The file is a buyer's template (it speaks of the reader's own procurement): its bare imperatives are notes to the drafter. */
+  readonly #draftersTemplate: boolean;
 
   constructor(file: BidFilePages) {
     this.#file = file;
     this.#paragraphs = paragraphsOf(file.pages);
     this.#asteriskForm = this.#paragraphs.filter((paragraph) => requiredMark.test(paragraph.text)).length >= 3;
+    this.#draftersTemplate = file.pages.some((page) => speaksToTheDrafter(page.text));
     this.#totalPoints = file.pages.map((page) => totalPointsOf(page.text.replace(/\s+/g, ' '))).find((total) => total !== null) ?? null;
   }
 
@@ -666,6 +670,8 @@ class FileReading {
       const sentence = plainText(paragraph.text.slice(start, end));
       // "The Contractor will submit a signed cover letter …": the tenderer's own doing, asked as "should" asks.
       let obligation = obligationOf(sentence) ?? (tendererWill(sentence) ? 'optional' : null);
+      // "Describe what work is required …" in a buyer's template tells the buyer what to write; a "must" still binds the tenderer.
+      if (this.#draftersTemplate && isImperative(sentence) && !/\bmust\b|\bshall\b/i.test(sentence)) obligation = null;
       const opening = listOpening(sentence);
       const lastSentence = start === ranges.at(-1)?.[0];
       if (opening === 'lead-in' && (lastSentence || /:\s*$/.test(sentence))) {

@@ -54,7 +54,7 @@ const imperativeVerbs =
 const nounOrVerb = 'support|transition|report|design|document|test|date|name|state|initial|list|use|lead|present|note|check|title|contact|e-?mail|update|review|train|track|monitor|address|place|quote|price|direct|secure|meet|print|record|schedule|plan';
 const objectStart = String.raw`(?:a|an|the|all|any|each|every|your|its|their|this|these|those|such|one|two|three|four|five|and|or|with|to|for|on|in|at|by|from|up|out|back|down|only|also|clearly|promptly|immediately|\w+ly)\b(?!\s*[:–—-])`;
 const imperative = new RegExp(
-  String.raw`^(?:please\s+|be\s+sure\s+to\s+|make\s+sure\s+(?:that\s+)?|kindly\s+)?(?:do\s+not\s+|never\s+|also\s+|then\s+)?(?:(?:${imperativeVerbs})\b(?!\s*[(–—-]|\s+(?:of|is|are|was|will|shall|must|may|can|should|and\s+\w+\s+(?:is|are|will|shall))\b)|(?:${nounOrVerb})\s+${objectStart})`,
+  String.raw`^(?:please\s+|be\s+sure\s+to\s+|make\s+sure\s+(?:that\s+)?|kindly\s+)?(?:do\s+not\s+|never\s+|also\s+|then\s+)?(?:(?:briefly|clearly|fully|concisely|separately|explicitly)\s+)?(?:(?:${imperativeVerbs})\b(?!\s*[(–—-]|\s+(?:of|is|are|was|will|shall|must|may|can|should|and\s+\w+\s+(?:is|are|will|shall))\b)|(?:${nounOrVerb})\s+${objectStart})`,
   'i',
 );
 const nounOrVerbWord = new RegExp(String.raw`^(?:${nounOrVerb})$`, 'i');
@@ -69,8 +69,10 @@ export function obligationOf(sentence: string): Obligation | null {
   if (/\b(?:do|does|did)\s+not\s+need\s+to\b|\bneed\s+not\b/i.test(sentence)) return null;
   // "It is the intent of the Parties that …", "It is the Agency's desire that …": an aim stated, not a duty laid.
   if (/^it\s+is\s+(?:expressly\s+)?(?:not\s+)?(?:the\s+)?(?:\w+['’]s\s+|\w+\s+)?(?:intent|intention|desire|wish|hope)\b/i.test(sentence.trim())) return null;
-  // "Insert the name and address of …", "Check the appropriate box": how to fill in a form or template, not what to do or supply.
-  if (/^(?:insert|fill\s+in|check\s+(?:the|one|whether|this|each|all|if))\b/i.test(sentence.trim()) && !/\bmust\b|\bshall\b/i.test(sentence)) return null;
+  // "Insert the name and address of …", "Enter the number of weeks", "Transition Plan - Insert a full description", "Check the
+  // appropriate box": how to fill in a form or template, not what to do or supply.
+  if (/^(?:[\w ]{1,40}\s[-–—]\s+)?(?:insert|enter(?!\s+into)|fill\s+in|check\s+(?:the|one|whether|this|each|all|if))\b/i.test(sentence.trim()) && !/\bmust\b|\bshall\b/i.test(sentence)) return null;
+  if (addressesTheDrafter(sentence)) return null;
   const text = sentence
     .trim()
     .replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left')
@@ -93,6 +95,8 @@ export function obligationOf(sentence: string): Obligation | null {
   const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b|\bonly\s+if\b|\bunder\s+no\s+circumstances\b/i.test(text);
   if (obliges && !(asks && !strong)) return 'mandatory';
   if (disqualifying.test(text) || isPassFail(text)) return 'mandatory';
+  // "Explain how you meet this requirement (if necessary)": the tenderer judges whether to answer.
+  if (/\((?:if|when)\s+(?:necessary|needed|required)\)/i.test(text)) return 'optional';
   if (isImperative(text)) return 'mandatory';
   if (asks) return 'optional';
   return null;
@@ -106,6 +110,8 @@ export function isImperative(sentence: string): boolean {
     .replace(/^["'“‘(]+/, '')
     .replace(/^(?:therefore|thus|accordingly|finally|otherwise|however|also|then|at\s+a\s+minimum|in\s+addition|additionally|where\s+(?:applicable|relevant|possible|required)|if\s+[^,]{1,80}|when\s+[^,]{1,60}|in\s+[^,]{1,50}|for\s+[^,]{1,50}|as\s+[^,]{1,50}|within\s+[^,]{1,50}|\d+\s+days\s+[^,]{1,50}),\s*/i, '');
   if (pointer.test(text)) return false;
+  // "Do you comply with this requirement? Yes / No": a question, though it opens with a verb of the list.
+  if (/^(?:do|does|did)\s+(?!not\b)[^?]*\?/i.test(text)) return false;
   // A line in capitals ("PROVIDE CURRENT INFORMATION", a form's printed box label) is a heading; a lone verb ("Deliver", a table
   // cell) asks nothing; "Date and Time", "Name and Title of Position 2" are titles, not "date" or "name" as verbs.
   const titled = /^[*_]*([\w-]+)\s+(?:and|or)\s+[A-Z]/.exec(text);
@@ -145,6 +151,21 @@ const buyerSubject =
 /** What a document, the contract or the process is or does: no one is bound by such a sentence. */
 const statementSubject =
   /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]s?|rfx|solicitations?|task\s+orders?|orders?|call\s+orders?|contracts?|agreements?|bpas?|itt|ito|eoi|documents?|section|pack|process|procurement|opportunity|framework|acquisition|requirement|policies)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|there|which)\b/i;
+
+/**
+ * A template's note to whoever drafts the request, not to the tenderer: an imperative that speaks of the reader's own
+ * procurement ("… to suit the risk of your procurement") or names the tenderer as someone else who will act ("Describe any
+ * training the seller will be required to deliver", "Insert any requirements which the seller must adhere to").
+ */
+function addressesTheDrafter(sentence: string): boolean {
+  if (!isImperative(sentence)) return false;
+  return speaksToTheDrafter(sentence) || /\byour\s+(?:agency|department|evaluation\s+(?:panel|team|plan))\b/i.test(sentence) || /\b(?:the|a|any)\s+(?:sellers?|tenderers?|offerors?|quoters?|respondents?|contractors?|proponents?|bidders?|suppliers?|vendors?)(?!['’])\s+(?:will|must|shall|should|is|are|needs?\s+to|has\s+to)\b/i.test(sentence);
+}
+
+/** A buyer's template speaks to whoever drafts the request about their own procurement ("… not applicable to your procurement"). */
+export function speaksToTheDrafter(text: string): boolean {
+  return /\byour\s+(?:procurement|approach\s+to\s+market)\b/i.test(text);
+}
 
 /** Whether an obliging sentence binds the buyer (or states what the document is) rather than the tenderer. */
 export function bindsTheBuyer(sentence: string): boolean {
@@ -237,7 +258,7 @@ const lodgingStrict = new RegExp(
     String.raw`\b(?:shall|must|is\s+to|are\s+to|will)\s+(?:only\s+)?be\s+(?:submitted|lodged|delivered|received|uploaded|e-?mailed|returned)\s+${channel}\b`,
     String.raw`\bsubmit\s+(?:all\s+|its\s+|their\s+|your\s+|the\s+)?${response}\s+(?:by|to|via|through|before|no\s+later|electronically|online|in\s+accordance\s+with)\b`,
     String.raw`\b(?:attach|upload)\w*\s+(?:your\s+|the\s+|its\s+)?${response}\s+(?:to|in|into|on)\b|\bsend\s+(?:the\s+)?(?:government|buyer|agency|contracting\s+officer|procurement\s+officer|council|department)\b`,
-    String.raw`\bas\s+(?:an?\s+)?(?:attachments?|appendix|appendices|addend(?:a|ums?))\b|\bconcise\b|\buse\s+of\s+the\b[^.]*\btemplate\b|\btimelines?\b`,
+    String.raw`\bas\s+(?:an?\s+)?(?:attachments?|appendix|appendices|addend(?:a|ums?))\b|\bconcise\b|\buse\s+of\s+the\b[^.]*\btemplate\b|\buse\s+(?:this|the)\s+template\s+(?:to|when)\s+(?:provide|prepare|submit|write|lodg)\w*\s+(?:your|its|their|the)\s+${response}\b|\btimelines?\b`,
     String.raw`\b(?:technical|price|pricing|cost|non-price)\s+(?:quote|quotation|proposal|volume|submission|file|response)s?\b[^.]*\b(?:not\s+(?:contain|include)|separate)\b|\b(?:parts?|volumes?)\b[^.]{0,60}\b(?:complete\s+in\s+itself|independently|individually\s+titled)`,
     String.raw`\bcomplete\s+the\s+following\s+fields\b|\bfields?\s+(?:on|of|in)\s+the\b|\bcolumn\s+[A-Z0-9]\b`,
   ].join('|'),

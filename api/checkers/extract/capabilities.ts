@@ -6,6 +6,7 @@ import redactMeasured from '../../../measured/extract-option-redact.json' with {
 import splitMeasured from '../../../measured/extract-option-split.json' with { type: 'json' };
 import tablesMeasured from '../../../measured/extract-option-tables.json' with { type: 'json' };
 import realInvoices from '../../../measured/extract-real-invoices.json' with { type: 'json' };
+import realSplit from '../../../measured/extract-split-real.json' with { type: 'json' };
 
 const support = z.enum(['yes', 'partial', 'no']).describe('yes: works as described; partial: works with less (see inputs_note); no: returns nothing for this input');
 
@@ -58,6 +59,11 @@ const realDocuments: Partial<Record<OptionName, OptionCapability['real_documents
     figure: `accuracy ${two(real.classification)} on invoices and receipts, ${two(real.statements_payslips_classification)} on ${real.statements_payslips_classified} statements and payslips`,
     metrics: { accuracy: real.classification, statements_payslips: real.statements_payslips_classification },
     labelled_set: realSet,
+  },
+  split: {
+    figure: `boundary precision ${two(realSplit.figures.boundary_precision)}, recall ${two(realSplit.figures.boundary_recall)}; exact page range ${two(realSplit.figures.exact_page_ranges)}, range and type ${two(realSplit.figures.type_right)}`,
+    metrics: { boundary_precision: realSplit.figures.boundary_precision, boundary_recall: realSplit.figures.boundary_recall, exact_page_ranges: realSplit.figures.exact_page_ranges, type_right: realSplit.figures.type_right },
+    labelled_set: `${realSplit.corpus} (test/extract-split-real.test.ts)`,
   },
   redact: { figure: `recall ${two(real.redaction_recall)} over ${real.redaction_identifiers} phones, e-mails, accounts, tax and VAT numbers printed on them`, metrics: { recall: real.redaction_recall }, labelled_set: realSet },
 };
@@ -177,7 +183,7 @@ const descriptions: Record<OptionName, Described> = {
     variants: [],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'no' },
     inputs_note: 'Only the pages read (max_pages) are split; a .docx is one page.',
-    mechanism: 'A new document starts where page numbering restarts at 1 (or the last page said "page N of N"), where a page opens with a document title (a larger line naming a type), where a page reads as another type, or where the running header and footer change; page numbers that run on count against a break; cues are weighted and must add up.',
+    mechanism: 'A new document starts where page numbering restarts at 1 (or the last page said "page N of N"), where a page opens with a document title (a larger line naming a type), where a page reads as another type, where the running header and footer change, where a page shares no font with the one before or the paper size changes, or where the same label carries another document number; page numbers that run on (in several languages) and fonts shared with the page before count against a break; cues are weighted and must add up.',
     measured: true,
     measurement: {
       figure: `boundary precision ${measuredFigures.split.boundary_precision.toFixed(2)}, recall ${measuredFigures.split.boundary_recall.toFixed(2)}`,

@@ -136,7 +136,8 @@ function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-/** The document type a title line names (TAX INVOICE, Payslip, Services Agreement …), or null. */
+/** The document type a title line names (TAX INVOICE, Payslip, Rechnung, Facture, Services Agreement …), or null. */
 export function titleType(line: string): ExtractDocumentType | null {
-  return rules.find((rule) => rule.title && rule.pattern.test(line))?.type ?? null;
+  const folded = foldAccents(line);
+  return rules.find((rule) => rule.title && rule.pattern.test(line))?.type ?? vocabularyRules.find((rule) => rule.title && rule.pattern.test(folded))?.type ?? null;
 }

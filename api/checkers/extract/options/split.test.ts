@@ -42,7 +42,7 @@ test('one document over pages whose numbers run on stays one document, its title
   assert.deepEqual(result.documents, [{ pages: [1, 3], document_type: 'bank_statement', cues: [] }]);
 });
 
-test('two invoices side by side, no page numbers or headers: the second opens with its own title', async () => {
+test('two invoices side by side, no page numbers or headers, one font: the second opens with its own title and number', async () => {
   const bytes = await layoutPdf([
     page('TAX INVOICE', ['Invoice number INV-1', 'Total 110.00'], 'Printed copy'),
     page('TAX INVOICE', ['Invoice number INV-2', 'Total 220.00'], 'Printed copy'),
@@ -53,7 +53,7 @@ test('two invoices side by side, no page numbers or headers: the second opens wi
     result.documents.map((document) => [document.pages, document.cues]),
     [
       [[1, 1], []],
-      [[2, 3], ['page 2 opens with a tax invoice title']],
+      [[2, 3], ['page 2 opens with a tax invoice title', 'page 2 carries another invoice']],
     ],
   );
 });

@@ -28,7 +28,16 @@ interface PageCues {
   type: string;
   /** The type its title names (TAX INVOICE, Payslip …), or null. */
   title: string | null;
+  /** The fonts its text is set in (each font object of the file once). */
+  fonts: Set<string>;
+  /** Width and height in points, rounded. */
+  size: string;
+  /** The first document number the page prints under its label ("Invoice number" INV-2), label folded. */
+  identifier: { label: string; value: string } | null;
 }
+
+/** "Page 3 of 5", "Seite 3 von 5", "Page 3 sur 5", "Página 3 de 5", "Pagina 3 di 5", "Strana 3 z 5", "Blad 3 van 5", "Page 3/5", "Page 3". */
+const pageNumbering = /\b(?:page|seite|p[aá]gina|strana|blad|sida|side)\s*:?\s+(\d{1,4})(?:\s*(?:of|von|sur|de|di|z|van|av|\/)\s*(\d{1,4}))?\b/i;
 
 /** A new document starts where the cues at a page boundary add up to this. */
 const boundaryScore = 2;
@@ -66,12 +75,22 @@ function boundaryCues(before: PageCues, page: PageCues): { text: string; weight:
   if (page.type !== 'unrecognised' && page.type !== before.type) cues.push({ text: `page ${page.page} reads as a ${page.type.replace('_', ' ')}`, weight: 1 });
   if (before.header !== null && page.header !== null && before.header !== page.header) cues.push({ text: `header changes on page ${page.page}`, weight: 1 });
   if (before.footer !== null && page.footer !== null && before.footer !== page.footer) cues.push({ text: `footer changes on page ${page.page}`, weight: 1 });
+  // Files joined into one keep each original's fonts and paper: a font object two pages share says they were typeset together.
+  if (before.fonts.size > 0 && page.fonts.size > 0) {
+    if ([...page.fonts].some((font) => before.fonts.has(font))) cues.push({ text: `page ${page.page} is set in the fonts of page ${before.page}`, weight: -1 });
+    else cues.push({ text: `page ${page.page} shares no font with page ${before.page}`, weight: 1 });
+  }
+  if (before.size !== page.size) cues.push({ text: `page size changes on page ${page.page}`, weight: 1 });
+  // One system may print several documents into one file: the same label with another number ("Invoice number INV-2") is another one.
+  if (before.identifier && page.identifier && before.identifier.label === page.identifier.label && before.identifier.value !== page.identifier.value) {
+    cues.push({ text: `page ${page.page} carries another ${page.identifier.label}`, weight: 1 });
+  }
   return cues;
 }
 
 function pageCues(page: PageText): PageCues {
   const lines = locatePage(page).lines;
-  const numbering = /\bpage\s+(\d{1,4})(?:\s*(?:of|\/)\s*(\d{1,4}))?\b/i.exec(page.text);
+  const numbering = pageNumbering.exec(page.text);
   // The running header and footer: the first and last line within a tenth of the page's edge, numbers blanked.
   const edge = (line: (typeof lines)[number] | undefined, top: boolean) => {
     if (!line?.box || page.height === 0) return null;
@@ -86,7 +105,19 @@ function pageCues(page: PageText): PageCues {
     // The page judged alone, as if it were page 1: does it open a document of its own?
     type: classifyDocument(renumbered([page])).document_type,
     title: pageTitle(locatePage(page)),
+    fonts: new Set(page.items.map((item) => item.font).filter((font): font is string => typeof font === 'string' && font !== '')),
+    size: `${Math.round(page.width)}x${Math.round(page.height)}`,
+    identifier: documentIdentifier(page.text),
   };
+}
+
+/** "Invoice number: INV-2", "Rechnungsnummer 4711", "Factura N° 0001-0005", "Statement no. 12": a document's own number and its label. */
+const identifierPattern =
+  /\b(invoice|receipt|statement|account|document|credit\s+note|rechnung|beleg|konto|factura|facture|fattura|faktura|re[cç]ibo|advice|voucher)\s*-?\s*(?:number|nummer|numero|número|num[eé]ro|no\.?|nr\.?|n[º°o]\.?|#|id)\s*[:.]?\s*([A-Z0-9][\w/-]{2,})/i;
+
+function documentIdentifier(text: string): { label: string; value: string } | null {
+  const found = identifierPattern.exec(text);
+  return found ? { label: found[1]!.toLowerCase().replace(/\s+/g, ' '), value: found[2]!.toUpperCase() } : null;
 }
 
 /**
