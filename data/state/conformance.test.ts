@@ -1,0 +1,276 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openTestState, postgresBinaries, sharedPostgresCluster, startPostgresCluster } from '../../test/helpers/postgres-cluster.ts';
+import { StateUnavailableError, type StateDb } from './db.ts';
+import { openPostgresState, positional } from './postgres.ts';
+
+// The same cases on both engines, through the StateDb interface only: what a caller may rely on whichever engine
+// DATABASE_URL selects. PostgreSQL runs on a throwaway real cluster (test/helpers/postgres-cluster.ts).
+const NO_POSTGRES = postgresBinaries() ? false : 'PostgreSQL server binaries are not installed (/usr/lib/postgresql/*/bin)';
+const WEEK = '2026-11-30T13:00:00.000Z';
+
+async function withState(engine: 'sqlite' | 'postgres', work: (db: StateDb) => Promise<void>, options?: { max?: number }): Promise<void> {
+  const db = await openTestState(engine, options);
+  try {
+    await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function addAccount(db: StateDb, id: string, email = `${id}@example.com`): Promise<void> {
+  await db.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', id, email, '2026-12-01T00:00:00.000Z');
+}
+
+/** One unit reserved if fewer than `limit` are used or held this week: the meter's check-then-write. */
+async function reserveUnit(db: StateDb, subject: string, id: string, limit: number): Promise<boolean> {
+  return db.transaction(async () => {
+    const row = await db.get<{ used: number | null; held: number }>(
+      'SELECT (SELECT used FROM usage_weeks WHERE subject = ?1 AND week_start = ?2) AS used, (SELECT count(*) FROM usage_reservations WHERE subject = ?1 AND week_start = ?2) AS held',
+      subject,
+      WEEK,
+    );
+    if ((row?.used ?? 0) + (row?.held ?? 0) >= limit) return false;
+    await db.run('INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at) VALUES (?, ?, ?, ?)', id, subject, WEEK, '2026-12-01T01:00:00.000Z');
+    return true;
+  });
+}
+
+for (const engine of ['sqlite', 'postgres'] as const) {
+  describe(`state engine ${engine}`, { skip: engine === 'postgres' ? NO_POSTGRES : false }, () => {
+    test('binds ? and ?NNN placeholders, and leaves a ? inside literals, quoted names and comments alone', () =>
+      withState(engine, async (db) => {
+        const inserted = await db.run(
+          `INSERT INTO feedback (feedback_id, tool, verdict, ref, note, account_id, created_at) -- a ? here is a comment
+           VALUES (?, 'what?', ?, /* ? */ ?, 'it''s ?', ?, ?)`,
+          'f1', 'up', 'ref?', null, '2026-12-01',
+        );
+        assert.equal(inserted.changes, 1);
+        const row = await db.get<Record<string, unknown>>('SELECT tool AS "tool?", ref, note, account_id FROM feedback WHERE feedback_id = ?1 AND (ref = ?2 OR note = ?2)', 'f1', 'ref?');
+        assert.deepEqual({ ...row }, { 'tool?': 'what?', ref: 'ref?', note: "it's ?", account_id: null });
+      }));
+
+    test('round-trips NULL, integers bound as bigint, reals and bytes exactly, and counts come back as numbers', () =>
+      withState(engine, async (db) => {
+        const body = new Uint8Array([0, 1, 2, 254, 255, 0]);
+        await db.run(
+          "INSERT INTO idempotency_keys (scope, idempotency_key, request_hash, state, started_at, expires_at, status, headers, body) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)",
+          'key:k1', 'idem-1', 'h', WEEK, WEEK, 201n, null, body,
+        );
+        const row = await db.get<{ status: number; headers: null; body: Uint8Array }>('SELECT status, headers, body FROM idempotency_keys WHERE scope = ?', 'key:k1');
+        assert.deepEqual({ ...row }, { status: 201, headers: null, body });
+        assert.equal(Object.getPrototypeOf(row!.body), Uint8Array.prototype, 'bytes come back as a plain Uint8Array on both engines');
+        await db.run('INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, ?)', 'ip:1', WEEK, 2n ** 40n);
+        await db.run('INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, ?)', 'ip:2', WEEK, 3);
+        const totals = await db.get<{ n: number; total: number; biggest: number; found: number }>(
+          'SELECT count(*) AS n, sum(used) AS total, max(used) AS biggest, EXISTS (SELECT 1 FROM usage_weeks WHERE used = 3) AS found FROM usage_weeks',
+        );
+        assert.deepEqual({ ...totals }, { n: 2, total: 2 ** 40 + 3, biggest: 2 ** 40, found: 1 });
+        await addAccount(db, 'a1');
+        await db.run("INSERT INTO orgs (org_id, company_name, created_by, created_at, updated_at) VALUES ('o1', 'Org', 'a1', ?, ?)", WEEK, WEEK);
+        await db.run("INSERT INTO bids (bid_id, org_id, title, stage, created_by, created_at, updated_at) VALUES ('b1', 'o1', 'Bid', 'qualifying', 'a1', ?, ?)", WEEK, WEEK);
+        await db.run(
+          "INSERT INTO bid_requirements (requirement_id, bid_id, origin, text, kind, mandatory, weight, state, confidence, created_at, updated_at) VALUES ('r1', 'b1', 'person', 'Do it', 'instruction', 1, ?, 'open', ?, ?, ?)",
+          12.5, 0.1 + 0.2, WEEK, WEEK,
+        );
+        const requirement = await db.get<{ weight: number; confidence: number }>('SELECT weight, confidence FROM bid_requirements');
+        assert.deepEqual({ ...requirement }, { weight: 12.5, confidence: 0.1 + 0.2 }, 'REAL is a double on both engines');
+      }));
+
+    test('RETURNING, ON CONFLICT DO NOTHING and DO UPDATE with excluded and a qualified column', () =>
+      withState(engine, async (db) => {
+        await db.run('INSERT INTO login_tokens (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)', 't1', 'A@Example.com', WEEK, '2026-12-31');
+        const used = await db.get<{ email: string }>('UPDATE login_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1 RETURNING email', '2026-12-02', 't1');
+        assert.deepEqual({ ...used }, { email: 'A@Example.com' });
+        assert.equal(await db.get('UPDATE login_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL RETURNING email', '2026-12-03', 't1'), undefined);
+        const upsert = 'INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, ?) ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used + excluded.used';
+        await db.run(upsert, 's', WEEK, 2);
+        assert.equal((await db.run(upsert, 's', WEEK, 3)).changes, 1);
+        assert.equal((await db.get<{ used: number }>('SELECT used FROM usage_weeks WHERE subject = ?', 's'))?.used, 5);
+        const ignored = await db.run('INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 9) ON CONFLICT DO NOTHING', 's', WEEK);
+        assert.equal(ignored.changes, 0);
+      }));
+
+    test('emails are unique and found whatever their case, as COLLATE NOCASE has it', () =>
+      withState(engine, async (db) => {
+        await addAccount(db, 'a1', 'Person@Example.com');
+        await assert.rejects(addAccount(db, 'a2', 'person@example.COM'));
+        assert.equal((await db.get<{ account_id: string }>('SELECT account_id FROM accounts WHERE email = ?', 'PERSON@example.com'))?.account_id, 'a1');
+        assert.equal((await db.get<{ account_id: string }>('SELECT account_id FROM accounts a WHERE a.email = ? COLLATE NOCASE', 'person@EXAMPLE.com'))?.account_id, 'a1');
+      }));
+
+    test('a transaction rolls back everything when its work throws, and the error is the one thrown', () =>
+      withState(engine, async (db) => {
+        await addAccount(db, 'kept');
+        await assert.rejects(
+          db.transaction(async () => {
+            await addAccount(db, 'gone');
+            await sleep(5);
+            throw new Error('abandon');
+          }),
+          /abandon/,
+        );
+        assert.deepEqual((await db.all<{ account_id: string }>('SELECT account_id FROM accounts ORDER BY account_id')).map((r) => r.account_id), ['kept']);
+        assert.equal(await db.transaction(async () => 'value'), 'value');
+      }));
+
+    test('a nested transaction joins the outer one: the outer throw undoes the inner writes too', () =>
+      withState(engine, async (db) => {
+        await assert.rejects(
+          db.transaction(async () => {
+            const inner = await db.transaction(async () => {
+              await addAccount(db, 'inner');
+              return 'inner done';
+            });
+            assert.equal(inner, 'inner done');
+            assert.equal((await db.all('SELECT account_id FROM accounts')).length, 1, 'the outer work sees the inner write');
+            throw new Error('outer fails');
+          }),
+          /outer fails/,
+        );
+        assert.equal((await db.all('SELECT account_id FROM accounts')).length, 0);
+      }));
+
+    test('a helper given no transaction handle still writes inside the transaction it is called from', () =>
+      withState(engine, async (db) => {
+        // Across awaits of timers and promise chains, as a request's helpers run.
+        const helper = async (id: string): Promise<void> => {
+          await sleep(1);
+          await Promise.resolve().then(() => addAccount(db, id));
+        };
+        await assert.rejects(
+          db.transaction(async () => {
+            await helper('h1');
+            await Promise.all([helper('h2'), helper('h3')]);
+            throw new Error('undo');
+          }),
+          /undo/,
+        );
+        assert.equal((await db.all('SELECT account_id FROM accounts')).length, 0, 'all three writes were in the rolled-back transaction');
+        // A statement from work begun outside, issued while a transaction is open, does not land inside it.
+        const gate = Promise.withResolvers<void>();
+        const outside = (async () => {
+          await gate.promise;
+          await addAccount(db, 'outside');
+        })();
+        await assert.rejects(
+          db.transaction(async () => {
+            await addAccount(db, 'in-tx');
+            gate.resolve();
+            await sleep(20);
+            throw new Error('undo again');
+          }),
+          /undo again/,
+        );
+        await outside;
+        assert.deepEqual((await db.all<{ account_id: string }>('SELECT account_id FROM accounts')).map((r) => r.account_id), ['outside']);
+      }));
+
+    test('50 reservations at once with one unit left: exactly one succeeds', () =>
+      withState(
+        engine,
+        async (db) => {
+          await db.run('INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, ?)', 'account:a', WEEK, 9);
+          // Every pooled connection opened first, so the 50 overlap instead of queueing behind connection set-up.
+          await Promise.all(Array.from({ length: 20 }, () => db.transaction(() => sleep(20))));
+          const results = await Promise.all(Array.from({ length: 50 }, (_, i) => reserveUnit(db, 'account:a', `r${i}`, 10)));
+          assert.equal(results.filter(Boolean).length, 1);
+          assert.equal((await db.get<{ n: number }>('SELECT count(*) AS n FROM usage_reservations'))?.n, 1);
+        },
+        { max: 20 },
+      ));
+  });
+}
+
+describe('PostgreSQL engine only', { skip: NO_POSTGRES }, () => {
+  test('two transactions that each read then write the same decision: one is retried and sees the other', async () => {
+    const db = await openTestState('postgres');
+    try {
+      let attempts = 0;
+      let arrived = 0;
+      const bothRead = Promise.withResolvers<void>();
+      const claim = (id: string): Promise<boolean> =>
+        db.transaction(async () => {
+          attempts++;
+          const held = await db.get<{ n: number }>('SELECT count(*) AS n FROM usage_reservations WHERE subject = ?', 'account:b');
+          // Both have read before either writes: a write skew only SERIALIZABLE refuses.
+          if (++arrived === 2) bothRead.resolve();
+          await bothRead.promise;
+          if (held!.n > 0) return false;
+          await db.run('INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at) VALUES (?, ?, ?, ?)', id, 'account:b', WEEK, WEEK);
+          return true;
+        });
+      const results = await Promise.all([claim('x'), claim('y')]);
+      assert.deepEqual(results.sort(), [false, true]);
+      assert.equal(attempts, 3, 'the loser ran again after its serialisation failure');
+      assert.equal((await db.get<{ n: number }>('SELECT count(*) AS n FROM usage_reservations'))?.n, 1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('a transaction whose work swallowed a failed statement is not committed as if whole', async () => {
+    const db = await openTestState('postgres');
+    try {
+      await addAccount(db, 'a1');
+      await assert.rejects(
+        db.transaction(async () => {
+          await addAccount(db, 'a2');
+          await addAccount(db, 'a1').catch(() => {});
+        }),
+        /rolled back/,
+      );
+      assert.equal((await db.all('SELECT account_id FROM accounts')).length, 1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('migrations run once when several instances start on an empty database together', async () => {
+    const cluster = await sharedPostgresCluster();
+    const url = await cluster.freshDatabase({ migrated: false });
+    const instances = await Promise.all([1, 2, 3].map(() => openPostgresState(url, { max: 2 })));
+    const applied = await instances[0]!.all<{ name: string; n: number }>('SELECT name, count(*) AS n FROM schema_migrations GROUP BY name ORDER BY name');
+    assert.equal(applied.length, 18);
+    assert.ok(applied.every((row) => row.n === 1));
+    await Promise.all(instances.map((db) => db.close()));
+  });
+
+  test('a refused connection, too many connections and a server that went away are StateUnavailableError', async () => {
+    await assert.rejects(openPostgresState('postgres://postgres@127.0.0.1:1/none', { connectionTimeoutMillis: 2_000 }), StateUnavailableError);
+    const shared = await sharedPostgresCluster();
+    const limitedUrl = (await shared.freshDatabase()).replace('postgres@', 'limited@');
+    const admin = await openTestState('postgres');
+    await admin.run('CREATE ROLE limited LOGIN CONNECTION LIMIT 1');
+    await admin.close();
+    const limited = await openPostgresState(limitedUrl, { max: 2, migrate: false });
+    const holds = Promise.withResolvers<void>();
+    const holding = limited.transaction(async () => {
+      holds.resolve();
+      await sleep(300);
+    });
+    await holds.promise;
+    await assert.rejects(limited.get('SELECT count(*) AS n FROM accounts'), StateUnavailableError);
+    await holding;
+    await limited.close();
+
+    const own = await startPostgresCluster();
+    const db = await openPostgresState(await own.freshDatabase(), { connectionTimeoutMillis: 2_000 });
+    await addAccount(db, 'a1');
+    await own.stop();
+    await assert.rejects(db.get('SELECT count(*) AS n FROM accounts'), StateUnavailableError);
+    await assert.rejects(db.transaction(() => addAccount(db, 'a2')), StateUnavailableError);
+    await db.close();
+  });
+});
+
+test('placeholders are translated to $n outside literals, quoted identifiers and comments', () => {
+  assert.equal(positional('SELECT ? , ?'), 'SELECT $1 , $2');
+  assert.equal(positional("SELECT '?', 'a''?', ?"), "SELECT '?', 'a''?', $1");
+  assert.equal(positional('SELECT "col?" FROM t WHERE a = ? -- ?\nAND b = ?'), 'SELECT "col?" FROM t WHERE a = $1 -- ?\nAND b = $2');
+  assert.equal(positional('SELECT /* ? /* ? */ ? */ ?'), 'SELECT /* ? /* ? */ ? */ $1');
+  assert.equal(positional("SELECT E'\\'?', $$?$$, $tag$ ? $tag$, ?"), "SELECT E'\\'?', $$?$$, $tag$ ? $tag$, $1");
+  assert.equal(positional('WHERE a = ?2 OR b = ?1 OR c = ?'), 'WHERE a = $2 OR b = $1 OR c = $3');
+  assert.equal(positional("SELECT type'?', ?"), "SELECT type'?', $1");
+});
