@@ -28,7 +28,9 @@ const detailOf = async (response: Response) => ((await response.json()) as { det
 
 /** Every row of every table of the state store as text, blobs decoded, to look for a secret anywhere in it. */
 async function everythingStored(state: StateDb): Promise<string> {
-  const tables = (await state.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")).map((row) => row.name);
+  const tables = (await state.all<{ name: string }>(
+    state.engine === 'sqlite' ? "SELECT name FROM sqlite_master WHERE type = 'table'" : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'",
+  )).map((row) => row.name);
   const dumps: string[] = [];
   for (const table of tables) {
     dumps.push(JSON.stringify(await state.all(`SELECT * FROM "${table}"`), (_, value: unknown) =>

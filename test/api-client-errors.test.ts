@@ -16,7 +16,8 @@ interface RawReply {
 function exchange(url: string, request: string): Promise<RawReply> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request));
+    // Written, not ended: like a browser, the client keeps its side open until the reply (Node closes a half-closed connection).
+    const socket = connect(Number(port), hostname, () => socket.write(request));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { openStateDb } from '../data/state/db.ts';
 import { base64, checkerApp, postFiles, postJson, tinyPdf, type CheckerApp } from './helpers/checker-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
-import { testStateLocation } from './helpers/state.ts';
+import { testStateLocation, SQLITE_ONLY } from './helpers/state.ts';
 
 const unitsUsed = async (checker: CheckerApp) => (await checker.state.get<{ used: number | null }>('SELECT SUM(used) AS used FROM usage_weeks'))?.used ?? 0;
 const detailOf = async (reply: Response) => ((await reply.json()) as { detail: string }).detail;
@@ -102,7 +102,7 @@ describe('extract (the real analysis) keeps no bytes of the document', () => {
     else process.env['TMPDIR'] = tmpBefore;
   });
 
-  it('writes no file, and puts nothing of the document in the state store or the logs: only the result by its hash', async () => {
+  it('writes no file, and puts nothing of the document in the state store or the logs: only the result by its hash', { skip: SQLITE_ONLY }, async () => {
     const startedAt = Date.now();
     const written: string[] = [];
     const capture = (stream: NodeJS.WriteStream) => {

@@ -7,7 +7,7 @@ import { openStateDb } from '../data/state/db.ts';
 import { tinyPdf } from './helpers/checker-app.ts';
 import { signInAs } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
-import { testStateLocation, testDatabaseUrlFor } from './helpers/state.ts';
+import { testStateLocation, testDatabaseUrlFor, SQLITE_ONLY } from './helpers/state.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -27,7 +27,7 @@ function assertPrivate(dir: string): void {
   assert.deepEqual(open.map(([path, mode]) => `${path.slice(dir.length) || '/'} ${mode.toString(8)}`), [], `everything under ${dir} is the owner's alone`);
 }
 
-describe('what the service stores is readable by its owner alone, whatever the umask', () => {
+describe('what the service stores is readable by its owner alone, whatever the umask', { skip: SQLITE_ONLY }, () => {
   let dataDir: string;
   let running: RunningServer;
   const umask = process.umask();

@@ -49,9 +49,10 @@ export interface NewSession {
 export async function redeemSignInToken(state: StateDb, token: string, now: Date): Promise<NewSession | null> {
   return await state.transaction(async () => {
     const spent = await state.get<{ email: string }>(
-      'UPDATE login_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1 RETURNING email',
+      'UPDATE login_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING email',
       now.toISOString(),
       secretHash(token),
+      now.toISOString(),
     );
     if (!spent) return null;
     const accountId = await accountFor(state, spent.email, now);

@@ -90,7 +90,7 @@ export async function createBid(state: StateDb, bid: NewBid): Promise<BidRecord>
 export async function listBids(state: StateDb, accountId: string, orgId: string | null): Promise<BidRecord[]> {
   return await state.all<BidRecord>(
     `SELECT b.* FROM bids b JOIN memberships m ON m.org_id = b.org_id AND m.account_id = ?
-      WHERE (? IS NULL OR b.org_id = ?)
+      WHERE (CAST(? AS TEXT) IS NULL OR b.org_id = ?)
       ORDER BY b.created_at DESC, b.bid_id`,
     accountId,
     orgId,

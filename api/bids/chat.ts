@@ -47,7 +47,7 @@ export interface BidRecap {
 
 export async function bidChat(state: StateDb, bid: BidRecord, now: Date): Promise<BidChat> {
   const files = (await state.get<{ files: number; unreadable: number; pages: number }>(
-    `SELECT COUNT(*) AS files, COALESCE(SUM(read_status = 'failed'), 0) AS unreadable,
+    `SELECT COUNT(*) AS files, COUNT(CASE WHEN read_status = 'failed' THEN 1 END) AS unreadable,
             (SELECT COUNT(*) FROM bid_file_pages p JOIN bid_files f ON f.file_id = p.file_id WHERE f.bid_id = ?) AS pages
        FROM bid_files WHERE bid_id = ?`,
     bid.bid_id,
@@ -60,8 +60,9 @@ export async function bidChat(state: StateDb, bid: BidRecord, now: Date): Promis
     bid.bid_id,
   );
   const work = (await state.get<{ by_people: number; tasks: number }>(
-    `SELECT (SELECT COUNT(*) FROM bid_drafts WHERE bid_id = ?1 AND origin = 'person') AS by_people,
-            (SELECT COUNT(*) FROM bid_plan_tasks WHERE bid_id = ?1) AS tasks`,
+    `SELECT (SELECT COUNT(*) FROM bid_drafts WHERE bid_id = ? AND origin = 'person') AS by_people,
+            (SELECT COUNT(*) FROM bid_plan_tasks WHERE bid_id = ?) AS tasks`,
+    bid.bid_id,
     bid.bid_id,
   ))!;
   const requirements = await listRequirements(state, bid.bid_id);

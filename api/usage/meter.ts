@@ -140,14 +140,15 @@ export function createMeter(options: MeterOptions): Meter {
   // The current week and its start as stored (`week_start`): read on every request, by the rate headers.
   let cachedWeek: Week | undefined;
   let cachedWeekStart = '';
+  // The prune a week change started: the meter's own reads and writes wait for it, so none sees the old weeks.
+  let pruning: Promise<void> = Promise.resolve();
 
   const week = (): Week => {
     const instant = now().getTime();
     if (!cachedWeek || instant < cachedWeek.start.getTime() || instant >= cachedWeek.resetAt.getTime()) {
       cachedWeek = weekOf(new Date(instant));
       cachedWeekStart = cachedWeek.start.toISOString();
-      // In the background: the rate headers read the week on every request, and a prune need not hold one up.
-      void pruneOldWeeks(cachedWeek);
+      pruning = pruneOldWeeks(cachedWeek);
     }
     return cachedWeek;
   };
@@ -175,8 +176,10 @@ export function createMeter(options: MeterOptions): Meter {
   const forget = (subjectId: string, weekStart: string) => recentFigures.delete(figuresKey(subjectId, weekStart));
   const figures = async (subjectId: string, weekStart: string, at: string) =>
     await state.get<{ used: number | null; held: number }>(
-      `SELECT (SELECT used FROM usage_weeks WHERE subject = ?1 AND week_start = ?2) AS used,
-              (SELECT count(*) FROM usage_reservations WHERE subject = ?1 AND week_start = ?2 AND expires_at > ?3) AS held`,
+      `SELECT (SELECT used FROM usage_weeks WHERE subject = ? AND week_start = ?) AS used,
+              (SELECT count(*) FROM usage_reservations WHERE subject = ? AND week_start = ? AND expires_at > ?) AS held`,
+      subjectId,
+      weekStart,
       subjectId,
       weekStart,
       at,
@@ -198,6 +201,7 @@ export function createMeter(options: MeterOptions): Meter {
     async allowance(caller) {
       const subject = subjectOf(caller);
       const current = week();
+      await pruning;
       const weekStart = cachedWeekStart;
       const cacheKey = figuresKey(subject.id, weekStart);
       let known = recentFigures.get(cacheKey);
@@ -211,6 +215,7 @@ export function createMeter(options: MeterOptions): Meter {
     async reserve(caller) {
       const subject = subjectOf(caller);
       const current = week();
+      await pruning;
       const weekStart = current.start.toISOString();
       const at = now();
       return await state.transaction(async (): Promise<ReserveOutcome> => {
@@ -235,7 +240,7 @@ export function createMeter(options: MeterOptions): Meter {
         await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
         await state.run(
           `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 1)
-           ON CONFLICT (subject, week_start) DO UPDATE SET used = used + 1`,
+           ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used + 1`,
           reservation.subjectId,
           reservation.weekStart,
         );
@@ -250,11 +255,12 @@ export function createMeter(options: MeterOptions): Meter {
       const fromSubjectId = `key:${keyId}`;
       const toSubjectId = `account:${accountId}`;
       const weekStart = week().start.toISOString();
+      await pruning;
       await state.transaction(async () => {
         await state.run(
           `INSERT INTO usage_weeks (subject, week_start, used)
            SELECT ?, week_start, used FROM usage_weeks WHERE subject = ? AND week_start = ?
-           ON CONFLICT (subject, week_start) DO UPDATE SET used = used + excluded.used`,
+           ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used + excluded.used`,
           toSubjectId,
           fromSubjectId,
           weekStart,

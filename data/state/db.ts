@@ -1,3 +1,4 @@
+import { openPostgresState } from './postgres.ts';
 import { openSqliteState } from './sqlite.ts';
 
 /** A value a statement binds: both engines take these as they are. */
@@ -32,9 +33,20 @@ export class StateUnavailableError extends Error {
 }
 
 /**
- * Opens the state store: `<dataDir>/state/state.sqlite` (or an in-memory store for `':memory:'`), migrated to the
- * newest schema.
+ * Whether `error` is the unique index `index` on `columns` (as `table.column`) refusing a row, on either engine:
+ * SQLite names the columns in its message, PostgreSQL names the index (SQLSTATE 23505).
+ */
+export function refusedByUniqueIndex(error: unknown, index: string, columns: string): boolean {
+  const { code, constraint, message } = (error ?? {}) as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (code === '23505') return constraint === index;
+  return typeof message === 'string' && message.includes(`UNIQUE constraint failed: ${columns}`);
+}
+
+/**
+ * Opens the state store, migrated to the newest schema: the PostgreSQL database a `postgres://` URL names
+ * (`DATABASE_URL`), else `<dataDir>/state/state.sqlite`, or an in-memory SQLite store for `':memory:'`.
  */
 export async function openStateDb(location: string): Promise<StateDb> {
+  if (/^postgres(ql)?:\/\//.test(location)) return await openPostgresState(location);
   return openSqliteState(location);
 }

@@ -1,37 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { openStateDb, type StateDb } from '../../data/state/db.ts';
+import { sharedPostgresCluster, testStateEngine } from './postgres-cluster.ts';
 
 /**
  * The state store a test runs on. `npm test` runs the suite on SQLite, then the tests of the state store and the API
- * again on PostgreSQL: test/run.ts starts a throwaway cluster, migrates a template database on it and names it in
- * `STATE_TEST_POSTGRES_URL` (the cluster's `postgres` database) and `STATE_TEST_POSTGRES_TEMPLATE`.
+ * again with `STATE_ENGINE=postgres` (test/run.ts): each test file then has a throwaway PostgreSQL cluster of its own
+ * (test/helpers/postgres-cluster.ts), and each store a fresh database on it.
  */
-const ADMIN_URL = process.env.STATE_TEST_POSTGRES_URL || undefined;
-const TEMPLATE = process.env.STATE_TEST_POSTGRES_TEMPLATE || 'state_template';
+export const TEST_ENGINE = testStateEngine();
 
-/** Which engine this test run is on. */
-export const TEST_ENGINE: 'sqlite' | 'postgres' = ADMIN_URL ? 'postgres' : 'sqlite';
+/** The skip reason of a test that inspects the SQLite file itself (its locks, its modes, its write-ahead log). */
+export const SQLITE_ONLY: string | false = TEST_ENGINE === 'postgres' ? 'inspects the SQLite file, which a PostgreSQL store does not have' : false;
 
-/** A new, empty, migrated store: SQLite in memory, or a fresh database copied from the migrated template. */
-export async function openTestState(): Promise<StateDb> {
-  return await openStateDb((await testDatabaseUrl()) ?? ':memory:');
-}
+/** A new, empty, migrated store on the run's engine: SQLite in memory, or a fresh database copied from the template. */
+export { openTestState } from './postgres-cluster.ts';
 
 /** A fresh database's URL on the run's PostgreSQL, for a server a test starts; undefined on SQLite (the data folder's store). */
 export async function testDatabaseUrl(): Promise<string | undefined> {
-  if (!ADMIN_URL) return undefined;
-  const name = `state_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  if (TEST_ENGINE === 'sqlite') return undefined;
+  return await (await sharedPostgresCluster()).freshDatabase();
 }
 
 const databasesByDataDir = new Map<string, Promise<string | undefined>>();

@@ -98,7 +98,7 @@ export async function listRequirements(state: StateDb, bidId: string, filter: Re
   const rows = await state.all<RequirementRow>(
     `SELECT r.* FROM bid_requirements r LEFT JOIN bid_files f ON f.file_id = r.file_id
       WHERE r.bid_id = ?
-      ORDER BY f.uploaded_at IS NULL, f.uploaded_at, r.file_id, r.page, r.span_start, r.created_at, r.requirement_id`,
+      ORDER BY f.uploaded_at IS NULL, f.uploaded_at, r.file_id IS NOT NULL, r.file_id, r.page IS NOT NULL, r.page, r.span_start IS NOT NULL, r.span_start, r.created_at, r.requirement_id`,
     bidId,
   );
   return rows

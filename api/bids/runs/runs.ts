@@ -1,5 +1,5 @@
 import { newId } from '../../../lib/tokens.ts';
-import { StateUnavailableError, type StateDb } from '../../../data/state/db.ts';
+import { refusedByUniqueIndex, StateUnavailableError, type StateDb } from '../../../data/state/db.ts';
 import type { JobWorker } from '../jobs/worker.ts';
 import { recordAudit } from './audit.ts';
 import { appendRunEvent } from './events.ts';
@@ -124,7 +124,7 @@ export async function startRun(state: StateDb, worker: JobWorker, input: { bidId
     });
   } catch (error) {
     // Another instance started one between our check and our insert: the unique index refused the second.
-    if (error instanceof StateUnavailableError || !/UNIQUE constraint failed: bid_runs\.bid_id/.test(String(error))) throw error;
+    if (error instanceof StateUnavailableError || !refusedByUniqueIndex(error, 'bid_runs_one_live', 'bid_runs.bid_id')) throw error;
     const live = await liveRun(state, bidId);
     return { ok: false, status: 409, detail: live ? liveRunDetail(bidId, live) : 'Another run of this bid was started at the same moment.' };
   }
