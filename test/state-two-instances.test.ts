@@ -1,5 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { KEYS_PER_ACCOUNT } from '../api/accounts/keys.ts';
+import { openPostgresState } from '../data/state/postgres.ts';
+import { signInAs } from './helpers/org-app.ts';
 import { postgresBinaries, startPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
 import { tempDir } from './helpers/temp-dir.ts';
@@ -16,11 +19,13 @@ const prose = (n: number) =>
 describe('two API instances on one PostgreSQL', { skip: NO_POSTGRES, timeout: 180_000 }, () => {
   let cluster: PostgresCluster;
   let instances: ServerProcess[] = [];
+  let databaseUrl: string;
 
   before(async () => {
     cluster = await startPostgresCluster();
+    databaseUrl = await cluster.freshDatabase();
     const env = {
-      DATABASE_URL: await cluster.freshDatabase(),
+      DATABASE_URL: databaseUrl,
       SVC_WEEKLY_CAP_ANONYMOUS: '3',
       SVC_BURST_CAPACITY: '1000',
       SVC_BURST_REFILL_PER_MIN: '100000',
@@ -55,5 +60,18 @@ describe('two API instances on one PostgreSQL', { skip: NO_POSTGRES, timeout: 18
     for (const instance of instances) {
       assert.equal((await fetch(`${instance.url}/v1/pricing`)).headers.get('ratelimit-remaining'), '0', 'each instance sees the allowance spent');
     }
+  });
+
+  it(`an account's key cap holds across both: ${KEYS_PER_ACCOUNT * 2} keys asked at once over the two instances give exactly ${KEYS_PER_ACCOUNT}`, async () => {
+    const state = await openPostgresState(databaseUrl, { migrate: false });
+    const cookie = await signInAs(state, new Date(), 'two-instances@example.com');
+    await state.close();
+    const replies = await Promise.all(Array.from({ length: KEYS_PER_ACCOUNT * 2 }, (_, i) => {
+      const instance = instances[i % 2]!;
+      return fetch(`${instance.url}/v1/keys`, { method: 'POST', headers: { cookie, origin: instance.url, 'content-type': 'application/json' }, body: '{}' });
+    }));
+    const statuses = replies.map((reply) => reply.status);
+    assert.equal(statuses.filter((status) => status === 201).length, KEYS_PER_ACCOUNT, `statuses: ${statuses.join(',')}`);
+    assert.equal(statuses.filter((status) => status === 409).length, KEYS_PER_ACCOUNT);
   });
 });
