@@ -52,8 +52,11 @@ export async function readEventStream(response: Response): Promise<{ retry: numb
   return { retry: retry ? Number(retry[1]) : null, events };
 }
 
-/** Polls `check` until it holds, failing after `ms`. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 20_000): Promise<T> {
+/**
+ * Polls `check` until it holds, failing after `ms`: a bound that catches a hang, not a speed (two test files run at
+ * once, and on the suite's second pass a PostgreSQL server beside them; 20 s was once too short for a whole run).
+ */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
