@@ -27,6 +27,8 @@ const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 // The keyed load of (i): 200 clients for a minute, the load under which concurrent misses once took the API past 500 MB.
 const KEYED_LOAD_SECONDS = Number(process.env.BENCH_KEYED_SECONDS ?? 60);
 const KEYED_CONNECTIONS = 200;
+// (c)'s rounds: the metered route and its bare baseline measured in turns, medians compared.
+const MATCH_ROUNDS = 3;
 // BENCH_MIXED_ROUNDS repeats (o) and (p): memory that levels off over rounds is a bounded cache filling, memory that keeps growing is a leak.
 const MIXED_ROUNDS = Number(process.env.BENCH_MIXED_ROUNDS ?? 1);
 const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
@@ -147,6 +149,31 @@ async function apiRows(dataDir: string, releaseDir: string): Promise<void> {
       await stopChild(baseline.child);
     }
   }
+  /**
+   * A baseline and our stack measured in turns (`MATCH_ROUNDS` rounds after a warm-up of each), the median round of each.
+   * The baseline server stays up between rounds.
+   */
+  async function interleavedRounds(
+    startBaseline: () => ReturnType<typeof startChild>,
+    loadBaselineAt: (origin: string) => Promise<LoadResult>,
+    loadStack: () => Promise<LoadResult>,
+  ): Promise<{ bare: LoadResult; stack: LoadResult }> {
+    const baseline = await startBaseline();
+    try {
+      const bare: LoadResult[] = [];
+      const stack: LoadResult[] = [];
+      await loadBaselineAt(baseline.origin);
+      await loadStack();
+      for (let round = 0; round < MATCH_ROUNDS; round++) {
+        bare.push(await loadBaselineAt(baseline.origin));
+        stack.push(await loadStack());
+      }
+      const median = (results: LoadResult[]) => results.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
+      return { bare: median(bare), stack: median(stack) };
+    } finally {
+      await stopChild(baseline.child);
+    }
+  }
   const bareResult = await loadBaseline('./bare-server.ts', [], asGets(['/bare']));
   row('(b) bare Hono JSON route', `${Math.round(bareResult.requestsPerSecond)} req/s`, describe(bareResult));
 
@@ -195,9 +222,13 @@ async function apiRows(dataDir: string, releaseDir: string): Promise<void> {
       ['AU-TAS', 'AU-ACT', 'AU-NT'].map((jurisdiction) => ({
         method: 'POST' as const, path: '/v1/tenders/match', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ example, jurisdiction }),
       })));
-    const bareMatchResult = await loadBaseline('./bare-match-server.ts', ['--data-dir', dataDir], matchRequests({}));
-    await loadRequests(api.origin, matchRequests(keyed), 2);
-    const metered = await loadRequests(api.origin, matchRequests(keyed), LOAD_SECONDS);
+    // The two are measured in turns, each round's bare load right before its stack load, and the medians compared:
+    // measured one after the other, a machine whose load changes between them moved the share by 10 points or more.
+    const { bare: bareMatchResult, stack: metered } = await interleavedRounds(
+      () => startChild('./bare-match-server.ts', ['--data-dir', dataDir], serve.env, serve.nodeArgs),
+      (origin) => loadRequests(origin, matchRequests({}), LOAD_SECONDS),
+      () => loadRequests(api.origin, matchRequests(keyed), LOAD_SECONDS),
+    );
     const meteredShare = metered.requestsPerSecond / bareMatchResult.requestsPerSecond;
     row('(c) match (metered) bare, no stack', `${Math.round(bareMatchResult.requestsPerSecond)} req/s`, describe(bareMatchResult));
     row('(c) match with an API key, whole stack', `${Math.round(metered.requestsPerSecond)} req/s`, describe(metered));
