@@ -1,7 +1,7 @@
 import type { Analysis } from '../types.ts';
 import { documentTypeLabel, documentTypePhrase, isDocumentType } from '../document-types.ts';
 import { classifyFirstPages, type ClassifiedDocument } from '../first-page.ts';
-import { packSchemes, type PackScheme } from './options.ts';
+import { packSchemes, type PackScheme, type PackSlot } from './options.ts';
 import type { PackResult } from './result.ts';
 
 type Requirement = string | { key: string; accepts: string[]; optional?: boolean };
@@ -12,6 +12,7 @@ interface Slot {
   label: string;
   accepts: string[];
   optional: boolean;
+  recency?: PackSlot['recency'];
 }
 
 /** A document of the pack as the matcher sees it. */
@@ -19,16 +20,17 @@ export type PackDocument = ClassifiedDocument;
 
 const LIMITATIONS =
   'A completeness signal, not verification. Each document is classified from the text of its first page (OCR for pictures), with no field extraction: ' +
-  'nothing is authenticated, names, dates and amounts are not compared across documents, a statement\'s period and a payslip\'s recency are not checked, ' +
+  'nothing is authenticated, names, dates and amounts are not compared across documents, a statement\'s period is not checked, ' +
+  'a slot that asks for a recent or current document takes one only when its page-1 date could be read and is recent enough (the date read is not checked against the period printed), ' +
   'and a document of the right type for the wrong person still fills its slot. Flags cite the published rule they come from; they say a document should not have been collected, not that it is false.';
 
 export const analysePack: Analysis<PackAnalysisOptions, PackResult> = async (documents, options, context) =>
-  judgePack(options, await classifyFirstPages(documents, context));
+  judgePack(options, await classifyFirstPages(documents, context), context.now);
 
 /** The pack's judgement over classified documents: pure, so slot matching is tested without reading files. */
-export function judgePack(options: PackAnalysisOptions, documents: PackDocument[]): PackResult {
+export function judgePack(options: PackAnalysisOptions, documents: PackDocument[], now: string): PackResult {
   const { id, name, slots, scheme } = packDefinition(options);
-  const assignment = matchSlots(slots, documents);
+  const assignment = matchSlots(slots, documents, now);
   const slotOf = new Map<number, number>();
   assignment.forEach((documentIndex, slotIndex) => {
     if (documentIndex !== null) slotOf.set(documentIndex, slotIndex);
@@ -44,7 +46,7 @@ export function judgePack(options: PackAnalysisOptions, documents: PackDocument[
     slots: resultSlots,
     missing,
     documents: documents.map((document) => ({ filename: document.filename, classified_type: document.classification.type, confidence: document.classification.confidence })),
-    unmatched_documents: documents.flatMap((document, index) => (slotOf.has(index) ? [] : [{ filename: document.filename, classified_type: document.classification.type, reason: unmatchedReason(document, slots) }])),
+    unmatched_documents: documents.flatMap((document, index) => (slotOf.has(index) ? [] : [{ filename: document.filename, classified_type: document.classification.type, reason: unmatchedReason(document, slots, now) }])),
     flags: scheme ? collectionFlags(scheme, documents) : [],
     limitations: LIMITATIONS,
   };
@@ -73,11 +75,12 @@ function customSlots(requirements: Requirement[]): Slot[] {
  * (augmenting paths, Kuhn's algorithm: a later slot may move an earlier slot's document to another fitting
  * document, so order in the upload never costs a slot).
  */
-function matchSlots(slots: Slot[], documents: PackDocument[]): (number | null)[] {
+function matchSlots(slots: Slot[], documents: PackDocument[], now: string): (number | null)[] {
   const slotOfDocument: (number | null)[] = documents.map(() => null);
   const fits = (slotIndex: number, documentIndex: number) => {
     const document = documents[documentIndex]!;
-    return document.unreadable === null && slots[slotIndex]!.accepts.includes(document.classification.type);
+    const slot = slots[slotIndex]!;
+    return document.unreadable === null && slot.accepts.includes(document.classification.type) && dateRefusal(slot, document, now) === null;
   };
   const augment = (slotIndex: number, visited: Set<number>): boolean => {
     // A free fitting document first, so documents stay in upload order wherever nothing needs to move.
@@ -105,12 +108,35 @@ function matchSlots(slots: Slot[], documents: PackDocument[]): (number | null)[]
   });
 }
 
-function unmatchedReason(document: PackDocument, slots: Slot[]): string {
+function unmatchedReason(document: PackDocument, slots: Slot[], now: string): string {
   if (document.unreadable) return `could not be read: ${document.unreadable}`;
   const type = document.classification.type;
   if (type === 'unrecognised') return 'not recognised as a document type this checker knows from its first page';
-  if (!slots.some((slot) => slot.accepts.includes(type))) return `${documentTypePhrase(type)} is not asked for here`;
-  return `every slot that takes ${documentTypePhrase(type)} is already filled`;
+  const taking = slots.filter((slot) => slot.accepts.includes(type));
+  if (taking.length === 0) return `${documentTypePhrase(type)} is not asked for here`;
+  const refusals = taking.map((slot) => dateRefusal(slot, document, now));
+  if (refusals.some((refusal) => refusal === null)) return `every slot that takes ${documentTypePhrase(type)} is already filled`;
+  return refusals.join('; ');
+}
+
+/**
+ * Why a slot that asks for a recent or current document does not take this one, or null when it may: an unread
+ * date is not a recent one, so a document whose page-1 date could not be read never fills such a slot.
+ */
+function dateRefusal(slot: Slot, document: PackDocument, now: string): string | null {
+  const type = document.classification.type;
+  if (type === 'unrecognised') return null;
+  const withinDays = slot.recency?.within_days[type];
+  if (withinDays === undefined) return null;
+  const issued = document.classification.issued;
+  if (issued === null) return `its date could not be read from page 1, and "${slot.label}" takes ${documentTypePhrase(type)} only when dated within ${withinDays} days`;
+  const age = daysBetween(issued, now);
+  if (age > withinDays) return `dated ${issued}, ${age} days before the check, and "${slot.label}" takes ${documentTypePhrase(type)} only when dated within ${withinDays} days`;
+  return null;
+}
+
+function daysBetween(earlierIso: string, now: string): number {
+  return Math.floor((Date.parse(now) - Date.parse(`${earlierIso.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
 }
 
 function collectionFlags(scheme: PackScheme, documents: PackDocument[]): PackResult['flags'] {

@@ -6,7 +6,12 @@ const documentType = z.enum(documentTypeNames as [DocumentType, ...DocumentType[
   error: (issue) => `${JSON.stringify(issue.input)} is not a document type this checker knows; known types: ${documentTypeNames.join(', ')}`,
 });
 
-const slot = z.strictObject({ key: z.string().min(1).max(64), label: z.string(), accepts: z.array(documentType).min(1), optional: z.boolean().default(false) });
+/** A slot whose meaning depends on a date (most recent, previous consecutive, current): per accepted type, how old its page-1 date may be. */
+const recency = z.strictObject({ within_days: z.partialRecord(documentType, z.number().int().positive()), why: z.string().min(1) });
+
+const slot = z
+  .strictObject({ key: z.string().min(1).max(64), label: z.string(), accepts: z.array(documentType).min(1), optional: z.boolean().default(false), recency: recency.optional() })
+  .refine((slot) => Object.keys(slot.recency?.within_days ?? {}).every((type) => (slot.accepts as string[]).includes(type)), { message: 'a recency rule names only types the slot accepts' });
 
 /** The packs file, checked when the module loads. */
 export const packSchemes = z
