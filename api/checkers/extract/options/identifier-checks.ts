@@ -1,8 +1,8 @@
 /**
  * Check digits of the identifiers redaction masks by their own evidence. Each is the published algorithm:
  * IBAN ISO 13616 (mod 97), payment cards ISO/IEC 7812 (Luhn), Aadhaar (UIDAI, Verhoeff), NHS number
- * (NHS Data Dictionary, mod 11), New Zealand IRD number (Inland Revenue's two weightings), German and other
- * VAT numbers where the format carries a check (here: DE's ISO 7064 mod 11,10, others by form).
+ * (NHS Data Dictionary, mod 11), New Zealand IRD number (Inland Revenue's two weightings), VAT numbers whose
+ * country publishes a check (vatCheck), India's GSTIN and US ABA routing numbers.
  */
 
 export function validIban(text: string): boolean {
@@ -84,23 +84,122 @@ export function validIrd(digits: string): boolean {
   return false;
 }
 
-/** A VAT number with a published check where one is known (DE: ISO 7064 MOD 11,10); other countries' by their VIES form alone. */
-export function validVat(value: string): boolean {
+/**
+ * A VAT number's published check: true or false where the country publishes one (DE ISO 7064 MOD 11,10; FR key;
+ * IT Luhn; ES NIF/NIE/CIF control; NL mod 11 or, for sole traders since 2020, mod 97; BE mod 97; AT weights 1,2;
+ * PL weights 6 5 7 2 3 4 5 6 7; India's GSTIN mod 36), null where only the VIES form is known here. Written here
+ * because no kept dependency implements these checks.
+ */
+export function vatCheck(value: string): boolean | null {
   const compact = value.replace(/\s/g, '').toUpperCase();
-  if (compact.startsWith('DE')) {
-    const digits = compact.slice(2);
-    if (!/^\d{9}$/.test(digits)) return false;
+  if (/^\d{2}[A-Z0-9]{13}$/.test(compact)) return validGstin(compact);
+  const country = compact.slice(0, 2);
+  const body = compact.slice(2);
+  const check = vatChecks[country];
+  return check ? check(body) : null;
+}
+
+/** Whether the VAT number holds its country's check, or (no published check known here) has a VIES form. */
+export function validVat(value: string): boolean {
+  const check = vatCheck(value);
+  return check ?? /^[A-Z]{2}/.test(value.replace(/\s/g, '').toUpperCase());
+}
+
+const vatChecks: Record<string, (body: string) => boolean> = {
+  DE: (body) => {
+    if (!/^\d{9}$/.test(body)) return false;
     let product = 10;
-    for (const digit of digits.slice(0, 8)) {
+    for (const digit of body.slice(0, 8)) {
       let sum = (Number(digit) + product) % 10;
       if (sum === 0) sum = 10;
       product = (2 * sum) % 11;
     }
-    const check = 11 - product === 10 ? 0 : 11 - product;
-    return check === Number(digits[8]);
+    return (11 - product === 10 ? 0 : 11 - product) === Number(body[8]);
+  },
+  FR: (body) => /^\d{11}$/.test(body) && Number(body.slice(0, 2)) === (12 + 3 * (Number(body.slice(2)) % 97)) % 97,
+  // Partita IVA: Luhn over the 11 digits.
+  IT: (body) => /^\d{11}$/.test(body) && luhnSum(body) % 10 === 0,
+  ES: validSpanishVat,
+  // Legal entities: weights 9..2 over eight digits, the ninth is the sum mod 11; sole traders (2020 on): "NL" + number mod 97 is 1.
+  NL: (body) => {
+    if (!/^\d{9}B\d{2}$/.test(body)) return false;
+    const digits = body.slice(0, 9);
+    const mod11 = weighted(digits, [9, 8, 7, 6, 5, 4, 3, 2]) % 11;
+    return (mod11 !== 10 && mod11 === Number(digits[8])) || validIbanStyleMod97(`NL${body}`);
+  },
+  // Ten digits (a nine-digit number gains a leading 0): the last two are 97 − (the first eight mod 97).
+  BE: (body) => {
+    const digits = body.length === 9 ? `0${body}` : body;
+    return /^[01]\d{9}$/.test(digits) && 97 - (Number(digits.slice(0, 8)) % 97) === Number(digits.slice(8));
+  },
+  // "U" and eight digits: weights 1,2 over the first seven (a doubled digit counts by its digit sum), check (10 − (sum + 4) mod 10) mod 10.
+  AT: (body) => {
+    if (!/^U\d{8}$/.test(body)) return false;
+    const digits = body.slice(1);
+    const sum = [...digits.slice(0, 7)].reduce((total, digit, i) => total + (i % 2 === 0 ? Number(digit) : digitSum(Number(digit) * 2)), 0);
+    return (10 - ((sum + 4) % 10)) % 10 === Number(digits[7]);
+  },
+  PL: (body) => {
+    if (!/^\d{10}$/.test(body)) return false;
+    const check = weighted(body, [6, 5, 7, 2, 3, 4, 5, 6, 7]) % 11;
+    return check !== 10 && check === Number(body[9]);
+  },
+};
+
+/** Letters as ISO 7064 reads them (A = 10 … Z = 35), digits as themselves; mod 97 of the whole is 1. */
+function validIbanStyleMod97(text: string): boolean {
+  let remainder = 0;
+  for (const character of text) {
+    const value = /\d/.test(character) ? character : String(character.charCodeAt(0) - 55);
+    for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
   }
-  if (/^FR\d{11}$/.test(compact)) return Number(compact.slice(2, 4)) === (12 + 3 * (Number(compact.slice(4)) % 97)) % 97;
-  return /^[A-Z]{2}/.test(compact) || /^\d{2}[A-Z]{5}\d{4}[A-Z]/.test(compact);
+  return remainder === 1;
+}
+
+function digitSum(value: number): number {
+  return value > 9 ? value - 9 : value;
+}
+
+/** Luhn's sum: every second digit from the right doubled. */
+function luhnSum(digits: string): number {
+  return [...digits].reverse().reduce((sum, digit, i) => sum + (i % 2 === 1 ? digitSum(Number(digit) * 2) : Number(digit)), 0);
+}
+
+const DNI_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
+
+/**
+ * Spain (AEAT): a DNI (eight digits and the letter of their value mod 23), an NIE (X, Y or Z read 0, 1, 2, then as a
+ * DNI), or a CIF (an entity letter, seven digits, a control digit or letter from a Luhn-like sum).
+ */
+function validSpanishVat(body: string): boolean {
+  if (/^\d{8}[A-Z]$/.test(body)) return DNI_LETTERS[Number(body.slice(0, 8)) % 23] === body[8];
+  if (/^[XYZ]\d{7}[A-Z]$/.test(body)) return DNI_LETTERS[Number(`${'XYZ'.indexOf(body[0]!)}${body.slice(1, 8)}`) % 23] === body[8];
+  const cif = /^([ABCDEFGHJKLMNPQRSUVW])(\d{7})([0-9A-J])$/.exec(body);
+  if (!cif) return false;
+  const [, entity, digits, given] = cif as unknown as [string, string, string, string];
+  const sum = [...digits].reduce((total, digit, i) => total + (i % 2 === 0 ? digitSum(Number(digit) * 2) : Number(digit)), 0);
+  const control = (10 - (sum % 10)) % 10;
+  const letter = 'JABCDEFGHI'[control]!;
+  if ('KLMNPQRSW'.includes(entity)) return given === letter;
+  if ('ABEH'.includes(entity)) return given === String(control);
+  return given === String(control) || given === letter;
+}
+
+const GSTIN_CODES = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** India's GSTIN (GST Council): the fifteenth character closes the first fourteen by a mod 36 sum, factors 1 and 2 alternating from the left. */
+export function validGstin(value: string): boolean {
+  if (!/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/.test(value)) return false;
+  const sum = [...value.slice(0, 14)].reduce((total, character, i) => {
+    const product = GSTIN_CODES.indexOf(character) * (i % 2 === 0 ? 1 : 2);
+    return total + Math.floor(product / 36) + (product % 36);
+  }, 0);
+  return GSTIN_CODES[(36 - (sum % 36)) % 36] === value[14];
+}
+
+/** A US ABA routing number: nine digits whose 3-7-1 weighted sum is a multiple of 10. */
+export function validAbaRouting(digits: string): boolean {
+  return /^\d{9}$/.test(digits) && !/^0+$/.test(digits) && weighted(digits, [3, 7, 1, 3, 7, 1, 3, 7, 1]) % 10 === 0;
 }
 
 /** Weighted sum of digits, the weights laid over them from the left. */

@@ -4,6 +4,7 @@ import { layoutPdf, readLayoutPdf, type PlacedText } from '../../../../test/help
 import { abn, medicare, tfn } from '../../../../test/helpers/labelled-numbers.ts';
 import { seededRandom } from '../../../../test/helpers/seeded-random.ts';
 import { recordMeasured } from '../../../../test/helpers/measured.ts';
+import { validAbaRouting, validGstin, vatCheck } from './identifier-checks.ts';
 import { piiSpans, redact, validAbn, validMedicare, validTfn } from './redact.ts';
 
 test('check digits: the ATO TFN, the ABR ABN and the Medicare card examples', () => {
@@ -180,4 +181,25 @@ test('measured on 24 generated documents: precision and recall per kind (floor 0
     figures: { documents: 24, kinds: tally.size, spans: expected, found, right: correct, precision, recall },
     floors: { precision: 0.95, recall: 0.95 },
   });
+});
+
+test('check digits of VAT numbers (IT, ES, NL, BE, AT, PL, DE, FR), India GSTIN and US ABA routing numbers: published valid examples and one-digit changes', () => {
+  // Valid: examples published by the tax administrations or in the VIES and GST documentation (and python-stdnum's tests); invalid: the last character changed.
+  const valid = ['IT00743110157', 'ESA28015865', 'ESB58378431', 'ESX1234567L', 'ES12345678Z', 'NL004495445B01', 'NL000099998B57', 'BE0776091951', 'ATU13585627', 'PL8567346215', 'DE136695976', 'FR40303265045', '27AAPFU0939F1ZV', '29AAGCB7383J1Z4'];
+  const invalid = ['IT00743110158', 'ESA28015866', 'ES12345678A', 'ESX1234567M', 'NL004495446B01', 'BE0776091952', 'ATU13585626', 'PL8567346216', 'DE136695977', 'FR41303265045', '27AAPFU0939F1ZW'];
+  for (const number of valid) assert.equal(vatCheck(number), true, number);
+  for (const number of invalid) assert.equal(vatCheck(number), false, number);
+  assert.equal(vatCheck('SE556677889901'), null, 'no check is written for Sweden: its form alone is known');
+  assert.equal(validGstin('27AAPFU0939F1ZV'), true);
+  for (const routing of ['122000496', '011000015', '021000021']) assert.equal(validAbaRouting(routing), true, routing);
+  for (const routing of ['122000497', '123456789', '000000000']) assert.equal(validAbaRouting(routing), false, routing);
+  const bases = (text: string) => piiSpans(text).map((span) => [span.kind, span.basis]);
+  // Unlabelled, a number whose published check fails is not masked; beside a VAT label it still is; a country without a check keeps its form.
+  assert.deepEqual(bases('Ref IT00743110158'), []);
+  assert.deepEqual(bases('Ref 27AAPFU0939F1ZW'), []);
+  assert.deepEqual(bases('Ref IT00743110157'), [['vat', 'check_digit']]);
+  assert.deepEqual(bases('P.IVA IT00743110158'), [['vat', 'label']]);
+  assert.deepEqual(bases('Ref SE556677889901'), [['vat', 'format']]);
+  assert.deepEqual(bases('ABA routing number 122000496'), [['bank_account', 'check_digit']]);
+  assert.deepEqual(bases('Routing number 122000497'), [['bank_account', 'label']]);
 });

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { findPhoneNumbersInText, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { validAadhaar, validAcn, validCbu, validCuit, validGs1, validIban, validIrd, validLuhn, validNhs, validVat } from './identifier-checks.ts';
+import { validAadhaar, validAbaRouting, validAcn, validCbu, validCuit, validGs1, validIban, validIrd, validLuhn, validNhs, vatCheck } from './identifier-checks.ts';
 import { locatePage, spanBox, type LocatedPage } from './page-lines.ts';
 import { parseSettings } from './settings.ts';
 import type { Box, OptionInput } from './types.ts';
@@ -151,9 +151,15 @@ const detectors: Detector[] = [
   },
   {
     kind: 'vat',
-    // EU VAT numbers (country prefix, VIES formats), the UK's GB prefix and India's GSTIN; kept when the country's check holds or a label says VAT.
+    // EU VAT numbers (country prefix, VIES formats), the UK's GB prefix and India's GSTIN; kept when the country's check holds or a label says VAT,
+    // by form alone only where no check is published: a failed check beside no label is as likely a reference number.
     pattern: /\b((?:ATU\d{8}|BE[01]\d{9}|CZ\d{8,10}|DE\d{9}|DK\d{8}|EE\d{9}|EL\d{9}|ES[A-Z0-9]\d{7}[A-Z0-9]|FI\d{8}|FR[A-Z0-9]{2}\d{9}|GB(?:\d{9}|\d{12})|HR\d{11}|HU\d{8}|IE\d[A-Z0-9+*]\d{5}[A-Z]{1,2}|IT\d{11}|LT(?:\d{9}|\d{12})|LU\d{8}|LV\d{11}|MT\d{8}|NL\d{9}B\d{2}|PL\d{10}|PT\d{9}|RO\d{2,10}|SE\d{12}|SI\d{8}|SK\d{10})|\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z])\b/g,
-    judge: (value, before) => (validVat(value) ? 'check_digit' : /\b(?:VAT|USt|MwSt|TVA|IVA|BTW|DIČ|DIC|GST(?:IN)?|UID)\b/i.test(before) ? 'label' : 'format'),
+    judge: (value, before) => {
+      const check = vatCheck(value);
+      if (check === true) return 'check_digit';
+      if (/\b(?:VAT|USt|MwSt|TVA|IVA|BTW|DIČ|DIC|GST(?:IN)?|UID|P\.?\s?IVA|NIF|CIF|NIP)\b/i.test(before)) return 'label';
+      return check === null ? 'format' : null;
+    },
   },
   {
     kind: 'vat',
@@ -171,7 +177,7 @@ const detectors: Detector[] = [
     kind: 'vat',
     // A French VAT number in its printed groups, "FR 74 397 480 930": the key is (12 + 3 × (SIREN mod 97)) mod 97.
     pattern: /\b(FR ?\d{2} ?\d{3} ?\d{3} ?\d{3})\b/g,
-    judge: (value) => (validVat(value.replace(/\s/g, '')) ? 'check_digit' : null),
+    judge: (value) => (vatCheck(value) === true ? 'check_digit' : null),
   },
   {
     kind: 'vat',
@@ -241,7 +247,8 @@ const detectors: Detector[] = [
     // Account numbers beside their label in other languages: Kontonr., Konto-Nr., N° de compte, Número de cuenta, Číslo účtu, A/C No.
     // A lookbehind, not \b: "Číslo" starts with a letter \b does not know outside ASCII.
     pattern: /(?<![\p{L}\d])(?:konto(?:-?nr|nummer)?|kto|n°\s*de\s*compte|num[eé]ro\s+de\s+compte|n[uú]mero\s+de\s+cuenta|cuenta|cbu|[cč][ií]slo\s+[uú][cč]tu|a\/c(?:\s*no)?|acct\.?\s*no\.?(?:\s*#)?|sort\s*code|routing(?:\s*(?:no|number))?|aba(?:\s*#)?)\.?[\s:#]{0,6}(\d[\d -]{3,22}\d)(?!\d)/giu,
-    judge: () => 'label',
+    // A US routing number beside its label is told by its ABA 3-7-1 check where it holds; a failed one is still masked by its label (samples).
+    judge: (value) => (validAbaRouting(value.replace(/\D/g, '')) ? 'check_digit' : 'label'),
   },
   {
     kind: 'date_of_birth',
