@@ -77,17 +77,19 @@ export function obligationOf(sentence: string): Obligation | null {
     .trim()
     .replace(/\bmay\s+not\s+be\s+(?:evaluated|considered|reviewed|read|scored)\b/gi, 'may be left')
     .replace(/\bmay\s+or\s+may\s+not\b/gi, 'may')
-    .replace(/\bmay\s+(?:\w+\s+|,[^,]*,\s*){0,6}be\s+required\b/gi, 'may be asked');
+    .replace(/\bmay\s*(?:\w+\s+|,[^,]*,\s*){0,6}be\s+required\b/gi, 'may be asked');
   // Text in quotation marks (a legend to copy, a certificate's wording) is quoted, not required; a past "were required" or "is no
   // longer required" is history.
   if (/^["“]/.test(text) || (/\b(?:was|were|had\s+been)\s+required\b|\bno\s+longer\s+required\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text))) return null;
   // What will be done with a tender, or how a term is read, binds no one: "shall be evaluated", "shall be deemed", "shall prevail",
   // "it will be assumed that …", "agree to and are bound by the rules of this RFQ".
-  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|assumed|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]|\bagrees?\s+to\s+and\s+(?:is|are)\s+bound\s+by\b|\b(?:should|must|may)\s+not\s+be\s+(?:construed|interpreted|deemed)\b/i.test(text) && !disqualifying.test(text) && !isPassFail(text)) return null;
+  if (/\b(?:shall|will|is\s+to|are\s+to)\s+(?:also\s+|only\s+)?be\s+(?:removed|evaluated|assessed|scored|rated|deemed|construed|understood|interpreted|governed|paid|reimbursed|compensated|awarded|issued|exercised|considered|dependent|contingent|reviewed|determined|disseminated|posted|held|conducted|assumed|used\s+(?:to|in)\s+(?:determine|evaluat)|based\s+(?:up)?on)\b|\bshall\s+(?:prevail|govern|take\s+precedence|vest|survive|become|result\s+in|determine|have\s+no\s+effect)\b|\b(?:shall|will)\s+not\s+be\s+(?:returned|bound\s+(?:to|by))\b|\bshall\s+not\s+(?:provide\s+grounds|relieve|limit|affect|constitute|obligate)\b|\bshall\s+(?:mean|have\s+the\s+meaning|be\s+(?:construed|interpreted|read)\s+as)\b|\bshall\s+be\s+["“]|\bagrees?\s+to\s+and\s+(?:is|are)\s+bound\s+by\b|\b(?:should|must|may)\s+not\s+be\s+(?:construed|interpreted|deemed)\b/i.test(text) && !disqualifying.test(text) && !isPassFail(text)) return null;
   // "Each participant may but is not required to …": no obligation.
   if (/\b(?:is|are)\s+not\s+required\s+to\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text)) return 'optional';
   // "The offeror is cautioned that …", "Offerors are advised to …": a warning, whatever it quotes.
   if (/\b(?:is|are)\s+(?:hereby\s+)?(?:cautioned|reminded|advised)\b/i.test(text)) return 'optional';
+  // "Note that …", "Keep in mind that …": a fact pointed out; "… is required to enable the Government to …": why something is asked.
+  if ((/^(?:please\s+)?(?:note|keep\s+in\s+mind|be\s+aware)\s+that\b/i.test(text) || /\b(?:is|are)\s+required\s+to\s+(?:enable|allow|permit|help)\b/i.test(text)) && !/\bmust\b|\bshall\b/i.test(text)) return 'optional';
   // "Please subscribe … if your firm would like updates": an offer, not a requirement.
   if (/^please\b[^.]*\bif\s+(?:you|your\s+\w+)\s+(?:would\s+like|wish|want|prefer)\b/i.test(text)) return 'optional';
   const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
@@ -147,7 +149,7 @@ export function subjectOf(sentence: string): string {
 
 /** The buyer and its people: what they must or may do binds them, not the tenderer. */
 const buyerSubject =
-  /^(?:the\s+|each\s+|any\s+|an?\s+)?(?:government|(?:contracting|procurement|purchasing)\s+(?:officer|specialist|authority|agency)|co|cor|ko|agency|state|department|ministry|minister|buyer|customer|purchaser|principal|council|authority|client|owner|evaluat\w*(?:\s+(?:panel|committee|team|board))?|panel|committee|tender\s+board|we|us|our)\b/i;
+  /^(?:the\s+|each\s+|any\s+|an?\s+)?(?:government|(?:contracting|procurement|purchasing)\s+(?:officer|specialist|authority|agency)|co|cor|ko|agency|state|department|ministry|minister|buyer|customer|purchaser|principal|council|authority|client|owner|evaluat\w*(?:\s+(?:panel|committee|team|board))?|panel|committee|tender\s+board|ordering\s+(?:activity|agency|office)|product\s+owner|po|program(?:me)?\s+office|project\s+officer|we|us|our)\b/i;
 /** What a document, the contract or the process is or does: no one is bound by such a sentence. */
 const statementSubject =
   /^(?:the\s+|this\s+|these\s+|each\s+|any\s+|all\s+|such\s+|an?\s+)?(?:\w+\s+){0,3}(?:purpose|objective|objectives|intent|aim|goal|mission|period\s+of\s+performance|evaluation|evaluations|award|awards|payment|title|technical\s+administration|rights?|penalty|order\s+of\s+precedence|definitions?|terms?|amendments?|(?:total\s+)?duration|basis|acceptance|extension|precedence|provisions?|orders)\b|^(?:the\s+|this\s+)?(?:rf[qtpi]s?|rfx|solicitations?|task\s+orders?|orders?|call\s+orders?|contracts?|agreements?|bpas?|itt|ito|eoi|documents?|section|pack|process|procurement|opportunity|framework|acquisition|requirement|policies)\b(?!\s+(?:holder|holders)\b)|^(?:nothing|there|which)\b/i;
