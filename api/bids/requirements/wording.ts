@@ -88,10 +88,13 @@ export function obligationOf(sentence: string): Obligation | null {
   if (/\b(?:is|are)\s+not\s+required\s+to\b/i.test(text) && !/\bmust\b|\bshall\b/i.test(text)) return 'optional';
   // "The offeror is cautioned that …", "Offerors are advised to …": a warning, whatever it quotes.
   if (/\b(?:is|are)\s+(?:hereby\s+)?(?:cautioned|reminded|advised)\b/i.test(text)) return 'optional';
-  // "Note that …", "Keep in mind that …": a fact pointed out; "… is required to enable the Government to …": why something is asked.
-  if ((/^(?:please\s+)?(?:note|keep\s+in\s+mind|be\s+aware)\s+that\b/i.test(text) || /\b(?:is|are)\s+required\s+to\s+(?:enable|allow|permit|help)\b/i.test(text)) && !/\bmust\b|\bshall\b/i.test(text)) return 'optional';
+  // "Note that …", "Keep in mind that …", "This means that …": a fact pointed out; "… is required to enable the Government to …": why something is asked;
+  // "This certification is required by the regulations implementing …": where a requirement comes from.
+  if ((/^(?:please\s+)?(?:note|keep\s+in\s+mind|be\s+aware)\s+that\b|^this\s+means\s+that\b/i.test(text) || /\b(?:is|are)\s+required\s+(?:to\s+(?:enable|allow|permit|help)|by\s+(?:the\s+)?(?:law|laws|regulations?|statutes?|legislation)\b)/i.test(text)) && !/\bmust\b|\bshall\b/i.test(text)) return 'optional';
   // "Please subscribe … if your firm would like updates": an offer, not a requirement.
   if (/^please\b[^.]*\bif\s+(?:you|your\s+\w+)\s+(?:would\s+like|wish|want|prefer)\b/i.test(text)) return 'optional';
+  // "The bidder certifies that …": a certification the tenderer signs is a condition it must meet, whatever verbs follow.
+  if (/^(?:the\s+)?(?:offerors?|bidders?|tenderers?|respondents?|quoters?|contractors?|proposers?|suppliers?|vendors?)\s+(?:hereby\s+)?(?:certif(?:y|ies)|attests?)\s+that\b/i.test(text)) return 'mandatory';
   const asks = asking.test(text) || /\bmay\s+(?:need|have)\s+to\b/i.test(text);
   const obliges = obliging.test(text);
   const strong = /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bcannot\b|\bmay\s+not\b|(?<!may\s)\bneeds?\s+to\b|\bonly\s+if\b|\bunder\s+no\s+circumstances\b/i.test(text);
