@@ -99,12 +99,6 @@ export function vatCheck(value: string): boolean | null {
   return check ? check(body) : null;
 }
 
-/** Whether the VAT number holds its country's check, or (no published check known here) has a VIES form. */
-export function validVat(value: string): boolean {
-  const check = vatCheck(value);
-  return check ?? /^[A-Z]{2}/.test(value.replace(/\s/g, '').toUpperCase());
-}
-
 const vatChecks: Record<string, (body: string) => boolean> = {
   DE: (body) => {
     if (!/^\d{9}$/.test(body)) return false;
