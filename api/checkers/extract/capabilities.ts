@@ -134,7 +134,7 @@ const descriptions: Record<OptionName, Described> = {
     variants: [],
     inputs: { pdf_text_layer: 'yes', scanned_pdf_or_image: 'yes', docx: 'yes' },
     inputs_note: 'Boxes come from the text layer or OCR words; a .docx has spans and masked text but null boxes. On scans one misread digit fails a check digit and the number is not masked; scans are not measured by a test.',
-    mechanism: 'Patterns for TFN, ABN and Medicare numbers kept only when their check digit is right, BSB and account numbers and dates of birth only beside their label, email addresses and Australian phone numbers by form; overlapping findings keep the longer.',
+    mechanism: 'Patterns for TFN, ABN and Medicare numbers kept only when their check digit is right; IBANs, cards, Aadhaar, NHS and IRD numbers, US routing numbers, India GSTINs and the VAT numbers of DE, FR, IT, ES, NL, BE, AT and PL told by their published check digits (a failed IBAN, VAT, IRD or routing check is still masked beside its label); BSB and account numbers and dates of birth beside their label, email addresses by form and phones of every country by libphonenumber; overlapping findings keep the longer.',
     measured: true,
     measurement: {
       figure: `precision ${measuredFigures.redact.precision.toFixed(2)}, recall ${measuredFigures.redact.recall.toFixed(2)}`,
