@@ -68,8 +68,9 @@ describe('a bid run taken over by a second instance already running', { skip: TW
     bidId: string;
     runId: string;
     jobId: string;
-    /** The step A was inside when killed. */
+    /** The step A was inside when killed, and A's worker's name in the job's lease. */
     stepAtKill: string;
+    ownerAtKill: string;
     /** The requirement whose model call A was waiting on. */
     inFlight: string;
     /** The event stream followed on A, cut by the kill. */
@@ -133,7 +134,7 @@ describe('a bid run taken over by a second instance already running', { skip: TW
     assert.equal(await watching.ended, 'cut');
     fake.hold = null;
     releaseHeld();
-    return { cookie, bidId, runId, jobId, stepAtKill: atKill.step, inFlight, watching, firstRequest, firstMessage };
+    return { cookie, bidId, runId, jobId, stepAtKill: atKill.step, ownerAtKill: atKill.lease_owner, inFlight, watching, firstRequest, firstMessage };
   }
 
   /** The run finished on B: completed, each step once, each finding once, the email once, the cut stream resumed on B. */
@@ -192,9 +193,10 @@ describe('a bid run taken over by a second instance already running', { skip: TW
   it('A (started again) killed with kill -9 mid-step: POST /v1/jobs/drain on B takes the job over and completes it once', async () => {
     a = await startServer({ dataDir, env });
     const killed = await runKilledOnA('owner@harbour-two-drain.test');
+    // A's lease runs out (unless B's own look has already taken the job over, and holds a lease of its own).
     await eventually(async () => {
-      const lease = (await state.get<{ lease_expires_at: string }>('SELECT lease_expires_at FROM jobs WHERE job_id = ?', killed.jobId))!;
-      return Date.parse(lease.lease_expires_at) < Date.now();
+      const lease = (await state.get<{ lease_owner: string | null; lease_expires_at: string | null }>('SELECT lease_owner, lease_expires_at FROM jobs WHERE job_id = ?', killed.jobId))!;
+      return lease.lease_owner !== killed.ownerAtKill || Date.parse(lease.lease_expires_at!) < Date.now();
     }, 'A\'s lease to expire', 30_000);
     const drained = await call(b, killed.cookie, 'POST', '/v1/jobs/drain');
     assert.equal(drained.status, 200);
