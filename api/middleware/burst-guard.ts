@@ -27,6 +27,8 @@ interface Bucket {
  * once; it refills at `refillPerMinute`. An empty one answers 429 with `Retry-After`, the seconds until the
  * next request is allowed. Requests the MCP server forwards in process pass: /mcp charges the caller's
  * bucket one request per tool call itself (api/mcp/server.ts), so a JSON-RPC batch costs what its REST calls would.
+ * The buckets are this process's own, not the state store's (a write on every request): N instances behind a
+ * balancer allow a caller up to N × capacity at once (README, Deployment notes: what to set for N instances).
  *
  * @example
  * app.use('*', caller({ state }));

@@ -118,6 +118,22 @@ describe('the job worker', () => {
     await state.close();
   });
 
+  it('a started worker looks again every lease period: another instance\'s jobs that appeared after it started are taken over or started without a kick or a drain', async () => {
+    const state = await openTestState();
+    const ran: string[] = [];
+    const worker = new JobWorker({ state, handlers: { demo: { run: async (ctx) => await ctx.step('only', () => void ran.push(ctx.job.job_id)) } }, lookEveryMs: 50 });
+    assert.deepEqual(await worker.start(), { taken_over: [], started: [], failed: [] }, 'nothing to claim, and so no wake-up set');
+    // Another instance's: one leased by a process killed inside it, one it queued and died before starting.
+    const leased = await enqueue(state, worker, 'demo');
+    await state.run("UPDATE jobs SET state = 'running', attempts = 1, lease_owner = 'other-host:1:x', lease_expires_at = ? WHERE job_id = ?", new Date(Date.now() + 150).toISOString(), leased);
+    const queued = await enqueue(state, worker, 'demo');
+    await until(async () => (await jobRow(state, leased))!.state === 'succeeded' && (await jobRow(state, queued))!.state === 'succeeded', 'both jobs, found by the look');
+    assert.deepEqual(ran.sort(), [leased, queued].sort());
+    assert.deepEqual([(await jobRow(state, leased))!.attempts, (await jobRow(state, queued))!.attempts], [2, 1], 'the takeover is the leased job\'s second attempt');
+    await worker.close();
+    await state.close();
+  });
+
   it('a job left on its last attempt by a stopped worker ends failed when taken over, saying so', async () => {
     const state = await openTestState();
     const clock = manualClock();

@@ -10,8 +10,9 @@ import { insertJob, type JobRow, type NewJob } from './store.ts';
  *   the same select would take `FOR UPDATE SKIP LOCKED`) it picks queued jobs whose `run_after` has come and
  *   running jobs whose lease has expired, and writes its own id and a new expiry. It renews the lease while the
  *   job works (every third of the lease). A job whose worker died is taken over when its lease expires: by the
- *   next worker start, by the wake-up each worker sets for the earliest expiry it sees, and by
- *   POST /v1/jobs/drain.
+ *   next worker start, by the wake-up each worker sets for the earliest expiry it sees, by the look each
+ *   started worker takes every lease period (another instance's jobs, leased or queued after this worker last
+ *   looked, have no wake-up here), and by POST /v1/jobs/drain.
  * - Every write a worker makes is fenced by its lease (`WHERE lease_owner = me`): a worker that lost its
  *   lease (stalled past the expiry, taken over) stops at the next step without writing.
  * - A job is a sequence of named steps (`ctx.step`). A step's completion, its result and the step's own
@@ -84,6 +85,8 @@ export interface JobWorkerOptions {
   leaseMs?: number;
   /** Jobs run at once by this worker (default 2). */
   concurrency?: number;
+  /** How often a started worker looks for claimable jobs it has no wake-up for (default: the lease). */
+  lookEveryMs?: number;
   /** Back-off after the first failed attempt, doubled after each (default 5 s, at most 5 minutes). */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -125,6 +128,7 @@ export class JobWorker {
   readonly #handlers: Readonly<Record<string, JobHandler>>;
   readonly #leaseMs: number;
   readonly #concurrency: number;
+  readonly #lookEveryMs: number;
   readonly #retryBaseMs: number;
   readonly #retryMaxMs: number;
   readonly #clock: () => number;
@@ -132,6 +136,7 @@ export class JobWorker {
   readonly #log: (line: string) => void;
   readonly #active = new Map<string, Active>();
   #wake: NodeJS.Timeout | null = null;
+  #look: NodeJS.Timeout | null = null;
   #closing = false;
   #idle: (() => void)[] = [];
 
@@ -140,6 +145,7 @@ export class JobWorker {
     this.#handlers = options.handlers;
     this.#leaseMs = options.leaseMs ?? 30_000;
     this.#concurrency = options.concurrency ?? 2;
+    this.#lookEveryMs = options.lookEveryMs ?? this.#leaseMs;
     this.#retryBaseMs = options.retryBaseMs ?? 5_000;
     this.#retryMaxMs = options.retryMaxMs ?? 300_000;
     this.#clock = options.clock ?? Date.now;
@@ -157,8 +163,16 @@ export class JobWorker {
     return await insertJob(this.#state, { ...job, runAfter: this.runAfterNow() });
   }
 
-  /** At start: takes over jobs whose lease expired and starts queued ones (tried again shortly when the store refuses). */
+  /**
+   * At start: takes over jobs whose lease expired and starts queued ones (tried again shortly when the store
+   * refuses); from then on looks again every `lookEveryMs`. A wake-up is set only for what this worker has seen,
+   * so without the look a job of an instance killed after this one last claimed would wait for a drain or a restart.
+   */
   async start(): Promise<ClaimReport> {
+    if (this.#look === null && !this.#closing) {
+      this.#look = setInterval(async () => await this.#lookAgain(), this.#lookEveryMs);
+      this.#look.unref();
+    }
     return await this.#tryClaim() ?? { taken_over: [], started: [], failed: [] };
   }
 
@@ -210,8 +224,19 @@ export class JobWorker {
   async close(timeoutMs = 10_000): Promise<void> {
     this.#closing = true;
     if (this.#wake) clearTimeout(this.#wake);
+    if (this.#look) clearInterval(this.#look);
     if (this.#active.size === 0) return;
     await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+  }
+
+  /** The periodic look: a failure is told and left to the next look, not retried sooner. */
+  async #lookAgain(): Promise<void> {
+    if (this.#closing || this.#active.size >= this.#concurrency) return;
+    try {
+      await this.#claimAndRun(this.#concurrency);
+    } catch (error) {
+      this.#log(`job worker: could not look for claimable jobs, looking again in ${Math.round(this.#lookEveryMs / 1000)} s: ${String(error)}`);
+    }
   }
 
   async #tryClaim(): Promise<ClaimReport | null> {
