@@ -77,7 +77,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const mended = [join(options.dataDir, 'state'), join(options.dataDir, 'outbox')].reduce((count, dir) => count + restrictTreeSync(dir), 0);
     if (mended > 0) log(`made ${mended} stored folder(s) and file(s) readable by this account only (0700/0600)`);
     linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
-    // The folder store keeps today's paths: <dataDir>/state/bid-files/…
+    // The folder store keeps today's paths: <dataDir>/state/bid-files/… and <dataDir>/state/documents/…
     fileStore = await openFileStore({ url: options.fileStoreUrl, folder: join(options.dataDir, 'state') });
     state = await openStateDb(options.databaseUrl ?? options.dataDir);
     instance = await registerInstance(state, new Date());
@@ -115,7 +115,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mailer,
     notice: log,
     ...(options.logError ? { log: options.logError } : {}),
-    documentsDir: join(options.dataDir, 'state', 'documents'),
     fileStore,
     bidLinkSecret: linkSecret,
     publicUrl: options.publicUrl ?? url,
