@@ -77,6 +77,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const mended = [join(options.dataDir, 'state'), join(options.dataDir, 'outbox')].reduce((count, dir) => count + restrictTreeSync(dir), 0);
     if (mended > 0) log(`made ${mended} stored folder(s) and file(s) readable by this account only (0700/0600)`);
     linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
+    // Several instances on one database sign links each with its own data folder's secret unless they share one.
+    if (options.databaseUrl !== undefined && !process.env.SVC_BID_LINK_SECRET) log('SVC_BID_LINK_SECRET is not set: bid file links are signed with this data folder\'s own secret, which instances on other data folders refuse; give every instance the same SVC_BID_LINK_SECRET');
     // The folder store keeps today's paths: <dataDir>/state/bid-files/… and <dataDir>/state/documents/…
     fileStore = await openFileStore({ url: options.fileStoreUrl, folder: join(options.dataDir, 'state') });
     state = await openStateDb(options.databaseUrl ?? options.dataDir);
