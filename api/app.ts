@@ -43,7 +43,7 @@ import { portalPackFetcher } from './bids/runs/portal-pack-fetcher.ts';
 import { bidRunHandler, type PackFetcher } from './bids/runs/run-job.ts';
 import { RUN_JOB_KIND } from './bids/runs/runs.ts';
 import { storedRequirements } from './bids/workspace.ts';
-import { DocumentLibrary } from './orgs/documents.ts';
+import { DOCUMENTS_PREFIX, DocumentLibrary } from './orgs/documents.ts';
 import { chatModelFromEnv, type ChatModel } from './providers/chat-model.ts';
 import { checkoutProviderFromEnv, type CheckoutProvider } from './providers/stripe.ts';
 import { bidSale } from './bids/checkout.ts';
@@ -79,13 +79,14 @@ export interface AppOptions {
   mailer?: Mailer;
   /** The sandbox registry tools register their fixtures in (default: a new, empty one). */
   sandbox?: Sandbox;
-  /** Where organisations' library files are kept (`<dataDir>/state/documents`). Default: the system temp folder. */
+  /** Where organisations' library files are kept (`<dataDir>/state/documents`) without a `fileStore`. Default: the system temp folder. */
   documentsDir?: string;
   /** Where bid files and their page renders are kept (`<dataDir>/state/bid-files`). Default: the system temp folder. */
   bidFilesDir?: string;
   /**
    * The file store shared by this service's instances (lib/file-store/, `SVC_FILE_STORE_URL`): bid files and their
-   * renders go under its `bid-files/`, in place of `bidFilesDir`.
+   * renders go under its `bid-files/`, in place of `bidFilesDir`, and library documents under its `documents/`, in
+   * place of `documentsDir`.
    */
   fileStore?: FileStore;
   /** Signs short-lived bid file links (api/bids/signed-links.ts `bidLinkSecret`). Default: a random secret for this process. */
@@ -271,8 +272,8 @@ export async function createService(options: AppOptions): Promise<Service> {
   const sale = bidSale(options.bidPrice, options.payments === undefined ? checkoutProviderFromEnv(process.env).provider : options.payments);
   app.route('/', usageRoutes({ meter, sale }));
   const log = options.log ? { log: options.log } : {};
-  const documentsDir = options.documentsDir ?? join(tmpdir(), 'tender-intel-documents');
-  app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl, now, ...log }));
+  const documentFiles = options.fileStore ? withinPrefix(options.fileStore, DOCUMENTS_PREFIX) : (options.documentsDir ?? join(tmpdir(), 'tender-intel-documents'));
+  app.route('/', orgRoutes({ state, mailer, documentFiles, publicUrl, now, ...log }));
   app.route('/', contactRoutes({ state, now }));
   const bidFiles = new BidFileStore(options.fileStore ? withinPrefix(options.fileStore, BID_FILES_PREFIX) : (options.bidFilesDir ?? join(tmpdir(), 'tender-intel-bid-files')));
   const bidLinkSecret = options.bidLinkSecret ?? randomBytes(32).toString('base64url');
@@ -294,7 +295,7 @@ export async function createService(options: AppOptions): Promise<Service> {
   app.route('/', bidPackFetchRoutes(packFetch));
   app.route('/', bidRequirementRoutes({ state, now }));
   const packFetcher = options.packFetcher ?? portalPackFetcher(packFetch);
-  const workspace = { state, library: new DocumentLibrary(state, documentsDir), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements };
+  const workspace = { state, library: new DocumentLibrary(state, documentFiles), pool: analysisPool, model: options.chatModel ?? chatModelFromEnv(process.env), requirements: storedRequirements };
   app.route('/', bidCheckoutRoutes({ state, sale, publicUrl, now, ...(options.notice ? { log: options.notice } : {}) }));
   app.route('/', bidWorkspaceRoutes({ ...workspace, store: options.store, now }));
   const jobs = new JobWorker({

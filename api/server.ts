@@ -10,7 +10,7 @@ import type { FileStore } from '../lib/file-store/store.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { restrictTreeSync } from '../lib/private-files.ts';
 import { createService } from './app.ts';
-import { bidLinkSecret } from './bids/signed-links.ts';
+import { bidLinkSecret, sharedBidLinkSecret } from './bids/signed-links.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
 import type { WeeklyCaps } from './usage/meter.ts';
 import { ReleaseStore } from './release-store.ts';
@@ -76,10 +76,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // made its owner's alone before anything is served.
     const mended = [join(options.dataDir, 'state'), join(options.dataDir, 'outbox')].reduce((count, dir) => count + restrictTreeSync(dir), 0);
     if (mended > 0) log(`made ${mended} stored folder(s) and file(s) readable by this account only (0700/0600)`);
-    linkSecret = bidLinkSecret(join(options.dataDir, 'state'));
-    // The folder store keeps today's paths: <dataDir>/state/bid-files/…
+    // The folder store keeps today's paths: <dataDir>/state/bid-files/… and <dataDir>/state/documents/…
     fileStore = await openFileStore({ url: options.fileStoreUrl, folder: join(options.dataDir, 'state') });
     state = await openStateDb(options.databaseUrl ?? options.dataDir);
+    // Instances sharing a PostgreSQL share its secret too; one machine keeps it in its data folder.
+    linkSecret = options.databaseUrl === undefined ? bidLinkSecret(join(options.dataDir, 'state')) : await sharedBidLinkSecret(state, join(options.dataDir, 'state'));
     instance = await registerInstance(state, new Date());
     // Keys and units a killed process still held are released now, so a retry neither waits for a lease nor is short a unit.
     const released = await releaseGoneOwners(state, instance);
@@ -115,7 +116,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mailer,
     notice: log,
     ...(options.logError ? { log: options.logError } : {}),
-    documentsDir: join(options.dataDir, 'state', 'documents'),
     fileStore,
     bidLinkSecret: linkSecret,
     publicUrl: options.publicUrl ?? url,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { dataDir } from '../lib/config.ts';
 import type { Fault } from './fixture-server.ts';
 import { runNightly } from './nightly.ts';
+import { PublishLockHeldError } from './run-lock.ts';
 import { summaryTable } from './summary.ts';
 
 const usage = 'usage: npm run nightly -- [--fixtures] [--night night-2] [--data-dir DIR] [--now ISO] [--sources id,id]';
@@ -57,6 +58,11 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: Error) => {
+    // Another host is publishing tonight: not a failure of this host, and nothing to fix in its arguments (75: EX_TEMPFAIL).
+    if (error instanceof PublishLockHeldError) {
+      process.stderr.write(`nightly: refused: ${error.message}\n`);
+      process.exit(75);
+    }
     process.stderr.write(`nightly: no release produced: ${error.message}\n${usage}\n`);
     process.exit(1);
   },

@@ -23,7 +23,8 @@ import { HostGate } from '../lib/host-gate.ts';
 import { progressReporter, type ProgressReporter } from './progress.ts';
 import { publishSite, type SiteOutcome } from './site-build.ts';
 import { writeSiteJson } from './site-json.ts';
-import { acquireRunLock } from './run-lock.ts';
+import { acquireRunLock, holdPublishLock } from './run-lock.ts';
+import { databaseUrl } from '../lib/config.ts';
 import { StagingWriter } from './staging.ts';
 
 export interface NightlyOptions {
@@ -43,6 +44,11 @@ export interface NightlyOptions {
   progress?: ProgressReporter;
   registry?: SourceDefinition[];
   fixturesRoot?: string;
+  /**
+   * The state store's PostgreSQL (default `DATABASE_URL`): when set, the run holds its publish lock there, so two cron
+   * hosts sharing one release folder never run at once (pipeline/run-lock.ts).
+   */
+  databaseUrl?: string | undefined;
   /** Watch emails once the release is out (pipeline/digests.ts): where mail goes and links point, or false for none. */
   digests?: Pick<DigestOptions, 'mailer' | 'publicUrl' | 'log'> | false;
 }
@@ -66,7 +72,12 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
   const progress = options.progress ?? progressReporter();
   const releases = releasesDir(options.dataDir);
   await mkdir(releases, { recursive: true });
-  const releaseLock = await acquireRunLock(releases);
+  // PostgreSQL's lock first: the folder's lock tells a live process only from this host's pids.
+  const publishLock = await holdPublishLock('databaseUrl' in options ? options.databaseUrl : databaseUrl());
+  const releaseLock = await acquireRunLock(releases).catch(async (error: unknown) => {
+    await publishLock?.release();
+    throw error;
+  });
   const releaseId = newReleaseId(startedAt);
   const workDir = join(releases, `.work-${releaseId}`);
   let published = false;
@@ -99,6 +110,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       data_quality: built.dataQuality,
     });
     const releaseDir = join(releases, releaseId);
+    await publishLock?.confirmHeld();
     await stages.time('publish', () => publishRelease(options.dataDir, workDir, releaseDir, manifest));
     published = true;
     await clearLoadedBackfill(backfilled);
@@ -108,6 +120,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
   } finally {
     if (!published) await rm(workDir, { recursive: true, force: true });
     await releaseLock();
+    await publishLock?.release();
   }
 }
 

@@ -88,7 +88,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
     app.notFound(errors.notFound);
     app.onError(errors.onError);
     app.use('*', caller({ state, now: clock.now }));
-    app.route('/', orgRoutes({ state, mailer: createMailer({ outboxDir: join(dataDir, 'outbox') }), documentsDir, publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
+    app.route('/', orgRoutes({ state, mailer: createMailer({ outboxDir: join(dataDir, 'outbox') }), documentFiles: documentsDir, publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
     app.route('/', bidRoutes({ state, store: served, files: new BidFileStore(join(dataDir, 'state', 'bid-files')), pool, linkSecret: LINK_SECRET, publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
     app.route('/', bidWorkspaceRoutes({
       state,

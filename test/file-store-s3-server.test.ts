@@ -14,7 +14,7 @@ import { testDatabaseUrlFor } from './helpers/state.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-describe('a server with SVC_FILE_STORE_URL keeps bid files in the S3-compatible store, not on its disk', () => {
+describe('a server with SVC_FILE_STORE_URL keeps bid files and library documents in the S3-compatible store, not on its disk', () => {
   let s3: LocalS3;
   let dataDir: string;
   let running: RunningServer;
@@ -55,5 +55,25 @@ describe('a server with SVC_FILE_STORE_URL keeps bid files in the S3-compatible 
     const served = await fetch(new URL(link.url, running.url));
     assert.equal(served.status, 200);
     assert.equal(sha256(new Uint8Array(await served.arrayBuffer())), hash);
+  });
+
+  it('stores a library document as an object, lists it from the state store, and deletes the object with it', async () => {
+    const cookie = await signInAs(running.state, new Date(), 'library@harbour.test');
+    const headers = { cookie, origin: running.url };
+    const created = await fetch(`${running.url}/v1/orgs`, { method: 'POST', body: JSON.stringify({ company_name: 'Harbour Library Pty Ltd' }), headers: { ...headers, 'content-type': 'application/json' } });
+    const { org_id: orgId } = (await created.json()) as { org_id: string };
+    const pdf = tinyPdf('insurance certificate') as Uint8Array<ArrayBuffer>;
+    const form = new FormData();
+    form.append('file', new File([pdf], 'Insurance certificate.pdf', { type: 'application/pdf' }));
+    const uploaded = await fetch(`${running.url}/v1/orgs/${orgId}/documents`, { method: 'POST', body: form, headers });
+    assert.equal(uploaded.status, 201, await uploaded.clone().text());
+    const { doc_id: docId } = (await uploaded.json()) as { doc_id: string };
+
+    assert.deepEqual(await bucket.list('documents/'), [`documents/${orgId}/${docId}`]);
+    assert.equal(sha256((await bucket.get(`documents/${orgId}/${docId}`))!), sha256(pdf));
+    assert.equal(existsSync(join(dataDir, 'state', 'documents')), false, 'nothing of the library is on the server disk');
+
+    assert.equal((await fetch(`${running.url}/v1/orgs/${orgId}/documents/${docId}`, { method: 'DELETE', headers })).status, 200);
+    assert.deepEqual(await bucket.list('documents/'), []);
   });
 });

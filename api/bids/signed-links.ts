@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFileSync } from '../../lib/private-files.ts';
+import type { StateDb } from '../../data/state/db.ts';
 
 /**
  * Short-lived links to a bid file that work without the session (to hand to a browser tab, a viewer or a
@@ -47,21 +48,15 @@ function signature(secret: string, fileId: string, expires: number): string {
 }
 
 /**
- * The signing secret: `SVC_BID_LINK_SECRET` when set (several API instances must share one), else the one kept
+ * The signing secret of one machine: `SVC_BID_LINK_SECRET` when set, else the one kept
  * in `<stateDir>/bid-link-secret`, generated on first use and readable by the service's user only.
  */
 export function bidLinkSecret(stateDir: string, env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.SVC_BID_LINK_SECRET;
-  if (configured !== undefined && configured !== '') {
-    if (configured.length < 32) throw new Error('SVC_BID_LINK_SECRET must be at least 32 characters; generate one with `openssl rand -base64 32`.');
-    return configured;
-  }
+  const configured = configuredSecret(env);
+  if (configured !== null) return configured;
   const path = join(stateDir, 'bid-link-secret');
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const kept = keptSecret(path);
+  if (kept !== null) return kept;
   const secret = randomBytes(32).toString('base64url');
   try {
     // 'wx': a second process starting at the same moment keeps the secret the first one wrote.
@@ -71,4 +66,39 @@ export function bidLinkSecret(stateDir: string, env: NodeJS.ProcessEnv = process
     return readFileSync(path, 'utf8').trim();
   }
   return secret;
+}
+
+/**
+ * The signing secret of instances sharing one state store (PostgreSQL): `SVC_BID_LINK_SECRET` when set, else the one
+ * kept in the store's `service_secrets`, so a link one instance gives is honoured by all. The first instance to start
+ * puts its data folder's `bid-link-secret` there when it has one (links it gave before the move keep working), else a
+ * new one; an instance starting at the same moment keeps whichever was put first.
+ */
+export async function sharedBidLinkSecret(state: StateDb, stateDir: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const configured = configuredSecret(env);
+  if (configured !== null) return configured;
+  const candidate = keptSecret(join(stateDir, 'bid-link-secret')) ?? randomBytes(32).toString('base64url');
+  await state.run('INSERT INTO service_secrets (name, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', BID_LINK_SECRET_NAME, candidate, new Date().toISOString());
+  const stored = await state.get<{ secret: string }>('SELECT secret FROM service_secrets WHERE name = ?', BID_LINK_SECRET_NAME);
+  if (stored === undefined) throw new Error('the bid link secret was not kept in the state store');
+  return stored.secret;
+}
+
+const BID_LINK_SECRET_NAME = 'bid_link';
+
+function configuredSecret(env: NodeJS.ProcessEnv): string | null {
+  const configured = env.SVC_BID_LINK_SECRET;
+  if (configured === undefined || configured === '') return null;
+  if (configured.length < 32) throw new Error('SVC_BID_LINK_SECRET must be at least 32 characters; generate one with `openssl rand -base64 32`.');
+  return configured;
+}
+
+/** The secret kept in the file at `path`, or null when there is none. */
+function keptSecret(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return null;
+  }
 }

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writePrivateFile } from '../../lib/private-files.ts';
+import { FolderFileStore } from '../../lib/file-store/folder-store.ts';
+import type { FileStore } from '../../lib/file-store/store.ts';
 import { newId } from '../../lib/tokens.ts';
 import type { StateDb } from '../../data/state/db.ts';
 
 /** The largest library document accepted (spec, Limits: document size). */
 export const LARGEST_DOCUMENT_BYTES = 25 * 1024 * 1024;
+
+/** Where library documents are kept in the service's file store: `<dataDir>/state/documents/` on the default folder. */
+export const DOCUMENTS_PREFIX = 'documents';
 
 /** A document in an organisation's library, as listed. */
 export interface LibraryDocument {
@@ -34,17 +36,18 @@ const SELECT_DOCUMENT = `SELECT d.doc_id, d.filename, d.content_type, d.size_byt
   FROM org_documents d JOIN accounts a ON a.account_id = d.uploaded_by`;
 
 /**
- * The document library of every organisation: metadata in the state store, bytes on disk under
- * `<documentsDir>/<org_id>/<doc_id>` (folders 0700, files 0600). The uploader's filename is kept as metadata only,
- * so it can never steer where a file is written.
+ * The document library of every organisation: metadata in the state store, bytes in the file store under
+ * `<org_id>/<doc_id>` (on the folder store, folders 0700 and files 0600). The uploader's filename is kept as metadata
+ * only, so it can never steer where a file is written.
  */
 export class DocumentLibrary {
   readonly #state: StateDb;
-  readonly #documentsDir: string;
+  readonly #files: FileStore;
 
-  constructor(state: StateDb, documentsDir: string) {
+  /** `files` is the part of the file store kept for library documents; a path means a folder there. */
+  constructor(state: StateDb, files: FileStore | string) {
     this.#state = state;
-    this.#documentsDir = documentsDir;
+    this.#files = typeof files === 'string' ? new FolderFileStore(files) : files;
   }
 
   async list(orgId: string): Promise<LibraryDocument[]> {
@@ -58,8 +61,9 @@ export class DocumentLibrary {
   /** Writes the file, then its row; a file whose row could not be written is removed again. */
   async add(upload: DocumentUpload): Promise<LibraryDocument> {
     const docId = newId('doc_');
-    const path = this.pathOf(upload.orgId, docId);
-    await writePrivateFile(path, upload.bytes, 'wx');
+    const key = documentKey(upload.orgId, docId);
+    // A fresh id: no other document is ever under this key.
+    await this.#files.put(key, upload.bytes);
     try {
       await this.#state.run(
         `INSERT INTO org_documents (doc_id, org_id, filename, content_type, size_bytes, sha256, uploaded_by, uploaded_at)
@@ -74,7 +78,7 @@ export class DocumentLibrary {
         upload.now.toISOString(),
       );
     } catch (error) {
-      await rm(path, { force: true });
+      await this.#files.delete(key);
       throw error;
     }
     return (await this.get(upload.orgId, docId))!;
@@ -93,14 +97,20 @@ export class DocumentLibrary {
   async remove(orgId: string, docId: string): Promise<boolean> {
     const { changes } = await this.#state.run('DELETE FROM org_documents WHERE org_id = ? AND doc_id = ?', orgId, docId);
     if (changes === 0) return false;
-    await rm(this.pathOf(orgId, docId), { force: true });
+    await this.#files.delete(documentKey(orgId, docId));
     return true;
   }
 
-  /** Where a document's bytes are kept. */
-  pathOf(orgId: string, docId: string): string {
-    return join(this.#documentsDir, orgId, docId);
+  /** A listed document's bytes; throws when the file store has lost them. */
+  async read(orgId: string, docId: string): Promise<Uint8Array> {
+    const bytes = await this.#files.get(documentKey(orgId, docId));
+    if (bytes === null) throw new Error(`library document ${orgId}/${docId} is not in the file store ${this.#files.description}`);
+    return bytes;
   }
+}
+
+function documentKey(orgId: string, docId: string): string {
+  return `${orgId}/${docId}`;
 }
 
 /** The last path segment without control characters, at most 200 characters; `document` when nothing is left. */

@@ -1,5 +1,6 @@
 import { OpenAPIHono, createRoute, type RouteHandler } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { FileStore } from '../../lib/file-store/store.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { DocumentLibrary, LARGEST_DOCUMENT_BYTES } from '../orgs/documents.ts';
@@ -34,8 +35,8 @@ export interface OrgRoutesOptions {
   state: StateDb;
   /** Sends invitation emails. */
   mailer: Mailer;
-  /** `<dataDir>/state/documents`: library files go in one folder per organisation beneath it. */
-  documentsDir: string;
+  /** The file store's part for library documents (`documents/`), or a folder: one prefix per organisation beneath it. */
+  documentFiles: FileStore | string;
   /** The service's public base address, which invitation links start with, such as `https://tenders.example.com`. */
   publicUrl: string;
   now?: () => Date;
@@ -280,13 +281,13 @@ const deleteDocumentRoute = createRoute({
  *
  * @example
  * app.use('*', caller({ state }));
- * app.route('/', orgRoutes({ state, mailer, documentsDir: join(dataDir, 'state', 'documents'), publicUrl: 'https://tenders.example.com' }));
+ * app.route('/', orgRoutes({ state, mailer, documentFiles: withinPrefix(fileStore, DOCUMENTS_PREFIX), publicUrl: 'https://tenders.example.com' }));
  */
 export function orgRoutes(options: OrgRoutesOptions): OpenAPIHono<OrgEnv> {
   const { state, mailer } = options;
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((error: unknown, c: Context) => console.error(`${c.req.method} ${c.req.path}: invitation email failed:`, error));
-  const library = new DocumentLibrary(state, options.documentsDir);
+  const library = new DocumentLibrary(state, options.documentFiles);
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const app = new OpenAPIHono<OrgEnv>({ defaultHook: invalidInputAnswers<OrgEnv>(400) });
 

@@ -96,7 +96,7 @@ export async function startBidApp(options: BidTestAppOptions = {}): Promise<BidT
   app.onError(errors.onError);
   app.use('*', caller({ state, now: clock.now }));
   const mailer = createMailer({ outboxDir: join(dataDir, 'outbox') });
-  app.route('/', orgRoutes({ state, mailer, documentsDir: join(dataDir, 'state', 'documents'), publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
+  app.route('/', orgRoutes({ state, mailer, documentFiles: join(dataDir, 'state', 'documents'), publicUrl: PUBLIC_URL, now: clock.now, log: () => {} }));
   const bidFilesDir = join(dataDir, 'state', 'bid-files');
   const pool = options.pool ?? createAnalysisPool({ analyses: { read_text: checkerAnalyses['read_text']!, render_page: checkerAnalyses['render_page']! }, size: 1 });
   app.route('/', bidRoutes({

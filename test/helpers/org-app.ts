@@ -61,7 +61,7 @@ export async function startOrgApp(options: OrgTestAppOptions = {}): Promise<OrgT
   app.onError(errors.onError);
   app.use('*', caller({ state, now: clock.now }));
   const log = options.log ?? (() => {});
-  app.route('/', orgRoutes({ state, mailer, documentsDir, publicUrl: PUBLIC_URL, now: clock.now, log }));
+  app.route('/', orgRoutes({ state, mailer, documentFiles: documentsDir, publicUrl: PUBLIC_URL, now: clock.now, log }));
   app.route('/', contactRoutes({ state: options.contactState ?? state, now: clock.now }));
   app.route('/', feedbackRoutes({ state, now: clock.now, log }));
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'test', version: '0' } });

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { StateDb } from '../../../data/state/db.ts';
 import type { ReadTextResult } from '../../checkers/read-text.ts';
 import { READ_TEXT_ANALYSIS } from '../../checkers/_runner/answer.ts';
@@ -46,7 +45,7 @@ export async function libraryTexts(state: StateDb, library: DocumentLibrary, org
 }
 
 async function readAndKeep(state: StateDb, library: DocumentLibrary, orgId: string, document: LibraryDocument, pool: AnalysisPool, now: Date): Promise<LibraryPage[]> {
-  const read = await readPages(await readFile(library.pathOf(orgId, document.doc_id)), document, pool, now);
+  const read = await readPages(await library.read(orgId, document.doc_id), document, pool, now);
   // A reading stopped by the time limit or a dying thread may succeed next time: not kept, so it is tried again.
   if (!read.ok && read.transient) return [];
   await state.run(
