@@ -92,6 +92,7 @@ if (!checkersOnly && !bidsOnly) {
     const ratio = pipeline.oursMs / pipeline.rawMs;
     row('(a) load + model + export, pipeline', ms(pipeline.oursMs), `load ${ms(pipeline.stageMs.load ?? 0)}, model ${ms(pipeline.stageMs.model ?? 0)}, export ${ms(pipeline.stageMs.export ?? 0)}`);
     row('(a) same SQL on raw DuckDB', ms(pipeline.rawMs), `${pipeline.rows.tenders} tenders, ${pipeline.rows.award_releases} releases, ${pipeline.rows.awards} awards`);
+    row('(a) each run, in the order taken', `${ms(pipeline.runsMs.ours[0])}, ${ms(pipeline.runsMs.raw[0])}, ${ms(pipeline.runsMs.raw[1])}, ${ms(pipeline.runsMs.ours[1])}`, 'pipeline, raw, raw, pipeline: the rows above are each side\'s mean');
     row('(a) ratio pipeline / raw', `${ratio.toFixed(2)}×`, `goal ≤ ${GOALS.pipelineRatio}× ${ratio <= GOALS.pipelineRatio ? 'met' : 'MISSED'}`);
     if (historyScale) row('(a) load + model + export, wall time', ms(pipeline.oursMs), `goal ≤ 4 min ${pipeline.oursMs <= GOALS.pipelineMs ? 'met' : 'MISSED'}`);
     // (e) The SQL models alone (awards, buyers, suppliers, signals, trade rollups, search terms…), against raw

@@ -7,7 +7,7 @@ import { openStore } from '../data/store.ts';
 import { buildSite } from '../pipeline/site-build.ts';
 import { writeSiteJson } from '../pipeline/site-json.ts';
 import type { SyntheticScale } from './generate.ts';
-import { benchPipeline } from './pipeline-bench.ts';
+import { runPipelineOnce } from './pipeline-bench.ts';
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
@@ -20,7 +20,7 @@ export interface PublishedRelease {
 
 /** Seeded synthetic data at `scale`, loaded and modelled by the pipeline's code, published as the current release. */
 export async function publishSyntheticRelease(workDir: string, scale: SyntheticScale): Promise<PublishedRelease> {
-  const pipeline = await benchPipeline(join(workDir, 'pipeline'), scale);
+  const pipeline = await runPipelineOnce(join(workDir, 'pipeline'), scale);
   const dataDir = join(workDir, 'data');
   await rm(dataDir, { recursive: true, force: true });
   const releaseId = 'synthetic';
