@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { markBidPaid } from './helpers/bid-payments.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
-import { eventually, followEventStream, readEventStream, RUN_LIBRARY, RUN_TENDER, runModelReply, type SseEvent } from './helpers/bid-run.ts';
+import { assertResumedRunEvents, eventually, followEventStream, readEventStream, RUN_LIBRARY, RUN_TENDER, runModelReply, type SseEvent } from './helpers/bid-run.ts';
 import { startFakeChatModel, type FakeChatModel } from './helpers/fake-chat-model.ts';
 import { signInAs } from './helpers/org-app.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
@@ -127,22 +127,8 @@ describe('a bid run across a killed server', () => {
     const lastSeen = watching.events.at(-1)!.id!;
     const resumed = await readEventStream(await fetch(`${server.url}${eventsPath}`, { headers: { cookie, 'last-event-id': lastSeen } }));
     const whole = await readEventStream(await fetch(`${server.url}${eventsPath}`, { headers: { cookie } }));
-    const ids = (events: SseEvent[]) => events.map((event) => Number(event.id));
-    assert.deepEqual([...ids(watching.events), ...ids(resumed.events)], ids(whole.events));
-    assert.deepEqual(ids(whole.events), Array.from({ length: whole.events.length }, (_, index) => index + 1), 'one run on the bid: seq 1, 2, 3, … without a gap or a repeat');
-    assert.equal(whole.events.at(-1)!.event, 'run_completed');
-
     const events = whole.events;
-    const resumedEvent = events.find((event) => event.event === 'run_resumed' && event.data.taken_over === true);
-    assert.ok(resumedEvent, 'the job was taken over from the dead worker');
-    const completions = events.filter((event) => event.event === 'step_completed').map((event) => event.data.step as string);
-    assert.equal(new Set(completions).size, completions.length, `a step completed twice: ${completions.join(', ')}`);
-    assert.deepEqual(
-      events.filter((event) => event.event === 'step_started' && event.data.step === atKill.step).map((event) => event.data.again),
-      [false, true],
-      'the step cut off by the kill began again, once, knowing it had begun before',
-    );
-    for (const step of ['read_files', 'extract_requirements', 'execute:send_clarification', 'mark_drafted', 'gaps', 'plan', 'compliance', 'message:recap']) assert.ok(completions.includes(step), step);
+    assertResumedRunEvents(watching.events, resumed.events, events, atKill.step);
     // Requirements drafted before the kill were not asked again; only the one in flight was asked twice.
     const asked = new Map<string, number>();
     for (const request of fake.requests) {

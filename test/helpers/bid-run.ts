@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { ChatRequest } from './fake-chat-model.ts';
 
 /**
@@ -104,4 +105,25 @@ function readBlock(block: string): SseEvent[] {
     else if (field === 'data') data.push(value);
   }
   return data.length > 0 ? [{ id, event, data: JSON.parse(data.join('\n')) as Record<string, unknown> }] : [];
+}
+
+/**
+ * What a run killed inside a step and taken over must show on its event stream: the events seen before the kill
+ * and those read from the last one seen add up to the whole log, seq 1, 2, 3, … with no gap or repeat; the run
+ * completed after a take-over; no step completed twice; and the step cut off began again once, knowing it had begun.
+ */
+export function assertResumedRunEvents(seenBeforeKill: SseEvent[], resumed: SseEvent[], whole: SseEvent[], stepAtKill: string): void {
+  const ids = (events: SseEvent[]) => events.map((event) => Number(event.id));
+  assert.deepEqual([...ids(seenBeforeKill), ...ids(resumed)], ids(whole));
+  assert.deepEqual(ids(whole), Array.from({ length: whole.length }, (_, index) => index + 1), 'seq 1, 2, 3, … without a gap or a repeat');
+  assert.equal(whole.at(-1)!.event, 'run_completed');
+  assert.ok(whole.some((event) => event.event === 'run_resumed' && event.data.taken_over === true), 'the job was taken over from the dead worker');
+  const completions = whole.filter((event) => event.event === 'step_completed').map((event) => event.data.step as string);
+  assert.equal(new Set(completions).size, completions.length, `a step completed twice: ${completions.join(', ')}`);
+  assert.deepEqual(
+    whole.filter((event) => event.event === 'step_started' && event.data.step === stepAtKill).map((event) => event.data.again),
+    [false, true],
+    'the step cut off by the kill began again, once, knowing it had begun before',
+  );
+  for (const step of ['read_files', 'extract_requirements', 'execute:send_clarification', 'mark_drafted', 'gaps', 'plan', 'compliance', 'message:recap']) assert.ok(completions.includes(step), step);
 }
