@@ -1,3 +1,4 @@
+import { daysBetween } from '../../../lib/jurisdictions.ts';
 import type { Analysis } from '../types.ts';
 import { documentTypeLabel, documentTypePhrase, isDocumentType } from '../document-types.ts';
 import { classifyFirstPages, type ClassifiedDocument } from '../first-page.ts';
@@ -133,10 +134,6 @@ function dateRefusal(slot: Slot, document: PackDocument, now: string): string | 
   const age = daysBetween(issued, now);
   if (age > withinDays) return `dated ${issued}, ${age} days before the check, and "${slot.label}" takes ${documentTypePhrase(type)} only when dated within ${withinDays} days`;
   return null;
-}
-
-function daysBetween(earlierIso: string, now: string): number {
-  return Math.floor((Date.parse(now) - Date.parse(`${earlierIso.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
 }
 
 function collectionFlags(scheme: PackScheme, documents: PackDocument[]): PackResult['flags'] {
