@@ -8,24 +8,11 @@
 export function validIban(text: string): boolean {
   const compact = text.replace(/\s/g, '').toUpperCase();
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return false;
-  const rearranged = compact.slice(4) + compact.slice(0, 4);
-  let remainder = 0;
-  for (const character of rearranged) {
-    const value = /\d/.test(character) ? character : String(character.charCodeAt(0) - 55);
-    for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
-  }
-  return remainder === 1;
+  return mod97(compact.slice(4) + compact.slice(0, 4)) === 1;
 }
 
 export function validLuhn(digits: string): boolean {
-  if (!/^\d{13,19}$/.test(digits) || /^0+$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
+  return /^\d{13,19}$/.test(digits) && !/^0+$/.test(digits) && luhnSum(digits) % 10 === 0;
 }
 
 const verhoeffMultiply = [
@@ -119,7 +106,7 @@ const vatChecks: Record<string, (body: string) => boolean> = {
     if (!/^\d{9}B\d{2}$/.test(body)) return false;
     const digits = body.slice(0, 9);
     const mod11 = weighted(digits, [9, 8, 7, 6, 5, 4, 3, 2]) % 11;
-    return (mod11 !== 10 && mod11 === Number(digits[8])) || validIbanStyleMod97(`NL${body}`);
+    return (mod11 !== 10 && mod11 === Number(digits[8])) || mod97(`NL${body}`) === 1;
   },
   // Ten digits (a nine-digit number gains a leading 0): the last two are 97 − (the first eight mod 97).
   BE: (body) => {
@@ -140,14 +127,14 @@ const vatChecks: Record<string, (body: string) => boolean> = {
   },
 };
 
-/** Letters as ISO 7064 reads them (A = 10 … Z = 35), digits as themselves; mod 97 of the whole is 1. */
-function validIbanStyleMod97(text: string): boolean {
+/** ISO 7064 mod 97 of a text, letters read as numbers (A = 10 … Z = 35) and digits as themselves: IBANs and Dutch VAT numbers. */
+function mod97(text: string): number {
   let remainder = 0;
   for (const character of text) {
     const value = /\d/.test(character) ? character : String(character.charCodeAt(0) - 55);
     for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
   }
-  return remainder === 1;
+  return remainder;
 }
 
 function digitSum(value: number): number {
