@@ -31,12 +31,15 @@ function rounded(figures: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(figures).map(([name, value]) => [name, Number.isInteger(value) ? value : Math.round(value * 1000) / 1000]));
 }
 
-/** Checks the floors, then compares with `measured/<name>.json` (under UPDATE_MEASURED=1, rewrites a differing file and fails). */
+/**
+ * Checks the floors on the unrounded figures (0.8996 must not pass a floor of 0.9 by rounding), then compares the
+ * rounded figures with `measured/<name>.json` (under UPDATE_MEASURED=1, rewrites a differing file and fails).
+ */
 export function recordMeasured(name: string, measured: Measured): void {
   const figures = rounded(measured.figures);
   for (const [key, floor] of Object.entries(measured.floors ?? {})) {
     const ceiling = key.startsWith('max:');
-    const figure = figures[ceiling ? key.slice(4) : key];
+    const figure = measured.figures[ceiling ? key.slice(4) : key];
     assert.ok(figure !== undefined, `${name}: the floor ${key} names no figure`);
     assert.ok(ceiling ? figure <= floor : figure >= floor, `${name}: ${key.replace(/^max:/, '')} is ${figure}, ${ceiling ? 'above its ceiling' : 'below its floor'} ${floor}`);
   }
