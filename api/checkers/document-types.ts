@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PageText } from '../documents/types.ts';
+import { classifyDocument, type ExtractDocumentType } from './extract/classify.ts';
+import { documentDate, type DatedKind } from './extract/document-date.ts';
 
 /**
  * The document types the identity check and the document-pack checker share, and a classifier that names a
@@ -220,11 +222,12 @@ const profiles = {
     photo: false,
     cues: [
       cue('"STATEMENT"', /STATEMENT/, 1),
-      cue('opening or closing balance', /OPENING BALANCE|CLOSING BALANCE/, 3),
+      cue('opening or closing balance', /OPENING BALANCE|CLOSING BALANCE|BEGINNING BALANCE|ENDING BALANCE|BALANCE (BROUGHT|CARRIED) FORWARD/, 3),
       cue('BSB', /\bBSB\b/, 2),
       cue('statement period', /STATEMENT PERIOD|STATEMENT (FROM|BEGINS|STARTS)|PERIOD\s*:?\s*\d/, 2),
       cue('transaction columns', /TRANSACTION|WITHDRAWAL|DEPOSIT|\bDEBIT\b|\bCREDIT\b/, 1),
-      cue('credit-card or loan wording', /CREDIT LIMIT|MINIMUM (PAYMENT|REPAYMENT)|AVAILABLE CREDIT|LOAN (ACCOUNT|STATEMENT|BALANCE)|HOME LOAN|PERSONAL LOAN/, -5),
+      // A loan product's name alone ("see our personal loan rates") is an advert on many bank statements; a loan's own statement names its account.
+      cue('credit-card or loan wording', /CREDIT LIMIT|MINIMUM (PAYMENT|REPAYMENT)|AVAILABLE CREDIT|LOAN (ACCOUNT|STATEMENT|BALANCE)/, -5),
     ],
   },
   credit_card_statement: {
@@ -512,22 +515,25 @@ const PHOTO_SHARE = 0.008;
 export function classifyPage(page: PageText | null, images: PageImageFacts, zone: ZoneSummary | null = null): DocumentClassification {
   const text = normalise(page?.text ?? '');
   const fromZone = zoneCues(zone);
+  const fromReader = extractionCues(page);
   const scored = documentTypeNames
     .map((type) => {
-      const matched: Weighed[] = [...profiles[type].cues.filter((candidate) => candidate.pattern.test(text)), ...(fromZone.get(type) ?? [])];
+      const matched: Weighed[] = [...profiles[type].cues.filter((candidate) => candidate.pattern.test(text)), ...(fromZone.get(type) ?? []), ...(fromReader.get(type) ?? [])];
       return { type, score: matched.reduce((sum, candidate) => sum + candidate.weight, 0), cues: matched.filter((candidate) => candidate.weight > 0).map((candidate) => candidate.name) };
     })
     .sort((a, b) => b.score - a.score);
   const best = scored[0]!;
   const runnerUp = Math.max(0, scored[1]?.score ?? 0);
+  const recognised = best.score >= RECOGNITION_FLOOR;
+  const dated = recognised ? datedKinds[best.type] : undefined;
   const common = {
     expires: zone?.expires ?? labelledDate(text, EXPIRY_LABELS),
-    issued: labelledDate(text, ISSUE_LABELS),
+    issued: (dated && page ? documentDate([page], dated) : null) ?? labelledDate(text, ISSUE_LABELS),
     issuerDigest: digestOf(firstLine(page?.text ?? '')),
     transactionLines: transactionLines(text),
     zone,
   };
-  if (best.score < RECOGNITION_FLOOR) {
+  if (!recognised) {
     return { type: 'unrecognised', confidence: 0, cues: best.score > 0 ? best.cues : [], shows: [], pensionCard: false, ...common };
   }
   const profile: TypeProfile = profiles[best.type];
@@ -541,6 +547,30 @@ export function classifyPage(page: PageText | null, images: PageImageFacts, zone
     ...common,
   };
 }
+
+/** The extraction reader's types that are types here too: its titles and labels in seven languages count as one cue. */
+const extractedTypes: Partial<Record<ExtractDocumentType, DocumentType>> = { payslip: 'payslip', bank_statement: 'bank_statement', tax_invoice: 'tax_invoice' };
+/** As strong as a heading: the reader names a type only when several of its titles and labels agree. */
+const EXTRACTION_CUE_WEIGHT = 4;
+
+/** What the extraction reader classifies the page as (POST /v1/extract's classification), as a cue for the same type here. */
+function extractionCues(page: PageText | null): Map<DocumentType, Weighed[]> {
+  const cues = new Map<DocumentType, Weighed[]>();
+  if (page === null) return cues;
+  const read = classifyDocument([page]).document_type;
+  const type = read === 'unrecognised' ? undefined : extractedTypes[read];
+  if (type) cues.set(type, [weighed(`reads as ${documentTypePhrase(type)} (its titles and labels, in any of seven languages)`, EXTRACTION_CUE_WEIGHT)]);
+  return cues;
+}
+
+/** Types dated as extraction dates them (extract/document-date.ts): a payslip's pay date, a statement's period end, an invoice's date. */
+const datedKinds: Partial<Record<DocumentType, DatedKind>> = {
+  payslip: 'payslip',
+  bank_statement: 'bank_statement',
+  credit_card_statement: 'bank_statement',
+  loan_statement: 'bank_statement',
+  tax_invoice: 'tax_invoice',
+};
 
 /**
  * Doc 9303's document codes as cues: P a passport (Australian when the issuing state is AUS), V a visa,

@@ -10,7 +10,7 @@ import type { ExtractOptions, FieldRequest } from './options.ts';
 import { extractOptionNames, extractOptionRunners, type ExtractedField, type OptionName } from './options/index.ts';
 import type { GroundedField } from './options/grounding.ts';
 import type { ExtractionResult } from './result.ts';
-import { templates, type FieldRule, type ValueKind } from './templates.ts';
+import { allTemplateLabels, templates, type FieldRule, type ValueKind } from './templates.ts';
 
 const limitations =
   'Extraction is not verification, and the document is never stored: each value is read as the document shows it, not checked against any register, ' +
@@ -143,8 +143,7 @@ function extractFields(pages: PageText[], options: ExtractOptions, documentType:
 
 /** Every label of every template (so a cell goes to its longest label) plus the rules' own. */
 function allLabels(rules: FieldRule[]): string[] {
-  const labels = Object.values(templates).flatMap((template) => template.fields.flatMap((rule) => [...rule.labels, ...(rule.rangeLabels ?? [])]));
-  return [...labels, ...rules.flatMap((rule) => [...rule.labels, ...(rule.rangeLabels ?? [])])];
+  return [...allTemplateLabels(), ...rules.flatMap((rule) => [...rule.labels, ...(rule.rangeLabels ?? [])])];
 }
 
 /**

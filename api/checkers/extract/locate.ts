@@ -1,6 +1,6 @@
 import type { PageText } from '../../documents/types.ts';
 import type { FieldRule, ValueKind } from './templates.ts';
-import { findAmounts, findDates, findIdentifier, findNumbers, readBoolean } from './values.ts';
+import { documentDayFirst, findAmounts, findDates, findIdentifier, findNumbers, readBoolean } from './values.ts';
 
 /** A located value, before it becomes a result field. */
 export interface LocatedValue {
@@ -50,7 +50,8 @@ interface LabelMatch {
 export class FieldLocator {
   readonly #lines: Line[][];
   readonly #labels: { label: string; pattern: RegExp }[];
-  readonly #country: string | undefined;
+  /** Numeric dates read day first, as the document's own unambiguous dates (else its country) show. */
+  readonly #dayFirst: boolean;
   /** Each distinct cell text's label, worked out once: every field asks about every cell. */
   readonly #labelCache = new Map<string, LabelMatch | null>();
 
@@ -59,7 +60,10 @@ export class FieldLocator {
       page.text.split('\n').map((text, number) => ({ page, number, cells: text.split('\t').map((cell, index) => ({ text: cell.trim(), index })) })),
     );
     this.#labels = [...new Set(labels)].sort((a, b) => b.length - a.length).map((label) => ({ label, pattern: labelPattern(label) }));
-    this.#country = country;
+    this.#dayFirst = documentDayFirst(
+      pages.map((page) => page.text),
+      country,
+    );
   }
 
   /**
@@ -82,6 +86,10 @@ export class FieldLocator {
       }
     }
     if (best) return { value: best.value, confidence: best.confidence, page: best.page };
+    if (rule.unlabelledRange && rule.kind === 'date') {
+      const ranged = this.#firstRange(rule.rangeIndex ?? 0);
+      if (ranged) return ranged;
+    }
     if (rule.sentence) return this.#inSentence(rule);
     return rule.letterhead ? this.#letterhead() : null;
   }
@@ -141,20 +149,34 @@ export class FieldLocator {
     }
     // "The Contractor must perform…" is prose that starts with a label's words, not a label and its value.
     if ((kind === 'text' || kind === 'governing_law') && /^\s*[a-z]/.test(match.rest)) return null;
-    const beside = readValue(kind, stripSeparators(match.rest), this.#country, rangeIndex);
+    const beside = readValue(kind, stripSeparators(match.rest), this.#dayFirst, rangeIndex);
     if (beside !== null) return at(beside, 'sameCell');
     if (stripSeparators(match.rest) !== '') return null;
     const below = lines.slice(line.number + 1).find((candidate) => candidate.cells.some((other) => other.text !== ''));
     const underneath = below?.cells[Math.min(cell.index, below.cells.length - 1)];
-    const readBelow = () => (underneath && !this.#labelOf(underneath.text, ocr) ? at(readValue(kind, stripSeparators(underneath.text), this.#country, rangeIndex), 'below') : null);
+    const readBelow = () => (underneath && !this.#labelOf(underneath.text, ocr) ? at(readValue(kind, stripSeparators(underneath.text), this.#dayFirst, rangeIndex), 'below') : null);
     // A table's header row ("Description  Qty  Price"): each heading's value is in the row below, not beside it.
     if (isHeaderRow(line, below)) return readBelow();
     const next = line.cells[cell.index + 1];
     if (next && !this.#labelOf(next.text, ocr)) {
-      const value = readValue(kind, stripSeparators(next.text), this.#country, rangeIndex);
+      const value = readValue(kind, stripSeparators(next.text), this.#dayFirst, rangeIndex);
       if (value !== null) return at(value, 'nextCell');
     }
     return readBelow();
+  }
+
+  /** One end of the first "<date> to <date>" on page 1, at a sentence's confidence: nothing labels it. */
+  #firstRange(rangeIndex: number): LocatedValue | null {
+    for (const line of this.#lines[0] ?? []) {
+      const text = line.cells.map((cell) => cell.text).join(' ');
+      const dates = findDates(text, undefined, this.#dayFirst);
+      for (let index = 0; index + 1 < dates.length; index++) {
+        if (!rangeJoin.test(text.slice(dates[index]!.end, dates[index + 1]!.start))) continue;
+        const page = line.page;
+        return { value: dates[index + rangeIndex]!.value, confidence: round(placementConfidence.sentence * page.confidence), page: page.page };
+      }
+    }
+    return null;
   }
 
   #inSentence(rule: FieldRule): LocatedValue | null {
@@ -191,6 +213,9 @@ export function labelledPairs(pages: readonly PageText[]): { label: string; valu
   }
   return pairs;
 }
+
+/** What joins the two dates of a range: "to", "through", "thru", "until", a dash, "bis", "au". */
+const rangeJoin = /^\s*(?:to|through|thru|until|bis|au|[-–—])\s*$/i;
 
 /** A checkbox opening a cell: ☐ ☑ ☒, [x] [ ], (x) ( ). */
 const leadingCheckbox = /^\s*(?:\[\s*[xX✓✔]?\s*\]|[☐☑☒□■✔✓]|\(\s*[xX]?\s*\))\s*/;
@@ -234,7 +259,7 @@ function stripSeparators(text: string): string {
  * The value of `kind` in `text`, or null when the text holds none. `rangeIndex` picks one date of a range
  * ("1 May 2026 to 14 May 2026"); a range with a date missing or misread gives neither rather than a wrong one.
  */
-export function readValue(kind: ValueKind, text: string, country: string | undefined, rangeIndex: number | null = null): string | number | boolean | null {
+export function readValue(kind: ValueKind, text: string, dayFirst: boolean, rangeIndex: number | null = null): string | number | boolean | null {
   if (text === '') return null;
   switch (kind) {
     case 'text':
@@ -249,7 +274,7 @@ export function readValue(kind: ValueKind, text: string, country: string | undef
     case 'number':
       return findNumbers(text)[0]?.value ?? null;
     case 'date': {
-      const dates = findDates(text, country);
+      const dates = findDates(text, undefined, dayFirst);
       if (rangeIndex === null) return dates[0]?.value ?? null;
       return dates.length >= 2 ? (dates[rangeIndex]?.value ?? null) : null;
     }

@@ -16,6 +16,11 @@ export interface FieldRule {
   letterhead?: boolean;
   /** A sentence the value sits in when no label is found ("made between A and B"): group 1 is the value. */
   sentence?: RegExp;
+  /**
+   * With no label found, the value is the `rangeIndex` end of the first date range on page 1 ("January 14, 2021
+   * through February 10, 2021" under a statement's heading): statements often print their period with no label.
+   */
+  unlabelledRange?: boolean;
 }
 
 export interface Template {
@@ -58,9 +63,9 @@ export const templates: Record<ExtractDocumentType, Template> = {
       { name: 'employer_abn', kind: 'abn', labels: ['abn', 'employer abn'] },
       { name: 'employee_name', kind: 'text', labels: ['employee', 'employee name', 'name', 'pay to', 'paid to'] },
       { name: 'employee_id', kind: 'reference', labels: ['employee id', 'employee number', 'staff number', 'payroll number', 'employee no'] },
-      { name: 'pay_period_start', kind: 'date', labels: ['period start', 'pay period start', 'period from', 'period starting', 'period beginning'], rangeLabels: ['pay period', 'period'], rangeIndex: 0 },
-      { name: 'pay_period_end', kind: 'date', labels: ['period end', 'pay period end', 'period ending', 'period to', 'pay period ending'], rangeLabels: ['pay period', 'period'], rangeIndex: 1 },
-      { name: 'payment_date', kind: 'date', labels: ['payment date', 'pay date', 'date paid', 'paid on', 'date of payment'] },
+      { name: 'pay_period_start', kind: 'date', labels: ['period start', 'pay period start', 'period from', 'period starting', 'period beginning', 'pay begin date', 'period begin date', 'period start date'], rangeLabels: ['pay period', 'period'], rangeIndex: 0 },
+      { name: 'pay_period_end', kind: 'date', labels: ['period end', 'pay period end', 'period ending', 'period to', 'pay period ending', 'pay end date', 'period end date', 'pay period end date'], rangeLabels: ['pay period', 'period'], rangeIndex: 1 },
+      { name: 'payment_date', kind: 'date', labels: ['payment date', 'pay date', 'date paid', 'paid on', 'date of payment', 'check date', 'advice date', 'pay day', 'deposit date'] },
       { name: 'gross_pay', kind: 'amount', labels: ['gross pay', 'gross', 'gross earnings', 'total gross', 'gross wages', 'gross amount', 'total earnings'] },
       { name: 'net_pay', kind: 'amount', labels: ['net pay', 'net', 'net amount', 'net wages', 'take home pay', 'net payment', 'amount paid'] },
       { name: 'tax_withheld', kind: 'amount', labels: ['tax', 'payg', 'payg withholding', 'payg tax', 'tax withheld', 'income tax', 'payg withheld'] },
@@ -82,8 +87,22 @@ export const templates: Record<ExtractDocumentType, Template> = {
       { name: 'account_holder', kind: 'text', labels: ['account name', 'account holder', 'customer name', 'account holder name', 'name'] },
       { name: 'bsb', kind: 'bsb', labels: ['bsb', 'bsb number'] },
       { name: 'account_number', kind: 'account_number', labels: ['account number', 'account', 'acc number'] },
-      { name: 'statement_period_start', kind: 'date', labels: ['statement from', 'opening date', 'period from', 'start date'], rangeLabels: ['statement period', 'period'], rangeIndex: 0 },
-      { name: 'statement_period_end', kind: 'date', labels: ['statement to', 'closing date', 'period to', 'end date'], rangeLabels: ['statement period', 'period'], rangeIndex: 1 },
+      {
+        name: 'statement_period_start',
+        kind: 'date',
+        labels: ['statement from', 'opening date', 'period from', 'start date', 'statement start date'],
+        rangeLabels: ['statement period', 'period', 'statement period date', 'date range', 'specified date range'],
+        rangeIndex: 0,
+        unlabelledRange: true,
+      },
+      {
+        name: 'statement_period_end',
+        kind: 'date',
+        labels: ['statement to', 'closing date', 'period to', 'end date', 'statement ending', 'statement end date', 'statement closing date', 'statement date'],
+        rangeLabels: ['statement period', 'period', 'statement period date', 'date range', 'specified date range'],
+        rangeIndex: 1,
+        unlabelledRange: true,
+      },
       { name: 'opening_balance', kind: 'amount', labels: ['opening balance', 'balance brought forward', 'brought forward', 'opening'] },
       { name: 'closing_balance', kind: 'amount', labels: ['closing balance', 'balance carried forward', 'carried forward', 'closing'] },
     ],
@@ -113,3 +132,8 @@ export const templates: Record<ExtractDocumentType, Template> = {
     ],
   },
 };
+
+/** Every label of every template: a cell goes to the longest label any template knows ("Customer ABN" is never the supplier's ABN). */
+export function allTemplateLabels(): string[] {
+  return Object.values(templates).flatMap((template) => template.fields.flatMap((rule) => [...rule.labels, ...(rule.rangeLabels ?? [])]));
+}

@@ -150,9 +150,10 @@ async function realPayslip(name: string) {
 }
 
 test('real payslips: one whose pay date is not read from page 1 never fills "Most recent payslip"; a dated one fills it while recent', async () => {
-  // Gusto's sample is classed a payslip but its dates are not read (part of its text layer is glyph codes); ADP's prints "Pay Date 08/03/2017".
+  // Gusto's sample is classed a payslip but its dates are not read (part of its text layer is glyph codes); ADP's prints
+  // "Pay date: 03/08/2017" beside "Period ending: 02/28/2017", so its dates are month first: paid 8 March 2017.
   const documents = [await realPayslip('sensible-gusto_sample.pdf'), await realPayslip('gcp-pydocs-ldai-paystub-adp.pdf')];
-  const income = await analysePack(documents, { scheme: 'income_proof' }, { now: '2017-08-20T00:00:00.000Z' });
+  const income = await analysePack(documents, { scheme: 'income_proof' }, { now: '2017-03-20T00:00:00.000Z' });
   packResult.parse(income);
   assert.deepEqual(income.documents.map((entry) => entry.classified_type), ['payslip', 'payslip']);
   assert.equal(income.slots.find((slot) => slot.key === 'income_recent')!.matched, 'gcp-pydocs-ldai-paystub-adp.pdf');
@@ -160,5 +161,5 @@ test('real payslips: one whose pay date is not read from page 1 never fills "Mos
   assert.match(income.unmatched_documents.find((entry) => entry.filename === 'sensible-gusto_sample.pdf')!.reason, /its date could not be read from page 1/);
   const later = await analysePack(documents, { scheme: 'income_proof' }, { now: '2026-11-20T00:00:00.000Z' });
   assert.deepEqual(later.slots.filter((slot) => slot.key.startsWith('income_')).map((slot) => slot.matched), [null, null]);
-  assert.match(later.unmatched_documents.find((entry) => entry.filename === 'gcp-pydocs-ldai-paystub-adp.pdf')!.reason, /^dated 2017-08-03, \d+ days before the check/);
+  assert.match(later.unmatched_documents.find((entry) => entry.filename === 'gcp-pydocs-ldai-paystub-adp.pdf')!.reason, /^dated 2017-03-08, \d+ days before the check/);
 });
