@@ -302,7 +302,7 @@ export async function createService(options: AppOptions): Promise<Service> {
     ...options.jobs,
     state,
     now,
-    handlers: { [RUN_JOB_KIND]: bidRunHandler({ ...workspace, mailer, now, packFetcher }), [PACK_FETCH_JOB_KIND]: packFetchHandler(packFetch) },
+    handlers: { [RUN_JOB_KIND]: bidRunHandler({ ...workspace, mailer, now, today: () => options.store.now(), packFetcher }), [PACK_FETCH_JOB_KIND]: packFetchHandler(packFetch) },
     ...(options.notice ? { log: options.notice } : {}),
   });
   const stopping = new AbortController();

@@ -4,12 +4,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, databaseUrl, dataDir as dataDirFrom, duckdbMemoryLimit, fileStoreUrl, jobLimits, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
+import { analysisPoolLimits, bidPrice, burstLimits, configuredPublicUrl, databaseUrl, dataDir as dataDirFrom, duckdbMemoryLimit, fileStoreUrl, jobLimits, packPortalTestOrigin, port as portFrom, trustProxy, weeklyCaps } from '../lib/config.ts';
 import { openFileStore } from '../lib/file-store/open.ts';
 import type { FileStore } from '../lib/file-store/store.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { restrictTreeSync } from '../lib/private-files.ts';
+import { createSafeFetcher } from '../lib/safe-fetch.ts';
 import { createService } from './app.ts';
+import { PACK_FETCH_TIMEOUT_MS } from './bids/pack-fetch.ts';
 import { bidLinkSecret, sharedBidLinkSecret } from './bids/signed-links.ts';
 import type { BurstGuardOptions } from './middleware/burst-guard.ts';
 import type { WeeklyCaps } from './usage/meter.ts';
@@ -44,6 +46,8 @@ export interface ServerOptions {
   fileStoreUrl?: string | undefined;
   /** `DATABASE_URL`: the PostgreSQL the state store is on; unset keeps it in `<dataDir>/state/state.sqlite`. */
   databaseUrl?: string | undefined;
+  /** `SVC_TEST_PACK_PORTAL_ORIGIN`, tests only: the loopback stand-in of the tender-pack portal, the one address its fetches may reach. */
+  packPortal?: { origin: string; address: string } | undefined;
 }
 
 export interface RunningServer {
@@ -127,6 +131,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.caps ? { caps: options.caps } : {}),
     ...(options.analysisPool ? { checkers: { poolLimits: options.analysisPool } } : {}),
     ...(options.jobs ? { jobs: options.jobs } : {}),
+    ...(options.packPortal
+      ? { packFetch: { portalOrigin: options.packPortal.origin, fetch: createSafeFetcher({ timeoutMs: PACK_FETCH_TIMEOUT_MS, testOnlyPermittedAddresses: [options.packPortal.address] }) } }
+      : {}),
   });
   // Everything since the listening callback ran before the event loop could read a connection: no request is missed.
   const answerWithApp = getRequestListener(app.fetch, { hostname: host });
@@ -177,6 +184,7 @@ async function main(): Promise<void> {
   });
   const dataDir = dataDirFrom(values['data-dir']);
   const port = portFrom(values.port);
+  const packPortal = packPortalTestOrigin();
   const running = await startServer({
     dataDir,
     port,
@@ -190,12 +198,14 @@ async function main(): Promise<void> {
     jobs: jobLimits(),
     fileStoreUrl: fileStoreUrl(),
     databaseUrl: databaseUrl(),
+    packPortal,
   });
   console.log(`API listening on ${running.url} (data: ${dataDir})`);
   console.log(`  mail:    sign-in links go to ${running.mailDescription}`);
   console.log(`  health:  ${running.url}/health`);
   console.log(`  search:  ${running.url}/v1/tenders?q=roads`);
   console.log(`  openapi: ${running.url}/openapi.json`);
+  if (packPortal) console.log(`  tests:   tender-pack fetches go to ${packPortal.origin} (SVC_TEST_PACK_PORTAL_ORIGIN), not the portal`);
 
   let stopping = false;
   const stop = (signal: string) => {

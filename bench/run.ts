@@ -376,13 +376,13 @@ async function checkerRows(): Promise<void> {
     `${overlap.checkCpuMs.toFixed(0)} ms CPU with the fake answering in-process; ${overlap.check.coverage.queries_sent} searches, ${overlap.check.coverage.pages_compared} pages read, ${overlap.check.matches.length} passages`);
 }
 
-/** (q) Bid runs at once over the fake language model and mail server, every action approved as it appears. */
+/** (q) Bid runs at once, bought through the fake of Stripe, over the fake language model and mail server; the clients in a child process, every action approved as it appears. */
 async function bidRunRows(): Promise<void> {
   const bids = await benchBidRuns(BID_RUNS);
   const states = Object.entries(bids.states).map(([state, count]) => `${count} ${state}`).join(', ');
-  row(`(q) ${bids.runs} bid runs at once, fake model + mailer`, `${bids.completed}/${bids.runs} completed`,
+  row(`(q) ${bids.runs} paid bid runs at once, fake model + mailer + Stripe`, `${bids.completed}/${bids.runs} completed`,
     `${states} in ${ms(bids.wallMs)}; ${bids.emailsSent} emails, ${bids.modelCalls} model calls; goal all complete ${bids.completed === bids.runs ? 'met' : 'MISSED'}`);
-  row('(q) event delivery, append → connected stream', `p99 ${bids.deliveryP99Ms.toFixed(1)} ms`,
+  row('(q) event delivery, append → stream in the client process', `p99 ${bids.deliveryP99Ms.toFixed(1)} ms`,
     `p50 ${bids.deliveryP50Ms.toFixed(1)} ms over ${bids.eventsDelivered} events; goal p99 ≤ 100 ms ${bids.deliveryP99Ms <= 100 ? 'met' : 'MISSED'}`);
   row('(q) state-store writes per run step', (bids.stateWrites / bids.stepsCompleted).toFixed(1),
     `${bids.stateWrites} writes over ${bids.stepsCompleted} steps completed (the bench's approvals and reads included)`);

@@ -145,3 +145,22 @@ export function databaseUrl(): string | undefined {
 export function fileStoreUrl(): string | undefined {
   return process.env.SVC_FILE_STORE_URL || undefined;
 }
+
+/** What a test-only portal setting may name: an http origin on a loopback address, with its port and nothing else. */
+const LOOPBACK_ORIGIN = /^http:\/\/(127\.0\.0\.1|\[::1\]):(\d{1,5})$/;
+
+/**
+ * For tests only (`SVC_TEST_PACK_PORTAL_ORIGIN`): the loopback origin, exactly `http://127.0.0.1:<port>` or
+ * `http://[::1]:<port>`, at which a server started as a child process reaches the tender-pack portal's recorded
+ * pages, with the one address the SSRF-safe fetcher then lets through for those fetches. Unset in production, where
+ * the fetch goes to the portal itself and every non-public address stays refused; any other value stops the start.
+ */
+export function packPortalTestOrigin(): { origin: string; address: string } | undefined {
+  const raw = process.env.SVC_TEST_PACK_PORTAL_ORIGIN;
+  if (raw === undefined || raw === '') return undefined;
+  const matched = LOOPBACK_ORIGIN.exec(raw);
+  if (!matched || Number(matched[2]) === 0 || Number(matched[2]) > 65535) {
+    throw new Error(`SVC_TEST_PACK_PORTAL_ORIGIN is for tests and must be exactly http://127.0.0.1:<port> or http://[::1]:<port>, got ${raw}`);
+  }
+  return { origin: raw, address: matched[1]!.replace(/^\[|\]$/g, '') };
+}

@@ -21,7 +21,10 @@ const fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHO
 
 console.log(`Test checkout (no real money) on ${fake.origin}; events go to ${webhookUrl}`);
 console.log('Start the API in another terminal with:');
-console.log(`  SVC_BID_PRICE=149 SVC_STRIPE_SECRET_KEY=${SECRET_KEY} SVC_STRIPE_WEBHOOK_SECRET=${WEBHOOK_SECRET} SVC_STRIPE_API_BASE=${fake.origin} npm start`);
+// The API must listen where the webhook goes: a port other than the default is named for `npm start`.
+const apiPort = new URL(webhookUrl).port;
+const portSetting = apiPort !== '' && apiPort !== '8787' ? `PORT=${apiPort} ` : '';
+console.log(`  ${portSetting}SVC_BID_PRICE=149 SVC_STRIPE_SECRET_KEY=${SECRET_KEY} SVC_STRIPE_WEBHOOK_SECRET=${WEBHOOK_SECRET} SVC_STRIPE_API_BASE=${fake.origin} npm start`);
 console.log('then buy a bid on its page ("Buy bid preparation") or with POST /v1/bids/{bid}/checkout, and open the url it gives.');
 
 let reported = 0;

@@ -1,14 +1,9 @@
 // The tender-pack fetch (spec, States: Bid document fetch; Limits: 5 per Sydney day, one portal) over the whole
-// app and a loopback stand-in for NT Quotations and Tenders Online serving the recorded pages: the real capture
-// of the tender page /Tender/Details/26396 (fixtures/sources/au_nt_qtol/tender-26396.html, provenance in its
-// _meta.json) and a page derived from it (26395). No capture of what "Download tender" answers exists, so the
-// pack is stood in for by a tender document of fixtures/bids/ (cth-rft-veterans-counselling.pdf, written for this
-// project; see its README) and, for 26395, by a sign-in page.
+// app and a loopback stand-in for NT Quotations and Tenders Online serving the recorded pages (test/helpers/nt-portal.ts:
+// the real capture of /Tender/Details/26396, a page derived from it, a stood-in pack). The same fetch across a
+// killed server process is test/bids-pack-fetch-kill.test.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createService, type Service } from '../api/app.ts';
@@ -19,14 +14,13 @@ import { createSafeFetcher } from '../lib/safe-fetch.ts';
 import { keyFor, PUBLIC_URL, signIn, type SignedIn } from './helpers/access.ts';
 import { markBidPaid } from './helpers/bid-payments.ts';
 import { TENDER } from './helpers/bid-app.ts';
+import { NT_TENDER_URL, PACK_PDF, startPortal, type Portal } from './helpers/nt-portal.ts';
 import { testClock } from './helpers/org-app.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { testStateLocation } from './helpers/state.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
-const PACK_PDF = readFileSync(join(FIXTURES, 'bids', 'cth-rft-veterans-counselling.pdf'));
 const SPACING_MS = 80;
 
 const ntTender = (id: string, key: string) => ({
@@ -37,47 +31,10 @@ const ntTender = (id: string, key: string) => ({
   title: `NT tender ${id}`,
   buyer: 'Department of Logistics and Infrastructure',
   jurisdiction: 'AU-NT',
-  url: `https://tendersonline.nt.gov.au/Tender/Details/${id}`,
+  url: NT_TENDER_URL(id),
 });
 const NT_KEY = 'a0000000000000000000000000026396';
 const NT_LOGIN_KEY = 'a0000000000000000000000000026395';
-
-/** The portal on loopback: what it was asked, when, and with which User-Agent; robots.txt as the test sets it. */
-interface Portal {
-  origin: string;
-  requests: { path: string; at: number; userAgent: string }[];
-  robots: string | null;
-  /** While set, every request is cut off unanswered (the portal down). */
-  down: boolean;
-  close(): Promise<void>;
-}
-
-async function startPortal(): Promise<Portal> {
-  const pages: Record<string, { type: string; body: Buffer }> = {
-    '/Tender/Details/26396': { type: 'text/html; charset=utf-8', body: readFileSync(join(FIXTURES, 'sources', 'au_nt_qtol', 'tender-26396.html')) },
-    '/Tender/DownloadProfile/26396': { type: 'application/pdf', body: PACK_PDF },
-    '/Tender/Details/26395': { type: 'text/html; charset=utf-8', body: readFileSync(join(FIXTURES, 'sources', 'au_nt_qtol', 'tender-26395.html')) },
-    '/Tender/DownloadProfile/26395': { type: 'text/html; charset=utf-8', body: Buffer.from('<!doctype html><html><body><h1>Sign in</h1><form method="post"><input name="email"></form></body></html>') },
-  };
-  const portal: Portal = { origin: '', requests: [], robots: null, down: false, close: async () => {} };
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://portal').pathname;
-    portal.requests.push({ path, at: Date.now(), userAgent: req.headers['user-agent'] ?? '' });
-    if (portal.down) return void req.socket.destroy();
-    if (path === '/robots.txt') {
-      if (portal.robots === null) res.writeHead(404).end();
-      else res.writeHead(200, { 'content-type': 'text/plain' }).end(portal.robots);
-      return;
-    }
-    const page = pages[path];
-    if (!page) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
-    res.writeHead(200, { 'content-type': page.type }).end(page.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  portal.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  portal.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return portal;
-}
 
 describe('tender-pack fetch from NT Quotations and Tenders Online', () => {
   // 23:30 on Wednesday 10 June 2026 in Sydney (AEST): the day's count starts again at 14:00 UTC.

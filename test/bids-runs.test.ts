@@ -470,3 +470,52 @@ describe('a run that fetches the tender pack first', () => {
     }
   });
 });
+
+describe("a run's today", () => {
+  it("is the served release's day, as the chat's recap counts it; a free title's due date is the team's, not a closing", async () => {
+    // Fixture mode: the release is served on its capture day while the system clock runs on.
+    const release = testClock('2026-06-10T02:00:00.000Z');
+    const system = testClock('2026-12-03T02:00:00.000Z');
+    const dataDir = await tempDir('bids-runs-today-');
+    const state = await openStateDb(await testStateLocation(dataDir));
+    const service = await createService({
+      store: { state: () => ({ ready: false, detail: 'No release in this test.' }), now: release.now },
+      state,
+      now: system.now,
+      publicUrl: PUBLIC_URL,
+      burst: false,
+      mailer: createMailer({ outboxDir: join(dataDir, 'outbox') }),
+      documentsDir: join(dataDir, 'state', 'documents'),
+      bidFilesDir: join(dataDir, 'state', 'bid-files'),
+      chatModel: unconfiguredChatModel,
+    });
+    try {
+      const cookie = await signInAs(state, system.now(), 'owner@harbour.test');
+      const call = async (method: string, path: string, body?: unknown) => {
+        const response = await service.app.request(path, { method, headers: { cookie, origin: PUBLIC_URL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        return { status: response.status, body: (await response.json()) as Json };
+      };
+      const orgId = (await call('POST', '/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).body.org_id;
+      const datesFound = async (dueDate: string) => {
+        const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: 'Footpath renewal', due_date: dueDate })).body.bid_id as string;
+        const form = new FormData();
+        form.set('file', new File(['REQUEST FOR QUOTATION\n\n1 CONDITIONS\n1.1 The Respondent must hold public liability insurance of at least $20 million.\n'], 'RFQ.txt', { type: 'text/plain' }));
+        assert.equal((await service.app.request(`/v1/bids/${bidId}/files`, { method: 'POST', body: form, headers: { cookie, origin: PUBLIC_URL } })).status, 201);
+        await markBidPaid(state, bidId, system.now());
+        const runId = (await call('POST', `/v1/bids/${bidId}/runs`)).body.run_id as string;
+        await eventually(async () => (await call('GET', `/v1/bids/${bidId}/runs/${runId}`)).body.state === 'completed', 'the run to complete');
+        const findings = (await call('GET', `/v1/bids/${bidId}/findings?since_seq=0`)).body.findings as Json[];
+        return findings.filter((finding) => finding.kind === 'date_outside_window').map((finding) => `${finding.title}: ${finding.detail}`);
+      };
+      assert.deepEqual(await datesFound('2026-07-20'), [], 'due after the release day: nothing has passed, and no tender "closed"');
+      const passed = await datesFound('2026-06-01');
+      assert.deepEqual(passed.map((found) => found.split(':')[0]), ["The team's due date 2026-06-01 has passed", '6 plan tasks were due before today']);
+      assert.match(passed[0]!, /today is 2026-06-10\.$/);
+      assert.match(passed[1]!, /between today \(2026-06-10\) and closing/);
+    } finally {
+      await service.stopBackground();
+      await service.analysisPool.close();
+      await state.close();
+    }
+  });
+});

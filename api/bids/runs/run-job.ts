@@ -11,7 +11,7 @@ import type { JobChange, JobContext, JobHandler, StepChange } from '../jobs/work
 import { listPlan } from '../plan.ts';
 import { listRequirements } from '../requirements/store.ts';
 import { postRunMessage } from '../thread.ts';
-import { bidToday, markDrafted, planFrame, recomputeGaps, recomputePlan, type WorkspaceDeps } from '../workspace.ts';
+import { bidToday, markDrafted, recomputeGaps, recomputePlan, type WorkspaceDeps } from '../workspace.ts';
 import { actionRow, cancelRunActions, insertAction, newActionId, recordActionOutcome, type ActionKind } from './actions.ts';
 import { clarificationEmail, clarificationQuestions, contactAddress } from './clarification.ts';
 import { checkCompliance, type FindingKind } from './compliance.ts';
@@ -44,6 +44,11 @@ export interface PackFetcher {
 export interface RunJobDeps extends WorkspaceDeps {
   mailer: Mailer;
   now: () => Date;
+  /**
+   * The clock a run's "today" is read on: the served release's (pinned to the fixtures' day in fixture mode), as
+   * the chat's recap and the worth-bidding card read it, so all three count from one day.
+   */
+  today: () => Date;
   packFetcher?: PackFetcher | undefined;
 }
 
@@ -277,8 +282,9 @@ async function checkTheResponse({ deps, ctx, run, bid }: RunScope) {
         requirements: await listRequirements(state, bid.bid_id),
         drafts: await listDrafts(state, bid.bid_id),
         files: await filePages(state, bid.bid_id),
-        today: await bidToday(state, bid, now()),
-        closingDate: (await planFrame(state, bid)).closingDate,
+        today: await bidToday(state, bid, deps.today()),
+        // The tender's own closing day: the plan falls back on the team's due date, which is checked apart.
+        closingDate: bid.closing_date,
         dueDate: bid.due_date,
         tasks: await listPlan(state, bid.bid_id),
       }).map((finding) => ({ ...finding, finding_id: newId('fnd_') })),
