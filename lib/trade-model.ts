@@ -61,8 +61,16 @@ export function fitTradeModel(examples: { features: Set<string>; trade: string |
 
 /** Additive smoothing: a feature never seen with a class still leaves it possible. */
 const SMOOTHING = 0.3;
-/** Keyword hits carry domain knowledge the counts of a small corpus lack, so they weigh triple. */
+/** Keyword hits in the title carry domain knowledge the counts of a small corpus lack, so they weigh triple. */
 const KEYWORD_WEIGHT = 3;
+/**
+ * A keyword in the summary is weaker: summaries name the buyer's teams and neighbouring work ("for its
+ * recruitment teams"). The trade a published UNSPSC code points to is already in the code's prefix features,
+ * so its hit weighs as one more feature, not three: a misleading code (an advertising panel published as
+ * computer services) then no longer outvotes the title.
+ */
+const SUMMARY_KEYWORD_WEIGHT = 1.5;
+const CODE_KEYWORD_WEIGHT = 1;
 /** A title's word pairs mostly repeat its words, so they weigh half. */
 const PAIR_WEIGHT = 0.5;
 /**
@@ -86,7 +94,7 @@ export function tradeScorer(model: TradeModel): TradeScorer {
     const known = [...features].filter((feature) => vocabulary.has(feature));
     const summaryWords = known.filter((feature) => feature.startsWith('s:')).length;
     const summaryWeight = summaryWords > SUMMARY_BUDGET ? SUMMARY_BUDGET / summaryWords : 1;
-    return known.map((feature) => ({ feature, weight: feature.startsWith('k') ? KEYWORD_WEIGHT : feature.startsWith('b:') ? PAIR_WEIGHT : feature.startsWith('s:') ? summaryWeight : 1 }));
+    return known.map((feature) => ({ feature, weight: feature.startsWith('k:') ? KEYWORD_WEIGHT : feature.startsWith('ks:') ? SUMMARY_KEYWORD_WEIGHT : feature.startsWith('ku:') ? CODE_KEYWORD_WEIGHT : feature.startsWith('b:') ? PAIR_WEIGHT : feature.startsWith('s:') ? summaryWeight : 1 }));
   };
   const likelihood = (weighted: { feature: string; weight: number }[], { counts, mass }: { counts: Record<string, number>; mass: number }) => {
     let sum = 0;
