@@ -9,18 +9,23 @@ import { TRADES, classifyTrade } from './trades.ts';
 
 /**
  * The trade classifier measured on real titles it was not fitted on: ten folds of the hand-labelled real
- * AU/NZ titles (fold by a hash of the title), each predicted by a model fitted on the other nine and the
+ * AU/NZ, UK and Irish titles (fold by a hash of the title), each predicted by a model fitted on the other nine and the
  * written titles. A prediction is right when it is the labelled trade or one the label accepts (`also`).
  */
 const FOLDS = 10;
 /** The precision and recall the site issue asks of each trade. */
 const ISSUE_FLOOR = 0.85;
+/** Overall, the levels measured today, kept from falling. */
+const OVERALL_FLOORS = { precision: 0.85, recall: 0.69 };
 const real = realNotices();
 const written = writtenNotices();
+type Scored = { notice: RealNotice; predicted: string | null };
+const accepted = ({ notice, predicted }: Scored) => predicted !== null && (predicted === notice.trade || notice.also.includes(predicted));
+
 const foldOf = (notice: RealNotice) => createHash('sha1').update(notice.title).digest()[0]! % FOLDS;
 
-function crossValidated(): { notice: RealNotice; predicted: string | null }[] {
-  const out: { notice: RealNotice; predicted: string | null }[] = [];
+function crossValidated(): Scored[] {
+  const out: Scored[] = [];
   for (let fold = 0; fold < FOLDS; fold++) {
     const scorer = tradeScorer(fitOn([...real.filter((notice) => foldOf(notice) !== fold), ...written], `fold ${fold}`));
     for (const notice of real.filter((candidate) => foldOf(candidate) === fold)) out.push({ notice, predicted: classifyTrade({ title: notice.title, summary: notice.summary ?? null, category: notice.unspsc ?? null }, scorer) });
@@ -38,14 +43,12 @@ test('the shipped model is the one fitted on the labelled titles (npm run fit:tr
   assert.equal(readFileSync(TRADE_MODEL_FILE, 'utf8'), modelText(shippedModel()));
 });
 
-test('trade precision and recall on real titles, cross-validated, per trade and overall', (t) => {
-  const results = crossValidated();
-  const accepted = ({ notice, predicted }: { notice: RealNotice; predicted: string | null }) => predicted !== null && (predicted === notice.trade || notice.also.includes(predicted));
+/** Precision over the titles given a trade, recall over the titles labelled with one, overall and per trade. */
+function figuresOf(results: Scored[]) {
   const predicted = results.filter((result) => result.predicted !== null);
   const labelled = results.filter((result) => result.notice.trade !== null);
-  const right = predicted.filter(accepted).length;
-  const lines: string[] = [];
   const perTrade: Record<string, number> = {};
+  const lines: string[] = [];
   let weakest = { precision: 1, recall: 1 };
   for (const trade of TRADES) {
     const claimed = predicted.filter((result) => result.predicted === trade.id);
@@ -57,17 +60,26 @@ test('trade precision and recall on real titles, cross-validated, per trade and 
     perTrade[`${trade.id}.recall`] = recall;
     lines.push(`${trade.id.padEnd(26)} precision ${precision.toFixed(2)} (${claimed.length} claimed)  recall ${recall.toFixed(2)} (${truth.length} labelled)`);
   }
-  const figures = { titles: real.length, precision: right / predicted.length, recall: labelled.filter(accepted).length / labelled.length, weakest_trade_precision: weakest.precision, weakest_trade_recall: weakest.recall, ...perTrade };
-  t.diagnostic(`trade classifier, ${FOLDS}-fold cross-validated on ${real.length} real titles: precision ${figures.precision.toFixed(3)}, recall ${figures.recall.toFixed(3)}\n${lines.join('\n')}`);
+  const overall = { titles: results.length, precision: predicted.filter(accepted).length / predicted.length, recall: labelled.filter(accepted).length / labelled.length };
+  return { overall, weakest, perTrade, lines };
+}
+
+test('trade precision and recall on real titles, cross-validated, per trade and overall', (t) => {
+  const results = crossValidated();
+  const { overall, weakest, perTrade, lines } = figuresOf(results);
+  // The titles labelled after the rules were last revised: no rule was changed after reading their errors.
+  const unseen = figuresOf(results.filter((result) => result.notice.unseen_by_rules)).overall;
+  const figures = { ...overall, weakest_trade_precision: weakest.precision, weakest_trade_recall: weakest.recall, ...perTrade, 'unseen_by_rules.titles': unseen.titles, 'unseen_by_rules.precision': unseen.precision, 'unseen_by_rules.recall': unseen.recall };
+  t.diagnostic(`trade classifier, ${FOLDS}-fold cross-validated on ${real.length} real titles: precision ${overall.precision.toFixed(3)}, recall ${overall.recall.toFixed(3)}; on the ${unseen.titles} labelled after the rules were last revised: precision ${unseen.precision.toFixed(3)}, recall ${unseen.recall.toFixed(3)}\n${lines.join('\n')}`);
   const rounded = (value: number) => Math.round(value * 1000) / 1000;
   recordMeasured('trades', {
-    corpus: `fixtures/corpora/trade-titles (${real.length} real AU/NZ and UK notice titles; practice entries left out), ${FOLDS}-fold cross-validated`,
+    corpus: `fixtures/corpora/trade-titles (${real.length} real AU/NZ, UK and Irish notice titles; practice entries left out), ${FOLDS}-fold cross-validated`,
     truth: 'Each title labelled by hand with the trade a small business would file it under, from its title, summary and UNSPSC code, without running the classifier (fixtures/corpora/trade-titles/README.md).',
     figures,
     floors: {
       // Overall: the level measured today, kept from falling (the issue sets its 0.85 for each trade).
-      precision: 0.85,
-      recall: 0.69,
+      precision: OVERALL_FLOORS.precision,
+      recall: OVERALL_FLOORS.recall,
       // The issue's 0.85 for each trade figure that meets it; data/README.md states the ones that do not.
       ...Object.fromEntries(Object.entries(perTrade).filter(([, value]) => rounded(value) >= ISSUE_FLOOR).map(([name]) => [name, ISSUE_FLOOR])),
     },

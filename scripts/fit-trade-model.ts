@@ -12,10 +12,11 @@ const REAL_TITLES = new URL('../fixtures/corpora/trade-titles/labels.json', impo
 const WRITTEN_TITLES = new URL('../fixtures/trades/labelled-titles.json', import.meta.url);
 export const TRADE_MODEL_FILE = new URL('../lib/trade-model.json', import.meta.url);
 
-const RealRows = z.object({ rows: z.array(z.object({ title: z.string(), summary: z.string().nullable(), unspsc: z.string().nullable(), trade: z.string().nullable(), also: z.array(z.string()), practice: z.boolean() })) });
+const RealRows = z.object({ rows: z.array(z.object({ title: z.string(), summary: z.string().nullable(), unspsc: z.string().nullable(), trade: z.string().nullable(), also: z.array(z.string()), practice: z.boolean(), unseen_by_rules: z.boolean().optional() })) });
 const WrittenRows = z.object({ labelled: z.array(z.object({ title: z.string(), trade: z.string().nullable() })) });
 
-export type RealNotice = LabelledNotice & { also: string[] };
+/** `unseen_by_rules`: labelled after the last revision of the keyword lists and weights, so no rule was changed after reading its errors. */
+export type RealNotice = LabelledNotice & { also: string[]; unseen_by_rules?: boolean };
 
 export function realNotices(): RealNotice[] {
   return RealRows.parse(JSON.parse(readFileSync(REAL_TITLES, 'utf8'))).rows.filter((row) => !row.practice);
