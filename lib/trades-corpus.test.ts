@@ -15,6 +15,14 @@ import { TRADES, classifyTrade } from './trades.ts';
 const FOLDS = 10;
 /** The precision and recall the site issue asks of each trade. */
 const ISSUE_FLOOR = 0.85;
+/**
+ * The trade figures that meet the issue's 0.85 and are held there: a figure that falls below fails, and one that
+ * rises to it fails until it is added here (data/README.md lists the trades below it with their figures).
+ */
+const HELD_AT_ISSUE_FLOOR = {
+  precision: ['civil-works', 'electrical', 'plumbing', 'mechanical-hvac', 'cleaning', 'security', 'it-services', 'telecommunications', 'architecture', 'environmental', 'waste', 'water-utilities', 'health', 'medical-supplies', 'legal', 'furniture-supplies', 'printing', 'recruitment-hr', 'landscaping-grounds', 'community-services', 'events-arts'],
+  recall: ['cleaning', 'legal', 'finance-audit', 'recruitment-hr'],
+};
 /** Overall, the levels measured today, kept from falling. */
 const OVERALL_FLOORS = { precision: 0.85, recall: 0.69 };
 const real = realNotices();
@@ -72,6 +80,7 @@ test('trade precision and recall on real titles, cross-validated, per trade and 
   const figures = { ...overall, weakest_trade_precision: weakest.precision, weakest_trade_recall: weakest.recall, ...perTrade, 'unseen_by_rules.titles': unseen.titles, 'unseen_by_rules.precision': unseen.precision, 'unseen_by_rules.recall': unseen.recall };
   t.diagnostic(`trade classifier, ${FOLDS}-fold cross-validated on ${real.length} real titles: precision ${overall.precision.toFixed(3)}, recall ${overall.recall.toFixed(3)}; on the ${unseen.titles} labelled after the rules were last revised: precision ${unseen.precision.toFixed(3)}, recall ${unseen.recall.toFixed(3)}\n${lines.join('\n')}`);
   const rounded = (value: number) => Math.round(value * 1000) / 1000;
+  const held = [...HELD_AT_ISSUE_FLOOR.precision.map((trade) => `${trade}.precision`), ...HELD_AT_ISSUE_FLOOR.recall.map((trade) => `${trade}.recall`)];
   recordMeasured('trades', {
     corpus: `fixtures/corpora/trade-titles (${real.length} real AU/NZ, UK and Irish notice titles; practice entries left out), ${FOLDS}-fold cross-validated`,
     truth: 'Each title labelled by hand with the trade a small business would file it under, from its title, summary and UNSPSC code, without running the classifier (fixtures/corpora/trade-titles/README.md).',
@@ -80,10 +89,11 @@ test('trade precision and recall on real titles, cross-validated, per trade and 
       // Overall: the level measured today, kept from falling (the issue sets its 0.85 for each trade).
       precision: OVERALL_FLOORS.precision,
       recall: OVERALL_FLOORS.recall,
-      // The issue's 0.85 for each trade figure that meets it; data/README.md states the ones that do not.
-      ...Object.fromEntries(Object.entries(perTrade).filter(([, value]) => rounded(value) >= ISSUE_FLOOR).map(([name]) => [name, ISSUE_FLOOR])),
+      ...Object.fromEntries(held.map((name) => [name, ISSUE_FLOOR])),
     },
   });
+  const reaching = Object.entries(perTrade).filter(([, value]) => rounded(value) >= ISSUE_FLOOR).map(([name]) => name);
+  assert.deepEqual(reaching.filter((name) => !held.includes(name)), [], 'these trade figures now reach the issue floor: hold them in HELD_AT_ISSUE_FLOOR');
 });
 
 /**

@@ -23,7 +23,7 @@ export const TRADE_MATCH = {
 const TradeMatch = z.object({
   method: z.literal('statistical'),
   rule: z.literal('naive_bayes_over_words_unspsc_and_keywords').meta({ description: 'A model fitted on hand-labelled real titles weighs the title and summary words, the UNSPSC code and the trade keywords; a tender it cannot place confidently has no trade.' }),
-  measured: z.object({ titles: z.number().int(), precision: z.number(), recall: z.number() }).meta({ description: 'Cross-validated on real AU/NZ titles the model was not fitted on.' }),
+  measured: z.object({ titles: z.number().int(), precision: z.number(), recall: z.number() }).meta({ description: 'Cross-validated on real notice titles (Australian, New Zealand, UK and Irish) the model was not fitted on.' }),
 });
 
 export const TradePair = z.object({
