@@ -113,6 +113,24 @@ test('a water-treatment upgrade, a GP grant and a power-system restart are not I
   }
 });
 
+/**
+ * Two trades the fixture night got wrong: an advertising panel published under UNSPSC 81110000 (computer
+ * services) went to IT, and a road maintenance tender under the bare segment 72000000 got no trade. Inputs are
+ * the records the sources extract from their fixtures (sources/nz_gets.test.ts, sources/au_vic_buying_for_victoria.test.ts).
+ */
+test('a misleading UNSPSC code does not outvote the title: an advertising panel and a road maintenance contract', () => {
+  const advertising = { title: 'Online job advertising services', summary: 'MSD is establishing a panel of providers of online job advertising services for its recruitment teams.', category: '81110000' };
+  const roads = {
+    title: 'Road Maintenance Services – Western Region',
+    summary: 'The Department seeks a contractor for routine and reactive maintenance of arterial roads in the Western Region, including pothole repair, line marking and drainage clearing. The contract term is three years with two one-year options.',
+    category: '72000000',
+  };
+  assert.equal(classifyTrade(advertising), 'marketing-communications');
+  assert.equal(classifyTrade(roads), 'civil-works');
+  const unseen = tradeScorer(fitOn([...real.filter((notice) => notice.title !== advertising.title), ...written], 'without the advertising panel'));
+  assert.equal(classifyTrade(advertising, unseen), 'marketing-communications');
+});
+
 test('a UNSPSC code outweighs a loose title word, and a title with nothing in it has no trade', () => {
   assert.equal(classifyTrade({ title: 'Services contract', category: '76111500' }), 'cleaning');
   assert.equal(classifyTrade({ title: 'Panel arrangement' }), null);
