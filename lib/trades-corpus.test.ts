@@ -20,8 +20,8 @@ const ISSUE_FLOOR = 0.85;
  * rises to it fails until it is added here (data/README.md lists the trades below it with their figures).
  */
 const HELD_AT_ISSUE_FLOOR = {
-  precision: ['electrical', 'plumbing', 'mechanical-hvac', 'cleaning', 'security', 'it-services', 'telecommunications', 'consulting', 'architecture', 'environmental', 'waste', 'water-utilities', 'health', 'education-training', 'legal', 'finance-audit', 'fleet-vehicles', 'furniture-supplies', 'printing', 'recruitment-hr', 'landscaping-grounds', 'community-services', 'events-arts'],
-  recall: ['cleaning', 'legal'],
+  precision: ['electrical', 'plumbing', 'mechanical-hvac', 'cleaning', 'security', 'it-services', 'telecommunications', 'environmental', 'waste', 'water-utilities', 'health', 'education-training', 'legal', 'finance-audit', 'marketing-communications', 'furniture-supplies', 'printing', 'recruitment-hr', 'landscaping-grounds', 'community-services', 'events-arts'],
+  recall: ['building-construction', 'cleaning', 'legal'],
 };
 /** Overall, the levels measured today, kept from falling. */
 const OVERALL_FLOORS = { precision: 0.85, recall: 0.69 };
