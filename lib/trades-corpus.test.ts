@@ -119,7 +119,7 @@ test('a water-treatment upgrade, a GP grant and a power-system restart are not I
  * The road tender is in no corpus, so the shipped model has never seen it. The advertising panel is a labelled
  * title: a model fitted without it still says IT, because no other labelled title pairs that code with advertising.
  */
-test('a misleading UNSPSC code does not outvote the title: an advertising panel and a road maintenance contract', () => {
+test('the fixture night\'s advertising panel is marketing and its road maintenance tender civil works, whatever their UNSPSC codes say', () => {
   const advertising = { title: 'Online job advertising services', summary: 'MSD is establishing a panel of providers of online job advertising services for its recruitment teams.', category: '81110000' };
   const roads = {
     title: 'Road Maintenance Services – Western Region',
