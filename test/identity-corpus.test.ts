@@ -10,6 +10,7 @@ import { mrzDate, type MrzFields } from '../api/checkers/identity/mrz.ts';
 import { openOcrSession } from '../api/documents/ocr.ts';
 import { openMrzOcrSession } from '../api/documents/ocr-mrz.ts';
 import type { IntakeDocument } from '../api/documents/types.ts';
+import { HOLDER_IDENTITY_TYPES } from './helpers/identity-types.ts';
 import { recordMeasured } from './helpers/measured.ts';
 
 /**
@@ -66,7 +67,7 @@ const FAMILY: Partial<Record<DocumentType, Truth['document_type']>> = {
   birth_extract: 'birth_certificate',
 };
 /** Types whose purpose is to identify their holder: a look-alike classified as one is counted as identity. */
-const IDENTITY_TYPES = new Set<string>([...Object.keys(FAMILY), 'citizenship_certificate', 'immicard', 'student_id_card', 'government_employee_id', 'dva_card', 'working_with_children_card', 'centrelink_card']);
+const IDENTITY_TYPES = HOLDER_IDENTITY_TYPES;
 
 const COMPARED_FIELDS = ['document_number', 'surname', 'given_names', 'nationality', 'birth_date', 'sex', 'expiry_date', 'issuing_state'] as const satisfies readonly (keyof MrzFields)[];
 

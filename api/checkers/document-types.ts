@@ -76,8 +76,10 @@ const profiles = {
     carries: ['N', 'S'],
     photo: true,
     cues: [
-      cue('"IDENTITY CARD" heading', /IDENTITY CARD|NATIONAL ID\b|CARTE NATIONALE D.?IDENTIT|CARTE D.?IDENTIT|PERSONALAUSWEIS|IDENTITEITSKAART|IDENTITETSKORT|HENKIL[OÖ]KORTTI|DOCUMENTO NACIONAL DE IDENTIDAD|CARTA D.?IDENTIT|OSOBN[IÍ] PR[UŮ]KAZ|DOW[OÓ]D OSOBISTY|PERSONAS APLIEC[IĪ]BA|ASMENS TAPATYB[EĖ]S|OSEBNA IZKAZNICA|SZEM[EÉ]LYAZONOS[IÍ]T[OÓ]|AADHAAR|\bDNI\b/, 5),
-      cue('machine-readable zone of an identity card (I, A or C)', /^[IAC1][A-Z0-9<][A-Z<]{3}[A-Z0-9<]{9}/m, 3),
+      cue('"IDENTITY CARD" heading', /IDENTITY CARD|NATIONAL ID\b|CARTE NATIONALE D.?IDENTIT|CARTE D.?IDENTIT|PERSONALAUSWEIS|IDENTITEITSKAART|IDENTITETSKORT|HENKIL[OÖ]KORTTI|DOCUMENTO NACIONAL DE IDENTIDAD|CARTA D.?IDENTIT|OSOBN[IÍ] PR[UŮ]KAZ|DOW[OÓ]D OSOBISTY|PERSONAS APLIEC[IĪ]BA|ASMENS TAPATYB[EĖ]S|OSEBNA IZKAZNICA|SZEM[EÉ]LYAZONOS[IÍ]T[OÓ]|AADHAAR/, 5),
+      // Spanish invoices print the buyer's "DNI/NIF"; the card itself also says DOCUMENTO NACIONAL DE IDENTIDAD.
+      cue('"DNI"', /\bDNI\b/, 2),
+      cue('machine-readable zone of an identity card (I, A or C)', /^[IAC1][A-Z0-9<][A-Z<]{3}[A-Z0-9<]{9}(?=.*<)/m, 3),
       cue('residence permit wording', RESIDENCE_PERMIT, -4),
     ],
   },
@@ -98,7 +100,8 @@ const profiles = {
     cues: [
       cue('"VISA" heading', /\bVISA\b|\bVISUM\b|\bVISTO\b/, 4),
       cue('border crossing card (a visa for the US border zone)', /BORDER CROSS/, 8),
-      cue('machine-readable zone of a visa (V)', /^V[A-Z<][A-Z]{3}[A-Z<]{8}/m, 4),
+      // A zone line carries fillers; a long capitalised word starting with V ("VERSICHERUNGSSTEUER") does not.
+      cue('machine-readable zone of a visa (V)', /^V[A-Z<][A-Z]{3}[A-Z<]{8}(?=.*<)/m, 4),
       cue('ImmiCard', /IMMI\s?CARD/, -6),
     ],
   },
@@ -514,8 +517,11 @@ const PHOTO_SHARE = 0.008;
  */
 export function classifyPage(page: PageText | null, images: PageImageFacts, zone: ZoneSummary | null = null): DocumentClassification {
   const text = normalise(page?.text ?? '');
-  const fromZone = zoneCues(zone);
-  const fromReader = extractionCues(page);
+  const readAs = page === null ? 'unrecognised' : classifyDocument([page]).document_type;
+  const fromReader = extractionCues(readAs);
+  // Print of an invoice or a statement can fit a zone's shape ("VERSICHERUNGSSTEUER…" lines); with every check digit failing there, it is not one.
+  const printFittingAZone = zone !== null && readAs !== 'unrecognised' && zone.checks.every((check) => !check.valid);
+  const fromZone = zoneCues(printFittingAZone ? null : zone);
   const scored = documentTypeNames
     .map((type) => {
       const matched: Weighed[] = [...profiles[type].cues.filter((candidate) => candidate.pattern.test(text)), ...(fromZone.get(type) ?? []), ...(fromReader.get(type) ?? [])];
@@ -554,10 +560,8 @@ const extractedTypes: Partial<Record<ExtractDocumentType, DocumentType>> = { pay
 const EXTRACTION_CUE_WEIGHT = 4;
 
 /** What the extraction reader classifies the page as (POST /v1/extract's classification), as a cue for the same type here. */
-function extractionCues(page: PageText | null): Map<DocumentType, Weighed[]> {
+function extractionCues(read: ExtractDocumentType | 'unrecognised'): Map<DocumentType, Weighed[]> {
   const cues = new Map<DocumentType, Weighed[]>();
-  if (page === null) return cues;
-  const read = classifyDocument([page]).document_type;
   const type = read === 'unrecognised' ? undefined : extractedTypes[read];
   if (type) cues.set(type, [weighed(`reads as ${documentTypePhrase(type)} (its titles and labels, in any of seven languages)`, EXTRACTION_CUE_WEIGHT)]);
   return cues;
