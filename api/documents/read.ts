@@ -1,5 +1,5 @@
 import { readDocxText } from './docx.ts';
-import { normaliseImage } from './image.ts';
+import { normaliseImage, withoutRuledLines } from './image.ts';
 import { openOcrSession, type OcrSession } from './ocr.ts';
 import { embeddedXmlFiles, openPdf, readPageText, renderPagePng, type EmbeddedFile, type PdfDocument } from './pdf.ts';
 import { htmlText, textPage } from './plain-text.ts';
@@ -108,10 +108,10 @@ async function readPdfPage(pdf: PdfDocument, pageNumber: number, options: ReadOp
 }
 
 async function readImage(bytes: Uint8Array, options: ReadOptions, ocr: OcrSession, keep: (image: OcrImage) => void): Promise<PageText> {
-  const image = await normaliseImage(bytes);
+  const image = await normaliseImage(bytes, { forOcr: options.ocr });
   if (!options.ocr) return { page: 1, width: image.width / image.scale, height: image.height / image.scale, source: 'ocr', items: [], text: '', confidence: 0 };
   keep({ page: 1, png: image.png });
-  return (await ocr.reader()).readPage(image.png, 1, image.scale);
+  return (await ocr.reader()).readPage(await withoutRuledLines(image.png), 1, image.scale);
 }
 
 /** Whether a text layer holds mostly numbers and few words, as a form's typed-in values without its labels do. */

@@ -134,3 +134,22 @@ test('classify alone skips field extraction', async () => {
   assert.deepEqual([result.fields, result.not_found], [{}, []]);
   assert.ok('classify' in result);
 });
+
+test('an Australian tax invoice: GST-exclusive, GST and GST-inclusive totals by their labels, the name over the ABN as issuer', async () => {
+  const input = text([
+    "Mike's Big Bikes",
+    'ABN XX XXX XXX XXX',
+    'Date: 05/07/2010',
+    'To: MPM Mega Wares',
+    'Tyson Vale SA 9999',
+    'TAX INVOICE No. 1010',
+    'TOTAL (excl GST)\t1,041.00',
+    'TOTAL GST AMOUNT PAYABLE\t104.10',
+    'TOTAL AMOUNT PAYABLE (incl GST)\t1,145.10',
+  ]);
+  const result = await extract(input, { template: 'tax_invoice', country: 'AU' });
+  assert.deepEqual(
+    [result.fields['supplier_name']?.value, result.fields['invoice_date']?.value, result.fields['gst']?.value, result.fields['total']?.value],
+    ["Mike's Big Bikes", '2010-07-05', 104.1, 1145.1],
+  );
+});

@@ -118,11 +118,19 @@ function labelHits(pages: readonly CellPage[]): LabelHit[] {
         found.sort((a, b) => b.label.text.length - a.label.text.length || b.label.weight - a.label.weight);
         const kept: LabelHit[] = [];
         for (const hit of found) if (!kept.some((other) => other.start < hit.end && hit.start < other.end)) kept.push(hit);
-        hits.push(...kept);
+        hits.push(...kept.filter((hit) => !qualifiesLabel(hit)));
       }
     }
   }
   return hits;
+}
+
+/**
+ * A tax word that only says how an amount is counted ("TOTAL AMOUNT PAYABLE (incl GST)", "UNIT PRICE (excl GST)"):
+ * part of the label before it, not a tax label of its own, which would end that label's cell before its value.
+ */
+function qualifiesLabel(hit: LabelHit): boolean {
+  return hit.label.field === 'tax' && /(?:^|[^\p{L}])(?:incl?|inc|including|excl?|ex|excluding)\.?\s*$/u.test(hit.cell.folded.slice(0, hit.start).replace(/\(\s*$/, ''));
 }
 
 /** The texts a label's value may be in, nearest first: the rest of its cell, the cells to its right, the cell below. */
@@ -456,6 +464,8 @@ function partyText(text: string): string | null {
     .trim();
   if (cleaned.length < 2 || cleaned.length > 70 || !/\p{L}{2}/u.test(cleaned)) return null;
   if (/@|www\.|https?:|\.(?:com|de|fr|es|net|org)\b/i.test(cleaned)) return null;
+  // An Australian address line ends with its state and postcode ("Tyson Vale SA 9999"): "SA" there is South Australia, not a legal form.
+  if (/\b(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT)\s+\d{4}$/.test(cleaned)) return null;
   if (/^\d/.test(cleaned) && !legalFormPattern.test(cleaned)) return null;
   if ((cleaned.match(/\d/g)?.length ?? 0) > cleaned.length / 3) return null;
   const words = foldAccents(cleaned).replace(/[^\p{L} ]/gu, ' ').replace(/\s+/g, ' ').trim();
@@ -508,7 +518,10 @@ function nameCellEvidence(pages: readonly CellPage[], page: CellPage, cell: Page
   if (first && large && cell.depth < 0.3) add(name, cell, 0.25, 'large type');
   const lineIndex = page.lines.indexOf(line);
   const under = page.lines.slice(lineIndex + 1, lineIndex + 3).flatMap((next) => next.filter((other) => horizontalOverlap(other, cell) > 0.3 || (Number.isNaN(cell.x0) && other.index === cell.index)));
-  if (legal && (registeredHere || under.some((other) => registrationPattern.test(other.folded)))) add(name, cell, 0.25, 'registered');
+  const registeredUnder = under.some((other) => registrationPattern.test(other.folded));
+  if (legal && (registeredHere || registeredUnder)) add(name, cell, 0.25, 'registered');
+  // A letterhead name with its ABN, NZBN or VAT number on the line under it, legal form or not ("Mike's Big Bikes" over "ABN 12 345 678 901").
+  else if (first && cell.depth < 0.3 && under.some((other) => other.line === lineIndex + 1 && registrationPattern.test(other.folded))) add(name, cell, 0.3, 'registered');
   const squashed = foldAccents(name).replace(/[^\p{L}\d]/gu, '');
   const word = foldAccents(name.split(/\s+/)[0] ?? '').replace(/[^\p{L}\d]/gu, '');
   if ([...domains].some((domain) => (word.length >= 3 && domain.includes(word)) || (squashed.length >= 4 && domain === squashed))) add(name, cell, 0.25, 'web address');

@@ -64,6 +64,9 @@ test('phones of any country, accounts, tax, national and health identifiers of A
   assert.deepEqual(spans('Kontonr.: 1234 5678 90'), [['bank_account', '1234 5678 90']]);
   // Nine digits alone are as likely an invoice number: no phone without a label or an international prefix.
   assert.deepEqual(spans('Invoice 301524887'), []);
+  // A price after a letter that reads as a phone label (an OCR'd call-out "10" as "M") is money.
+  assert.deepEqual(spans('TOTAL (excl GST) M 197.00'), []);
+  assert.deepEqual(spans('M 0412 345 678'), [['phone', '0412 345 678']]);
 });
 
 test('settings choose the kinds; unknown settings are refused', async () => {

@@ -284,6 +284,8 @@ function phoneSpans(text: string): Candidate[] {
       // A possible but invalid number needs seven digits at least: "T 77.80" is an amount.
       const likely = found.number.isValid() || (found.number.isPossible() && found.number.nationalNumber.length >= 7);
       if (!likely || !phoneLabel.test(textBefore(text, found.startsAt).slice(-12))) continue;
+      // Written as an amount ("M 197.00", a call-out read as a letter before a price): money, not a phone.
+      if (/^\d{1,7}[.,]\d{2}$/.test(text.slice(found.startsAt, found.endsAt).trim())) continue;
       spans.push({ kind: 'phone', start: found.startsAt, end: found.endsAt, basis: 'label' });
     }
   }
