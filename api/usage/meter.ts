@@ -10,8 +10,8 @@ import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
  * account. The week runs from Monday 00:00 in Sydney to the next, the market most callers work in.
  *
  * A call reserves one unit before its work runs and settles it afterwards: `commit` counts it, `release`
- * gives it back (an abstention, an outage, a failure). Reserving is one immediate transaction on the state
- * store, so concurrent calls can never together take more units than remain.
+ * gives it back (an abstention, an outage, a failure). Reserving is one transaction on the state store that
+ * first locks the caller's week row, so concurrent calls can never together take more units than remain.
  */
 
 export const WEEK_TIME_ZONE = 'Australia/Sydney';
@@ -219,8 +219,21 @@ export function createMeter(options: MeterOptions): Meter {
       const weekStart = current.start.toISOString();
       const at = now();
       return await state.transaction(async (): Promise<ReserveOutcome> => {
-        const { used, held } = await figures(subject.id, weekStart, at.toISOString());
-        if ((used ?? 0) + held >= subject.limit) return { granted: false, allowance: allowanceFrom(subject, current, used ?? 0, held) };
+        // The subject's week row, locked first (made at 0 if new): reservations and commits for this subject queue
+        // on it, so the count after it sees every unit they hold or counted; other subjects' calls never wait.
+        const { used } = (await state.get<{ used: number }>(
+          `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 0)
+           ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used RETURNING used`,
+          subject.id,
+          weekStart,
+        ))!;
+        const { held } = (await state.get<{ held: number }>(
+          'SELECT count(*) AS held FROM usage_reservations WHERE subject = ? AND week_start = ? AND expires_at > ?',
+          subject.id,
+          weekStart,
+          at.toISOString(),
+        ))!;
+        if (used + held >= subject.limit) return { granted: false, allowance: allowanceFrom(subject, current, used, held) };
         await state.run('DELETE FROM usage_reservations WHERE subject = ? AND expires_at <= ?', subject.id, at.toISOString());
         const reservation: Reservation = { id: newId('res_'), subjectId: subject.id, weekStart };
         await state.run(
@@ -233,18 +246,19 @@ export function createMeter(options: MeterOptions): Meter {
         );
         forget(subject.id, weekStart);
         return { granted: true, reservation };
-      });
+      }, { isolation: 'read committed' });
     },
     async commit(reservation) {
+      // The week row first, as `reserve` locks it: the same order, so the two never deadlock.
       await state.transaction(async () => {
-        await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
         await state.run(
           `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 1)
            ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used + 1`,
           reservation.subjectId,
           reservation.weekStart,
         );
-      });
+        await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
+      }, { isolation: 'read committed' });
       forget(reservation.subjectId, reservation.weekStart);
     },
     async release(reservation) {
