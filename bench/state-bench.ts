@@ -53,7 +53,7 @@ export async function benchStateScale(options: { seconds: number; env: Record<st
   try {
     const databaseUrl = await cluster.freshDatabase();
     const seedStarted = performance.now();
-    const counts = await seed(databaseUrl, new Date());
+    const counts = await seedStateScale(databaseUrl, new Date());
     const seedMs = performance.now() - seedStarted;
     const env = { ...options.env, DATABASE_URL: databaseUrl };
     const instances = [
@@ -81,7 +81,7 @@ export async function benchStateScale(options: { seconds: number; env: Record<st
 }
 
 /** One autocannon request per kind; keyed ones draw a random account of the 100k for every request. */
-function requestsByKind(): Record<StateRequestKind, autocannon.Request> {
+export function requestsByKind(): Record<StateRequestKind, autocannon.Request> {
   const randomKey = () => `Bearer ${benchKey(1 + Math.floor(Math.random() * STATE_SCALE.accounts))}`;
   const withKey = (request: autocannon.Request) => {
     request.headers = { ...request.headers, authorization: randomKey() };
@@ -142,7 +142,7 @@ async function statementsRun(databaseUrl: string, reset: boolean): Promise<numbe
 }
 
 /** Seeds the migrated database with SQL, in the shapes api/accounts, api/usage/meter.ts and api/bids write. */
-async function seed(databaseUrl: string, now: Date): Promise<Record<string, number>> {
+export async function seedStateScale(databaseUrl: string, now: Date): Promise<Record<string, number>> {
   // The current week and the kept ones before it, as the meter names them (`week_start`, ISO).
   const weeks: string[] = [];
   for (let start = weekOf(now).start; weeks.length <= USAGE_WEEKS_KEPT; start = weekOf(new Date(start.getTime() - 1)).start) weeks.push(start.toISOString());
