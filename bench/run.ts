@@ -408,8 +408,8 @@ async function stateRows(): Promise<void> {
     const saturated = figures.saturated[kind];
     const met = paced.p99Ms <= 5 && paced.non2xx === 0 && paced.errors === 0;
     row(`(r) ${description}, ${STATE_OFFERED_RATE} req/s`, `p99 ${paced.p99Ms} ms`,
-      `p50 ${paced.p50Ms} ms; ${paced.statementsPerRequest.toFixed(1)} statements a request${failures(paced)}${hasGoal ? `; goal p99 ≤ 5 ms ${met ? 'met' : 'MISSED'}` : ''}; load ${load}`);
+      `p50 ${paced.p50Ms} ms; ${figures.statements[kind].toFixed(2)} PostgreSQL statements a request${failures(paced)}${hasGoal ? `; goal p99 ≤ 5 ms ${met ? 'met' : 'MISSED'}` : ''}; load ${load}`);
     row(`(r) ${description}, flat out`, `${Math.round(saturated.requestsPerSecond)} req/s`,
-      `p50 ${saturated.p50Ms} ms, p99 ${saturated.p99Ms} ms; ${saturated.statementsPerRequest.toFixed(1)} statements a request${failures(saturated)}`);
+      `p50 ${saturated.p50Ms} ms, p99 ${saturated.p99Ms} ms${failures(saturated)}`);
   }
 }

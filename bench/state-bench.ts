@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { USAGE_WEEKS_KEPT, weekOf } from '../api/usage/meter.ts';
@@ -31,8 +32,6 @@ export interface StateLoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
-  /** Statements PostgreSQL ran per request (pg_stat_statements: BEGIN and COMMIT included), in this load. */
-  statementsPerRequest: number;
 }
 
 export interface StateBenchFigures {
@@ -41,6 +40,8 @@ export interface StateBenchFigures {
   /** Each kind of request at `STATE_OFFERED_RATE`, and flat out. */
   paced: Record<StateRequestKind, StateLoadResult>;
   saturated: Record<StateRequestKind, StateLoadResult>;
+  /** Statements PostgreSQL ran per request of each kind (pg_stat_statements, BEGIN and COMMIT included). */
+  statements: Record<StateRequestKind, number>;
 }
 
 /** The key of bench account `n`: `svc_` and 32 characters, as newSecret makes (hex here, so SQL can make it too). */
@@ -65,12 +66,14 @@ export async function benchStateScale(options: { seconds: number; env: Record<st
       const loads = requestsByKind();
       const paced = {} as Record<StateRequestKind, StateLoadResult>;
       const saturated = {} as Record<StateRequestKind, StateLoadResult>;
+      const statements = {} as Record<StateRequestKind, number>;
       for (const kind of Object.keys(loads) as StateRequestKind[]) {
-        await loadBoth(databaseUrl, origins, loads[kind], { seconds: 2 });
-        paced[kind] = await loadBoth(databaseUrl, origins, loads[kind], { seconds: options.seconds, rate: STATE_OFFERED_RATE });
-        saturated[kind] = await loadBoth(databaseUrl, origins, loads[kind], { seconds: options.seconds });
+        await loadBoth(origins, loads[kind], { seconds: 2 });
+        paced[kind] = await loadBoth(origins, loads[kind], { seconds: options.seconds, rate: STATE_OFFERED_RATE });
+        saturated[kind] = await loadBoth(origins, loads[kind], { seconds: options.seconds });
+        statements[kind] = await statementsPerRequest(databaseUrl, origins, loads[kind]);
       }
-      return { seedMs, counts, paced, saturated };
+      return { seedMs, counts, paced, saturated, statements };
     } finally {
       for (const instance of instances) await stopChild(instance.child);
     }
@@ -103,14 +106,11 @@ export function requestsByKind(): Record<StateRequestKind, autocannon.Request> {
 }
 
 /** `CONNECTIONS` spread evenly over the instances for `seconds`, at `rate` requests a second in all or flat out. */
-async function loadBoth(databaseUrl: string, origins: string[], request: autocannon.Request, load: { seconds: number; rate?: number }): Promise<StateLoadResult> {
-  await statementsRun(databaseUrl, true);
+async function loadBoth(origins: string[], request: autocannon.Request, load: { seconds: number; rate?: number }): Promise<StateLoadResult> {
   const results = await Promise.all(origins.map((url) => autocannon({
     url, connections: CONNECTIONS / origins.length, duration: load.seconds, requests: [request],
     ...(load.rate === undefined ? {} : { overallRate: load.rate / origins.length }),
   })));
-  const statements = await statementsRun(databaseUrl, false);
-  const total = results.reduce((sum, result) => sum + result.requests.total, 0);
   // autocannon keeps a histogram per run, not the samples: the slower instance's percentile bounds the pair's.
   return {
     requestsPerSecond: results.reduce((sum, result) => sum + result.requests.average, 0),
@@ -118,24 +118,30 @@ async function loadBoth(databaseUrl: string, origins: string[], request: autocan
     p99Ms: Math.max(...results.map((result) => result.latency.p99)),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
-    statementsPerRequest: total === 0 ? Number.NaN : statements / total,
   };
 }
 
-/** Statements the API ran on this database since the last reset (this session's own excluded); `reset` starts again. */
-async function statementsRun(databaseUrl: string, reset: boolean): Promise<number> {
+/**
+ * Statements per request, from 100 requests one at a time on each instance once the instances are quiet: a load's
+ * backlog, still being answered after autocannon stops, would otherwise be counted against these.
+ */
+async function statementsPerRequest(databaseUrl: string, origins: string[], request: autocannon.Request): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  const statementsSinceReset = async () => Number((await client.query<{ calls: string | null }>(
+    `SELECT sum(calls) AS calls FROM pg_stat_statements
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`,
+  )).rows[0]?.calls ?? 0);
   try {
-    if (reset) {
+    for (let quietFor = 0, waited = 0; quietFor < 2 && waited < 60; waited++) {
       await client.query('SELECT pg_stat_statements_reset()');
-      return 0;
+      await sleep(500);
+      quietFor = (await statementsSinceReset()) === 0 ? quietFor + 1 : 0;
     }
-    const row = (await client.query<{ calls: string | null }>(
-      `SELECT sum(calls) AS calls FROM pg_stat_statements
-       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`,
-    )).rows[0];
-    return Number(row?.calls ?? 0);
+    await client.query('SELECT pg_stat_statements_reset()');
+    const amount = 100;
+    for (const url of origins) await autocannon({ url, connections: 1, amount, requests: [request] });
+    return (await statementsSinceReset()) / (amount * origins.length);
   } finally {
     await client.end();
   }
