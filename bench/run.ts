@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mintKey } from '../api/accounts/keys.ts';
 import { accountFor } from '../api/accounts/sign-in.ts';
@@ -20,6 +20,7 @@ import { benchTextPdf, benchWarrantUploads } from './checkers-bench.ts';
 import { benchSanctionsScreening } from './sanctions-bench.ts';
 import { benchOverlap } from './overlap-bench.ts';
 import { benchBidRuns } from './bids-bench.ts';
+import { benchStateScale, STATE_OFFERED_RATE, type StateLoadResult, type StateRequestKind } from './state-bench.ts';
 import { benchHostile, benchMixedLoad, mintBenchKeys, publishCopy } from './hostile-bench.ts';
 
 // Seconds of load per measurement: long enough for steady state, short enough for a 2-core machine.
@@ -37,11 +38,13 @@ const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
 // run left): for repeating the load and memory rows without the site build and the checkers.
 // BENCH_ONLY=site runs the site build's rows (d) alone (with BENCH_REUSE=1, on the release an earlier run left).
 // BENCH_ONLY=bids runs the bid runs' row (q) alone: no data is generated or served.
-if (process.env.BENCH_ONLY !== undefined && !['checkers', 'api', 'site', 'bids'].includes(process.env.BENCH_ONLY)) throw new Error(`bench: BENCH_ONLY may be checkers, api, site or bids, got ${process.env.BENCH_ONLY}`);
+// BENCH_ONLY=state runs the state store's row (r) alone: a seeded PostgreSQL and two API instances, no release.
+if (process.env.BENCH_ONLY !== undefined && !['checkers', 'api', 'site', 'bids', 'state'].includes(process.env.BENCH_ONLY)) throw new Error(`bench: BENCH_ONLY may be checkers, api, site, bids or state, got ${process.env.BENCH_ONLY}`);
 const checkersOnly = process.env.BENCH_ONLY === 'checkers';
 const apiOnly = process.env.BENCH_ONLY === 'api';
 const siteOnly = process.env.BENCH_ONLY === 'site';
 const bidsOnly = process.env.BENCH_ONLY === 'bids';
+const stateOnly = process.env.BENCH_ONLY === 'state';
 // (q): bid runs at once, as issue 27 §7 asks.
 const BID_RUNS = 50;
 // autocannon's connections all come from one address: the burst guard's spec numbers (10 at once, 30 a
@@ -75,7 +78,7 @@ const ms = (value: number) => `${(value / 1000).toFixed(2)} s`;
 // Every server runs as `npm run serve` starts the API (its Node flags and environment): (h) is then the memory
 // users would see, and the bare baselines differ from the API by our code alone, not by the runtime's settings.
 const serve = await serveLaunch();
-if (!checkersOnly && !bidsOnly) {
+if (!checkersOnly && !bidsOnly && !stateOnly) {
   const dataDir = join(workDir, 'data');
   const releaseId = 'bench';
   const releaseDir = join(releasesDir(dataDir), releaseId);
@@ -305,8 +308,9 @@ async function siteRows(manifest: Manifest, dataDir: string, releaseDir: string)
   row('(d) largest page with its CSS', `${(withCss.bytes / 1024).toFixed(1)} KB`, `${withCss.path}; goal ≤ 100 KB ${withCss.bytes <= 100 * 1024 ? 'met' : 'MISSED'}`);
 }
 
-if (!apiOnly && !siteOnly && !bidsOnly) await checkerRows();
+if (!apiOnly && !siteOnly && !bidsOnly && !stateOnly) await checkerRows();
 if (process.env.BENCH_ONLY === undefined || bidsOnly) await bidRunRows();
+if (process.env.BENCH_ONLY === undefined || stateOnly) await stateRows();
 
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
@@ -386,4 +390,26 @@ async function bidRunRows(): Promise<void> {
     `p50 ${bids.deliveryP50Ms.toFixed(1)} ms over ${bids.eventsDelivered} events; goal p99 ≤ 100 ms ${bids.deliveryP99Ms <= 100 ? 'met' : 'MISSED'}`);
   row('(q) state-store writes per run step', (bids.stateWrites / bids.stepsCompleted).toFixed(1),
     `${bids.stateWrites} writes over ${bids.stepsCompleted} steps completed (the bench's approvals and reads included)`);
+}
+
+/** (r) Issue 30 §3: key checks and metered calls on a PostgreSQL state store at scale, 200 connections over two instances. */
+async function stateRows(): Promise<void> {
+  const figures = await benchStateScale({ seconds: LOAD_SECONDS, env: { ...serve.env, ...LOAD_TEST_LIMITS }, nodeArgs: serve.nodeArgs });
+  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  const failures = (result: StateLoadResult) => `${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} unanswered` : ''}`;
+  row('(r) state store seeded (PostgreSQL 15, migrations + SQL)', ms(figures.seedMs), Object.entries(figures.counts).map(([table, count]) => `${count} ${table}`).join(', '));
+  const kinds: [StateRequestKind, string, boolean][] = [
+    ['anonymous', 'baseline: GET /v1/usage anonymous', false],
+    ['keyCheck', 'key check: GET /v1/usage, 100k keys', true],
+    ['metered', 'metered: POST /v1/companies/resolve keyed', true],
+  ];
+  for (const [kind, description, hasGoal] of kinds) {
+    const paced = figures.paced[kind];
+    const saturated = figures.saturated[kind];
+    const met = paced.p99Ms <= 5 && paced.non2xx === 0 && paced.errors === 0;
+    row(`(r) ${description}, ${STATE_OFFERED_RATE} req/s`, `p99 ${paced.p99Ms} ms`,
+      `p50 ${paced.p50Ms} ms; ${figures.statements[kind].toFixed(2)} PostgreSQL statements a request${failures(paced)}${hasGoal ? `; goal p99 ≤ 5 ms ${met ? 'met' : 'MISSED'}` : ''}; load ${load}`);
+    row(`(r) ${description}, flat out`, `${Math.round(saturated.requestsPerSecond)} req/s`,
+      `p50 ${saturated.p50Ms} ms, p99 ${saturated.p99Ms} ms${failures(saturated)}`);
+  }
 }

@@ -42,7 +42,7 @@ function bindingCanFail(real: StateDb): { state: StateDb; failBinding(fail: bool
       run: async (sql, ...params) => (check(sql), await real.run(sql, ...params)),
       get: async (sql, ...params) => await real.get(sql, ...params),
       all: async (sql, ...params) => await real.all(sql, ...params),
-      transaction: async (work) => await real.transaction(work),
+      transaction: async (work, options) => await real.transaction(work, options),
       close: async () => await real.close(),
     },
   };

@@ -10,8 +10,8 @@ import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
  * account. The week runs from Monday 00:00 in Sydney to the next, the market most callers work in.
  *
  * A call reserves one unit before its work runs and settles it afterwards: `commit` counts it, `release`
- * gives it back (an abstention, an outage, a failure). Reserving is one immediate transaction on the state
- * store, so concurrent calls can never together take more units than remain.
+ * gives it back (an abstention, an outage, a failure). Reserving is one transaction on the state store that
+ * first locks the caller's week row, so concurrent calls can never together take more units than remain.
  */
 
 export const WEEK_TIME_ZONE = 'Australia/Sydney';
@@ -174,6 +174,13 @@ export function createMeter(options: MeterOptions): Meter {
   const recentFigures = new LRUCache<string, { used: number; held: number }>({ max: 10_000, ttl: FIGURES_REUSE_MS });
   const figuresKey = (subjectId: string, weekStart: string) => `${subjectId}|${weekStart}`;
   const forget = (subjectId: string, weekStart: string) => recentFigures.delete(figuresKey(subjectId, weekStart));
+  // A settled unit moves from held to used (or is gone) in the figures this process holds, which keep the age of
+  // their reading: refreshed on every write, they would never show another process's calls.
+  const adjust = (reservation: Reservation, counted: 0 | 1) => {
+    const key = figuresKey(reservation.subjectId, reservation.weekStart);
+    const known = recentFigures.get(key);
+    if (known) recentFigures.set(key, { used: known.used + counted, held: Math.max(0, known.held - 1) }, { noUpdateTTL: true });
+  };
   const figures = async (subjectId: string, weekStart: string, at: string) =>
     await state.get<{ used: number | null; held: number }>(
       `SELECT (SELECT used FROM usage_weeks WHERE subject = ? AND week_start = ?) AS used,
@@ -217,39 +224,60 @@ export function createMeter(options: MeterOptions): Meter {
       const current = week();
       await pruning;
       const weekStart = current.start.toISOString();
-      const at = now();
-      return await state.transaction(async (): Promise<ReserveOutcome> => {
-        const { used, held } = await figures(subject.id, weekStart, at.toISOString());
-        if ((used ?? 0) + held >= subject.limit) return { granted: false, allowance: allowanceFrom(subject, current, used ?? 0, held) };
-        await state.run('DELETE FROM usage_reservations WHERE subject = ? AND expires_at <= ?', subject.id, at.toISOString());
+      const at = now().toISOString();
+      let seen: { used: number; held: number } | undefined;
+      const outcome = await state.transaction(async (): Promise<ReserveOutcome> => {
+        // The subject's week row, locked first (made at 0 if new): reservations and commits for this subject queue
+        // on it, so the count after it sees every unit they hold or counted; other subjects' calls never wait.
+        const { used } = (await state.get<{ used: number }>(
+          `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 0)
+           ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used RETURNING used`,
+          subject.id,
+          weekStart,
+        ))!;
+        const { held, expired } = (await state.get<{ held: number; expired: number }>(
+          `SELECT count(*) FILTER (WHERE week_start = ? AND expires_at > ?) AS held, count(*) FILTER (WHERE expires_at <= ?) AS expired
+           FROM usage_reservations WHERE subject = ?`,
+          weekStart,
+          at,
+          at,
+          subject.id,
+        ))!;
+        seen = { used, held };
+        if (used + held >= subject.limit) return { granted: false, allowance: allowanceFrom(subject, current, used, held) };
+        if (expired > 0) await state.run('DELETE FROM usage_reservations WHERE subject = ? AND expires_at <= ?', subject.id, at);
         const reservation: Reservation = { id: newId('res_'), subjectId: subject.id, weekStart };
         await state.run(
           'INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at, owner) VALUES (?, ?, ?, ?, ?)',
           reservation.id,
           subject.id,
           weekStart,
-          new Date(at.getTime() + RESERVATION_TTL_MS).toISOString(),
+          new Date(Date.parse(at) + RESERVATION_TTL_MS).toISOString(),
           owner,
         );
-        forget(subject.id, weekStart);
+        seen = { used, held: held + 1 };
         return { granted: true, reservation };
-      });
+      }, { isolation: 'read committed' });
+      // Figures just read under the lock, this call's unit included: the rate headers that follow need no query.
+      recentFigures.set(figuresKey(subject.id, weekStart), seen!);
+      return outcome;
     },
     async commit(reservation) {
+      // The week row first, as `reserve` locks it: the same order, so the two never deadlock.
       await state.transaction(async () => {
-        await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
         await state.run(
           `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 1)
            ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used + 1`,
           reservation.subjectId,
           reservation.weekStart,
         );
-      });
-      forget(reservation.subjectId, reservation.weekStart);
+        await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
+      }, { isolation: 'read committed' });
+      adjust(reservation, 1);
     },
     async release(reservation) {
       await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
-      forget(reservation.subjectId, reservation.weekStart);
+      adjust(reservation, 0);
     },
     async moveKeyToAccount(keyId, accountId) {
       const fromSubjectId = `key:${keyId}`;

@@ -211,6 +211,33 @@ describe('PostgreSQL engine only', { skip: NO_POSTGRES }, () => {
     }
   });
 
+  test('read committed: reservations of different subjects never retry; on one subject the row lock orders them', async () => {
+    const db = await openTestState('postgres', { max: 20 });
+    try {
+      let attempts = 0;
+      // The meter's reservation: lock the subject's week row, then count what it holds, then hold one more.
+      const reserve = (subject: string, id: string, limit: number): Promise<boolean> =>
+        db.transaction(async () => {
+          attempts++;
+          const { used } = (await db.get<{ used: number }>(
+            'INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 0) ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used RETURNING used', subject, WEEK))!;
+          const { held } = (await db.get<{ held: number }>('SELECT count(*) AS held FROM usage_reservations WHERE subject = ?', subject))!;
+          // Every transaction has read before any writes: under SERIALIZABLE the shared index page made them conflict.
+          await sleep(20);
+          if (used + held >= limit) return false;
+          await db.run('INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at) VALUES (?, ?, ?, ?)', id, subject, WEEK, WEEK);
+          return true;
+        }, { isolation: 'read committed' });
+      const apart = await Promise.all(Array.from({ length: 10 }, (_, i) => reserve(`account:s${i}`, `apart${i}`, 1)));
+      assert.deepEqual(apart, Array(10).fill(true));
+      assert.equal(attempts, 10, 'no transaction was retried');
+      const together = await Promise.all(Array.from({ length: 10 }, (_, i) => reserve('account:one', `together${i}`, 3)));
+      assert.equal(together.filter(Boolean).length, 3);
+    } finally {
+      await db.close();
+    }
+  });
+
   test('a transaction whose work swallowed a failed statement is not committed as if whole', async () => {
     const db = await openTestState('postgres');
     try {

@@ -20,11 +20,23 @@ export interface StateDb {
   all<T>(sql: string, ...params: StateValue[]): Promise<T[]>;
   /**
    * Runs `work` in one transaction that writes as if alone (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: serialisable,
-   * retried on a serialisation failure, so `work` must do nothing but state statements); rolls back when it throws.
-   * A transaction opened inside another joins it.
+   * retried on a serialisation failure or deadlock, so `work` must do nothing but state statements); rolls back when
+   * it throws. A transaction opened inside another joins it.
    */
-  transaction<T>(work: () => Promise<T>): Promise<T>;
+  transaction<T>(work: () => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * `read committed`: for work that orders itself by a row lock, its first statement writing the one row every
+   * conflicting transaction also writes first (an upsert); later statements then see what those committed.
+   * PostgreSQL's serialisable predicate locks cover whole index pages, so on a small table that every caller
+   * writes (the meter's reservations) transactions on unrelated rows fail to serialise and retry; under a row lock
+   * only those on the same row wait. SQLite ignores it: `BEGIN IMMEDIATE` already admits one writer at a time.
+   * Default `serializable`.
+   */
+  isolation?: 'serializable' | 'read committed';
 }
 
 /** Thrown when the state store cannot be read or written: callers answer 503 and do not run the work. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { StateUnavailableError, type StateDb, type StateValue } from './db.ts';
+import { StateUnavailableError, type StateDb, type StateValue, type TransactionOptions } from './db.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations-postgres/', import.meta.url));
 
@@ -71,10 +71,11 @@ export async function openPostgresState(url: string, options: PostgresStateOptio
     run: async (sql, ...params) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
     get: async <T>(sql: string, ...params: StateValue[]) => (await query(sql, params)).rows[0] as T | undefined,
     all: async <T>(sql: string, ...params: StateValue[]) => (await query(sql, params)).rows as T[],
-    async transaction<T>(work: () => Promise<T>): Promise<T> {
+    async transaction<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       if (scopes.getStore()?.open) return work();
+      const begin = `BEGIN ISOLATION LEVEL ${options.isolation === 'read committed' ? 'READ COMMITTED' : 'SERIALIZABLE'}`;
       for (let attempt = 1; ; attempt++) {
-        const outcome = await attemptTransaction(pool, scopes, work);
+        const outcome = await attemptTransaction(pool, scopes, begin, work);
         if (outcome.done) return outcome.value;
         if (attempt >= attempts) throw new StateUnavailableError(`the transaction did not serialise in ${attempts} attempts: ${outcome.error.message}`);
         // Jittered back-off, so transactions that collided do not collide again in step.
@@ -88,12 +89,12 @@ export async function openPostgresState(url: string, options: PostgresStateOptio
 type Attempt<T> = { done: true; value: T } | { done: false; error: Error };
 
 /** One try of a transaction: its value, a failure to serialise (to try again), or a throw. */
-async function attemptTransaction<T>(pool: pg.Pool, scopes: AsyncLocalStorage<TransactionScope>, work: () => Promise<T>): Promise<Attempt<T>> {
+async function attemptTransaction<T>(pool: pg.Pool, scopes: AsyncLocalStorage<TransactionScope>, begin: string, work: () => Promise<T>): Promise<Attempt<T>> {
   const client = await pool.connect().catch((error: unknown) => Promise.reject(unavailableOr(error)));
   const scope: TransactionScope = { client, open: true, serialisationFailed: false };
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+    await client.query(begin);
     const value = await scopes.run(scope, work);
     scope.open = false;
     const commit = await client.query('COMMIT');

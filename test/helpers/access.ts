@@ -40,7 +40,7 @@ export function switchableState(real: StateDb): { state: StateDb; setDown(down: 
       run: async (sql, ...params) => (check(), await real.run(sql, ...params)),
       get: async (sql, ...params) => (check(), await real.get(sql, ...params)),
       all: async (sql, ...params) => (check(), await real.all(sql, ...params)),
-      transaction: async (work) => (check(), await real.transaction(work)),
+      transaction: async (work, options) => (check(), await real.transaction(work, options)),
       close: async () => await real.close(),
     },
   };
