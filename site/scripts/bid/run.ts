@@ -70,7 +70,7 @@ export function runSection(state: BidState): void {
       if (state.view.mayWrite) {
         const buttons = element('div', undefined, 'toolbar');
         for (const [decision, label] of [['approve', 'Approve'], ['reject', 'Reject']] as const) {
-          const button = actionButton(label, `: ${action.title}`);
+          const button = actionButton(label, action.title);
           button.className = decision === 'approve' ? '' : 'quiet';
           button.addEventListener('click', async () => {
             say(refused, '');
