@@ -144,6 +144,20 @@ test('at 390 px: pay, start a run, watch its progress, approve the email to the 
   await signOff.getByRole('button', { name: 'Approve Sign off the response as ready to lodge' }).click();
   await page.locator('[data-run-actions-part]').waitFor({ state: 'hidden' });
   await checkPage(page, 'bid-run-findings-390');
+
+  // Opened again after the run: the findings are one button away, not read on load.
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/v1/')) calls.push(`${request.method()} ${url.pathname}${url.search}`);
+  });
+  await page.reload();
+  await page.locator('[data-findings-status]').filter({ hasText: `The latest run left ${listed.length} finding${listed.length === 1 ? '' : 's'}.` }).waitFor();
+  assert.deepEqual(calls, ['GET /v1/auth/session', `GET /v1/bids/${bidId}?include=overview`], 'a bid with a finished run still loads in two calls');
+  assert.equal(await findings.count(), 0);
+  await page.getByRole('button', { name: 'Show the findings' }).click();
+  await findings.nth(listed.length - 1).waitFor();
+  assert.deepEqual(await findings.allTextContents(), texts);
   assert.deepEqual(problems.filter((problem) => !refusedOnPurpose(problem)), [], 'no problem beyond the refused second run');
   assert.equal(problems.filter(refusedOnPurpose).length > 0, true, 'the second run was refused by the API');
   await page.close();

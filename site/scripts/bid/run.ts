@@ -46,9 +46,10 @@ export function runSection(state: BidState): void {
     stop.hidden = !state.view.mayWrite || !live;
     const status = marked('run-status');
     if (latest === null) {
+      const button = start.hidden ? 'A run' : '“Prepare this bid”';
       status.textContent = payment.paid
-        ? 'No run yet: “Prepare this bid” reads the files, drafts every answer and checks the response.'
-        : `A run needs bid preparation paid for: “Prepare this bid” opens the checkout. ${payment.detail}`;
+        ? `No run yet: ${button} reads the files, drafts every answer and checks the response.`
+        : `A run needs bid preparation paid for${start.hidden ? '' : ': “Prepare this bid” opens the checkout'}. ${payment.detail}`;
     } else {
       const ended = latest.ended_at ? `, ended ${instant(latest.ended_at)}` : '';
       status.textContent = `The latest run ${runStateWords(latest.state)} (started ${instant(latest.started_at)}${ended}).`;
