@@ -79,9 +79,9 @@ export function findingTodo(kind: string): string {
   return FINDING_TODO[kind] ?? 'What to do: read the detail above and change the response.';
 }
 
-/** "1 of 12 steps", or "3 steps" while the total is not known. */
+/** "1 of 12 steps done", or "3 steps done" while the total is not known (or not yet re-counted after a replan). */
 export function progressWords(progress: { done: number; total: number | null }): string {
-  return progress.total === null ? `${progress.done} step${progress.done === 1 ? '' : 's'} done` : `${progress.done} of ${progress.total} steps done`;
+  return progress.total === null || progress.done > progress.total ? `${progress.done} step${progress.done === 1 ? '' : 's'} done` : `${progress.done} of ${progress.total} steps done`;
 }
 
 /** A quote's action line without the API's kind prefix ("send_clarification: email the buyer …"). */
