@@ -7,6 +7,8 @@ import { stripeCheckout } from '../api/providers/stripe.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { PUBLIC_URL, signIn, type SignedIn } from './helpers/access.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { eventually } from './helpers/bid-run.ts';
+import { markBidPaid } from './helpers/bid-payments.ts';
 import { testStateLocation } from './helpers/state.ts';
 
 const NO_RELEASE = { state: () => ({ ready: false as const, detail: 'No release is loaded yet.' }), now: () => new Date() };
@@ -56,6 +58,7 @@ describe('the bid overview', () => {
     await service.app.request(`/v1/bids/${bidId}/thread`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Insurance certificate is with the broker.' }) });
   });
   after(async () => {
+    await service.stopBackground();
     await service.analysisPool.close();
     await state.close();
   });
@@ -86,6 +89,36 @@ describe('the bid overview', () => {
     const { today: _today, ...packFetch } = (await read(`/v1/bids/${bidId}/pack/fetch`)).body;
     assert.deepEqual(overview.pack_fetch, packFetch);
     assert.equal(overview.pack_fetch.offer.available, false, 'a free-title bid has no pack to fetch');
+    assert.deepEqual(overview.run, { latest: null, pending_actions: [], findings: 0 }, 'no run yet');
+  });
+
+  it("gives the latest run as GET …/runs/{run} does, the actions waiting in plain words, and the run's findings count", async () => {
+    await markBidPaid(state, bidId, new Date());
+    const started = await service.app.request(`/v1/bids/${bidId}/runs`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(started.status, 201, await started.clone().text());
+    const runId = ((await started.json()) as Json).run_id as string;
+    const run = await eventually(async () => {
+      const body = (await read(`/v1/bids/${bidId}/runs/${runId}`)).body;
+      return body.state === 'completed' && body;
+    }, 'the run completes');
+    const { overview } = (await read(`/v1/bids/${bidId}?include=overview`, viewer)).body;
+    assert.deepEqual(overview.run.latest, {
+      run_id: runId,
+      state: 'completed',
+      step: run.step,
+      progress: run.progress,
+      stop_requested: false,
+      error: null,
+      last_seq: run.last_seq,
+      started_at: run.created_at,
+      ended_at: run.finished_at,
+    });
+    const findings = (await read(`/v1/bids/${bidId}/findings`)).body.findings as Json[];
+    assert.ok(findings.length > 0, 'the unanswered mandatory requirements are findings');
+    assert.equal(overview.run.findings, findings.length);
+    const pending = ((await read(`/v1/bids/${bidId}/actions`)).body.actions as Json[]).filter((action) => action.state === 'pending');
+    assert.deepEqual(overview.run.pending_actions.map((action: Json) => [action.action_id, action.kind, action.title, action.waits]), pending.map((action) => [action.action_id, 'sign_off', action.title, false]));
+    assert.deepEqual(overview.run.pending_actions[0].in_words, [`You sign the response off as ready to lodge; the run it follows left ${findings.length} finding${findings.length === 1 ? '' : 's'}. Nothing is sent.`]);
   });
 
   it('reads an organisation in one call (GET /v1/orgs/{org}): membership, profile, members and documents as their own routes give them', async () => {

@@ -13,6 +13,7 @@ import { listBidFiles } from './files.ts';
 import { CheckoutSchema } from './payment-schemas.ts';
 import { bidIsPaid, currentPayment } from './payments.ts';
 import { RequirementSchema } from './requirements/schemas.ts';
+import { overviewRun, OverviewRunSchema } from './runs/overview-run.ts';
 import { listRequirements, refreshRequirements } from './requirements/store.ts';
 import { ThreadMessageSchema } from './schemas.ts';
 import { threadOf } from './thread.ts';
@@ -24,7 +25,7 @@ import { WorthBiddingCard } from './worth-bidding.ts';
  * Everything the bid page shows, in one read (`GET /v1/bids/{bid}?include=overview`): the page used to make
  * about ten calls on load, the burst guard's whole capacity, so opening a second bid was refused. Each part is
  * what its own route answers (files, requirements, drafts, gaps, plan, thread, worth-bidding), plus the caller's
- * role, the payment state and the tender-pack fetch.
+ * role, the payment state, the tender-pack fetch and the run part (the latest run, actions waiting for a person, findings).
  */
 
 export const OverviewSchema = z
@@ -51,6 +52,7 @@ export const OverviewSchema = z
       })
       .openapi({ description: 'What buying bid preparation stands at for this bid.' }),
     pack_fetch: PackFetchStatusSchema.omit({ today: true }).openapi({ description: 'The tender-pack fetch: its offer and the last fetch (GET …/pack/fetch).' }),
+    run: OverviewRunSchema,
   })
   .openapi('BidOverview');
 
@@ -87,5 +89,6 @@ export async function bidOverview(deps: OverviewDeps, bid: BidRecord, membership
       checkout: checkout ? checkoutView(checkout) : null,
     },
     pack_fetch: { offer: offerView(packOffer(deps, bid)), last_fetch: await lastFetch(state, bid.bid_id) },
+    run: await overviewRun(state, bid.bid_id),
   };
 }

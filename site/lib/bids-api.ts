@@ -229,6 +229,38 @@ export const PackFetchPart = z.object({
 });
 export type PackFetchPart = z.infer<typeof PackFetchPart>;
 
+const RunState = z.enum(['queued', 'running', 'waiting', 'completed', 'stopped', 'failed']);
+export type RunState = z.infer<typeof RunState>;
+const Progress = z.object({ done: z.number(), total: z.nullable(z.number()) });
+
+/** The overview's run part: the latest run, the actions waiting for a person (in words), the latest run's findings. */
+export const OverviewRun = z.object({
+  latest: z.nullable(z.object({
+    run_id: z.string(),
+    state: RunState,
+    step: z.nullable(z.string()),
+    progress: Progress,
+    stop_requested: z.boolean(),
+    error: z.nullable(z.string()),
+    last_seq: z.number(),
+    started_at: z.string(),
+    ended_at: z.nullable(z.string()),
+  })),
+  pending_actions: z.array(z.object({ action_id: z.string(), kind: z.string(), title: z.string(), waits: z.boolean(), in_words: z.array(z.string()), created_at: z.string() })),
+  findings: z.number(),
+});
+export type OverviewRun = z.infer<typeof OverviewRun>;
+
+/** GET …/runs/quote: what a run does, and whether the bid is paid. */
+export const RunQuote = z.object({ paid: z.boolean(), steps: z.array(z.string()), actions: z.array(z.string()), language_model: z.nullable(z.string()) });
+/** POST …/runs and …/runs/{run}/stop: the run. */
+export const Run = z.object({ run_id: z.string(), state: RunState, step: z.nullable(z.string()), progress: Progress, stop_requested: z.boolean(), last_seq: z.number() });
+export type Run = z.infer<typeof Run>;
+export const Finding = z.object({ finding_id: z.string(), run_id: z.string(), kind: z.string(), requirement_id: z.nullable(z.string()), title: z.string(), detail: z.string() });
+export type Finding = z.infer<typeof Finding>;
+export const FindingList = z.object({ findings: z.array(Finding), next_since_seq: z.number() });
+export const ActionDecided = z.object({ action: z.object({ action_id: z.string(), state: z.string() }) });
+
 /** GET /v1/bids/{bid}?include=overview: the bid and everything its page shows, in one call. */
 export const BidOverview = z.extend(Bid, {
   overview: z.object({
@@ -243,6 +275,7 @@ export const BidOverview = z.extend(Bid, {
     worth_bidding: z.object({ ready: z.boolean(), card: z.optional(WorthBidding), detail: z.optional(z.string()) }),
     payment: Payment,
     pack_fetch: PackFetchPart,
+    run: OverviewRun,
   }),
 });
 export type BidOverview = z.infer<typeof BidOverview>;

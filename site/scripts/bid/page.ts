@@ -11,13 +11,14 @@ import { followPack, packSection } from './pack.ts';
 import { paymentSection, showCheckoutReturn } from './payment.ts';
 import { planSection } from './plan.ts';
 import { requirementsSection } from './requirements.ts';
+import { runSection } from './run.ts';
 import { stageSection } from './stage.ts';
 import { threadSection } from './thread.ts';
 import { worthSection } from './worth.ts';
 
 const bidId = idFromAddress();
 const state = new BidState(bidId);
-for (const section of [stageSection, worthSection, paymentSection, filesSection, packSection, requirementsSection, gapsSection, planSection, threadSection]) section(state);
+for (const section of [stageSection, worthSection, paymentSection, runSection, filesSection, packSection, requirementsSection, gapsSection, planSection, threadSection]) section(state);
 
 void (async () => {
   if (!(await signedInArea())) return;

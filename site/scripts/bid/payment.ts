@@ -31,14 +31,24 @@ export function paymentSection(state: BidState): void {
   buy.addEventListener('click', async () => {
     const refused = marked('buy-refused');
     say(refused, '');
-    const started = await answered(() => callApi(Checkout, state.view.api('/checkout'), { method: 'POST' }), refused, buy);
-    if (started === null) return;
-    if (!started.url) {
-      say(refused, 'The checkout has no payment page yet; try again in a moment.');
-      return;
-    }
-    location.assign(started.url);
+    await openCheckout(state, refused, buy);
   });
+}
+
+/** Opens the hosted checkout of the bid, or says in `refused` why it cannot (`button` disabled meanwhile). */
+export async function openCheckout(state: BidState, refused: HTMLElement, button: HTMLButtonElement): Promise<void> {
+  const pending = state.overview.payment.checkout;
+  if (pending?.status === 'pending' && pending.url) {
+    location.assign(pending.url);
+    return;
+  }
+  const started = await answered(() => callApi(Checkout, state.view.api('/checkout'), { method: 'POST' }), refused, button);
+  if (started === null) return;
+  if (!started.url) {
+    say(refused, 'The checkout has no payment page yet; try again in a moment.');
+    return;
+  }
+  location.assign(started.url);
 }
 
 /** Back from the hosted checkout (`&checkout=paid` or `cancelled`): say what happened. */
