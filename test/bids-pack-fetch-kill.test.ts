@@ -7,7 +7,7 @@ import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { packPortalTestOrigin } from '../lib/config.ts';
 import { eventually } from './helpers/bid-run.ts';
 import { NT_TENDER_URL, PACK_PDF, startPortal, type Portal } from './helpers/nt-portal.ts';
-import { signInAs } from './helpers/org-app.ts';
+import { sessionCalls, signInAs } from './helpers/org-app.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
 import { testStateLocation } from './helpers/state.ts';
@@ -70,14 +70,7 @@ describe('a tender-pack fetch across a killed server', () => {
     await eventually(() => server!.output().includes(`tender-pack fetches go to ${portal.origin} (SVC_TEST_PACK_PORTAL_ORIGIN)`), 'the server to say where pack fetches go', 10_000);
     state = await openStateDb(await testStateLocation(dataDir));
     const cookie = await signInAs(state, new Date(), 'owner@territory.test');
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server!.url}${path}`, {
-        method,
-        headers: { cookie, origin: server!.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, body: (await response.json()) as Json };
-    };
+    const call = sessionCalls((path, init) => fetch(`${server!.url}${path}`, init), cookie, () => server!.url);
     const orgId = (await call('POST', '/v1/orgs', { company_name: 'Territory Civil Pty Ltd' })).body.org_id as string;
     const bidId = (await call('POST', '/v1/bids', { org_id: orgId, page_key: tender.tender_key })).body.bid_id as string;
     assert.equal((await call('GET', `/v1/bids/${bidId}/pack/fetch`)).body.offer.available, true);

@@ -6,7 +6,7 @@ import { markBidPaid } from './helpers/bid-payments.ts';
 import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { assertResumedRunEvents, eventually, followEventStream, readEventStream, RUN_LIBRARY, RUN_TENDER, runModelReply, type SseEvent } from './helpers/bid-run.ts';
 import { startFakeChatModel, type FakeChatModel } from './helpers/fake-chat-model.ts';
-import { signInAs } from './helpers/org-app.ts';
+import { sessionCalls, signInAs } from './helpers/org-app.ts';
 import { makeDataDir, seedRelease, sourceRow, tenderRow } from './helpers/seed-release.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
 import { startSmtpInbox, type SmtpInbox } from './helpers/smtp-inbox.ts';
@@ -60,14 +60,7 @@ describe('a bid run across a killed server', () => {
     // The test signs in through the same state file the server uses (WAL: both processes read and write it).
     state = await openStateDb(await testStateLocation(dataDir));
     const cookie = await signInAs(state, new Date(), 'owner@harbour.test');
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server!.url}${path}`, {
-        method,
-        headers: { cookie, origin: server!.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, body: (await response.json()) as Json };
-    };
+    const call = sessionCalls((path, init) => fetch(`${server!.url}${path}`, init), cookie, () => server!.url);
     const upload = async (path: string, name: string, text: string) => {
       const form = new FormData();
       form.set('file', new File([text], name, { type: 'text/plain' }));

@@ -9,7 +9,7 @@ import { openStateDb, type StateDb } from '../data/state/db.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { eventually, readEventStream, RUN_LIBRARY, RUN_TENDER, runModelReply, type SseEvent } from './helpers/bid-run.ts';
 import { startFakeChatModel, type FakeChatModel } from './helpers/fake-chat-model.ts';
-import { PUBLIC_URL, signInAs, testClock } from './helpers/org-app.ts';
+import { PUBLIC_URL, sessionCalls, signInAs, testClock } from './helpers/org-app.ts';
 import { decodedMessage, startSmtpInbox, type SmtpInbox } from './helpers/smtp-inbox.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { testStateLocation } from './helpers/state.ts';
@@ -429,10 +429,7 @@ describe('a run that fetches the tender pack first', () => {
     });
     try {
       const cookie = await signInAs(state, clock.now(), 'owner@harbour.test');
-      const call = async (method: string, path: string, body?: unknown) => {
-        const response = await service.app.request(path, { method, headers: { cookie, origin: PUBLIC_URL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-        return { status: response.status, body: (await response.json()) as Json };
-      };
+      const call = sessionCalls((path, init) => service.app.request(path, init), cookie, () => PUBLIC_URL);
       const orgId = (await call('POST', '/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).body.org_id;
       const runOn = async (decision: 'approve' | 'reject') => {
         const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: 'Footpath renewal', due_date: '2026-07-20' })).body.bid_id as string;
@@ -491,10 +488,7 @@ describe("a run's today", () => {
     });
     try {
       const cookie = await signInAs(state, system.now(), 'owner@harbour.test');
-      const call = async (method: string, path: string, body?: unknown) => {
-        const response = await service.app.request(path, { method, headers: { cookie, origin: PUBLIC_URL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-        return { status: response.status, body: (await response.json()) as Json };
-      };
+      const call = sessionCalls((path, init) => service.app.request(path, init), cookie, () => PUBLIC_URL);
       const orgId = (await call('POST', '/v1/orgs', { company_name: 'Harbour Civil Pty Ltd' })).body.org_id;
       const datesFound = async (dueDate: string) => {
         const bidId = (await call('POST', '/v1/bids', { org_id: orgId, title: 'Footpath renewal', due_date: dueDate })).body.bid_id as string;

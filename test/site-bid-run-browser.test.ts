@@ -11,16 +11,14 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createBid } from '../api/bids/bids.ts';
-import { SESSION_COOKIE } from '../api/middleware/caller.ts';
 import { createOrg } from '../api/orgs/orgs.ts';
 import { PAYMENT_WEBHOOK_PATH } from '../api/routes/bid-checkout.ts';
 import { STRIPE_API_BASE_ENV, STRIPE_SECRET_KEY_ENV, STRIPE_WEBHOOK_SECRET_ENV } from '../api/providers/stripe.ts';
-import { signIn } from './helpers/access.ts';
 import { markBidPaid } from './helpers/bid-payments.ts';
 import { RUN_TENDER } from './helpers/bid-run.ts';
 import { startFakeStripe, type FakeStripe } from './helpers/fake-stripe.ts';
 import { decodedMessage } from './helpers/smtp-inbox.ts';
-import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
+import { openSiteBrowser, saveScreenshot, seriousViolations, signInBrowser, type SiteBrowser } from './helpers/site-browser.ts';
 
 const SECRET_KEY = 'sk_test_site_run';
 const WEBHOOK_SECRET = 'whsec_site_run';
@@ -46,13 +44,6 @@ after(async () => {
   await fake?.close();
 });
 
-async function signInBrowser(page: Page, email: string): Promise<string> {
-  const signedIn = await signIn(site.server.state, email);
-  const token = /svc_session=([^;]+)/.exec(signedIn.headers.cookie!)![1]!;
-  await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: site.server.url }]);
-  return signedIn.accountId;
-}
-
 async function checkPage(page: Page, shot: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page), [], `axe on ${shot}`);
   assert.ok((await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)) <= 1, `${shot} does not scroll sideways`);
@@ -61,7 +52,7 @@ async function checkPage(page: Page, shot: string): Promise<void> {
 
 /** A bid of a new organisation with the tender uploaded through the page. */
 async function bidWithTender(page: Page, who: string): Promise<string> {
-  const accountId = await signInBrowser(page, `${who}@harbour.test`);
+  const accountId = await signInBrowser(site, page, `${who}@harbour.test`);
   const org = await createOrg(site.server.state, accountId, `Harbour Civil ${who}`, new Date());
   const bid = await createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: 'Footpath renewal, Harbour Street', dueDate: null, goal: null, now: new Date() });
   await page.goto(`${site.server.url}/account/bids/bid/?id=${bid.bid_id}`);

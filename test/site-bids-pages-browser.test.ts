@@ -13,15 +13,13 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createBid, updateBid, type BidTender } from '../api/bids/bids.ts';
 import { bidIsPaid } from '../api/bids/payments.ts';
-import { SESSION_COOKIE } from '../api/middleware/caller.ts';
 import { createOrg } from '../api/orgs/orgs.ts';
 import { PAYMENT_WEBHOOK_PATH } from '../api/routes/bid-checkout.ts';
 import { STRIPE_API_BASE_ENV, STRIPE_SECRET_KEY_ENV, STRIPE_WEBHOOK_SECRET_ENV } from '../api/providers/stripe.ts';
-import { signIn } from './helpers/access.ts';
 import { startFakeStripe, type FakeStripe } from './helpers/fake-stripe.ts';
 import { timeZoneOf, type Jurisdiction } from '../lib/jurisdictions.ts';
 import { valueWords } from '../site/lib/bid-board.ts';
-import { openSiteBrowser, saveScreenshot, seriousViolations, type SiteBrowser } from './helpers/site-browser.ts';
+import { openSiteBrowser, saveScreenshot, seriousViolations, signInBrowser, type SiteBrowser } from './helpers/site-browser.ts';
 
 const SECRET_KEY = 'sk_test_site_pages';
 const WEBHOOK_SECRET = 'whsec_site_pages';
@@ -43,14 +41,6 @@ after(async () => {
   await fake?.close();
 });
 
-/** Signs `email` in for the browser (the session cookie set on the server's address); returns the account. */
-async function signInBrowser(page: Page, email: string): Promise<string> {
-  const signedIn = await signIn(site.server.state, email);
-  const token = /svc_session=([^;]+)/.exec(signedIn.headers.cookie!)![1]!;
-  await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: site.server.url }]);
-  return signedIn.accountId;
-}
-
 /** The API calls a page makes (paths under /v1/), counted from the moment this is called. */
 function apiCalls(page: Page): string[] {
   const calls: string[] = [];
@@ -63,7 +53,7 @@ function apiCalls(page: Page): string[] {
 
 test('five bids opened in a row each load in two API calls with the burst guard at 10 at once; the organisation page in two', async () => {
   const { page, problems } = await site.openPage(1280);
-  const accountId = await signInBrowser(page, 'five-bids@example.com');
+  const accountId = await signInBrowser(site, page, 'five-bids@example.com');
   const org = await createOrg(site.server.state, accountId, 'Five Bids Pty Ltd', new Date());
   const bids = [];
   for (let i = 0; i < 5; i++) {
@@ -84,7 +74,7 @@ test('five bids opened in a row each load in two API calls with the burst guard 
 
   // A colleague's first look at the organisation page: two calls too.
   const colleague = await site.openPage(390);
-  const colleagueId = await signInBrowser(colleague.page, 'colleague@example.com');
+  const colleagueId = await signInBrowser(site, colleague.page, 'colleague@example.com');
   await site.server.state.run("INSERT INTO memberships (org_id, account_id, role, joined_at) VALUES (?, ?, 'member', ?)", org.org_id, colleagueId, new Date().toISOString());
   const orgCalls = apiCalls(colleague.page);
   await colleague.page.goto(`${site.server.url}/account/orgs/org/?id=${org.org_id}`);
@@ -127,7 +117,7 @@ for (const width of [390, 1280]) {
   test(`at ${width} px: the bids board by stage, each card with tender, buyer, value, closing and owner; five bids opened in a row from it with the burst guard at 10 at once`, async () => {
     const { page, problems } = await site.openPage(width);
     const email = `board-${width}@example.com`;
-    const accountId = await signInBrowser(page, email);
+    const accountId = await signInBrowser(site, page, email);
     const org = await createOrg(site.server.state, accountId, `Board Test ${width} Pty Ltd`, new Date());
     const tenders = await openTenders(5);
     const stages = ['qualifying', 'qualifying', 'preparing', 'reviewing', 'submitted'] as const;
@@ -188,7 +178,7 @@ for (const width of [390, 1280]) {
 
 test('a member buys bid preparation through the hosted checkout and comes back to a paid bid', async () => {
   const { page, problems } = await site.openPage(1280);
-  const accountId = await signInBrowser(page, 'buyer@example.com');
+  const accountId = await signInBrowser(site, page, 'buyer@example.com');
   const org = await createOrg(site.server.state, accountId, 'Buyer Pty Ltd', new Date());
   const bid = await createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: 'Depot cleaning', dueDate: null, goal: null, now: new Date() });
   await page.goto(`${site.server.url}/account/bids/bid/?id=${bid.bid_id}`);

@@ -95,6 +95,22 @@ export async function signInAs(state: StateDb, now: Date, email: string): Promis
   return `${SESSION_COOKIE}=${token}`;
 }
 
+/** A JSON body as the tests read it: any shape, checked by their assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonBody = Record<string, any>;
+
+/**
+ * JSON calls as a signed-in browser makes them (its session cookie, its origin), through `send`: an app's
+ * `request` in process, or `fetch` against a server's address. Each answers its status and parsed body. The origin
+ * is read at each call: a test that restarts its server on another port calls the new one.
+ */
+export function sessionCalls(send: (path: string, init: RequestInit) => Response | Promise<Response>, cookie: string, origin: () => string) {
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: JsonBody }> => {
+    const response = await send(path, { method, headers: { cookie, origin: origin(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return { status: response.status, body: (await response.json()) as JsonBody };
+  };
+}
+
 /** JSON request options for `app.request`. */
 export function jsonRequest(method: string, body: unknown, cookie?: string): RequestInit {
   return { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(cookie && { cookie }) } };

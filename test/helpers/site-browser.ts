@@ -7,6 +7,8 @@ import { startServer, type RunningServer, type ServerOptions } from '../../api/s
 import { publishSyntheticRelease, writeReleaseSiteJson } from '../../bench/site-bench.ts';
 import { describeChromium, resolveChromium } from '../../lib/chromium.ts';
 import { publishSite } from '../../pipeline/site-build.ts';
+import { SESSION_COOKIE } from '../../api/middleware/caller.ts';
+import { signIn } from './access.ts';
 import { testDatabaseUrlFor } from './state.ts';
 
 /** Where the browser tests save their screenshots. */
@@ -108,4 +110,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   const results = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Signs `email` in for the browser (the session cookie set on the server's address); returns the account. */
+export async function signInBrowser(site: SiteBrowser, page: Page, email: string): Promise<string> {
+  const signedIn = await signIn(site.server.state, email);
+  const token = /svc_session=([^;]+)/.exec(signedIn.headers.cookie!)![1]!;
+  await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: site.server.url }]);
+  return signedIn.accountId;
 }
