@@ -225,11 +225,6 @@ function pageUrl(file: string): string {
   return `/${file.replace(/(^|\/)index\.html$/, '$1')}`;
 }
 
-/** The HTML files the build wrote (Pagefind's own aside), relative to `outDir`. */
-export async function htmlFiles(outDir: string): Promise<string[]> {
-  return (await readdir(outDir, { recursive: true })).filter((file) => file.endsWith('.html') && !file.startsWith('pagefind/'));
-}
-
 if (import.meta.main) {
   const { values } = parseArgs({ options: { 'site-json': { type: 'string' }, out: { type: 'string' } }, strict: true });
   if (!values['site-json'] || !values.out) {
