@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AstroUserConfig } from 'astro';
 import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
 import { SCHEMA_VERSION } from '../data/schema.ts';
 import { openStore } from '../data/store.ts';
@@ -87,6 +88,7 @@ async function bareAstroBuild(count: number): Promise<{ pages: number; ms: numbe
   const scratchRoot = join(PROJECT_ROOT, '.astro', 'site-builds');
   await mkdir(scratchRoot, { recursive: true });
   const root = await mkdtemp(join(scratchRoot, 'bare-'));
+  const { default: siteConfig } = await import(join(PROJECT_ROOT, 'astro.config.mjs')) as { default: AstroUserConfig };
   try {
     await mkdir(join(root, 'src', 'pages'), { recursive: true });
     await writeFile(join(root, 'src', 'pages', '[id].astro'), `---
@@ -99,8 +101,9 @@ const { id } = Astro.params;
 import { build } from 'astro';
 const started = performance.now();
 await build({ root: ${JSON.stringify(root)}, configFile: false, outDir: ${JSON.stringify(join(root, 'dist'))}, cacheDir: ${JSON.stringify(join(root, 'cache'))}, logLevel: 'warn',
-  // The same settings as astro.config.mjs (static output, directory format, the cookie bundling workaround).
-  output: 'static', trailingSlash: 'always', build: { format: 'directory' }, compressHTML: true, devToolbar: { enabled: false },
+  // The same settings as astro.config.mjs (static output, directory format, as many pages rendered at once, the
+  // cookie bundling workaround): the two builds differ by their pages alone.
+  output: 'static', trailingSlash: 'always', build: { format: 'directory', concurrency: ${siteConfig.build?.concurrency ?? 1} }, compressHTML: true, devToolbar: { enabled: false },
   vite: { environments: { prerender: { resolve: { noExternal: ['cookie'] } } } } });
 process.stdout.write(JSON.stringify({ ms: Math.round(performance.now() - started) }) + '\\n');
 `);

@@ -28,17 +28,26 @@ function text(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 }
 
-/** A content line folded at 75 octets, continuation lines starting with a space (RFC 5545, 3.1). */
-const encoder = new TextEncoder();
+/** A character's length in UTF-8 octets, from its code point (a TextEncoder per character cost most of a tender page). */
+function octets(char: string): number {
+  const code = char.codePointAt(0)!;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+}
 
+/** A content line folded at 75 octets, continuation lines starting with a space (RFC 5545, 3.1). */
 function fold(line: string): string {
-  if (line.length <= 75 && /^[\x20-\x7e]*$/.test(line)) return line;
-  if (encoder.encode(line).length <= 75) return line;
+  // Printable ASCII is one octet a character: cut by length, without walking the line.
+  if (/^[\x20-\x7e]*$/.test(line)) {
+    if (line.length <= 75) return line;
+    const parts = [line.slice(0, 75)];
+    for (let start = 75; start < line.length; start += 74) parts.push(line.slice(start, start + 74));
+    return parts.join('\r\n ');
+  }
   const parts: string[] = [];
   let current = '';
   let size = 0;
   for (const char of line) {
-    const width = encoder.encode(char).length;
+    const width = octets(char);
     if (size + width > (parts.length === 0 ? 75 : 74)) {
       parts.push(current);
       current = '';
