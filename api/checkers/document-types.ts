@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PageText } from '../documents/types.ts';
-import { classifyDocument, type ExtractDocumentType } from './extract/classify.ts';
+import { classifyDocument, solicitationScore, type ExtractDocumentType } from './extract/classify.ts';
 import { documentDate, type DatedKind } from './extract/document-date.ts';
 
 /**
@@ -508,6 +508,8 @@ export interface ZoneSummary {
 const RECOGNITION_FLOOR = 4;
 /** A score at which a type is named with full confidence when nothing else competes. */
 const CLEAR_SCORE = 7;
+/** More visible characters than any photo identity document prints on its page (a passport's data page reads under 1,500). */
+const PHOTO_DOCUMENT_TEXT = 4000;
 /** Share of the page an image must cover to count as a photo on a PDF page (a card photo on an A4 scan is ~1%). */
 const PHOTO_SHARE = 0.008;
 
@@ -518,19 +520,28 @@ const PHOTO_SHARE = 0.008;
 export function classifyPage(page: PageText | null, images: PageImageFacts, zone: ZoneSummary | null = null): DocumentClassification {
   const text = normalise(page?.text ?? '');
   const readAs = page === null ? 'unrecognised' : classifyDocument([page]).document_type;
+  // Cues that span a page ("a US state … LICENSE") match somewhere in a long form; a card's or passport's page is short.
+  const longPage = text.replace(/\s/g, '').length > PHOTO_DOCUMENT_TEXT;
   const fromReader = extractionCues(readAs);
   // Print of an invoice or a statement can fit a zone's shape ("VERSICHERUNGSSTEUER…" lines); with every check digit failing there, it is not one.
   const printFittingAZone = zone !== null && readAs !== 'unrecognised' && zone.checks.every((check) => !check.valid);
   const fromZone = zoneCues(printFittingAZone ? null : zone);
   const scored = documentTypeNames
     .map((type) => {
-      const matched: Weighed[] = [...profiles[type].cues.filter((candidate) => candidate.pattern.test(text)), ...(fromZone.get(type) ?? []), ...(fromReader.get(type) ?? [])];
+      const matched: Weighed[] = [
+        ...profiles[type].cues.filter((candidate) => candidate.pattern.test(text)),
+        ...(fromZone.get(type) ?? []),
+        ...(fromReader.get(type) ?? []),
+        ...(profiles[type].photo && longPage ? [weighed('a page of text, longer than any card or passport page', -6)] : []),
+      ];
       return { type, score: matched.reduce((sum, candidate) => sum + candidate.weight, 0), cues: matched.filter((candidate) => candidate.weight > 0).map((candidate) => candidate.name) };
     })
     .sort((a, b) => b.score - a.score);
   const best = scored[0]!;
   const runnerUp = Math.max(0, scored[1]?.score ?? 0);
-  const recognised = best.score >= RECOGNITION_FLOOR;
+  // A request for tenders or quotes asks for the licences and forms it names; it is none of them.
+  const solicitation = page === null ? 0 : solicitationScore([page]);
+  const recognised = best.score >= RECOGNITION_FLOOR && !(solicitation >= RECOGNITION_FLOOR && solicitation >= best.score);
   const dated = recognised ? datedKinds[best.type] : undefined;
   const common = {
     expires: zone?.expires ?? labelledDate(text, EXPIRY_LABELS),

@@ -93,6 +93,26 @@ const vocabularyRules: CueRule[] = extractDocumentTypes.flatMap((type) => {
   return [...titles, ...cues];
 });
 
+/**
+ * What a request for tenders, quotes, proposals or information says (solicitation wording of AusTender, the UK's
+ * and the US FAR's documents): such a document asks for an offer, a form or a contract; it is none of them, so it
+ * is `unrecognised` rather than the contract or the form it contains, when its own wording outweighs theirs.
+ */
+const solicitationCues: { pattern: RegExp; weight: number }[] = [
+  { pattern: /\b(?:request\s+for\s+(?:tenders?|quot(?:e|ation)s?|proposals?|information|expressions?\s+of\s+interest)|invitation\s+to\s+(?:tender|quote|bid)|sources\s+sought|solicitation)\b/i, weight: 4 },
+  { pattern: /\b(?:RFQ|RFP|RFT|RFI|EOI|ITT)\b/, weight: 2 },
+  { pattern: /\b(?:offerors?|tenderers?|respondents?|proposers?|bidders?)\b/i, weight: 2 },
+  { pattern: /\b(?:evaluation\s+criteria|statement\s+of\s+(?:work|objectives|requirements)|closing\s+(?:date|time))\b/i, weight: 1.5 },
+];
+
+/** How strongly the pages read as a solicitation (a request for tenders, quotes or proposals), page 1 counting most. */
+export function solicitationScore(pages: readonly PageText[]): number {
+  return solicitationCues.reduce((sum, { pattern, weight }) => {
+    const page = pages.find((candidate) => pattern.test(candidate.text));
+    return page ? sum + (page.page === 1 ? weight : weight / 2) : sum;
+  }, 0);
+}
+
 /** Below this summed weight the type is `unrecognised`: one weak label alone is not a document type. */
 const minimumScore = 3.5;
 
@@ -127,6 +147,8 @@ export function classifyDocument(pages: readonly PageText[], embeddedInvoice = f
   const best = ranked[0]!;
   const total = extractDocumentTypes.reduce((sum, type) => sum + scores[type], 0);
   if (scores[best] < minimumScore) return { document_type: 'unrecognised', confidence: round(1 - scores[best] / minimumScore / 2), cues, scores };
+  const solicitation = embeddedInvoice ? 0 : solicitationScore(pages);
+  if (solicitation >= minimumScore && solicitation >= scores[best]) return { document_type: 'unrecognised', confidence: round(Math.min(1, solicitation / (solicitation + scores[best]))), cues, scores };
   // Share of the evidence, discounted when the evidence itself is thin.
   const confidence = (scores[best] / total) * Math.min(1, scores[best] / (2 * minimumScore));
   return { document_type: best, confidence: round(confidence), cues: cues.filter((cue) => cue.type === best), scores };
