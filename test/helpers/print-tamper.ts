@@ -30,8 +30,10 @@ interface FontCodes {
 /**
  * The PDF with every printed occurrence of `amount` changed (the leading digit of its whole part, to the first
  * other digit every font showing it has); null when the page shows it nowhere or a font could show no other digit.
+ * With `only`, just that occurrence (0-based, in page, content stream and text order) is changed and the others
+ * are kept: the partial edit of a print that shows its total in several places.
  */
-export async function withPrintedAmountChanged(bytes: Uint8Array, amount: number): Promise<{ pdf: Uint8Array; printed: string; changed: number } | null> {
+export async function withPrintedAmountChanged(bytes: Uint8Array, amount: number, only?: number): Promise<{ pdf: Uint8Array; printed: string; changed: number } | null> {
   const whole = String(Math.trunc(Math.abs(amount)));
   const cents = String(Math.round((Math.abs(amount) % 1) * 100)).padStart(2, '0');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, '\u0000').split('\u0000');
@@ -39,7 +41,7 @@ export async function withPrintedAmountChanged(bytes: Uint8Array, amount: number
   const first = Number(whole[0]);
   for (const replacement of [1, 2, 3, 4, 5, 6, 7, 8, 9].map((step) => String((first + step) % 10)).filter((digit) => digit !== '0' || whole.length === 1)) {
     const document = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
-    const changed = rewritePages(document, pattern, replacement);
+    const changed = rewritePages(document, pattern, replacement, only === undefined ? () => true : (occurrence) => occurrence === only);
     if (changed === null) continue;
     if (changed === 0) return null;
     return { pdf: await document.save({ useObjectStreams: false, updateFieldAppearances: false }), printed: `${replacement}${whole.slice(1)}.${cents}`, changed };
@@ -47,9 +49,13 @@ export async function withPrintedAmountChanged(bytes: Uint8Array, amount: number
   return null;
 }
 
+/** Which occurrences of the amount to change, by their 0-based number in the document. */
+type OccurrenceFilter = (occurrence: number) => boolean;
+
 /** How many occurrences were changed in the document's page content; null when a font could not show the new digit. */
-function rewritePages(document: PDFDocument, pattern: RegExp, replacement: string): number | null {
+function rewritePages(document: PDFDocument, pattern: RegExp, replacement: string, chosen: OccurrenceFilter): number | null {
   let changed = 0;
+  const seen = { count: 0 };
   for (const page of document.getPages()) {
     const fonts = fontsOf(document.context, page.node.Resources());
     for (const ref of contentRefs(page.node.get(PDFName.of('Contents')))) {
@@ -57,7 +63,8 @@ function rewritePages(document: PDFDocument, pattern: RegExp, replacement: strin
       if (!(stream instanceof PDFRawStream)) continue;
       const content = decoded(stream);
       if (content === null) continue;
-      const result = rewrite(content, fonts, pattern, replacement);
+      const result = rewrite(content, fonts, pattern, replacement, (occurrence) => chosen(seen.count + occurrence));
+      if (result !== null) seen.count += result.seen;
       if (result === null) return null;
       if (result.changed === 0) continue;
       changed += result.changed;
@@ -123,12 +130,16 @@ function readCMap(text: string, codes: FontCodes): void {
   }
 }
 
-/** The content with the amount changed wherever its text shows it; null when an occurrence's font cannot show the new digit. */
-function rewrite(content: Uint8Array, fonts: Map<string, FontCodes>, pattern: RegExp, replacement: string): { content: Uint8Array; changed: number } | null {
+/**
+ * The content with the amount changed wherever its text shows it and `chosen` takes the occurrence (numbered from 0
+ * in this stream), with how many occurrences it saw; null when a chosen occurrence's font cannot show the new digit.
+ */
+function rewrite(content: Uint8Array, fonts: Map<string, FontCodes>, pattern: RegExp, replacement: string, chosen: OccurrenceFilter): { content: Uint8Array; changed: number; seen: number } | null {
   const shown = shownStrings(content);
   // The text of each BT…ET block, one character per code, with where each character came from.
   const edits = new Map<ShownString, Map<number, number>>();
   let changed = 0;
+  let seen = 0;
   for (const block of groupedByBlock(shown)) {
     const characters: { text: string; string: ShownString; index: number }[] = [];
     let operator = -1;
@@ -145,6 +156,7 @@ function rewrite(content: Uint8Array, fonts: Map<string, FontCodes>, pattern: Re
     }
     const text = characters.map((character) => (character.text.length === 1 ? character.text : '\u0000')).join('');
     for (const match of text.matchAll(pattern)) {
+      if (!chosen(seen++)) continue;
       const at = characters[match.index]!;
       const font = fonts.get(at.string.font)!;
       const code = [...font.decode.entries()].find(([, value]) => value === replacement)?.[0];
@@ -155,7 +167,7 @@ function rewrite(content: Uint8Array, fonts: Map<string, FontCodes>, pattern: Re
       changed++;
     }
   }
-  if (changed === 0) return { content, changed };
+  if (changed === 0) return { content, changed, seen };
   const parts: Uint8Array[] = [];
   let cursor = 0;
   for (const string of [...edits.keys()].sort((a, b) => a.start - b.start)) {
@@ -169,7 +181,7 @@ function rewrite(content: Uint8Array, fonts: Map<string, FontCodes>, pattern: Re
     cursor = string.end;
   }
   parts.push(content.subarray(cursor));
-  return { content: Buffer.concat(parts), changed };
+  return { content: Buffer.concat(parts), changed, seen };
 }
 
 function groupedByBlock(shown: (ShownString | 'BT')[]): ShownString[][] {

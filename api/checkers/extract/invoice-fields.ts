@@ -104,6 +104,67 @@ export function readInvoiceFields(pages: readonly PageText[], options: InvoiceRe
   return { fields };
 }
 
+/** One printed place of an invoice amount: the figure on a label's line, and the label as printed. */
+export interface LabelledAmount {
+  field: 'total' | 'payable' | 'subtotal' | 'tax';
+  value: number;
+  page: number;
+  label: string;
+  /** The label's weight for its field in vocabulary.json: 1 names only this field, less may name another. */
+  weight: number;
+}
+
+/** The most characters between a label and its figure in one cell ("Total (EUR): € 1.234,56"). */
+const MAX_LABEL_GAP = 16;
+
+/**
+ * Every place the pages print the total, amount payable, subtotal or tax beside a label of its own, not only
+ * the one the reader would choose: what a comparison with another source of the same figures needs, since an
+ * edit may change one printed place of a figure and leave the others. Only a figure on the label's line counts:
+ * the rest of its cell when the figure follows the label closely, or the next cells to its right. A column
+ * heading labels every row under it ("Endbetrag" over one row per tax rate and a last row for the invoice), so
+ * what is below a label is no place of the amount here.
+ */
+export function labelledAmounts(pages: readonly PageText[]): LabelledAmount[] {
+  const cells = cellPages(pages);
+  const fields = new Set<VocabularyField>(['total', 'payable', 'subtotal', 'tax']);
+  const hits = [...labelHits(cells), ...splitLabelHits(cells, fields)];
+  const places: LabelledAmount[] = [];
+  for (const hit of hits) {
+    if (!fields.has(hit.label.field)) continue;
+    for (const place of valuePlaces(cells, hit, hits)) {
+      if (place.placement === 'below' || (place.placement !== 'same_cell' && isLabelCell(place.cell, hits))) break;
+      const amounts = findAmounts(place.text).filter((amount) => !/%/.test(place.text.slice(amount.end, amount.end + 2)));
+      if (amounts.length === 0) continue;
+      // A figure after another word, number or rate in the cell ("TVA : FR11999999998 … capital de 120 000,00", "MwSt.-% 19,0") is not the label's.
+      const before = place.text.slice(0, amounts[0]!.start);
+      if (place.placement === 'same_cell' && (before.length > MAX_LABEL_GAP || /\p{L}{4,}|[\d%]/u.test(before))) break;
+      places.push({ field: hit.label.field as LabelledAmount['field'], value: amounts[0]!.value, page: hit.cell.page, label: hit.cell.text.slice(hit.start, hit.end).trim(), weight: hit.label.weight });
+      break;
+    }
+  }
+  return places;
+}
+
+/** Labels of one word this long or longer are found with a space inside them too. */
+const MIN_SPLIT_LABEL = 8;
+
+/**
+ * Cells that are one label of one long word with a space a text layer put inside it ("Br uttosumme",
+ * "Zahlbetr ag": a PDF that positions its glyphs one by one), which the label patterns do not match.
+ */
+function splitLabelHits(pages: readonly CellPage[], fields: ReadonlySet<VocabularyField>): LabelHit[] {
+  const single = labels.filter((label) => fields.has(label.field) && /^\p{L}+$/u.test(label.text) && label.text.length >= MIN_SPLIT_LABEL);
+  const hits: LabelHit[] = [];
+  for (const cell of pages.flatMap((page) => page.lines.flat())) {
+    if (!/^\p{L}+ \p{L}+[\s:]*$/u.test(cell.folded)) continue;
+    const squashed = cell.folded.replace(/[\s:]+/g, '');
+    const label = single.find((candidate) => foldAccents(candidate.text) === squashed);
+    if (label) hits.push({ label, cell, start: 0, end: cell.text.length });
+  }
+  return hits;
+}
+
 /** Every label in every cell; where labels overlap the longer one keeps the place ("Total GST" is tax's, not total's). */
 function labelHits(pages: readonly CellPage[]): LabelHit[] {
   const hits: LabelHit[] = [];

@@ -48,7 +48,7 @@ export function mergeReadings(shape: ParsedMrz, lineReads: readonly string[]): P
   // What the other reader read at each position, where it disagrees with the shape reader (type-repaired).
   const other = new Map<string, string>();
   for (const [index, line] of shape.lines.entries()) {
-    const aligned = bestAlignment(line, lineReads);
+    const aligned = bestAlignment(line, lineReads)?.aligned ?? null;
     if (aligned === null) continue;
     for (let column = 0; column < line.length; column++) {
       const read = aligned[column];
@@ -173,15 +173,22 @@ function popCount(mask: number): number {
   return count;
 }
 
-/** The other reader's line that aligns best with this zone line, as one character (or null) per zone position. */
-function bestAlignment(line: string, reads: readonly string[]): (string | null)[] | null {
-  let best: { cost: number; aligned: (string | null)[] } | null = null;
+/** A zone line aligned to the other reader's line: per zone position, the character matched (or null) and its index in `read` (or -1). */
+export interface AlignedRead {
+  read: string;
+  aligned: (string | null)[];
+  matched: number[];
+}
+
+/** The other reader's line that aligns best with this zone line, or null when none aligns closely enough. */
+export function bestAlignment(line: string, reads: readonly string[]): AlignedRead | null {
+  let best: (AlignedRead & { cost: number }) | null = null;
   for (const read of reads) {
     if (read.length < line.length / 2) continue;
     const result = align(line, read);
-    if (best === null || result.cost < best.cost) best = result;
+    if (best === null || result.cost < best.cost) best = { ...result, read };
   }
-  return best !== null && best.cost / line.length < MAX_ALIGNMENT_COST ? best.aligned : null;
+  return best !== null && best.cost / line.length < MAX_ALIGNMENT_COST ? best : null;
 }
 
 /** What the line reader makes of a filler. */
@@ -200,7 +207,7 @@ function substitution(primary: string, read: string): number {
  * Needleman–Wunsch alignment of the other reading to the zone line: each zone character is matched to one
  * character of the reading or to none; characters of the reading matched to nothing (a filler read as `<K`) are skipped.
  */
-function align(line: string, read: string): { cost: number; aligned: (string | null)[] } {
+function align(line: string, read: string): { cost: number; aligned: (string | null)[]; matched: number[] } {
   const skipRead = 0.6;
   const skipLine = 0.8;
   const rows = line.length + 1;
@@ -218,16 +225,18 @@ function align(line: string, read: string): { cost: number; aligned: (string | n
     }
   }
   const aligned: (string | null)[] = Array.from({ length: line.length }, () => null);
+  const matched: number[] = Array.from({ length: line.length }, () => -1);
   let i = line.length;
   let j = read.length;
   while (i > 0 && j > 0) {
     const here = cost[i * columns + j]!;
     if (Math.abs(here - (cost[(i - 1) * columns + j - 1]! + substitution(line[i - 1]!, read[j - 1]!))) < 1e-9) {
       aligned[i - 1] = read[j - 1]!;
+      matched[i - 1] = j - 1;
       i--;
       j--;
     } else if (Math.abs(here - (cost[(i - 1) * columns + j]! + skipLine)) < 1e-9) i--;
     else j--;
   }
-  return { cost: cost[rows * columns - 1]!, aligned };
+  return { cost: cost[rows * columns - 1]!, aligned, matched };
 }

@@ -4,6 +4,8 @@ import { MRZ_ALPHABET, type MrzOcrSession } from '../../documents/ocr-mrz.ts';
 import type { PageText, TextItem } from '../../documents/types.ts';
 import { parseMrz, type ParsedMrz } from './mrz.ts';
 import { mergeReadings } from './mrz-merge.ts';
+import { nameFromLineReader } from './mrz-name-tokens.ts';
+import { statesByAgreement } from './mrz-states.ts';
 import { settleLookAlikes } from './mrz-repair.ts';
 
 /**
@@ -14,9 +16,11 @@ import { settleLookAlikes } from './mrz-repair.ts';
  * taken. How: the band is cropped from the page's picture, scaled so its lines are a height the MRZ reader
  * reads well, and read with the zone's alphabet only (api/documents/ocr-mrz.ts); a second, third and fourth
  * preparation (larger, binarised, then larger and sharpened for blurred thumbnails) are read only when the
- * ones before did not give every line of a layout at its length with every check digit verifying. The reading
- * kept then has its look-alikes settled by its check digits and codes (mrz-repair.ts). A page with a text
- * layer is parsed from its text directly.
+ * ones before did not give every line of a layout at its length with every check digit verifying. Each reading
+ * is merged with the line reader's (mrz-merge.ts, character by character under the check digits), its name taken
+ * word by word between the shape reader's separators (mrz-name-tokens.ts) and its issuing state and nationality
+ * settled by agreement between the readings (mrz-states.ts). The reading kept then has its look-alikes settled by
+ * its check digits and codes (mrz-repair.ts). A page with a text layer is parsed from its text directly.
  */
 
 /** Where the band was found, in the page picture's pixels. */
@@ -111,7 +115,7 @@ async function readBand(picture: Uint8Array, band: Band, lineHeight: number, rea
     if (read.zone !== null) {
       // The line reader reads the first band that gave a zone; its letters serve every later preparation too.
       lineReads ??= await (await readers.lines.reader()).readLines(png, MRZ_ALPHABET);
-      read.zone = mergeReadings(read.zone, lineReads);
+      read.zone = statesByAgreement(nameFromLineReader(mergeReadings(read.zone, lineReads), lineReads), lineReads);
     }
     if (better(read, best)) best = read;
     if (best.zone?.valid) break;

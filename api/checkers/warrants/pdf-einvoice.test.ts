@@ -53,3 +53,18 @@ test('IBANs are found grouped or not, by their check digits, cut at the country 
   assert.deepEqual(findIbans('IBAN: DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX'), ['DE89370400440532013000']);
   assert.deepEqual(findIbans('IBAN DE89370400440532013001'), [], 'a wrong check digit is no IBAN');
 });
+
+test('a print that changes one of the places it shows the total, and keeps the other, is high at the changed place', () => {
+  const twice = `${printed}\nAmount due $1,100.00`.replace('Total $1,100.00', 'Total $1,900.00');
+  const signals = einvoiceSignals(files, [page(twice)], place);
+  const total = signals.find((signal) => signal.found.includes('grand total'));
+  assert.equal(total?.severity, 'high');
+  assert.match(total?.found ?? '', /as 1100\.00; page 1 prints 1900\.00 beside "Total", though page 1 shows 1100\.00/);
+  assert.equal(total?.where.field, 'Invoice/LegalMonetaryTotal/TaxInclusiveAmount');
+});
+
+test('a label over a figure the XML states for another amount, or a column heading, is no disagreement', () => {
+  const table = `${printed}\nDescription\tQty\tTotal\nPipe repair\t1\t$1,000.00\nTotal GST\t$100.00`;
+  const signals = einvoiceSignals(files, [page(table)], place);
+  assert.deepEqual(signals.map((signal) => signal.code), ['einvoice_print_agrees']);
+});

@@ -1,7 +1,7 @@
 import type { EmbeddedFile } from '../../documents/pdf.ts';
 import type { PageText } from '../../documents/types.ts';
 import { parseEInvoice, type EInvoice, type EInvoicePathField } from '../extract/einvoice.ts';
-import { readInvoiceFields, type InvoiceField } from '../extract/invoice-fields.ts';
+import { labelledAmounts, readInvoiceFields, type InvoiceField, type LabelledAmount } from '../extract/invoice-fields.ts';
 import type { LocatedValue } from '../extract/locate.ts';
 import { validIban } from '../extract/options/identifier-checks.ts';
 import { findAmounts, findDates, foldAccents } from '../extract/values.ts';
@@ -17,7 +17,12 @@ import { pdfSignal } from './pdf-signals.ts';
  * them is what an edit of one of the two leaves behind. A value counts as printed when it appears anywhere on
  * the pages (amounts as amounts, dates as dates, names and accounts as their letters and digits), so a print
  * that shows it in an unexpected place still agrees; a disagreement needs the XML value absent from every page
- * and the page's own reading of that field (extraction's invoice reader) giving something else.
+ * and the page's own reading of that field (extraction's invoice reader) giving something else. An amount is
+ * also compared at every place the page labels as that amount ("Total", "Amount due", "Gesamtbetrag", "Zu
+ * zahlen"…, extraction's vocabulary): a copy that changes one of the places a total is printed and leaves
+ * the others disagrees at the changed place, though the XML's figure is still shown elsewhere. A labelled place
+ * disagrees only when it shows neither the XML's figure for that amount nor any other figure the XML states (a
+ * "Total" column heading over a line's amount, a tax label over a table of rates, are not evidence).
  */
 
 /** Where a comparison's evidence lies: the embedded file's object in the PDF. */
@@ -34,6 +39,15 @@ interface Comparison {
   printed: { value: string; page: number } | null;
   /** A value every invoice prints (its total): absent from every page, it disagrees even when the page's own reading is not known. */
   mustBePrinted: boolean;
+  /** Places the page labels as this amount that print another figure, one the XML states nowhere. */
+  disagreeing: PrintedPlace[];
+}
+
+/** A labelled printed place of an amount that shows another figure than the XML. */
+interface PrintedPlace {
+  value: string;
+  page: number;
+  label: string;
 }
 
 /** Amounts equal to the cent (credit notes print positive figures the XML may sign). */
@@ -54,14 +68,13 @@ export function einvoiceSignals(files: readonly EmbeddedFile[], pages: readonly 
   const found = embeddedEInvoice(files);
   if (!found) return [];
   const { file, invoice } = found;
-  const comparisons = compareWithPages(invoice, pages);
+  const comparisons = compareWithPages(invoice, pages, xmlFigures(file.bytes));
   const object = place(file.filename);
-  const mismatches = comparisons.filter((comparison) => comparison.shownOn === null && (comparison.printed !== null || comparison.mustBePrinted));
+  const mismatches = comparisons.filter((comparison) => comparison.disagreeing.length > 0 || (comparison.shownOn === null && (comparison.printed !== null || comparison.mustBePrinted)));
   if (mismatches.length > 0) {
     return mismatches.map((comparison) => {
-      const { printed } = comparison;
-      const page = printed ? `page ${printed.page} prints ${printed.value}, and no page shows ${comparison.xml}` : `no page prints that amount, though an invoice prints its total`;
-      return pdfSignal('einvoice_print_mismatch', `The embedded e-invoice ${file.filename} gives the ${comparison.label} as ${comparison.xml}; ${page}.`, {
+      const printed = comparison.disagreeing[0] ?? comparison.printed;
+      return pdfSignal('einvoice_print_mismatch', `The embedded e-invoice ${file.filename} gives the ${comparison.label} as ${comparison.xml}; ${mismatchSentence(comparison)}.`, {
         page: printed?.page ?? 1,
         ...object,
         ...(comparison.path ? { field: comparison.path } : {}),
@@ -76,9 +89,37 @@ export function einvoiceSignals(files: readonly EmbeddedFile[], pages: readonly 
   return [pdfSignal('einvoice_print_agrees', `The embedded e-invoice ${file.filename} (${invoice.syntax}) and the printed page agree: ${sentence}${rest}.`, { page: agreed[0]?.shownOn ?? 1, ...object, ...(rootPath ? { field: rootPath } : {}) }, agreed.length > 0 ? 'info' : 'low')];
 }
 
+/** What the page prints instead of the XML's value, at each place it disagrees. */
+function mismatchSentence(comparison: Comparison): string {
+  const { printed, disagreeing, shownOn, xml } = comparison;
+  if (disagreeing.length > 0) {
+    const places = disagreeing.map((place) => `page ${place.page} prints ${place.value} beside "${place.label}"`).join(', ');
+    return shownOn === null ? `${places}, and no page shows ${xml}` : `${places}, though page ${shownOn} shows ${xml}: the print was changed in one place and not in the other`;
+  }
+  return printed ? `page ${printed.page} prints ${printed.value}, and no page shows ${xml}` : `no page prints that amount, though an invoice prints its total`;
+}
+
+/** Every figure the XML states in an element (amounts, rates, quantities), in absolute value: what a labelled place may show without contradicting it. */
+function xmlFigures(bytes: Uint8Array): number[] {
+  const xml = new TextDecoder('utf-8').decode(bytes);
+  return [...xml.matchAll(/>\s*(-?\d+(?:\.\d+)?)\s*</g)].map((match) => Math.abs(Number(match[1])));
+}
+
+/** Labels of less weight than this name other figures as often as the amount ("amount", "importe"): their places are not compared. */
+const MIN_LABEL_WEIGHT = 0.5;
+
+/** The labelled places of one amount that print neither the XML's value nor any other figure the XML states. */
+function disagreeingPlaces(places: readonly LabelledAmount[], fields: readonly LabelledAmount['field'][], value: number, figures: readonly number[]): PrintedPlace[] {
+  const same = (a: number, b: number) => Math.abs(Math.abs(a) - Math.abs(b)) < CENT;
+  return places
+    .filter((place) => fields.includes(place.field) && place.weight >= MIN_LABEL_WEIGHT && !same(place.value, value) && !figures.some((figure) => same(place.value, figure)))
+    .map((place) => ({ value: Math.abs(place.value).toFixed(2), page: place.page, label: place.label }));
+}
+
 /** Each value the XML states beside where the page shows it, or the page's own reading of it. */
-function compareWithPages(invoice: EInvoice, pages: readonly PageText[]): Comparison[] {
+function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures: readonly number[]): Comparison[] {
   const printed = readInvoiceFields(pages, { country: undefined, receipt: false }).fields;
+  const places = labelledAmounts(pages);
   const pageAmounts = pages.map((page) => ({ page: page.page, values: findAmounts(page.text).map((amount) => Math.abs(amount.value)) }));
   const pageDates = pages.map((page) => ({ page: page.page, values: [...findDates(page.text, undefined, true), ...findDates(page.text, undefined, false)].map((date) => date.value) }));
   const squashed = pages.map((page) => ({ page: page.page, text: squash(page.text) }));
@@ -92,27 +133,30 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[]): Compar
   // The reader may take another of the invoice's figures for this one (a net total beside a "VAT" label): a
   // printed figure the XML states anywhere is not evidence against it.
   const xmlAmounts = [invoice.grand_total, invoice.payable, invoice.subtotal, invoice.tax, ...invoice.lines.map((line) => line.amount)].flatMap((value) => (value === null ? [] : [Math.abs(value)]));
-  const amount = (label: string, field: EInvoicePathField, value: number | null, printedField: InvoiceField) => {
+  const amount = (label: string, field: EInvoicePathField, value: number | null, printedField: InvoiceField, labelled: readonly LabelledAmount['field'][]) => {
     if (value === null) return;
     const shownOn = pageAmounts.find((page) => page.values.some((shown) => Math.abs(shown - Math.abs(value)) < CENT))?.page ?? null;
     const other = shownOn === null ? reading(printedField) : null;
     const stated = other !== null && xmlAmounts.some((known) => Math.abs(known - Math.abs(Number(other.value))) < CENT);
     const printedAmount = other && !stated ? { value: Math.abs(Number(other.value)).toFixed(2), page: other.page } : null;
-    comparisons.push({ label, xml: Math.abs(value).toFixed(2), path: pathOf(field), shownOn, printed: printedAmount, mustBePrinted: field === 'grand_total' || field === 'payable' });
+    const disagreeing = disagreeingPlaces(places, labelled, value, figures);
+    comparisons.push({ label, xml: Math.abs(value).toFixed(2), path: pathOf(field), shownOn, printed: printedAmount, mustBePrinted: field === 'grand_total' || field === 'payable', disagreeing });
   };
-  amount('grand total', 'grand_total', invoice.grand_total, 'total');
-  if (invoice.payable !== null && (invoice.grand_total === null || Math.abs(invoice.payable - invoice.grand_total) >= CENT)) amount('amount due', 'payable', invoice.payable, 'total');
-  amount('net total', 'subtotal', invoice.subtotal, 'subtotal');
-  amount('tax total', 'tax', invoice.tax, 'tax');
+  // What is payable is labelled as the total when the two are one figure; otherwise each has its own labels.
+  const payableApart = invoice.payable !== null && (invoice.grand_total === null || Math.abs(invoice.payable - invoice.grand_total) >= CENT);
+  amount('grand total', 'grand_total', invoice.grand_total, 'total', payableApart ? ['total'] : ['total', 'payable']);
+  if (payableApart) amount('amount due', 'payable', invoice.payable, 'total', ['payable']);
+  amount('net total', 'subtotal', invoice.subtotal, 'subtotal', ['subtotal']);
+  amount('tax total', 'tax', invoice.tax, 'tax', ['tax']);
   if (invoice.invoice_date !== null) {
     const date = invoice.invoice_date;
     const shownOn = pageDates.find((page) => page.values.includes(date))?.page ?? null;
-    comparisons.push({ label: 'issue date', xml: date, path: pathOf('invoice_date'), shownOn, printed: shownOn === null ? reading('invoice_date') : null, mustBePrinted: false });
+    comparisons.push({ label: 'issue date', xml: date, path: pathOf('invoice_date'), shownOn, printed: shownOn === null ? reading('invoice_date') : null, mustBePrinted: false, disagreeing: [] });
   }
   for (const [label, field, value, printedField] of [['seller', 'seller_name', invoice.seller_name, 'supplier_name'], ['buyer', 'buyer_name', invoice.buyer_name, 'buyer_name']] as const) {
     if (value === null || squash(value) === '') continue;
     const shownOn = squashed.find((page) => page.text.includes(squash(value)))?.page ?? pageWords.find((page) => mostWordsShown(value, page.words))?.page ?? null;
-    comparisons.push({ label: `${label} name`, xml: `"${value}"`, path: pathOf(field), shownOn, printed: shownOn === null ? nameReading(reading(printedField), value) : null, mustBePrinted: false });
+    comparisons.push({ label: `${label} name`, xml: `"${value}"`, path: pathOf(field), shownOn, printed: shownOn === null ? nameReading(reading(printedField), value) : null, mustBePrinted: false, disagreeing: [] });
   }
   comparisons.push(...accountComparisons(invoice, pages, squashed));
   return comparisons;
@@ -150,13 +194,13 @@ function accountComparisons(invoice: EInvoice, pages: readonly PageText[], squas
     if (id === '') continue;
     const shownOn = squashed.find((page) => page.text.toUpperCase().includes(id))?.page ?? null;
     const other = account.kind === 'iban' ? printedIbans.find((iban) => iban.value !== id) : undefined;
-    comparisons.push({ label: account.kind === 'iban' ? 'IBAN' : 'account number', xml: account.id, path, shownOn, printed: shownOn === null && other ? other : null, mustBePrinted: false });
+    comparisons.push({ label: account.kind === 'iban' ? 'IBAN' : 'account number', xml: account.id, path, shownOn, printed: shownOn === null && other ? other : null, mustBePrinted: false, disagreeing: [] });
     const branch = account.branch?.replace(/\D/g, '');
     if (branch?.length === 6) {
       const bsb = `${branch.slice(0, 3)}-${branch.slice(3)}`;
       const bsbShownOn = printedBsbs.find((printed) => printed.value === bsb)?.page ?? squashed.find((page) => page.text.includes(branch))?.page ?? null;
       const otherBsb = printedBsbs.find((printed) => printed.value !== bsb);
-      comparisons.push({ label: 'BSB', xml: bsb, path: path?.replace(/\/ID$/, '/FinancialInstitutionBranch/ID'), shownOn: bsbShownOn, printed: bsbShownOn === null && otherBsb ? otherBsb : null, mustBePrinted: false });
+      comparisons.push({ label: 'BSB', xml: bsb, path: path?.replace(/\/ID$/, '/FinancialInstitutionBranch/ID'), shownOn: bsbShownOn, printed: bsbShownOn === null && otherBsb ? otherBsb : null, mustBePrinted: false, disagreeing: [] });
     }
   }
   return comparisons;

@@ -15,7 +15,7 @@ export const signalLocation = z
     page: z.number().int().positive().optional().describe('1-based page number'),
     revision: z.number().int().nonnegative().optional().describe('0 = the original file, 1 = the first incremental update, …'),
     exif_tag: z.string().optional().describe('EXIF/XMP/IPTC tag name, e.g. "Software"'),
-    field: z.string().optional().describe('Form field name, or an invoice line such as "GST"'),
+    field: z.string().optional().describe('Form field name, an invoice line such as "GST", or the path of an XML element in an embedded e-invoice, e.g. "Invoice/LegalMonetaryTotal/PayableAmount"'),
   })
   .openapi('SignalLocation');
 
