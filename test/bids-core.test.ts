@@ -70,8 +70,8 @@ describe('bids: create, list, read, change', () => {
     outsider = await t.signIn('outsider@elsewhere.test');
     const created = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Harbour Civil Pty Ltd' }, owner));
     orgId = ((await created.json()) as { org_id: string }).org_id;
-    t.join(orgId, 'member@harbour.test', 'member');
-    t.join(orgId, 'viewer@harbour.test', 'viewer');
+    await t.join(orgId, 'member@harbour.test', 'member');
+    await t.join(orgId, 'viewer@harbour.test', 'viewer');
     const other = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Elsewhere Pty Ltd' }, outsider));
     otherOrgId = ((await other.json()) as { org_id: string }).org_id;
   });
@@ -232,8 +232,8 @@ describe('bid files, thread and chat', () => {
     outsider = await t.signIn('outsider@elsewhere.test');
     const created = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Harbour Civil Pty Ltd' }, owner));
     const orgId = ((await created.json()) as { org_id: string }).org_id;
-    t.join(orgId, 'member@harbour.test', 'member');
-    t.join(orgId, 'viewer@harbour.test', 'viewer');
+    await t.join(orgId, 'member@harbour.test', 'member');
+    await t.join(orgId, 'viewer@harbour.test', 'viewer');
     const bid = async () => ((await (await t.app.request('/v1/bids', jsonRequest('POST', { org_id: orgId, page_key: TENDER_KEY }, owner))).json()) as BidReply).bid_id;
     bidId = await bid();
     otherBidId = await bid();

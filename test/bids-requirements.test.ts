@@ -68,8 +68,8 @@ describe('bid requirements: extracted from files, filtered, added, changed, spli
     outsider = await t.signIn('outsider@elsewhere.test');
     const org = await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Harbour Civil Pty Ltd' }, owner));
     const orgId = ((await org.json()) as { org_id: string }).org_id;
-    t.join(orgId, 'member@harbour.test', 'member');
-    t.join(orgId, 'viewer@harbour.test', 'viewer');
+    await t.join(orgId, 'member@harbour.test', 'member');
+    await t.join(orgId, 'viewer@harbour.test', 'viewer');
     await t.app.request('/v1/orgs', jsonRequest('POST', { company_name: 'Elsewhere Pty Ltd' }, outsider));
     const bid = await t.app.request('/v1/bids', jsonRequest('POST', { org_id: orgId, title: 'Bus stop maintenance' }, member));
     bidId = ((await bid.json()) as { bid_id: string }).bid_id;

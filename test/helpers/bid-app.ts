@@ -57,7 +57,7 @@ export interface BidTestApp {
   /** Creates an account (if new) and a session for `email`; returns the Cookie header that carries it. */
   signIn(email: string): Promise<string>;
   /** Adds the account of `email` (signed in before) to `orgId` with `role`. */
-  join(orgId: string, email: string, role: 'owner' | 'admin' | 'member' | 'viewer'): void;
+  join(orgId: string, email: string, role: 'owner' | 'admin' | 'member' | 'viewer'): Promise<void>;
   /** Where bid files are kept on disk. */
   bidFilesDir: string;
   /** Stops the analysis threads (a pool given in the options is left to its owner). */
