@@ -40,8 +40,8 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** The document analysis pool's size, queue, time and memory limits; unset ones keep the pool's defaults. */
   analysisPool?: { size?: number; queueLimit?: number; timeoutMs?: number; memoryMb?: number };
-  /** The background job worker's lease and jobs at once; unset ones keep the worker's defaults. */
-  jobs?: { leaseMs?: number; concurrency?: number };
+  /** The background job worker's lease, jobs at once and first back-off; unset ones keep the worker's defaults. */
+  jobs?: { leaseMs?: number; concurrency?: number; retryBaseMs?: number };
   /** `SVC_FILE_STORE_URL`: the S3-compatible store bid files go to; unset keeps them in `<dataDir>/state/`. */
   fileStoreUrl?: string | undefined;
   /** `DATABASE_URL`: the PostgreSQL the state store is on; unset keeps it in `<dataDir>/state/state.sqlite`. */

@@ -89,7 +89,7 @@ describe('the bid overview', () => {
     const { today: _today, ...packFetch } = (await read(`/v1/bids/${bidId}/pack/fetch`)).body;
     assert.deepEqual(overview.pack_fetch, packFetch);
     assert.equal(overview.pack_fetch.offer.available, false, 'a free-title bid has no pack to fetch');
-    assert.deepEqual(overview.run, { latest: null, pending_actions: [], findings: 0 }, 'no run yet');
+    assert.deepEqual(overview.run, { latest: null, pending_actions: [], decided_actions: [], findings: 0 }, 'no run yet');
   });
 
   it("gives the latest run as GET …/runs/{run} does, the actions waiting in plain words, and the run's findings count", async () => {
@@ -119,6 +119,23 @@ describe('the bid overview', () => {
     const pending = ((await read(`/v1/bids/${bidId}/actions`)).body.actions as Json[]).filter((action) => action.state === 'pending');
     assert.deepEqual(overview.run.pending_actions.map((action: Json) => [action.action_id, action.kind, action.title, action.waits]), pending.map((action) => [action.action_id, 'sign_off', action.title, false]));
     assert.deepEqual(overview.run.pending_actions[0].in_words, [`You sign the response off as ready to lodge; the run it follows left ${findings.length} finding${findings.length === 1 ? '' : 's'}. Nothing is sent.`]);
+    assert.deepEqual(overview.run.decided_actions, [], 'nothing decided yet');
+    // Decided: the overview names who decided it and when, as GET …/actions does, and what it did.
+    const signOff = pending[0]!;
+    const decided = await service.app.request(`/v1/bids/${bidId}/actions/${signOff.action_id}/reject`, { method: 'POST', headers: owner.headers });
+    assert.equal(decided.status, 200, await decided.clone().text());
+    const listed = ((await read(`/v1/bids/${bidId}/actions`)).body.actions as Json[]).find((action) => action.action_id === signOff.action_id)!;
+    const after = (await read(`/v1/bids/${bidId}?include=overview`, viewer)).body.overview;
+    assert.deepEqual(after.run.pending_actions, []);
+    assert.deepEqual(after.run.decided_actions, [{
+      action_id: signOff.action_id,
+      kind: 'sign_off',
+      title: signOff.title,
+      state: 'rejected',
+      decided_by: 'owner@fleet.test',
+      decided_at: listed.decided_at,
+      came_to: 'The response is not signed off.',
+    }]);
   });
 
   it('reads an organisation in one call (GET /v1/orgs/{org}): membership, profile, members and documents as their own routes give them', async () => {

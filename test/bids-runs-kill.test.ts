@@ -139,6 +139,11 @@ describe('a bid run across a killed server', () => {
 
     assert.equal(inbox.messages.length, 1, 'the email was not sent again');
     const job = (await call('GET', `/v1/bids/${bidId}/jobs/${jobId}`)).body;
-    assert.deepEqual([job.state, job.attempts], ['succeeded', 2], 'the crash used one attempt');
+    // Every claim is an attempt, each told by run_started or run_resumed: those that parked on a person (the
+    // approval may come before the run parks), the one killed, the one that finished; the crash used one of the cap's.
+    const claims = (await state.all<{ kind: string }>("SELECT kind FROM bid_run_events WHERE run_id = ? AND kind IN ('run_started', 'run_resumed')", runId)).length;
+    assert.deepEqual([job.state, job.attempts], ['succeeded', claims]);
+    const counted = (await state.get<{ n: number }>('SELECT attempts - attempts_given_back AS n FROM jobs WHERE job_id = ?', jobId))!.n;
+    assert.equal(Number(counted), 2, 'the crash used one attempt');
   });
 });

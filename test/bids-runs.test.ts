@@ -165,6 +165,9 @@ describe('bid runs, their events, findings and actions', () => {
     assert.deepEqual(chat.jobs.map((job: Json) => [job.job_id, job.state, job.kind]), [[jobId, 'waiting', 'bid_run']]);
     assert.match(chat.running, new RegExp(`^The run ${runId} waits for a person to decide an action \\(${action.action_id}\\)`));
     assert.equal(inbox.messages.length, 0, 'nothing is sent before approval');
+    // It ran up to the action: one attempt made, which parking keeps.
+    const job = (await get(`/v1/bids/${bidId}/jobs/${jobId}`, viewer)).body;
+    assert.deepEqual([job.state, job.step, job.attempts, waiting.attempts], ['waiting', 'raise:send_clarification', 1, 1]);
   });
 
   it('approval of a run action on an unpaid bid is 402 and changes nothing: the action stays pending, the run waits', async () => {
@@ -270,7 +273,12 @@ describe('bid runs, their events, findings and actions', () => {
   it('the job: its status, step, attempts and no error; the job of another bid is 404', async () => {
     const job = await get(`/v1/bids/${bidId}/jobs/${jobId}`, viewer);
     assert.equal(job.status, 200);
-    assert.deepEqual([job.body.state, job.body.kind, job.body.step, job.body.attempts, job.body.error], ['succeeded', 'bid_run', 'message:recap', 1, null]);
+    assert.deepEqual([job.body.state, job.body.kind, job.body.step, job.body.error], ['succeeded', 'bid_run', 'message:recap', null]);
+    // An attempt is a claim, each told by run_started or run_resumed: up to the email, up to the model (unless
+    // approved before the run parked on it), to the end.
+    const claims = (await eventsSoFar(runId)).filter((event) => event.kind === 'run_started' || event.kind === 'run_resumed').length;
+    assert.ok(claims >= 2 && claims <= 3, String(claims));
+    assert.equal(job.body.attempts, claims);
     assert.equal(job.body.progress.done, job.body.progress.total);
     const elsewhere = await get(`/v1/bids/${otherBidId}/jobs/${jobId}`);
     assert.equal(elsewhere.status, 404);
@@ -364,7 +372,7 @@ describe('bid runs, their events, findings and actions', () => {
     await eventually(() => pendingAction('use_model'), 'the use_model action');
     assert.equal(inbox.messages.length, sent + 1, 'sent once, on the third attempt');
     const retries = (await eventsSoFar(fifth)).filter((event) => event.kind === 'step_retrying');
-    assert.deepEqual(retries.map((event) => [event.data.step, event.data.attempt]), [['execute:send_clarification', 1], ['execute:send_clarification', 2]]);
+    assert.deepEqual(retries.map((event) => [event.data.step, event.data.attempt]), [['execute:send_clarification', 2], ['execute:send_clarification', 3]], 'the attempt that waited on the approval was the first');
     assert.match(String(retries[0]!.data.error), /421 4\.3\.2 the mail server is not accepting messages now/);
     await post(`/v1/bids/${bidId}/actions/${(await pendingAction('use_model')).action_id}/reject`);
     assert.equal((await untilState(fifth, 'completed', 'failed')).state, 'completed');
@@ -375,9 +383,10 @@ describe('bid runs, their events, findings and actions', () => {
     await post(`/v1/bids/${bidId}/actions/${(await pendingAction('send_clarification')).action_id}/approve`);
     const failed = await untilState(sixth, 'failed');
     mailFailures = 0;
-    assert.deepEqual([failed.attempts, failed.error], [5, '421 4.3.2 the mail server is not accepting messages now']);
+    // Six attempts: the one that waited on the approval, given back, and the five that failed, the cap.
+    assert.deepEqual([failed.attempts, failed.error], [6, '421 4.3.2 the mail server is not accepting messages now']);
     const job = (await get(`/v1/bids/${bidId}/jobs/${failed.job_id}`)).body;
-    assert.deepEqual([job.state, job.attempts, job.max_attempts, job.error], ['failed', 5, 5, failed.error]);
+    assert.deepEqual([job.state, job.attempts, job.max_attempts, job.error], ['failed', 6, 5, failed.error]);
     const { events: list } = await events(sixth);
     assert.equal(list.at(-1)!.event, 'run_failed');
     assert.match((await get(`/v1/bids/${bidId}/chat`)).body.running, new RegExp(`The last run, ${sixth}, ended failed at `));

@@ -22,10 +22,10 @@ function statesRows(): { row: string; file: string; name: string }[] {
     });
 }
 
-/** The names of the `it(…)` tests a file declares, as written in single quotes (with `\'` unescaped). */
+/** The names of the `it(…)` and `test(…)` tests a file declares, as written in single quotes (with `\'` unescaped). */
 function testNames(file: string): Set<string> {
   const source = readFileSync(join(ROOT, file), 'utf8');
-  return new Set([...source.matchAll(/\bit\('((?:[^'\\]|\\.)*)'/g)].map((match) => match[1]!.replace(/\\'/g, "'")));
+  return new Set([...source.matchAll(/\b(?:it|test)\('((?:[^'\\]|\\.)*)'/g)].map((match) => match[1]!.replace(/\\'/g, "'")));
 }
 
 describe("the spec's States rows for bids each have a test", () => {

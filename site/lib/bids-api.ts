@@ -233,7 +233,7 @@ const RunState = z.enum(['queued', 'running', 'waiting', 'completed', 'stopped',
 export type RunState = z.infer<typeof RunState>;
 const Progress = z.object({ done: z.number(), total: z.nullable(z.number()) });
 
-/** The overview's run part: the latest run, the actions waiting for a person (in words), the latest run's findings. */
+/** The overview's run part: the latest run, the actions waiting for a person (in words), those decided, the latest run's findings. */
 export const OverviewRun = z.object({
   latest: z.nullable(z.object({
     run_id: z.string(),
@@ -247,6 +247,7 @@ export const OverviewRun = z.object({
     ended_at: z.nullable(z.string()),
   })),
   pending_actions: z.array(z.object({ action_id: z.string(), kind: z.string(), title: z.string(), waits: z.boolean(), in_words: z.array(z.string()), created_at: z.string() })),
+  decided_actions: z.array(z.object({ action_id: z.string(), kind: z.string(), title: z.string(), state: z.enum(['approved', 'rejected']), decided_by: z.nullable(z.string()), decided_at: z.string(), came_to: z.string() })),
   findings: z.number(),
 });
 export type OverviewRun = z.infer<typeof OverviewRun>;

@@ -57,6 +57,55 @@ export const ENDED_RUN_STATES: readonly RunState[] = ['completed', 'stopped', 'f
 /** The event kinds after which a run's stream closes. */
 export const FINAL_EVENTS = ['run_completed', 'run_stopped', 'run_failed'] as const;
 
+/** Every kind of run event (api/bids/README.md, Events), in the order a run usually tells them. */
+export const RUN_EVENT_KINDS = [
+  'run_queued', 'run_started', 'run_resumed', 'step_started', 'step_completed', 'step_retrying', 'action_raised',
+  'run_waiting', 'action_decided', 'finding', 'message', ...FINAL_EVENTS,
+] as const;
+
+const ACTION_KIND_WORDS: Record<string, string> = {
+  fetch_pack: "fetch the tender's documents from the portal",
+  send_clarification: 'email the questions to the buyer',
+  use_model: 'send the requirements to the language model',
+  sign_off: 'sign the response off',
+};
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** One line of the run's log for one event, in words (`requirementName` as for `stepWords`). */
+export function eventWords(kind: string, data: Record<string, unknown>, requirementName: (requirementId: string) => string | null): string {
+  const step = typeof data['step'] === 'string' ? data['step'] : null;
+  switch (kind) {
+    case 'run_queued': return 'Queued for a worker.';
+    case 'run_started': return 'Started.';
+    case 'run_resumed': return data['taken_over'] === true ? 'Taken up again by another worker, after the one running it stopped.' : 'Going on.';
+    case 'step_started': return `${stepWords(step, requirementName)}${data['again'] === true ? ', again: the last try was cut off' : ''}.`;
+    case 'step_completed': return `Done: ${lowerFirst(stepWords(step, requirementName))}.`;
+    case 'step_retrying': return `That failed (${String(data['error'])}); it is tried again shortly.`;
+    case 'action_raised': return data['waits'] === true
+      ? `Asks you to decide: ${ACTION_KIND_WORDS[String(data['kind'])] ?? 'an action'}.`
+      : `Leaves for you: ${ACTION_KIND_WORDS[String(data['kind'])] ?? 'an action'}.`;
+    case 'run_waiting': return 'Waiting for your decision.';
+    case 'action_decided': return data['decision'] === 'approve' ? 'Approved by a person.' : 'Declined by a person.';
+    case 'finding': return `Found: ${lowerFirst(findingKindWords(String(data['kind'])))}.`;
+    case 'message': return 'Posted to the thread.';
+    case 'run_completed': return 'Finished.';
+    case 'run_stopped': return 'Stopped.';
+    case 'run_failed': return `Failed: ${String(data['error'])}`;
+    default: return 'Something else happened.';
+  }
+}
+
+/** Why a run failed, in words: the step it was on and the last error. */
+export function failureWords(step: string | null, error: string | null, requirementName: (requirementId: string) => string | null): string {
+  const where = step === null ? 'before its first step' : `while ${lowerFirst(stepWords(step, requirementName))}`;
+  return `The run failed ${where}, and gave up. The last error: ${error ?? 'none was recorded'}`;
+}
+
+/** What a person can do about a failed run. */
+export const FAILED_RUN_NEXT =
+  'Nothing more happens in this run. To try again, press “Prepare this bid”: a new run starts from the beginning and asks you again before anything is sent. If the error names something you can fix first, fix it.';
+
 const FINDING_WORDS: Record<string, string> = {
   mandatory_unanswered: 'A mandatory requirement has no answer',
   length_limit: 'Over a page or word limit',

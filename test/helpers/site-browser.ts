@@ -34,15 +34,18 @@ const expectedRefusal = (status: number, url: string | undefined) =>
 // Chromium's console line for an error reply names its status, and the message's location names the URL.
 const refusedStatus = (text: string) => Number(/the server responded with a status of (\d{3})/.exec(text)?.[1]);
 
+/** What a browser test may set on its server: the burst guard, the bid price, the mail server and the job worker's numbers. */
+export type BrowserServerOptions = Pick<ServerOptions, 'burst' | 'bidPrice' | 'smtpUrl' | 'jobs'>;
+
 /**
  * A synthetic release (seeded) of the given size with its site built, served by the real server (with
- * `serverOptions`' burst guard and bid price, when given), and Chromium (lib/chromium.ts says which: `diagnostic` is told).
+ * `serverOptions`' burst guard, bid price, mail server and job numbers, when given), and Chromium (lib/chromium.ts says which: `diagnostic` is told).
  */
 export async function openSiteBrowser(
   name: string,
   scale: { tenders: number; awards: number; plans: number },
   diagnostic: (message: string) => void,
-  serverOptions: Pick<ServerOptions, 'burst' | 'bidPrice'> = {},
+  serverOptions: BrowserServerOptions = {},
 ): Promise<SiteBrowser> {
   const workDir = await mkdtemp(join(tmpdir(), `${name}-`));
   const release = await publishSyntheticRelease(workDir, scale);
@@ -60,7 +63,7 @@ export async function openSiteBrowser(
  * The current release of `dataDir` (its site built) served by the real server (with `serverOptions`' burst guard,
  * when given), and Chromium; closing leaves the data.
  */
-export async function browseRelease(dataDir: string, diagnostic: (message: string) => void, serverOptions: Pick<ServerOptions, 'burst' | 'bidPrice'> = {}): Promise<SiteBrowser> {
+export async function browseRelease(dataDir: string, diagnostic: (message: string) => void, serverOptions: BrowserServerOptions = {}): Promise<SiteBrowser> {
   const server = await startServer({ dataDir, databaseUrl: await testDatabaseUrlFor(dataDir), port: 0, log: () => {}, ...serverOptions });
   const found = await resolveChromium({ offline: true });
   diagnostic(`browser: ${describeChromium(found)}`);

@@ -17,7 +17,10 @@ export interface JobRow {
   bid_id: string | null;
   input: string;
   state: JobState;
+  /** Every claim of the job by a worker. */
   attempts: number;
+  /** Claims that ended waiting on a person or handed back at a shutdown: they do not count against `max_attempts`. */
+  attempts_given_back: number;
   max_attempts: number;
   lease_owner: string | null;
   lease_expires_at: string | null;

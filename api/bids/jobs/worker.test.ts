@@ -163,14 +163,59 @@ describe('the job worker', () => {
     const jobId = await enqueue(state, worker, 'ask');
     await worker.kick();
     await worker.idle();
-    assert.deepEqual([(await jobRow(state, jobId))!.state, (await jobRow(state, jobId))!.attempts], ['waiting', 0]);
+    const attempts = async () => {
+      const job = (await jobRow(state, jobId))!;
+      return [job.state, job.attempts, job.attempts_given_back];
+    };
+    assert.deepEqual(await attempts(), ['waiting', 1, 1], 'it ran once: the claim is counted, and given back');
     await worker.kick();
     assert.equal((await jobRow(state, jobId))!.state, 'waiting', 'a waiting job is not claimed');
     decided = true;
     await state.run("UPDATE jobs SET state = 'queued' WHERE job_id = ?", jobId);
     await worker.kick();
     await worker.idle();
-    assert.deepEqual([(await jobRow(state, jobId))!.state, (await jobRow(state, jobId))!.attempts], ['succeeded', 1]);
+    assert.deepEqual(await attempts(), ['succeeded', 2, 1], 'the resume is the second attempt');
+    await state.close();
+  });
+
+  it('attempts count every claim, parked ones included, while only failures count against the cap', async () => {
+    const state = await openTestState();
+    const clock = manualClock();
+    let decided = false;
+    let failures = 0;
+    const changes: JobChange['to'][] = [];
+    const handler: JobHandler = {
+      async run(ctx) {
+        await ctx.waitUnless(() => decided);
+        await ctx.step('work', () => {
+          if (failures-- > 0) throw new Error('provider refused');
+          return null;
+        });
+        return 'done';
+      },
+      changed: async (_job, change) => void changes.push(change.to),
+    };
+    const worker = new JobWorker({ state, handlers: { ask: handler }, clock: clock.now, retryBaseMs: 1000 });
+    // Two attempts may fail; it waits on a person twice first (parked, then queued again undecided).
+    const jobId = await enqueue(state, worker, 'ask', {}, 2);
+    for (const round of [1, 2]) {
+      await worker.kick();
+      await worker.idle();
+      assert.deepEqual([(await jobRow(state, jobId))!.state, (await jobRow(state, jobId))!.attempts], ['waiting', round]);
+      await state.run("UPDATE jobs SET state = 'queued' WHERE job_id = ?", jobId);
+    }
+    decided = true;
+    failures = 1;
+    await worker.kick();
+    await worker.idle();
+    let job = (await jobRow(state, jobId))!;
+    assert.deepEqual([job.state, job.attempts, job.run_after], ['queued', 3, '2026-06-10T00:00:01.000Z'], 'the first failure: retried after the first back-off, not failed as the third claim of two');
+    clock.advance(1000);
+    await worker.kick();
+    await worker.idle();
+    job = (await jobRow(state, jobId))!;
+    assert.deepEqual([job.state, job.attempts, job.attempts_given_back], ['succeeded', 4, 2]);
+    assert.deepEqual(changes, ['running', 'waiting', 'running', 'waiting', 'running', 'queued', 'running', 'succeeded']);
     await state.close();
   });
 
@@ -222,7 +267,7 @@ describe('the job worker', () => {
     release();
     await closing;
     const job = (await jobRow(state, jobId))!;
-    assert.deepEqual([job.state, job.attempts, job.lease_owner, job.progress_done], ['queued', 0, null, 1]);
+    assert.deepEqual([job.state, job.attempts, job.attempts_given_back, job.lease_owner, job.progress_done], ['queued', 1, 1, null, 1]);
     await state.close();
   });
 });

@@ -20,10 +20,10 @@ import { insertJob, type JobRow, type NewJob } from './store.ts';
  *   reads their results back. So a side effect done as a step (an email, a model call, a fetch) is done once
  *   unless the process dies inside that very step, when the step runs again (told `again`, so an email can
  *   reuse its Message-ID).
- * - Each claim is an attempt; a failed attempt is retried after an exponential back-off, and the job ends
- *   `failed` with its last error when its attempts are used up (a crash counts), or at once on a
- *   `FinalJobError`. Waiting on a person and a
- *   graceful shutdown give the attempt back.
+ * - Each claim is an attempt (`attempts` counts them all); a failed attempt is retried after an exponential
+ *   back-off, and the job ends `failed` with its last error when its attempts are used up (a crash counts), or
+ *   at once on a `FinalJobError`. An attempt that ends waiting on a person, or is handed back at a graceful
+ *   shutdown, is given back (`attempts_given_back`): it does not count against `max_attempts`.
  *
  * Why not pg-boss or graphile-worker: both are PostgreSQL-only (they rely on its `SKIP LOCKED`, advisory locks
  * and LISTEN/NOTIFY), and the state store is SQLite until a later issue brings PostgreSQL; DBOS's Node SDK
@@ -111,6 +111,11 @@ const CLAIM_RETRY_MS = 2_000;
 
 /** A failure another attempt cannot mend (the portal refuses by robots.txt, sends the wrong thing): the job ends failed at once. */
 export class FinalJobError extends Error {}
+
+/** The attempts that count against `max_attempts`: claims that failed, crashed or are running, not those given back. */
+function countedAttempts(job: JobRow): number {
+  return job.attempts - job.attempts_given_back;
+}
 
 class Parked extends Error {}
 class Ended extends Error {}
@@ -274,8 +279,8 @@ export class JobWorker {
       for (const job of candidates) {
         if (claimed.length >= room) break;
         const takeover = job.state === 'running';
-        if (takeover && job.attempts >= job.max_attempts) {
-          const error = `${job.error ? `${job.error} ` : ''}The worker running its last attempt (${job.attempts} of ${job.max_attempts}) stopped before it finished.`.trim();
+        if (takeover && countedAttempts(job) >= job.max_attempts) {
+          const error = `${job.error ? `${job.error} ` : ''}The worker running its last attempt (${countedAttempts(job)} of ${job.max_attempts}) stopped before it finished.`.trim();
           await this.#settle(job, { to: 'failed', error }, null);
           report.failed.push(job.job_id);
           continue;
@@ -364,12 +369,13 @@ export class JobWorker {
     const message = error instanceof Error ? error.message : String(error);
     try {
       await this.#fenced(claimed.job_id, active, async (job) => {
-        if (error instanceof FinalJobError || job.attempts >= job.max_attempts) {
-          if (!(error instanceof FinalJobError)) this.#log(`job ${job.job_id} (${job.kind}) failed after ${job.attempts} attempts: ${message}`);
+        const counted = countedAttempts(job);
+        if (error instanceof FinalJobError || counted >= job.max_attempts) {
+          if (!(error instanceof FinalJobError)) this.#log(`job ${job.job_id} (${job.kind}) failed after ${counted} counted attempts: ${message}`);
           await this.#settle(job, { to: 'failed', error: message }, null);
           return;
         }
-        const runAfter = new Date(this.#clock() + Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (job.attempts - 1))).toISOString();
+        const runAfter = new Date(this.#clock() + Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (counted - 1))).toISOString();
         await this.#state.run(
           "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_at = NULL, run_after = ?, error = ?, updated_at = ? WHERE job_id = ?",
           runAfter, message, this.#now().toISOString(), job.job_id,
@@ -412,7 +418,7 @@ export class JobWorker {
       }
       if (this.#closing) {
         await this.#state.run(
-          "UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, run_after = ?, updated_at = ? WHERE job_id = ?",
+          "UPDATE jobs SET state = 'queued', attempts_given_back = attempts_given_back + 1, lease_owner = NULL, lease_expires_at = NULL, run_after = ?, updated_at = ? WHERE job_id = ?",
           this.runAfterNow(), this.#now().toISOString(), jobId,
         );
         await this.#handlers[job.kind]!.changed?.(job, { to: 'queued', reason: 'released' });
@@ -467,7 +473,7 @@ export class JobWorker {
         const parked = await this.#fenced(jobId, active, async (job) => {
           if (await ready()) return false;
           await state.run(
-            "UPDATE jobs SET state = 'waiting', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE job_id = ?",
+            "UPDATE jobs SET state = 'waiting', attempts_given_back = attempts_given_back + 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE job_id = ?",
             this.#now().toISOString(), jobId,
           );
           await handler.changed?.(job, { to: 'waiting' });

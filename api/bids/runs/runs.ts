@@ -15,7 +15,7 @@ export const RUN_JOB_KIND = 'bid_run';
 export const RUN_STATES = ['queued', 'running', 'waiting', 'completed', 'stopped', 'failed'] as const;
 export type RunState = (typeof RUN_STATES)[number];
 export const LIVE_RUN_STATES: readonly RunState[] = ['queued', 'running', 'waiting'];
-/** Attempts a run's job gets: a crash or a failing step each use one. */
+/** Attempts of a run's job that may fail: a crash or a failing step each use one; waiting on a person does not. */
 export const RUN_MAX_ATTEMPTS = 5;
 
 export interface RunRow {

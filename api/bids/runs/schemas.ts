@@ -43,7 +43,7 @@ export const RunSchema = z
     state: z.enum(RUN_STATES).openapi({ description: 'queued, running, waiting (on an action), then completed, stopped or failed.' }),
     step: z.string().nullable(),
     progress: z.object({ done: z.number().int(), total: z.number().int().nullable() }),
-    attempts: z.number().int(),
+    attempts: z.number().int().openapi({ description: "Its job's attempts: every claim by a worker, waiting on a person included (GET …/jobs/{job})." }),
     stop_requested: z.boolean().openapi({ description: 'A stop was asked for: the run ends at its next step boundary.' }),
     error: z.string().nullable().openapi({ description: 'Why it failed; null otherwise.' }),
     started_by: z.string(),

@@ -1,23 +1,34 @@
 // Preparing the bid: what a run does (the quote, read when the reader opens it), "Prepare this bid" (the
-// checkout first when unpaid), the run's progress followed by its event stream (EventSource resumes by
-// Last-Event-ID on its own), Stop, the actions waiting for a decision with Approve and Reject, and the
-// findings once the run ends. The overview carries the run's state, so loading the page makes no extra call.
+// checkout first when unpaid), the run's progress and log followed by its event stream (EventSource resumes by
+// Last-Event-ID on its own; the page reopens it after the last event it saw when the browser gives up), Stop,
+// the actions waiting for a decision with Approve and Reject, those decided (who, when, what it did), why a
+// failed run failed and what to do, and the findings once the run ends. The overview carries the run's state,
+// so loading the page makes no extra call.
 import { answered } from '../../lib/api-controls.ts';
 import { callApi } from '../../lib/account-api.ts';
 import { ActionDecided, FindingList, Run, RunQuote, type Finding, type OverviewRun } from '../../lib/bids-api.ts';
 import { actionButton, element, marked, say } from '../../lib/dom.ts';
 import { instant } from '../../lib/format.ts';
-import { ENDED_RUN_STATES, FINAL_EVENTS, findingKindWords, findingTodo, progressWords, quoteActionWords, runStateWords, stepWords } from '../../lib/run-words.ts';
+import {
+  ENDED_RUN_STATES, eventWords, FAILED_RUN_NEXT, failureWords, FINAL_EVENTS, findingKindWords, findingTodo, progressWords, quoteActionWords, RUN_EVENT_KINDS, runStateWords, stepWords,
+} from '../../lib/run-words.ts';
 import type { BidState } from './bid-state.ts';
 import { openCheckout } from './payment.ts';
 
 type LatestRun = NonNullable<OverviewRun['latest']>;
+
+/** How long the page waits before reopening a stream the browser gave up on, and how many times in a row it tries. */
+const REOPEN_AFTER_MS = 3000;
+const REOPEN_TRIES = 5;
 
 export function runSection(state: BidState): void {
   const start = marked<HTMLButtonElement>('run-start');
   const stop = marked<HTMLButtonElement>('run-stop');
   const refused = marked('run-refused');
   const progressLine = marked('run-progress');
+  const nextLine = marked('run-next');
+  const logPart = marked<HTMLDetailsElement>('run-log-part');
+  const log = marked('run-log');
   let stream: EventSource | null = null;
   let followed: string | null = null;
   let findingsOf: string | null = null;
@@ -29,8 +40,9 @@ export function runSection(state: BidState): void {
   };
 
   function showProgress(run: LatestRun): void {
+    say(nextLine, run.state === 'failed' ? FAILED_RUN_NEXT : '');
     if (ENDED_RUN_STATES.includes(run.state)) {
-      say(progressLine, run.state === 'failed' && run.error ? `It stopped on an error: ${run.error}` : '');
+      say(progressLine, run.state === 'failed' ? failureWords(run.step, run.error, requirementName) : '');
       return;
     }
     const stopping = run.stop_requested ? ' Stopping at the end of this step.' : '';
@@ -55,8 +67,13 @@ export function runSection(state: BidState): void {
       status.textContent = `The latest run ${runStateWords(latest.state)} (started ${instant(latest.started_at)}${ended}).`;
       showProgress(latest);
     }
-    if (latest === null) say(progressLine, '');
+    if (latest === null) {
+      say(progressLine, '');
+      say(nextLine, '');
+    }
+    if (latest?.run_id !== followed) logPart.hidden = true;
     drawActions(run.pending_actions);
+    drawDecided(run.decided_actions);
     drawFindingsOffer(latest, run.findings);
     if (live && followed !== latest.run_id) follow(latest);
   }
@@ -82,6 +99,16 @@ export function runSection(state: BidState): void {
         }
         item.append(buttons);
       }
+      return item;
+    }));
+  }
+
+  function drawDecided(actions: OverviewRun['decided_actions']): void {
+    marked('run-decided-part').hidden = actions.length === 0;
+    marked('run-decided').replaceChildren(...actions.map((action) => {
+      const item = element('li');
+      const verdict = action.state === 'approved' ? 'Approved' : 'Declined';
+      item.append(element('strong', action.title), element('p', `${verdict} by ${action.decided_by ?? 'a former member'}, ${instant(action.decided_at)}.`), element('p', action.came_to, 'action-words'));
       return item;
     }));
   }
@@ -123,41 +150,69 @@ export function runSection(state: BidState): void {
     return item;
   }
 
-  /** Follows the run's events from the last one the overview counted; each step is said as it starts. */
+  /**
+   * Follows the run's events from its first: each is a line of the log, and those after the last one the overview
+   * counted move the progress line; each step is said as it starts.
+   */
   function follow(run: LatestRun): void {
     stream?.close();
     followed = run.run_id;
+    log.replaceChildren();
+    logPart.hidden = false;
     let ended = false;
-    const source = new EventSource(state.view.api(`/runs/${encodeURIComponent(run.run_id)}/events?since_seq=${run.last_seq}`));
-    stream = source;
+    let lastSeen = 0;
+    let reopenings = 0;
     const latest = () => state.overview.run.latest;
-    source.addEventListener('step_started', (event) => {
-      const current = latest();
-      if (current?.run_id !== run.run_id) return;
-      current.state = 'running';
-      current.step = (JSON.parse(event.data) as { step: string }).step;
-      showProgress(current);
-    });
-    source.addEventListener('step_completed', () => {
-      const current = latest();
-      if (current?.run_id !== run.run_id) return;
-      current.progress.done += 1;
-      showProgress(current);
-    });
-    // What the overview draws beyond the progress line: read it again.
-    for (const kind of ['run_waiting', 'run_resumed', ...FINAL_EVENTS]) {
-      source.addEventListener(kind, () => {
-        if (FINAL_EVENTS.includes(kind as (typeof FINAL_EVENTS)[number])) ended = true;
-        void state.refreshInto(refused).then(async () => {
-          if (ended && state.overview.run.latest?.run_id === run.run_id && state.overview.run.findings > 0) await showFindings();
-        });
+    const open = (after: number): void => {
+      const source = new EventSource(state.view.api(`/runs/${encodeURIComponent(run.run_id)}/events?since_seq=${after}`));
+      stream = source;
+      source.addEventListener('open', () => (reopenings = 0));
+      for (const kind of RUN_EVENT_KINDS) source.addEventListener(kind, (event) => heard(kind, event));
+      source.addEventListener('error', () => {
+        // The stream closes after the run's last event; EventSource would reconnect to it for ever.
+        if (ended || stream !== source) source.close();
+        else if (source.readyState === EventSource.CLOSED) {
+          // The browser gave up (a refusal on reconnecting): open it again after the last event seen.
+          if (reopenings++ >= REOPEN_TRIES) {
+            say(refused, "The run's progress could not be followed. Reload the page to see where it is.");
+            return;
+          }
+          setTimeout(() => {
+            if (stream === source) open(lastSeen);
+          }, REOPEN_AFTER_MS);
+        }
       });
-    }
-    source.addEventListener('error', () => {
-      // The stream closes after the run's last event; EventSource would reconnect to it for ever.
-      if (ended) source.close();
-      else if (source.readyState === EventSource.CLOSED) say(refused, "The run's progress could not be followed. Reload the page to see where it is.");
-    });
+    };
+    const heard = (kind: (typeof RUN_EVENT_KINDS)[number], event: MessageEvent<string>): void => {
+      const seq = Number(event.lastEventId);
+      lastSeen = Math.max(lastSeen, seq);
+      const data = JSON.parse(event.data) as Record<string, unknown>;
+      const line = element('li', eventWords(kind, data, requirementName));
+      line.dataset['seq'] = event.lastEventId;
+      log.append(line);
+      const final = FINAL_EVENTS.includes(kind as (typeof FINAL_EVENTS)[number]);
+      if (final) ended = true;
+      const current = latest();
+      if (current?.run_id !== run.run_id) return;
+      // What the overview read already counts.
+      const fresh = seq > current.last_seq;
+      if (fresh) current.last_seq = seq;
+      if (fresh && kind === 'step_started') {
+        current.state = 'running';
+        current.step = data['step'] as string;
+        showProgress(current);
+      } else if (fresh && kind === 'step_completed') {
+        current.progress.done += 1;
+        showProgress(current);
+      }
+      // What the overview draws beyond the progress line: read it again.
+      if (final || (fresh && (kind === 'run_waiting' || kind === 'run_resumed'))) {
+        void state.refreshInto(refused).then(async () => {
+          if (final && state.overview.run.latest?.run_id === run.run_id && state.overview.run.findings > 0) await showFindings();
+        });
+      }
+    };
+    open(0);
   }
 
   state.drawsWith(draw);
