@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openTestState, postgresBinaries, sharedPostgresCluster, startPostgresCluster } from '../../test/helpers/postgres-cluster.ts';
 import { StateUnavailableError, type StateDb } from './db.ts';
 import { openPostgresState, positional } from './postgres.ts';
+import { findKeyMarkingUse } from './api-key-use.ts';
 import { commitUnit, freeUnits, holdUnit } from './usage-holds.ts';
 
 // The same cases on both engines, through the StateDb interface only: what a caller may rely on whichever engine
@@ -226,6 +227,32 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         },
         { max: 20 },
       ));
+
+    test('a key look-up marks the key used at most once per span, and never a refused key', () =>
+      withState(engine, async (db) => {
+        await addAccount(db, 'acct_k');
+        for (const [id, revoked] of [['key_live', null], ['key_revoked', '2026-12-01T00:00:00.000Z']] as const) {
+          await db.run(
+            "INSERT INTO api_keys (key_id, key_hash, account_id, scope, prefix, created_at, revoked_at) VALUES (?, ?, 'acct_k', 'api', 'svc_', ?, ?)",
+            id, `hash-${id}`, '2026-12-01T00:00:00.000Z', revoked,
+          );
+        }
+        const lastUsed = async (id: string) => (await db.get<{ at: string | null }>('SELECT last_used_at AS at FROM api_keys WHERE key_id = ?', id))?.at;
+        const use = (id: string, at: string, staleBefore: string) => findKeyMarkingUse(db, `hash-${id}`, at, staleBefore);
+        const first = await use('key_live', '2026-12-01T10:00:00.000Z', '2026-12-01T09:59:00.000Z');
+        assert.equal(first?.key_id, 'key_live');
+        assert.equal(first?.last_used_at, null, 'the look-up tells the mark as it was before this use');
+        assert.equal(await lastUsed('key_live'), '2026-12-01T10:00:00.000Z');
+        await use('key_live', '2026-12-01T10:00:59.000Z', '2026-12-01T09:59:59.000Z');
+        assert.equal(await lastUsed('key_live'), '2026-12-01T10:00:00.000Z', 'marked less than a span ago: left alone');
+        const later = await use('key_live', '2026-12-01T10:01:00.000Z', '2026-12-01T10:00:00.000Z');
+        assert.equal(later?.last_used_at, '2026-12-01T10:00:00.000Z');
+        assert.equal(await lastUsed('key_live'), '2026-12-01T10:01:00.000Z');
+        const revoked = await use('key_revoked', '2026-12-01T10:00:00.000Z', '2026-12-01T09:59:00.000Z');
+        assert.equal(revoked?.revoked_at, '2026-12-01T00:00:00.000Z');
+        assert.equal(await lastUsed('key_revoked'), null);
+        assert.equal(await use('key_missing', '2026-12-01T10:00:00.000Z', '2026-12-01T09:59:00.000Z'), undefined);
+      }));
   });
 }
 
