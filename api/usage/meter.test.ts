@@ -136,7 +136,7 @@ test('units past their hour are not counted as held, and a refusal frees them fo
   await meter.release(held.reservation);
   await meter.release(held.reservation);
   await meter.commit(fourth.reservation);
-  assert.deepEqual({ ...await state.get('SELECT used, held FROM usage_weeks') }, { used: 1, held: 1 }, 'a second release frees nothing');
+  assert.deepEqual({ ...await state.get<{ used: number; held: number }>('SELECT used, held FROM usage_weeks') }, { used: 1, held: 1 }, 'a second release frees nothing');
 });
 
 test('a key joining an account moves its held units with its count, and they settle on the account', async () => {
