@@ -247,7 +247,8 @@ export function createMeter(options: MeterOptions): Meter {
         recentFigures.set(cacheKey, read);
         return { granted: false, allowance: allowanceFrom(subject, current, read.used, read.held) };
       }
-      // Figures just written under the row's lock, this call's unit included: the rate headers that follow need no query.
+      // Figures just written under the row's lock, this call's unit included, so the rate headers that follow need no
+      // query (units past their hour and not yet freed count in them too, for the second they are reused).
       recentFigures.set(cacheKey, held);
       return { granted: true, reservation: { id: reservationId, subjectId: subject.id, weekStart } };
     },
