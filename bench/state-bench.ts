@@ -97,11 +97,11 @@ export function requestsByKind(): Record<StateRequestKind, autocannon.Request> {
   return {
     // The baseline: the same read without a key (the address's allowance, reused for a second, no key to check).
     anonymous: { method: 'GET', path: '/v1/usage' },
-    // The key check: hash, look up, mark used to the minute, then the account's allowance.
+    // The key check: hash, look up and mark used to the minute (one statement), then the account's allowance.
     keyCheck: { method: 'GET', path: '/v1/usage', setupRequest: withKey },
-    // A metered call: the meter reserves a unit (one transaction), the company is looked up in the main thread
+    // A metered call: the meter holds a unit (one statement), the company is looked up in the main thread
     // (no analysis pool, no outside service), and, the registers being unread without a release (`inconclusive`),
-    // the unit is released. Committing instead is one transaction of two keyed writes, which no cheap route makes here.
+    // the unit is released (one statement). Committing instead is one statement too, which no cheap route makes here.
     metered: {
       method: 'POST', path: '/v1/companies/resolve', headers: { 'content-type': 'application/json' }, setupRequest: withKey,
       body: JSON.stringify({ query: 'ABN 53 004 085 616' }),

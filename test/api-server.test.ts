@@ -64,6 +64,11 @@ describe('npm run serve (the real server, end to end)', () => {
       const missing = await fetch(`${url}/v1/nowhere`);
       assert.equal(missing.status, 404);
       assert.equal(missing.headers.get('RateLimit-Limit'), '20');
+      // A POST's headers are set once its reply is built (a metered route's reservation sets them before), still on Node's response.
+      const posted = await fetch(`${url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"no"}' });
+      assert.equal(posted.status, 422);
+      assert.equal(posted.headers.get('RateLimit-Limit'), '20');
+      assert.equal(posted.headers.get('RateLimit-Remaining'), '20');
       const body = (await search.json()) as { total: number; results: { title: string; open: boolean }[] };
       assert.equal(body.total, 1);
       assert.equal(body.results[0]!.title, 'Stormwater upgrade');

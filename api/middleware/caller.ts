@@ -3,6 +3,7 @@ import { getCookie } from 'hono/cookie';
 import type { IncomingMessage } from 'node:http';
 import { secretHash } from '../../lib/tokens.ts';
 import type { StateDb } from '../../data/state/db.ts';
+import { findKeyMarkingUse } from '../../data/state/api-key-use.ts';
 import type { Caller, CallerEnv } from '../accounts/caller.ts';
 import { steps, type RequestStep } from './steps.ts';
 
@@ -79,16 +80,10 @@ export function callerStep(options: CallerOptions): RequestStep<CallerEnv> {
  * accept exactly the same keys.
  */
 export async function keyCaller(state: StateDb, token: string, ip: string, at: Date): Promise<Extract<Caller, { kind: 'key' }> | { refusal: string }> {
-  const key = await state.get<{ key_id: string; account_id: string | null; scope: string; revoked_at: string | null; disabled_at: string | null; last_used_at: string | null }>(
-    'SELECT key_id, account_id, scope, revoked_at, disabled_at, last_used_at FROM api_keys WHERE key_hash = ?',
-    secretHash(token),
-  );
+  const key = await findKeyMarkingUse(state, secretHash(token), at.toISOString(), new Date(at.getTime() - LAST_USED_PRECISION_MS).toISOString());
   if (!key) return { refusal: 'This API key is not valid. Check it was copied whole, or create a new one.' };
   if (key.revoked_at) return { refusal: 'This API key was revoked. Create a new one with POST /v1/keys.' };
   if (key.disabled_at) return { refusal: 'This API key is disabled. Contact us to restore it, or create a new one.' };
-  if (key.last_used_at === null || at.getTime() - Date.parse(key.last_used_at) >= LAST_USED_PRECISION_MS) {
-    await state.run('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?', at.toISOString(), key.key_id);
-  }
   return { kind: 'key', ip, keyId: key.key_id, accountId: key.account_id, scope: key.scope === 'mcp' ? 'mcp' : 'api' };
 }
 

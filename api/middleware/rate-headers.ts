@@ -82,9 +82,10 @@ export async function rateFiguresOf(meter: RateHeadersOptions['meter'], caller: 
  *
  * Two parts, both run by the app's one access middleware (api/middleware/steps.ts): `early`, a step right after
  * the caller's, sets the headers before the route builds its reply (headers set on a finished reply would cost
- * every request a full Response object on the Node server); `fallback`, its `after` hook, adds them to the few
- * replies made before the caller was known (a refused key, an unreachable state store) or whose figures changed
- * after the reply was built.
+ * every request a full Response object on the Node server), except on POSTs, where a metered route's reservation
+ * sets them; `fallback`, its `after` hook, adds them to the replies made before the caller was known (a refused
+ * key, an unreachable state store), to POSTs no reservation prepared, and to replies whose figures changed after
+ * the reply was built.
  *
  * @example
  * const rate = rateHeaders({ meter, clientIp: (c) => defaultClientIp(c, false) });
@@ -95,6 +96,10 @@ export function rateHeaders(options: RateHeadersOptions): { early: RequestStep<C
   const { meter } = options;
   return {
     early: async function rateHeadersEarly(c) {
+      // Metered routes are POSTs, and a reservation prepares the headers from the figures it writes: read here too,
+      // they would cost every metered call a statement for nothing. Any other POST gets them in `fallback`, which on
+      // the Node server still sets them on the response before it is written.
+      if (c.req.method === 'POST') return undefined;
       await prepareRateHeaders(c, meter, c.get('caller'));
       return undefined;
     },

@@ -3,6 +3,7 @@ import { addDays, localDate, zonedTimeToUtc } from '../../lib/jurisdictions.ts';
 import { newId } from '../../lib/tokens.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
+import { commitUnit, freeUnits, holdUnit, type HeldFigures } from '../../data/state/usage-holds.ts';
 
 /**
  * The weekly checker allowance (spec, Limits): 20 calls a week per anonymous IP, shared by everyone behind
@@ -10,8 +11,9 @@ import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
  * account. The week runs from Monday 00:00 in Sydney to the next, the market most callers work in.
  *
  * A call reserves one unit before its work runs and settles it afterwards: `commit` counts it, `release`
- * gives it back (an abstention, an outage, a failure). Reserving is one transaction on the state store that
- * first locks the caller's week row, so concurrent calls can never together take more units than remain.
+ * gives it back (an abstention, an outage, a failure). Reserving raises the held count on the caller's week row
+ * only while used and held together are under the limit, one statement ordered by that row's lock
+ * (data/state/usage-holds.ts), so concurrent calls can never together take more units than remain.
  */
 
 export const WEEK_TIME_ZONE = 'Australia/Sydney';
@@ -181,12 +183,13 @@ export function createMeter(options: MeterOptions): Meter {
     const known = recentFigures.get(key);
     if (known) recentFigures.set(key, { used: known.used + counted, held: Math.max(0, known.held - 1) }, { noUpdateTTL: true });
   };
+  // The week row's figures, less the units whose calls outlived their hour: those are free, though their rows and
+  // their count in `held` stay until a reservation that needs them frees them (`reserve`).
   const figures = async (subjectId: string, weekStart: string, at: string) =>
-    await state.get<{ used: number | null; held: number }>(
-      `SELECT (SELECT used FROM usage_weeks WHERE subject = ? AND week_start = ?) AS used,
-              (SELECT count(*) FROM usage_reservations WHERE subject = ? AND week_start = ? AND expires_at > ?) AS held`,
-      subjectId,
-      weekStart,
+    await state.get<{ used: number; held: number }>(
+      `SELECT used, held - (SELECT count(*) FROM usage_reservations
+                            WHERE subject = ?1 AND week_start = ?2 AND expires_at <= ?3) AS held
+       FROM usage_weeks WHERE subject = ?1 AND week_start = ?2`,
       subjectId,
       weekStart,
       at,
@@ -225,58 +228,36 @@ export function createMeter(options: MeterOptions): Meter {
       await pruning;
       const weekStart = current.start.toISOString();
       const at = now().toISOString();
-      let seen: { used: number; held: number } | undefined;
-      const outcome = await state.transaction(async (): Promise<ReserveOutcome> => {
-        // The subject's week row, locked first (made at 0 if new): reservations and commits for this subject queue
-        // on it, so the count after it sees every unit they hold or counted; other subjects' calls never wait.
-        const { used } = (await state.get<{ used: number }>(
-          `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 0)
-           ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used RETURNING used`,
-          subject.id,
-          weekStart,
-        ))!;
-        const { held, expired } = (await state.get<{ held: number; expired: number }>(
-          `SELECT count(*) FILTER (WHERE week_start = ? AND expires_at > ?) AS held, count(*) FILTER (WHERE expires_at <= ?) AS expired
-           FROM usage_reservations WHERE subject = ?`,
-          weekStart,
-          at,
-          at,
-          subject.id,
-        ))!;
-        seen = { used, held };
-        if (used + held >= subject.limit) return { granted: false, allowance: allowanceFrom(subject, current, used, held) };
-        if (expired > 0) await state.run('DELETE FROM usage_reservations WHERE subject = ? AND expires_at <= ?', subject.id, at);
-        const reservation: Reservation = { id: newId('res_'), subjectId: subject.id, weekStart };
-        await state.run(
-          'INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at, owner) VALUES (?, ?, ?, ?, ?)',
-          reservation.id,
-          subject.id,
-          weekStart,
-          new Date(Date.parse(at) + RESERVATION_TTL_MS).toISOString(),
-          owner,
-        );
-        seen = { used, held: held + 1 };
-        return { granted: true, reservation };
-      }, { isolation: 'read committed' });
-      // Figures just read under the lock, this call's unit included: the rate headers that follow need no query.
-      recentFigures.set(figuresKey(subject.id, weekStart), seen!);
-      return outcome;
+      const reservationId = newId('res_');
+      const hold = (): Promise<HeldFigures | undefined> => holdUnit(state, {
+        subject: subject.id,
+        weekStart,
+        limit: subject.limit,
+        reservationId,
+        expiresAt: new Date(Date.parse(at) + RESERVATION_TTL_MS).toISOString(),
+        owner,
+      });
+      // One statement when a unit is free. Only a refusal looks for units whose calls outlived their hour (a process
+      // that died on another machine): freed, they may make room for this one.
+      let held = await hold();
+      if (!held && (await freeUnits(state, 'subject = ? AND week_start = ? AND expires_at <= ?', subject.id, weekStart, at)) > 0) held = await hold();
+      const cacheKey = figuresKey(subject.id, weekStart);
+      if (!held) {
+        const read = await figures(subject.id, weekStart, at);
+        recentFigures.set(cacheKey, read);
+        return { granted: false, allowance: allowanceFrom(subject, current, read.used, read.held) };
+      }
+      // Figures just written under the row's lock, this call's unit included, so the rate headers that follow need no
+      // query (units past their hour and not yet freed count in them too, for the second they are reused).
+      recentFigures.set(cacheKey, held);
+      return { granted: true, reservation: { id: reservationId, subjectId: subject.id, weekStart } };
     },
     async commit(reservation) {
-      // The week row first, as `reserve` locks it: the same order, so the two never deadlock.
-      await state.transaction(async () => {
-        await state.run(
-          `INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 1)
-           ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used + 1`,
-          reservation.subjectId,
-          reservation.weekStart,
-        );
-        await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
-      }, { isolation: 'read committed' });
+      await commitUnit(state, { reservationId: reservation.id, subject: reservation.subjectId, weekStart: reservation.weekStart });
       adjust(reservation, 1);
     },
     async release(reservation) {
-      await state.run('DELETE FROM usage_reservations WHERE reservation_id = ?', reservation.id);
+      await freeUnits(state, 'reservation_id = ?', reservation.id);
       adjust(reservation, 0);
     },
     async moveKeyToAccount(keyId, accountId) {
@@ -285,14 +266,17 @@ export function createMeter(options: MeterOptions): Meter {
       const weekStart = week().start.toISOString();
       await pruning;
       await state.transaction(async () => {
+        // The count and the units held move together, and so do the rows of those units, so each still frees its
+        // unit where it is counted (data/state/usage-holds.ts).
         await state.run(
-          `INSERT INTO usage_weeks (subject, week_start, used)
-           SELECT ?, week_start, used FROM usage_weeks WHERE subject = ? AND week_start = ?
-           ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used + excluded.used`,
+          `INSERT INTO usage_weeks (subject, week_start, used, held)
+           SELECT ?, week_start, used, held FROM usage_weeks WHERE subject = ? AND week_start = ?
+           ON CONFLICT (subject, week_start) DO UPDATE SET used = usage_weeks.used + excluded.used, held = usage_weeks.held + excluded.held`,
           toSubjectId,
           fromSubjectId,
           weekStart,
         );
+        await state.run('UPDATE usage_reservations SET subject = ? WHERE subject = ? AND week_start = ?', toSubjectId, fromSubjectId, weekStart);
         await state.run('DELETE FROM usage_weeks WHERE subject = ? AND week_start = ?', fromSubjectId, weekStart);
       });
       forget(fromSubjectId, weekStart);

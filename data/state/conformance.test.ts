@@ -5,6 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openTestState, postgresBinaries, sharedPostgresCluster, startPostgresCluster } from '../../test/helpers/postgres-cluster.ts';
 import { StateUnavailableError, type StateDb } from './db.ts';
 import { openPostgresState, positional } from './postgres.ts';
+import { findKeyMarkingUse } from './api-key-use.ts';
+import { commitUnit, freeUnits, holdUnit } from './usage-holds.ts';
 
 // The same cases on both engines, through the StateDb interface only: what a caller may rely on whichever engine
 // DATABASE_URL selects. PostgreSQL runs on a throwaway real cluster (test/helpers/postgres-cluster.ts).
@@ -24,18 +26,17 @@ async function addAccount(db: StateDb, id: string, email = `${id}@example.com`):
   await db.run('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)', id, email, '2026-12-01T00:00:00.000Z');
 }
 
-/** One unit reserved if fewer than `limit` are used or held this week: the meter's check-then-write. */
-async function reserveUnit(db: StateDb, subject: string, id: string, limit: number): Promise<boolean> {
-  return db.transaction(async () => {
-    const row = await db.get<{ used: number | null; held: number }>(
-      'SELECT (SELECT used FROM usage_weeks WHERE subject = ?1 AND week_start = ?2) AS used, (SELECT count(*) FROM usage_reservations WHERE subject = ?1 AND week_start = ?2) AS held',
-      subject,
-      WEEK,
-    );
-    if ((row?.used ?? 0) + (row?.held ?? 0) >= limit) return false;
-    await db.run('INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at) VALUES (?, ?, ?, ?)', id, subject, WEEK, '2026-12-01T01:00:00.000Z');
-    return true;
-  });
+const HOUR_ON = '2026-12-01T01:00:00.000Z';
+
+/** One unit of `subject`'s week held as the meter holds it (data/state/usage-holds.ts), if fewer than `limit` are used or held. */
+const hold = (db: StateDb, subject: string, id: string, limit: number, expiresAt = HOUR_ON) =>
+  holdUnit(db, { subject, weekStart: WEEK, limit, reservationId: id, expiresAt, owner: null });
+
+/** The week row's count and held units, and how many reservation rows stand for them. */
+async function heldState(db: StateDb, subject: string): Promise<{ used: number; held: number; rows: number }> {
+  const row = await db.get<{ used: number; held: number }>('SELECT used, held FROM usage_weeks WHERE subject = ? AND week_start = ?', subject, WEEK);
+  const { rows } = (await db.get<{ rows: number }>('SELECT count(*) AS rows FROM usage_reservations WHERE subject = ? AND week_start = ?', subject, WEEK))!;
+  return { used: row?.used ?? 0, held: row?.held ?? 0, rows };
 }
 
 for (const engine of ['sqlite', 'postgres'] as const) {
@@ -168,19 +169,90 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         assert.deepEqual((await db.all<{ account_id: string }>('SELECT account_id FROM accounts')).map((r) => r.account_id), ['outside']);
       }));
 
-    test('50 reservations at once with one unit left: exactly one succeeds', () =>
+    test('50 reservations at once with one unit left: exactly one succeeds, and the count of held units is its row', () =>
       withState(
         engine,
         async (db) => {
           await db.run('INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, ?)', 'account:a', WEEK, 9);
           // Every pooled connection opened first, so the 50 overlap instead of queueing behind connection set-up.
           await Promise.all(Array.from({ length: 20 }, () => db.transaction(() => sleep(20))));
-          const results = await Promise.all(Array.from({ length: 50 }, (_, i) => reserveUnit(db, 'account:a', `r${i}`, 10)));
+          const results = await Promise.all(Array.from({ length: 50 }, (_, i) => hold(db, 'account:a', `r${i}`, 10)));
           assert.equal(results.filter(Boolean).length, 1);
-          assert.equal((await db.get<{ n: number }>('SELECT count(*) AS n FROM usage_reservations'))?.n, 1);
+          assert.deepEqual({ ...results.find(Boolean) }, { used: 9, held: 1 });
+          assert.deepEqual(await heldState(db, 'account:a'), { used: 9, held: 1, rows: 1 });
         },
         { max: 20 },
       ));
+
+    test('holds, commits and frees keep held equal to the reservation rows under concurrent writers, and never below 0', () =>
+      withState(
+        engine,
+        async (db) => {
+          await Promise.all(Array.from({ length: 20 }, () => db.transaction(() => sleep(20))));
+          // A new subject's week row is made by its first hold.
+          const first = await Promise.all(Array.from({ length: 30 }, (_, i) => hold(db, 'account:m', `m${i}`, 25)));
+          assert.equal(first.filter(Boolean).length, 25, 'no more held than the allowance');
+          assert.deepEqual(await heldState(db, 'account:m'), { used: 0, held: 25, rows: 25 });
+          // Settled all at once, each twice over: 10 committed, 10 freed, some of them both ways at once.
+          const granted = Array.from({ length: 25 }, (_, i) => `m${i}`);
+          await Promise.all([
+            ...granted.slice(0, 10).map((id) => commitUnit(db, { reservationId: id, subject: 'account:m', weekStart: WEEK })),
+            ...granted.slice(10, 20).flatMap((id) => [freeUnits(db, 'reservation_id = ?', id), freeUnits(db, 'reservation_id = ?', id)]),
+            ...granted.slice(20).map((id) => hold(db, 'account:m', `${id}-more`, 25)),
+          ]);
+          const after = await heldState(db, 'account:m');
+          assert.equal(after.used, 10);
+          assert.equal(after.held, after.rows, 'held counts exactly the rows left');
+          assert.equal(after.used + after.held <= 25, true);
+          assert.equal(await freeUnits(db, 'reservation_id = ?', 'm10'), 0, 'a unit freed once is not freed again');
+
+          // A call whose unit was freed meanwhile (its hour ended) still counts when it commits, and frees nothing more.
+          await db.run('INSERT INTO usage_weeks (subject, week_start, used) VALUES (?, ?, 0)', 'account:x', WEEK);
+          assert.ok(await hold(db, 'account:x', 'x1', 2, WEEK));
+          assert.ok(await hold(db, 'account:x', 'x2', 2));
+          assert.equal(await hold(db, 'account:x', 'x3', 2), undefined, 'both units are held');
+          assert.equal(await freeUnits(db, 'subject = ? AND week_start = ? AND expires_at <= ?', 'account:x', WEEK, '2026-12-01T00:00:00.000Z'), 1);
+          await commitUnit(db, { reservationId: 'x1', subject: 'account:x', weekStart: WEEK });
+          assert.deepEqual(await heldState(db, 'account:x'), { used: 1, held: 1, rows: 1 });
+          await commitUnit(db, { reservationId: 'x2', subject: 'account:x', weekStart: WEEK });
+          assert.deepEqual(await heldState(db, 'account:x'), { used: 2, held: 0, rows: 0 });
+          assert.equal(await hold(db, 'account:x', 'x4', 2), undefined, 'the allowance is used up');
+          // A row with no unit counted for it (written before held was kept) leaves held at 0 when it goes.
+          await db.run('INSERT INTO usage_reservations (reservation_id, subject, week_start, expires_at) VALUES (?, ?, ?, ?)', 'stray', 'account:x', WEEK, WEEK);
+          assert.equal(await freeUnits(db, 'reservation_id = ?', 'stray'), 1);
+          await commitUnit(db, { reservationId: 'stray', subject: 'account:x', weekStart: WEEK });
+          assert.deepEqual(await heldState(db, 'account:x'), { used: 3, held: 0, rows: 0 });
+          assert.equal(await hold(db, 'account:none', 'n1', 0), undefined, 'an allowance of none holds nothing');
+          assert.deepEqual(await heldState(db, 'account:none'), { used: 0, held: 0, rows: 0 });
+        },
+        { max: 20 },
+      ));
+
+    test('a key look-up marks the key used at most once per span, and never a refused key', () =>
+      withState(engine, async (db) => {
+        await addAccount(db, 'acct_k');
+        for (const [id, revoked] of [['key_live', null], ['key_revoked', '2026-12-01T00:00:00.000Z']] as const) {
+          await db.run(
+            "INSERT INTO api_keys (key_id, key_hash, account_id, scope, prefix, created_at, revoked_at) VALUES (?, ?, 'acct_k', 'api', 'svc_', ?, ?)",
+            id, `hash-${id}`, '2026-12-01T00:00:00.000Z', revoked,
+          );
+        }
+        const lastUsed = async (id: string) => (await db.get<{ at: string | null }>('SELECT last_used_at AS at FROM api_keys WHERE key_id = ?', id))?.at;
+        const use = (id: string, at: string, staleBefore: string) => findKeyMarkingUse(db, `hash-${id}`, at, staleBefore);
+        const first = await use('key_live', '2026-12-01T10:00:00.000Z', '2026-12-01T09:59:00.000Z');
+        assert.equal(first?.key_id, 'key_live');
+        assert.equal(first?.last_used_at, null, 'the look-up tells the mark as it was before this use');
+        assert.equal(await lastUsed('key_live'), '2026-12-01T10:00:00.000Z');
+        await use('key_live', '2026-12-01T10:00:59.000Z', '2026-12-01T09:59:59.000Z');
+        assert.equal(await lastUsed('key_live'), '2026-12-01T10:00:00.000Z', 'marked less than a span ago: left alone');
+        const later = await use('key_live', '2026-12-01T10:01:00.000Z', '2026-12-01T10:00:00.000Z');
+        assert.equal(later?.last_used_at, '2026-12-01T10:00:00.000Z');
+        assert.equal(await lastUsed('key_live'), '2026-12-01T10:01:00.000Z');
+        const revoked = await use('key_revoked', '2026-12-01T10:00:00.000Z', '2026-12-01T09:59:00.000Z');
+        assert.equal(revoked?.revoked_at, '2026-12-01T00:00:00.000Z');
+        assert.equal(await lastUsed('key_revoked'), null);
+        assert.equal(await use('key_missing', '2026-12-01T10:00:00.000Z', '2026-12-01T09:59:00.000Z'), undefined);
+      }));
   });
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { StateDb } from './db.ts';
+import { freeUnits } from './usage-holds.ts';
 
 /**
  * API processes as owners of what they hold in the state store: the Idempotency-Key runs (`idempotency_keys`
@@ -67,7 +68,7 @@ export async function releaseGoneOwners(state: StateDb, self: Instance, alive: P
     return {
       instances: gone.length,
       idempotencyKeys: (await state.run(`DELETE FROM idempotency_keys WHERE state = 'running' AND ${unregistered}`)).changes,
-      reservations: (await state.run(`DELETE FROM usage_reservations WHERE ${unregistered}`)).changes,
+      reservations: await freeUnits(state, unregistered),
     };
   });
 }
@@ -76,7 +77,7 @@ export async function releaseGoneOwners(state: StateDb, self: Instance, alive: P
 export async function retireInstance(state: StateDb, self: Instance): Promise<void> {
   await state.transaction(async () => {
     await state.run("DELETE FROM idempotency_keys WHERE state = 'running' AND owner = ?", self.id);
-    await state.run('DELETE FROM usage_reservations WHERE owner = ?', self.id);
+    await freeUnits(state, 'owner = ?', self.id);
     await state.run('DELETE FROM api_instances WHERE instance_id = ?', self.id);
   });
 }
