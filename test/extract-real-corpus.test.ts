@@ -14,8 +14,8 @@ import type { DocumentKind, IntakeDocument } from '../api/documents/types.ts';
 import { recordMeasured } from './helpers/measured.ts';
 
 /**
- * Issue 26 part 2: extraction measured on real invoices and receipts (fixtures/corpora/invoices: 91 files,
- * 63 issuers, de/en/es/fr/cs, 6 from Australia and New Zealand, 32 with an embedded e-invoice; README there says how the truth was made), and
+ * Issue 26 part 2: extraction measured on real invoices and receipts (fixtures/corpora/invoices: 94 files,
+ * 66 issuers, de/en/es/fr/cs, 8 from Australia and New Zealand, 32 with an embedded e-invoice; README there says how the truth was made), and
  * classification also on the real statements and payslips beside it. Each file is read once (one OCR worker for
  * the whole run, English model); the figures are printed and recorded in measured/extract-real-invoices.json.
  *

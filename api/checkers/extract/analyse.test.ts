@@ -95,6 +95,30 @@ test('with neither fields nor template the document is classified and its typeâ€
   assert.ok(result.capabilities_used.includes('classify.rules') && result.capabilities_used.includes('template.tax_invoice'));
 });
 
+test('the payee of a payment advice is the issuer, so is the name beside a head line opening with the buyer, and an item row names nobody', async () => {
+  const result = await extract(
+    text([
+      'TAX INVOICE\tInvoice Date\tHarbour Signs',
+      'Kauri Bakery\t15 Mar 2020\t23 Main Street',
+      'Description\tQuantity\tUnit Price\tAmount NZD',
+      'Company van signage\t1.00\t470.65\t470.65',
+      'Subtotal\t470.65',
+      'TOTAL NZD\t541.25',
+      'PAYMENT ADVICE\tCustomer\tKauri Bakery',
+      'To: Harbour Signs\tAmount Due\t541.25',
+    ]),
+    { template: 'tax_invoice' },
+  );
+  assert.deepEqual([result.fields['supplier_name']?.value, result.fields['buyer_name']?.value], ['Harbour Signs', 'Kauri Bakery']);
+  const bill = await extract(
+    text(['To:\tJordan Walsh Consulting\tInvoice Date\tMelrose Parking', '23 Main Street\t1 Nov 2016\tP O Box 123', 'Description\tQuantity\tAmount', 'Company car park\t1.00\t135.00', 'Total\t135.00']),
+    { template: 'tax_invoice' },
+  );
+  assert.deepEqual([bill.fields['supplier_name']?.value, bill.fields['buyer_name']?.value], ['Melrose Parking', 'Jordan Walsh Consulting']);
+  const items = await extract(text(['Description\tQuantity\tAmount', 'Company car park\t1.00\t135.00', 'Total\t135.00']), { template: 'tax_invoice' });
+  assert.equal(items.fields['supplier_name'], undefined);
+});
+
 test('an unrecognised document gives every "Label: value" it shows', async () => {
   const result = await extract(text(['Membership renewal', 'Member name: Isla Kowalski', 'Member number: 88123', 'Renewal due: 1 July 2026']), {});
   assert.equal(result.document_type, 'unrecognised');

@@ -70,6 +70,11 @@ const legalForms = [...vocabulary.legal_forms].sort((a, b) => b.length - a.lengt
 const legalFormPattern = new RegExp(`(?<![\\p{L}\\d])(?:${legalForms.map(escapeRegExp).join('|')})(?![\\p{L}])`, 'iu');
 const registrationPattern = new RegExp(`(?<![\\p{L}])(?:${[...vocabulary.registration_labels].sort((a, b) => b.length - a.length).map((label) => escapeRegExp(foldAccents(label))).join('|')})(?![\\p{L}])`, 'u');
 const nonNames = new Set(vocabulary.non_names.map(foldAccents));
+const { about: _columnsAbout, ...columnLabels } = vocabulary.table_columns;
+/** Column labels of line-item tables ("Description", "Qty", "Amount"), folded: a header cell names no party. */
+const columnWords = new Set(Object.values(columnLabels).flatMap((languages) => Object.values(languages).flat()).map(foldAccents));
+/** A cell's words as the name lists hold them: folded, letters only, single spaces. */
+const plainWords = (text: string) => foldAccents(text).replace(/[^\p{L} ]/gu, ' ').replace(/\s+/g, ' ').trim();
 const titleWords = new Set(Object.values(vocabulary.document_titles).flatMap((languages) => Object.values(languages).flat()).map(foldAccents));
 
 export interface InvoiceReading {
@@ -529,8 +534,8 @@ function partyText(text: string): string | null {
   if (/\b(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT)\s+\d{4}$/.test(cleaned)) return null;
   if (/^\d/.test(cleaned) && !legalFormPattern.test(cleaned)) return null;
   if ((cleaned.match(/\d/g)?.length ?? 0) > cleaned.length / 3) return null;
-  const words = foldAccents(cleaned).replace(/[^\p{L} ]/gu, ' ').replace(/\s+/g, ' ').trim();
-  if (titleWords.has(words) || nonNames.has(words) || nonNames.has(words.split(' ')[0]!)) return null;
+  const words = plainWords(cleaned);
+  if (titleWords.has(words) || nonNames.has(words) || nonNames.has(words.split(' ')[0]!) || columnWords.has(words)) return null;
   // A label waiting for its value, a "Label: value" pair ("Address: 73 Regal Way"), or a sentence (a slogan, a note), is not a name.
   if (/:$/.test(cleaned) || labelOnly(cleaned)) return null;
   if (/^\p{L}[\p{L} .'’()/-]{0,40}:\s*\S/u.test(cleaned)) return null;
@@ -539,6 +544,41 @@ function partyText(text: string): string | null {
   // Opening hours and clock times are not names.
   if (/\d{1,2}[.:]\d{2}\s*(?:uhr|hrs|h\b|am|pm)/i.test(cleaned)) return null;
   return cleaned;
+}
+
+/** The heading of a payment advice or remittance slip, the tear-off part at an invoice's foot that goes back to the seller. */
+const paymentAdviceHeading = /^(?:payment|remittance)\s+(?:advice|slip)\b/;
+
+/**
+ * A "To:" in the first lines under a payment advice heading: the slip is addressed to the payee, so it names the
+ * issuer there ("PAYMENT ADVICE / To: Orange Demo Co"), not the buyer it names at the head of the invoice.
+ */
+function payeeHit(pages: readonly CellPage[], hit: LabelHit): boolean {
+  if (hit.label.field !== 'buyer_name' || hit.label.text !== 'to') return false;
+  const page = pages.find((candidate) => candidate.page === hit.cell.page)!;
+  const heading = page.lines.findIndex((line) => line.some((cell) => paymentAdviceHeading.test(cell.folded.trim())));
+  return heading !== -1 && hit.cell.line > heading && hit.cell.line <= heading + 3;
+}
+
+/** A line-item table's header: two cells or more that are column labels. */
+const tableHeader = (line: readonly PageCell[]) => line.filter((cell) => columnWords.has(plainWords(cell.text))).length >= 2;
+
+/** Fields whose label closes a line-item table: the rows above it are items. */
+const tableEndFields = new Set<VocabularyField>(['subtotal', 'total', 'tax', 'payable']);
+
+/** The cells of line-item rows: from under a table header to the first subtotal or total label (40 lines at most). */
+function tableBodyCells(pages: readonly CellPage[], hits: readonly LabelHit[]): Set<PageCell> {
+  const closing = new Set(hits.filter((hit) => tableEndFields.has(hit.label.field)).map((hit) => `${hit.cell.page}:${hit.cell.line}`));
+  const body = new Set<PageCell>();
+  for (const page of pages) {
+    const header = page.lines.findIndex(tableHeader);
+    if (header === -1) continue;
+    for (const line of page.lines.slice(header + 1, header + 41)) {
+      if (line.some((cell) => closing.has(`${cell.page}:${cell.line}`))) break;
+      for (const cell of line) body.add(cell);
+    }
+  }
+  return body;
 }
 
 /** Where the buyer's block sits: the lines under a buyer label, in its column. */
@@ -621,15 +661,36 @@ function bestIssuer(pages: readonly CellPage[], hits: readonly LabelHit[], optio
       break;
     }
   }
+  for (const hit of hits) {
+    if (!payeeHit(pages, hit)) continue;
+    const place = valuePlaces(pages, hit, hits).find((candidate) => partyText(candidate.text));
+    if (place) add(partyText(place.text)!, place.cell, 0.6 * placementWeight[place.placement], 'payment advice');
+  }
   const domains = new Set<string>();
   for (const page of pages) for (const cell of page.lines.flat()) for (const match of cell.folded.matchAll(/(?:@|www\.|https?:\/\/)([a-z0-9-]+)\./g)) if (!/^(gmail|yahoo|hotmail|outlook|example|web|gmx|t-online)$/.test(match[1]!)) domains.add(match[1]!.replace(/-/g, ''));
-  for (const page of pages) for (const line of page.lines) for (const cell of line) if (!buyerCells.has(cell)) nameCellEvidence(pages, page, cell, domains, add);
+  // An item's description is no letterhead, legal form or not ("Company car park").
+  const itemCells = tableBodyCells(pages, hits);
+  for (const page of pages) for (const line of page.lines) for (const cell of line) if (!buyerCells.has(cell) && !itemCells.has(cell)) nameCellEvidence(pages, page, cell, domains, add);
   // The letterhead: the first line of page 1 that names something (not a title, label, date or number).
   const firstPage = pages[0];
   if (firstPage) {
     for (const line of firstPage.lines.slice(0, 8)) {
+      // The letterhead is above the line items.
+      if (tableHeader(line)) break;
       const cell = line[0]!;
       if (buyerCells.has(cell)) continue;
+      // A head line that opens with the buyer's label ("To: Jordan Walsh Consulting   Invoice Date   Melrose Parking"):
+      // the sender's name is the first one beside the buyer's, past the labels.
+      const buyerHit = hits.find((hit) => hit.cell === cell && hit.start === 0 && hit.label.field === 'buyer_name');
+      if (buyerHit) {
+        const valueInCell = cell.text.slice(buyerHit.end).trim() !== '';
+        const beside = line.slice(valueInCell ? 1 : 2).find((other) => !hits.some((hit) => hit.cell === other) && partyText(other.text) && findDates(other.text, undefined).length === 0);
+        if (beside) {
+          add(partyText(beside.text)!, beside, 0.3, 'letterhead');
+          break;
+        }
+        continue;
+      }
       if (hits.some((hit) => hit.cell === cell && hit.start === 0)) continue;
       const name = partyText(cell.text);
       if (!name || findDates(name, undefined).length > 0) continue;
@@ -686,7 +747,7 @@ function sameWord(a: string, b: string | undefined): boolean {
 function bestBuyer(pages: readonly CellPage[], hits: readonly LabelHit[]): LocatedValue | null {
   const candidates: Candidate<string>[] = [];
   for (const hit of hits) {
-    if (hit.label.field !== 'buyer_name') continue;
+    if (hit.label.field !== 'buyer_name' || payeeHit(pages, hit)) continue;
     for (const place of valuePlaces(pages, hit, hits)) {
       if (place.placement !== 'same_cell' && isLabelCell(place.cell, hits)) {
         // "Käufer" heading a block whose first line is "Nummer: …": look for its "Name:" line.

@@ -46,6 +46,8 @@ test('phones of any country, accounts, tax, national and health identifiers of A
   assert.deepEqual(spans('NZBN 9429041234567'), [['tax_id', '9429041234567']]);
   assert.deepEqual(spans('CUIT Nº: 20-17254359-7'), [['tax_id', '20-17254359-7']]);
   assert.deepEqual(spans('Sort code 20-00-00 55779911'), [['bank_account', '20-00-00 55779911']]);
+  assert.deepEqual(spans('use our account 09-0800-7006543-00 or'), [['bank_account', '09-0800-7006543-00']]);
+  assert.deepEqual(spans('Ref 12-3140-012-00'), []);
   assert.deepEqual(spans('Číslo účtu\t156546546465'), [['bank_account', '156546546465']]);
   assert.deepEqual(spans('(555) 867-5309'), [['phone', '(555) 867-5309']]);
   assert.deepEqual(spans('Telefax (0 69) 99 12 77'), [['phone', '(0 69) 99 12 77']]);

@@ -145,6 +145,12 @@ const detectors: Detector[] = [
     judge: () => 'format',
   },
   {
+    kind: 'bank_account',
+    // A New Zealand bank account in its printed grouping, bank-branch-account-suffix: 12-3140-0123456-00.
+    pattern: new RegExp(`${noDigitBefore}(\\d{2}-\\d{4}-\\d{7,8}-\\d{2,3})${noDigitAfter}`, 'g'),
+    judge: () => 'format',
+  },
+  {
     kind: 'card_number',
     pattern: new RegExp(`${noDigitBefore}(\\d{4}[ -]\\d{4}[ -]\\d{4}[ -]\\d{1,7}|\\d{15,16})${noDigitAfter}`, 'g'),
     judge: (value) => (validLuhn(value.replace(/\D/g, '')) ? 'check_digit' : null),
