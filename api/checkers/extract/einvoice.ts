@@ -224,7 +224,8 @@ function readUbl(root: Node, rootName: 'Invoice' | 'CreditNote'): EInvoice {
       .filter((total) => currency === null || child(total, 'TaxAmount')?.['@currencyID'] === undefined || child(total, 'TaxAmount')?.['@currencyID'] === currency)
       .flatMap((total) => children(total, 'TaxSubtotal'))
       .map((subtotal) => ({
-        rate: numberOf(text(child(child(subtotal, 'TaxCategory'), 'Percent'))),
+        // UBL 2.1 states the rate in the category; UBL 2.0 profiles (e-fff) beside it.
+        rate: numberOf(text(child(child(subtotal, 'TaxCategory'), 'Percent') ?? child(subtotal, 'Percent'))),
         basis: signed(numberOf(text(child(subtotal, 'TaxableAmount')))),
         tax: signed(numberOf(text(child(subtotal, 'TaxAmount')))),
       })),

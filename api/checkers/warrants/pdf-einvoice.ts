@@ -172,7 +172,7 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   amount('net total', 'subtotal', invoice.subtotal, 'subtotal', ['subtotal'], [{ label: "lines' sum", value: invoice.line_total }]);
   const rateTaxes = invoice.tax_breakdown.length > 1 ? invoice.tax_breakdown.map((row) => ({ label: `tax at ${row.rate ?? '?'}%`, value: row.tax })) : [];
   amount('tax total', 'tax', invoice.tax, 'tax', ['tax'], rateTaxes);
-  comparisons.push(...lineComparisons(invoice, pages, figures, shownPage), ...breakdown.comparisons);
+  comparisons.push(...lineComparisons(invoice, pages, figures, shownPage), ...breakdown.comparisons, ...scheduleComparisons(invoice, cellPages(pages), figures, shownPage));
   if (invoice.invoice_date !== null) {
     const date = invoice.invoice_date;
     const shownOn = pageDates.find((page) => page.values.includes(date))?.page ?? null;
@@ -248,7 +248,7 @@ function breakdownComparisons(invoice: EInvoice, pages: readonly CellPage[], fig
     page.lines.forEach((header, lineIndex) => {
       if (!header.some((cell) => breakdownHeadings.has(headingKey(cell.text)))) return;
       for (const heading of header.filter((cell) => basisHeadings.has(headingKey(cell.text)))) {
-        for (const row of breakdownRows(page, lineIndex, heading)) {
+        for (const row of columnFigures(page, lineIndex, heading)) {
           rowLines.add(`${page.page}:${row.line[0]!.line + 1}`);
           const rate = /(\d+(?:[.,]\d+)?)\s*%/.exec(row.line.map((cell) => cell.text).join(' '))?.[1];
           const xmlRow = breakdown.length === 1 ? breakdown[0]! : breakdown.find((entry) => rate !== undefined && entry.rate !== null && Math.abs(entry.rate - Number(rate.replace(',', '.'))) < 0.001);
@@ -262,16 +262,48 @@ function breakdownComparisons(invoice: EInvoice, pages: readonly CellPage[], fig
   return { comparisons, rowLines };
 }
 
-/** The figures under a breakdown's basis heading, one per row, to the total block, a gap or the row limit. */
-function breakdownRows(page: CellPage, headerIndex: number, heading: PageCell): { value: number; line: PageCell[] }[] {
+const scheduleAmountHeadings = new Set(Object.values(vocabulary.payment_schedule_columns.amount).flat().map(headingKey));
+const dueDateHeadings = new Set(Object.values(vocabulary.fields.due_date).flat().map((entry) => headingKey(String(entry[0]))));
+
+/** Headings of the tables compared here: a line holding one is another table's header row. */
+const tableHeadings = [breakdownHeadings, basisHeadings, scheduleAmountHeadings];
+
+/**
+ * Each instalment of a printed payment schedule (a header row with a due-date heading and an amount heading,
+ * vocabulary.json `payment_schedule_columns`) beside the XML's amount due: an instalment the XML states nowhere
+ * disagrees (a part payment may be another figure than the amount due, so only an unknown one counts).
+ */
+function scheduleComparisons(invoice: EInvoice, pages: readonly CellPage[], figures: readonly number[], shownPage: (value: number) => number | null): Comparison[] {
+  const due = invoice.payable ?? invoice.grand_total;
+  if (due === null) return [];
+  const comparisons: Comparison[] = [];
+  for (const page of pages) {
+    page.lines.forEach((header, lineIndex) => {
+      if (!header.some((cell) => dueDateHeadings.has(headingKey(cell.text)))) return;
+      for (const heading of header.filter((cell) => scheduleAmountHeadings.has(headingKey(cell.text)))) {
+        for (const row of columnFigures(page, lineIndex, heading, scheduleAmountHeadings)) {
+          if (same(row.value, due) || figures.some((figure) => same(row.value, figure))) continue;
+          const place = { value: Math.abs(row.value).toFixed(2), page: page.page, line: row.line[0]!.line + 1, naming: `in the "${heading.text.trim()}" column of the payment schedule` };
+          comparisons.push({ label: invoice.payable === null ? 'grand total' : 'amount due', xml: Math.abs(due).toFixed(2), path: invoice.paths.payable, shownOn: shownPage(due), printed: null, mustBePrinted: false, disagreeing: [place], alike: [] });
+        }
+      }
+    });
+  }
+  return comparisons;
+}
+
+/** The figures under a table's heading (a breakdown's basis, a schedule's amount), one per row, to a sum's line, a gap, another header row or the row limit. */
+function columnFigures(page: CellPage, headerIndex: number, heading: PageCell, ownHeadings: ReadonlySet<string> = basisHeadings): { value: number; line: PageCell[] }[] {
   const rows: { value: number; line: PageCell[] }[] = [];
   const header = page.lines[headerIndex]!;
   let bottom = heading.y + heading.height;
   for (const line of page.lines.slice(headerIndex + 1, headerIndex + 1 + BREAKDOWN_ROWS)) {
     const first = line[0]!;
-    // A sum's line, a gap, or another header row ("Règlement Date Montant") ends the breakdown.
-    if (sumLinePattern.test(foldAccents(first.text.trim())) || (!Number.isNaN(first.y) && first.y - bottom > BREAKDOWN_GAP * Math.max(first.height, 6))) break;
-    if (line.some((cell) => breakdownHeadings.has(headingKey(cell.text)) || basisHeadings.has(headingKey(cell.text)))) break;
+    // A sum's line reaching under the heading (not a totals block set beside the table), a gap, or another header
+    // row ("Règlement Date Montant") ends the table.
+    const sumLine = sumLinePattern.test(foldAccents(first.text.trim())) && !(first.x0 > heading.x1);
+    if (sumLine || (!Number.isNaN(first.y) && first.y - bottom > BREAKDOWN_GAP * Math.max(first.height, 6))) break;
+    if (line.some((cell) => tableHeadings.some((headings) => headings.has(headingKey(cell.text))) || ownHeadings.has(headingKey(cell.text)))) break;
     bottom = Math.max(bottom, first.y + first.height);
     const under = cellUnder(line, heading, header);
     const amounts = under ? findAmounts(under.text).filter((amount) => !/%/.test(under.text.slice(amount.end, amount.end + 2))) : [];
