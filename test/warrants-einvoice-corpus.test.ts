@@ -91,6 +91,15 @@ async function pagesShow(bytes: Uint8Array, figure: string): Promise<boolean> {
   }
 }
 
+/**
+ * Whether a mismatch sentence gives `figure` as one of the XML's amounts it states before the print's ("gives the
+ * grand total as 530.75 and the amount due as 383.75; page 1 prints …"), not only somewhere in the sentence.
+ */
+function givesAmount(found: string, figure: string): boolean {
+  const stated = found.split(';')[0] ?? '';
+  return stated.split(' and the ').some((part) => part.endsWith(` as ${figure}`));
+}
+
 interface PrintTamperTally {
   copies: number;
   flagged: number;
@@ -133,8 +142,9 @@ async function checkPrintTamper(file: string, bytes: Uint8Array, tally: PrintTam
 
 /**
  * A copy with one of the several printed places of the total changed and the others kept (the XML too) must
- * raise `einvoice_print_mismatch` high for an amount of that figure (the grand total, or the net total or amount
- * due where they are the same figure and the changed place is theirs), naming the changed figure. The copy counts only when
+ * raise `einvoice_print_mismatch` high for an amount of that figure (the grand total, or the net total, amount
+ * due, a line's amount or a VAT rate's taxable amount where they are the same figure and the changed place is
+ * theirs), naming the changed figure. The copy counts only when
  * its construction holds: the XML stream is byte-identical and the page shows both the XML total and the new figure.
  */
 async function checkPartialTamper(file: string, bytes: Uint8Array, original: { xml: string; total: string }, occurrence: number, tally: PrintTamperTally, problems: string[]): Promise<void> {
@@ -146,7 +156,7 @@ async function checkPartialTamper(file: string, bytes: Uint8Array, original: { x
   }
   tally.partialCopies++;
   const xmlTotal = Math.abs(Number(original.total)).toFixed(2);
-  const flagged = (await einvoiceSignalsOf(copy.pdf)).some((signal) => signal.code === 'einvoice_print_mismatch' && signal.severity === 'high' && signal.found.includes(` as ${xmlTotal};`) && signal.found.includes(`prints ${copy.printed}`));
+  const flagged = (await einvoiceSignalsOf(copy.pdf)).some((signal) => signal.code === 'einvoice_print_mismatch' && signal.severity === 'high' && givesAmount(signal.found, xmlTotal) && signal.found.includes(`prints ${copy.printed}`));
   if (flagged) tally.partialFlagged++;
   else problems.push(`${file}: printed place ${occurrence + 1} of the total changed to ${copy.printed} (XML and the other places ${xmlTotal}) is not flagged high`);
 }
@@ -188,6 +198,9 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
   }
   const agreeing = compared - Object.keys(recordedDisagreements).length;
   process.stdout.write(`e-invoice warrant: ${compared} PDFs compared, ${agreeing} agreeing by their truth: ${falseHighs} false highs; ${recordedFlagged}/5 recorded disagreements flagged; ${tamperedFlagged}/${tampered} rewritten XML totals flagged high; ${printTampers.flagged}/${printTampers.copies} rewritten printed totals flagged high (${printTampers.namingPrinted} naming the printed figure); ${printTampers.partialFlagged}/${printTampers.partialCopies} copies with one of several printed places of the total changed flagged high (${printTampers.notMade.length} copies could not be made${printTampers.notMade.map((line) => `\n    ${line}`).join('')})\n`);
+  // Partial copies the check misses are counted by the floor below, not failed one by one; listed before it is checked.
+  const unflaggedPartials = problems.filter((problem) => /printed place \d+ of the total changed/.test(problem));
+  if (unflaggedPartials.length > 0) process.stdout.write(`  partial copies not flagged:\n${unflaggedPartials.map((line) => `    ${line}`).join('\n')}\n`);
   recordMeasured('warrants-einvoice', {
     corpus: `fixtures/corpora/invoices/: ${compared} real PDFs with an embedded e-invoice, ${tampered} copies with the XML grand total rewritten, ${printTampers.copies} with the printed total rewritten and the XML kept, and ${printTampers.partialCopies} with one of several printed places of the total rewritten`,
     truth: 'each file\'s .truth.json: XML checked against the print by reading, or the notes saying where the two differ (5 files); the copies by construction',
@@ -204,12 +217,9 @@ test('e-invoices in the real invoice corpus: untouched files raise no disagreeme
       partial_print_tampered_copies: printTampers.partialCopies,
       partial_print_tampered_recall: printTampers.partialCopies === 0 ? 0 : printTampers.partialFlagged / printTampers.partialCopies,
     },
-    // The partial copies are held at the level reached, below "all flagged": the places missed show the total's
-    // figure as another amount (a line's amount, a tax table's base), beside a label the vocabulary lacks, or changed to 0.00, a figure the XML states elsewhere.
-    floors: { 'max:false_highs': 0, recorded_disagreements_flagged: 5, tampered_recall: 1, print_tampered_recall: 1, partial_print_tampered_recall: 0.77 },
+    // Every partial copy is flagged: a place labelled as a total must print the XML value of its meaning, and the
+    // line table's and VAT breakdown's rows are compared with the XML's lines and taxable amounts.
+    floors: { 'max:false_highs': 0, recorded_disagreements_flagged: 5, tampered_recall: 1, print_tampered_recall: 1, partial_print_tampered_recall: 1 },
   });
-  // Partial copies the check misses are counted by the floor above, not failed one by one.
-  const unflaggedPartials = problems.filter((problem) => /printed place \d+ of the total changed/.test(problem));
-  if (unflaggedPartials.length > 0) process.stdout.write(`  partial copies not flagged:\n${unflaggedPartials.map((line) => `    ${line}`).join('\n')}\n`);
   assert.deepEqual([...problems.filter((problem) => !unflaggedPartials.includes(problem)), ...printTampers.notMade], []);
 });

@@ -25,8 +25,15 @@ export interface PayeeAccount {
   branch: string | null;
 }
 
+/** One row of the invoice's VAT breakdown (EN 16931 BG-23): the taxable amount and the tax at one rate. */
+export interface TaxBreakdown {
+  rate: number | null;
+  basis: number | null;
+  tax: number | null;
+}
+
 /** Fields whose XML element the reader records (the warrant quotes it when the print disagrees). */
-export type EInvoicePathField = 'invoice_date' | 'seller_name' | 'buyer_name' | 'subtotal' | 'tax' | 'grand_total' | 'payable' | 'payee_accounts';
+export type EInvoicePathField = 'invoice_date' | 'seller_name' | 'buyer_name' | 'subtotal' | 'tax' | 'grand_total' | 'payable' | 'payee_accounts' | 'line_amount' | 'tax_basis';
 
 export interface EInvoice {
   syntax: EInvoiceSyntax;
@@ -48,6 +55,9 @@ export interface EInvoice {
   grand_total: number | null;
   /** What is left to pay after prepayments (DuePayableAmount, PayableAmount). */
   payable: number | null;
+  /** The sum of the lines' net amounts (BT-106: CII LineTotalAmount, UBL LineExtensionAmount). */
+  line_total: number | null;
+  tax_breakdown: TaxBreakdown[];
   lines: EInvoiceLine[];
   payee_accounts: PayeeAccount[];
   /** The element each field was read from, as a path of local names from the root. */
@@ -131,6 +141,12 @@ function readCii(root: Node, rootName: string, syntax: 'cii' | 'zugferd1'): EInv
     tax: signed(amountIn(summation, 'TaxTotalAmount', currency)),
     grand_total: signed(amountIn(summation, 'GrandTotalAmount', currency)),
     payable: signed(amountIn(summation, payableName, currency)),
+    line_total: signed(amountIn(summation, 'LineTotalAmount', currency)),
+    tax_breakdown: children(settlement, 'ApplicableTradeTax').map((tax) => ({
+      rate: numberOf(text(child(tax, 'RateApplicablePercent', 'ApplicablePercent'))),
+      basis: signed(numberOf(text(child(tax, 'BasisAmount')))),
+      tax: signed(numberOf(text(child(tax, 'CalculatedAmount')))),
+    })),
     lines: children(transaction, 'IncludedSupplyChainTradeLineItem').map(ciiLine),
     payee_accounts: ciiAccounts(settlement),
     paths: {
@@ -142,8 +158,17 @@ function readCii(root: Node, rootName: string, syntax: 'cii' | 'zugferd1'): EInv
       grand_total: `${summationPath}/GrandTotalAmount`,
       payable: `${summationPath}/${payableName}`,
       payee_accounts: `${settlementPath}/SpecifiedTradeSettlementPaymentMeans/PayeePartyCreditorFinancialAccount`,
+      line_amount: `${rootName}/${names.transaction}/IncludedSupplyChainTradeLineItem/${lineSettlementPath(transaction)}/LineTotalAmount`,
+      tax_basis: `${settlementPath}/ApplicableTradeTax/BasisAmount`,
     },
   };
+}
+
+/** Where a CII line's net amount sits, in the dialect of the file's first line. */
+function lineSettlementPath(transaction: Node | null): string {
+  const line = child(transaction, 'IncludedSupplyChainTradeLineItem');
+  const settlement = present(line, 'SpecifiedLineTradeSettlement', 'SpecifiedSupplyChainTradeSettlement');
+  return `${settlement}/${present(child(line, settlement), 'SpecifiedTradeSettlementLineMonetarySummation', 'SpecifiedTradeSettlementMonetarySummation')}`;
 }
 
 function ciiLine(line: Node): EInvoiceLine {
@@ -194,6 +219,16 @@ function readUbl(root: Node, rootName: 'Invoice' | 'CreditNote'): EInvoice {
     tax: signed(pickCurrency(taxTotals, currency)),
     grand_total: signed(amountIn(totals, 'TaxInclusiveAmount', currency)),
     payable: signed(amountIn(totals, 'PayableAmount', currency) ?? amountIn(totals, 'TaxInclusiveAmount', currency)),
+    line_total: signed(amountIn(totals, 'LineExtensionAmount', currency)),
+    tax_breakdown: children(root, 'TaxTotal')
+      .filter((total) => currency === null || child(total, 'TaxAmount')?.['@currencyID'] === undefined || child(total, 'TaxAmount')?.['@currencyID'] === currency)
+      .flatMap((total) => children(total, 'TaxSubtotal'))
+      .map((subtotal) => ({
+        // UBL 2.1 states the rate in the category; UBL 2.0 profiles (e-fff) beside it.
+        rate: numberOf(text(child(child(subtotal, 'TaxCategory'), 'Percent') ?? child(subtotal, 'Percent'))),
+        basis: signed(numberOf(text(child(subtotal, 'TaxableAmount')))),
+        tax: signed(numberOf(text(child(subtotal, 'TaxAmount')))),
+      })),
     lines: children(root, rootName === 'Invoice' ? 'InvoiceLine' : 'CreditNoteLine').map((line) => ({
       description: text(child(child(line, 'Item'), 'Name')) ?? text(child(child(line, 'Item'), 'Description')),
       quantity: numberOf(text(child(line, 'InvoicedQuantity', 'CreditedQuantity'))),
@@ -210,6 +245,8 @@ function readUbl(root: Node, rootName: 'Invoice' | 'CreditNote'): EInvoice {
       grand_total: `${rootName}/LegalMonetaryTotal/TaxInclusiveAmount`,
       payable: `${rootName}/LegalMonetaryTotal/${present(totals, 'PayableAmount', 'TaxInclusiveAmount')}`,
       payee_accounts: `${rootName}/PaymentMeans/PayeeFinancialAccount/ID`,
+      line_amount: `${rootName}/${rootName}Line/LineExtensionAmount`,
+      tax_basis: `${rootName}/TaxTotal/TaxSubtotal/TaxableAmount`,
     },
   };
 }

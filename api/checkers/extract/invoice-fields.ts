@@ -14,7 +14,8 @@ import vocabulary from './vocabulary.json' with { type: 'json' };
  */
 
 export type InvoiceField = 'invoice_number' | 'invoice_date' | 'due_date' | 'total' | 'subtotal' | 'tax' | 'supplier_name' | 'buyer_name';
-type VocabularyField = InvoiceField | 'payable' | 'tendered' | 'change';
+/** Fields read for themselves, and the sums beside them whose labels only keep a total's label off their figure. */
+type VocabularyField = InvoiceField | 'payable' | 'tendered' | 'change' | 'allowances' | 'charges' | 'prepaid';
 
 interface Label {
   field: VocabularyField;
@@ -117,6 +118,13 @@ export interface LabelledAmount {
   label: string;
   /** The label's weight for its field in vocabulary.json: 1 names only this field, less may name another. */
   weight: number;
+  /** The 1-based line of the page the label and its figure are on. */
+  line: number;
+  /**
+   * The label is not all its cell says: words before it ("Tax Total"), or words or a rate after it ("TVA 0%
+   * export", "Forderung am Ausstellungstag"), so the figure may be a row of a breakdown or a sum of another kind.
+   */
+  qualified: boolean;
 }
 
 /** The most characters between a label and its figure in one cell ("Total (EUR): € 1.234,56"). */
@@ -133,9 +141,11 @@ const MAX_LABEL_GAP = 16;
 export function labelledAmounts(pages: readonly PageText[]): LabelledAmount[] {
   const cells = cellPages(pages);
   const fields = new Set<VocabularyField>(['total', 'payable', 'subtotal', 'tax']);
-  const hits = [...labelHits(cells), ...splitLabelHits(cells, fields)];
+  const qualified: LabelHit[] = [];
+  const hits = [...labelHits(cells, qualified), ...splitLabelHits(cells, fields)];
+  const inclusive = taxInclusiveHits(qualified, hits);
   const places: LabelledAmount[] = [];
-  for (const hit of hits) {
+  for (const hit of [...hits, ...inclusive]) {
     if (!fields.has(hit.label.field)) continue;
     for (const place of valuePlaces(cells, hit, hits)) {
       if (place.placement === 'below' || (place.placement !== 'same_cell' && isLabelCell(place.cell, hits))) break;
@@ -144,11 +154,42 @@ export function labelledAmounts(pages: readonly PageText[]): LabelledAmount[] {
       // A figure after another word, number or rate in the cell ("TVA : FR11999999998 … capital de 120 000,00", "MwSt.-% 19,0") is not the label's.
       const before = place.text.slice(0, amounts[0]!.start);
       if (place.placement === 'same_cell' && (before.length > MAX_LABEL_GAP || /\p{L}{4,}|[\d%]/u.test(before))) break;
-      places.push({ field: hit.label.field as LabelledAmount['field'], value: amounts[0]!.value, page: hit.cell.page, label: hit.cell.text.slice(hit.start, hit.end).trim(), weight: hit.label.weight });
+      const after = place.placement === 'same_cell' ? '' : hit.cell.text.slice(hit.end);
+      // Several figures on the label's line make it a table's row (a rate's base, rate and tax), not one sum.
+      const figuresAfter = [place.placement === 'same_cell' ? place.text : '', ...cellsRightOf(cells, hit.cell).map((cell) => cell.text)].filter((text) => findAmounts(text).length > 0).length;
+      const qualifiedPlace = inclusive.includes(hit) || /\p{L}{3,}|%/u.test(hit.cell.text.slice(0, hit.start)) || /\p{L}{4,}|%/u.test(after) || figuresAfter > 1;
+      places.push({ field: hit.label.field as LabelledAmount['field'], value: amounts[0]!.value, page: hit.cell.page, label: hit.cell.text.slice(hit.start, hit.end).trim(), weight: hit.label.weight, line: hit.cell.line + 1, qualified: qualifiedPlace });
       break;
     }
   }
   return places;
+}
+
+/** Words saying that an amount includes the tax named after them ("incl.", "inklusive 19 %", "inclusief"), or excludes it. */
+const INCLUDING = String.raw`incl?|inc|including|inclusive|inkl|inklusive|einschl|einschliesslich|inclusief|incluido|incluida|incluso|inclusa`;
+const EXCLUDING = String.raw`excl?|ex|excluding|exkl|exklusive|exclusief|excluido|escluso`;
+const qualifierPattern = (words: string) => new RegExp(String.raw`(?:^|[^\p{L}])(?:${words})\.?\s*(?:\d+(?:[.,]\d+)?\s*%\s*)?$`, 'u');
+const includingPattern = qualifierPattern(INCLUDING);
+const qualifyingPattern = qualifierPattern(`${INCLUDING}|${EXCLUDING}`);
+
+/** The weight of a label that is an amount "including" a tax, with no label of its own: an amount with tax, as often a line's as the total. */
+const INCLUSIVE_WEIGHT = 0.6;
+
+/**
+ * Cells that name an amount as including a tax ("Beitrag inklusive 19 % Versicherungsteuer", "Preis inkl.
+ * MwSt.") and hold no other amount label: the amount with tax, taken as a place of the total whose label is
+ * qualified (it may as well be a line's gross amount), so only a figure of no other meaning disagrees there.
+ */
+function taxInclusiveHits(qualified: readonly LabelHit[], hits: readonly LabelHit[]): LabelHit[] {
+  return qualified
+    .filter((hit) => includingPattern.test(beforeLabel(hit)) && !hits.some((other) => other.cell === hit.cell && other.label.field !== 'tax'))
+    .map((hit) => ({ label: { field: 'total', text: hit.cell.text.slice(0, hit.end), weight: INCLUSIVE_WEIGHT, pattern: /$^/u }, cell: hit.cell, start: 0, end: hit.end }));
+}
+
+/** The cells after `cell` on its line. */
+function cellsRightOf(pages: readonly CellPage[], cell: PageCell): PageCell[] {
+  const line = pages.find((page) => page.page === cell.page)?.lines[cell.line] ?? [];
+  return line.filter((other) => other.index > cell.index);
 }
 
 /** Labels of one word this long or longer are found with a space inside them too. */
@@ -170,8 +211,8 @@ function splitLabelHits(pages: readonly CellPage[], fields: ReadonlySet<Vocabula
   return hits;
 }
 
-/** Every label in every cell; where labels overlap the longer one keeps the place ("Total GST" is tax's, not total's). */
-function labelHits(pages: readonly CellPage[]): LabelHit[] {
+/** Every label in every cell; where labels overlap the longer one keeps the place ("Total GST" is tax's, not total's). Tax words that qualify another label go to `qualified`. */
+function labelHits(pages: readonly CellPage[], qualified: LabelHit[] = []): LabelHit[] {
   const hits: LabelHit[] = [];
   for (const page of pages) {
     for (const line of page.lines) {
@@ -185,6 +226,7 @@ function labelHits(pages: readonly CellPage[]): LabelHit[] {
         const kept: LabelHit[] = [];
         for (const hit of found) if (!kept.some((other) => other.start < hit.end && hit.start < other.end)) kept.push(hit);
         hits.push(...kept.filter((hit) => !qualifiesLabel(hit)));
+        qualified.push(...kept.filter(qualifiesLabel));
       }
     }
   }
@@ -196,7 +238,12 @@ function labelHits(pages: readonly CellPage[]): LabelHit[] {
  * part of the label before it, not a tax label of its own, which would end that label's cell before its value.
  */
 function qualifiesLabel(hit: LabelHit): boolean {
-  return hit.label.field === 'tax' && /(?:^|[^\p{L}])(?:incl?|inc|including|excl?|ex|excluding)\.?\s*$/u.test(hit.cell.folded.slice(0, hit.start).replace(/\(\s*$/, ''));
+  return hit.label.field === 'tax' && qualifyingPattern.test(beforeLabel(hit));
+}
+
+/** A cell's folded text before a label, without an opening bracket: "total amount payable (" → "total amount payable". */
+function beforeLabel(hit: LabelHit): string {
+  return hit.cell.folded.slice(0, hit.start).replace(/\(\s*$/, '');
 }
 
 /** The texts a label's value may be in, nearest first: the rest of its cell, the cells to its right, the cell below. */

@@ -59,7 +59,7 @@ test('a print that changes one of the places it shows the total, and keeps the o
   const signals = einvoiceSignals(files, [page(twice)], place);
   const total = signals.find((signal) => signal.found.includes('grand total'));
   assert.equal(total?.severity, 'high');
-  assert.match(total?.found ?? '', /as 1100\.00; page 1 prints 1900\.00 beside "Total", though page 1 shows 1100\.00/);
+  assert.match(total?.found ?? '', /as 1100\.00; page 1 prints 1900\.00 beside "Total" \(line 7\), though page 1 shows 1100\.00/);
   assert.equal(total?.where.field, 'Invoice/LegalMonetaryTotal/TaxInclusiveAmount');
 });
 
@@ -67,4 +67,20 @@ test('a label over a figure the XML states for another amount, or a column headi
   const table = `${printed}\nDescription\tQty\tTotal\nPipe repair\t1\t$1,000.00\nTotal GST\t$100.00`;
   const signals = einvoiceSignals(files, [page(table)], place);
   assert.deepEqual(signals.map((signal) => signal.code), ['einvoice_print_agrees']);
+});
+
+test('a place labelled as the total that prints another amount the XML states (the net total) is high; one whose label says more is not', () => {
+  const net = `${printed}\nAmount due $1,100.00`.replace('Total $1,100.00', 'Total $1,000.00');
+  const signals = einvoiceSignals(files, [page(net)], place);
+  assert.deepEqual(signals.map((signal) => signal.severity), ['high']);
+  assert.match(signals[0]!.found, /gives the grand total as 1100\.00; page 1 prints 1000\.00 beside "Total" \(line 7\)/);
+  const qualified = `${printed}\nTotal amount of the previous invoice $1,000.00`;
+  assert.deepEqual(einvoiceSignals(files, [page(qualified)], place).map((signal) => signal.code), ['einvoice_print_agrees']);
+});
+
+test('each changed place is its own signal, at its page', () => {
+  const second = { ...page('Summary of INV-1042\nAmount due $1,300.00'), page: 2 };
+  const signals = einvoiceSignals(files, [page(printed.replace('Total $1,100.00', 'Total $1,200.00')), second], place).filter((signal) => signal.found.includes('grand total'));
+  assert.deepEqual(signals.map((signal) => [signal.severity, signal.where.page]), [['high', 1], ['high', 2]]);
+  assert.match(signals[1]!.found, /page 2 prints 1300\.00 beside "Amount due" \(line 2\), and no page shows 1100\.00/);
 });

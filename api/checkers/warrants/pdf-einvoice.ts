@@ -3,6 +3,10 @@ import type { PageText } from '../../documents/types.ts';
 import { parseEInvoice, type EInvoice, type EInvoicePathField } from '../extract/einvoice.ts';
 import { labelledAmounts, readInvoiceFields, type InvoiceField, type LabelledAmount } from '../extract/invoice-fields.ts';
 import type { LocatedValue } from '../extract/locate.ts';
+import { closingPattern, pageLineItems } from '../extract/options/line-items.ts';
+import { locatePage } from '../extract/options/page-lines.ts';
+import { cellPages, horizontalOverlap, type CellPage, type PageCell } from '../extract/page-cells.ts';
+import vocabulary from '../extract/vocabulary.json' with { type: 'json' };
 import { validIban } from '../extract/options/identifier-checks.ts';
 import { findAmounts, findDates, foldAccents } from '../extract/values.ts';
 import { PDFDict, PDFName, PDFRef } from 'pdf-lib';
@@ -17,12 +21,18 @@ import { pdfSignal } from './pdf-signals.ts';
  * them is what an edit of one of the two leaves behind. A value counts as printed when it appears anywhere on
  * the pages (amounts as amounts, dates as dates, names and accounts as their letters and digits), so a print
  * that shows it in an unexpected place still agrees; a disagreement needs the XML value absent from every page
- * and the page's own reading of that field (extraction's invoice reader) giving something else. An amount is
- * also compared at every place the page labels as that amount ("Total", "Amount due", "Gesamtbetrag", "Zu
- * zahlen"…, extraction's vocabulary): a copy that changes one of the places a total is printed and leaves
- * the others disagrees at the changed place, though the XML's figure is still shown elsewhere. A labelled place
- * disagrees only when it shows neither the XML's figure for that amount nor any other figure the XML states (a
- * "Total" column heading over a line's amount, a tax label over a table of rates, are not evidence).
+ * and the page's own reading of that field (extraction's invoice reader) giving something else.
+ *
+ * An amount is also compared at every place the page prints it, since an edit may change one of the places a
+ * total is printed and leave the others: every place labelled as that amount ("Total", "Amount due",
+ * "Bruttosumme", "Solde à payer"…, extraction's vocabulary), every row of the line table (the XML line of the
+ * same position) and every row of the VAT breakdown (the XML's taxable amount at the row's rate). A place whose
+ * label is all its cell says must print the XML value of its meaning (a grand total or amount due one of the
+ * two, a net total the tax basis or the lines' sum, a tax the tax total or a rate's tax), not merely some figure
+ * the XML states. A label with other words or a rate beside it ("TVA 0% export", "Gesamtbetrag der
+ * Zuschläge"), and a table row, may show another of the invoice's figures (a breakdown row's base, a gross
+ * line amount), so there only a figure the XML states nowhere disagrees. Each disagreeing place is its own
+ * signal, with its page, and its line in the sentence.
  */
 
 /** Where a comparison's evidence lies: the embedded file's object in the PDF. */
@@ -39,15 +49,20 @@ interface Comparison {
   printed: { value: string; page: number } | null;
   /** A value every invoice prints (its total): absent from every page, it disagrees even when the page's own reading is not known. */
   mustBePrinted: boolean;
-  /** Places the page labels as this amount that print another figure, one the XML states nowhere. */
+  /** Places printing this amount that show another figure than it (and than the XML values of its meaning). */
   disagreeing: PrintedPlace[];
+  /** The other XML values of the same meaning a place may print (the amount due beside the grand total), for the sentence. */
+  alike: { label: string; xml: string }[];
 }
 
-/** A labelled printed place of an amount that shows another figure than the XML. */
+/** A printed place of an amount that shows another figure than the XML. */
 interface PrintedPlace {
   value: string;
   page: number;
-  label: string;
+  /** The 1-based line of the page. */
+  line: number;
+  /** How the place is named: `beside "Bruttosumme"`, `in the "Nettobetrag" column`. */
+  naming: string;
 }
 
 /** Amounts equal to the cent (credit notes print positive figures the XML may sign). */
@@ -70,17 +85,8 @@ export function einvoiceSignals(files: readonly EmbeddedFile[], pages: readonly 
   const { file, invoice } = found;
   const comparisons = compareWithPages(invoice, pages, xmlFigures(file.bytes));
   const object = place(file.filename);
-  const mismatches = comparisons.filter((comparison) => comparison.disagreeing.length > 0 || (comparison.shownOn === null && (comparison.printed !== null || comparison.mustBePrinted)));
-  if (mismatches.length > 0) {
-    return mismatches.map((comparison) => {
-      const printed = comparison.disagreeing[0] ?? comparison.printed;
-      return pdfSignal('einvoice_print_mismatch', `The embedded e-invoice ${file.filename} gives the ${comparison.label} as ${comparison.xml}; ${mismatchSentence(comparison)}.`, {
-        page: printed?.page ?? 1,
-        ...object,
-        ...(comparison.path ? { field: comparison.path } : {}),
-      });
-    });
-  }
+  const mismatches = comparisons.flatMap((comparison) => mismatchSignals(comparison, file.filename, object));
+  if (mismatches.length > 0) return mismatches;
   const agreed = comparisons.filter((comparison) => comparison.shownOn !== null);
   const unshown = comparisons.filter((comparison) => comparison.shownOn === null).map((comparison) => comparison.label);
   const rootPath = invoice.paths.grand_total?.split('/')[0];
@@ -89,14 +95,19 @@ export function einvoiceSignals(files: readonly EmbeddedFile[], pages: readonly 
   return [pdfSignal('einvoice_print_agrees', `The embedded e-invoice ${file.filename} (${invoice.syntax}) and the printed page agree: ${sentence}${rest}.`, { page: agreed[0]?.shownOn ?? 1, ...object, ...(rootPath ? { field: rootPath } : {}) }, agreed.length > 0 ? 'info' : 'low')];
 }
 
-/** What the page prints instead of the XML's value, at each place it disagrees. */
-function mismatchSentence(comparison: Comparison): string {
-  const { printed, disagreeing, shownOn, xml } = comparison;
+/** A `high` for each place that prints another figure than the XML, or one for a value no page shows when the page reads it otherwise. */
+function mismatchSignals(comparison: Comparison, filename: string, object: ReturnType<EmbeddedPlace>): Signal[] {
+  const { printed, disagreeing, shownOn, xml, label } = comparison;
+  const where = (page: number): Signal['where'] => ({ page, ...object, ...(comparison.path ? { field: comparison.path } : {}) });
+  const states = `The embedded e-invoice ${filename} gives the ${label} as ${xml}`;
   if (disagreeing.length > 0) {
-    const places = disagreeing.map((place) => `page ${place.page} prints ${place.value} beside "${place.label}"`).join(', ');
-    return shownOn === null ? `${places}, and no page shows ${xml}` : `${places}, though page ${shownOn} shows ${xml}: the print was changed in one place and not in the other`;
+    const alike = comparison.alike.map((other) => ` and the ${other.label} as ${other.xml}`).join('');
+    const elsewhere = shownOn === null ? `and no page shows ${xml}` : `though page ${shownOn} shows ${xml}: the print was changed in one place and not in the other`;
+    return disagreeing.map((place) => pdfSignal('einvoice_print_mismatch', `${states}${alike}; page ${place.page} prints ${place.value} ${place.naming} (line ${place.line}), ${elsewhere}.`, where(place.page)));
   }
-  return printed ? `page ${printed.page} prints ${printed.value}, and no page shows ${xml}` : `no page prints that amount, though an invoice prints its total`;
+  if (shownOn !== null || (printed === null && !comparison.mustBePrinted)) return [];
+  const sentence = printed ? `page ${printed.page} prints ${printed.value}, and no page shows ${xml}` : 'no page prints that amount, though an invoice prints its total';
+  return [pdfSignal('einvoice_print_mismatch', `${states}; ${sentence}.`, where(printed?.page ?? 1))];
 }
 
 /** Every figure the XML states in an element (amounts, rates, quantities), in absolute value: what a labelled place may show without contradicting it. */
@@ -108,12 +119,19 @@ function xmlFigures(bytes: Uint8Array): number[] {
 /** Labels of less weight than this name other figures as often as the amount ("amount", "importe"): their places are not compared. */
 const MIN_LABEL_WEIGHT = 0.5;
 
-/** The labelled places of one amount that print neither the XML's value nor any other figure the XML states. */
-function disagreeingPlaces(places: readonly LabelledAmount[], fields: readonly LabelledAmount['field'][], value: number, figures: readonly number[]): PrintedPlace[] {
-  const same = (a: number, b: number) => Math.abs(Math.abs(a) - Math.abs(b)) < CENT;
+const same = (a: number, b: number) => Math.abs(Math.abs(a) - Math.abs(b)) < CENT;
+
+/**
+ * The labelled places of one amount that print another figure: a place whose label is all its cell says,
+ * another figure than the XML values of its meaning (`accepted`); a qualified label's place, a figure the XML
+ * states nowhere.
+ */
+function disagreeingPlaces(places: readonly LabelledAmount[], fields: readonly LabelledAmount['field'][], accepted: readonly number[], figures: readonly number[], breakdownRows: ReadonlySet<string>): PrintedPlace[] {
   return places
-    .filter((place) => fields.includes(place.field) && place.weight >= MIN_LABEL_WEIGHT && !same(place.value, value) && !figures.some((figure) => same(place.value, figure)))
-    .map((place) => ({ value: Math.abs(place.value).toFixed(2), page: place.page, label: place.label }));
+    .filter((place) => !breakdownRows.has(`${place.page}:${place.line}`))
+    .filter((place) => fields.includes(place.field) && place.weight >= MIN_LABEL_WEIGHT && !accepted.some((value) => same(place.value, value)))
+    .filter((place) => !place.qualified || !figures.some((figure) => same(place.value, figure)))
+    .map((place) => ({ value: Math.abs(place.value).toFixed(2), page: place.page, line: place.line, naming: `beside "${place.label}"` }));
 }
 
 /** Each value the XML states beside where the page shows it, or the page's own reading of it. */
@@ -133,33 +151,180 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   // The reader may take another of the invoice's figures for this one (a net total beside a "VAT" label): a
   // printed figure the XML states anywhere is not evidence against it.
   const xmlAmounts = [invoice.grand_total, invoice.payable, invoice.subtotal, invoice.tax, ...invoice.lines.map((line) => line.amount)].flatMap((value) => (value === null ? [] : [Math.abs(value)]));
-  const amount = (label: string, field: EInvoicePathField, value: number | null, printedField: InvoiceField, labelled: readonly LabelledAmount['field'][]) => {
+  const shownPage = (value: number) => pageAmounts.find((page) => page.values.some((shown) => same(shown, value)))?.page ?? null;
+  // A breakdown row's tax label ("TVA 0% export") is compared as the row, not as the tax total.
+  const breakdown = breakdownComparisons(invoice, cellPages(pages), figures, shownPage);
+  const amount = (label: string, field: EInvoicePathField, value: number | null, printedField: InvoiceField, labelled: readonly LabelledAmount['field'][], alike: readonly { label: string; value: number | null }[] = []) => {
     if (value === null) return;
-    const shownOn = pageAmounts.find((page) => page.values.some((shown) => Math.abs(shown - Math.abs(value)) < CENT))?.page ?? null;
+    const shownOn = shownPage(value);
     const other = shownOn === null ? reading(printedField) : null;
     const stated = other !== null && xmlAmounts.some((known) => Math.abs(known - Math.abs(Number(other.value))) < CENT);
     const printedAmount = other && !stated ? { value: Math.abs(Number(other.value)).toFixed(2), page: other.page } : null;
-    const disagreeing = disagreeingPlaces(places, labelled, value, figures);
-    comparisons.push({ label, xml: Math.abs(value).toFixed(2), path: pathOf(field), shownOn, printed: printedAmount, mustBePrinted: field === 'grand_total' || field === 'payable', disagreeing });
+    const others = alike.flatMap((entry) => (entry.value === null || same(entry.value, value) ? [] : [{ label: entry.label, value: entry.value }])).filter((entry, index, all) => all.findIndex((first) => same(first.value, entry.value)) === index);
+    const disagreeing = disagreeingPlaces(places, labelled, [value, ...others.map((entry) => entry.value)], figures, breakdown.rowLines);
+    comparisons.push({ label, xml: Math.abs(value).toFixed(2), path: pathOf(field), shownOn, printed: printedAmount, mustBePrinted: field === 'grand_total' || field === 'payable', disagreeing, alike: others.map((entry) => ({ label: entry.label, xml: Math.abs(entry.value).toFixed(2) })) });
   };
-  // What is payable is labelled as the total when the two are one figure; otherwise each has its own labels.
-  const payableApart = invoice.payable !== null && (invoice.grand_total === null || Math.abs(invoice.payable - invoice.grand_total) >= CENT);
-  amount('grand total', 'grand_total', invoice.grand_total, 'total', payableApart ? ['total'] : ['total', 'payable']);
-  if (payableApart) amount('amount due', 'payable', invoice.payable, 'total', ['payable']);
-  amount('net total', 'subtotal', invoice.subtotal, 'subtotal', ['subtotal']);
-  amount('tax total', 'tax', invoice.tax, 'tax', ['tax']);
+  // What is payable is labelled as the total when the two are one figure; otherwise each has its own labels,
+  // and a place of either may print the other (a "Total" that is what is left to pay).
+  const payableApart = invoice.payable !== null && (invoice.grand_total === null || !same(invoice.payable, invoice.grand_total));
+  amount('grand total', 'grand_total', invoice.grand_total, 'total', payableApart ? ['total'] : ['total', 'payable'], [{ label: 'amount due', value: invoice.payable }]);
+  if (payableApart) amount('amount due', 'payable', invoice.payable, 'total', ['payable'], [{ label: 'grand total', value: invoice.grand_total }]);
+  amount('net total', 'subtotal', invoice.subtotal, 'subtotal', ['subtotal'], [{ label: "lines' sum", value: invoice.line_total }]);
+  const rateTaxes = invoice.tax_breakdown.length > 1 ? invoice.tax_breakdown.map((row) => ({ label: `tax at ${row.rate ?? '?'}%`, value: row.tax })) : [];
+  amount('tax total', 'tax', invoice.tax, 'tax', ['tax'], rateTaxes);
+  comparisons.push(...lineComparisons(invoice, pages, figures, shownPage), ...breakdown.comparisons, ...scheduleComparisons(invoice, cellPages(pages), figures, shownPage));
   if (invoice.invoice_date !== null) {
     const date = invoice.invoice_date;
     const shownOn = pageDates.find((page) => page.values.includes(date))?.page ?? null;
-    comparisons.push({ label: 'issue date', xml: date, path: pathOf('invoice_date'), shownOn, printed: shownOn === null ? reading('invoice_date') : null, mustBePrinted: false, disagreeing: [] });
+    comparisons.push({ label: 'issue date', xml: date, path: pathOf('invoice_date'), shownOn, printed: shownOn === null ? reading('invoice_date') : null, mustBePrinted: false, disagreeing: [], alike: [] });
   }
   for (const [label, field, value, printedField] of [['seller', 'seller_name', invoice.seller_name, 'supplier_name'], ['buyer', 'buyer_name', invoice.buyer_name, 'buyer_name']] as const) {
     if (value === null || squash(value) === '') continue;
     const shownOn = squashed.find((page) => page.text.includes(squash(value)))?.page ?? pageWords.find((page) => mostWordsShown(value, page.words))?.page ?? null;
-    comparisons.push({ label: `${label} name`, xml: `"${value}"`, path: pathOf(field), shownOn, printed: shownOn === null ? nameReading(reading(printedField), value) : null, mustBePrinted: false, disagreeing: [] });
+    comparisons.push({ label: `${label} name`, xml: `"${value}"`, path: pathOf(field), shownOn, printed: shownOn === null ? nameReading(reading(printedField), value) : null, mustBePrinted: false, disagreeing: [], alike: [] });
   }
   comparisons.push(...accountComparisons(invoice, pages, squashed));
   return comparisons;
+}
+
+/**
+ * Each row of the printed line table beside the XML line of the same position, when the table has as many rows
+ * as the XML has lines with an amount: a row whose amount is no figure the XML states disagrees (a gross
+ * column, a rounded price, is another figure the XML states and is not evidence).
+ */
+function lineComparisons(invoice: EInvoice, pages: readonly PageText[], figures: readonly number[], shownPage: (value: number) => number | null): Comparison[] {
+  const xmlLines = invoice.lines.flatMap((line) => (line.amount === null ? [] : [line.amount]));
+  const rows = pages.flatMap((page) =>
+    pageLineItems(locatePage(page)).flatMap((table) => {
+      if (table.amountColumn === -1) return [];
+      const heading = table.header[table.amountColumn]!;
+      // A row that is the total block's ("Total HT 530,75 €") closes the table, as extraction's does at a line start.
+      return table.rows
+        .filter((row) => !row.some((cell) => closingPattern.test(foldAccents(cell.trim()))))
+        .map((row) => ({ page: table.page, heading, cell: (row[table.amountColumn] ?? '').trim(), amount: findAmounts(row[table.amountColumn] ?? '').at(-1)?.value ?? null }));
+    }),
+  );
+  if (xmlLines.length === 0 || rows.length !== xmlLines.length) return [];
+  return xmlLines.flatMap((value, index): Comparison[] => {
+    const row = rows[index]!;
+    if (row.amount === null || same(row.amount, value) || figures.some((figure) => same(row.amount!, figure))) return [];
+    const line = lineOfText(pages, row.page, row.cell);
+    const place = { value: Math.abs(row.amount).toFixed(2), page: row.page, line, naming: `in the "${row.heading}" column of line ${index + 1}` };
+    return [{ label: `amount of line ${index + 1}`, xml: Math.abs(value).toFixed(2), path: invoice.paths.line_amount, shownOn: shownPage(value), printed: null, mustBePrinted: false, disagreeing: [place], alike: [] }];
+  });
+}
+
+/** The 1-based line of a page whose text holds `needle` (the first), 1 when none does. */
+function lineOfText(pages: readonly PageText[], page: number, needle: string): number {
+  const lines = pages.find((candidate) => candidate.page === page)?.text.split('\n') ?? [];
+  const index = needle === '' ? -1 : lines.findIndex((line) => line.includes(needle));
+  return index === -1 ? 1 : index + 1;
+}
+
+const breakdownColumns = vocabulary.tax_breakdown_columns;
+const headingKey = (text: string) => foldAccents(text).toLowerCase().replace(/\s+/g, ' ').replace(/[\s:]+$/, '').trim();
+const basisHeadings = new Set(Object.values(breakdownColumns.basis).flat().map(headingKey));
+const breakdownHeadings = new Set(Object.values(breakdownColumns.breakdown_heading).flat().map(headingKey));
+
+/** A line opening with a sum's label ends a breakdown: its rows open with a tax word ("Umsatzsteuer", "TVA 0%"), a sum's line with its name. */
+const sumLabels = (['total', 'payable', 'subtotal', 'allowances', 'charges', 'prepaid'] as const).flatMap((field) => Object.values(vocabulary.fields[field]).flat().map((entry) => foldAccents(String(entry[0]))));
+const sumLinePattern = new RegExp(`^(?:${sumLabels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\d])`, 'u');
+
+/** Lines below a VAT breakdown's header read as its rows at most, and the gap (in line heights) that ends it. */
+const BREAKDOWN_ROWS = 10;
+const BREAKDOWN_GAP = 4;
+
+/**
+ * Each row of a printed VAT breakdown (a header row with a taxable-amount heading and a rate or tax heading,
+ * vocabulary.json `tax_breakdown_columns`) beside the XML's taxable amount at the row's rate (the printed
+ * percentage, or the only rate the XML has): a row whose base is no figure the XML states disagrees.
+ */
+function breakdownComparisons(invoice: EInvoice, pages: readonly CellPage[], figures: readonly number[], shownPage: (value: number) => number | null): { comparisons: Comparison[]; rowLines: Set<string> } {
+  const breakdown = invoice.tax_breakdown.filter((row) => row.basis !== null);
+  const comparisons: Comparison[] = [];
+  const rowLines = new Set<string>();
+  if (breakdown.length === 0) return { comparisons, rowLines };
+  for (const page of pages) {
+    page.lines.forEach((header, lineIndex) => {
+      if (!header.some((cell) => breakdownHeadings.has(headingKey(cell.text)))) return;
+      for (const heading of header.filter((cell) => basisHeadings.has(headingKey(cell.text)))) {
+        for (const row of columnFigures(page, lineIndex, heading)) {
+          rowLines.add(`${page.page}:${row.line[0]!.line + 1}`);
+          const rate = /(\d+(?:[.,]\d+)?)\s*%/.exec(row.line.map((cell) => cell.text).join(' '))?.[1];
+          const xmlRow = breakdown.length === 1 ? breakdown[0]! : breakdown.find((entry) => rate !== undefined && entry.rate !== null && Math.abs(entry.rate - Number(rate.replace(',', '.'))) < 0.001);
+          if (!xmlRow || same(row.value, xmlRow.basis!) || figures.some((figure) => same(row.value, figure))) continue;
+          const place = { value: Math.abs(row.value).toFixed(2), page: page.page, line: row.line[0]!.line + 1, naming: `in the "${heading.text.trim()}" column of the VAT breakdown` };
+          comparisons.push({ label: `taxable amount at ${xmlRow.rate ?? '?'}%`, xml: Math.abs(xmlRow.basis!).toFixed(2), path: invoice.paths.tax_basis, shownOn: shownPage(xmlRow.basis!), printed: null, mustBePrinted: false, disagreeing: [place], alike: [] });
+        }
+      }
+    });
+  }
+  return { comparisons, rowLines };
+}
+
+const scheduleAmountHeadings = new Set(Object.values(vocabulary.payment_schedule_columns.amount).flat().map(headingKey));
+const dueDateHeadings = new Set(Object.values(vocabulary.fields.due_date).flat().map((entry) => headingKey(String(entry[0]))));
+
+/** Headings of the tables compared here: a line holding one is another table's header row. */
+const tableHeadings = [breakdownHeadings, basisHeadings, scheduleAmountHeadings];
+
+/**
+ * Each instalment of a printed payment schedule (a header row with a due-date heading and an amount heading,
+ * vocabulary.json `payment_schedule_columns`) beside the XML's amount due: an instalment the XML states nowhere
+ * disagrees (a part payment may be another figure than the amount due, so only an unknown one counts).
+ */
+function scheduleComparisons(invoice: EInvoice, pages: readonly CellPage[], figures: readonly number[], shownPage: (value: number) => number | null): Comparison[] {
+  const due = invoice.payable ?? invoice.grand_total;
+  if (due === null) return [];
+  const comparisons: Comparison[] = [];
+  for (const page of pages) {
+    page.lines.forEach((header, lineIndex) => {
+      if (!header.some((cell) => dueDateHeadings.has(headingKey(cell.text)))) return;
+      for (const heading of header.filter((cell) => scheduleAmountHeadings.has(headingKey(cell.text)))) {
+        for (const row of columnFigures(page, lineIndex, heading, scheduleAmountHeadings)) {
+          if (same(row.value, due) || figures.some((figure) => same(row.value, figure))) continue;
+          const place = { value: Math.abs(row.value).toFixed(2), page: page.page, line: row.line[0]!.line + 1, naming: `in the "${heading.text.trim()}" column of the payment schedule` };
+          comparisons.push({ label: invoice.payable === null ? 'grand total' : 'amount due', xml: Math.abs(due).toFixed(2), path: invoice.paths.payable, shownOn: shownPage(due), printed: null, mustBePrinted: false, disagreeing: [place], alike: [] });
+        }
+      }
+    });
+  }
+  return comparisons;
+}
+
+/** The figures under a table's heading (a breakdown's basis, a schedule's amount), one per row, to a sum's line, a gap, another header row or the row limit. */
+function columnFigures(page: CellPage, headerIndex: number, heading: PageCell, ownHeadings: ReadonlySet<string> = basisHeadings): { value: number; line: PageCell[] }[] {
+  const rows: { value: number; line: PageCell[] }[] = [];
+  const header = page.lines[headerIndex]!;
+  let bottom = heading.y + heading.height;
+  for (const line of page.lines.slice(headerIndex + 1, headerIndex + 1 + BREAKDOWN_ROWS)) {
+    const first = line[0]!;
+    // A sum's line reaching under the heading (not a totals block set beside the table), a gap, or another header
+    // row ("Règlement Date Montant") ends the table.
+    const sumLine = sumLinePattern.test(foldAccents(first.text.trim())) && !(first.x0 > heading.x1);
+    if (sumLine || (!Number.isNaN(first.y) && first.y - bottom > BREAKDOWN_GAP * Math.max(first.height, 6))) break;
+    if (line.some((cell) => tableHeadings.some((headings) => headings.has(headingKey(cell.text))) || ownHeadings.has(headingKey(cell.text)))) break;
+    bottom = Math.max(bottom, first.y + first.height);
+    const under = cellUnder(line, heading, header);
+    const amounts = under ? findAmounts(under.text).filter((amount) => !/%/.test(under.text.slice(amount.end, amount.end + 2))) : [];
+    if (amounts.length === 1) rows.push({ value: amounts[0]!.value, line });
+  }
+  return rows;
+}
+
+const centre = (cell: PageCell) => (cell.x0 + cell.x1) / 2;
+
+/**
+ * The cell of a row in a heading's column: the row's figure nearest the heading, when it is nearer to it than
+ * to any other heading of the header row (figures are set right or centred under a heading, rarely within it).
+ */
+function cellUnder(line: readonly PageCell[], heading: PageCell, header: readonly PageCell[]): PageCell | undefined {
+  if (Number.isNaN(heading.x0)) return undefined;
+  const withFigures = line.filter((cell) => findAmounts(cell.text).length > 0);
+  const nearest = withFigures.sort((a, b) => Math.abs(centre(a) - centre(heading)) - Math.abs(centre(b) - centre(heading)))[0];
+  if (!nearest || Math.abs(centre(nearest) - centre(heading)) > (heading.x1 - heading.x0 + nearest.x1 - nearest.x0) / 2 + 10) return undefined;
+  const closest = [...header].sort((a, b) => Math.abs(centre(a) - centre(nearest)) - Math.abs(centre(b) - centre(nearest)))[0];
+  return closest === heading || horizontalOverlap(nearest, heading) > 0.3 ? nearest : undefined;
 }
 
 /** A name's words of three letters or more, folded: what two spellings of one name share. */
@@ -194,13 +359,13 @@ function accountComparisons(invoice: EInvoice, pages: readonly PageText[], squas
     if (id === '') continue;
     const shownOn = squashed.find((page) => page.text.toUpperCase().includes(id))?.page ?? null;
     const other = account.kind === 'iban' ? printedIbans.find((iban) => iban.value !== id) : undefined;
-    comparisons.push({ label: account.kind === 'iban' ? 'IBAN' : 'account number', xml: account.id, path, shownOn, printed: shownOn === null && other ? other : null, mustBePrinted: false, disagreeing: [] });
+    comparisons.push({ label: account.kind === 'iban' ? 'IBAN' : 'account number', xml: account.id, path, shownOn, printed: shownOn === null && other ? other : null, mustBePrinted: false, disagreeing: [], alike: [] });
     const branch = account.branch?.replace(/\D/g, '');
     if (branch?.length === 6) {
       const bsb = `${branch.slice(0, 3)}-${branch.slice(3)}`;
       const bsbShownOn = printedBsbs.find((printed) => printed.value === bsb)?.page ?? squashed.find((page) => page.text.includes(branch))?.page ?? null;
       const otherBsb = printedBsbs.find((printed) => printed.value !== bsb);
-      comparisons.push({ label: 'BSB', xml: bsb, path: path?.replace(/\/ID$/, '/FinancialInstitutionBranch/ID'), shownOn: bsbShownOn, printed: bsbShownOn === null && otherBsb ? otherBsb : null, mustBePrinted: false, disagreeing: [] });
+      comparisons.push({ label: 'BSB', xml: bsb, path: path?.replace(/\/ID$/, '/FinancialInstitutionBranch/ID'), shownOn: bsbShownOn, printed: bsbShownOn === null && otherBsb ? otherBsb : null, mustBePrinted: false, disagreeing: [], alike: [] });
     }
   }
   return comparisons;

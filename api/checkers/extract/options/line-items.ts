@@ -112,6 +112,8 @@ export interface LineItemTable {
   closed: boolean;
   /** Line amounts summing to the subtotal printed under them. */
   reconciled: boolean;
+  /** The index of the rows' line-amount cell (the last column labelled as an amount), -1 when no column is. */
+  amountColumn: number;
 }
 
 /** Lines just above and below the header that carry on its labels ("Prix" over "Prix HT", "Art-Nr" under "Art-Nr-Lief."). */
@@ -288,6 +290,7 @@ export function pageLineItems(page: LocatedPage): LineItemTable[] {
       box: unionBox(lines.slice(first, end).map((line) => line.box))!,
       closed,
       reconciled: amountColumn === -1 ? false : sumsToSubtotal(rows.map((row) => row.cells[amountColumn]!), lines, end),
+      amountColumn,
     });
   }
   return found;

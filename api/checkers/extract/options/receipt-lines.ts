@@ -18,7 +18,7 @@ export function pageReceiptLines(page: LocatedPage): LineItemTable | null {
     const rows = receiptRows(entries);
     if (rows.length === 0) continue;
     const used = entries.slice(entries.findIndex((entry) => entry.amount !== null)).map((entry) => entry.line.box);
-    return { page: page.page, header: ['description', 'amount'], rows, box: unionBox(used)!, closed: true, reconciled: sumsToSubtotal(rows.map((row) => row[1]!), lines, total) };
+    return { page: page.page, header: ['description', 'amount'], rows, box: unionBox(used)!, closed: true, reconciled: sumsToSubtotal(rows.map((row) => row[1]!), lines, total), amountColumn: 1 };
   }
   return null;
 }
