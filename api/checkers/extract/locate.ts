@@ -83,7 +83,7 @@ export class FieldLocator {
    * Placements are compared without the page's reading confidence: a later OCR page read more clearly does
    * not make a value placed the same way there (the first row under a repeated table heading) the better one.
    */
-  locate(rule: FieldRule): LocatedValue | null {
+  locate(rule: FieldRule, accept: (value: string | number | boolean) => boolean = () => true): LocatedValue | null {
     const ownLabels = new Set([...rule.labels, ...(rule.rangeLabels ?? [])]);
     let best: PlacedValue | null = null;
     for (const lines of this.#lines) {
@@ -92,7 +92,7 @@ export class FieldLocator {
           const match = this.#labelOf(cell.text, line.page.source === 'ocr');
           if (!match || !ownLabels.has(match.label)) continue;
           const rangeIndex = rule.rangeLabels?.includes(match.label) && !rule.labels.includes(match.label) ? (rule.rangeIndex ?? 0) : null;
-          const found = this.#valueNear(rule.kind, line, cell, match, lines, rangeIndex);
+          const found = this.#valueNear(rule.kind, line, cell, match, lines, rangeIndex, accept);
           if (found && (!best || found.placement > best.placement)) best = found;
         }
       }
@@ -200,7 +200,15 @@ export class FieldLocator {
     return null;
   }
 
-  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number | null): PlacedValue | null {
+  /** `accept` passes over an amount the other fields rule out ("Gross Earnings  80.00  4,278.47": 80.00 hours, below the net pay) for the next one. */
+  #valueNear(kind: ValueKind, line: Line, cell: Cell, match: LabelMatch, lines: Line[], rangeIndex: number | null, accept: (value: string | number | boolean) => boolean): PlacedValue | null {
+    const read = (text: string) => {
+      if (kind !== 'amount') {
+        const value = readValue(kind, text, this.#dayFirst, rangeIndex);
+        return value !== null && accept(value) ? value : null;
+      }
+      return findAmounts(text).find((amount) => accept(amount.value))?.value ?? null;
+    };
     const pageConfidence = line.page.confidence;
     const ocr = line.page.source === 'ocr';
     const at = (value: string | number | boolean | null, placement: keyof typeof placementConfidence): PlacedValue | null =>
@@ -215,22 +223,22 @@ export class FieldLocator {
     const rest = kind === 'amount' ? withoutAsOf(match.rest, this.#dayFirst) : match.rest;
     // "Account Type: 5/3 BUS ELITE CKG" is another label, not the account number's value: the number opens what follows its label.
     if (kind === 'account_number' && findIdentifier(stripSeparators(rest), kind)?.start !== 0 && stripSeparators(rest) !== '') return null;
-    const beside = readValue(kind, stripSeparators(rest), this.#dayFirst, rangeIndex);
+    const beside = read(stripSeparators(rest));
     // A heading of words ("Employee Earnings", "Company Tax") is no label and value: without a colon or dash, a name beside its label ranks below one under it.
     if (beside !== null) return at(beside, kind === 'text' && !/^\s*[:#\-–—]/.test(match.rest) ? 'sentence' : 'sameCell');
     if (stripSeparators(rest) !== '') return null;
     const below = lines.slice(line.number + 1).find((candidate) => candidate.cells.some((other) => other.text !== ''));
     const underneath = below ? cellUnder(cell, below) : undefined;
-    const readBelow = () => (underneath && !this.#labelOf(underneath.text, ocr) ? at(readValue(kind, stripSeparators(underneath.text), this.#dayFirst, rangeIndex), 'below') : null);
+    const readBelow = () => (underneath && !this.#labelOf(underneath.text, ocr) ? at(read(stripSeparators(underneath.text)), 'below') : null);
     // A table's header row ("Description  Qty  Price"): each heading's value is in the row below, not beside it.
     if (isHeaderRow(line, below)) return readBelow();
     // To the right: the next cell, or for an amount the first of the next cells that holds one ("Net Pay   CCCC   $411.27").
     for (const next of line.cells.slice(cell.index + 1, cell.index + (kind === 'amount' ? 4 : 2))) {
       if (next.text === '') continue;
       if (this.#labelOf(next.text, ocr)) break;
-      const value = readValue(kind, stripSeparators(next.text), this.#dayFirst, rangeIndex);
+      const value = read(stripSeparators(next.text));
       if (value !== null) return at(value, 'nextCell');
-      if (kind !== 'amount' || /\d/.test(next.text)) break;
+      if (kind !== 'amount' || (/\d/.test(next.text) && findAmounts(next.text).length === 0)) break;
     }
     return readBelow();
   }

@@ -28,6 +28,9 @@ export interface FieldRule {
   asOfLabels?: string[];
   /** With no label found, the value may be a financial institution's name printed anywhere on the pages ("Wells Fargo Bank, N.A."). */
   institution?: boolean;
+  /** Amount fields this amount is at least, and at most, when they are found: the amounts of a document reconcile (gross pay is no less than net pay). */
+  atLeast?: string[];
+  atMost?: string[];
 }
 
 export interface Template {
@@ -73,13 +76,14 @@ export const templates: Record<ExtractDocumentType, Template> = {
       { name: 'pay_period_start', kind: 'date', labels: ['period start', 'pay period start', 'period from', 'period starting', 'period beginning', 'pay begin date', 'period begin date', 'period start date'], rangeLabels: ['pay period', 'period'], rangeIndex: 0 },
       { name: 'pay_period_end', kind: 'date', labels: ['period end', 'pay period end', 'period ending', 'period to', 'pay period ending', 'pay end date', 'period end date', 'pay period end date'], rangeLabels: ['pay period', 'period'], rangeIndex: 1 },
       { name: 'payment_date', kind: 'date', labels: ['payment date', 'pay date', 'date paid', 'paid on', 'date of payment', 'check date', 'advice date', 'pay day', 'deposit date'] },
-      { name: 'gross_pay', kind: 'amount', labels: ['gross pay', 'gross', 'gross earnings', 'total gross', 'gross wages', 'gross amount', 'total earnings', 'current gross', 'total gross pay', 'gross income'] },
+      { name: 'gross_pay', kind: 'amount', labels: ['gross pay', 'gross', 'gross earnings', 'total gross', 'gross wages', 'gross amount', 'total earnings', 'current gross', 'total gross pay', 'gross income', 'total pay'], atLeast: ['net_pay'] },
       { name: 'net_pay', kind: 'amount', labels: ['net pay', 'net', 'net amount', 'net wages', 'take home pay', 'net payment', 'amount paid', 'total net pay', 'net pay amount', 'net income'] },
       { name: 'tax_withheld', kind: 'amount', labels: [
           'tax', 'payg', 'payg withholding', 'payg tax', 'tax withheld', 'income tax', 'payg withheld', 'paye', 'paye tax',
           // A US stub's income tax line: the federal one (state tax and FICA are lines of their own).
           'federal income tax', 'fed income tax', 'federal income', 'federal withholding', 'fed withholding', 'federal tax', 'fed tax', 'federal income tax withheld', 'fitw', 'fitwh',
         ],
+        atMost: ['gross_pay'],
       },
       { name: 'ordinary_hours', kind: 'number', labels: ['ordinary hours', 'hours worked', 'hours', 'ordinary time hours'] },
       { name: 'hourly_rate', kind: 'amount', labels: ['ordinary hourly rate', 'hourly rate', 'rate', 'ordinary rate', 'base rate', 'base hourly rate'] },
