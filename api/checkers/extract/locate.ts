@@ -102,6 +102,11 @@ export class FieldLocator {
       const institution = this.#institution();
       if (institution) return institution;
     }
+    // A person's name over their street address beats a heading beside a label word ("Employee Earnings").
+    if (rule.addressee && (!best || best.placement < placementConfidence.below)) {
+      const addressee = this.#addressee();
+      if (addressee) return addressee;
+    }
     if (best) return { value: best.value, confidence: best.confidence, page: best.page };
     if (rule.asOfLabels && rule.kind === 'date') {
       const asOf = this.#asOfDate(new Set(rule.asOfLabels));
@@ -126,6 +131,27 @@ export class FieldLocator {
           const date = asOf ? findDates(match.rest.slice(asOf[0].length), undefined, this.#dayFirst)[0] : undefined;
           if (date && date.start <= 1) return { value: date.value, confidence: round(placementConfidence.sentence * line.page.confidence), page: line.page.page };
         }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The addressee of page 1: the first cell that reads as a person's name (two to four capitalised words, no digits,
+   * no company form) with a street address under it in its column within three lines ("DOMINIC BOGDAN" over
+   * "111 LAKES RD", "Michael Scott" over "11234 Fake Road"), as a statement or pay stub prints its holder's.
+   */
+  #addressee(): LocatedValue | null {
+    const lines = this.#lines[0] ?? [];
+    for (const line of lines) {
+      for (const cell of line.cells) {
+        const name = cell.text.replace(/[\s:;,]+$/, '');
+        if (!personName.test(name) || companyWord.test(name) || this.#labelOf(name, line.page.source === 'ocr')) continue;
+        const street = lines.slice(line.number + 1, line.number + 4).some((below) => {
+          const under = cellUnder(cell, below);
+          return under !== undefined && streetLine.test(under.text);
+        });
+        if (street) return { value: name, confidence: round(placementConfidence.letterhead * line.page.confidence), page: line.page.page };
       }
     }
     return null;
@@ -316,6 +342,15 @@ function withoutAsOf(text: string, dayFirst: boolean): string {
   const date = findDates(after, undefined, dayFirst)[0];
   return date && date.start === 0 ? after.slice(date.end) : text;
 }
+
+/** Two to four words, each capitalised or in capitals (an initial or a hyphenated name too): how a person's name is addressed. */
+const personName = /^(?:\p{Lu}[\p{L}'’.-]*)(?: \p{Lu}[\p{L}'’.-]*){1,3}$/u;
+
+/** Words a company's or an office's name carries and a person's does not. */
+const companyWord = /\b(?:inc|llc|llp|ltd|limited|pty|corp|corporation|co|company|bank|services|center|centre|group|trust|statement|account|summary|department|office|payroll|university|school|district|checking|savings)\b\.?/i;
+
+/** A street address line: a house number and a street name, or a post-office box. */
+const streetLine = /^(?:\d+[A-Za-z]?\s+\p{L}|P\.?\s?O\.?\s+Box\b)/iu;
 
 /** A transaction row's date opening a cell: "09/30", "12/01/2024", "11-24". */
 const leadingRowDate = /^\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\s+(?=\p{L})/u;

@@ -28,6 +28,8 @@ export interface FieldRule {
   asOfLabels?: string[];
   /** With no label found, the value may be a financial institution's name printed anywhere on the pages ("Wells Fargo Bank, N.A."). */
   institution?: boolean;
+  /** With no label found, the value may be the person page 1 is addressed to: a name over a street address. */
+  addressee?: boolean;
   /** Amount fields this amount is at least, and at most, when they are found: the amounts of a document reconcile (gross pay is no less than net pay). */
   atLeast?: string[];
   atMost?: string[];
@@ -71,7 +73,7 @@ export const templates: Record<ExtractDocumentType, Template> = {
     fields: [
       { name: 'employer_name', kind: 'text', labels: ['employer', 'employer name', 'company', 'business name'], letterhead: true },
       { name: 'employer_abn', kind: 'abn', labels: ['abn', 'employer abn'] },
-      { name: 'employee_name', kind: 'text', labels: ['employee', 'employee name', 'name', 'pay to', 'paid to', 'pay to the order of'] },
+      { name: 'employee_name', kind: 'text', labels: ['employee', 'employee name', 'name', 'pay to', 'paid to', 'pay to the order of'], addressee: true },
       { name: 'employee_id', kind: 'reference', labels: ['employee id', 'employee number', 'staff number', 'payroll number', 'employee no'] },
       { name: 'pay_period_start', kind: 'date', labels: ['period start', 'pay period start', 'period from', 'period starting', 'period beginning', 'pay begin date', 'period begin date', 'period start date'], rangeLabels: ['pay period', 'period'], rangeIndex: 0 },
       { name: 'pay_period_end', kind: 'date', labels: ['period end', 'pay period end', 'period ending', 'period to', 'pay period ending', 'pay end date', 'period end date', 'pay period end date'], rangeLabels: ['pay period', 'period'], rangeIndex: 1 },
@@ -100,7 +102,7 @@ export const templates: Record<ExtractDocumentType, Template> = {
     source: 'common practice: account holder, BSB and account number, period, opening and closing balance (checkers-research §5.5)',
     fields: [
       { name: 'bank_name', kind: 'text', labels: ['bank', 'financial institution'], institution: true, letterhead: true },
-      { name: 'account_holder', kind: 'text', labels: ['account name', 'account holder', 'customer name', 'account holder name', 'name', 'account owner', 'primary account holder', 'account title'] },
+      { name: 'account_holder', kind: 'text', labels: ['account name', 'account holder', 'customer name', 'account holder name', 'name', 'account owner', 'primary account holder', 'account title'], addressee: true },
       { name: 'bsb', kind: 'bsb', labels: ['bsb', 'bsb number'] },
       { name: 'account_number', kind: 'account_number', labels: ['account number', 'account', 'acc number', 'account ending', 'account ending in', 'account number ending in', 'card ending in', 'card number', 'for account number', 'account id', 'bank account id'] },
       {
