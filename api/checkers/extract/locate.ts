@@ -20,7 +20,7 @@ interface PlacedValue extends LocatedValue {
 const placementConfidence = { sameCell: 0.95, nextCell: 0.92, below: 0.85, sentence: 0.8, letterhead: 0.7 } as const;
 
 /** Words a document title is made of: a letterhead is the first line that is not one of these. */
-const titleWords = /^(?:tax\s+invoice|invoice|receipt|tax\s+invoice\s*\/\s*receipt|pay\s*slip|payslip|pay\s+advice|(?:bank\s+|account\s+)?statement(?:\s+of\s+account)?|agreement|page\s+\d+.*)$/i;
+const titleWords = /^(?:tax\s+invoice|invoice|receipt|tax\s+invoice\s*\/\s*receipt|pay\s*slip|payslip|pay\s+advice|(?:earnings|pay)\s+statement|pay\s*stub(?:\s+detail)?|(?:direct\s+deposit|remittance)\s+advice|(?:bank\s+|account\s+)?statement(?:\s+of\s+account)?|agreement|page\s+\d+.*)$/i;
 
 interface Cell {
   text: string;
@@ -106,6 +106,11 @@ export class FieldLocator {
     if (rule.addressee && (!best || best.placement < placementConfidence.below)) {
       const addressee = this.#addressee();
       if (addressee) return addressee;
+    }
+    // "EMPLOYER PAID BENEFITS" is a heading, not the employer: the letterhead beats a label word without a colon.
+    if (rule.letterhead && best && best.placement < placementConfidence.below) {
+      const head = this.#letterhead();
+      if (head) return head;
     }
     if (best) return { value: best.value, confidence: best.confidence, page: best.page };
     if (rule.asOfLabels && rule.kind === 'date') {
@@ -297,7 +302,7 @@ export class FieldLocator {
     const firstPage = this.#lines[0];
     for (const line of firstPage ?? []) {
       const first = line.cells[0]!.text;
-      if (first === '' || titleWords.test(first) || !/[A-Za-z]{2}/.test(first) || this.#labelOf(first, line.page.source === 'ocr')) continue;
+      if (first === '' || titleWords.test(first) || !/[A-Za-z]{3}/.test(first) || this.#labelOf(first, line.page.source === 'ocr')) continue;
       return { value: first, confidence: round(placementConfidence.letterhead * line.page.confidence), page: line.page.page };
     }
     return null;
