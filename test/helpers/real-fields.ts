@@ -103,13 +103,13 @@ export async function measureCorpusFields(folder: 'payslips' | 'statements', tem
 }
 
 /** Each field's share right, named `<field>`, and how many documents have it, `<field>_documents`. */
-export function fieldFigures(scores: Record<string, FieldScore>): Record<string, number> {
-  const figures: Record<string, number> = {};
+export function fieldFigures(scores: Record<string, FieldScore>): Record<string, number> & { all_fields: number } {
+  const figures: Record<string, number> & { all_fields: number } = { all_fields: 0 };
   for (const [field, score] of Object.entries(scores)) {
     figures[field] = score.right / Math.max(1, score.of);
     figures[`${field}_documents`] = score.of;
   }
   const all = Object.values(scores).reduce((sum, score) => ({ right: sum.right + score.right, of: sum.of + score.of }), { right: 0, of: 0 });
-  figures['all_fields'] = all.right / Math.max(1, all.of);
+  figures.all_fields = all.right / Math.max(1, all.of);
   return figures;
 }

@@ -157,7 +157,7 @@ function reconcileAmounts(rules: FieldRule[], fields: Record<string, ExtractedFi
     const ceilings = bound(rule.atMost);
     const fits = (value: string | number | boolean) => typeof value === 'number' && floors.every((floor) => value >= floor) && ceilings.every((ceiling) => value <= ceiling);
     const found = fields[rule.name];
-    if (!found || fits(found.value)) continue;
+    if (!found || found.value === null || fits(found.value)) continue;
     const refound = locator.locate(rule, fits);
     if (refound) fields[rule.name] = refound;
     else delete fields[rule.name];
