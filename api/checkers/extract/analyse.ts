@@ -6,6 +6,7 @@ import { parseEInvoice, type EInvoice } from './einvoice.ts';
 import { einvoiceFields } from './einvoice-fields.ts';
 import { readInvoiceFields, type InvoiceField } from './invoice-fields.ts';
 import { FieldLocator, labelledPairs } from './locate.ts';
+import { readMt940 } from './mt940.ts';
 import type { ExtractOptions, FieldRequest } from './options.ts';
 import { extractOptionNames, extractOptionRunners, type ExtractedField, type OptionName } from './options/index.ts';
 import type { GroundedField } from './options/grounding.ts';
@@ -130,6 +131,8 @@ function extractFields(pages: PageText[], options: ExtractOptions, documentType:
     const found = locator.locate(rule);
     if (found) fields[rule.name] = found;
   }
+  reconcileAmounts(rules, fields, locator);
+  if (documentType === 'bank_statement') readMt940Into(fields, pages);
   if (documentType !== 'unrecognised' && !(mode === 'fields' && !options.template)) readInvoiceInto(fields, pages, documentType, options.country, einvoice);
   for (const rule of rules) if (!(rule.name in fields)) notFound.push(rule.name);
   if (mode === 'classified' && documentType === 'unrecognised') {
@@ -139,6 +142,39 @@ function extractFields(pages: PageText[], options: ExtractOptions, documentType:
     }
   }
   return { fields, notFound };
+}
+
+/**
+ * An amount its template says is at least (or at most) another found amount, read against it: when it is not, the
+ * next amount beside its label that is ("Gross Earnings  80.00  4,278.47" under a net pay of 3,096.49: 80.00 is
+ * the hours), or none rather than one the document's own sums rule out.
+ */
+function reconcileAmounts(rules: FieldRule[], fields: Record<string, ExtractedField>, locator: FieldLocator): void {
+  for (const rule of rules) {
+    if (rule.kind !== 'amount' || (!rule.atLeast && !rule.atMost)) continue;
+    const bound = (names: string[] | undefined) => (names ?? []).map((name) => fields[name]?.value).filter((value): value is number => typeof value === 'number');
+    const floors = bound(rule.atLeast);
+    const ceilings = bound(rule.atMost);
+    const fits = (value: string | number | boolean) => typeof value === 'number' && floors.every((floor) => value >= floor) && ceilings.every((ceiling) => value <= ceiling);
+    const found = fields[rule.name];
+    if (!found || found.value === null || fits(found.value)) continue;
+    const refound = locator.locate(rule, fits);
+    if (refound) fields[rule.name] = refound;
+    else delete fields[rule.name];
+  }
+}
+
+/**
+ * An MT940 file's tagged fields in place of any label reading; its first line is a header or a BIC, no letterhead, so
+ * it names no bank unless a label does.
+ */
+function readMt940Into(fields: Record<string, ExtractedField>, pages: PageText[]): void {
+  const tagged = readMt940(pages);
+  if (!tagged) return;
+  for (const [name, found] of Object.entries(tagged)) fields[name] = { value: found.value, confidence: found.confidence, page: found.page };
+  const firstLine = pages[0]?.text.split('\n').find((line) => line.trim() !== '')?.trim();
+  const bank = String(fields['bank_name']?.value ?? '');
+  if (bank === firstLine || /^:\d{2}[A-Z]?:/.test(bank)) delete fields['bank_name'];
 }
 
 /** Every label of every template (so a cell goes to its longest label) plus the rules' own. */

@@ -14,8 +14,11 @@ import vocabulary from './vocabulary.json' with { type: 'json' };
  */
 
 export type InvoiceField = 'invoice_number' | 'invoice_date' | 'due_date' | 'total' | 'subtotal' | 'tax' | 'supplier_name' | 'buyer_name';
-/** Fields read for themselves, and the sums beside them whose labels only keep a total's label off their figure. */
-type VocabularyField = InvoiceField | 'payable' | 'tendered' | 'change' | 'allowances' | 'charges' | 'prepaid';
+/**
+ * Fields read for themselves, and the sums beside them whose labels only keep a total's label off their figure;
+ * `other_date`: a date that is not the invoice's (delivery, order, print, a software version), so never taken for it.
+ */
+type VocabularyField = InvoiceField | 'payable' | 'tendered' | 'change' | 'allowances' | 'charges' | 'prepaid' | 'other_date';
 
 interface Label {
   field: VocabularyField;
@@ -76,6 +79,7 @@ const { about: _columnsAbout, ...columnLabels } = vocabulary.table_columns;
 const columnWords = new Set(Object.values(columnLabels).flatMap((languages) => Object.values(languages).flat()).map(foldAccents));
 /** A cell's words as the name lists hold them: folded, letters only, single spaces. */
 const plainWords = (text: string) => foldAccents(text).replace(/[^\p{L} ]/gu, ' ').replace(/\s+/g, ' ').trim();
+const invoiceTitles = Object.values(vocabulary.document_titles.tax_invoice).flat().map(foldAccents).sort((a, b) => b.length - a.length);
 const titleWords = new Set(Object.values(vocabulary.document_titles).flatMap((languages) => Object.values(languages).flat()).map(foldAccents));
 
 export interface InvoiceReading {
@@ -471,20 +475,22 @@ function located(value: string | number, confidence: number, cell: PageCell): Lo
 function bestDate(pages: readonly CellPage[], hits: readonly LabelHit[], field: 'invoice_date' | 'due_date', dayFirst: boolean, options: InvoiceReadOptions): LocatedValue | null {
   const candidates: Candidate<string>[] = [];
   for (const hit of hits) {
-    if (hit.label.field !== field) continue;
+    if (hit.label.field !== field || qualifiedByOtherDate(hit, hits, options.country, dayFirst)) continue;
+    // A date word after the document's title and number ("Handelsrechnung Nr. 471102 vom 05.06.2018") dates the document itself.
+    const weight = field === 'invoice_date' && opensWithTitle(hit) ? 1 : hit.label.weight;
     for (const place of valuePlaces(pages, hit, hits)) {
       if (place.placement !== 'same_cell' && isLabelCell(place.cell, hits)) break;
       const date = findDates(place.text, options.country, dayFirst)[0];
       if (!date) continue;
       // The date must follow the label closely in its own cell ("vom 05.03.2018"), not end a sentence.
       if (place.placement === 'same_cell' && date.start > 40) continue;
-      candidates.push({ value: date.value, score: hit.label.weight * placementWeight[place.placement] * (1 - 0.08 * place.rank), cell: place.cell, label: hit, placement: place.placement });
+      candidates.push({ value: date.value, score: weight * placementWeight[place.placement] * (1 - 0.08 * place.rank), cell: place.cell, label: hit, placement: place.placement });
       break;
     }
   }
   if (field === 'invoice_date') {
-    // Unlabelled: a receipt's date beside the till's clock, or an invoice's first date on page 1.
-    const excluded = new Set(hits.filter((hit) => hit.label.field === 'due_date').map((hit) => hit.cell));
+    // Unlabelled: a receipt's date beside the till's clock, or an invoice's first date on page 1; never a due, delivery, order or print date.
+    const excluded = new Set(hits.filter((hit) => hit.label.field === 'due_date' || hit.label.field === 'other_date').map((hit) => hit.cell));
     for (const page of pages.slice(0, 1)) {
       for (const cell of page.lines.flat()) {
         if (excluded.has(cell)) continue;
@@ -497,6 +503,28 @@ function bestDate(pages: readonly CellPage[], hits: readonly LabelHit[], field: 
     }
   }
   return strongestCandidate(candidates);
+}
+
+/**
+ * A date label that belongs to an earlier label of another date in its cell, with no date between them
+ * ("Bestellung Nr. 2018-471331 vom 01.03.2018", "Stylesheet-Version: 2.5 vom 10.01.2023"): the order's or the
+ * version's date, not the invoice's.
+ */
+function qualifiedByOtherDate(hit: LabelHit, hits: readonly LabelHit[], country: string | undefined, dayFirst: boolean): boolean {
+  return hits.some((other) => other.cell === hit.cell && other.label.field === 'other_date' && other.end <= hit.start && findDates(hit.cell.text.slice(other.end, hit.start), country, dayFirst).length === 0);
+}
+
+/**
+ * Whether the label's cell opens with an invoice title and its number, nothing else ("Rechnung # RE-20190121/507
+ * von 21.01.2019", "Handelsrechnung (380) Nr. 471102 vom 05.06.2018"; not "Rechnung gemäß Bestellung Nr. … vom").
+ */
+function opensWithTitle(hit: LabelHit): boolean {
+  const before = hit.cell.folded.slice(0, hit.start);
+  return invoiceTitles.some((title) => {
+    if (!before.startsWith(title) || /\p{L}/u.test(before.charAt(title.length))) return false;
+    const rest = before.slice(title.length);
+    return /\d/.test(rest) && rest.split(/\s+/).every((word) => /\d/.test(word) || !/\p{L}{4,}/u.test(word));
+  });
 }
 
 /**

@@ -21,6 +21,18 @@ export interface FieldRule {
    * through February 10, 2021" under a statement's heading): statements often print their period with no label.
    */
   unlabelledRange?: boolean;
+  /**
+   * Labels of another field whose own cell may carry this date after "on" or "as of" ("Beginning balance on June 10,
+   * 2021 $2,825.37" starts a statement's period), read only when no label of the field itself is found.
+   */
+  asOfLabels?: string[];
+  /** With no label found, the value may be a financial institution's name printed anywhere on the pages ("Wells Fargo Bank, N.A."). */
+  institution?: boolean;
+  /** With no label found, the value may be the person page 1 is addressed to: a name over a street address. */
+  addressee?: boolean;
+  /** Amount fields this amount is at least, and at most, when they are found: the amounts of a document reconcile (gross pay is no less than net pay). */
+  atLeast?: string[];
+  atMost?: string[];
 }
 
 export interface Template {
@@ -61,14 +73,20 @@ export const templates: Record<ExtractDocumentType, Template> = {
     fields: [
       { name: 'employer_name', kind: 'text', labels: ['employer', 'employer name', 'company', 'business name'], letterhead: true },
       { name: 'employer_abn', kind: 'abn', labels: ['abn', 'employer abn'] },
-      { name: 'employee_name', kind: 'text', labels: ['employee', 'employee name', 'name', 'pay to', 'paid to'] },
+      { name: 'employee_name', kind: 'text', labels: ['employee', 'employee name', 'name', 'pay to', 'paid to', 'pay to the order of'], addressee: true },
       { name: 'employee_id', kind: 'reference', labels: ['employee id', 'employee number', 'staff number', 'payroll number', 'employee no'] },
       { name: 'pay_period_start', kind: 'date', labels: ['period start', 'pay period start', 'period from', 'period starting', 'period beginning', 'pay begin date', 'period begin date', 'period start date'], rangeLabels: ['pay period', 'period'], rangeIndex: 0 },
       { name: 'pay_period_end', kind: 'date', labels: ['period end', 'pay period end', 'period ending', 'period to', 'pay period ending', 'pay end date', 'period end date', 'pay period end date'], rangeLabels: ['pay period', 'period'], rangeIndex: 1 },
       { name: 'payment_date', kind: 'date', labels: ['payment date', 'pay date', 'date paid', 'paid on', 'date of payment', 'check date', 'advice date', 'pay day', 'deposit date'] },
-      { name: 'gross_pay', kind: 'amount', labels: ['gross pay', 'gross', 'gross earnings', 'total gross', 'gross wages', 'gross amount', 'total earnings'] },
-      { name: 'net_pay', kind: 'amount', labels: ['net pay', 'net', 'net amount', 'net wages', 'take home pay', 'net payment', 'amount paid'] },
-      { name: 'tax_withheld', kind: 'amount', labels: ['tax', 'payg', 'payg withholding', 'payg tax', 'tax withheld', 'income tax', 'payg withheld'] },
+      { name: 'gross_pay', kind: 'amount', labels: ['gross pay', 'gross', 'gross earnings', 'total gross', 'gross wages', 'gross amount', 'total earnings', 'current gross', 'total gross pay', 'gross income', 'total pay'], atLeast: ['net_pay'] },
+      { name: 'net_pay', kind: 'amount', labels: ['net pay', 'net', 'net amount', 'net wages', 'take home pay', 'net payment', 'amount paid', 'total net pay', 'net pay amount', 'net income'] },
+      { name: 'tax_withheld', kind: 'amount', labels: [
+          'tax', 'payg', 'payg withholding', 'payg tax', 'tax withheld', 'income tax', 'payg withheld', 'paye', 'paye tax',
+          // A US stub's income tax line: the federal one (state tax and FICA are lines of their own).
+          'federal income tax', 'fed income tax', 'federal income', 'federal withholding', 'fed withholding', 'federal tax', 'fed tax', 'federal income tax withheld', 'fitw', 'fitwh',
+        ],
+        atMost: ['gross_pay'],
+      },
       { name: 'ordinary_hours', kind: 'number', labels: ['ordinary hours', 'hours worked', 'hours', 'ordinary time hours'] },
       { name: 'hourly_rate', kind: 'amount', labels: ['ordinary hourly rate', 'hourly rate', 'rate', 'ordinary rate', 'base rate', 'base hourly rate'] },
       { name: 'annual_salary', kind: 'amount', labels: ['annual salary', 'annual rate', 'salary', 'annual salary rate'] },
@@ -83,28 +101,38 @@ export const templates: Record<ExtractDocumentType, Template> = {
   bank_statement: {
     source: 'common practice: account holder, BSB and account number, period, opening and closing balance (checkers-research §5.5)',
     fields: [
-      { name: 'bank_name', kind: 'text', labels: ['bank', 'financial institution'], letterhead: true },
-      { name: 'account_holder', kind: 'text', labels: ['account name', 'account holder', 'customer name', 'account holder name', 'name'] },
+      { name: 'bank_name', kind: 'text', labels: ['bank', 'financial institution'], institution: true, letterhead: true },
+      { name: 'account_holder', kind: 'text', labels: ['account name', 'account holder', 'customer name', 'account holder name', 'name', 'account owner', 'primary account holder', 'account title'], addressee: true },
       { name: 'bsb', kind: 'bsb', labels: ['bsb', 'bsb number'] },
-      { name: 'account_number', kind: 'account_number', labels: ['account number', 'account', 'acc number'] },
+      { name: 'account_number', kind: 'account_number', labels: ['account number', 'account', 'acc number', 'account ending', 'account ending in', 'account number ending in', 'card ending in', 'card number', 'for account number', 'account id', 'bank account id'] },
       {
         name: 'statement_period_start',
         kind: 'date',
         labels: ['statement from', 'opening date', 'period from', 'start date', 'statement start date'],
-        rangeLabels: ['statement period', 'period', 'statement period date', 'date range', 'specified date range'],
+        rangeLabels: ['statement period', 'period', 'statement period date', 'date range', 'specified date range', 'statement cycle', 'billing period'],
+        asOfLabels: ['beginning balance', 'opening balance', 'previous balance', 'starting balance', 'your previous balance'],
         rangeIndex: 0,
         unlabelledRange: true,
       },
       {
         name: 'statement_period_end',
         kind: 'date',
-        labels: ['statement to', 'closing date', 'period to', 'end date', 'statement ending', 'statement end date', 'statement closing date', 'statement date'],
-        rangeLabels: ['statement period', 'period', 'statement period date', 'date range', 'specified date range'],
+        labels: ['statement to', 'closing date', 'period to', 'end date', 'statement ending', 'statement end date', 'statement closing date', 'statement date', 'period ending', 'statement period ending'],
+        rangeLabels: ['statement period', 'period', 'statement period date', 'date range', 'specified date range', 'statement cycle', 'billing period'],
+        asOfLabels: ['ending balance', 'closing balance', 'new balance', 'your new balance'],
         rangeIndex: 1,
         unlabelledRange: true,
       },
-      { name: 'opening_balance', kind: 'amount', labels: ['opening balance', 'balance brought forward', 'brought forward', 'opening'] },
-      { name: 'closing_balance', kind: 'amount', labels: ['closing balance', 'balance carried forward', 'carried forward', 'closing'] },
+      {
+        name: 'opening_balance',
+        kind: 'amount',
+        labels: ['opening balance', 'balance brought forward', 'brought forward', 'opening', 'beginning balance', 'previous balance', 'starting balance', 'balance last statement', 'last statement balance', "last month's balance", 'your previous balance', 'balance forward'],
+      },
+      {
+        name: 'closing_balance',
+        kind: 'amount',
+        labels: ['closing balance', 'balance carried forward', 'carried forward', 'closing', 'ending balance', 'new balance', 'balance this statement', 'your new balance', 'statement balance'],
+      },
     ],
   },
   receipt: {
@@ -135,5 +163,5 @@ export const templates: Record<ExtractDocumentType, Template> = {
 
 /** Every label of every template: a cell goes to the longest label any template knows ("Customer ABN" is never the supplier's ABN). */
 export function allTemplateLabels(): string[] {
-  return Object.values(templates).flatMap((template) => template.fields.flatMap((rule) => [...rule.labels, ...(rule.rangeLabels ?? [])]));
+  return Object.values(templates).flatMap((template) => template.fields.flatMap((rule) => [...rule.labels, ...(rule.rangeLabels ?? []), ...(rule.asOfLabels ?? [])]));
 }

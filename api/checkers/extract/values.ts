@@ -208,8 +208,15 @@ export const identifierShapes = {
   acn: { pattern: /\b(\d{3})\s?(\d{3})\s?(\d{3})\b/, format: (m: RegExpExecArray) => `${m[1]} ${m[2]} ${m[3]}` },
   /** Bank-State-Branch: 6 digits, written 3-3. */
   bsb: { pattern: /\b(\d{3})[-\s]?(\d{3})\b/, format: (m: RegExpExecArray) => `${m[1]}-${m[2]}` },
-  /** An account number: 5 to 10 digits, perhaps grouped with spaces or hyphens. */
-  account_number: { pattern: /\b(\d[\d -]{3,12}\d)\b/, format: (m: RegExpExecArray) => m[1]!.replace(/[ -]/g, '') },
+  /**
+   * An account number as printed: an IBAN, digits perhaps grouped with spaces or hyphens ("062 000 1234 5678",
+   * "123-4567890-001"), or digits a statement masks in part or whole ("xxxxxx1234", "******5678", "XXXXXXXXXXXXX").
+   * Only a label's value is read as one, so a short number after "Account number:" counts.
+   */
+  account_number: {
+    pattern: /(?<![\p{L}\d])([A-Z]{2}\d{2}(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?|[xX*•]{2,}[ -]?\d{0,8}|\d{1,4}(?: \d{3,4}){1,4}(?![\d])|\d+(?:-\d+)*)(?![\p{L}\d])/u,
+    format: (m: RegExpExecArray) => m[1]!.replace(/[ -]/g, ''),
+  },
   /** A document number: letters, digits and separators, with at least one digit. */
   reference: { pattern: /(?<![\w-])([A-Z]{0,6}[-/#]?\d[\w/-]{0,24})(?![\w-])/i, format: (m: RegExpExecArray) => m[1]! },
 } as const;
