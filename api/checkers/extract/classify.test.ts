@@ -79,3 +79,14 @@ test('measured on 60 generated documents of five types and unrelated text: accur
     floors: { accuracy: 0.95 },
   });
 });
+
+test('numbered clauses headed like a contract\'s are a contract cue in any language; the same words in sentences are not', () => {
+  const headed = classifyDocument(textPages('Master terms\nYou must act reasonably.', '12. Termination\nEither side may end it on notice.\n16. Confidentiality\nKeep it secret.'));
+  assert.ok(headed.cues.some((cue) => cue.cue.startsWith('numbered clauses') && cue.page === 2), JSON.stringify(headed.cues));
+  const sentences = classifyDocument(textPages('Dear Ms Citizen,\nThe termination of the lease and its confidentiality terms were discussed.\n12 people came.'));
+  assert.ok(!sentences.cues.some((cue) => cue.cue.startsWith('numbered clauses')), JSON.stringify(sentences.cues));
+  const dutch = classifyDocument(textPages('Overeenkomst\nDe ondergetekenden komen overeen:\nArtikel 1 Definities\nArtikel 2 Looptijd\nArtikel 3 Aansprakelijkheid'));
+  assert.equal(dutch.document_type, 'contract');
+  const french = classifyDocument(textPages('CONTRAT DE PRESTATION\nEntre les soussignés, ci-après « le Prestataire », d\'une part, et le Client, d\'autre part,\nil a été convenu ce qui suit :\nArticle 1 - Objet\nArticle 2 - Durée'));
+  assert.equal(french.document_type, 'contract');
+});

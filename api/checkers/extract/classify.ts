@@ -39,7 +39,8 @@ interface CueRule {
  * receipts, contracts) put on each kind of document (checkers-research §5.3–5.5). A title counts most.
  */
 const rules: CueRule[] = [
-  { type: 'tax_invoice', cue: '"tax invoice" title', pattern: /\btax\s+invoice\b/i, weight: 5, title: true },
+  // "…on receipt of a correctly rendered tax invoice" in a contract's or a tender's sentence is no title.
+  { type: 'tax_invoice', cue: '"tax invoice" title', pattern: /(?<!\b(?:a|an|the)\s(?:[a-z]+\s){0,2})\btax\s+invoice\b/i, weight: 5, title: true },
   { type: 'tax_invoice', cue: 'invoice number', pattern: /\binvoice\s*(?:no\.?|number|#)/i, weight: 2 },
   { type: 'tax_invoice', cue: 'due date', pattern: /\b(?:due\s+date|payment\s+terms|amount\s+due)\b/i, weight: 1.5 },
   { type: 'tax_invoice', cue: 'bill to', pattern: /\b(?:bill\s+to|invoice\s+to|customer\s+abn)\b/i, weight: 1.5 },
@@ -94,6 +95,34 @@ const vocabularyRules: CueRule[] = extractDocumentTypes.flatMap((type) => {
 });
 
 /**
+ * A contract numbers its clauses and heads them with what they settle ("12. Termination", "§ 5 Kündigung", "Article 3 -
+ * Durée"): two different such headings opening numbered lines (vocabulary.json `clause_headings`) are a cue, where a
+ * letter, a notice or an invoice that mentions termination or liability in a sentence is not.
+ */
+const clauseHeadingWords = Object.entries(vocabulary.clause_headings)
+  .filter(([language]) => language !== 'about')
+  .flatMap(([, words]) => words as string[])
+  .map(foldAccents)
+  .sort((a, b) => b.length - a.length);
+const clauseHeading = new RegExp(
+  `^[\\s*#|]*(?:(?:clause|clausula|article|articulo|articolo|artikel|art\\.|section|§)\\s*)?(?:\\d{1,3}(?:\\.\\d{1,3})*|[ivx]{1,5})[.):\\-–]?\\s+(${clauseHeadingWords.map(escapeRegExp).join('|')})(?![\\p{L}])`,
+  'gmu',
+);
+const clauseHeadingsCue = { cue: 'numbered clauses headed like a contract\'s (definitions, term, termination, liability …)', weight: 2.5 };
+
+/** The first page on which two different contract clause headings have opened numbered lines, or null. */
+function numberedClausesPage(folded: readonly { page: number; text: string }[]): number | null {
+  const seen = new Set<string>();
+  for (const page of folded) {
+    for (const match of page.text.matchAll(clauseHeading)) {
+      seen.add(match[1]!);
+      if (seen.size >= 2) return page.page;
+    }
+  }
+  return null;
+}
+
+/**
  * What a request for tenders, quotes, proposals or information says (solicitation wording of AusTender, the UK's
  * and the US FAR's documents): such a document asks for an offer, a form or a contract; it is none of them, so it
  * is `unrecognised` rather than the contract or the form it contains, when its own wording outweighs theirs.
@@ -140,6 +169,8 @@ export function classifyDocument(pages: readonly PageText[], embeddedInvoice = f
     if (rule.title) titled.add(rule.type);
     cues.push({ type: rule.type, cue: rule.cue, page: page.page, weight: page.page === 1 ? rule.weight : rule.weight / 2 });
   }
+  const clausesPage = numberedClausesPage(folded);
+  if (clausesPage !== null) cues.push({ type: 'contract', cue: clauseHeadingsCue.cue, page: clausesPage, weight: clausesPage === 1 ? clauseHeadingsCue.weight : clauseHeadingsCue.weight / 2 });
   if (embeddedInvoice) cues.push({ type: 'tax_invoice', cue: 'embedded e-invoice', page: 1, weight: einvoiceWeight });
   const scores = Object.fromEntries(extractDocumentTypes.map((type) => [type, 0])) as Record<ExtractDocumentType, number>;
   for (const cue of cues) scores[cue.type] += cue.weight;
