@@ -81,6 +81,17 @@ test('a utility bill headed "Tax invoice" is still a utility bill when it shows 
   assert.equal(bill.type, 'utility_bill');
 });
 
+test('a page that reads as a contract is no licence, staff card or tax invoice; a lease stays a lease', () => {
+  const distributor = 'DISTRIBUTOR AGREEMENT\nTHIS AGREEMENT is made by and between Example Paints Co Ltd and Example Repair Inc, 2201 Second Street, Fort Myers, FLORIDA 33901, Business licence no. 2648151.\nWHEREAS the parties agree as follows:\n1. Definitions\n2. Term and termination\nGoverning law: New York.';
+  assert.equal(classifyPage(textPage(distributor), noPicture).type, 'unrecognised');
+  const workOrder = 'Work Order\nBuyer Agency name, Agency representative, Agency ABN\nSigning this Order means a contract is created between the buyer and the seller.\nSigned for and on behalf of the Agency by the Agency\'s authorised officer in the presence of a witness.';
+  assert.equal(classifyPage(textPage(workOrder), noPicture).type, 'unrecognised');
+  const order = 'ORDER FOR SERVICES\nDetails agreed to by both the Agency and the Service Provider\nAgency ABN 51 824 753 556\nPayment monthly in arrears, subject to the provision of a correctly rendered tax invoice.\nSigned for and on behalf of the Agency\nWitness';
+  assert.equal(classifyPage(textPage(order), noPicture).type, 'unrecognised');
+  const lease = 'RESIDENTIAL TENANCY AGREEMENT\nThis agreement is made between the landlord and the tenant.\nTerm of the agreement: 12 months. Bond $2,400.\nSigned by the parties in the presence of a witness.';
+  assert.equal(classifyPage(textPage(lease), noPicture).type, 'lease_agreement');
+});
+
 test('dates read in the forms documents print them; a card month reads as its last day; impossible dates are dropped', () => {
   assert.deepEqual(datesIn('Expiry 14/03/2030, issued 3 MAR 2021, period 2026-09-30, VALID TO 02/2028, bogus 31/02/2026'), ['2030-03-14', '2021-03-03', '2026-09-30', '2028-02-29']);
 });

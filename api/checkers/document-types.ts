@@ -359,7 +359,8 @@ const profiles = {
     carries: [],
     photo: false,
     cues: [
-      cue('"TAX INVOICE" heading', /TAX INVOICE/, 5),
+      // "…subject to a correctly rendered tax invoice" in a contract's or a tender's sentence names no heading.
+      cue('"TAX INVOICE" heading', /(?<!\b(?:A|AN|THE)\s(?:[A-Z]+\s){0,2})TAX INVOICE/, 5),
       cue('ABN', /\bABN\b/, 1),
       cue('GST', /\bGST\b/, 1),
       cue('invoice number or total', /INVOICE (NUMBER|NO|DATE)|TOTAL (INC|INCL|INCLUDING)/, 1),
@@ -570,9 +571,19 @@ const extractedTypes: Partial<Record<ExtractDocumentType, DocumentType>> = { pay
 /** As strong as a heading: the reader names a type only when several of its titles and labels agree. */
 const EXTRACTION_CUE_WEIGHT = 4;
 
-/** What the extraction reader classifies the page as (POST /v1/extract's classification), as a cue for the same type here. */
+/**
+ * What the extraction reader classifies the page as (POST /v1/extract's classification), as a cue for the same type here.
+ * A page it reads as a contract (an agreement's title, parties and clauses) counts against every type here but the
+ * lease: a distributor agreement naming a US state and a business licence, or a work order's "authorised officer" of
+ * an agency, is no licence, staff card or invoice.
+ */
 function extractionCues(read: ExtractDocumentType | 'unrecognised'): Map<DocumentType, Weighed[]> {
   const cues = new Map<DocumentType, Weighed[]>();
+  if (read === 'contract') {
+    const against = weighed('reads as a contract or agreement (its title, parties and clauses), which this type is not', -EXTRACTION_CUE_WEIGHT);
+    for (const type of documentTypeNames) if (type !== 'lease_agreement') cues.set(type, [against]);
+    return cues;
+  }
   const type = read === 'unrecognised' ? undefined : extractedTypes[read];
   if (type) cues.set(type, [weighed(`reads as ${documentTypePhrase(type)} (its titles and labels, in any of seven languages)`, EXTRACTION_CUE_WEIGHT)]);
   return cues;
@@ -694,4 +705,4 @@ function transactionLines(text: string): number {
  * under the document's SHA-256 and this version (api/checkers/first-page-cache.ts), so bump it whenever
  * either changes, and every document is read and classified again.
  */
-export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.12.2';
+export const FIRST_PAGE_CLASSIFICATION_VERSION = 'page1-classification-2026.12.3';
