@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { capabilities, extractCapabilities, unavailableOptionsDetail } from './capabilities.ts';
 import { extractOptionNames, extractOptionSettings } from './options/index.ts';
+import realPayslips from '../../../measured/extract-real-payslips.json' with { type: 'json' };
+import realStatements from '../../../measured/extract-real-statements.json' with { type: 'json' };
+import realContracts from '../../../measured/classify-real-contracts.json' with { type: 'json' };
 
 test('every option is described, its settings schema matches what the option accepts, and the reply fits its schema', () => {
   const reply = extractCapabilities();
@@ -35,4 +38,17 @@ test('a request for what is not configured is refused by name; available options
   );
   assert.equal(unavailableOptionsDetail({ tables: { source: 'native_pdf', min_rows: 3 }, flag_below: 0.7, redact: true }), null);
   assert.equal(unavailableOptionsDetail({}), null);
+});
+
+test('the payslip and statement fields and the contracts classification state their figures on real documents, and on which', () => {
+  const reply = extractCapabilities();
+  assert.equal(reply.payslip_fields.labelled_set, realPayslips.corpus);
+  assert.equal(reply.payslip_fields.metrics['all_fields'], realPayslips.figures.all_fields);
+  assert.match(reply.payslip_fields.figure, new RegExp(`^in the right field: employer name ${realPayslips.figures.employer_name.toFixed(2)} of ${realPayslips.figures.employer_name_documents}, `));
+  assert.match(reply.payslip_fields.figure, new RegExp(`all fields ${realPayslips.figures.all_fields.toFixed(2)}$`));
+  assert.equal(reply.statement_fields.labelled_set, realStatements.corpus);
+  assert.match(reply.statement_fields.figure, new RegExp(`closing balance ${realStatements.figures.closing_balance.toFixed(2)} of ${realStatements.figures.closing_balance_documents}; `));
+  const classify = reply.options.find((option) => option.option === 'classify')!.real_documents!;
+  assert.equal(classify.metrics['contract_recall'], realContracts.figures.contract_recall);
+  assert.ok(classify.labelled_set.includes('fixtures/corpora/contracts'));
 });

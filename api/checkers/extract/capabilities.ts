@@ -7,6 +7,9 @@ import splitMeasured from '../../../measured/extract-option-split.json' with { t
 import tablesMeasured from '../../../measured/extract-option-tables.json' with { type: 'json' };
 import realInvoices from '../../../measured/extract-real-invoices.json' with { type: 'json' };
 import realSplit from '../../../measured/extract-split-real.json' with { type: 'json' };
+import realPayslips from '../../../measured/extract-real-payslips.json' with { type: 'json' };
+import realStatements from '../../../measured/extract-real-statements.json' with { type: 'json' };
+import realContracts from '../../../measured/classify-real-contracts.json' with { type: 'json' };
 
 const support = z.enum(['yes', 'partial', 'no']).describe('yes: works as described; partial: works with less (see inputs_note); no: returns nothing for this input');
 
@@ -39,6 +42,8 @@ export const capabilities = z
   .object({
     options: z.array(optionCapability),
     fields: realMeasurement.describe('Template fields (total, date, invoice number, issuer in the right field), classification and confidence calibration measured on real invoices and receipts'),
+    payslip_fields: realMeasurement.describe('The payslip template\'s fields in the right field, measured on real payslips (test/extract-real-payslips.test.ts)'),
+    statement_fields: realMeasurement.describe('The bank statement template\'s fields in the right field, measured on real bank and card statements (test/extract-real-statements.test.ts)'),
     limitations: z.string(),
   })
   .openapi('ExtractCapabilities');
@@ -56,9 +61,15 @@ const two = (value: number) => value.toFixed(2);
 const realDocuments: Partial<Record<OptionName, OptionCapability['real_documents']>> = {
   tables: { figure: `line tables read whole ${two(real.line_tables)} of ${real.invoices_with_lines} invoices and receipts with lines`, metrics: { line_tables: real.line_tables }, labelled_set: realSet },
   classify: {
-    figure: `accuracy ${two(real.classification)} on invoices and receipts, ${two(real.statements_payslips_classification)} on ${real.statements_payslips_classified} statements and payslips`,
-    metrics: { accuracy: real.classification, statements_payslips: real.statements_payslips_classification },
-    labelled_set: realSet,
+    figure: `accuracy ${two(real.classification)} on invoices and receipts, ${two(real.statements_payslips_classification)} on ${real.statements_payslips_classified} statements and payslips, ${two(realContracts.figures.extract_accuracy)} on ${realContracts.figures.documents} contracts and look-alikes (contract recall ${two(realContracts.figures.contract_recall)}, precision ${two(realContracts.figures.contract_precision)})`,
+    metrics: {
+      accuracy: real.classification,
+      statements_payslips: real.statements_payslips_classification,
+      contracts_and_look_alikes: realContracts.figures.extract_accuracy,
+      contract_recall: realContracts.figures.contract_recall,
+      contract_precision: realContracts.figures.contract_precision,
+    },
+    labelled_set: `${realSet}; ${realContracts.corpus} (test/classify-real-contracts.test.ts)`,
   },
   split: {
     figure: `boundary precision ${two(realSplit.figures.boundary_precision)}, recall ${two(realSplit.figures.boundary_recall)}; exact page range ${two(realSplit.figures.exact_page_ranges)}, range and type ${two(realSplit.figures.type_right)}`,
@@ -217,9 +228,21 @@ export function extractCapabilities(): Capabilities {
       labelled_set: realSet,
       truth: realInvoices.truth,
     },
+    payslip_fields: templateFields(realPayslips, ['employer_name', 'employee_name', 'pay_period_start', 'pay_period_end', 'payment_date', 'gross_pay', 'net_pay', 'tax_withheld']),
+    statement_fields: templateFields(realStatements, ['bank_name', 'account_holder', 'account_number', 'statement_period_start', 'statement_period_end', 'opening_balance', 'closing_balance']),
     limitations:
       'Extraction is not verification: options read what the document shows and do not judge whether it is true. Options see only the pages read (max_pages, at most 10). Each option states what it measured on generated documents (measurement) and, where measured, on real ones (real_documents); the real figures are lower.',
   };
+}
+
+/** A template's per-field figures on real documents, as its corpus test recorded them; each field counts the documents whose truth has it. */
+function templateFields(
+  measured: { corpus: string; truth: string; figures: Record<string, number> },
+  fields: readonly string[],
+): z.infer<typeof realMeasurement> {
+  const figures = measured.figures;
+  const each = fields.map((field) => `${field.replaceAll('_', ' ')} ${two(figures[field]!)} of ${figures[`${field}_documents`]}`);
+  return { figure: `in the right field: ${each.join(', ')}; all fields ${two(figures.all_fields!)}`, metrics: figures, labelled_set: measured.corpus, truth: measured.truth };
 }
 
 function settingsJsonSchema(option: OptionName): Record<string, unknown> {
