@@ -5,7 +5,10 @@
 
 /** Markup already written by `html`: inserted as it is, never escaped again. */
 export class Html {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
   toString(): string {
     return this.text;
   }
