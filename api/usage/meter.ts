@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { addDays, localDate, zonedTimeToUtc } from '../../lib/jurisdictions.ts';
 import { newId } from '../../lib/tokens.ts';
 import type { Caller } from '../accounts/caller.ts';
-import { StateUnavailableError, type StateDb } from '../../data/state/db.ts';
+import type { StateDb } from '../../data/state/db.ts';
 import { commitUnit, freeUnits, holdUnit, type HeldFigures } from '../../data/state/usage-holds.ts';
 
 /**
