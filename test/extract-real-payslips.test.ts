@@ -1,5 +1,5 @@
 import { test } from 'node:test';
-import { fieldFigures, measureCorpusFields } from './helpers/real-fields.ts';
+import { measureAndPrintCorpusFields } from './helpers/real-fields.ts';
 import { recordMeasured } from './helpers/measured.ts';
 
 /**
@@ -22,19 +22,9 @@ const FIELDS = {
 } as const;
 
 test('real payslips: each field in the right field (issue 26 part 2)', { timeout: 600_000 }, async () => {
-  const started = Date.now();
-  const measured = await measureCorpusFields('payslips', 'payslip', FIELDS);
-  const figures = { documents: measured.documents, ...fieldFigures(measured.scores) };
-  process.stdout.write(
-    [
-      `Real payslips (${measured.documents} files, read in ${((Date.now() - started) / 1000).toFixed(0)} s):`,
-      `  ${Object.entries(measured.scores).map(([field, score]) => `${field} ${score.right}/${score.of}`).join(', ')}; all fields ${figures.all_fields.toFixed(3)}`,
-      ...measured.lines.map((line) => `    ${line}`),
-      '',
-    ].join('\n'),
-  );
+  const { documents, figures } = await measureAndPrintCorpusFields('Real payslips', 'payslips', 'payslip', FIELDS);
   recordMeasured('extract-real-payslips', {
-    corpus: `fixtures/corpora/payslips (${measured.documents} real US pay stubs: ADP, Gusto, Paylocity, a school district, a university, a small employer; 7 PDFs, 3 pictures; none from AU or NZ)`,
+    corpus: `fixtures/corpora/payslips (${documents} real US pay stubs: ADP, Gusto, Paylocity, a school district, a university, a small employer; 7 PDFs, 3 pictures; none from AU or NZ)`,
     truth: 'Each stub read by hand from its rendered page and text layer (fixtures/corpora/payslips/README.md); no product code made a label.',
     figures,
     floors: FLOORS,

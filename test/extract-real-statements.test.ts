@@ -1,5 +1,5 @@
 import { test } from 'node:test';
-import { fieldFigures, measureCorpusFields } from './helpers/real-fields.ts';
+import { measureAndPrintCorpusFields } from './helpers/real-fields.ts';
 import { recordMeasured } from './helpers/measured.ts';
 
 /**
@@ -20,19 +20,9 @@ const FIELDS = {
 } as const;
 
 test('real bank and card statements: each field in the right field (issue 26 part 2)', { timeout: 900_000 }, async () => {
-  const started = Date.now();
-  const measured = await measureCorpusFields('statements', 'bank_statement', FIELDS);
-  const figures = { documents: measured.documents, ...fieldFigures(measured.scores) };
-  process.stdout.write(
-    [
-      `Real statements (${measured.documents} files, read in ${((Date.now() - started) / 1000).toFixed(0)} s):`,
-      `  ${Object.entries(measured.scores).map(([field, score]) => `${field} ${score.right}/${score.of}`).join(', ')}; all fields ${figures.all_fields.toFixed(3)}`,
-      ...measured.lines.map((line) => `    ${line}`),
-      '',
-    ].join('\n'),
-  );
+  const { documents, figures } = await measureAndPrintCorpusFields('Real statements', 'statements', 'bank_statement', FIELDS);
   recordMeasured('extract-real-statements', {
-    corpus: `fixtures/corpora/statements (${measured.documents} real bank and card statements: 23 PDFs, 2 pictures, 3 MT940 files; US 23, NL 2, PL 1, SG 1, one printing no country; none from AU or NZ)`,
+    corpus: `fixtures/corpora/statements (${documents} real bank and card statements: 23 PDFs, 2 pictures, 3 MT940 files; US 23, NL 2, PL 1, SG 1, one printing no country; none from AU or NZ)`,
     truth: 'Each statement read by hand from its rendered pages, text layer or MT940 text (fixtures/corpora/statements/README.md); no product code made a label.',
     figures,
     floors: FLOORS,

@@ -73,7 +73,7 @@ function same(comparison: FieldComparison, got: string | number | boolean, want:
  * Reads every document of the folder as an upload is read (text layer, OCR where a page has none, ten pages at
  * most; one OCR worker for the run), extracts with the template given, and scores each field.
  */
-export async function measureCorpusFields(folder: 'payslips' | 'statements', template: ExtractDocumentType, fields: Record<string, FieldComparison>): Promise<CorpusFields> {
+async function measureCorpusFields(folder: 'payslips' | 'statements', template: ExtractDocumentType, fields: Record<string, FieldComparison>): Promise<CorpusFields> {
   const names = readdirSync(join(root, folder)).filter((name) => name.endsWith('.truth.json')).sort();
   const scores = Object.fromEntries(Object.keys(fields).map((field) => [field, { right: 0, of: 0 }])) as Record<string, FieldScore>;
   const lines: string[] = [];
@@ -103,7 +103,7 @@ export async function measureCorpusFields(folder: 'payslips' | 'statements', tem
 }
 
 /** Each field's share right, named `<field>`, and how many documents have it, `<field>_documents`. */
-export function fieldFigures(scores: Record<string, FieldScore>): Record<string, number> & { all_fields: number } {
+function fieldFigures(scores: Record<string, FieldScore>): Record<string, number> & { all_fields: number } {
   const figures: Record<string, number> & { all_fields: number } = { all_fields: 0 };
   for (const [field, score] of Object.entries(scores)) {
     figures[field] = score.right / Math.max(1, score.of);
@@ -112,4 +112,28 @@ export function fieldFigures(scores: Record<string, FieldScore>): Record<string,
   const all = Object.values(scores).reduce((sum, score) => ({ right: sum.right + score.right, of: sum.of + score.of }), { right: 0, of: 0 });
   figures.all_fields = all.right / Math.max(1, all.of);
   return figures;
+}
+
+/**
+ * Reads a corpus folder with a template, prints each field's score and every document's line under `title`, and
+ * gives the figures a measured file records: the document count and `fieldFigures`.
+ */
+export async function measureAndPrintCorpusFields(
+  title: string,
+  folder: 'payslips' | 'statements',
+  template: ExtractDocumentType,
+  fields: Record<string, FieldComparison>,
+): Promise<{ documents: number; figures: Record<string, number> }> {
+  const started = Date.now();
+  const measured = await measureCorpusFields(folder, template, fields);
+  const figures = { documents: measured.documents, ...fieldFigures(measured.scores) };
+  process.stdout.write(
+    [
+      `${title} (${measured.documents} files, read in ${((Date.now() - started) / 1000).toFixed(0)} s):`,
+      `  ${Object.entries(measured.scores).map(([field, score]) => `${field} ${score.right}/${score.of}`).join(', ')}; all fields ${figures.all_fields.toFixed(3)}`,
+      ...measured.lines.map((line) => `    ${line}`),
+      '',
+    ].join('\n'),
+  );
+  return { documents: measured.documents, figures };
 }

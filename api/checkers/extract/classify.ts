@@ -1,5 +1,5 @@
 import type { PageText } from '../../documents/types.ts';
-import { foldAccents } from './values.ts';
+import { escapeRegExp, foldAccents } from './values.ts';
 import vocabulary from './vocabulary.json' with { type: 'json' };
 
 /**
@@ -71,9 +71,6 @@ const rules: CueRule[] = [
 /** Title weight per type when the title opens a line (a document names itself at the head of a line). */
 const titleWeight: Record<ExtractDocumentType, number> = { tax_invoice: 4, receipt: 4, bank_statement: 4, payslip: 5, contract: 3 };
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * The titles and cues of every language in vocabulary.json, matched on the folded text (lowercase, no

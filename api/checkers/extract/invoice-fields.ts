@@ -1,7 +1,7 @@
 import type { PageText } from '../../documents/types.ts';
 import type { LocatedValue } from './locate.ts';
 import { cellPages, horizontalOverlap, type CellPage, type PageCell } from './page-cells.ts';
-import { documentDayFirst, findAmounts, findDates, foldAccents } from './values.ts';
+import { documentDayFirst, escapeRegExp, findAmounts, findDates, foldAccents } from './values.ts';
 import vocabulary from './vocabulary.json' with { type: 'json' };
 
 /**
@@ -65,9 +65,6 @@ function labelPattern(label: string): RegExp {
   return new RegExp(`(?<![\\p{L}])${body}(?![\\p{L}\\d])\\.?\\s*(?:[:#]\\s*)?`, 'gu');
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 const legalForms = [...vocabulary.legal_forms].sort((a, b) => b.length - a.length);
 // Not after a digit: "LS1 5AB" is a postcode, not an aktiebolag.

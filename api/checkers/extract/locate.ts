@@ -1,7 +1,7 @@
 import type { PageText } from '../../documents/types.ts';
 import { cellPages, horizontalOverlap, type PageCell } from './page-cells.ts';
 import type { FieldRule, ValueKind } from './templates.ts';
-import { documentDayFirst, findAmounts, findDates, findIdentifier, findNumbers, readBoolean } from './values.ts';
+import { documentDayFirst, escapeRegExp, findAmounts, findDates, findIdentifier, findNumbers, readBoolean } from './values.ts';
 
 /** A located value, before it becomes a result field. */
 export interface LocatedValue {
@@ -400,9 +400,6 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function stripSeparators(text: string): string {
   return text.replace(/^[\s:#.\-–—=]+/, '').trim();

@@ -177,7 +177,8 @@ export function findNumbers(text: string): Found<number>[] {
   }));
 }
 
-function escapeRegExp(text: string): string {
+/** `text` matched literally inside a RegExp source. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

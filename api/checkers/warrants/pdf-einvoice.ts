@@ -8,7 +8,7 @@ import { locatePage } from '../extract/options/page-lines.ts';
 import { cellPages, horizontalOverlap, type CellPage, type PageCell } from '../extract/page-cells.ts';
 import vocabulary from '../extract/vocabulary.json' with { type: 'json' };
 import { validIban } from '../extract/options/identifier-checks.ts';
-import { findAmounts, findDates, foldAccents } from '../extract/values.ts';
+import { escapeRegExp, findAmounts, findDates, foldAccents } from '../extract/values.ts';
 import { PDFDict, PDFName, PDFRef } from 'pdf-lib';
 import type { Signal } from './signal.ts';
 import { asDict, textOf, type RevisionState } from './pdf-objects.ts';
@@ -153,7 +153,8 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   const xmlAmounts = [invoice.grand_total, invoice.payable, invoice.subtotal, invoice.tax, ...invoice.lines.map((line) => line.amount)].flatMap((value) => (value === null ? [] : [Math.abs(value)]));
   const shownPage = (value: number) => pageAmounts.find((page) => page.values.some((shown) => same(shown, value)))?.page ?? null;
   // A breakdown row's tax label ("TVA 0% export") is compared as the row, not as the tax total.
-  const breakdown = breakdownComparisons(invoice, cellPages(pages), figures, shownPage);
+  const cells = cellPages(pages);
+  const breakdown = breakdownComparisons(invoice, cells, figures, shownPage);
   const amount = (label: string, field: EInvoicePathField, value: number | null, printedField: InvoiceField, labelled: readonly LabelledAmount['field'][], alike: readonly { label: string; value: number | null }[] = []) => {
     if (value === null) return;
     const shownOn = shownPage(value);
@@ -172,7 +173,7 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   amount('net total', 'subtotal', invoice.subtotal, 'subtotal', ['subtotal'], [{ label: "lines' sum", value: invoice.line_total }]);
   const rateTaxes = invoice.tax_breakdown.length > 1 ? invoice.tax_breakdown.map((row) => ({ label: `tax at ${row.rate ?? '?'}%`, value: row.tax })) : [];
   amount('tax total', 'tax', invoice.tax, 'tax', ['tax'], rateTaxes);
-  comparisons.push(...lineComparisons(invoice, pages, figures, shownPage), ...breakdown.comparisons, ...scheduleComparisons(invoice, cellPages(pages), figures, shownPage));
+  comparisons.push(...lineComparisons(invoice, pages, figures, shownPage), ...breakdown.comparisons, ...scheduleComparisons(invoice, cells, figures, shownPage));
   if (invoice.invoice_date !== null) {
     const date = invoice.invoice_date;
     const shownOn = pageDates.find((page) => page.values.includes(date))?.page ?? null;
@@ -228,7 +229,7 @@ const breakdownHeadings = new Set(Object.values(breakdownColumns.breakdown_headi
 
 /** A line opening with a sum's label ends a breakdown: its rows open with a tax word ("Umsatzsteuer", "TVA 0%"), a sum's line with its name. */
 const sumLabels = (['total', 'payable', 'subtotal', 'allowances', 'charges', 'prepaid'] as const).flatMap((field) => Object.values(vocabulary.fields[field]).flat().map((entry) => foldAccents(String(entry[0]))));
-const sumLinePattern = new RegExp(`^(?:${sumLabels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\d])`, 'u');
+const sumLinePattern = new RegExp(`^(?:${sumLabels.map(escapeRegExp).join('|')})(?![\\p{L}\\d])`, 'u');
 
 /** Lines below a VAT breakdown's header read as its rows at most, and the gap (in line heights) that ends it. */
 const BREAKDOWN_ROWS = 10;
