@@ -99,7 +99,7 @@ describe('the bid workspace: drafts, gaps, partners, plan, export, worth-bidding
       model: { get model() { return model.model; }, complete: (messages) => model.complete(messages) },
       requirements: {
         list: async (_state, id) => requirementsOf(id),
-        recompute: (_state, id, { drafted }) => recomputedRequirements.push({ bidId: id, drafted: drafted ? [...drafted].sort() : null }),
+        recompute: async (_state, id, { drafted }) => recomputedRequirements.push({ bidId: id, drafted: drafted ? [...drafted].sort() : null }),
       },
       now: clock.now,
     }));

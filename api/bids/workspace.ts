@@ -23,7 +23,7 @@ import type { WorkspaceRequirement } from './workspace-requirement.ts';
 /** Where the workspace reads a bid's requirements from, and how it asks for them to be brought up to date. */
 export interface RequirementSource {
   list(state: StateDb, bidId: string): Promise<WorkspaceRequirement[]>;
-  recompute(state: StateDb, bidId: string, options: RecomputeOptions): unknown;
+  recompute(state: StateDb, bidId: string, options: RecomputeOptions): Promise<unknown>;
 }
 
 /** The requirements module's store (api/bids/requirements/store.ts). */
@@ -69,7 +69,7 @@ export interface RecomputeSummary {
 
 export async function recomputeWorkspace(deps: WorkspaceDeps, bid: BidRecord, now: Date): Promise<RecomputeSummary> {
   const { state } = deps;
-  deps.requirements.recompute(state, bid.bid_id, { now });
+  await deps.requirements.recompute(state, bid.bid_id, { now });
   await recomputeDrafts(deps, bid, await deps.requirements.list(state, bid.bid_id), now);
   await markDrafted(deps, bid.bid_id, now);
   await recomputeGaps(deps, bid, now);
@@ -81,7 +81,7 @@ export async function recomputeWorkspace(deps: WorkspaceDeps, bid: BidRecord, no
 /** A requirement whose draft carries evidence is drafted; one whose draft lost it is open again. */
 export async function markDrafted(deps: Pick<WorkspaceDeps, 'state' | 'requirements'>, bidId: string, now: Date): Promise<void> {
   const drafts = await listDrafts(deps.state, bidId);
-  deps.requirements.recompute(deps.state, bidId, { now, drafted: new Set(drafts.filter(hasEvidence).map((draft) => draft.requirement_id)) });
+  await deps.requirements.recompute(deps.state, bidId, { now, drafted: new Set(drafts.filter(hasEvidence).map((draft) => draft.requirement_id)) });
 }
 
 /** Derives and stores the gaps from the requirements and drafts as they stand; returns how many are open. */

@@ -160,7 +160,7 @@ async function prepareBid(deps: RunJobDeps, ctx: JobContext): Promise<RunSummary
 
   await readFiles(scope);
   const extracted = await ctx.step('extract_requirements', async () => {
-    deps.requirements.recompute(state, bid.bid_id, { now: now() });
+    await deps.requirements.recompute(state, bid.bid_id, { now: now() });
     return { requirement_ids: (await deps.requirements.list(state, bid.bid_id)).map((requirement) => requirement.requirement_id) };
   });
   planned.drafts = extracted.requirement_ids.length;
