@@ -39,12 +39,14 @@ const SYNTHETIC_CLOCK = '2026-09-25T01:00:00.000Z';
 // BENCH_ONLY=site runs the site build's rows (d) alone (with BENCH_REUSE=1, on the release an earlier run left).
 // BENCH_ONLY=bids runs the bid runs' row (q) alone: no data is generated or served.
 // BENCH_ONLY=state runs the state store's row (r) alone: a seeded PostgreSQL and two API instances, no release.
-if (process.env.BENCH_ONLY !== undefined && !['checkers', 'api', 'site', 'bids', 'state'].includes(process.env.BENCH_ONLY)) throw new Error(`bench: BENCH_ONLY may be checkers, api, site, bids or state, got ${process.env.BENCH_ONLY}`);
+// BENCH_ONLY=pipeline runs (a), (e) and the OCDS check alone: the data generated and modelled, nothing published or served.
+if (process.env.BENCH_ONLY !== undefined && !['checkers', 'api', 'site', 'bids', 'state', 'pipeline'].includes(process.env.BENCH_ONLY)) throw new Error(`bench: BENCH_ONLY may be checkers, api, site, bids, state or pipeline, got ${process.env.BENCH_ONLY}`);
 const checkersOnly = process.env.BENCH_ONLY === 'checkers';
 const apiOnly = process.env.BENCH_ONLY === 'api';
 const siteOnly = process.env.BENCH_ONLY === 'site';
 const bidsOnly = process.env.BENCH_ONLY === 'bids';
 const stateOnly = process.env.BENCH_ONLY === 'state';
+const pipelineOnly = process.env.BENCH_ONLY === 'pipeline';
 // (q): bid runs at once, as issue 27 §7 asks.
 const BID_RUNS = 50;
 // autocannon's connections all come from one address: the burst guard's spec numbers (10 at once, 30 a
@@ -111,6 +113,11 @@ if (!checkersOnly && !bidsOnly && !stateOnly) {
     const ocds = await ocdsValidity(join(workDir, 'pipeline', 'ours', 'ocds', OCDS_AWARDS_FILE), ocdsEvery);
     const ocdsErrors = ocds.topErrors.map(([message, count]) => `${count}× ${message}`).join('; ');
     row(`OCDS export valid (1.1 schemas${ocdsEvery > 1 ? `, every ${ocdsEvery}th line` : ''})`, `${ocds.valid}/${ocds.total}`, `goal all ${ocds.valid === ocds.total ? 'met' : `MISSED: ${ocdsErrors}`}`);
+    // Nothing is published or served: the table so far is the whole run.
+    if (pipelineOnly) {
+      printTable();
+      process.exit(0);
+    }
 
     // Publish the benchmark's store as a release the API can serve, on the synthetic data's clock.
     await rm(dataDir, { recursive: true, force: true });
@@ -312,8 +319,12 @@ if (!apiOnly && !siteOnly && !bidsOnly && !stateOnly) await checkerRows();
 if (process.env.BENCH_ONLY === undefined || bidsOnly) await bidRunRows();
 if (process.env.BENCH_ONLY === undefined || stateOnly) await stateRows();
 
-const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
+printTable();
+
+function printTable(): void {
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+  process.stdout.write(`\n${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
+}
 
 /** Polls a URL until it answers 200 (at most ten minutes). */
 async function waitForOk(url: string, headers: Record<string, string>): Promise<void> {
