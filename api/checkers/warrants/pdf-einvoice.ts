@@ -3,15 +3,14 @@ import type { PageText } from '../../documents/types.ts';
 import { parseEInvoice, type EInvoice, type EInvoicePathField } from '../extract/einvoice.ts';
 import { labelledAmounts, readInvoiceFields, type InvoiceField, type LabelledAmount } from '../extract/invoice-fields.ts';
 import type { LocatedValue } from '../extract/locate.ts';
-import { closingPattern, pageLineItems } from '../extract/options/line-items.ts';
-import { locatePage } from '../extract/options/page-lines.ts';
 import { cellPages, horizontalOverlap, type CellPage, type PageCell } from '../extract/page-cells.ts';
 import vocabulary from '../extract/vocabulary.json' with { type: 'json' };
 import { validIban } from '../extract/options/identifier-checks.ts';
 import { escapeRegExp, findAmounts, foldAccents } from '../extract/values.ts';
 import { PDFDict, PDFName, PDFRef } from 'pdf-lib';
+import { lineComparisons } from './einvoice-lines.ts';
 import { referenceComparisons } from './einvoice-references.ts';
-import { lineOfText, nameWords, same, squash, type Comparison, type PrintedPlace } from './einvoice-comparison.ts';
+import { nameWords, same, squash, type Comparison, type PrintedPlace } from './einvoice-comparison.ts';
 import type { Signal } from './signal.ts';
 import { asDict, textOf, type RevisionState } from './pdf-objects.ts';
 import { OBJECT_LIMIT, refText } from './pdf-revisions.ts';
@@ -56,7 +55,8 @@ export function einvoiceSignals(files: readonly EmbeddedFile[], pages: readonly 
   const found = embeddedEInvoice(files);
   if (!found) return [];
   const { file, invoice } = found;
-  const comparisons = compareWithPages(invoice, pages, xmlFigures(file.bytes));
+  const xml = new TextDecoder('utf-8').decode(file.bytes);
+  const comparisons = compareWithPages(invoice, pages, xmlFigures(xml));
   const object = place(file.filename);
   const mismatches = comparisons.flatMap((comparison) => mismatchSignals(comparison, file.filename, object));
   if (mismatches.length > 0) return mismatches;
@@ -84,8 +84,7 @@ function mismatchSignals(comparison: Comparison, filename: string, object: Retur
 }
 
 /** Every figure the XML states in an element (amounts, rates, quantities), in absolute value: what a labelled place may show without contradicting it. */
-function xmlFigures(bytes: Uint8Array): number[] {
-  const xml = new TextDecoder('utf-8').decode(bytes);
+function xmlFigures(xml: string): number[] {
   return [...xml.matchAll(/>\s*(-?\d+(?:\.\d+)?)\s*</g)].map((match) => Math.abs(Number(match[1])));
 }
 
@@ -152,33 +151,6 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   }
   comparisons.push(...accountComparisons(invoice, pages, squashed));
   return comparisons;
-}
-
-/**
- * Each row of the printed line table beside the XML line of the same position, when the table has as many rows
- * as the XML has lines with an amount: a row whose amount is no figure the XML states disagrees (a gross
- * column, a rounded price, is another figure the XML states and is not evidence).
- */
-function lineComparisons(invoice: EInvoice, pages: readonly PageText[], figures: readonly number[], shownPage: (value: number) => number | null): Comparison[] {
-  const xmlLines = invoice.lines.flatMap((line) => (line.amount === null ? [] : [line.amount]));
-  const rows = pages.flatMap((page) =>
-    pageLineItems(locatePage(page)).flatMap((table) => {
-      if (table.amountColumn === -1) return [];
-      const heading = table.header[table.amountColumn]!;
-      // A row that is the total block's ("Total HT 530,75 €") closes the table, as extraction's does at a line start.
-      return table.rows
-        .filter((row) => !row.some((cell) => closingPattern.test(foldAccents(cell.trim()))))
-        .map((row) => ({ page: table.page, heading, cell: (row[table.amountColumn] ?? '').trim(), amount: findAmounts(row[table.amountColumn] ?? '').at(-1)?.value ?? null }));
-    }),
-  );
-  if (xmlLines.length === 0 || rows.length !== xmlLines.length) return [];
-  return xmlLines.flatMap((value, index): Comparison[] => {
-    const row = rows[index]!;
-    if (row.amount === null || same(row.amount, value) || figures.some((figure) => same(row.amount!, figure))) return [];
-    const line = lineOfText(pages, row.page, row.cell);
-    const place = { value: Math.abs(row.amount).toFixed(2), page: row.page, line, naming: `in the "${row.heading}" column of line ${index + 1}` };
-    return [{ label: `amount of line ${index + 1}`, xml: Math.abs(value).toFixed(2), path: invoice.paths.line_amount, shownOn: shownPage(value), printed: null, mustBePrinted: false, disagreeing: [place], alike: [] }];
-  });
 }
 
 const breakdownColumns = vocabulary.tax_breakdown_columns;
