@@ -15,7 +15,9 @@ import { squash, type Comparison, type PrintedPlace } from './einvoice-compariso
  * every such place prints another value than the XML, each is a disagreement, even if the XML's date is printed
  * elsewhere for another meaning (a delivery date, an issue date equal to the due date). Without such a label
  * the value agrees when any page shows it, and disagrees only when none does and the page's own reading of the
- * field (extraction's invoice reader) gives another.
+ * field (extraction's invoice reader) gives another. For the number, a label that may name another reference
+ * ("Belegnummer" 0.9, beside an order's or a receipt's number) counts only when the XML's number is printed
+ * nowhere; one of weight 1 ("Rechnungsnummer", "Invoice number") counts wherever else it is printed.
  */
 
 /** Labels of at least this weight name only their field (vocabulary.json): "Rechnungsdatum" 1, "Fälligkeit" 0.9; "vom" 0.5 may date an order. */
@@ -34,10 +36,13 @@ export function referenceComparisons(invoice: EInvoice, pages: readonly PageText
     const shownOn = pages.find((page) => pattern.test(page.text))?.page ?? null;
     // A printed number that holds the XML's or is held by it ("Nr. 00.123.456.7" for 00.123.456.7-2014-1) is the same reference written shorter.
     const other = (value: string) => !squash(value).includes(squash(number)) && !squash(number).includes(squash(value));
-    const disagreeing = shownOn === null ? places.filter((place) => place.field === 'invoice_number' && place.weight >= NAMING_WEIGHT && other(place.value)).map(printedPlace) : [];
+    // Printed elsewhere (a payment reference), the number still disagrees where a label naming nothing else prints another.
+    const numbered = places.filter((place) => place.field === 'invoice_number' && place.weight >= (shownOn === null ? NAMING_WEIGHT : 1));
+    const disagreeing = numbered.some((place) => !other(place.value)) ? [] : numbered.map(printedPlace);
     const reading = readings.invoice_number;
     const printed = shownOn === null && disagreeing.length === 0 && reading && other(String(reading.value)) ? { value: String(reading.value), page: reading.page } : null;
-    comparisons.push({ label: 'invoice number', xml: number, path: invoice.paths.invoice_number, shownOn, printed, mustBePrinted: false, disagreeing, alike: [] });
+    const elsewhere = shownOn !== null ? { elsewhere: `though page ${shownOn} shows ${number} where no invoice-number label is` } : {};
+    comparisons.push({ label: 'invoice number', xml: number, path: invoice.paths.invoice_number, shownOn, printed, mustBePrinted: false, disagreeing, alike: [], ...elsewhere });
   }
   const pageDates = pages.map((page) => ({ page: page.page, dates: findDates(page.text, undefined, dayFirst).map((date) => date.value) }));
   for (const [label, field, value] of [['issue date', 'invoice_date', invoice.invoice_date], ['due date', 'due_date', invoice.due_date]] as const) {

@@ -105,6 +105,8 @@ test('a changed printed invoice number is high with both numbers, beside a label
   assert.equal(labelled[0]!.where.field, 'Invoice/ID');
   const read = einvoiceSignals(datedFiles, [page(datedPrint.replace('INV-1042', 'INV-1048'))], place);
   assert.match(read.map((signal) => signal.found).join(' | '), /gives the invoice number as INV-1042; page 1 prints INV-1048, and no page shows INV-1042/);
+  const referenced = einvoiceSignals(datedFiles, [page(`${datedPrint.replace('Tax invoice INV-1042', 'Invoice number: INV-1048')}\nPayment reference INV-1042`)], place);
+  assert.match(referenced.map((signal) => signal.found).join(' | '), /page 1 prints INV-1048 beside "Invoice number" \(line 2\), though page 1 shows INV-1042 where no invoice-number label is/);
   const shorter = einvoiceSignals(datedFiles, [page(datedPrint.replace('Tax invoice INV-1042', 'Invoice number: 1042'))], place);
   assert.deepEqual(shorter.map((signal) => signal.code), ['einvoice_print_agrees'], 'a number written shorter is the same reference');
 });
