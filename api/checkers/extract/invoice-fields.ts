@@ -89,13 +89,29 @@ export interface InvoiceReadOptions {
   receipt: boolean;
 }
 
-export function readInvoiceFields(pages: readonly PageText[], options: InvoiceReadOptions): InvoiceReading {
+/**
+ * The pages' cells and label hits, found once per pages array: the reader, `labelledAmounts` and
+ * `labelledReferences` all start from them, and finding labels is most of their time (every label of every
+ * language against every cell). A pages array is not changed once read, so its identity keys the result.
+ */
+const readings = new WeakMap<readonly PageText[], { cells: CellPage[]; hits: readonly LabelHit[]; qualified: readonly LabelHit[] }>();
+
+function cellsAndHits(pages: readonly PageText[]): { cells: CellPage[]; hits: readonly LabelHit[]; qualified: readonly LabelHit[] } {
+  const known = readings.get(pages);
+  if (known) return known;
   const cells = cellPages(pages);
+  const qualified: LabelHit[] = [];
+  const found = { cells, hits: labelHits(cells, qualified), qualified };
+  readings.set(pages, found);
+  return found;
+}
+
+export function readInvoiceFields(pages: readonly PageText[], options: InvoiceReadOptions): InvoiceReading {
+  const { cells, hits } = cellsAndHits(pages);
   const dayFirst = documentDayFirst(
     pages.map((page) => page.text),
     options.country,
   );
-  const hits = labelHits(cells);
   const fields: Partial<Record<InvoiceField, LocatedValue>> = {};
   Object.assign(fields, readAmounts(cells, hits));
   const invoiceDate = bestDate(cells, hits, 'invoice_date', dayFirst, options);
@@ -140,10 +156,9 @@ const MAX_LABEL_GAP = 16;
  * what is below a label is no place of the amount here.
  */
 export function labelledAmounts(pages: readonly PageText[]): LabelledAmount[] {
-  const cells = cellPages(pages);
+  const { cells, hits: labelled, qualified } = cellsAndHits(pages);
   const fields = new Set<VocabularyField>(['total', 'payable', 'subtotal', 'tax']);
-  const qualified: LabelHit[] = [];
-  const hits = [...labelHits(cells, qualified), ...splitLabelHits(cells, fields)];
+  const hits = [...labelled, ...splitLabelHits(cells, fields)];
   const inclusive = taxInclusiveHits(qualified, hits);
   const places: LabelledAmount[] = [];
   for (const hit of [...hits, ...inclusive]) {
@@ -186,8 +201,7 @@ export interface LabelledReference {
  * 03.05. is one date; a date label that belongs to another date ("Bestellung vom") names none of these.
  */
 export function labelledReferences(pages: readonly PageText[], options: { country: string | undefined; dayFirst: boolean }): LabelledReference[] {
-  const cells = cellPages(pages);
-  const hits = labelHits(cells);
+  const { cells, hits } = cellsAndHits(pages);
   const places: LabelledReference[] = [];
   for (const hit of hits) {
     const field = hit.label.field;
