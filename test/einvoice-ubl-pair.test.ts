@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { einvoiceSignals } from '../api/checkers/warrants/pdf-einvoice.ts';
 import { openPdf, readPagesText } from '../api/documents/pdf.ts';
 import type { PageText } from '../api/documents/types.ts';
-import { withPrintedAmountChanged } from './helpers/print-tamper.ts';
+import { withPrintedAmountChanged, withPrintedTextChanged } from './helpers/print-tamper.ts';
 
 /**
  * Issue 28 part 2: the real UBL e-invoices of fixtures/corpora/einvoice-xml/, each carrying its PDF rendering as
@@ -53,7 +53,7 @@ test('real UBL invoices carrying their PDF: the pair agrees as read, and each ch
     const untouched = einvoiceSignals(files, await pagesOf(pdf), place);
     assert.equal(untouched.length, 1, `${truth.file}: ${untouched.map((signal) => signal.found).join(' | ')}`);
     assert.equal(untouched[0]!.code, truth.print_agrees_with_xml ? 'einvoice_print_agrees' : 'einvoice_print_mismatch');
-    assert.match(untouched[0]!.found, /\(ubl\).*grand total, net total, tax total, issue date, seller name, buyer name/);
+    assert.match(untouched[0]!.found, /\(ubl\).*grand total, net total, tax total, invoice number, issue date, due date, seller name, buyer name/);
     for (let occurrence = 0; ; occurrence++) {
       const copy = await withPrintedAmountChanged(pdf, Number(truth.total), occurrence);
       if (!copy || copy.changed === 0) break;
@@ -66,4 +66,22 @@ test('real UBL invoices carrying their PDF: the pair agrees as read, and each ch
     }
   }
   assert.ok(partial >= 2, `the print shows each total at least twice (${partial} places changed)`);
+});
+
+test('real UBL invoices carrying their PDF: a changed printed invoice number is high with both numbers', async () => {
+  for (const truth of truths) {
+    const xmlBytes = new Uint8Array(readFileSync(join(corpus, truth.file)));
+    const pdf = embeddedPdf(new TextDecoder().decode(xmlBytes));
+    // The last digit of the number one higher, wherever the page prints it.
+    const last = truth.invoice_number.search(/\d(?!.*\d)/);
+    const digit = String((Number(truth.invoice_number[last]) + 1) % 10);
+    const changed = `${truth.invoice_number.slice(0, last)}${digit}${truth.invoice_number.slice(last + 1)}`;
+    const pattern = new RegExp(`(?<![\\p{L}\\d])${truth.invoice_number.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\p{L}\\d])`, 'gu');
+    const copy = await withPrintedTextChanged(pdf, pattern, [(matched) => ({ offset: matched.search(/\d(?!.*\d)/), character: digit })]);
+    assert.ok(copy, `${truth.file}: the print shows ${truth.invoice_number}`);
+    const signals = einvoiceSignals([{ filename: truth.file, bytes: xmlBytes }], await pagesOf(copy.pdf), place);
+    const flagged = signals.filter((signal) => signal.severity === 'high' && signal.found.includes(`gives the invoice number as ${truth.invoice_number};`));
+    assert.equal(flagged.length, 1, signals.map((signal) => signal.found).join(' | '));
+    assert.match(flagged[0]!.found, new RegExp(`prints ${changed}`));
+  }
 });

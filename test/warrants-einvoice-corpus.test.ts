@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { inflateSync } from 'node:zlib';
-import { PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
-import { embeddedFileStream } from '../api/checkers/warrants/pdf-einvoice.ts';
+import { PDFDocument } from 'pdf-lib';
 import { inspectPdf } from '../api/checkers/warrants/pdf-inspect.ts';
-import { loadRevisionState } from '../api/checkers/warrants/pdf-objects.ts';
 import type { Signal } from '../api/checkers/warrants/signal.ts';
 import { openPdf, readPagesText } from '../api/documents/pdf.ts';
+import { einvoicePdfs, invoiceCorpus, recordedDisagreements } from './helpers/einvoice-corpus.ts';
+import { embeddedInvoiceXml, withEmbeddedXmlRewritten } from './helpers/einvoice-xml.ts';
 import { recordMeasured } from './helpers/measured.ts';
 import { withPrintedAmountChanged } from './helpers/print-tamper.ts';
 
@@ -20,62 +19,29 @@ import { withPrintedAmountChanged } from './helpers/print-tamper.ts';
  * that figure in several places, with each one of them changed alone and the others kept. The truth of each untouched file is its `.truth.json`: the files whose XML
  * was checked against the print agree, and the notes of five files record where their XML and print differ.
  */
-const corpus = join(import.meta.dirname, '..', 'fixtures', 'corpora', 'invoices');
-
-/** Files whose truth notes say the XML contradicts the print, and the fields they name. */
-const recordedDisagreements: Record<string, string[]> = {
-  'zugferd-corpus-acme_invoice-42_zugferd.pdf': ['grand total', 'seller name'],
-  'zugferd-corpus-sample_inofficial_20190125_atgp_factur-x_v_1_0.pdf': ['grand total', 'seller name'],
-  'zugferd-corpus-zugferd_2_fully_compliant_complete.pdf': ['grand total', 'tax total'],
-  'zugferd-corpus-mustanggnuaccountingbeispielre-20140519_499.pdf': ['seller name'],
-  'zugferd-corpus-mustanggnuaccountingbeispielre-20151008_504.pdf': ['issue date'],
-};
-
-const files = readdirSync(corpus)
-  .filter((file) => file.endsWith('.truth.json'))
-  .map((file) => JSON.parse(readFileSync(join(corpus, file), 'utf8')) as { file: string; einvoice?: string | null })
-  .filter((truth) => truth.einvoice)
-  .map((truth) => truth.file)
-  .sort();
+const corpus = invoiceCorpus;
+const files = einvoicePdfs;
 
 async function einvoiceSignalsOf(bytes: Uint8Array): Promise<Signal[]> {
   const inspection = await inspectPdf(bytes, { now: '2026-11-24T00:00:00Z' });
   return inspection.signals.filter((signal) => signal.code.startsWith('einvoice_'));
 }
 
-/** The embedded e-invoice's stream in a loaded copy, with its XML and grand total; null when it has none. */
-async function embeddedInvoiceXml(bytes: Uint8Array, document: PDFDocument): Promise<{ ref: PDFRef; stream: PDFRawStream; xml: string; total: string } | null> {
-  const state = await loadRevisionState(bytes);
-  // The names the Factur-X, ZUGFeRD and XRechnung specifications give the attachment.
-  for (const name of ['factur-x.xml', 'ZUGFeRD-invoice.xml', 'zugferd-invoice.xml', 'xrechnung.xml']) {
-    const object = embeddedFileStream(state, name);
-    if (!object) continue;
-    const ref = PDFRef.of(Number(object.split(' ')[0]), Number(object.split(' ')[1]));
-    const stream = document.context.lookup(ref);
-    if (!(stream instanceof PDFRawStream)) continue;
-    const filter = stream.dict.get(PDFName.of('Filter'));
-    const xml = new TextDecoder().decode(filter ? inflateSync(stream.contents) : stream.contents);
-    const total = /<(\w+:)?GrandTotalAmount(?: [^>]*)?>\s*(-?[\d.]+)\s*</.exec(xml);
-    return total ? { ref, stream, xml, total: total[2]! } : null;
-  }
-  return null;
+/** The embedded e-invoice's XML in a loaded copy, with its grand total; null when it has none. */
+async function embeddedInvoiceTotal(bytes: Uint8Array, document: PDFDocument): Promise<{ xml: string; total: string } | null> {
+  const embedded = await embeddedInvoiceXml(bytes, document);
+  const total = embedded && /<(\w+:)?GrandTotalAmount(?: [^>]*)?>\s*(-?[\d.]+)\s*</.exec(embedded.xml);
+  return embedded && total ? { xml: embedded.xml, total: total[2]! } : null;
 }
 
 /** The file with its embedded XML's GrandTotalAmount (and an equal amount due) raised by 100, saved whole by pdf-lib; null when it has none. */
 async function withXmlTotalRaised(bytes: Uint8Array): Promise<Uint8Array | null> {
-  const document = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
-  const embedded = await embeddedInvoiceXml(bytes, document);
-  if (!embedded) return null;
-  const { ref, stream, xml, total } = embedded;
-  const raised = (Number(total) + 100).toFixed(2);
-  const rewritten = xml.replace(/(<(?:\w+:)?(?:GrandTotalAmount|DuePayableAmount)(?: [^>]*)?>\s*)(-?[\d.]+)(\s*<)/g, (whole, open: string, value: string, close: string) => (value === total ? `${open}${raised}${close}` : whole));
-  const dict = stream.dict.clone(document.context);
-  dict.delete(PDFName.of('Filter'));
-  dict.delete(PDFName.of('DecodeParms'));
-  const contents = new TextEncoder().encode(rewritten);
-  dict.set(PDFName.of('Length'), document.context.obj(contents.length));
-  document.context.assign(ref, PDFRawStream.of(dict, contents));
-  return document.save({ useObjectStreams: false, updateFieldAppearances: false });
+  return withEmbeddedXmlRewritten(bytes, (xml) => {
+    const total = /<(\w+:)?GrandTotalAmount(?: [^>]*)?>\s*(-?[\d.]+)\s*</.exec(xml)?.[2];
+    if (total === undefined) return null;
+    const raised = (Number(total) + 100).toFixed(2);
+    return xml.replace(/(<(?:\w+:)?(?:GrandTotalAmount|DuePayableAmount)(?: [^>]*)?>\s*)(-?[\d.]+)(\s*<)/g, (whole, open: string, value: string, close: string) => (value === total ? `${open}${raised}${close}` : whole));
+  });
 }
 
 /** Whether any page's text shows the figure in any grouping (1.234,56, 1,234.56, 1234.56), as the copy's construction is checked. */
@@ -116,14 +82,14 @@ interface PrintTamperTally {
  * shows the XML total and does show the new figure.
  */
 async function checkPrintTamper(file: string, bytes: Uint8Array, tally: PrintTamperTally, problems: string[]): Promise<void> {
-  const original = await embeddedInvoiceXml(bytes, await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false }));
+  const original = await embeddedInvoiceTotal(bytes, await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false }));
   if (!original) return;
   const copy = await withPrintedAmountChanged(bytes, Number(original.total));
   if (!copy) {
     tally.notMade.push(`${file}: no printed ${original.total} found to change`);
     return;
   }
-  const kept = await embeddedInvoiceXml(copy.pdf, await PDFDocument.load(copy.pdf, { ignoreEncryption: true, updateMetadata: false }));
+  const kept = await embeddedInvoiceTotal(copy.pdf, await PDFDocument.load(copy.pdf, { ignoreEncryption: true, updateMetadata: false }));
   if (kept?.xml !== original.xml || (await pagesShow(copy.pdf, original.total)) || !(await pagesShow(copy.pdf, copy.printed))) {
     tally.notMade.push(`${file}: the copy does not show ${copy.printed} in place of ${original.total} with the XML kept`);
     return;
@@ -149,7 +115,7 @@ async function checkPrintTamper(file: string, bytes: Uint8Array, tally: PrintTam
  */
 async function checkPartialTamper(file: string, bytes: Uint8Array, original: { xml: string; total: string }, occurrence: number, tally: PrintTamperTally, problems: string[]): Promise<void> {
   const copy = await withPrintedAmountChanged(bytes, Number(original.total), occurrence);
-  const kept = copy && (await embeddedInvoiceXml(copy.pdf, await PDFDocument.load(copy.pdf, { ignoreEncryption: true, updateMetadata: false })));
+  const kept = copy && (await embeddedInvoiceTotal(copy.pdf, await PDFDocument.load(copy.pdf, { ignoreEncryption: true, updateMetadata: false })));
   if (!copy || copy.changed !== 1 || kept?.xml !== original.xml || !(await pagesShow(copy.pdf, original.total)) || !(await pagesShow(copy.pdf, copy.printed))) {
     tally.notMade.push(`${file}: no copy with printed place ${occurrence + 1} of ${original.total} changed and the others kept`);
     return;

@@ -9,7 +9,8 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, type PDF
  * through the font's ToUnicode map (or as single bytes for a simple font without one); every place the amount is
  * shown, in any grouping (1.234,56, 1,234.56, 1 234.56, 1234.56), has one digit replaced by another digit the same
  * font can show, and the string is written back as a hex string at the same place. Nothing is drawn over
- * anything: the old figure is gone from the page, not hidden.
+ * anything: the old figure is gone from the page, not hidden. Any other printed text (an invoice number, a date)
+ * is changed the same way by `withPrintedTextChanged`, one character of each match.
  */
 
 interface ShownString {
@@ -34,26 +35,46 @@ interface FontCodes {
  * are kept: the partial edit of a print that shows its total in several places.
  */
 export async function withPrintedAmountChanged(bytes: Uint8Array, amount: number, only?: number): Promise<{ pdf: Uint8Array; printed: string; changed: number } | null> {
-  const whole = String(Math.trunc(Math.abs(amount)));
-  const cents = String(Math.round((Math.abs(amount) % 1) * 100)).padStart(2, '0');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, '\u0000').split('\u0000');
-  const pattern = new RegExp(`(?<!\\d)(?<!\\d[.,])(${grouped.join(")[.,' \\u00a0\\u202f]?(")})[.,](${cents})(?!\\d)`, 'g');
+  const [whole, cents] = Math.abs(amount).toFixed(2).split('.') as [string, string];
+  const pattern = printedAmountPattern(amount);
   const first = Number(whole[0]);
-  for (const replacement of [1, 2, 3, 4, 5, 6, 7, 8, 9].map((step) => String((first + step) % 10)).filter((digit) => digit !== '0' || whole.length === 1)) {
+  const digits = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((step) => String((first + step) % 10)).filter((digit) => digit !== '0' || whole.length === 1);
+  const copy = await withPrintedTextChanged(bytes, pattern, digits.map((digit) => () => ({ offset: 0, character: digit })), only);
+  return copy && { pdf: copy.pdf, printed: `${digits[copy.edit]}${whole.slice(1)}.${cents}`, changed: copy.changed };
+}
+
+/** Every printed place of the amount, in any grouping (1.234,56, 1,234.56, 1 234.56, 1234.56), as a global pattern. */
+export function printedAmountPattern(amount: number): RegExp {
+  const [whole, cents] = Math.abs(amount).toFixed(2).split('.') as [string, string];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, '\u0000').split('\u0000');
+  return new RegExp(`(?<!\\d)(?<!\\d[.,])(${grouped.join(")[.,' \\u00a0\\u202f]?(")})[.,](${cents})(?!\\d)`, 'g');
+}
+
+/** One character of a matched text to replace: its offset in the match and the character put there. */
+export type TextEdit = (matched: string) => { offset: number; character: string } | null;
+
+/**
+ * The PDF with every printed match of `pattern` (global; matched against the text each BT…ET block shows, one
+ * operator's text apart from the next by U+0001) edited by the first of `edits` every font showing a match can
+ * carry out, with which edit that was; null when the page shows no match or no edit could be made. With `only`,
+ * just that occurrence is edited.
+ */
+export async function withPrintedTextChanged(bytes: Uint8Array, pattern: RegExp, edits: readonly TextEdit[], only?: number): Promise<{ pdf: Uint8Array; changed: number; edit: number } | null> {
+  for (const [index, edit] of edits.entries()) {
     const document = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
-    const changed = rewritePages(document, pattern, replacement, only === undefined ? () => true : (occurrence) => occurrence === only);
+    const changed = rewritePages(document, pattern, edit, only === undefined ? () => true : (occurrence) => occurrence === only);
     if (changed === null) continue;
     if (changed === 0) return null;
-    return { pdf: await document.save({ useObjectStreams: false, updateFieldAppearances: false }), printed: `${replacement}${whole.slice(1)}.${cents}`, changed };
+    return { pdf: await document.save({ useObjectStreams: false, updateFieldAppearances: false }), changed, edit: index };
   }
   return null;
 }
 
-/** Which occurrences of the amount to change, by their 0-based number in the document. */
+/** Which occurrences of the text to change, by their 0-based number in the document. */
 type OccurrenceFilter = (occurrence: number) => boolean;
 
-/** How many occurrences were changed in the document's page content; null when a font could not show the new digit. */
-function rewritePages(document: PDFDocument, pattern: RegExp, replacement: string, chosen: OccurrenceFilter): number | null {
+/** How many occurrences were changed in the document's page content; null when an edit could not be made or a font could not show its character. */
+function rewritePages(document: PDFDocument, pattern: RegExp, edit: TextEdit, chosen: OccurrenceFilter): number | null {
   let changed = 0;
   const seen = { count: 0 };
   for (const page of document.getPages()) {
@@ -63,7 +84,7 @@ function rewritePages(document: PDFDocument, pattern: RegExp, replacement: strin
       if (!(stream instanceof PDFRawStream)) continue;
       const content = decoded(stream);
       if (content === null) continue;
-      const result = rewrite(content, fonts, pattern, replacement, (occurrence) => chosen(seen.count + occurrence));
+      const result = rewrite(content, fonts, pattern, edit, (occurrence) => chosen(seen.count + occurrence));
       if (result !== null) seen.count += result.seen;
       if (result === null) return null;
       if (result.changed === 0) continue;
@@ -131,10 +152,10 @@ function readCMap(text: string, codes: FontCodes): void {
 }
 
 /**
- * The content with the amount changed wherever its text shows it and `chosen` takes the occurrence (numbered from 0
- * in this stream), with how many occurrences it saw; null when a chosen occurrence's font cannot show the new digit.
+ * The content with the pattern's text edited wherever its text shows it and `chosen` takes the occurrence (numbered from 0
+ * in this stream), with how many occurrences it saw; null when a chosen occurrence's edit cannot be made or its font cannot show the new character.
  */
-function rewrite(content: Uint8Array, fonts: Map<string, FontCodes>, pattern: RegExp, replacement: string, chosen: OccurrenceFilter): { content: Uint8Array; changed: number; seen: number } | null {
+function rewrite(content: Uint8Array, fonts: Map<string, FontCodes>, pattern: RegExp, edit: TextEdit, chosen: OccurrenceFilter): { content: Uint8Array; changed: number; seen: number } | null {
   const shown = shownStrings(content);
   // The text of each BT…ET block, one character per code, with where each character came from.
   const edits = new Map<ShownString, Map<number, number>>();
@@ -157,9 +178,12 @@ function rewrite(content: Uint8Array, fonts: Map<string, FontCodes>, pattern: Re
     const text = characters.map((character) => (character.text.length === 1 ? character.text : '\u0000')).join('');
     for (const match of text.matchAll(pattern)) {
       if (!chosen(seen++)) continue;
-      const at = characters[match.index]!;
+      const change = edit(match[0]);
+      if (change === null) return null;
+      const at = characters[match.index + change.offset]!;
+      if (at.index === -1) return null;
       const font = fonts.get(at.string.font)!;
-      const code = [...font.decode.entries()].find(([, value]) => value === replacement)?.[0];
+      const code = [...font.decode.entries()].find(([, value]) => value === change.character)?.[0];
       if (code === undefined) return null;
       const string = edits.get(at.string) ?? new Map<number, number>();
       string.set(at.index, code);

@@ -33,7 +33,7 @@ export interface TaxBreakdown {
 }
 
 /** Fields whose XML element the reader records (the warrant quotes it when the print disagrees). */
-export type EInvoicePathField = 'invoice_date' | 'seller_name' | 'buyer_name' | 'subtotal' | 'tax' | 'grand_total' | 'payable' | 'payee_accounts' | 'line_amount' | 'tax_basis';
+export type EInvoicePathField = 'invoice_number' | 'invoice_date' | 'due_date' | 'seller_name' | 'buyer_name' | 'subtotal' | 'tax' | 'grand_total' | 'payable' | 'payee_accounts' | 'line_amount' | 'tax_basis';
 
 export interface EInvoice {
   syntax: EInvoiceSyntax;
@@ -150,7 +150,9 @@ function readCii(root: Node, rootName: string, syntax: 'cii' | 'zugferd1'): EInv
     lines: children(transaction, 'IncludedSupplyChainTradeLineItem').map(ciiLine),
     payee_accounts: ciiAccounts(settlement),
     paths: {
+      invoice_number: `${rootName}/${names.header}/ID`,
       invoice_date: `${rootName}/${names.header}/IssueDateTime`,
+      due_date: `${settlementPath}/SpecifiedTradePaymentTerms/DueDateDateTime`,
       seller_name: `${agreementPath}/SellerTradeParty/Name`,
       buyer_name: `${agreementPath}/BuyerTradeParty/Name`,
       subtotal: `${summationPath}/${subtotalName}`,
@@ -237,7 +239,9 @@ function readUbl(root: Node, rootName: 'Invoice' | 'CreditNote'): EInvoice {
     })),
     payee_accounts: ublAccounts(root),
     paths: {
+      invoice_number: `${rootName}/ID`,
       invoice_date: `${rootName}/IssueDate`,
+      due_date: child(root, 'DueDate') ? `${rootName}/DueDate` : `${rootName}/PaymentMeans/PaymentDueDate`,
       seller_name: `${rootName}/AccountingSupplierParty/Party/${partyNamePath(seller)}`,
       buyer_name: `${rootName}/AccountingCustomerParty/Party/${partyNamePath(buyer)}`,
       subtotal: `${rootName}/LegalMonetaryTotal/${present(totals, 'TaxExclusiveAmount', 'LineExtensionAmount')}`,

@@ -89,13 +89,29 @@ export interface InvoiceReadOptions {
   receipt: boolean;
 }
 
-export function readInvoiceFields(pages: readonly PageText[], options: InvoiceReadOptions): InvoiceReading {
+/**
+ * The pages' cells and label hits, found once per pages array: the reader, `labelledAmounts` and
+ * `labelledReferences` all start from them, and finding labels is most of their time (every label of every
+ * language against every cell). A pages array is not changed once read, so its identity keys the result.
+ */
+const readings = new WeakMap<readonly PageText[], { cells: CellPage[]; hits: readonly LabelHit[]; qualified: readonly LabelHit[] }>();
+
+function cellsAndHits(pages: readonly PageText[]): { cells: CellPage[]; hits: readonly LabelHit[]; qualified: readonly LabelHit[] } {
+  const known = readings.get(pages);
+  if (known) return known;
   const cells = cellPages(pages);
+  const qualified: LabelHit[] = [];
+  const found = { cells, hits: labelHits(cells, qualified), qualified };
+  readings.set(pages, found);
+  return found;
+}
+
+export function readInvoiceFields(pages: readonly PageText[], options: InvoiceReadOptions): InvoiceReading {
+  const { cells, hits } = cellsAndHits(pages);
   const dayFirst = documentDayFirst(
     pages.map((page) => page.text),
     options.country,
   );
-  const hits = labelHits(cells);
   const fields: Partial<Record<InvoiceField, LocatedValue>> = {};
   Object.assign(fields, readAmounts(cells, hits));
   const invoiceDate = bestDate(cells, hits, 'invoice_date', dayFirst, options);
@@ -140,10 +156,9 @@ const MAX_LABEL_GAP = 16;
  * what is below a label is no place of the amount here.
  */
 export function labelledAmounts(pages: readonly PageText[]): LabelledAmount[] {
-  const cells = cellPages(pages);
+  const { cells, hits: labelled, qualified } = cellsAndHits(pages);
   const fields = new Set<VocabularyField>(['total', 'payable', 'subtotal', 'tax']);
-  const qualified: LabelHit[] = [];
-  const hits = [...labelHits(cells, qualified), ...splitLabelHits(cells, fields)];
+  const hits = [...labelled, ...splitLabelHits(cells, fields)];
   const inclusive = taxInclusiveHits(qualified, hits);
   const places: LabelledAmount[] = [];
   for (const hit of [...hits, ...inclusive]) {
@@ -160,6 +175,45 @@ export function labelledAmounts(pages: readonly PageText[]): LabelledAmount[] {
       const figuresAfter = [place.placement === 'same_cell' ? place.text : '', ...cellsRightOf(cells, hit.cell).map((cell) => cell.text)].filter((text) => findAmounts(text).length > 0).length;
       const qualifiedPlace = inclusive.includes(hit) || /\p{L}{3,}|%/u.test(hit.cell.text.slice(0, hit.start)) || /\p{L}{4,}|%/u.test(after) || figuresAfter > 1;
       places.push({ field: hit.label.field as LabelledAmount['field'], value: amounts[0]!.value, page: hit.cell.page, label: hit.cell.text.slice(hit.start, hit.end).trim(), weight: hit.label.weight, line: hit.cell.line + 1, qualified: qualifiedPlace });
+      break;
+    }
+  }
+  return places;
+}
+
+/** One printed place of the invoice's number, issue date or due date: the value beside a label of its own. */
+export interface LabelledReference {
+  field: 'invoice_number' | 'invoice_date' | 'due_date';
+  /** The number as printed, or the date as ISO `YYYY-MM-DD` read in the document's date order. */
+  value: string;
+  page: number;
+  /** The 1-based line of the page the value is on. */
+  line: number;
+  label: string;
+  /** The label's weight for its field in vocabulary.json: 1 names only this field, less may name another. */
+  weight: number;
+}
+
+/**
+ * Every place the pages print the invoice number, issue date or due date beside a label of its own, not only the
+ * one the reader would choose, so a comparison with another source can look at each (an edit may change one
+ * place and keep another). Dates are read in one order for the whole document (`dayFirst`), never both ways, so
+ * 03.05. is one date; a date label that belongs to another date ("Bestellung vom") names none of these.
+ */
+export function labelledReferences(pages: readonly PageText[], options: { country: string | undefined; dayFirst: boolean }): LabelledReference[] {
+  const { cells, hits } = cellsAndHits(pages);
+  const places: LabelledReference[] = [];
+  for (const hit of hits) {
+    const field = hit.label.field;
+    if (field !== 'invoice_number' && field !== 'invoice_date' && field !== 'due_date') continue;
+    if (field !== 'invoice_number' && qualifiedByOtherDate(hit, hits, options.country, options.dayFirst)) continue;
+    for (const place of valuePlaces(cells, hit, hits)) {
+      if (place.placement !== 'same_cell' && isLabelCell(place.cell, hits)) break;
+      const value = field === 'invoice_number' ? referenceValue(place.text.trim(), options.dayFirst) : findDates(place.text, options.country, options.dayFirst).find((date) => place.placement !== 'same_cell' || date.start <= 40)?.value;
+      if (value === undefined) continue;
+      // As the reader: one or two digits are a row number or a page unless a label naming only the number is beside them.
+      if (field === 'invoice_number' && /^\d{1,2}$/.test(value) && (hit.label.weight < 0.9 || place.placement === 'below')) continue;
+      places.push({ field, value, page: place.cell.page, line: place.cell.line + 1, label: hit.cell.text.slice(hit.start, hit.end).trim(), weight: hit.label.weight });
       break;
     }
   }
@@ -544,17 +598,22 @@ function strongestCandidate(candidates: Candidate<string>[]): LocatedValue | nul
 /** A document number: letters, digits and separators with at least one digit, not a date and not an amount. */
 const referencePattern = /(?<![\p{L}\d])([A-Z]{0,6}[-/#\\]?\d[\w/\\.-]{0,24}(?:\s?-\s?\d{3,})?)(?![\p{L}\d])/iu;
 
+/** The document number a label's value place opens with (not a date), or undefined. */
+function referenceValue(text: string, dayFirst: boolean): string | undefined {
+  const match = referencePattern.exec(text);
+  if (!match || match.index > 12) return undefined;
+  const value = match[1]!.replace(/[.:]$/, '');
+  return findDates(value, undefined, dayFirst).some((date) => date.end - date.start >= value.length - 1) ? undefined : value;
+}
+
 function bestNumber(pages: readonly CellPage[], hits: readonly LabelHit[], dayFirst: boolean): LocatedValue | null {
   const candidates: Candidate<string>[] = [];
   for (const hit of hits) {
     if (hit.label.field !== 'invoice_number') continue;
     for (const place of valuePlaces(pages, hit, hits)) {
       if (place.placement !== 'same_cell' && isLabelCell(place.cell, hits)) break;
-      const text = place.text.trim();
-      const match = referencePattern.exec(text);
-      if (!match || match.index > 12) continue;
-      const value = match[1]!.replace(/[.:]$/, '');
-      if (findDates(value, undefined, dayFirst).some((date) => date.end - date.start >= value.length - 1)) continue;
+      const value = referenceValue(place.text.trim(), dayFirst);
+      if (value === undefined) continue;
       // One or two digits are a column's row number or a page unless a label that names only the number stands beside them ("Rechnung Nr. 42").
       if (/^\d{1,2}$/.test(value) && (hit.label.weight < 0.9 || place.placement === 'below')) continue;
       candidates.push({ value, score: hit.label.weight * placementWeight[place.placement] * (1 - 0.08 * place.rank), cell: place.cell, label: hit, placement: place.placement });

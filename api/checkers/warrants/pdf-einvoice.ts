@@ -3,13 +3,14 @@ import type { PageText } from '../../documents/types.ts';
 import { parseEInvoice, type EInvoice, type EInvoicePathField } from '../extract/einvoice.ts';
 import { labelledAmounts, readInvoiceFields, type InvoiceField, type LabelledAmount } from '../extract/invoice-fields.ts';
 import type { LocatedValue } from '../extract/locate.ts';
-import { closingPattern, pageLineItems } from '../extract/options/line-items.ts';
-import { locatePage } from '../extract/options/page-lines.ts';
 import { cellPages, horizontalOverlap, type CellPage, type PageCell } from '../extract/page-cells.ts';
 import vocabulary from '../extract/vocabulary.json' with { type: 'json' };
 import { validIban } from '../extract/options/identifier-checks.ts';
-import { escapeRegExp, findAmounts, findDates, foldAccents } from '../extract/values.ts';
+import { escapeRegExp, findAmounts, foldAccents } from '../extract/values.ts';
 import { PDFDict, PDFName, PDFRef } from 'pdf-lib';
+import { lineComparisons } from './einvoice-lines.ts';
+import { referenceComparisons } from './einvoice-references.ts';
+import { nameWords, same, squash, type Comparison, type PrintedPlace } from './einvoice-comparison.ts';
 import type { Signal } from './signal.ts';
 import { asDict, textOf, type RevisionState } from './pdf-objects.ts';
 import { OBJECT_LIMIT, refText } from './pdf-revisions.ts';
@@ -38,35 +39,6 @@ import { pdfSignal } from './pdf-signals.ts';
 /** Where a comparison's evidence lies: the embedded file's object in the PDF. */
 export type EmbeddedPlace = (filename: string) => Pick<Signal['where'], 'object' | 'byte_offset'>;
 
-interface Comparison {
-  /** The field in words, for the sentence. */
-  label: string;
-  xml: string;
-  path: string | undefined;
-  /** Where the page shows the XML value, or null when no page does. */
-  shownOn: number | null;
-  /** The page's own reading of the field when the XML value is not shown (null: nothing to compare with). */
-  printed: { value: string; page: number } | null;
-  /** A value every invoice prints (its total): absent from every page, it disagrees even when the page's own reading is not known. */
-  mustBePrinted: boolean;
-  /** Places printing this amount that show another figure than it (and than the XML values of its meaning). */
-  disagreeing: PrintedPlace[];
-  /** The other XML values of the same meaning a place may print (the amount due beside the grand total), for the sentence. */
-  alike: { label: string; xml: string }[];
-}
-
-/** A printed place of an amount that shows another figure than the XML. */
-interface PrintedPlace {
-  value: string;
-  page: number;
-  /** The 1-based line of the page. */
-  line: number;
-  /** How the place is named: `beside "Bruttosumme"`, `in the "Nettobetrag" column`. */
-  naming: string;
-}
-
-/** Amounts equal to the cent (credit notes print positive figures the XML may sign). */
-const CENT = 0.006;
 
 /** The first attachment that is an e-invoice, with its file name; null when none is. */
 export function embeddedEInvoice(files: readonly EmbeddedFile[]): { file: EmbeddedFile; invoice: EInvoice } | null {
@@ -83,7 +55,8 @@ export function einvoiceSignals(files: readonly EmbeddedFile[], pages: readonly 
   const found = embeddedEInvoice(files);
   if (!found) return [];
   const { file, invoice } = found;
-  const comparisons = compareWithPages(invoice, pages, xmlFigures(file.bytes));
+  const xml = new TextDecoder('utf-8').decode(file.bytes);
+  const comparisons = compareWithPages(invoice, pages, xmlFigures(xml));
   const object = place(file.filename);
   const mismatches = comparisons.flatMap((comparison) => mismatchSignals(comparison, file.filename, object));
   if (mismatches.length > 0) return mismatches;
@@ -102,7 +75,7 @@ function mismatchSignals(comparison: Comparison, filename: string, object: Retur
   const states = `The embedded e-invoice ${filename} gives the ${label} as ${xml}`;
   if (disagreeing.length > 0) {
     const alike = comparison.alike.map((other) => ` and the ${other.label} as ${other.xml}`).join('');
-    const elsewhere = shownOn === null ? `and no page shows ${xml}` : `though page ${shownOn} shows ${xml}: the print was changed in one place and not in the other`;
+    const elsewhere = comparison.elsewhere ?? (shownOn === null ? `and no page shows ${xml}` : `though page ${shownOn} shows ${xml}: the print was changed in one place and not in the other`);
     return disagreeing.map((place) => pdfSignal('einvoice_print_mismatch', `${states}${alike}; page ${place.page} prints ${place.value} ${place.naming} (line ${place.line}), ${elsewhere}.`, where(place.page)));
   }
   if (shownOn !== null || (printed === null && !comparison.mustBePrinted)) return [];
@@ -111,15 +84,12 @@ function mismatchSignals(comparison: Comparison, filename: string, object: Retur
 }
 
 /** Every figure the XML states in an element (amounts, rates, quantities), in absolute value: what a labelled place may show without contradicting it. */
-function xmlFigures(bytes: Uint8Array): number[] {
-  const xml = new TextDecoder('utf-8').decode(bytes);
+function xmlFigures(xml: string): number[] {
   return [...xml.matchAll(/>\s*(-?\d+(?:\.\d+)?)\s*</g)].map((match) => Math.abs(Number(match[1])));
 }
 
 /** Labels of less weight than this name other figures as often as the amount ("amount", "importe"): their places are not compared. */
 const MIN_LABEL_WEIGHT = 0.5;
-
-const same = (a: number, b: number) => Math.abs(Math.abs(a) - Math.abs(b)) < CENT;
 
 /**
  * The labelled places of one amount that print another figure: a place whose label is all its cell says,
@@ -139,7 +109,6 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   const printed = readInvoiceFields(pages, { country: undefined, receipt: false }).fields;
   const places = labelledAmounts(pages);
   const pageAmounts = pages.map((page) => ({ page: page.page, values: findAmounts(page.text).map((amount) => Math.abs(amount.value)) }));
-  const pageDates = pages.map((page) => ({ page: page.page, values: [...findDates(page.text, undefined, true), ...findDates(page.text, undefined, false)].map((date) => date.value) }));
   const squashed = pages.map((page) => ({ page: page.page, text: squash(page.text) }));
   const pageWords = pages.map((page) => ({ page: page.page, words: nameWords(page.text) }));
   const comparisons: Comparison[] = [];
@@ -159,7 +128,7 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
     if (value === null) return;
     const shownOn = shownPage(value);
     const other = shownOn === null ? reading(printedField) : null;
-    const stated = other !== null && xmlAmounts.some((known) => Math.abs(known - Math.abs(Number(other.value))) < CENT);
+    const stated = other !== null && xmlAmounts.some((known) => same(known, Number(other.value)));
     const printedAmount = other && !stated ? { value: Math.abs(Number(other.value)).toFixed(2), page: other.page } : null;
     const others = alike.flatMap((entry) => (entry.value === null || same(entry.value, value) ? [] : [{ label: entry.label, value: entry.value }])).filter((entry, index, all) => all.findIndex((first) => same(first.value, entry.value)) === index);
     const disagreeing = disagreeingPlaces(places, labelled, [value, ...others.map((entry) => entry.value)], figures, breakdown.rowLines);
@@ -174,11 +143,7 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   const rateTaxes = invoice.tax_breakdown.length > 1 ? invoice.tax_breakdown.map((row) => ({ label: `tax at ${row.rate ?? '?'}%`, value: row.tax })) : [];
   amount('tax total', 'tax', invoice.tax, 'tax', ['tax'], rateTaxes);
   comparisons.push(...lineComparisons(invoice, pages, figures, shownPage), ...breakdown.comparisons, ...scheduleComparisons(invoice, cells, figures, shownPage));
-  if (invoice.invoice_date !== null) {
-    const date = invoice.invoice_date;
-    const shownOn = pageDates.find((page) => page.values.includes(date))?.page ?? null;
-    comparisons.push({ label: 'issue date', xml: date, path: pathOf('invoice_date'), shownOn, printed: shownOn === null ? reading('invoice_date') : null, mustBePrinted: false, disagreeing: [], alike: [] });
-  }
+  comparisons.push(...referenceComparisons(invoice, pages, printed));
   for (const [label, field, value, printedField] of [['seller', 'seller_name', invoice.seller_name, 'supplier_name'], ['buyer', 'buyer_name', invoice.buyer_name, 'buyer_name']] as const) {
     if (value === null || squash(value) === '') continue;
     const shownOn = squashed.find((page) => page.text.includes(squash(value)))?.page ?? pageWords.find((page) => mostWordsShown(value, page.words))?.page ?? null;
@@ -186,40 +151,6 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   }
   comparisons.push(...accountComparisons(invoice, pages, squashed));
   return comparisons;
-}
-
-/**
- * Each row of the printed line table beside the XML line of the same position, when the table has as many rows
- * as the XML has lines with an amount: a row whose amount is no figure the XML states disagrees (a gross
- * column, a rounded price, is another figure the XML states and is not evidence).
- */
-function lineComparisons(invoice: EInvoice, pages: readonly PageText[], figures: readonly number[], shownPage: (value: number) => number | null): Comparison[] {
-  const xmlLines = invoice.lines.flatMap((line) => (line.amount === null ? [] : [line.amount]));
-  const rows = pages.flatMap((page) =>
-    pageLineItems(locatePage(page)).flatMap((table) => {
-      if (table.amountColumn === -1) return [];
-      const heading = table.header[table.amountColumn]!;
-      // A row that is the total block's ("Total HT 530,75 €") closes the table, as extraction's does at a line start.
-      return table.rows
-        .filter((row) => !row.some((cell) => closingPattern.test(foldAccents(cell.trim()))))
-        .map((row) => ({ page: table.page, heading, cell: (row[table.amountColumn] ?? '').trim(), amount: findAmounts(row[table.amountColumn] ?? '').at(-1)?.value ?? null }));
-    }),
-  );
-  if (xmlLines.length === 0 || rows.length !== xmlLines.length) return [];
-  return xmlLines.flatMap((value, index): Comparison[] => {
-    const row = rows[index]!;
-    if (row.amount === null || same(row.amount, value) || figures.some((figure) => same(row.amount!, figure))) return [];
-    const line = lineOfText(pages, row.page, row.cell);
-    const place = { value: Math.abs(row.amount).toFixed(2), page: row.page, line, naming: `in the "${row.heading}" column of line ${index + 1}` };
-    return [{ label: `amount of line ${index + 1}`, xml: Math.abs(value).toFixed(2), path: invoice.paths.line_amount, shownOn: shownPage(value), printed: null, mustBePrinted: false, disagreeing: [place], alike: [] }];
-  });
-}
-
-/** The 1-based line of a page whose text holds `needle` (the first), 1 when none does. */
-function lineOfText(pages: readonly PageText[], page: number, needle: string): number {
-  const lines = pages.find((candidate) => candidate.page === page)?.text.split('\n') ?? [];
-  const index = needle === '' ? -1 : lines.findIndex((line) => line.includes(needle));
-  return index === -1 ? 1 : index + 1;
 }
 
 const breakdownColumns = vocabulary.tax_breakdown_columns;
@@ -328,11 +259,6 @@ function cellUnder(line: readonly PageCell[], heading: PageCell, header: readonl
   return closest === heading || horizontalOverlap(nearest, heading) > 0.3 ? nearest : undefined;
 }
 
-/** A name's words of three letters or more, folded: what two spellings of one name share. */
-function nameWords(text: string): Set<string> {
-  return new Set(foldAccents(text).split(/[^\p{L}\d]+/u).filter((word) => word.length >= 3));
-}
-
 /** Whether most of a name's words are on the page: "Herrn Max Mustermann" is shown by an address block reading "Max Mustermann". */
 function mostWordsShown(name: string, page: ReadonlySet<string>): boolean {
   const words = [...nameWords(name)];
@@ -398,9 +324,4 @@ export function findIbans(text: string): string[] {
     if (validIban(iban)) found.add(iban);
   }
   return [...found];
-}
-
-/** Letters and digits only, folded, lower case: "Au bon moulin" is found in "AU BON MOULIN SARL", an IBAN in its groups of four. */
-function squash(text: string): string {
-  return foldAccents(text).toLowerCase().replace(/[^\p{L}\d]+/gu, '');
 }
