@@ -90,7 +90,7 @@ export function tradeFeatures(input: TradeInput): NoticeFeatures {
  * A trade is given only when the model puts at least 40% on it (against every other trade and "no trade"):
  * a wrong trade misleads search filters, similar tenders and matching, where no trade only leaves the notice
  * out of a trade page. Chosen on the cross-validated corpus figures (lib/trades-corpus.test.ts, 2,643 titles:
- * 0 → precision 0.81, recall 0.80; 0.3 → 0.87, 0.77; 0.4 → 0.89, 0.74; 0.5 → 0.91, 0.70).
+ * 0 → precision 0.81, recall 0.80; 0.3 → 0.86, 0.77; 0.4 → 0.89, 0.74; 0.5 → 0.91, 0.70).
  */
 const MINIMUM_POSTERIOR = 0.4;
 

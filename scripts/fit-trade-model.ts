@@ -5,7 +5,8 @@ import { TRADES, tradeFeatures } from '../lib/trades.ts';
 
 /**
  * Fits the trade classifier on the hand-labelled real titles (fixtures/corpora/trade-titles: practice entries
- * left out, they are never tenders) and the written titles of fixtures/trades, and writes lib/trade-model.json.
+ * left out, they are never tenders), the written titles of fixtures/trades and the taxonomy's UNSPSC prefixes,
+ * and writes lib/trade-model.json.
  * `npm run fit:trades`; the corpus test checks the shipped file is what this writes.
  */
 const REAL_TITLES = new URL('../fixtures/corpora/trade-titles/labels.json', import.meta.url);
@@ -40,7 +41,7 @@ export function fitOn(notices: LabelledNotice[], fittedOn: string): TradeModel {
 export function shippedModel(): TradeModel {
   const real = realNotices();
   const written = writtenNotices();
-  return fitOn([...real, ...written], `${real.length} hand-labelled real AU/NZ notice titles (fixtures/corpora/trade-titles) and ${written.length} written titles (fixtures/trades)`);
+  return fitOn([...real, ...written], `${real.length} hand-labelled real AU/NZ, UK and Irish notice titles (fixtures/corpora/trade-titles), ${written.length} written titles (fixtures/trades) and the taxonomy's UNSPSC prefixes`);
 }
 
 export const modelText = (model: TradeModel) => `${JSON.stringify(model)}\n`;
