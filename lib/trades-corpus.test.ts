@@ -9,8 +9,9 @@ import { TRADES, classifyTrade } from './trades.ts';
 
 /**
  * The trade classifier measured on real titles it was not fitted on: ten folds of the hand-labelled real
- * AU/NZ, UK and Irish titles (fold by a hash of the title), each predicted by a model fitted on the other nine and the
- * written titles. A prediction is right when it is the labelled trade or one the label accepts (`also`).
+ * AU/NZ, UK and Irish titles (fold by a hash of the title), each predicted by a model fitted on the other nine, the
+ * written titles and the taxonomy's codes: the held-out fold's titles, summaries, codes and labels (its `also` too)
+ * reach no fit. A prediction is right when it is the labelled trade or one the label accepts (`also`).
  */
 const FOLDS = 10;
 /** The precision and recall the site issue asks of each trade. */
@@ -20,11 +21,11 @@ const ISSUE_FLOOR = 0.85;
  * rises to it fails until it is added here (data/README.md lists the trades below it with their figures).
  */
 const HELD_AT_ISSUE_FLOOR = {
-  precision: ['electrical', 'plumbing', 'mechanical-hvac', 'cleaning', 'security', 'it-services', 'telecommunications', 'environmental', 'waste', 'water-utilities', 'health', 'education-training', 'legal', 'finance-audit', 'marketing-communications', 'furniture-supplies', 'printing', 'recruitment-hr', 'landscaping-grounds', 'community-services', 'events-arts'],
-  recall: ['building-construction', 'cleaning', 'legal'],
+  precision: ['civil-works', 'building-construction', 'electrical', 'mechanical-hvac', 'cleaning', 'security', 'it-services', 'telecommunications', 'consulting', 'engineering', 'architecture', 'environmental', 'waste', 'water-utilities', 'medical-supplies', 'legal', 'finance-audit', 'marketing-communications', 'transport-logistics', 'catering-food', 'furniture-supplies', 'printing', 'recruitment-hr', 'landscaping-grounds', 'community-services'],
+  recall: ['cleaning', 'legal', 'finance-audit', 'printing'],
 };
 /** Overall, the levels measured today, kept from falling. */
-const OVERALL_FLOORS = { precision: 0.85, recall: 0.69 };
+const OVERALL_FLOORS = { precision: 0.88, recall: 0.73 };
 const real = realNotices();
 const written = writtenNotices();
 type Scored = { notice: RealNotice; predicted: string | null };
