@@ -134,6 +134,7 @@ test(`identity corpus: classification, machine-readable zones and check digits o
   let readable = 0;
   let exact = 0;
   let verdictsAgree = 0;
+  const fieldExact = Object.fromEntries(COMPARED_FIELDS.map((name) => [name, 0])) as Record<(typeof COMPARED_FIELDS)[number], number>;
   let printedFailing = 0;
   // Holder fields as the checker has them (the zone's where a zone was readable, else the printed ones), and the printed ones alone on documents without a readable zone.
   const tally = () => Object.fromEntries(PRINTED_FIELDS.map((field) => [field, { printed: 0, read: 0, exact: 0 }])) as Record<(typeof PRINTED_FIELDS)[number], { printed: number; read: number; exact: number }>;
@@ -186,6 +187,7 @@ test(`identity corpus: classification, machine-readable zones and check digits o
         continue;
       }
       readable++;
+      for (const name of COMPARED_FIELDS) if (parsed.fields[name] === truth.mrz[name]) fieldExact[name]++;
       const wrong = COMPARED_FIELDS.filter((name) => parsed.fields[name] !== truth.mrz![name]).map((name) => `${name} ${JSON.stringify(truth.mrz![name])} read ${JSON.stringify(parsed.fields[name])}`);
       if (wrong.length === 0) exact++;
       else fieldMisses.push(`${truth.file}: ${wrong.join('; ')}`);
@@ -224,6 +226,7 @@ test(`identity corpus: classification, machine-readable zones and check digits o
       `  machine-readable zones readable (every line of a layout at its length): ${readable} of ${zones} (${printedFailing} of them print check digits that fail)`,
       ...list(unreadable.map((file) => `not readable: ${file}`)),
       `  readable zones with all 8 fields exact (number, surname, given names, nationality, birth, sex, expiry, issuing state): ${exact}/${readable} = ${figures.zone_fields_exact_rate.toFixed(3)}`,
+      `    each field exact on readable zones: ${COMPARED_FIELDS.map((name) => `${name} ${fieldExact[name]}/${readable}`).join(', ')}`,
       ...list(fieldMisses),
       `  check-digit verdicts agreeing with the printed truth on readable zones: ${verdictsAgree}/${readable} = ${figures.check_verdicts_agree_rate.toFixed(3)}`,
       ...list(verdictMisses),
@@ -244,13 +247,15 @@ test(`identity corpus: classification, machine-readable zones and check digits o
     // read as a pass. It also asks for every readable zone's fields exact; that is not reached, so the floors of the
     // zone figures are the levels measured (fields exact raised from 0.65 to 0.72 when look-alikes came to be settled
     // by check digits and codes, api/checkers/identity/mrz-repair.ts, and to 0.77 when names came to be read word by
-    // word and the two state codes by agreement, mrz-name-tokens.ts and mrz-states.ts; the README and the report say so).
+    // word and the two state codes by agreement, mrz-name-tokens.ts and mrz-states.ts, and to 0.80 when characters no
+    // check digit tells apart (8 and S) and a state code read as another real code came to be the line reader's,
+    // mrz-merge.ts; the README and the report say so).
     floors: {
       classification_accuracy: 0.9,
       'max:non_identity_counted_as_identity': 0,
       'max:printed_failing_read_as_passing': 0,
       zones_readable_rate: 0.85,
-      zone_fields_exact_rate: 0.77,
+      zone_fields_exact_rate: 0.8,
       check_verdicts_agree_rate: 0.85,
     },
   });

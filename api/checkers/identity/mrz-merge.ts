@@ -1,4 +1,4 @@
-import { checkDigit, LAYOUT_FIELDS, parseMrz, repaired, type CheckName, type FieldKind, type MrzCorrection, type MrzFormat, type ParsedMrz } from './mrz.ts';
+import { characterValue, checkDigit, LAYOUT_FIELDS, parseMrz, repaired, type CheckName, type FieldKind, type MrzCorrection, type MrzFormat, type ParsedMrz } from './mrz.ts';
 import codes from './mrz-codes.json' with { type: 'json' };
 
 /**
@@ -11,9 +11,10 @@ import codes from './mrz-codes.json' with { type: 'json' };
  * - inside a field a check digit covers, the reading that makes that check digit verify is taken, choosing
  *   only between the two characters actually read (never a look-alike neither reader saw), and with the
  *   fewest departures from the shape reader; when neither verifies, the shape reader's stands and the
- *   check digit fails as read;
+ *   check digit fails as read; where the two characters weigh alike in every check digit (8 and S), the
+ *   line reader's, with any choice that verifies;
  * - in the name, the line reader's letter; in the issuing state and nationality, the line reader's code
- *   only when the shape reader's is no code of Doc 9303 (mrz-codes.json) and the line reader's is one; in
+ *   when it is a code of Doc 9303 (mrz-codes.json), the shape reader's being another (PRI for PRT) or none; in
  *   the document code, the line reader's first letter only when the shape reader's is not one the layout
  *   allows; in the sex field, the line reader's when it is M, F, X or `<`;
  * - anywhere else, and wherever the shape reader read a filler, the shape reader's.
@@ -66,7 +67,7 @@ export function mergeReadings(shape: ParsedMrz, lineReads: readonly string[]): P
     const covered: Position[] = [...check.over.flatMap((range) => Array.from({ length: range.length }, (_, offset) => ({ line: range.line, column: range.start + offset }))), { line: check.digit.line, column: check.digit.at }];
     const open = covered.filter((position) => other.has(key(position)) && !settled.has(key(position)));
     for (const position of open) settled.add(key(position));
-    if (open.length === 0 || open.length > MAX_SETTLED) continue;
+    if (open.length === 0) continue;
     const chosen = verifyingChoice(lines, covered, check.digit, open, other);
     for (const position of chosen) {
       lines[position.line]![position.column] = other.get(key(position))!;
@@ -101,7 +102,8 @@ function fieldChoice(field: string, shapeValue: string, lineValue: string, forma
   switch (field) {
     case 'issuing_state':
     case 'nationality':
-      return !isKnownCode(shapeValue) && isKnownCode(lineValue) ? `${lineValue.replace(/<+$/, '')} is a code of Doc 9303 and ${shapeValue.replace(/<+$/, '')} is not` : null;
+      if (!isKnownCode(lineValue)) return null;
+      return isKnownCode(shapeValue) ? `both are codes of Doc 9303, and the line reader reads letters better than the shape reader (I and T, M and N above all)` : `${lineValue.replace(/<+$/, '')} is a code of Doc 9303 and ${shapeValue.replace(/<+$/, '')} is not`;
     case 'document_code': {
       const first = FIRST_CODE_LETTERS[format];
       return !first.includes(shapeValue[0]!) && first.includes(lineValue[0]!) ? `a ${format} document code begins with ${[...first].join(' or ')}` : null;
@@ -124,16 +126,30 @@ function isKnownCode(value: string): boolean {
   return KNOWN_CODES.has(value.replace(/<+$/, ''));
 }
 
-/** The fewest of `open` to take from the other reading so that the check digit verifies; none when no choice does. */
+/**
+ * The fewest of `open` to take from the other reading so that the check digit verifies; none when no choice does.
+ * Where the two characters' values differ by a multiple of ten (8 and S, 0 and K, 1 and L: 8 and 28, 0 and 20,
+ * 1 and 21) no check digit can tell them apart, whatever its weights: there the line reader's is taken with any
+ * choice that verifies, as it tells letters from digits better than the shape reader does, and only the other
+ * disagreements are chosen between (and counted against MAX_SETTLED).
+ */
 function verifyingChoice(lines: string[][], covered: Position[], digit: { line: number; at: number }, open: Position[], other: Map<string, string>): Position[] {
-  const subsets = Array.from({ length: 2 ** open.length }, (_, mask) => mask).sort((a, b) => popCount(a) - popCount(b));
+  const blind = open.filter((position) => blindPair(lines[position.line]![position.column]!, other.get(key(position))!));
+  const chosen = open.filter((position) => !blind.includes(position));
+  if (chosen.length > MAX_SETTLED) return [];
+  const subsets = Array.from({ length: 2 ** chosen.length }, (_, mask) => mask).sort((a, b) => popCount(a) - popCount(b));
   for (const mask of subsets) {
-    const take = new Set(open.filter((_, bit) => (mask >> bit) & 1).map(key));
+    const take = new Set([...blind, ...chosen.filter((_, bit) => (mask >> bit) & 1)].map(key));
     const charAt = (position: Position) => (take.has(key(position)) ? other.get(key(position))! : lines[position.line]![position.column]!);
     const characters = covered.slice(0, -1).map(charAt).join('');
     if (checkDigit(characters) === charAt({ line: digit.line, column: digit.at })) return open.filter((position) => take.has(key(position)));
   }
   return [];
+}
+
+/** Whether two characters weigh alike, modulo ten, in every check digit (Doc 9303 part 3, 4.9). */
+function blindPair(a: string, b: string): boolean {
+  return a !== b && (characterValue(a) - characterValue(b)) % 10 === 0;
 }
 
 /** Each character of the merged zone that differs from what the shape reader printed, with why. */

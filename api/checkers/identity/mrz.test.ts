@@ -80,6 +80,34 @@ test('two readings are merged: a check digit chooses only between characters act
   assert.ok(reasons.some((reason) => /^name H>M: .*line reader/.test(reason)), reasons.join('\n'));
 });
 
+test("where the readings differ by characters no check digit can tell apart (8 and S weigh 8 and 28), the line reader's are taken", () => {
+  // The Polish specimen (fixtures/corpora/identity/passporteye-62_pass-pol.png) as the two readers read its number.
+  const lines = ['P<POLKOWALSKACCANNACLLCLLLLLLLLLLLLCLCLLLLLLKLKL', 'ZS00001774POL7203305F1607130<<<<<<<<<<<<<<0OB'];
+  const shape = parseMrz(['P<POLKOHALSKA<<ANNA<<<<<<<<<<<<<<<<<<<<<<<<<', '2800001774POL7203305F1607130<<<<<<<<<<<<<<08'])!;
+  assert.equal(shape.valid, false);
+  const merged = mergeReadings(shape, lines);
+  // The 2 for Z is what makes the check digit verify; the 8 for S verifies either way and is the line reader's.
+  assert.equal(merged.fields.document_number, 'ZS0000177');
+  assert.equal(merged.valid, true);
+  // Where the readings' difference shows in the check digit, the fewest departures from the shape reader still win.
+  const zero = mergeReadings(parseMrz(['P<POLKOWALSKA<<ANNA<<<<<<<<<<<<<<<<<<<<<<<<<', 'Z800001774POL7203305F1607130<<<<<<<<<<<<<<08'])!, ['P<POLKOWALSKA<<ANNA', 'ZSO0001774POL7203305F1607130<<<<<<<<<<<<<<08']);
+  assert.equal(zero.fields.document_number, 'ZS0000177');
+  // A blind difference never makes a failing check digit pass.
+  const failing = mergeReadings(parseMrz(['P<POLKOWALSKA<<ANNA<<<<<<<<<<<<<<<<<<<<<<<<<', 'Z800001775POL7203305F1607130<<<<<<<<<<<<<<08'])!, [lines[0]!, 'ZS00001775POL7203305F1607130<<<<<<<<<<<<<<08']);
+  assert.equal(failing.fields.document_number, 'Z80000177');
+});
+
+test("an issuing state the shape reader reads as another real code is the line reader's code", () => {
+  // The Portuguese card (arg0s-mrz-portugal.png): PRT read as PRI (Puerto Rico) by the shape reader, beside a Brazilian nationality.
+  const shape = parseMrz(['IRPRI1234AZ5679<<<<<<<<<<<<<<<', '7404076F0912220BRA<<<<<<<<<<<4', 'GARCAO<DE<MAGALHAES<<INES<<<<<'])!;
+  const merged = mergeReadings(shape, ['IRPRT1234A25679<<<<<<<<<<<<<<KL', '7404076F0912220BRA<CLCLCCLCCCLCL<Y', 'GARCAO<DE<MAGALHAES<<INES<<<<KL']);
+  assert.equal(merged.fields.issuing_state, 'PRT');
+  assert.equal(merged.fields.nationality, 'BRA');
+  assert.ok(merged.corrections.some((correction) => correction.field === 'issuing_state' && /both are codes/.test(correction.reason)));
+  // A line reader's reading that is no code leaves the shape reader's code.
+  assert.equal(mergeReadings(shape, ['IRPRX1234AZ5679<<<<<<<<<<<<<<<']).fields.issuing_state, 'PRI');
+});
+
 test('read lines are fitted to their layout without changing a character: a miscounted filler run, junk before the code', () => {
   const read = zoneFromLines(['xx', 'IP<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<<10']);
   assert.deepEqual(read.zone?.lines, TD3);

@@ -188,12 +188,14 @@ export function layoutOf(lines: readonly string[]): MrzFormat | null {
 /** Doc 9303 part 3, 4.9: weights 7, 3, 1 repeated; digits their value, A–Z 10–35, `<` 0; the sum modulo 10. */
 export function checkDigit(characters: string): string {
   let sum = 0;
-  for (let index = 0; index < characters.length; index++) {
-    const code = characters.charCodeAt(index);
-    const value = code >= 48 && code <= 57 ? code - 48 : code >= 65 && code <= 90 ? code - 55 : 0;
-    sum += value * [7, 3, 1][index % 3]!;
-  }
+  for (let index = 0; index < characters.length; index++) sum += characterValue(characters[index]!) * [7, 3, 1][index % 3]!;
   return String(sum % 10);
+}
+
+/** A character's value in a check digit (Doc 9303 part 3, 4.9): digits their own, A to Z 10 to 35, the filler 0. */
+export function characterValue(character: string): number {
+  const code = character.charCodeAt(0);
+  return code >= 48 && code <= 57 ? code - 48 : code >= 65 && code <= 90 ? code - 55 : 0;
 }
 
 /**
