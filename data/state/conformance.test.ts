@@ -327,6 +327,28 @@ describe('PostgreSQL engine only', { skip: NO_POSTGRES }, () => {
     }
   });
 
+  test('statements are prepared once per connection, and a SELECT * whose table changed shape is prepared afresh', async () => {
+    const db = await openTestState('postgres', { max: 1 });
+    try {
+      const insert = "INSERT INTO feedback (feedback_id, tool, verdict, created_at) VALUES (?, 'tool', 'up', '2026-12-01')";
+      const read = 'SELECT * FROM feedback WHERE feedback_id = ?';
+      for (const id of ['f1', 'f2', 'f3']) {
+        await db.run(insert, id);
+        assert.equal((await db.get<{ feedback_id: string }>(read, id))?.feedback_id, id);
+      }
+      const prepared = await db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+      assert.deepEqual(prepared.map((row) => row.statement).filter((statement) => statement.includes(' feedback ')).sort(), [positional(insert), positional(read)].sort(), 'each text prepared once on the one connection');
+      // As another instance's migration would: the prepared SELECT * now returns a column more.
+      await db.run('ALTER TABLE feedback ADD COLUMN extra TEXT');
+      assert.equal((await db.get<{ extra: string | null }>(read, 'f1'))?.extra, null);
+      await db.run('ALTER TABLE feedback DROP COLUMN extra');
+      const inTransaction = await db.transaction(async () => (await db.get<Record<string, unknown>>(read, 'f2'))!);
+      assert.equal('extra' in inTransaction, false);
+    } finally {
+      await db.close();
+    }
+  });
+
   test('migrations run once when several instances start on an empty database together', async () => {
     const cluster = await sharedPostgresCluster();
     const url = await cluster.freshDatabase({ migrated: false });
