@@ -39,8 +39,8 @@ export interface StateLoadResult {
 }
 
 /**
- * Where a load's CPU went: milliseconds a request in the two API processes, in PostgreSQL (its postmaster and
- * backends) and in this process (the load generator), and how busy the machine's cores were meanwhile. When the
+ * Where a load's CPU went: milliseconds a request in the two API processes, in PostgreSQL (its postmaster and the
+ * processes it started) and in this process (the load generator), and how busy the machine's cores were meanwhile. When the
  * cores are near fully busy, a p99 measures the queue for a core (the machine's other work included), not the store.
  */
 export interface CpuAccount {

@@ -136,7 +136,7 @@ async function attemptTransaction<T>(pool: pg.Pool, scopes: AsyncLocalStorage<Tr
 /**
  * Every caller statement as a named prepared statement: PostgreSQL parses, analyses and plans a statement once per
  * connection instead of on every execution, and the driver sends only Bind and Execute after the first (bench row (r):
- * the parse and plan were most of a backend's time on the meter's one-row statements). Callers issue a fixed set of
+ * parsing and planning were nearly half of PostgreSQL's CPU for the meter's one-row statements). Callers issue a fixed set of
  * statements, so a name per distinct text (at most `MAX_NAMED`, beyond which a statement runs unnamed) stays
  * bounded on each connection.
  */
