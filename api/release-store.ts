@@ -50,7 +50,7 @@ export type ReleaseStoreState =
 // A poll every second notices a nightly switch promptly and costs one read of a small file.
 const DEFAULT_POLL_MS = 1_000;
 // Longer than any request takes, so nothing that started on the old release meets a closed store.
-const DEFAULT_GRACE_MS = 60_000;
+export const DEFAULT_GRACE_MS = 60_000;
 // On shared storage a new release's files can reach one instance after its pointer does; this tries again in time
 // for every instance to serve the new release within a minute of the switch.
 const DEFAULT_RETRY_MS = 20_000;

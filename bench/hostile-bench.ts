@@ -9,6 +9,7 @@ import { openStateDb } from '../data/state/db.ts';
 import { Manifest, pointCurrentAt, releasesDir } from '../data/release.ts';
 import { hostileFiles } from '../test/helpers/hostile-files.ts';
 import { tinyPdf } from '../test/helpers/checker-app.ts';
+import { DEFAULT_GRACE_MS } from '../api/release-store.ts';
 import { residentBytes } from './intelligence-bench.ts';
 import { startChild, stopChild } from './search-bench.ts';
 
@@ -130,6 +131,18 @@ export interface MixedLoadFigures {
   startBytes: number;
   peakBytes: number;
   endBytes: number;
+  /**
+   * After a swap: memory once the replaced release's grace period (api/release-store.ts) has passed under a light
+   * load, so the old release is closed and collected. At the load's end it is still open by design: a request that
+   * started on it may still be reading it.
+   */
+  afterGraceBytes?: number;
+}
+
+/** A release published during the load, by `publish`, which the server then serves as `releaseId`. */
+export interface LoadSwap {
+  releaseId: string;
+  publish: () => Promise<void>;
 }
 
 /**
@@ -137,7 +150,7 @@ export interface MixedLoadFigures {
  * tenders, MCP `tools/call` of search_tenders, and POST /v1/extract of one small PDF (a content-cache hit after
  * the first). `during` runs once the load is under way (the release swap of (p)).
  */
-export async function benchMixedLoad(origin: string, pid: number, keys: string[], tenderKeys: string[], seconds: number, during?: () => Promise<void>): Promise<MixedLoadFigures> {
+export async function benchMixedLoad(origin: string, pid: number, keys: string[], tenderKeys: string[], seconds: number, swap?: LoadSwap): Promise<MixedLoadFigures> {
   const pdf = Buffer.from(tinyPdf('mixed-load')).toString('base64');
   const requests: autocannon.Request[] = [];
   for (const [n, key] of keys.entries()) {
@@ -166,12 +179,28 @@ export async function benchMixedLoad(origin: string, pid: number, keys: string[]
   instance!.on('response', (_client: unknown, statusCode: number) => {
     byStatus[statusCode] = (byStatus[statusCode] ?? 0) + 1;
   });
-  const swap = during ? new Promise((resolve) => setTimeout(resolve, (seconds * 1000) / 3)).then(during) : Promise.resolve();
+  const published = swap ? new Promise((resolve) => setTimeout(resolve, (seconds * 1000) / 3)).then(swap.publish) : Promise.resolve();
   const result = await finished;
-  await swap;
-  clearInterval(sampler);
+  await published;
   const endBytes = await residentBytes(pid);
-  return { requests: result.requests.total, requestsPerSecond: result.requests.average, byStatus, p99Ms: result.latency.p99, startBytes, peakBytes: Math.max(peakBytes, endBytes), endBytes };
+  clearInterval(sampler);
+  const figures = { requests: result.requests.total, requestsPerSecond: result.requests.average, byStatus, p99Ms: result.latency.p99, startBytes, peakBytes: Math.max(peakBytes, endBytes), endBytes };
+  if (!swap) return figures;
+  await throughGrace(origin, swap.releaseId, requests);
+  return { ...figures, afterGraceBytes: await residentBytes(pid) };
+}
+
+/**
+ * Waits until the server serves `releaseId`, then through the replaced release's grace period and 10 s more under
+ * 10 connections of the same requests: an idle server would not collect what the closed release held.
+ */
+async function throughGrace(origin: string, releaseId: string, requests: autocannon.Request[]): Promise<void> {
+  const waitingSince = Date.now();
+  while (((await (await fetch(`${origin}/health`)).json()) as { release_id?: string }).release_id !== releaseId) {
+    if (Date.now() - waitingSince > 10 * 60_000) throw new Error(`bench: release ${releaseId} was not served within 10 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await autocannon({ url: origin, connections: 10, duration: (DEFAULT_GRACE_MS + 10_000) / 1000, requests });
 }
 
 /** What (p) does under load: a copy of the served release (hard links) published as a new release, as a nightly run does. */

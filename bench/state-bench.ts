@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { USAGE_WEEKS_KEPT, weekOf } from '../api/usage/meter.ts';
 import { launchPostgresCluster } from '../test/helpers/postgres-server.ts';
+import { machineCpuSeconds, processCpuSeconds, processTreeCpuSeconds } from './process-cpu.ts';
 import { startChild, stopChild } from './search-bench.ts';
 
 /**
@@ -34,6 +35,24 @@ export interface StateLoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  cpu: CpuAccount;
+}
+
+/**
+ * Where a load's CPU went: milliseconds a request in the two API processes, in PostgreSQL (its postmaster and the
+ * processes it started) and in this process (the load generator), and how busy the machine's cores were meanwhile. When the
+ * cores are near fully busy, a p99 measures the queue for a core (the machine's other work included), not the store.
+ */
+export interface CpuAccount {
+  serversMs: number;
+  postgresMs: number;
+  clientMs: number;
+  /** Busy share of all cores over the load, every process on the machine counted (0–1). */
+  machineBusy: number;
+  /** The share of all cores the two servers, PostgreSQL and this process took (0–1). */
+  benchShare: number;
+  /** The 1-minute load average when the load ended. */
+  loadAverage: number;
 }
 
 export interface StateBenchFigures {
@@ -65,6 +84,7 @@ export async function benchStateScale(options: { seconds: number; env: Record<st
     ];
     try {
       const origins = instances.map((instance) => instance.origin);
+      const measure = cpuAccounting(instances.map((instance) => instance.child.pid!), cluster.server.pid!);
       const loads = requestsByKind();
       const paced = {} as Record<StateRequestKind, StateLoadResult>;
       const saturated = {} as Record<StateRequestKind, StateLoadResult>;
@@ -73,8 +93,8 @@ export async function benchStateScale(options: { seconds: number; env: Record<st
         await loadBoth(origins, loads[kind], 2);
         // The warm-up's backlog, still being answered after autocannon stops, would otherwise sit in front of the paced requests.
         await untilQuiet(databaseUrl);
-        paced[kind] = await pacedLoad(origins, loads[kind], options.seconds);
-        saturated[kind] = await loadBoth(origins, loads[kind], options.seconds);
+        paced[kind] = await measure(() => pacedLoad(origins, loads[kind], options.seconds));
+        saturated[kind] = await measure(() => loadBoth(origins, loads[kind], options.seconds));
         statements[kind] = await statementsPerRequest(databaseUrl, origins, loads[kind]);
       }
       return { seedMs, counts, paced, saturated, statements };
@@ -110,10 +130,11 @@ export function requestsByKind(): Record<StateRequestKind, autocannon.Request> {
 }
 
 /** `CONNECTIONS` spread evenly over the instances for `seconds`, flat out. */
-async function loadBoth(origins: string[], request: autocannon.Request, seconds: number): Promise<StateLoadResult> {
+async function loadBoth(origins: string[], request: autocannon.Request, seconds: number): Promise<Counted> {
   const results = await Promise.all(origins.map((url) => autocannon({ url, connections: CONNECTIONS / origins.length, duration: seconds, requests: [request] })));
   // autocannon keeps a histogram per run, not the samples: the slower instance's percentile bounds the pair's.
   return {
+    requests: results.reduce((sum, result) => sum + result.requests.total, 0),
     requestsPerSecond: results.reduce((sum, result) => sum + result.requests.average, 0),
     p50Ms: Math.max(...results.map((result) => result.latency.p50)),
     p99Ms: Math.max(...results.map((result) => result.latency.p99)),
@@ -128,7 +149,7 @@ async function loadBoth(origins: string[], request: autocannon.Request, seconds:
  * the rate and sends each second's requests together, a burst at every second. Latency runs from when a request
  * was due, so a request sent late because the generator fell behind counts its wait.
  */
-async function pacedLoad(origins: string[], request: autocannon.Request, seconds: number): Promise<StateLoadResult> {
+async function pacedLoad(origins: string[], request: autocannon.Request, seconds: number): Promise<Counted> {
   const agents = Array.from({ length: CONNECTIONS }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
   const latencies: number[] = [];
   let non2xx = 0;
@@ -153,8 +174,37 @@ async function pacedLoad(origins: string[], request: autocannon.Request, seconds
   }
   latencies.sort((a, b) => a - b);
   const percentile = (share: number) => Math.round(10 * (latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? Number.NaN)) / 10;
-  return { requestsPerSecond: latencies.length / ((performance.now() - started) / 1000), p50Ms: percentile(0.5), p99Ms: percentile(0.99), non2xx, errors };
+  return { requests: latencies.length, requestsPerSecond: latencies.length / ((performance.now() - started) / 1000), p50Ms: percentile(0.5), p99Ms: percentile(0.99), non2xx, errors };
 }
+
+/** A load's figures before its CPU is accounted, with how many requests were answered. */
+type Counted = Omit<StateLoadResult, 'cpu'> & { requests: number };
+
+/** Runs a load and accounts its CPU to the servers (`serverPids`), PostgreSQL (`postgresPid` and its children) and this process. */
+function cpuAccounting(serverPids: number[], postgresPid: number): (load: () => Promise<Counted>) => Promise<StateLoadResult> {
+  const servers = () => serverPids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+  return async (load) => {
+    const before = { servers: servers(), postgres: processTreeCpuSeconds(postgresPid), client: process.cpuUsage(), machine: machineCpuSeconds(), at: performance.now() };
+    const { requests, ...figures } = await load();
+    const machine = machineCpuSeconds();
+    const used = { servers: servers() - before.servers, postgres: processTreeCpuSeconds(postgresPid) - before.postgres, client: cpuSeconds(process.cpuUsage(before.client)) };
+    const coreSeconds = ((performance.now() - before.at) / 1000) * availableParallelism();
+    const perRequest = (seconds: number) => Math.round((1e4 * seconds) / Math.max(1, requests)) / 10;
+    return {
+      ...figures,
+      cpu: {
+        serversMs: perRequest(used.servers),
+        postgresMs: perRequest(used.postgres),
+        clientMs: perRequest(used.client),
+        machineBusy: (machine.busy - before.machine.busy) / Math.max(1e-9, machine.total - before.machine.total),
+        benchShare: (used.servers + used.postgres + used.client) / coreSeconds,
+        loadAverage: loadavg()[0]!,
+      },
+    };
+  };
+}
+
+const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
 
 /** One request on `agent`'s connection; its status once the whole reply is read. */
 function sendOnce(origin: string, agent: Agent, request: autocannon.Request): Promise<number> {

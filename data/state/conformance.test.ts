@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openTestState, postgresBinaries, sharedPostgresCluster, startPostgresCluster } from '../../test/helpers/postgres-cluster.ts';
@@ -27,6 +28,8 @@ async function addAccount(db: StateDb, id: string, email = `${id}@example.com`):
 }
 
 const HOUR_ON = '2026-12-01T01:00:00.000Z';
+
+const md5Of = (text: string) => createHash('md5').update(text).digest('hex');
 
 /** One unit of `subject`'s week held as the meter holds it (data/state/usage-holds.ts), if fewer than `limit` are used or held. */
 const hold = (db: StateDb, subject: string, id: string, limit: number, expiresAt = HOUR_ON) =>
@@ -322,6 +325,51 @@ describe('PostgreSQL engine only', { skip: NO_POSTGRES }, () => {
         /rolled back/,
       );
       assert.equal((await db.all('SELECT account_id FROM accounts')).length, 1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('statements are prepared once per connection, and a SELECT * whose table changed shape is prepared afresh', async () => {
+    const db = await openTestState('postgres', { max: 1 });
+    try {
+      const insert = "INSERT INTO feedback (feedback_id, tool, verdict, created_at) VALUES (?, 'tool', 'up', '2026-12-01')";
+      const read = 'SELECT * FROM feedback WHERE feedback_id = ?';
+      for (const id of ['f1', 'f2', 'f3']) {
+        await db.run(insert, id);
+        assert.equal((await db.get<{ feedback_id: string }>(read, id))?.feedback_id, id);
+      }
+      const prepared = await db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+      assert.deepEqual(prepared.map((row) => row.statement).filter((statement) => statement.includes(' feedback ')).sort(), [positional(insert), positional(read)].sort(), 'each text prepared once on the one connection');
+      // As another instance's migration would: the prepared SELECT * now returns a column more.
+      await db.run('ALTER TABLE feedback ADD COLUMN extra TEXT');
+      assert.equal((await db.get<{ extra: string | null }>(read, 'f1'))?.extra, null);
+      await db.run('ALTER TABLE feedback DROP COLUMN extra');
+      const inTransaction = await db.transaction(async () => (await db.get<Record<string, unknown>>(read, 'f2'))!);
+      assert.equal('extra' in inTransaction, false);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('a key\'s last-used mark and a week row\'s held units are heap-only updates, writing no index (migration 024)', async () => {
+    const db = await openTestState('postgres');
+    try {
+      await addAccount(db, 'a1');
+      // Enough rows to fill several pages, as a store at scale has; the first row's page is then filled as far as it may be.
+      await db.run(`INSERT INTO api_keys (key_id, key_hash, account_id, scope, prefix, created_at)
+        SELECT 'key_' || n, md5('key ' || n), 'a1', 'api', 'svc_' || n, '2026-12-01T00:00:00.000Z' FROM generate_series(1, 500) AS n`);
+      await db.run(`INSERT INTO usage_weeks (subject, week_start, used) SELECT 'account:s' || n, ?, 0 FROM generate_series(1, 1000) AS n`, WEEK);
+      const updatedIn = (table: string, update: () => Promise<unknown>) =>
+        db.transaction(async () => {
+          await update();
+          return await db.get<{ updated: number; hot: number }>(
+            'SELECT pg_stat_get_xact_tuples_updated(CAST(?1 AS regclass)) AS updated, pg_stat_get_xact_tuples_hot_updated(CAST(?1 AS regclass)) AS hot', table);
+        });
+      const marked = await updatedIn('api_keys', () => findKeyMarkingUse(db, md5Of('key 1'), '2026-12-01T01:00:00.000Z', '2026-12-01T00:59:00.000Z'));
+      assert.deepEqual({ ...marked }, { updated: 1, hot: 1 });
+      const held = await updatedIn('usage_weeks', () => hold(db, 'account:s1', 'r1', 10));
+      assert.deepEqual({ ...held }, { updated: 1, hot: 1 });
     } finally {
       await db.close();
     }
