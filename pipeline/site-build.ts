@@ -19,6 +19,8 @@ export interface SiteBuildResult {
   /** Milliseconds of the Astro build and of the Pagefind index. */
   astroMs: number;
   pagefindMs: number;
+  /** CPU milliseconds (user and system) of the Astro builds, every process's together, the twins and the sitemap. */
+  astroCpuMs: number;
 }
 
 export interface SiteBuildOptions {
@@ -104,39 +106,42 @@ export async function publishSite(releaseDir: string, build: typeof buildSite = 
 /** Runs inside the child: the Astro builds, then the Pagefind index over what they wrote. */
 async function buildInThisProcess(siteJsonDir: string, outDir: string, shards: number): Promise<SiteBuildResult> {
   const astroStarted = performance.now();
-  const pages = await buildShards(siteJsonDir, outDir, shards);
+  const cpuStarted = process.cpuUsage();
+  const { pages, otherCpuMs } = await buildShards(siteJsonDir, outDir, shards);
   await publishTwins(siteJsonDir, outDir);
   await writeSitemap(outDir, pages, siteOrigin());
   const astroMs = Math.round(performance.now() - astroStarted);
+  const astroCpuMs = Math.round(cpuMs(process.cpuUsage(cpuStarted)) + otherCpuMs);
   const pagefindStarted = performance.now();
   await indexForSearch(outDir, pages);
   const pagefindMs = Math.round(performance.now() - pagefindStarted);
-  return { pages: pages.length, astroMs, pagefindMs };
+  return { pages: pages.length, astroMs, pagefindMs, astroCpuMs };
 }
 
 /**
  * Astro builds at once, one a core: rendering a page is work on one thread, and the build rendered 50,000 of them
  * while the second core idled. Each build renders its share of the pages (site/lib/build-shard.ts); the first
  * builds here into `outDir`, the others in child processes into folders beside it, and their pages are then moved
- * into `outDir`. Returns the HTML files written, relative to `outDir`, sorted.
+ * into `outDir`. Returns the HTML files written, relative to `outDir`, sorted, and the CPU time of the other builds.
  */
-async function buildShards(siteJsonDir: string, outDir: string, count: number): Promise<string[]> {
+async function buildShards(siteJsonDir: string, outDir: string, count: number): Promise<{ pages: string[]; otherCpuMs: number }> {
   const others = Array.from({ length: count - 1 }, (_, i) => ({ index: i + 1, dir: `${outDir}.shard-${i + 1}` }));
   // A failed build stops the others: the site is not published without every page.
   const stop = new AbortController();
   try {
-    const [own, ...theirs] = await Promise.all([
-      astroBuild(siteJsonDir, outDir, `0/${count}`),
-      ...others.map((other) => shardChild(siteJsonDir, other.dir, `${other.index}/${count}`, stop.signal)),
-    ].map((building) => building.catch((error: unknown) => {
+    const stopOthers = (error: unknown): never => {
       stop.abort();
       throw error;
-    })));
+    };
+    const [own, theirs] = await Promise.all([
+      astroBuild(siteJsonDir, outDir, `0/${count}`).catch(stopOthers),
+      Promise.all(others.map((other) => shardChild(siteJsonDir, other.dir, `${other.index}/${count}`, stop.signal).catch(stopOthers))),
+    ]);
     const pages = new Set(own);
     for (const [i, other] of others.entries()) {
-      for (const file of await moveShardPages(other.dir, theirs[i]!, pages, outDir)) pages.add(file);
+      for (const file of await moveShardPages(other.dir, theirs[i]!.files, pages, outDir)) pages.add(file);
     }
-    return [...pages].sort();
+    return { pages: [...pages].sort(), otherCpuMs: theirs.reduce((sum, other) => sum + other.cpuMs, 0) };
   } finally {
     await Promise.all(others.map((other) => rm(other.dir, { recursive: true, force: true })));
   }
@@ -156,8 +161,8 @@ async function astroBuild(siteJsonDir: string, outDir: string, shard: string): P
   return pages;
 }
 
-/** A build of `shard` in a child process of its own, in a scratch folder of its own; the HTML files it wrote. */
-async function shardChild(siteJsonDir: string, outDir: string, shard: string, signal: AbortSignal): Promise<string[]> {
+/** A build of `shard` in a child process of its own, in a scratch folder of its own; the HTML files it wrote and its CPU time. */
+async function shardChild(siteJsonDir: string, outDir: string, shard: string, signal: AbortSignal): Promise<ShardResult> {
   const scratch = join(process.cwd(), `shard-${shard.replace('/', '-of-')}`);
   await mkdir(scratch, { recursive: true });
   const child = spawn(
@@ -175,10 +180,13 @@ async function shardChild(siteJsonDir: string, outDir: string, shard: string, si
   });
   const resultLine = stdout.trim().split('\n').findLast((line) => line.startsWith('{"files"'));
   if (code !== 0 || !resultLine) throw new Error(`site build ${shard} failed (exit ${code}): ${(stderr.trim() || stdout.trim()).split('\n').slice(-20).join('\n')}`);
-  return ShardResult.parse(JSON.parse(resultLine)).files;
+  return ShardResult.parse(JSON.parse(resultLine));
 }
 
-const ShardResult = z.object({ files: z.array(z.string()) });
+const ShardResult = z.object({ files: z.array(z.string()), cpuMs: z.number() });
+type ShardResult = z.infer<typeof ShardResult>;
+
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 /**
  * Moves the pages another build wrote (`files`, relative to `shardDir`) into `outDir`, but for those `outDir` has
@@ -332,7 +340,7 @@ if (import.meta.main) {
   }
   // With --shard, one of the builds of buildShards: its share of the pages, and the files it wrote.
   const running = values.shard
-    ? astroBuild(values['site-json'], values.out, values.shard).then((files) => ({ files }))
+    ? astroBuild(values['site-json'], values.out, values.shard).then((files) => ({ files, cpuMs: cpuMs(process.cpuUsage()) }))
     : buildInThisProcess(values['site-json'], values.out, shards);
   running.then(
     (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
