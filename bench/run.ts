@@ -309,8 +309,8 @@ async function siteRows(manifest: Manifest, dataDir: string, releaseDir: string)
   const site = await benchSite({ dataDir, releaseDir, manifest });
   const perSecond = (pages: number, millis: number) => pages / (millis / 1000);
   const siteRatio = perSecond(site.pages, site.astroMs) / perSecond(site.barePages, site.bareMs);
-  row('(d) site build (Astro)', `${site.pages} pages, ${perSecond(site.pages, site.astroMs).toFixed(0)} pages/s`, `${ms(site.astroMs)}; site JSON ${ms(site.siteJsonMs)}, Pagefind ${ms(site.pagefindMs)}`);
-  row('(d) bare Astro build, same page count', `${site.barePages} pages, ${perSecond(site.barePages, site.bareMs).toFixed(0)} pages/s`, ms(site.bareMs));
+  row('(d) site build (Astro)', `${site.pages} pages, ${perSecond(site.pages, site.astroMs).toFixed(0)} pages/s`, `${ms(site.astroMs)}, CPU ${ms(site.astroCpuMs)}; site JSON ${ms(site.siteJsonMs)}, Pagefind ${ms(site.pagefindMs)}; load average ${loadavg()[0]!.toFixed(1)}`);
+  row('(d) bare Astro build, same page count', `${site.barePages} pages, ${perSecond(site.barePages, site.bareMs).toFixed(0)} pages/s`, `${ms(site.bareMs)}, CPU ${ms(site.bareCpuMs)}`);
   row('(d) site pages/s share of bare', `${siteRatio.toFixed(2)}×`, `goal ≥ 0.5 ${siteRatio >= 0.5 ? 'met' : 'MISSED'}`);
   const { html, withCss } = site.largest;
   row('(d) largest page, HTML alone', `${(html.bytes / 1024).toFixed(1)} KB`, `${html.path}; goal < 200 KB ${html.bytes < 200 * 1024 ? 'met' : 'MISSED'}`);

@@ -55,10 +55,13 @@ export interface SiteBenchResult {
   siteJsonMs: number;
   pages: number;
   astroMs: number;
+  /** CPU milliseconds of our build's processes, and of the bare build's. */
+  astroCpuMs: number;
   pagefindMs: number;
   /** A bare Astro build of the same number of pages (one trivial page template), in the same run. */
   barePages: number;
   bareMs: number;
+  bareCpuMs: number;
   /** The largest page's HTML, and the largest page with its stylesheets. */
   largest: { html: PageSize; withCss: PageSize };
 }
@@ -80,11 +83,11 @@ export async function benchSite(release: PublishedRelease): Promise<SiteBenchRes
   await rm(siteDir, { recursive: true, force: true });
   const ours = await buildSite({ siteJsonDir: join(release.releaseDir, 'site-json'), outDir: siteDir });
   const bare = await bareAstroBuild(ours.pages);
-  return { siteJsonMs, pages: ours.pages, astroMs: ours.astroMs, pagefindMs: ours.pagefindMs, barePages: bare.pages, bareMs: bare.ms, largest: await largestPages(siteDir) };
+  return { siteJsonMs, pages: ours.pages, astroMs: ours.astroMs, astroCpuMs: ours.astroCpuMs, pagefindMs: ours.pagefindMs, barePages: bare.pages, bareMs: bare.ms, bareCpuMs: bare.cpuMs, largest: await largestPages(siteDir) };
 }
 
 /** A bare Astro project (one template, `count` static pages, no data) built by the same Astro in a child process. */
-async function bareAstroBuild(count: number): Promise<{ pages: number; ms: number }> {
+async function bareAstroBuild(count: number): Promise<{ pages: number; ms: number; cpuMs: number }> {
   const scratchRoot = join(PROJECT_ROOT, '.astro', 'site-builds');
   await mkdir(scratchRoot, { recursive: true });
   const root = await mkdtemp(join(scratchRoot, 'bare-'));
@@ -105,14 +108,15 @@ await build({ root: ${JSON.stringify(root)}, configFile: false, outDir: ${JSON.s
   // cookie bundling workaround): the two builds differ by their pages alone.
   output: 'static', trailingSlash: 'always', build: { format: 'directory', concurrency: ${siteConfig.build?.concurrency ?? 1} }, compressHTML: true, devToolbar: { enabled: false },
   vite: { environments: { prerender: { resolve: { noExternal: ['cookie'] } } } } });
-process.stdout.write(JSON.stringify({ ms: Math.round(performance.now() - started) }) + '\\n');
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ ms: Math.round(performance.now() - started), cpuMs: Math.round((cpu.user + cpu.system) / 1000) }) + '\\n');
 `);
     const { spawnSync } = await import('node:child_process');
     const child = spawnSync(process.execPath, [join(root, 'build.mjs')], { cwd: root, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, encoding: 'utf8' });
     if (child.status !== 0) throw new Error(`bare astro build failed: ${child.stderr}`);
-    const { ms } = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { ms: number };
+    const { ms, cpuMs } = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { ms: number; cpuMs: number };
     const pages = (await readdir(join(root, 'dist'), { recursive: true })).filter((f) => f.endsWith('.html')).length;
-    return { pages, ms };
+    return { pages, ms, cpuMs };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

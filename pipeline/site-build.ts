@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
-import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { copyFileSync, linkSync, mkdirSync, renameSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AstroIntegration } from 'astro';
+import { z } from 'zod';
 import { siteOrigin } from '../lib/config.ts';
 
 /** The checkout holding astro.config.mjs and site/. */
@@ -17,6 +20,16 @@ export interface SiteBuildResult {
   /** Milliseconds of the Astro build and of the Pagefind index. */
   astroMs: number;
   pagefindMs: number;
+  /** CPU milliseconds (user and system) of the Astro builds, every process's together, the twins and the sitemap. */
+  astroCpuMs: number;
+}
+
+export interface SiteBuildOptions {
+  siteJsonDir: string;
+  outDir: string;
+  env?: NodeJS.ProcessEnv;
+  /** Astro builds at once, each rendering its share of the pages (default: one a core, two at most). */
+  shards?: number;
 }
 
 export class SiteBuildError extends Error {
@@ -29,7 +42,7 @@ export class SiteBuildError extends Error {
  * memory that the nightly run should not carry, and a crash there cannot take the run down.
  * Rejects with a SiteBuildError holding the build's own error output.
  */
-export async function buildSite(options: { siteJsonDir: string; outDir: string; env?: NodeJS.ProcessEnv }): Promise<SiteBuildResult> {
+export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
   // Astro writes its prerender bundle under the working folder when the output is outside it, and clears it
   // after the build: a scratch folder per build keeps concurrent builds apart, and inside the checkout the
   // bundle still resolves the project's node_modules.
@@ -42,10 +55,10 @@ export async function buildSite(options: { siteJsonDir: string; outDir: string; 
   }
 }
 
-async function runBuildChild(options: { siteJsonDir: string; outDir: string; env?: NodeJS.ProcessEnv }, scratch: string): Promise<SiteBuildResult> {
+async function runBuildChild(options: SiteBuildOptions, scratch: string): Promise<SiteBuildResult> {
   const child = spawn(
     process.execPath,
-    ['--import', join(PROJECT_ROOT, 'lib/node-guard.mjs'), fileURLToPath(import.meta.url), '--site-json', resolve(options.siteJsonDir), '--out', resolve(options.outDir)],
+    ['--import', join(PROJECT_ROOT, 'lib/node-guard.mjs'), fileURLToPath(import.meta.url), '--site-json', resolve(options.siteJsonDir), '--out', resolve(options.outDir), '--shards', String(options.shards ?? SHARDS)],
     { cwd: scratch, env: { ...process.env, ...options.env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -91,25 +104,115 @@ export async function publishSite(releaseDir: string, build: typeof buildSite = 
   return outcome;
 }
 
-/** Runs inside the child: the Astro build, then the Pagefind index over what it wrote. */
-async function buildInThisProcess(siteJsonDir: string, outDir: string): Promise<SiteBuildResult> {
+/** Runs inside the child: the Astro builds, then the Pagefind index over what they wrote. */
+async function buildInThisProcess(siteJsonDir: string, outDir: string, shards: number): Promise<SiteBuildResult> {
+  const astroStarted = performance.now();
+  const cpuStarted = process.cpuUsage();
+  const { pages, otherCpuMs } = await buildShards(siteJsonDir, outDir, shards);
+  await publishTwins(siteJsonDir, outDir);
+  await writeSitemap(outDir, pages, siteOrigin());
+  const astroMs = Math.round(performance.now() - astroStarted);
+  const astroCpuMs = Math.round(cpuMs(process.cpuUsage(cpuStarted)) + otherCpuMs);
+  const pagefindStarted = performance.now();
+  await indexForSearch(outDir, pages);
+  const pagefindMs = Math.round(performance.now() - pagefindStarted);
+  return { pages: pages.length, astroMs, pagefindMs, astroCpuMs };
+}
+
+/**
+ * Astro builds at once, one a core: rendering a page is work on one thread, and the build rendered 50,000 of them
+ * while the second core idled. Each build renders its share of the pages (site/lib/build-shard.ts); the first
+ * builds here into `outDir`, the others in child processes into folders beside it, and their pages are then moved
+ * into `outDir`. Returns the HTML files written, relative to `outDir`, sorted, and the CPU time of the other builds.
+ */
+async function buildShards(siteJsonDir: string, outDir: string, count: number): Promise<{ pages: string[]; otherCpuMs: number }> {
+  const others = Array.from({ length: count - 1 }, (_, i) => ({ index: i + 1, dir: `${outDir}.shard-${i + 1}` }));
+  // A failed build stops the others: the site is not published without every page.
+  const stop = new AbortController();
+  try {
+    const stopOthers = (error: unknown): never => {
+      stop.abort();
+      throw error;
+    };
+    const [own, theirs] = await Promise.all([
+      astroBuild(siteJsonDir, outDir, `0/${count}`).catch(stopOthers),
+      Promise.all(others.map((other) => shardChild(siteJsonDir, other.dir, `${other.index}/${count}`, stop.signal).catch(stopOthers))),
+    ]);
+    const pages = new Set(own);
+    for (const [i, other] of others.entries()) {
+      for (const file of await moveShardPages(other.dir, theirs[i]!.files, pages, outDir)) pages.add(file);
+    }
+    return { pages: [...pages].sort(), otherCpuMs: theirs.reduce((sum, other) => sum + other.cpuMs, 0) };
+  } finally {
+    await Promise.all(others.map((other) => rm(other.dir, { recursive: true, force: true })));
+  }
+}
+
+/** One Astro build of the pages of `shard` into `outDir`, in this process; the HTML files it wrote. */
+async function astroBuild(siteJsonDir: string, outDir: string, shard: string): Promise<string[]> {
   process.env.SITE_JSON_DIR = siteJsonDir;
+  process.env.SITE_BUILD_SHARD = shard;
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   const { build } = await import('astro');
   // A cache of its own per build, in the build's scratch folder (its working folder, removed after): a
   // release is built once, and two builds must not share Vite's cache.
   const cacheDir = join(process.cwd(), 'cache');
-  const astroStarted = performance.now();
   let pages: string[] = [];
   await build({ root: PROJECT_ROOT, outDir, cacheDir, logLevel: 'warn', mode: 'production', integrations: [writtenPages((files) => (pages = files))] });
-  await publishTwins(siteJsonDir, outDir);
-  await writeSitemap(outDir, pages, siteOrigin());
-  const astroMs = Math.round(performance.now() - astroStarted);
-  const pagefindStarted = performance.now();
-  await indexForSearch(outDir, pages);
-  const pagefindMs = Math.round(performance.now() - pagefindStarted);
-  return { pages: pages.length, astroMs, pagefindMs };
+  return pages;
 }
+
+/** A build of `shard` in a child process of its own, in a scratch folder of its own; the HTML files it wrote and its CPU time. */
+async function shardChild(siteJsonDir: string, outDir: string, shard: string, signal: AbortSignal): Promise<ShardResult> {
+  const scratch = join(process.cwd(), `shard-${shard.replace('/', '-of-')}`);
+  await mkdir(scratch, { recursive: true });
+  const child = spawn(
+    process.execPath,
+    ['--import', join(PROJECT_ROOT, 'lib/node-guard.mjs'), fileURLToPath(import.meta.url), '--site-json', siteJsonDir, '--out', outDir, '--shard', shard],
+    { cwd: scratch, env: process.env, stdio: ['ignore', 'pipe', 'pipe'], signal },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolveExit, reject) => {
+    child.once('error', reject);
+    child.once('close', resolveExit);
+  });
+  const resultLine = stdout.trim().split('\n').findLast((line) => line.startsWith('{"files"'));
+  if (code !== 0 || !resultLine) throw new Error(`site build ${shard} failed (exit ${code}): ${(stderr.trim() || stdout.trim()).split('\n').slice(-20).join('\n')}`);
+  return ShardResult.parse(JSON.parse(resultLine));
+}
+
+const ShardResult = z.object({ files: z.array(z.string()), cpuMs: z.number() });
+type ShardResult = z.infer<typeof ShardResult>;
+
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
+/**
+ * Moves the pages another build wrote (`files`, relative to `shardDir`) into `outDir`, but for those `outDir` has
+ * already (the pages every build renders: the site's single pages); returns the files moved. A page alone in its
+ * folder (a tender's, a buyer's) moves with its folder, one rename. Both builds bundled the same code, so their
+ * scripts and stylesheets must be the same files: a page is not moved to link assets `outDir` lacks.
+ */
+async function moveShardPages(shardDir: string, files: string[], written: ReadonlySet<string>, outDir: string): Promise<string[]> {
+  const [ours, theirs] = await Promise.all([readdir(join(outDir, ASSETS)), readdir(join(shardDir, ASSETS))]);
+  if (ours.sort().join('\n') !== theirs.sort().join('\n')) throw new Error(`the site's builds bundled different assets: ${theirs.filter((f) => !ours.includes(f)).join(', ')}`);
+  const moved = files.filter((file) => !written.has(file));
+  // How many of the build's pages lie in each folder, its subfolders included: a folder holding one page moves whole.
+  const pagesUnder = new Map<string, number>();
+  for (const file of files) {
+    for (let folder = dirname(file); folder !== '.'; folder = dirname(folder)) pagesUnder.set(folder, (pagesUnder.get(folder) ?? 0) + 1);
+  }
+  const renames = moved.map((file) => (file.endsWith('/index.html') && pagesUnder.get(dirname(file)) === 1 ? dirname(file) : file));
+  // Synchronously, as the twins are linked: nothing else runs in this process now.
+  for (const folder of new Set(renames.map(dirname))) mkdirSync(join(outDir, folder), { recursive: true });
+  for (const path of renames) renameSync(join(shardDir, path), join(outDir, path));
+  return moved;
+}
+
+/** The folder of the build's bundled scripts and stylesheets (Astro's `build.assets`). */
+const ASSETS = '_astro';
 
 /**
  * Hands over the HTML files the build wrote (relative to its output folder, sorted), for the sitemap and the search
@@ -137,23 +240,25 @@ function writtenPages(receive: (files: string[]) => void): AstroIntegration {
  */
 async function publishTwins(siteJsonDir: string, outDir: string): Promise<void> {
   const files = (await readdir(siteJsonDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
-  for (const folder of new Set(files.map((file) => relative(siteJsonDir, file.parentPath)))) {
-    await mkdir(join(outDir, folder), { recursive: true });
-  }
-  // A batch at a time: a copy opens two files, and a file per tender opened at once runs out of descriptors.
-  for (let start = 0; start < files.length; start += READ_BATCH) {
-    await Promise.all(files.slice(start, start + READ_BATCH).map(async (file) => {
-      const from = join(file.parentPath, file.name);
-      const to = join(outDir, relative(siteJsonDir, file.parentPath), file.name);
-      await link(from, to).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EXDEV') throw error;
-        return copyFile(from, to);
-      });
-    }));
+  for (const folder of new Set(files.map((file) => relative(siteJsonDir, file.parentPath)))) mkdirSync(join(outDir, folder), { recursive: true });
+  // One link after another, synchronously: nothing else runs in this process now, and for 54,000 links the
+  // asynchronous calls cost several times the CPU in promises and thread-pool round trips.
+  for (const file of files) {
+    const from = join(file.parentPath, file.name);
+    const to = join(outDir, relative(siteJsonDir, file.parentPath), file.name);
+    try {
+      linkSync(from, to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      copyFileSync(from, to);
+    }
   }
 }
 
-/** Files opened at once when reading or copying a folder of thousands (the process may open only so many). */
+/** Builds at once by default: one a core, two at most, as each holds the release's site JSON in memory (about 1 GB at production scale). */
+const SHARDS = Math.min(2, availableParallelism());
+
+/** Pages read at once for the search index (the process may open only so many files). */
 const READ_BATCH = 64;
 
 /** A sitemap holds at most this many addresses (sitemaps.org); a larger site gets a sitemap index. */
@@ -226,12 +331,17 @@ function pageUrl(file: string): string {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { 'site-json': { type: 'string' }, out: { type: 'string' } }, strict: true });
-  if (!values['site-json'] || !values.out) {
-    process.stderr.write('usage: pipeline/site-build.ts --site-json <release>/site-json --out <release>/site\n');
+  const { values } = parseArgs({ options: { 'site-json': { type: 'string' }, out: { type: 'string' }, shards: { type: 'string' }, shard: { type: 'string' } }, strict: true });
+  const shards = Number(values.shards ?? 1);
+  if (!values['site-json'] || !values.out || !Number.isInteger(shards) || shards < 1) {
+    process.stderr.write('usage: pipeline/site-build.ts --site-json <release>/site-json --out <release>/site [--shards <count> | --shard <index>/<count>]\n');
     process.exit(2);
   }
-  buildInThisProcess(values['site-json'], values.out).then(
+  // With --shard, one of the builds of buildShards: its share of the pages, and the files it wrote.
+  const running = values.shard
+    ? astroBuild(values['site-json'], values.out, values.shard).then((files) => ({ files, cpuMs: cpuMs(process.cpuUsage()) }))
+    : buildInThisProcess(values['site-json'], values.out, shards);
+  running.then(
     (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -3,7 +3,7 @@
 // never name holders, and the server serves the release's site beside the API.
 import assert from 'node:assert/strict';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as cheerio from 'cheerio';
 import { createApp } from '../api/app.ts';
@@ -151,6 +151,26 @@ test('a site JSON file its collection\'s schema rejects fails the build, naming 
     assert.match(error.message, /open_tenders/);
     return true;
   });
+});
+
+test('builds at once write the same site as one build: every file, byte for byte', async () => {
+  // The nightly's build (one a core: one or two builds) against three at once, so that dealing the pages out in
+  // turn is tried past two.
+  const filesOf = async (dir: string) => (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile()).map((entry) => join(relative(dir, entry.parentPath), entry.name)).sort();
+  const outDir = join(release.dataDir, 'site-in-three');
+  const three = await buildSite({ siteJsonDir: join(release.releaseDir, 'site-json'), outDir, shards: 3 });
+  assert.ok(release.site.built && three.pages === release.site.pages, 'as many pages');
+  const files = await filesOf(release.siteDir);
+  assert.ok(files.length > pages.length, 'pages, twins and assets were written');
+  assert.deepEqual(await filesOf(outDir), files, 'the same files');
+  const differing: string[] = [];
+  for (const file of files) {
+    const [a, b] = await Promise.all([readFile(join(release.siteDir, file)), readFile(join(outDir, file))]);
+    if (!a.equals(b)) differing.push(file);
+  }
+  assert.deepEqual(differing, [], 'the same bytes');
+  assert.deepEqual((await readdir(release.dataDir)).filter((name) => name.includes('.shard-')), [], 'no build\'s folder is left beside the site');
 });
 
 test('every page with figures says when they were computed and which sources they cover', async () => {

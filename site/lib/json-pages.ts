@@ -2,7 +2,8 @@
 // (`trades/civil-works/nsw.json` is `civil-works/nsw` of the `trades/` folder); the collection's schema
 // checks it. The folder is the release's site JSON, named by SITE_JSON_DIR when the build runs.
 import type { LiveLoader } from 'astro/loaders';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 function siteJsonDir(): string {
@@ -13,9 +14,12 @@ function siteJsonDir(): string {
 
 /** `pattern` is a file name (`sources.json`), `*.json` (files of the folder) or `*\/*.json` (one level down). */
 export function jsonPages(folder: string, pattern: string): LiveLoader<Record<string, unknown>, { id: string }> {
-  const read = async (entry: string) => ({
+  // Read one file after another, synchronously: nothing else runs while a build loads its collections, and for a
+  // folder of 50,000 small files the asynchronous reads cost five times the CPU (3.0 s against 0.6 s at production
+  // scale) in promises and thread-pool round trips. One file is open at a time, so the open-files limit never bites.
+  const read = (entry: string) => ({
     id: entry.replace(/\.json$/, ''),
-    data: JSON.parse(await readFile(join(siteJsonDir(), folder, entry), 'utf8')) as Record<string, unknown>,
+    data: JSON.parse(readFileSync(join(siteJsonDir(), folder, entry), 'utf8')) as Record<string, unknown>,
   });
   return {
     name: 'json-pages',
@@ -28,25 +32,15 @@ export function jsonPages(folder: string, pattern: string): LiveLoader<Record<st
       const wanted = entries.filter((entry) =>
         pattern.includes('*') ? entry.endsWith('.json') && entry.split('/').length === depth : entry === pattern,
       );
-      return { entries: await readInBatches(wanted.sort(), read) };
+      return { entries: wanted.sort().map(read) };
     },
-    loadEntry: async ({ filter }) => read(`${filter.id}.json`).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    }),
+    loadEntry: async ({ filter }) => {
+      try {
+        return read(`${filter.id}.json`);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
   };
-}
-
-/**
- * Files read this many at a time: a folder holds a file per tender (50,000 at production scale), and opening
- * them all at once runs past the process's limit of open files (EMFILE) and fails the build.
- */
-const READ_BATCH = 64;
-
-async function readInBatches<T>(files: string[], read: (file: string) => Promise<T>): Promise<T[]> {
-  const entries: T[] = [];
-  for (let start = 0; start < files.length; start += READ_BATCH) {
-    entries.push(...(await Promise.all(files.slice(start, start + READ_BATCH).map(read))));
-  }
-  return entries;
 }
