@@ -67,8 +67,11 @@ async function bidWithTender(page: Page, who: string): Promise<string> {
   const bid = await createBid(site.server.state, { orgId: org.org_id, accountId, tender: null, title: 'Footpath renewal, Harbour Street', dueDate: null, goal: null, now: new Date() });
   await page.goto(`${site.server.url}/account/bids/bid/?id=${bid.bid_id}`);
   await page.getByLabel('Add a file').setInputFiles({ name: 'RFQ-2026-41.txt', mimeType: 'text/plain', buffer: Buffer.from(RUN_TENDER) });
+  // The page reads the bid again after the upload: the callers reload next, which would abort that read.
+  const readAgain = page.waitForResponse((response) => response.url().endsWith(`/v1/bids/${bid.bid_id}?include=overview`) && response.request().method() === 'GET');
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.locator('[data-upload-done]').filter({ hasText: 'RFQ-2026-41.txt' }).waitFor();
+  await readAgain;
   return bid.bid_id;
 }
 
