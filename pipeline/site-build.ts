@@ -56,11 +56,21 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
 }
 
 async function runBuildChild(options: SiteBuildOptions, scratch: string): Promise<SiteBuildResult> {
-  const child = spawn(
-    process.execPath,
-    ['--import', join(PROJECT_ROOT, 'lib/node-guard.mjs'), fileURLToPath(import.meta.url), '--site-json', resolve(options.siteJsonDir), '--out', resolve(options.outDir), '--shards', String(options.shards ?? SHARDS)],
-    { cwd: scratch, env: { ...process.env, ...options.env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  const outcome = await runThisFile(
+    ['--site-json', resolve(options.siteJsonDir), '--out', resolve(options.outDir), '--shards', String(options.shards ?? SHARDS)],
+    { cwd: scratch, env: { ...process.env, ...options.env, ASTRO_TELEMETRY_DISABLED: '1' } },
+    '{"pages"',
   );
+  if ('failure' in outcome) throw new SiteBuildError(`site build failed ${outcome.failure}`);
+  return JSON.parse(outcome.resultLine) as SiteBuildResult;
+}
+
+/**
+ * This file run in a child process with `args`: its last line of output starting with `resultPrefix`, or the
+ * exit code and the tail of what it printed when it failed or printed no such line.
+ */
+async function runThisFile(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; signal?: AbortSignal }, resultPrefix: string): Promise<{ resultLine: string } | { failure: string }> {
+  const child = spawn(process.execPath, ['--import', join(PROJECT_ROOT, 'lib/node-guard.mjs'), fileURLToPath(import.meta.url), ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -69,12 +79,9 @@ async function runBuildChild(options: SiteBuildOptions, scratch: string): Promis
     child.once('error', reject);
     child.once('close', resolveExit);
   });
-  const resultLine = stdout.trim().split('\n').findLast((line) => line.startsWith('{"pages"'));
-  if (code !== 0 || !resultLine) {
-    const detail = (stderr.trim() || stdout.trim()).split('\n').slice(-20).join('\n');
-    throw new SiteBuildError(`site build failed (exit ${code}): ${detail}`);
-  }
-  return JSON.parse(resultLine) as SiteBuildResult;
+  const resultLine = stdout.trim().split('\n').findLast((line) => line.startsWith(resultPrefix));
+  if (code === 0 && resultLine) return { resultLine };
+  return { failure: `(exit ${code}): ${(stderr.trim() || stdout.trim()).split('\n').slice(-20).join('\n')}` };
 }
 
 /** What the publish stage records in `<release>/site-build.json`. */
@@ -166,22 +173,9 @@ async function astroBuild(siteJsonDir: string, outDir: string, shard: string): P
 async function shardChild(siteJsonDir: string, outDir: string, shard: string, signal: AbortSignal): Promise<ShardResult> {
   const scratch = join(process.cwd(), `shard-${shard.replace('/', '-of-')}`);
   await mkdir(scratch, { recursive: true });
-  const child = spawn(
-    process.execPath,
-    ['--import', join(PROJECT_ROOT, 'lib/node-guard.mjs'), fileURLToPath(import.meta.url), '--site-json', siteJsonDir, '--out', outDir, '--shard', shard],
-    { cwd: scratch, env: process.env, stdio: ['ignore', 'pipe', 'pipe'], signal },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolveExit, reject) => {
-    child.once('error', reject);
-    child.once('close', resolveExit);
-  });
-  const resultLine = stdout.trim().split('\n').findLast((line) => line.startsWith('{"files"'));
-  if (code !== 0 || !resultLine) throw new Error(`site build ${shard} failed (exit ${code}): ${(stderr.trim() || stdout.trim()).split('\n').slice(-20).join('\n')}`);
-  return ShardResult.parse(JSON.parse(resultLine));
+  const outcome = await runThisFile(['--site-json', siteJsonDir, '--out', outDir, '--shard', shard], { cwd: scratch, env: process.env, signal }, '{"files"');
+  if ('failure' in outcome) throw new Error(`site build ${shard} failed ${outcome.failure}`);
+  return ShardResult.parse(JSON.parse(outcome.resultLine));
 }
 
 const ShardResult = z.object({ files: z.array(z.string()), cpuMs: z.number() });

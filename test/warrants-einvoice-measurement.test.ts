@@ -11,6 +11,7 @@ import { openPdf, readPagesText } from '../api/documents/pdf.ts';
 import { einvoicePdfs, invoiceCorpus, recordedDisagreements } from './helpers/einvoice-corpus.ts';
 import { embeddedInvoiceXml, withEmbeddedXmlRewritten } from './helpers/einvoice-xml.ts';
 import { recordMeasured } from './helpers/measured.ts';
+import { seededRandom } from './helpers/seeded-random.ts';
 import { printedAmountPattern, withPrintedTextChanged, type TextEdit } from './helpers/print-tamper.ts';
 
 /**
@@ -32,18 +33,7 @@ const SEED = 2028;
 type Change = 'invoice_number' | 'due_date' | 'line_amount' | 'line_dropped';
 const changes: Change[] = ['invoice_number', 'due_date', 'line_amount', 'line_dropped'];
 
-/** mulberry32: a small seeded generator, so the set is the same on every run and another seed makes another set. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(SEED);
+const random = seededRandom(SEED);
 const draw = (count: number) => Math.floor(random() * count);
 
 async function pageTexts(bytes: Uint8Array): Promise<string[]> {
