@@ -106,6 +106,11 @@ function cellsAndHits(pages: readonly PageText[]): { cells: CellPage[]; hits: re
   return found;
 }
 
+/** The pages' cells as the invoice reader found them (found once per pages array, shared with its readers). */
+export function invoiceCellPages(pages: readonly PageText[]): CellPage[] {
+  return cellsAndHits(pages).cells;
+}
+
 export function readInvoiceFields(pages: readonly PageText[], options: InvoiceReadOptions): InvoiceReading {
   const { cells, hits } = cellsAndHits(pages);
   const dayFirst = documentDayFirst(

@@ -1,9 +1,9 @@
 import type { EmbeddedFile } from '../../documents/pdf.ts';
 import type { PageText } from '../../documents/types.ts';
 import { parseEInvoice, type EInvoice, type EInvoicePathField } from '../extract/einvoice.ts';
-import { labelledAmounts, readInvoiceFields, type InvoiceField, type LabelledAmount } from '../extract/invoice-fields.ts';
+import { invoiceCellPages, labelledAmounts, readInvoiceFields, type InvoiceField, type LabelledAmount } from '../extract/invoice-fields.ts';
 import type { LocatedValue } from '../extract/locate.ts';
-import { cellPages, horizontalOverlap, type CellPage, type PageCell } from '../extract/page-cells.ts';
+import { horizontalOverlap, type CellPage, type PageCell } from '../extract/page-cells.ts';
 import vocabulary from '../extract/vocabulary.json' with { type: 'json' };
 import { validIban } from '../extract/options/identifier-checks.ts';
 import { escapeRegExp, findAmounts, foldAccents } from '../extract/values.ts';
@@ -122,7 +122,7 @@ function compareWithPages(invoice: EInvoice, pages: readonly PageText[], figures
   const xmlAmounts = [invoice.grand_total, invoice.payable, invoice.subtotal, invoice.tax, ...invoice.lines.map((line) => line.amount)].flatMap((value) => (value === null ? [] : [Math.abs(value)]));
   const shownPage = (value: number) => pageAmounts.find((page) => page.values.some((shown) => same(shown, value)))?.page ?? null;
   // A breakdown row's tax label ("TVA 0% export") is compared as the row, not as the tax total.
-  const cells = cellPages(pages);
+  const cells = invoiceCellPages(pages);
   const breakdown = breakdownComparisons(invoice, cells, figures, shownPage);
   const amount = (label: string, field: EInvoicePathField, value: number | null, printedField: InvoiceField, labelled: readonly LabelledAmount['field'][], alike: readonly { label: string; value: number | null }[] = []) => {
     if (value === null) return;
