@@ -93,7 +93,7 @@ function readInvoiceInto(fields: Record<string, ExtractedField>, pages: PageText
   const names = invoiceFieldNames[documentType];
   if (!names) return;
   const printed = readInvoiceFields(pages, { country, receipt: documentType === 'receipt' }).fields;
-  const read = einvoice ? { ...printed, ...einvoiceFields(einvoice, pages, printed) } : printed;
+  const read = einvoice ? { ...printed, ...einvoiceFields(einvoice, pages, printed, country) } : printed;
   for (const [field, name] of Object.entries(names) as [InvoiceField, string][]) {
     const found = read[field];
     if (found) fields[name] = { value: found.value, confidence: found.confidence, page: found.page };

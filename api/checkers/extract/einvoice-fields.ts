@@ -2,7 +2,7 @@ import type { PageText } from '../../documents/types.ts';
 import type { EInvoice } from './einvoice.ts';
 import type { InvoiceField } from './invoice-fields.ts';
 import type { LocatedValue } from './locate.ts';
-import { findAmounts, findDates, foldAccents } from './values.ts';
+import { documentDayFirst, findAmounts, findDates, foldAccents } from './values.ts';
 
 /** Confidence of an XML value the printed page shows too, and of one it does not (the print may have been changed, or the XML). */
 const confidence = { corroborated: 0.98, xmlOnly: 0.6 } as const;
@@ -11,10 +11,16 @@ const confidence = { corroborated: 0.98, xmlOnly: 0.6 } as const;
  * The invoice fields an embedded e-invoice states, each checked against the printed page: a value the page
  * shows as well is near certain; one it does not show is kept only where the page gives no value of its own
  * (`printed`), and then with a low confidence, since the XML and the print of the same invoice disagree.
+ * Printed dates are read in the one order the document's own unambiguous dates show, as the print's reader
+ * reads them, so a month-first 03/04/2026 corroborates 2026-03-04 and never 2026-04-03.
  */
-export function einvoiceFields(invoice: EInvoice, pages: readonly PageText[], printed: Partial<Record<InvoiceField, LocatedValue>>): Partial<Record<InvoiceField, LocatedValue>> {
+export function einvoiceFields(invoice: EInvoice, pages: readonly PageText[], printed: Partial<Record<InvoiceField, LocatedValue>>, country: string | undefined): Partial<Record<InvoiceField, LocatedValue>> {
   const amounts = pages.map((page) => ({ page: page.page, values: findAmounts(page.text).map((amount) => amount.value) }));
-  const dates = pages.map((page) => ({ page: page.page, values: findDates(page.text, undefined, true).map((date) => date.value) }));
+  const dayFirst = documentDayFirst(
+    pages.map((page) => page.text),
+    country,
+  );
+  const dates = pages.map((page) => ({ page: page.page, values: findDates(page.text, country, dayFirst).map((date) => date.value) }));
   const squashed = pages.map((page) => ({ page: page.page, text: squash(page.text) }));
   const pageOf = <T>(found: { page: number; values: T[] }[], test: (value: T) => boolean) => found.find((page) => page.values.some(test))?.page ?? null;
   const fields: Partial<Record<InvoiceField, LocatedValue>> = {};
