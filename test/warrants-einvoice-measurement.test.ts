@@ -218,6 +218,6 @@ test('e-invoice measurement set (seed 2028): changed invoice numbers, due dates,
       line_dropped_recall: recall('line_dropped'),
     },
     // Floors at what the set showed when it was made (62 of 68): a regression below them fails whatever the file says.
-    floors: { 'max:false_highs': 0, tampered_recall: 0.9, invoice_number_recall: 1, line_amount_recall: 1, due_date_recall: 0.75, line_dropped_recall: 0.85 },
+    floors: { 'max:false_highs': 0, tampered_recall: 0.95, invoice_number_recall: 1, line_amount_recall: 1, due_date_recall: 0.9, line_dropped_recall: 0.85 },
   });
 });
