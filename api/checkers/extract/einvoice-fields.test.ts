@@ -27,7 +27,7 @@ const invoice: EInvoice = {
   paths: {},
 };
 
-const page = (text: string): PageText => ({ page: 1, width: 612, height: 792, source: 'text_layer', items: [], text });
+const page = (text: string): PageText => ({ page: 1, width: 612, height: 792, source: 'text_layer', confidence: 1, items: [], text });
 
 test('printed dates are read in the order the document writes them: month first here, so 03/04/2026 is 4 March', () => {
   // 03/25/2026 can only be month first, so 03/04/2026 is 4 March and 05/03/2026 is 3 May, as the XML says; read

@@ -15,7 +15,10 @@ import { lineOfText, nameWords, same, type Comparison } from './einvoice-compari
  *
  * When every XML line found its row, a row left over whose amount the XML states nowhere but as another line's
  * own amount or price, or as the taxable amount of a rate that line alone bears (so not a total, an allowance or
- * charge of a line or the invoice, a tax) is a line the print has and the XML lacks; when every row found
+ * charge of a line or the invoice, a tax) is a line the print has and the XML lacks. So is a row left over
+ * whose amount is what the XML's lines fall short of the lines' sum it states (BT-106, which EN 16931's rule
+ * BR-CO-10 says is their sum), whatever else the XML states it as: with one of two lines taken out of the
+ * XML, the line left over is often the net total too. When every row found
  * its line, an XML line left over whose amount and description no page shows is one the print lacks. Any other
  * shape (rows and lines both left over) is a table read otherwise than the XML is laid out, and not evidence.
  */
@@ -64,10 +67,13 @@ export function lineComparisons(invoice: EInvoice, pages: readonly PageText[], f
   const leftLines = lines.filter((line) => !pairs.some(([, paired]) => paired === line));
   const count = `${lines.length} line${lines.length === 1 ? '' : 's'}`;
   if (leftLines.length === 0) {
+    const gap = linesSumGap(invoice);
     for (const row of leftRows) {
-      if (row.words.size === 0 || statedBesideLines(row, figures, invoice)) continue;
+      const missingLine = gap !== null && Math.abs(Math.abs(row.amount) - Math.abs(gap.stated - gap.sum)) <= gap.tolerance;
+      if (row.words.size === 0 || (!missingLine && statedBesideLines(row, figures, invoice))) continue;
       const place = { value: Math.abs(row.amount).toFixed(2), page: row.page, line: lineOfText(pages, row.page, row.cell), naming: `in the "${row.heading}" column of a row "${row.description}"` };
-      comparisons.push({ label: 'line items', xml: count, path, shownOn: null, printed: null, mustBePrinted: false, disagreeing: [place], alike: [], elsewhere: `a row that no line of the XML has (every XML line has its own row)` });
+      const short = missingLine ? `; the XML's lines sum to ${gap.sum.toFixed(2)}, ${Math.abs(row.amount).toFixed(2)} short of the ${gap.stated.toFixed(2)} it states as their sum` : '';
+      comparisons.push({ label: 'line items', xml: count, path, shownOn: null, printed: null, mustBePrinted: false, disagreeing: [place], alike: [], elsewhere: `a row that no line of the XML has (every XML line has its own row${short})` });
     }
   }
   if (leftRows.length === 0) {
@@ -114,6 +120,22 @@ function statedBesideLines(row: Row, figures: readonly number[], invoice: EInvoi
   // words ("Trennblätter A4") is a line, not the breakdown's row, which names a rate and a tax.
   const asBases = row.words.size >= 2 ? invoice.tax_breakdown.filter((entry) => entry.basis !== null && same(entry.basis, row.amount)).length : 0;
   return occurrences > asLines + asBases;
+}
+
+/**
+ * The XML's line amounts beside the lines' sum it states (BT-106), when the two differ: null when it states
+ * none, when no line with an amount was read, when a line with a quantity or price has no amount (it cannot be summed), or when they agree. Each
+ * line's amount is rounded to the cent, so the sum may miss the stated one by half a cent a line.
+ */
+export function linesSumGap(invoice: EInvoice): { sum: number; stated: number; tolerance: number } | null {
+  if (invoice.line_total === null || invoice.lines.some((line) => line.amount === null && (line.quantity !== null || line.unit_price !== null))) return null;
+  const amounts = invoice.lines.flatMap((line) => (line.amount === null ? [] : [line.amount]));
+  if (amounts.length === 0) return null;
+  const sum = Math.round(amounts.reduce((total, value) => total + value, 0) * 100) / 100;
+  const tolerance = 0.005 * (amounts.length + 1);
+  // A credit note's totals are read signed, its lines as printed: the sum agrees in size either way.
+  const agrees = Math.abs(invoice.line_total - sum) <= tolerance || Math.abs(Math.abs(invoice.line_total) - Math.abs(sum)) <= tolerance;
+  return agrees ? null : { sum, stated: invoice.line_total, tolerance };
 }
 
 /** The share of a description's words a row shows. */

@@ -155,3 +155,16 @@ test('an XML line no row shows is high when every row is another line\'s; a tabl
   const unclear = einvoiceSignals(datedFiles, [(table('Sundries\t1\t$500.00\t$500.00'))], place);
   assert.ok(!unclear.some((signal) => /line items|line \d \(/.test(signal.found)), unclear.map((signal) => signal.found).join(' | '));
 });
+
+test("an XML whose lines do not add up to the lines' sum it states (BR-CO-10) is a medium, beside whatever the print shows", () => {
+  // The second line taken out of the XML, its stated sum of 1000.00 kept: 640.00 is 360.00 short.
+  const oneLine = dated.replace(/<cac:InvoiceLine><cbc:ID>2<\/cbc:ID>[\s\S]*?<\/cac:InvoiceLine>/, '');
+  const signals = einvoiceSignals([{ filename: 'invoice.xml', bytes: new TextEncoder().encode(oneLine) }], [page(datedPrint)], place);
+  const inconsistent = signals.filter((signal) => signal.code === 'einvoice_lines_do_not_add_up');
+  assert.equal(inconsistent.length, 1);
+  assert.equal(inconsistent[0]!.severity, 'medium');
+  assert.match(inconsistent[0]!.found, /states its lines' sum as 1000\.00, but its 1 line sum to 640\.00; EN 16931 rule BR-CO-10/);
+  assert.equal(inconsistent[0]!.where.object, place().object);
+  const whole = einvoiceSignals(datedFiles, [page(datedPrint)], place);
+  assert.ok(!whole.some((signal) => signal.code === 'einvoice_lines_do_not_add_up'), 'lines that add up raise nothing');
+});

@@ -8,7 +8,7 @@ import vocabulary from '../extract/vocabulary.json' with { type: 'json' };
 import { validIban } from '../extract/options/identifier-checks.ts';
 import { escapeRegExp, findAmounts, foldAccents } from '../extract/values.ts';
 import { PDFDict, PDFName, PDFRef } from 'pdf-lib';
-import { lineComparisons } from './einvoice-lines.ts';
+import { lineComparisons, linesSumGap } from './einvoice-lines.ts';
 import { referenceComparisons } from './einvoice-references.ts';
 import { nameWords, same, squash, type Comparison, type PrintedPlace } from './einvoice-comparison.ts';
 import type { Signal } from './signal.ts';
@@ -58,14 +58,33 @@ export function einvoiceSignals(files: readonly EmbeddedFile[], pages: readonly 
   const xml = new TextDecoder('utf-8').decode(file.bytes);
   const comparisons = compareWithPages(invoice, pages, xmlFigures(xml));
   const object = place(file.filename);
+  const inconsistent = linesInconsistency(invoice, file.filename, object);
   const mismatches = comparisons.flatMap((comparison) => mismatchSignals(comparison, file.filename, object));
-  if (mismatches.length > 0) return mismatches;
+  if (mismatches.length > 0) return [...mismatches, ...inconsistent];
   const agreed = comparisons.filter((comparison) => comparison.shownOn !== null);
   const unshown = comparisons.filter((comparison) => comparison.shownOn === null).map((comparison) => comparison.label);
   const rootPath = invoice.paths.grand_total?.split('/')[0];
   const sentence = agreed.length > 0 ? `the page shows the same ${agreed.map((comparison) => comparison.label).join(', ')}` : 'no value it states could be found on the page';
   const rest = unshown.length > 0 ? `; not printed, so not compared: ${unshown.join(', ')}` : '';
-  return [pdfSignal('einvoice_print_agrees', `The embedded e-invoice ${file.filename} (${invoice.syntax}) and the printed page agree: ${sentence}${rest}.`, { page: agreed[0]?.shownOn ?? 1, ...object, ...(rootPath ? { field: rootPath } : {}) }, agreed.length > 0 ? 'info' : 'low')];
+  return [pdfSignal('einvoice_print_agrees', `The embedded e-invoice ${file.filename} (${invoice.syntax}) and the printed page agree: ${sentence}${rest}.`, { page: agreed[0]?.shownOn ?? 1, ...object, ...(rootPath ? { field: rootPath } : {}) }, agreed.length > 0 ? 'info' : 'low'), ...inconsistent];
+}
+
+/**
+ * EN 16931's rule BR-CO-10: the lines' sum an invoice states (BT-106) is the sum of its lines' net amounts. A
+ * validator rejects a Factur-X, ZUGFeRD 2, XRechnung or UBL invoice that breaks it, so software that writes one
+ * keeps it; an XML that breaks it had a line taken out or put in, or an amount changed, by hand. ZUGFeRD 1
+ * predates the standard, and its writers summed gross and net amounts alike (a real 2014 sample's lines are
+ * gross), so it is not held to the rule. `medium`, not `high`: the XML disagrees with itself, not with the page a
+ * person approved.
+ */
+function linesInconsistency(invoice: EInvoice, filename: string, object: ReturnType<EmbeddedPlace>): Signal[] {
+  if (invoice.syntax === 'zugferd1') return [];
+  const gap = linesSumGap(invoice);
+  if (!gap) return [];
+  const counted = invoice.lines.filter((line) => line.amount !== null).length;
+  const lines = `${counted} line${counted === 1 ? '' : 's'}`;
+  const field = invoice.paths.line_amount ? { field: invoice.paths.line_amount } : {};
+  return [pdfSignal('einvoice_lines_do_not_add_up', `The embedded e-invoice ${filename} states its lines' sum as ${Math.abs(gap.stated).toFixed(2)}, but its ${lines} sum to ${Math.abs(gap.sum).toFixed(2)}; EN 16931 rule BR-CO-10 has the two equal, and a validator rejects an e-invoice that breaks it, so the XML was probably changed after it was written.`, { page: 1, ...object, ...field })];
 }
 
 /** A `high` for each place that prints another figure than the XML, or one for a value no page shows when the page reads it otherwise. */

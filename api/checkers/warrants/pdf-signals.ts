@@ -47,6 +47,7 @@ export const pdfSignalCatalogue = {
   white_box_over_text: { group: 'tampering', severity: 'high', title: 'White box drawn over text' },
   einvoice_print_mismatch: { group: 'tampering', severity: 'high', title: 'Embedded e-invoice and printed page disagree' },
   einvoice_print_agrees: { group: 'tampering', severity: 'info', title: 'Embedded e-invoice agrees with the printed page' },
+  einvoice_lines_do_not_add_up: { group: 'tampering', severity: 'medium', title: "Embedded e-invoice's lines do not add up to the sum it states" },
   // metadata: what the file says about itself
   editor_software: { group: 'metadata', severity: 'low', title: 'PDF editor in the metadata' },
   producer_creator_mismatch: { group: 'metadata', severity: 'medium', title: 'Producer and creator disagree' },
