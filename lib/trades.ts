@@ -5,7 +5,7 @@ import { NO_TRADE, noticeFeatures, tradeScorer, type NoticeFeatures, type TradeM
  * The trade taxonomy: about thirty trades a supplier to government recognises itself in. Each trade lists
  * UNSPSC prefixes (segment, family or class) and keyword patterns. A tender's trade is chosen by the model in
  * `trade-model.ts` (fitted by `npm run fit:trades` on hand-labelled real titles), which reads the title and
- * summary words, the title's character n-grams, the UNSPSC code and these keyword hits; a tender more like
+ * summary words, the title's character n-grams, the buyer, the UNSPSC code and these keyword hits; a tender more like
  * "no trade" than any trade, or with no trade the model is sure enough of, has none.
  */
 export interface Trade {
@@ -69,6 +69,8 @@ export interface TradeInput {
   summary?: string | null;
   /** 8-digit UNSPSC code, when the source publishes one. */
   category?: string | null;
+  /** The buying agency's name as the source publishes it. */
+  buyer?: string | null;
 }
 
 /**
@@ -89,7 +91,7 @@ function keywordHits(input: TradeInput): { title: string[]; summary: string[]; u
 
 /** What the classifier reads of a notice: its words, UNSPSC prefixes and the taxonomy's keyword hits. */
 export function tradeFeatures(input: TradeInput): NoticeFeatures {
-  return noticeFeatures({ title: input.title, summary: input.summary ?? null, unspsc: input.category ?? null }, keywordHits(input));
+  return noticeFeatures({ title: input.title, summary: input.summary ?? null, unspsc: input.category ?? null, buyer: input.buyer ?? null }, keywordHits(input));
 }
 
 /**
