@@ -72,7 +72,7 @@ export function noticeFeatures(notice: Pick<LabelledNotice, 'title' | 'summary' 
   // The whole buyer name, not its words: an agency buys the same few kinds of work ("Programmed Facility
   // Management" buys maintenance, "Canberra Health Services" medical supplies), where its words ("health",
   // "education") are the keyword traps the titles already have. Cross-validated, recall rose from 0.736 to 0.764
-  // at the same precision; adding its words, or weighing it 1.5 or 2, scored lower.
+  // and precision from 0.885 to 0.890; adding its words, or weighing it 1.5 or 2, scored lower.
   const buyer = notice.buyer?.toLowerCase().replace(/\s+/g, ' ').trim();
   if (buyer) features.set(`a:${buyer}`, 1);
   for (const trade of keywordHits.title) features.set(`k:${trade}`, 1);
