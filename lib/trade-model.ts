@@ -1,6 +1,6 @@
 /**
  * The trade classifier's statistics: a multinomial logistic regression (softmax) over a notice's words (title
- * words, word pairs and character n-grams, summary words), its UNSPSC prefixes and the trade keyword hits of
+ * words, word pairs and character n-grams, summary words), its buyer, its UNSPSC prefixes and the trade keyword hits of
  * `trades.ts`, fitted on hand-labelled real titles (fixtures/corpora/trade-titles). Written here rather than
  * taken from a library because the model is one weight per feature and class, fitted in a few seconds, and the
  * kept JavaScript libraries for it are unmaintained; the weights are stored as JSON (`trade-model.json`) so a
@@ -11,6 +11,8 @@ export interface LabelledNotice {
   title: string;
   summary?: string | null;
   unspsc?: string | null;
+  /** The buying agency as the source names it, when the source gives one. */
+  buyer?: string | null;
   /** The trade id, or null when no trade of the taxonomy fits. */
   trade: string | null;
   /** Other trades a reasonable reader would accept for it. */
@@ -54,7 +56,7 @@ const CHARACTER_GRAM_VALUE = 0.25;
 const SUMMARY_BUDGET = 3;
 
 /** The features of a notice; `keywordHits` are the trade ids whose keywords the title, summary or UNSPSC code matched. */
-export function noticeFeatures(notice: Pick<LabelledNotice, 'title' | 'summary' | 'unspsc'>, keywordHits: { title: string[]; summary: string[]; unspsc: string[] }): NoticeFeatures {
+export function noticeFeatures(notice: Pick<LabelledNotice, 'title' | 'summary' | 'unspsc' | 'buyer'>, keywordHits: { title: string[]; summary: string[]; unspsc: string[] }): NoticeFeatures {
   const features: NoticeFeatures = new Map();
   const title = wordsOf(notice.title);
   for (const word of title) features.set(`w:${word}`, 1);
@@ -67,6 +69,12 @@ export function noticeFeatures(notice: Pick<LabelledNotice, 'title' | 'summary' 
   for (const word of summary) features.set(`s:${word}`, Math.min(1, SUMMARY_BUDGET / summary.length));
   const code = notice.unspsc ?? '';
   if (/^\d{8}$/.test(code)) for (const length of [2, 4, 6]) features.set(`u${length}:${code.slice(0, length)}`, 1);
+  // The whole buyer name, not its words: an agency buys the same few kinds of work ("Programmed Facility
+  // Management" buys maintenance, "Canberra Health Services" medical supplies), where its words ("health",
+  // "education") are the keyword traps the titles already have. Cross-validated, recall rose from 0.736 to 0.764
+  // and precision from 0.885 to 0.890; adding its words, or weighing it 1.5 or 2, scored lower.
+  const buyer = notice.buyer?.toLowerCase().replace(/\s+/g, ' ').trim();
+  if (buyer) features.set(`a:${buyer}`, 1);
   for (const trade of keywordHits.title) features.set(`k:${trade}`, 1);
   for (const trade of keywordHits.summary) features.set(`ks:${trade}`, 1);
   for (const trade of keywordHits.unspsc) features.set(`ku:${trade}`, 1);

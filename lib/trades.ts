@@ -5,7 +5,7 @@ import { NO_TRADE, noticeFeatures, tradeScorer, type NoticeFeatures, type TradeM
  * The trade taxonomy: about thirty trades a supplier to government recognises itself in. Each trade lists
  * UNSPSC prefixes (segment, family or class) and keyword patterns. A tender's trade is chosen by the model in
  * `trade-model.ts` (fitted by `npm run fit:trades` on hand-labelled real titles), which reads the title and
- * summary words, the title's character n-grams, the UNSPSC code and these keyword hits; a tender more like
+ * summary words, the title's character n-grams, the buyer, the UNSPSC code and these keyword hits; a tender more like
  * "no trade" than any trade, or with no trade the model is sure enough of, has none.
  */
 export interface Trade {
@@ -52,30 +52,38 @@ export const TRADES: Trade[] = [
   { id: 'events-arts', name: 'Events, arts and recreation', unspsc: ['9012', '9015', '8214'], keywords: ['event', 'events', 'festival', 'exhibition', 'arts', 'artwork', 'public art', 'performance', 'conference', 'recreation', 'sport', 'sporting', 'aquatic', 'library', 'museum', 'tourism'] },
 ];
 
-function keywordPattern(keyword: string): RegExp {
-  const escaped = keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-  // A keyword matches at a word start and may take a plural or -ing ending ("road" matches "roads").
-  return new RegExp(`(?:^|[^a-z0-9])${escaped}(?:s|es|ing)?(?![a-z0-9])`, 'i');
-}
+const escapedKeyword = (keyword: string) => keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
 
-const COMPILED = TRADES.map((trade) => ({ trade, patterns: trade.keywords.map((keyword) => keywordPattern(keyword)) }));
+/** A keyword matches at a word start and may take a plural or -ing ending ("road" matches "roads"). */
+const keywordPattern = (alternatives: string) => new RegExp(`(?:^|[^a-z0-9])(?:${alternatives})(?:s|es|ing)?(?![a-z0-9])`, 'i');
+
+/**
+ * Each trade's keywords as one alternation (any of them matching is a hit), and each keyword alone for the rare
+ * notice whose title and summary both hit the trade. The nightly run classifies every tender, contract and plan,
+ * and about a thousand separate patterns per text were most of its time; a trade's hit is the same either way.
+ */
+const COMPILED = TRADES.map((trade) => ({ trade, any: keywordPattern(trade.keywords.map(escapedKeyword).join('|')), each: trade.keywords.map((keyword) => keywordPattern(escapedKeyword(keyword))) }));
 
 export interface TradeInput {
   title: string;
   summary?: string | null;
   /** 8-digit UNSPSC code, when the source publishes one. */
   category?: string | null;
+  /** The buying agency's name as the source publishes it. */
+  buyer?: string | null;
 }
 
-/** The trades whose keywords the title or the summary match, and whose UNSPSC prefixes the code starts with (one entry per hit). */
+/**
+ * The trades whose keywords the title matches; those with a keyword the summary matches that the title does not
+ * (a summary repeating the title's keyword adds nothing); and those whose UNSPSC prefixes the code starts with.
+ */
 function keywordHits(input: TradeInput): { title: string[]; summary: string[]; unspsc: string[] } {
   const hits = { title: [] as string[], summary: [] as string[], unspsc: [] as string[] };
   const category = input.category ?? '';
-  for (const { trade, patterns } of COMPILED) {
-    for (const pattern of patterns) {
-      if (pattern.test(input.title)) hits.title.push(trade.id);
-      else if (input.summary && pattern.test(input.summary)) hits.summary.push(trade.id);
-    }
+  for (const { trade, any, each } of COMPILED) {
+    const inTitle = any.test(input.title);
+    if (inTitle) hits.title.push(trade.id);
+    if (input.summary && any.test(input.summary) && (!inTitle || each.some((pattern) => !pattern.test(input.title) && pattern.test(input.summary!)))) hits.summary.push(trade.id);
     if (category && trade.unspsc.some((prefix) => category.startsWith(prefix))) hits.unspsc.push(trade.id);
   }
   return hits;
@@ -83,7 +91,7 @@ function keywordHits(input: TradeInput): { title: string[]; summary: string[]; u
 
 /** What the classifier reads of a notice: its words, UNSPSC prefixes and the taxonomy's keyword hits. */
 export function tradeFeatures(input: TradeInput): NoticeFeatures {
-  return noticeFeatures({ title: input.title, summary: input.summary ?? null, unspsc: input.category ?? null }, keywordHits(input));
+  return noticeFeatures({ title: input.title, summary: input.summary ?? null, unspsc: input.category ?? null, buyer: input.buyer ?? null }, keywordHits(input));
 }
 
 /**

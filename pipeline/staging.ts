@@ -22,12 +22,12 @@ export function stagedTender(source: SourceDefinition, record: TenderRecord) {
 
 export function stagedAward(source: SourceDefinition, record: AwardRecord) {
   const { record_type: _recordType, ...fields } = record;
-  return { ...fields, source: source.id, trade: classifyTrade({ title: record.title, summary: record.description, category: record.categories[0] }) };
+  return { ...fields, source: source.id, trade: classifyTrade({ title: record.title, summary: record.description, category: record.categories[0], buyer: record.buyer }) };
 }
 
 export function stagedPlan(source: SourceDefinition, record: PlanRecord) {
   const { record_type: _recordType, ...fields } = record;
-  return { ...fields, source: source.id, trade: classifyTrade({ title: record.title, summary: record.description, category: record.category }) };
+  return { ...fields, source: source.id, trade: classifyTrade({ title: record.title, summary: record.description, category: record.category, buyer: record.buyer }) };
 }
 
 export function stagedCompany(source: SourceDefinition, record: CompanyRecord) {

@@ -13,7 +13,7 @@ const REAL_TITLES = new URL('../fixtures/corpora/trade-titles/labels.json', impo
 const WRITTEN_TITLES = new URL('../fixtures/trades/labelled-titles.json', import.meta.url);
 export const TRADE_MODEL_FILE = new URL('../lib/trade-model.json', import.meta.url);
 
-const RealRows = z.object({ rows: z.array(z.object({ title: z.string(), summary: z.string().nullable(), unspsc: z.string().nullable(), trade: z.string().nullable(), also: z.array(z.string()), practice: z.boolean(), unseen_by_rules: z.boolean().optional() })) });
+const RealRows = z.object({ rows: z.array(z.object({ title: z.string(), summary: z.string().nullable(), unspsc: z.string().nullable(), buyer: z.string().nullable(), trade: z.string().nullable(), also: z.array(z.string()), practice: z.boolean(), unseen_by_rules: z.boolean().optional() })) });
 const WrittenRows = z.object({ labelled: z.array(z.object({ title: z.string(), trade: z.string().nullable() })) });
 
 /** `unseen_by_rules`: labelled after the last revision of the keyword lists and weights, so no rule was changed after reading its errors. */
@@ -35,7 +35,7 @@ export function writtenNotices(): LabelledNotice[] {
 const codeNotices = (): LabelledNotice[] => TRADES.flatMap((trade) => trade.unspsc.map((prefix) => ({ title: '', unspsc: prefix.padEnd(8, '0'), trade: trade.id })));
 
 export function fitOn(notices: LabelledNotice[], fittedOn: string): TradeModel {
-  return fitTradeModel([...notices, ...codeNotices()].map((notice) => ({ features: tradeFeatures({ title: notice.title, summary: notice.summary ?? null, category: notice.unspsc ?? null }), trade: notice.trade, also: notice.also })), fittedOn);
+  return fitTradeModel([...notices, ...codeNotices()].map((notice) => ({ features: tradeFeatures({ title: notice.title, summary: notice.summary ?? null, category: notice.unspsc ?? null, buyer: notice.buyer ?? null }), trade: notice.trade, also: notice.also })), fittedOn);
 }
 
 export function shippedModel(): TradeModel {
