@@ -22,10 +22,11 @@ export function schedstat(pid?: number): { cpuMs: number; runQueueMs: number } {
 
 /**
  * Milliseconds the main threads of `pid` and of its children (PostgreSQL's postmaster and backends) have waited,
- * runnable, for a core. A backend that ends mid-measure takes its count with it; the bench's pools keep theirs open.
+ * runnable, for a core, each by its pid: `runQueueMsBetween` counts only the processes alive at both readings, as a
+ * backend that ended took its count with it.
  */
-export function treeRunQueueMs(pid: number): number {
-  let total = schedstat(pid).runQueueMs;
+export function treeRunQueueMs(pid: number): Map<number, number> {
+  const waited = new Map([[pid, schedstat(pid).runQueueMs]]);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -35,7 +36,17 @@ export function treeRunQueueMs(pid: number): number {
       continue;
     }
     // After the command name (which may hold spaces and parentheses): state, then ppid.
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) total += schedstat(Number(entry)).runQueueMs;
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) waited.set(Number(entry), schedstat(Number(entry)).runQueueMs);
+  }
+  return waited;
+}
+
+/** The wait for a core between two `treeRunQueueMs` readings, over the processes in both. */
+export function runQueueMsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, waited] of after) {
+    const earlier = before.get(pid);
+    if (earlier !== undefined) total += waited - earlier;
   }
   return total;
 }

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { USAGE_WEEKS_KEPT, weekOf } from '../api/usage/meter.ts';
 import { launchPostgresCluster } from '../test/helpers/postgres-server.ts';
 import { machineCpuSeconds, processCpuSeconds, processTreeCpuSeconds } from './process-cpu.ts';
-import { schedstat, treeRunQueueMs } from './schedstat.ts';
+import { runQueueMsBetween, schedstat, treeRunQueueMs } from './schedstat.ts';
 import { startChild, stopChild } from './search-bench.ts';
 
 /**
@@ -211,7 +211,7 @@ function cpuAccounting(serverPids: number[], postgresPid: number): (load: () => 
         loadAverage: loadavg()[0]!,
         runQueueMs: {
           servers: perRequest((waitingAfter.servers - waitingBefore.servers) / 1000),
-          postgres: perRequest((waitingAfter.postgres - waitingBefore.postgres) / 1000),
+          postgres: perRequest(runQueueMsBetween(waitingBefore.postgres, waitingAfter.postgres) / 1000),
           client: perRequest((waitingAfter.client - waitingBefore.client) / 1000),
         },
       },
