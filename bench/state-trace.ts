@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
@@ -42,6 +43,10 @@ const seconds = secondsAt === -1 ? 20 : Number(args.splice(secondsAt, 2)[1]);
 const kinds = (args.length > 0 ? args : ['keyCheck', 'metered']) as StateRequestKind[];
 
 const clientStalls: Trace['stalls'] = [];
+const clientGc: Trace['gc'] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) clientGc.push({ startMs: performance.timeOrigin + entry.startTime, durationMs: entry.duration, kind: entry.name });
+}).observe({ entryTypes: ['gc'] });
 let expected = performance.now() + 1;
 setInterval(() => {
   const now = performance.now();
@@ -121,9 +126,10 @@ function report(kind: StateRequestKind, timings: ClientTiming[], traces: Trace[]
         backendRunQueue: traced.backendRunQueueMs,
         serverRunQueue: traced.runQueueMs,
         clientRunQueue: timing.runQueueMs,
-        serverGc: overlapMs(trace.gc, traced.startMs - 50, traced.finishMs),
+        serverGc: overlapMs(trace.gc, timing.sentMs, traced.finishMs),
         serverStall: overlapMs(trace.stalls, timing.sentMs, traced.finishMs),
         clientStall: overlapMs(clientStalls, timing.dueMs, timing.endMs),
+        clientGc: overlapMs(clientGc, timing.dueMs, timing.endMs),
         poolBusy: traced.poolTotal,
         poolWaiting: traced.poolWaiting,
       };
@@ -137,7 +143,7 @@ function report(kind: StateRequestKind, timings: ClientTiming[], traces: Trace[]
       `(pool wait ${mean('poolWait')}, ${mean('statementCount')} statements ${mean('statements')} (slowest ${mean('slowestStatement')}), rest ${mean('rest')}) + reply ${mean('fromServer')}; ` +
       `server main thread on a core ${mean('serverCpu')}, waiting for one ${mean('serverRunQueue')}; client waiting for a core ${mean('clientRunQueue')}; ` +
       `PostgreSQL backends on a core ${mean('backendCpu')}, waiting for one ${mean('backendRunQueue')}; ` +
-      `overlapping: server GC ${mean('serverGc')}, server stalls ${mean('serverStall')}, client stalls ${mean('clientStall')}; pool clients busy ${mean('poolBusy')}, waiting ${mean('poolWaiting')}\n`);
+      `overlapping: server GC ${mean('serverGc')}, server stalls ${mean('serverStall')}, client stalls ${mean('clientStall')}, client GC ${mean('clientGc')}; pool clients busy ${mean('poolBusy')}, waiting ${mean('poolWaiting')}\n`);
   }
   for (const part of breakdown(slowest).parts) process.stdout.write(`    ${JSON.stringify(Object.fromEntries(Object.entries(part).map(([key, value]) => [key, round(value)])))}\n`);
   for (const [n, trace] of traces.entries()) {
@@ -146,7 +152,8 @@ function report(kind: StateRequestKind, timings: ClientTiming[], traces: Trace[]
     const stallMs = trace.stalls.map((stall) => stall.durationMs).sort((a, b) => a - b);
     process.stdout.write(`  instance ${n}: ${trace.requests.length} requests; GC ${byKind}, p99 ${round(percentile(gcMs, 0.99))} ms; stalls > 3 ms: ${stallMs.length}, max ${round(stallMs.at(-1) ?? 0)} ms\n`);
   }
-  process.stdout.write(`  client stalls > 3 ms: ${clientStalls.length}, max ${round(Math.max(0, ...clientStalls.map((stall) => stall.durationMs)))} ms\n`);
+  process.stdout.write(`  client stalls > 3 ms: ${clientStalls.length}, max ${round(Math.max(0, ...clientStalls.map((stall) => stall.durationMs)))} ms; ` +
+    `client GC ${clientGc.length}, max ${round(Math.max(0, ...clientGc.map((entry) => entry.durationMs)))} ms\n`);
 }
 
 /** BENCH_TRACE_NODE_ARGS: Node flags added to the instances' own (`npm run serve`'s), to compare runtime settings. */
@@ -176,6 +183,7 @@ async function main(): Promise<void> {
         await Promise.all(origins.map((url) => autocannon({ url, connections: CONNECTIONS / 2, duration: 2, requests: [requests[kind]] })));
         await sleep(3_000);
         clientStalls.length = 0;
+      clientGc.length = 0;
         const machineBefore = machineCpuSeconds();
       timings = await pacedTrace(origins, requests[kind], seconds);
       const machineAfter = machineCpuSeconds();
