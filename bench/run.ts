@@ -405,11 +405,13 @@ async function bidRunRows(): Promise<void> {
     `${bids.stateWrites} writes over ${bids.stepsCompleted} steps completed (the bench's approvals and reads included)`);
 }
 
-/** Where a (r) load's CPU went, and how busy the machine's cores were meanwhile (bench/state-bench.ts). */
+/** Where a (r) load's CPU went, how long its processes waited for a core, and how busy the machine's cores were meanwhile (bench/state-bench.ts). */
 function cpuOf(result: StateLoadResult): string {
   const { cpu } = result;
   const percent = (share: number) => `${Math.round(100 * share)}%`;
-  return `CPU a request: servers ${cpu.serversMs} ms, PostgreSQL ${cpu.postgresMs} ms, client ${cpu.clientMs} ms; cores busy ${percent(cpu.machineBusy)} (the bench's own ${percent(cpu.benchShare)}); load ${cpu.loadAverage.toFixed(2)}`;
+  const waiting = cpu.runQueueMs;
+  return `CPU a request: servers ${cpu.serversMs} ms, PostgreSQL ${cpu.postgresMs} ms, client ${cpu.clientMs} ms; ` +
+    `waiting for a core a request: servers ${waiting.servers} ms, PostgreSQL ${waiting.postgres} ms, client ${waiting.client} ms; cores busy ${percent(cpu.machineBusy)} (the bench's own ${percent(cpu.benchShare)}); load ${cpu.loadAverage.toFixed(2)}`;
 }
 
 /** (r) Issue 30 §3: key checks and metered calls on a PostgreSQL state store at scale, 200 connections over two instances. */

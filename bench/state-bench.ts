@@ -9,6 +9,7 @@ import pg from 'pg';
 import { USAGE_WEEKS_KEPT, weekOf } from '../api/usage/meter.ts';
 import { launchPostgresCluster } from '../test/helpers/postgres-server.ts';
 import { machineCpuSeconds, processCpuSeconds, processTreeCpuSeconds } from './process-cpu.ts';
+import { runQueueMsBetween, schedstat, treeRunQueueMs } from './schedstat.ts';
 import { startChild, stopChild } from './search-bench.ts';
 
 /**
@@ -53,6 +54,11 @@ export interface CpuAccount {
   benchShare: number;
   /** The 1-minute load average when the load ended. */
   loadAverage: number;
+  /**
+   * Milliseconds a request that the main threads of the two servers, of PostgreSQL's processes and of this process
+   * spent runnable but waiting for a core (Linux schedstat): the queue for a core, which `machineBusy` averages away.
+   */
+  runQueueMs: { servers: number; postgres: number; client: number };
 }
 
 export interface StateBenchFigures {
@@ -183,10 +189,14 @@ type Counted = Omit<StateLoadResult, 'cpu'> & { requests: number };
 /** Runs a load and accounts its CPU to the servers (`serverPids`), PostgreSQL (`postgresPid` and its children) and this process. */
 function cpuAccounting(serverPids: number[], postgresPid: number): (load: () => Promise<Counted>) => Promise<StateLoadResult> {
   const servers = () => serverPids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+  const serversWaiting = () => serverPids.reduce((sum, pid) => sum + schedstat(pid).runQueueMs, 0);
+  const waiting = () => ({ servers: serversWaiting(), postgres: treeRunQueueMs(postgresPid), client: schedstat().runQueueMs });
   return async (load) => {
+    const waitingBefore = waiting();
     const before = { servers: servers(), postgres: processTreeCpuSeconds(postgresPid), client: process.cpuUsage(), machine: machineCpuSeconds(), at: performance.now() };
     const { requests, ...figures } = await load();
     const machine = machineCpuSeconds();
+    const waitingAfter = waiting();
     const used = { servers: servers() - before.servers, postgres: processTreeCpuSeconds(postgresPid) - before.postgres, client: cpuSeconds(process.cpuUsage(before.client)) };
     const coreSeconds = ((performance.now() - before.at) / 1000) * availableParallelism();
     const perRequest = (seconds: number) => Math.round((1e4 * seconds) / Math.max(1, requests)) / 10;
@@ -199,6 +209,11 @@ function cpuAccounting(serverPids: number[], postgresPid: number): (load: () => 
         machineBusy: (machine.busy - before.machine.busy) / Math.max(1e-9, machine.total - before.machine.total),
         benchShare: (used.servers + used.postgres + used.client) / coreSeconds,
         loadAverage: loadavg()[0]!,
+        runQueueMs: {
+          servers: perRequest((waitingAfter.servers - waitingBefore.servers) / 1000),
+          postgres: perRequest(runQueueMsBetween(waitingBefore.postgres, waitingAfter.postgres) / 1000),
+          client: perRequest((waitingAfter.client - waitingBefore.client) / 1000),
+        },
       },
     };
   };
