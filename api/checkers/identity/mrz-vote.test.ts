@@ -52,12 +52,15 @@ test('a data line the band read shifted (a character dropped before the sex) is 
   assert.equal(voted.valid, true);
 });
 
-test('a name letter is voted only into a look-alike of it, and a filler the line reader reads as K stays a filler', () => {
+test('a name is left as read: the vote does not touch its letters', () => {
   const misread = parseMrz(['P<UTOERIKSSON<<ANNA<NARIA<<<<<<<<<<<<<<<<<<<', DATA_LINE]);
   assert.ok(misread !== null);
-  const lineReads = readingsOf(0, ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'P<UTOERIKSSON<<ANNA<MARIAKKK<<<<<<<<<<<<<<<<', 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<'.replace('ERIKSSON', 'ERIKSSOA')], 'lines');
-  const voted = voteByLine(misread, [...lineReads, ...readingsOf(0, ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<'.replace('ERIKSSON', 'ERIKSSOA')])]);
-  assert.equal(voted.fields.given_names, 'ANNA MARIA');
-  // N and A are no look-alikes: two readings giving A in the surname do not outvote it.
-  assert.equal(voted.fields.surname, 'ERIKSSON');
+  const voted = voteByLine(misread, readingsOf(0, ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<'], 'lines'));
+  assert.equal(voted.fields.given_names, 'ANNA NARIA');
+});
+
+test('the sex takes what a majority of the readings give', () => {
+  const read = zoneOf(DATA_LINE.replace('7408122F', '7408122M'));
+  const voted = voteByLine(read, readingsOf(1, [DATA_LINE, DATA_LINE]));
+  assert.equal(voted.fields.sex, 'F');
 });

@@ -1,7 +1,7 @@
 import { checkDigit, LAYOUT_FIELDS, parseMrz, repaired, type FieldKind, type FieldSpec, type MrzCorrection, type ParsedMrz } from './mrz.ts';
 import { bestAlignment } from './mrz-merge.ts';
 import codes from './mrz-codes.json' with { type: 'json' };
-import { LETTER_PAIRS } from './mrz-repair.ts';
+import { LOOK_ALIKE_PAIRS } from './mrz-repair.ts';
 
 /**
  * A read zone settled by a vote across several readings of each of its lines (each line cropped and read
@@ -12,13 +12,18 @@ import { LETTER_PAIRS } from './mrz-repair.ts';
  * typed by the field it falls in (a letter in a date is the digit it looks like); the zone as read is one
  * vote among them. Then, field by field:
  *
- * - a field a check digit covers takes, of the combinations of characters the readings gave there, the one
- *   under which its check digit verifies, with the most votes; a character only one reading gave is never
- *   chosen (one misread is not a vote), and when no combination verifies the most-voted characters stand,
- *   failing as read. A zone whose printed check digit fails is read alike by every reading, so it stays failing;
+ * - a line that holds no name may first be replaced by the reading of it alone, at its length, that agrees most
+ *   with all the others, when more check digits then verify (a band read as a block can drop a character and
+ *   shift every field after it, which no vote by position mends);
+ * - a field a check digit covers takes, of the combinations of characters the readings gave there, one under
+ *   which its check digit verifies: the fewest letter–digit breaks in a field of both, then the fewest letters
+ *   that look like digits (as mrz-repair.ts ranks), then the most votes; a character only one reading gave is
+ *   never chosen (one misread is not a vote), and when no combination verifies, or two tie, the zone's reading
+ *   stands, failing as read. A zone whose printed check digit fails is read alike by every reading, so it stays failing;
  * - the issuing state and nationality take the code most readings give, when it is a code of Doc 9303;
- * - the sex and the letters of the name take the character a majority of the readings give (a filler is never
- *   made a letter or back: which words a name has is mrz-name-tokens.ts's to say);
+ * - the sex takes the character a majority of the readings give;
+ * - the name is left as read: its words are mrz-name-tokens.ts's to settle (a vote on its letters was measured and
+ *   dropped: the line reader read alone turned more M into N than it mended);
  * - a composite check digit that verified before the vote must verify after it, or the vote is dropped.
  *
  * Each character changed is reported as a correction, with its votes.
@@ -32,8 +37,7 @@ const MAX_OPEN_POSITIONS = 6;
 const MAX_CANDIDATES = 3;
 
 const KNOWN_CODES = new Set<string>([...codes.iso_3166_alpha3, ...codes.icao_additional]);
-/** Letters OCR confuses (mrz-repair.ts): a name's letter is voted only into one of its look-alikes. */
-const CONFUSED_LETTERS = new Set(LETTER_PAIRS.flatMap((pair) => [pair, `${pair[1]}${pair[0]}`]));
+
 
 /** A reading of one zone line, by the reader and preparation it came from. */
 export interface LineReading {
@@ -87,14 +91,10 @@ function voteOn(read: ParsedMrz, zone: ParsedMrz, replaced: ReadonlySet<number>,
       const code = codeByVote(zone, spec, readings);
       if (code !== null) for (let offset = 0; offset < spec.length; offset++) take(spec.line, spec.start + offset, code.code[offset]!, `${code.votes} of the readings give the code ${code.code.replace(/<+$/, '')}, a code of Doc 9303`);
     }
-    if (spec.name === 'name' || spec.name === 'sex') {
-      for (let column = spec.start; column < spec.start + spec.length; column++) {
-        const read = zone.lines[spec.line]![column]!;
-        if (read === '<') continue;
-        const majority = majorityAt(votes, spec.line, column);
-        const confusable = spec.name === 'sex' || CONFUSED_LETTERS.has(`${read}${majority}`);
-        if (majority !== null && majority !== read && majority !== '<' && confusable) take(spec.line, column, majority, `${votesLabel(votes, spec.line, column, majority)}, a majority of the readings`);
-      }
+    if (spec.name === 'sex') {
+      const read = zone.lines[spec.line]![spec.start]!;
+      const majority = majorityAt(votes, spec.line, spec.start);
+      if (read !== '<' && majority !== null && majority !== read && majority !== '<') take(spec.line, spec.start, majority, `${votesLabel(votes, spec.line, spec.start, majority)}, a majority of the readings`);
     }
   }
   if (reasons.size === 0) return read;
@@ -219,9 +219,12 @@ function mixedBreaks(characters: readonly string[], kinds: readonly FieldKind[])
   return breaks;
 }
 
-/** Letters of a field that takes both which look like digits (O, D, Q, U, I, L, Z, S, G, B). */
+/** Letters that are an OCR-B look-alike of a digit (mrz-repair.ts): O, D, Q, U, I, L, T, Z, S, B, G, A. */
+const DIGIT_LIKE_LETTERS = new Set(LOOK_ALIKE_PAIRS.flatMap((pair) => [...pair]).filter((character) => /[A-Z]/.test(character) && LOOK_ALIKE_PAIRS.some((other) => other.includes(character) && /\d/.test(other))));
+
+/** Letters of a field that takes both which look like digits. */
 function digitLikeLetters(characters: readonly string[], kinds: readonly FieldKind[]): number {
-  return characters.filter((character, index) => kinds[index] === 'alphanumeric' && 'ODQUILZSGB'.includes(character)).length;
+  return characters.filter((character, index) => kinds[index] === 'alphanumeric' && DIGIT_LIKE_LETTERS.has(character)).length;
 }
 
 function compareRanks(a: readonly number[], b: readonly number[]): number {
