@@ -21,8 +21,10 @@ import { voteByLine } from './mrz-vote.ts';
  * ones before did not give every line of a layout at its length with every check digit verifying. Each reading
  * is merged with the line reader's (mrz-merge.ts, character by character under the check digits), its name taken
  * word by word between the shape reader's separators (mrz-name-tokens.ts) and its issuing state and nationality
- * settled by agreement between the readings (mrz-states.ts). The reading kept then has its look-alikes settled by
- * its check digits and codes (mrz-repair.ts). A page with a text layer is parsed from its text directly.
+ * settled by agreement between the readings (mrz-states.ts). Each line of the reading kept is then cropped and read
+ * again alone under three preparations (mrz-line-reads.ts) and the readings voted on under the zone's grammar and
+ * check digits (mrz-vote.ts); last, its look-alikes are settled by its check digits and codes (mrz-repair.ts). A page
+ * with a text layer is parsed from its text directly.
  */
 
 /** Where the band was found, in the page picture's pixels. */
