@@ -39,7 +39,7 @@ const MAX_CANDIDATES = 3;
 const KNOWN_CODES = new Set<string>([...codes.iso_3166_alpha3, ...codes.icao_additional]);
 
 
-/** A reading of one zone line, by the reader and preparation it came from. */
+/** A reading of one zone line alone, and which reader gave it. */
 export interface LineReading {
   line: number;
   text: string;
@@ -92,9 +92,9 @@ function voteOn(read: ParsedMrz, zone: ParsedMrz, replaced: ReadonlySet<number>,
       if (code !== null) for (let offset = 0; offset < spec.length; offset++) take(spec.line, spec.start + offset, code.code[offset]!, `${code.votes} of the readings give the code ${code.code.replace(/<+$/, '')}, a code of Doc 9303`);
     }
     if (spec.name === 'sex') {
-      const read = zone.lines[spec.line]![spec.start]!;
+      const sex = zone.lines[spec.line]![spec.start]!;
       const majority = majorityAt(votes, spec.line, spec.start);
-      if (read !== '<' && majority !== null && majority !== read && majority !== '<') take(spec.line, spec.start, majority, `${votesLabel(votes, spec.line, spec.start, majority)}, a majority of the readings`);
+      if (sex !== '<' && majority !== null && majority !== sex && majority !== '<') take(spec.line, spec.start, majority, `${votesLabel(votes, spec.line, spec.start, majority)}, a majority of the readings`);
     }
   }
   if (reasons.size === 0) return read;
