@@ -18,6 +18,9 @@ const legacyModelFolder = join(dirname(createRequire(import.meta.url).resolve('@
 const legacyOnly = 0;
 export const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
+/** A band of lines, or one line cropped from it. */
+export type BandLayout = 'block' | 'line';
+
 /** One line tesseract read in a band, in the band's pixels. */
 export interface BandLine {
   text: string;
@@ -28,8 +31,11 @@ export interface BandLine {
 }
 
 export interface MrzOcrReader {
-  /** Reads a PNG of the zone's band (already cropped, scaled and upright). */
-  readBand(png: Uint8Array): Promise<BandLine[]>;
+  /**
+   * Reads a PNG of the zone's band (already cropped, scaled and upright) as a block of lines, or a PNG of one
+   * of its lines as a single line (page segmentation mode 7: no line finding to go wrong on a tight crop).
+   */
+  readBand(png: Uint8Array, layout?: BandLayout): Promise<BandLine[]>;
   close(): Promise<void>;
 }
 
@@ -42,15 +48,17 @@ export async function openMrzOcrReader(): Promise<MrzOcrReader> {
   // alone (an invoice's reference lines were read as a zone only after sixty specimens had been read).
   await worker.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: '6' as never, classify_enable_learning: '0' });
   return {
-    readBand: (png) => readBand(worker, png),
+    readBand: (png, layout = 'block') => readBand(worker, png, layout),
     close: async () => {
       await worker.terminate();
     },
   };
 }
 
-async function readBand(worker: Worker, png: Uint8Array): Promise<BandLine[]> {
-  const { data } = await worker.recognize(Buffer.from(png.buffer, png.byteOffset, png.byteLength), {}, { blocks: true, text: false });
+async function readBand(worker: Worker, png: Uint8Array, layout: BandLayout): Promise<BandLine[]> {
+  // Parameters given with a recognition are restored after it (tesseract.js), so the block setting stands for the next band.
+  const options = layout === 'line' ? ({ tessedit_pageseg_mode: '7' } as never) : {};
+  const { data } = await worker.recognize(Buffer.from(png.buffer, png.byteOffset, png.byteLength), options, { blocks: true, text: false });
   const lines: BandLine[] = [];
   for (const block of data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {

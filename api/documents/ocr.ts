@@ -27,11 +27,11 @@ export interface OcrReader {
    */
   readPage(image: Uint8Array, pageNumber: number, scale: number): Promise<PageText>;
   /**
-   * Reads a picture cropped to a few lines of text (one block, page segmentation mode 6) with only the
-   * characters of `alphabet`, line by line, spaces dropped. The worker's own settings are restored after
+   * Reads a picture cropped to a few lines of text (one block, page segmentation mode 6), or to one line
+   * (`line`: mode 7), with only the characters of `alphabet`, line by line, spaces dropped. The worker's own settings are restored after
    * (tesseract.js saves and restores parameters given with a recognition), so pages read after it read as before.
    */
-  readLines(image: Uint8Array, alphabet: string): Promise<string[]>;
+  readLines(image: Uint8Array, alphabet: string, layout?: 'block' | 'line'): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -40,7 +40,7 @@ export async function openOcrReader(): Promise<OcrReader> {
   const worker = await createWorker('eng', lstmOnly, { langPath: englishModelFolder, gzip: true, cacheMethod: 'none' });
   return {
     readPage: (image, pageNumber, scale) => recognisePage(worker, image, pageNumber, scale),
-    readLines: (image, alphabet) => recogniseLines(worker, image, alphabet),
+    readLines: (image, alphabet, layout = 'block') => recogniseLines(worker, image, alphabet, layout),
     close: async () => {
       await worker.terminate();
     },
@@ -90,8 +90,9 @@ async function recognisePage(worker: Worker, image: Uint8Array, pageNumber: numb
   return { page: pageNumber, width: width / scale, height: height / scale, source: 'ocr', items, text: readingOrder(items), confidence };
 }
 
-async function recogniseLines(worker: Worker, image: Uint8Array, alphabet: string): Promise<string[]> {
-  const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { tessedit_char_whitelist: alphabet, tessedit_pageseg_mode: '6' } as never, { blocks: true, text: false });
+async function recogniseLines(worker: Worker, image: Uint8Array, alphabet: string, layout: 'block' | 'line'): Promise<string[]> {
+  // PSM 6 reads a block of lines; PSM 7 one line, cropped tight, with no line finding to go wrong.
+  const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { tessedit_char_whitelist: alphabet, tessedit_pageseg_mode: layout === 'line' ? '7' : '6' } as never, { blocks: true, text: false });
   return (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.map((line) => line.words.map((word) => word.text).join('')))).filter((line) => line !== '');
 }
 

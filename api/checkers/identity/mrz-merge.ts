@@ -192,13 +192,15 @@ function popCount(mask: number): number {
 /** A zone line aligned to the other reader's line: per zone position, the character matched (or null) and its index in `read` (or -1). */
 export interface AlignedRead {
   read: string;
+  /** What the alignment cost: 0 for a reading identical to the line. */
+  cost: number;
   aligned: (string | null)[];
   matched: number[];
 }
 
 /** The other reader's line that aligns best with this zone line, or null when none aligns closely enough. */
 export function bestAlignment(line: string, reads: readonly string[]): AlignedRead | null {
-  let best: (AlignedRead & { cost: number }) | null = null;
+  let best: AlignedRead | null = null;
   for (const read of reads) {
     if (read.length < line.length / 2) continue;
     const result = align(line, read);

@@ -1,12 +1,14 @@
 import sharp from 'sharp';
 import type { OcrSession } from '../../documents/ocr.ts';
-import { MRZ_ALPHABET, type MrzOcrSession } from '../../documents/ocr-mrz.ts';
+import { MRZ_ALPHABET, type BandLine, type MrzOcrSession } from '../../documents/ocr-mrz.ts';
 import type { PageText, TextItem } from '../../documents/types.ts';
 import { parseMrz, type ParsedMrz } from './mrz.ts';
 import { mergeReadings } from './mrz-merge.ts';
 import { nameFromLineReader } from './mrz-name-tokens.ts';
 import { statesByAgreement } from './mrz-states.ts';
 import { settleLookAlikes } from './mrz-repair.ts';
+import { readZoneLines } from './mrz-line-reads.ts';
+import { voteByLine } from './mrz-vote.ts';
 
 /**
  * Finds the machine-readable zone on a page already read by OCR or from a text layer, and reads it.
@@ -19,8 +21,10 @@ import { settleLookAlikes } from './mrz-repair.ts';
  * ones before did not give every line of a layout at its length with every check digit verifying. Each reading
  * is merged with the line reader's (mrz-merge.ts, character by character under the check digits), its name taken
  * word by word between the shape reader's separators (mrz-name-tokens.ts) and its issuing state and nationality
- * settled by agreement between the readings (mrz-states.ts). The reading kept then has its look-alikes settled by
- * its check digits and codes (mrz-repair.ts). A page with a text layer is parsed from its text directly.
+ * settled by agreement between the readings (mrz-states.ts). Each line of the reading kept is then cropped and read
+ * again alone under three preparations (mrz-line-reads.ts) and the readings voted on under the zone's grammar and
+ * check digits (mrz-vote.ts); last, its look-alikes are settled by its check digits and codes (mrz-repair.ts). A page
+ * with a text layer is parsed from its text directly.
  */
 
 /** Where the band was found, in the page picture's pixels. */
@@ -101,6 +105,8 @@ const PASSPORT_FOOT = 0.32;
 async function readBand(picture: Uint8Array, band: Band, lineHeight: number, readers: MrzReaders, preparations: readonly BandPreparation[]): Promise<MrzRead> {
   if (band.width < 8 || band.height < 8) return NOTHING;
   let best: MrzRead = { ...NOTHING, band };
+  // The prepared band the kept reading came from, and the lines the shape reader found in it.
+  let bestBand: { png: Uint8Array; lines: BandLine[] } | null = null;
   let attempts = 0;
   let lineReads: string[] | null = null;
   const shapes = await readers.shapes.reader();
@@ -111,17 +117,21 @@ async function readBand(picture: Uint8Array, band: Band, lineHeight: number, rea
     if (preparation.sharpen) image = image.normalise().sharpen({ sigma: 1.5 });
     if (preparation.binarise) image = image.normalise().threshold(128);
     const png = new Uint8Array(await image.png().toBuffer());
-    const read = { ...zoneFromLines((await shapes.readBand(png)).map((line) => line.text)), band };
+    const bandLines = await shapes.readBand(png);
+    const read = { ...zoneFromLines(bandLines.map((line) => line.text)), band };
     if (read.zone !== null) {
       // The line reader reads the first band that gave a zone; its letters serve every later preparation too.
       lineReads ??= await (await readers.lines.reader()).readLines(png, MRZ_ALPHABET);
       read.zone = statesByAgreement(nameFromLineReader(mergeReadings(read.zone, lineReads), lineReads), lineReads);
     }
-    if (better(read, best)) best = read;
+    if (better(read, best)) [best, bestBand] = [read, { png, lines: bandLines }];
     if (best.zone?.valid) break;
   }
-  // Look-alikes are settled on the reading kept, after the choice: a settled reading never outranks one read whole.
-  return { ...best, zone: best.zone === null ? null : settleLookAlikes(best.zone), attempts };
+  if (best.zone === null || bestBand === null) return { ...best, attempts };
+  // Each line read again alone and voted on, then look-alikes settled, on the reading kept, after the choice: a
+  // voted or settled reading never outranks one read whole.
+  const voted = voteByLine(best.zone, await readZoneLines(bestBand.png, bestBand.lines, best.zone, readers));
+  return { ...best, zone: settleLookAlikes(voted), attempts };
 }
 
 /** A read that is readable beats one that is not; then more verifying check digits; then fewer adjustments and repairs. */

@@ -25,7 +25,7 @@ import codes from './mrz-codes.json' with { type: 'json' };
  */
 
 /** Glyph pairs OCR confuses in OCR-B (letters and digits, and digits blurred together), each way. */
-const LOOK_ALIKE_PAIRS = ['0O', '0D', '0Q', '0U', 'OD', 'OQ', 'OU', '1I', '1L', '1T', 'IL', '7T', '2Z', '5S', '8B', '8S', '6G', '4A', '68', '38', '08', '56', '17', '46', '35'];
+export const LOOK_ALIKE_PAIRS = ['0O', '0D', '0Q', '0U', 'OD', 'OQ', 'OU', '1I', '1L', '1T', 'IL', '7T', '2Z', '5S', '8B', '8S', '6G', '4A', '68', '38', '08', '56', '17', '46', '35'];
 /** Letters OCR confuses in a code of three letters. */
 const LETTER_PAIRS = ['OU', 'OD', 'OQ', 'OC', 'UV', 'VW', 'UW', 'IT', 'IL', 'TL', 'MN', 'MH', 'NH', 'MW', 'NW', 'EF', 'PR', 'PF', 'CG', 'BR', 'BO', 'BE', 'RH', 'KX', 'SB'];
 
