@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { MRZ_ALPHABET, type BandLine } from '../../documents/ocr-mrz.ts';
 import { bestAlignment } from './mrz-merge.ts';
-import type { MrzReaders } from './mrz-read.ts';
+import type { OcrSession } from '../../documents/ocr.ts';
+import type { MrzOcrSession } from '../../documents/ocr-mrz.ts';
 import type { LineReading } from './mrz-vote.ts';
 import type { ParsedMrz } from './mrz.ts';
 
@@ -11,6 +12,12 @@ import type { ParsedMrz } from './mrz.ts';
  * block can lose a line's characters to its neighbour's; a line read alone cannot, and each preparation
  * (as read, enlarged and binarised, sharpened) misreads other characters, so where they agree is what is printed.
  */
+
+/** The two OCR sessions a zone is read with: the shape reader (legacy engine) and the line reader (LSTM). */
+export interface MrzReaders {
+  shapes: MrzOcrSession;
+  lines: OcrSession;
+}
 
 /** How a cropped line is prepared before it is read again. */
 interface LinePreparation {

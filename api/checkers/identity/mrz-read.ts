@@ -1,13 +1,13 @@
 import sharp from 'sharp';
-import type { OcrSession } from '../../documents/ocr.ts';
-import { MRZ_ALPHABET, type BandLine, type MrzOcrSession } from '../../documents/ocr-mrz.ts';
+import { MRZ_ALPHABET, type BandLine } from '../../documents/ocr-mrz.ts';
 import type { PageText, TextItem } from '../../documents/types.ts';
 import { parseMrz, type ParsedMrz } from './mrz.ts';
 import { mergeReadings } from './mrz-merge.ts';
 import { nameFromLineReader } from './mrz-name-tokens.ts';
 import { statesByAgreement } from './mrz-states.ts';
 import { settleLookAlikes } from './mrz-repair.ts';
-import { readZoneLines } from './mrz-line-reads.ts';
+import { readZoneLines, type MrzReaders } from './mrz-line-reads.ts';
+export type { MrzReaders };
 import { voteByLine } from './mrz-vote.ts';
 
 /**
@@ -72,10 +72,6 @@ const MAX_ENLARGEMENT = 4;
 const MAX_BAND_WIDTH = 2_000;
 
 /** The two readers a zone is read with: the shape reader for its layout and fillers, the page's line reader for its letters. */
-export interface MrzReaders {
-  shapes: MrzOcrSession;
-  lines: OcrSession;
-}
 
 export async function readMrz(page: PageText, picture: Uint8Array | null, readers: MrzReaders, preparations: readonly BandPreparation[] = PREPARATIONS): Promise<MrzRead> {
   if (page.source === 'text_layer' || picture === null) return zoneFromLines(page.text.split('\n').map(compact));
